@@ -1,0 +1,227 @@
+//! NumPy dtypes and scalars.
+
+/// The dtypes nbcuda supports on host and device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DType {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl DType {
+    pub const ALL: [DType; 11] = [
+        DType::Bool,
+        DType::I8,
+        DType::I16,
+        DType::I32,
+        DType::I64,
+        DType::U8,
+        DType::U16,
+        DType::U32,
+        DType::U64,
+        DType::F32,
+        DType::F64,
+    ];
+
+    /// NumPy's name: `float32`, `int64`, `bool`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::Bool => "bool",
+            DType::I8 => "int8",
+            DType::I16 => "int16",
+            DType::I32 => "int32",
+            DType::I64 => "int64",
+            DType::U8 => "uint8",
+            DType::U16 => "uint16",
+            DType::U32 => "uint32",
+            DType::U64 => "uint64",
+            DType::F32 => "float32",
+            DType::F64 => "float64",
+        }
+    }
+
+    pub fn itemsize(self) -> usize {
+        match self {
+            DType::Bool | DType::I8 | DType::U8 => 1,
+            DType::I16 | DType::U16 => 2,
+            DType::I32 | DType::U32 | DType::F32 => 4,
+            DType::I64 | DType::U64 | DType::F64 => 8,
+        }
+    }
+
+    /// The array-interface type string (`<f4`, `|b1`, `|u1`).
+    pub fn typestr(self) -> String {
+        let kind = match self {
+            DType::Bool => 'b',
+            DType::I8 | DType::I16 | DType::I32 | DType::I64 => 'i',
+            DType::U8 | DType::U16 | DType::U32 | DType::U64 => 'u',
+            DType::F32 | DType::F64 => 'f',
+        };
+        let order = if self.itemsize() == 1 { '|' } else { '<' };
+        format!("{order}{kind}{}", self.itemsize())
+    }
+
+    pub fn is_integer(self) -> bool {
+        !matches!(self, DType::Bool | DType::F32 | DType::F64)
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64)
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, DType::F32 | DType::F64)
+    }
+
+    /// Parse NumPy / Numba spellings: `float32`, `f4`, `<f4`, `np.float32` names, `int`,
+    /// `float`, `bool`, `i8`, `u4`, `b1`, `uint8` ...
+    pub fn parse(s: &str) -> Option<DType> {
+        let s = s.trim().trim_start_matches(['<', '=', '|']);
+        Some(match s {
+            "bool" | "bool_" | "b1" | "?" | "boolean" => DType::Bool,
+            "int8" | "i1" | "b" => DType::I8,
+            "int16" | "i2" | "h" => DType::I16,
+            "int32" | "i4" | "i" | "intc" => DType::I32,
+            "int64" | "i8" | "int" | "l" | "q" | "intp" | "int_" => DType::I64,
+            "uint8" | "u1" | "B" => DType::U8,
+            "uint16" | "u2" | "H" => DType::U16,
+            "uint32" | "u4" | "I" | "uintc" => DType::U32,
+            "uint64" | "u8" | "L" | "Q" | "uintp" | "uint" => DType::U64,
+            "float32" | "f4" | "f" | "single" => DType::F32,
+            "float64" | "f8" | "d" | "float" | "double" | "float_" => DType::F64,
+            _ => return None,
+        })
+    }
+}
+
+/// A NumPy scalar: a value that keeps its dtype (`np.float32(1.5)`, `arr[0]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scalar {
+    Bool(bool),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    F32(f32),
+    F64(f64),
+}
+
+impl Scalar {
+    pub fn dtype(&self) -> DType {
+        match self {
+            Scalar::Bool(_) => DType::Bool,
+            Scalar::I8(_) => DType::I8,
+            Scalar::I16(_) => DType::I16,
+            Scalar::I32(_) => DType::I32,
+            Scalar::I64(_) => DType::I64,
+            Scalar::U8(_) => DType::U8,
+            Scalar::U16(_) => DType::U16,
+            Scalar::U32(_) => DType::U32,
+            Scalar::U64(_) => DType::U64,
+            Scalar::F32(_) => DType::F32,
+            Scalar::F64(_) => DType::F64,
+        }
+    }
+    pub fn as_f64(&self) -> f64 {
+        match *self {
+            Scalar::Bool(b) => b as u8 as f64,
+            Scalar::I8(v) => v as f64,
+            Scalar::I16(v) => v as f64,
+            Scalar::I32(v) => v as f64,
+            Scalar::I64(v) => v as f64,
+            Scalar::U8(v) => v as f64,
+            Scalar::U16(v) => v as f64,
+            Scalar::U32(v) => v as f64,
+            Scalar::U64(v) => v as f64,
+            Scalar::F32(v) => v as f64,
+            Scalar::F64(v) => v,
+        }
+    }
+    pub fn as_i64(&self) -> i64 {
+        match *self {
+            Scalar::Bool(b) => b as i64,
+            Scalar::I8(v) => v as i64,
+            Scalar::I16(v) => v as i64,
+            Scalar::I32(v) => v as i64,
+            Scalar::I64(v) => v,
+            Scalar::U8(v) => v as i64,
+            Scalar::U16(v) => v as i64,
+            Scalar::U32(v) => v as i64,
+            Scalar::U64(v) => v as i64,
+            Scalar::F32(v) => v as i64,
+            Scalar::F64(v) => v as i64,
+        }
+    }
+    /// Convert with C-style casting (NumPy's `astype` semantics).
+    pub fn cast(&self, to: DType) -> Scalar {
+        let f = self.as_f64();
+        let i = self.as_i64();
+        let int_src = self.dtype().is_integer() || self.dtype() == DType::Bool;
+        let u = if let Scalar::U64(v) = *self {
+            v
+        } else {
+            i as u64
+        };
+        match to {
+            DType::Bool => Scalar::Bool(if int_src { i != 0 || u != 0 } else { f != 0.0 }),
+            DType::I8 => Scalar::I8(if int_src { i as i8 } else { f as i64 as i8 }),
+            DType::I16 => Scalar::I16(if int_src { i as i16 } else { f as i64 as i16 }),
+            DType::I32 => Scalar::I32(if int_src { i as i32 } else { f as i64 as i32 }),
+            DType::I64 => Scalar::I64(if int_src { i } else { f as i64 }),
+            DType::U8 => Scalar::U8(if int_src { u as u8 } else { f as i64 as u8 }),
+            DType::U16 => Scalar::U16(if int_src { u as u16 } else { f as i64 as u16 }),
+            DType::U32 => Scalar::U32(if int_src { u as u32 } else { f as i64 as u32 }),
+            DType::U64 => Scalar::U64(if int_src { u } else { f as u64 }),
+            DType::F32 => Scalar::F32(if let Scalar::F64(v) = *self {
+                v as f32
+            } else if int_src {
+                i as f32
+            } else {
+                f as f32
+            }),
+            DType::F64 => Scalar::F64(f),
+        }
+    }
+    /// Little-endian bytes of the value (as stored in a buffer).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match *self {
+            Scalar::Bool(b) => vec![b as u8],
+            Scalar::I8(v) => v.to_le_bytes().to_vec(),
+            Scalar::I16(v) => v.to_le_bytes().to_vec(),
+            Scalar::I32(v) => v.to_le_bytes().to_vec(),
+            Scalar::I64(v) => v.to_le_bytes().to_vec(),
+            Scalar::U8(v) => v.to_le_bytes().to_vec(),
+            Scalar::U16(v) => v.to_le_bytes().to_vec(),
+            Scalar::U32(v) => v.to_le_bytes().to_vec(),
+            Scalar::U64(v) => v.to_le_bytes().to_vec(),
+            Scalar::F32(v) => v.to_le_bytes().to_vec(),
+            Scalar::F64(v) => v.to_le_bytes().to_vec(),
+        }
+    }
+    /// Read a value of `dtype` from little-endian bytes (at least `itemsize` long).
+    pub fn from_bytes(dtype: DType, b: &[u8]) -> Scalar {
+        match dtype {
+            DType::Bool => Scalar::Bool(b[0] != 0),
+            DType::I8 => Scalar::I8(b[0] as i8),
+            DType::I16 => Scalar::I16(i16::from_le_bytes([b[0], b[1]])),
+            DType::I32 => Scalar::I32(i32::from_le_bytes(b[..4].try_into().unwrap())),
+            DType::I64 => Scalar::I64(i64::from_le_bytes(b[..8].try_into().unwrap())),
+            DType::U8 => Scalar::U8(b[0]),
+            DType::U16 => Scalar::U16(u16::from_le_bytes([b[0], b[1]])),
+            DType::U32 => Scalar::U32(u32::from_le_bytes(b[..4].try_into().unwrap())),
+            DType::U64 => Scalar::U64(u64::from_le_bytes(b[..8].try_into().unwrap())),
+            DType::F32 => Scalar::F32(f32::from_le_bytes(b[..4].try_into().unwrap())),
+            DType::F64 => Scalar::F64(f64::from_le_bytes(b[..8].try_into().unwrap())),
+        }
+    }
+}

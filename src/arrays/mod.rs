@@ -1,0 +1,105 @@
+//! Host-side NumPy arrays: dtypes, shared buffers, strided views, elementwise operations,
+//! reductions and NumPy-identical formatting. The same [`Buffer`] type also backs the
+//! embedded CPU device's "device memory" (accounted separately by [`crate::devices`]).
+
+pub mod buffer;
+pub mod dtype;
+
+pub use buffer::{AllocError, Buffer};
+pub use dtype::{DType, Scalar};
+
+use std::sync::Arc;
+
+/// A strided view of a [`Buffer`]: NumPy's ndarray layout. Strides and offset are in bytes;
+/// strides may be negative or zero (broadcast).
+#[derive(Clone)]
+pub struct NdArray {
+    pub buf: Arc<Buffer>,
+    /// Byte offset of element `[0, 0, ...]` in `buf`.
+    pub offset: usize,
+    pub shape: Vec<usize>,
+    pub strides: Vec<isize>,
+    pub dtype: DType,
+}
+
+impl NdArray {
+    /// C-contiguous byte strides for `shape`.
+    pub fn c_strides(shape: &[usize], itemsize: usize) -> Vec<isize> {
+        let mut strides = vec![0isize; shape.len()];
+        let mut acc = itemsize as isize;
+        for i in (0..shape.len()).rev() {
+            strides[i] = acc;
+            acc *= shape[i].max(1) as isize;
+        }
+        strides
+    }
+
+    /// Fortran-contiguous byte strides for `shape`.
+    pub fn f_strides(shape: &[usize], itemsize: usize) -> Vec<isize> {
+        let mut strides = vec![0isize; shape.len()];
+        let mut acc = itemsize as isize;
+        for i in 0..shape.len() {
+            strides[i] = acc;
+            acc *= shape[i].max(1) as isize;
+        }
+        strides
+    }
+
+    /// A new zero-filled C-contiguous host array. Fails (MemoryError upstream) instead of
+    /// aborting when memory is short.
+    pub fn zeros(shape: &[usize], dtype: DType) -> Result<NdArray, AllocError> {
+        let size: usize = shape.iter().product();
+        let bytes = size
+            .checked_mul(dtype.itemsize())
+            .ok_or(AllocError { bytes: usize::MAX })?;
+        Ok(NdArray {
+            buf: Arc::new(Buffer::zeroed(bytes)?),
+            offset: 0,
+            shape: shape.to_vec(),
+            strides: Self::c_strides(shape, dtype.itemsize()),
+            dtype,
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn nbytes(&self) -> usize {
+        self.size() * self.dtype.itemsize()
+    }
+
+    /// C-contiguous, with NumPy's relaxed rule (size-1 axes ignored).
+    pub fn is_c_contiguous(&self) -> bool {
+        contiguous(&self.shape, &self.strides, self.dtype.itemsize(), true)
+    }
+    /// F-contiguous, with NumPy's relaxed rule.
+    pub fn is_f_contiguous(&self) -> bool {
+        contiguous(&self.shape, &self.strides, self.dtype.itemsize(), false)
+    }
+}
+
+/// NumPy's relaxed contiguity check.
+pub fn contiguous(shape: &[usize], strides: &[isize], itemsize: usize, c_order: bool) -> bool {
+    if shape.contains(&0) {
+        return true;
+    }
+    let mut expected = itemsize as isize;
+    let axes: Vec<usize> = if c_order {
+        (0..shape.len()).rev().collect()
+    } else {
+        (0..shape.len()).collect()
+    };
+    for i in axes {
+        if shape[i] == 1 {
+            continue;
+        }
+        if strides[i] != expected {
+            return false;
+        }
+        expected *= shape[i] as isize;
+    }
+    true
+}

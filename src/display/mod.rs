@@ -1,0 +1,2 @@
+//! Display: `matplotlib.pyplot` drawn with plotters, timing charts and the transfer
+//! timeline.

@@ -1,0 +1,202 @@
+//! Python exceptions as nbcuda raises them: a class name, a message, and the source
+//! positions the error passed through, rendered as a traceback with a caret under the
+//! offending code.
+
+use std::fmt;
+use std::rc::Rc;
+
+pub type PyResult<T> = Result<T, PyErr>;
+
+/// One source position an error passed through (innermost first in [`PyErr::frames`]).
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// `Cell In[3]`, `kernel add_one` ...
+    pub origin: String,
+    /// The whole source of the cell or function the position is in.
+    pub source: Rc<str>,
+    /// Byte range of the offending code in `source`.
+    pub start: usize,
+    pub end: usize,
+    /// Function name (`<module>` at cell level).
+    pub function: String,
+}
+
+/// A Python exception.
+#[derive(Clone, Debug)]
+pub struct PyErr {
+    /// The Python class name: `TypeError`, `CudaAPIError`, `TypingError`, ...
+    pub ename: String,
+    pub message: String,
+    /// Positions, innermost first. Empty until the interpreter attaches one.
+    pub frames: Vec<Frame>,
+    /// An extra line shown after the message (the "how to fix it" hint), if any.
+    pub hint: Option<String>,
+}
+
+impl PyErr {
+    pub fn new(ename: &str, message: impl Into<String>) -> PyErr {
+        PyErr {
+            ename: ename.to_string(),
+            message: message.into(),
+            frames: Vec::new(),
+            hint: None,
+        }
+    }
+    pub fn with_hint(mut self, hint: impl Into<String>) -> PyErr {
+        self.hint = Some(hint.into());
+        self
+    }
+    pub fn type_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("TypeError", m)
+    }
+    pub fn value_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("ValueError", m)
+    }
+    pub fn index_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("IndexError", m)
+    }
+    pub fn key_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("KeyError", m)
+    }
+    pub fn attribute_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("AttributeError", m)
+    }
+    pub fn name_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("NameError", m)
+    }
+    pub fn zero_division(m: impl Into<String>) -> PyErr {
+        PyErr::new("ZeroDivisionError", m)
+    }
+    pub fn overflow(m: impl Into<String>) -> PyErr {
+        PyErr::new("OverflowError", m)
+    }
+    pub fn memory_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("MemoryError", m)
+    }
+    pub fn runtime_error(m: impl Into<String>) -> PyErr {
+        PyErr::new("RuntimeError", m)
+    }
+    pub fn not_implemented(m: impl Into<String>) -> PyErr {
+        PyErr::new("NotImplementedError", m)
+    }
+    pub fn keyboard_interrupt() -> PyErr {
+        PyErr::new("KeyboardInterrupt", "")
+    }
+    pub fn internal(m: impl Into<String>) -> PyErr {
+        PyErr::new("InternalError", m)
+    }
+
+    pub fn is(&self, ename: &str) -> bool {
+        self.ename == ename
+    }
+
+    /// Attach a position unless an inner one is already known at the same origin.
+    pub fn at(mut self, frame: Frame) -> PyErr {
+        self.frames.push(frame);
+        self
+    }
+
+    /// `ename: message` as Python's last traceback line prints it.
+    pub fn summary(&self) -> String {
+        if self.message.is_empty() {
+            self.ename.clone()
+        } else {
+            format!("{}: {}", self.ename, self.message)
+        }
+    }
+
+    /// The traceback lines Jupyter shows (ANSI-coloured like IPython's), outermost first,
+    /// each position with its source line and a caret under the span.
+    pub fn traceback(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        let rule = "\u{1b}[0;31m---------------------------------------------------------------------------\u{1b}[0m";
+        lines.push(format!(
+            "{rule}\n\u{1b}[0;31m{:<42}\u{1b}[0m Traceback (most recent call last)",
+            self.ename
+        ));
+        for frame in self.frames.iter().rev() {
+            lines.push(render_frame(frame));
+        }
+        let mut last = format!("\u{1b}[0;31m{}\u{1b}[0m", self.ename);
+        if !self.message.is_empty() {
+            last.push_str(": ");
+            last.push_str(&self.message);
+        }
+        if let Some(h) = &self.hint {
+            last.push('\n');
+            last.push_str(h);
+        }
+        lines.push(last);
+        lines
+    }
+
+    /// The traceback without ANSI colour codes (for `nbcuda run` and logs).
+    pub fn plain_traceback(&self) -> String {
+        strip_ansi(&self.traceback().join("\n"))
+    }
+}
+
+/// Render one frame: origin line, then up to 2 lines of context, the offending line and a
+/// caret line under the span.
+pub fn render_frame(frame: &Frame) -> String {
+    let src = &*frame.source;
+    let start = frame.start.min(src.len());
+    let end = frame.end.clamp(start, src.len());
+    let line_start = src[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let line_end = src[start..]
+        .find('\n')
+        .map(|i| start + i)
+        .unwrap_or(src.len());
+    let line_no = src[..start].matches('\n').count() + 1;
+    let mut out = format!(
+        "\u{1b}[0;32m{}\u{1b}[0m, line {}, in {}\n",
+        frame.origin, line_no, frame.function
+    );
+    // Context: up to two preceding lines.
+    let all: Vec<&str> = src.split('\n').collect();
+    let first_ctx = line_no.saturating_sub(2).max(1);
+    for n in first_ctx..line_no {
+        out.push_str(&format!("      {:<4}{}\n", n, all[n - 1]));
+    }
+    out.push_str(&format!(
+        "\u{1b}[0;32m----> {:<4}\u{1b}[0m{}\n",
+        line_no,
+        &src[line_start..line_end]
+    ));
+    let col = src[line_start..start].chars().count();
+    let span_end = end.min(line_end);
+    let width = src[start..span_end].chars().count().max(1);
+    out.push_str(&format!(
+        "      {:<4}{}\u{1b}[1;31m{}\u{1b}[0m",
+        "",
+        " ".repeat(col),
+        "^".repeat(width)
+    ));
+    out
+}
+
+pub fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl fmt::Display for PyErr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.summary())
+    }
+}
+
+impl std::error::Error for PyErr {}

@@ -1,0 +1,3 @@
+fn main() {
+    println!("nbcuda {}", env!("CARGO_PKG_VERSION"));
+}
