@@ -40,3 +40,8 @@ pub fn timeit_chart(_rt: &mut Runtime) -> PyResult<()> {
 pub fn timeline(_rt: &mut Runtime, _events: &[LedgerEvent]) -> PyResult<()> {
     Ok(())
 }
+
+/// One line for `%ledger on`: what moved in a cell; None when nothing moved.
+pub fn ledger_summary(_events: &[LedgerEvent]) -> Option<String> {
+    None
+}

@@ -1,10 +1,23 @@
 //! The cell language: Python syntax parsed by ruff's parser (IPython mode), executed by
 //! nbcuda's own interpreter over a defined subset of Python.
 
+pub mod assist;
+pub mod attrs;
+pub mod builtins;
 pub mod error;
+pub mod expr;
+pub mod frame;
 pub mod function;
+pub mod ipython;
+pub mod magics;
+pub mod modules;
+pub mod objects;
+pub mod ops;
+pub mod repr;
 pub mod runtime;
 pub mod session;
+pub mod stmt;
+pub mod timing;
 pub mod value;
 
 pub use error::{PyErr, PyResult};

@@ -55,6 +55,16 @@ impl Frontend for NullFrontend {
     }
 }
 
+/// A hook run at the end of every cell.
+pub type CellHook = fn(&mut Runtime) -> PyResult<()>;
+
+/// The interpreter's entry point for calling a Python callable.
+pub type Caller = fn(
+    &mut Runtime,
+    &crate::language::Value,
+    crate::language::Args,
+) -> PyResult<crate::language::Value>;
+
 /// Per-session services for native code.
 pub struct Runtime {
     pub frontend: Box<dyn Frontend>,

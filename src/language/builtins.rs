@@ -1,0 +1,1000 @@
+//! Python's builtins, as far as the subset goes.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::language::objects::{ExceptionType, RangeObj, BUILTIN_EXCEPTIONS};
+use crate::language::repr::{float_repr, format_value, repr, to_str};
+use crate::language::runtime::StreamName;
+use crate::language::{ops, Args, Dict, Object, PyErr, PyResult, Runtime, Value};
+
+/// A class object for non-builtin types (`type(d)` of a device array).
+pub struct ClassObj {
+    pub module: String,
+    pub name: String,
+}
+
+impl Object for ClassObj {
+    fn type_name(&self) -> String {
+        "type".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(if self.module == "builtins" {
+            format!("<class '{}'>", self.name)
+        } else {
+            format!("<class '{}.{}'>", self.module, self.name)
+        })
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "__name__" => Some(Value::str(&self.name)),
+            "__module__" => Some(Value::str(&self.module)),
+            _ => None,
+        })
+    }
+    fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
+        Ok(Some(other.downcast::<ClassObj>().is_some_and(|o| {
+            o.name == self.name && o.module == self.module
+        })))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `type(v)`.
+pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
+    let core = match v {
+        Value::None => None,
+        Value::Bool(_) => Some("bool"),
+        Value::Int(_) => Some("int"),
+        Value::Float(_) => Some("float"),
+        Value::Str(_) => Some("str"),
+        Value::List(_) => Some("list"),
+        Value::Tuple(_) => Some("tuple"),
+        Value::Dict(_) => Some("dict"),
+        Value::Set(_) => Some("set"),
+        _ => None,
+    };
+    if let Some(name) = core {
+        if let Some(b) = rt
+            .state::<crate::language::expr::InterpState>()
+            .builtins
+            .get(name)
+        {
+            return b.clone();
+        }
+    }
+    let (module, name) = match v {
+        Value::None => ("builtins".to_string(), "NoneType".to_string()),
+        Value::Array(_) => ("numpy".into(), "ndarray".into()),
+        Value::Scalar(s) => ("numpy".into(), s.dtype().name().to_string()),
+        Value::DType(d) => (
+            "numpy.dtypes".into(),
+            format!("{}DType", capitalize(d.name())),
+        ),
+        Value::Module(_) => ("builtins".into(), "module".into()),
+        Value::Builtin(_) => ("builtins".into(), "builtin_function_or_method".into()),
+        Value::Object(o) => (o.module_name(), o.type_name()),
+        other => ("builtins".into(), other.type_name()),
+    };
+    Value::object(ClassObj { module, name })
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// Sort values with an optional key function and reverse flag (stable, as Python).
+pub fn sort_values(
+    rt: &mut Runtime,
+    items: Vec<Value>,
+    key: Option<&Value>,
+    reverse: Option<&Value>,
+) -> PyResult<Vec<Value>> {
+    let keys: Vec<Value> = match key {
+        Some(k) if !k.is_none() => items
+            .iter()
+            .map(|v| rt.call(k, Args::new(vec![v.clone()])))
+            .collect::<PyResult<_>>()?,
+        _ => items.clone(),
+    };
+    let mut idx: Vec<usize> = (0..items.len()).collect();
+    let mut err = None;
+    idx.sort_by(|&a, &b| match ops::py_cmp(rt, &keys[a], &keys[b]) {
+        Ok(o) => o,
+        Err(e) => {
+            err.get_or_insert(e);
+            std::cmp::Ordering::Equal
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    let rev = match reverse {
+        Some(r) => ops::truthy(rt, r)?,
+        None => false,
+    };
+    if rev {
+        // Stable reverse sort: reverse, sort, reverse keeps equal items in original order.
+        idx.reverse();
+        let mut err = None;
+        idx.sort_by(|&a, &b| match ops::py_cmp(rt, &keys[b], &keys[a]) {
+            Ok(o) => o,
+            Err(e) => {
+                err.get_or_insert(e);
+                std::cmp::Ordering::Equal
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+    }
+    Ok(idx.into_iter().map(|i| items[i].clone()).collect())
+}
+
+fn to_int(rt: &mut Runtime, v: &Value, base: Option<i64>) -> PyResult<Value> {
+    Ok(Value::Int(match v {
+        Value::Int(i) => *i,
+        Value::Bool(b) => *b as i64,
+        Value::Float(f) => {
+            if !f.is_finite() {
+                return Err(if f.is_nan() {
+                    PyErr::value_error("cannot convert float NaN to integer")
+                } else {
+                    PyErr::overflow("cannot convert float infinity to integer")
+                });
+            }
+            if f.abs() >= 9.2e18 {
+                return Err(PyErr::overflow("int too large for nbcuda's 64-bit int"));
+            }
+            f.trunc() as i64
+        }
+        Value::Scalar(s) => {
+            if s.dtype().is_float() {
+                return to_int(rt, &Value::Float(s.as_f64()), None);
+            }
+            s.as_i64()
+        }
+        Value::Str(s) => {
+            let t = s.trim().replace('_', "");
+            let b = base.unwrap_or(10) as u32;
+            i64::from_str_radix(&t, b).map_err(|_| {
+                PyErr::value_error(format!(
+                    "invalid literal for int() with base {b}: {}",
+                    repr(rt, v).unwrap_or_default()
+                ))
+            })?
+        }
+        Value::Array(a) if a.size() == 1 => {
+            return to_int(rt, &Value::Float(a.to_f64_vec()[0]), None)
+        }
+        other => {
+            return Err(PyErr::type_error(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                other.type_name()
+            )))
+        }
+    }))
+}
+
+fn to_float(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
+    Ok(Value::Float(match v {
+        Value::Str(s) => {
+            let t = s.trim().to_lowercase();
+            match t.as_str() {
+                "nan" | "+nan" | "-nan" => f64::NAN,
+                "inf" | "+inf" | "infinity" => f64::INFINITY,
+                "-inf" | "-infinity" => f64::NEG_INFINITY,
+                _ => t.parse::<f64>().map_err(|_| {
+                    PyErr::value_error(format!(
+                        "could not convert string to float: {}",
+                        repr(rt, v).unwrap_or_default()
+                    ))
+                })?,
+            }
+        }
+        Value::Array(a) if a.size() == 1 => a.to_f64_vec()[0],
+        other => other.as_f64().map_err(|_| {
+            PyErr::type_error(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                other.type_name()
+            ))
+        })?,
+    }))
+}
+
+fn minmax(rt: &mut Runtime, a: Args, want_max: bool) -> PyResult<Value> {
+    let name = if want_max { "max" } else { "min" };
+    let items = if a.pos.len() == 1 {
+        ops::iterate(rt, &a.pos[0])?
+    } else {
+        a.pos.clone()
+    };
+    if items.is_empty() {
+        return match a.kwarg("default") {
+            Some(d) => Ok(d.clone()),
+            None => Err(PyErr::value_error(format!(
+                "{name}() iterable argument is empty"
+            ))),
+        };
+    }
+    let key = a.kwarg("key").cloned();
+    let mut best = items[0].clone();
+    let mut best_key = match &key {
+        Some(k) => rt.call(k, Args::new(vec![best.clone()]))?,
+        None => best.clone(),
+    };
+    for it in items.into_iter().skip(1) {
+        let k = match &key {
+            Some(kf) => rt.call(kf, Args::new(vec![it.clone()]))?,
+            None => it.clone(),
+        };
+        let o = ops::py_cmp(rt, &k, &best_key)?;
+        if (want_max && o == std::cmp::Ordering::Greater)
+            || (!want_max && o == std::cmp::Ordering::Less)
+        {
+            best = it;
+            best_key = k;
+        }
+    }
+    Ok(best)
+}
+
+fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
+    let round_half_even = |x: f64| {
+        let r = x.round();
+        if (x - x.trunc()).abs() == 0.5 {
+            2.0 * (x / 2.0).round()
+        } else {
+            r
+        }
+    };
+    match (v, nd) {
+        (Value::Int(_) | Value::Bool(_), _) => Ok(Value::Int(v.as_index()?)),
+        (_, None) => {
+            let x = v.as_f64()?;
+            if !x.is_finite() {
+                return Err(PyErr::overflow("cannot convert float infinity to integer"));
+            }
+            Ok(Value::Int(round_half_even(x) as i64))
+        }
+        (_, Some(n)) => {
+            let x = v.as_f64()?;
+            let p = 10f64.powi(n as i32);
+            // Round via the decimal string to avoid binary artefacts (round(2.675, 2) == 2.67).
+            let s = format!("{:.*}", n.max(0) as usize, x);
+            let r = if n >= 0 {
+                s.parse::<f64>().unwrap_or(round_half_even(x * p) / p)
+            } else {
+                round_half_even(x * p) / p
+            };
+            Ok(match v {
+                Value::Scalar(s) => Value::Scalar(crate::arrays::Scalar::F64(r).cast(s.dtype())),
+                _ => Value::Float(r),
+            })
+        }
+    }
+}
+
+fn print_builtin(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    let sep = match a.kwarg("sep") {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => " ".into(),
+    };
+    let end = match a.kwarg("end") {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => "\n".into(),
+    };
+    let parts = a
+        .pos
+        .iter()
+        .map(|v| to_str(rt, v))
+        .collect::<PyResult<Vec<_>>>()?;
+    let text = format!("{}{}", parts.join(&sep), end);
+    let stream = match a.kwarg("file") {
+        Some(f) if matches!(f.downcast::<crate::language::modules::StdStream>(), Some(s) if s.0 == StreamName::Stderr) => {
+            StreamName::Stderr
+        }
+        _ => StreamName::Stdout,
+    };
+    rt.frontend.stream(stream, &text);
+    Ok(Value::None)
+}
+
+fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
+    if let Value::Tuple(t) = cls {
+        for c in t.iter() {
+            if isinstance(rt, v, c)? {
+                return Ok(true);
+            }
+        }
+        return Ok(false);
+    }
+    if let Value::Builtin(b) = cls {
+        return Ok(match b.name.as_str() {
+            "int" => matches!(v, Value::Int(_) | Value::Bool(_)),
+            "float" => {
+                matches!(v, Value::Float(_))
+                    || matches!(v, Value::Scalar(s) if s.dtype() == crate::arrays::DType::F64)
+            }
+            "bool" => matches!(v, Value::Bool(_)),
+            "str" => matches!(v, Value::Str(_)),
+            "list" => matches!(v, Value::List(_)),
+            "tuple" => matches!(v, Value::Tuple(_)),
+            "dict" => matches!(v, Value::Dict(_)),
+            "set" => matches!(v, Value::Set(_)),
+            "object" => true,
+            _ => false,
+        });
+    }
+    if let Some(e) = cls.downcast::<ExceptionType>() {
+        return Ok(v
+            .downcast::<crate::language::objects::ExceptionValue>()
+            .is_some_and(|x| crate::language::objects::exception_matches(&x.err.ename, &e.name)));
+    }
+    let cls_name = match crate::language::attrs::get_attr(rt, cls, "__name__") {
+        Ok(Value::Str(s)) => s.to_string(),
+        _ => {
+            return Err(PyErr::type_error(
+                "isinstance() arg 2 must be a type, a tuple of types, or a union",
+            ))
+        }
+    };
+    let t = type_of(rt, v);
+    let vname = match crate::language::attrs::get_attr(rt, &t, "__name__") {
+        Ok(Value::Str(s)) => s.to_string(),
+        _ => v.type_name(),
+    };
+    Ok(vname == cls_name || v.type_name() == cls_name)
+}
+
+/// Build the builtins table.
+pub fn builtins() -> HashMap<String, Value> {
+    let mut b: HashMap<String, Value> = HashMap::new();
+    let mut f =
+        |name: &str, sig: &str, doc: &str, func: fn(&mut Runtime, Args) -> PyResult<Value>| {
+            b.insert(name.to_string(), Value::builtin(name, sig, doc, func));
+        };
+    f("print", "print(*values, sep=' ', end='\\n', file=sys.stdout)", "Write the values to the cell's stdout (or stderr with file=sys.stderr), separated by sep and followed by end.", print_builtin);
+    f(
+        "len",
+        "len(obj, /)",
+        "The number of items in a container; for arrays the length of the first axis.",
+        |rt, a| {
+            let [v] = a.pos.as_slice() else {
+                return Err(PyErr::type_error(format!(
+                    "len() takes exactly one argument ({} given)",
+                    a.pos.len()
+                )));
+            };
+            Ok(Value::Int(ops::len(rt, v)? as i64))
+        },
+    );
+    f(
+        "range",
+        "range(stop) / range(start, stop[, step])",
+        "An immutable sequence of integers, iterated lazily by for loops.",
+        |_, a| {
+            let ints = a
+                .pos
+                .iter()
+                .map(|v| v.as_index())
+                .collect::<PyResult<Vec<_>>>()?;
+            let (start, stop, step) = match ints.as_slice() {
+                [s] => (0, *s, 1),
+                [a, b] => (*a, *b, 1),
+                [a, b, c] => (*a, *b, *c),
+                _ => {
+                    return Err(PyErr::type_error(format!(
+                        "range expected at most 3 arguments, got {}",
+                        ints.len()
+                    )))
+                }
+            };
+            if step == 0 {
+                return Err(PyErr::value_error("range() arg 3 must not be zero"));
+            }
+            Ok(Value::object(RangeObj { start, stop, step }))
+        },
+    );
+    f(
+        "int",
+        "int(x=0, base=10)",
+        "Convert a number or string to an integer (truncating floats toward zero).",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::Int(0)),
+            Some(v) => {
+                let base = a
+                    .pos
+                    .get(1)
+                    .or(a.kwarg("base"))
+                    .map(|b| b.as_index())
+                    .transpose()?;
+                to_int(rt, v, base)
+            }
+        },
+    );
+    f(
+        "float",
+        "float(x=0.0)",
+        "Convert a number or string to a floating-point number.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::Float(0.0)),
+            Some(v) => to_float(rt, v),
+        },
+    );
+    f(
+        "str",
+        "str(object='')",
+        "The string form of an object (what print shows).",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::str("")),
+            Some(v) => Ok(Value::str(&to_str(rt, v)?)),
+        },
+    );
+    f(
+        "bool",
+        "bool(x=False)",
+        "The truth value of x.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::Bool(false)),
+            Some(v) => Ok(Value::Bool(ops::truthy(rt, v)?)),
+        },
+    );
+    f(
+        "repr",
+        "repr(obj, /)",
+        "The printable representation of an object.",
+        |rt, a| {
+            Ok(Value::str(&repr(
+                rt,
+                a.pos.first().unwrap_or(&Value::None),
+            )?))
+        },
+    );
+    f(
+        "abs",
+        "abs(x, /)",
+        "The absolute value of a number (elementwise for arrays).",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            match &v {
+                Value::Int(i) => Ok(Value::Int(
+                    i.checked_abs()
+                        .ok_or_else(|| PyErr::overflow("integer overflow"))?,
+                )),
+                Value::Bool(b) => Ok(Value::Int(*b as i64)),
+                Value::Float(x) => Ok(Value::Float(x.abs())),
+                _ => {
+                    let np = crate::language::modules::import(rt, "numpy")?;
+                    match np.get("abs") {
+                        Some(absf) => rt.call(&absf, Args::new(vec![v])),
+                        None => Err(PyErr::type_error(format!(
+                            "bad operand type for abs(): '{}'",
+                            v.type_name()
+                        ))),
+                    }
+                }
+            }
+        },
+    );
+    f(
+        "min",
+        "min(iterable, *, key=None, default=...) / min(a, b, *args)",
+        "The smallest item.",
+        |rt, a| minmax(rt, a, false),
+    );
+    f(
+        "max",
+        "max(iterable, *, key=None, default=...) / max(a, b, *args)",
+        "The largest item.",
+        |rt, a| minmax(rt, a, true),
+    );
+    f(
+        "sum",
+        "sum(iterable, /, start=0)",
+        "The sum of the items plus start.",
+        |rt, a| {
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let mut acc = a
+                .pos
+                .get(1)
+                .or(a.kwarg("start"))
+                .cloned()
+                .unwrap_or(Value::Int(0));
+            for (i, it) in items.into_iter().enumerate() {
+                if i % 100_000 == 0 {
+                    rt.check_interrupt()?;
+                }
+                acc = ops::binary(rt, crate::language::BinOp::Add, &acc, &it)?;
+            }
+            Ok(acc)
+        },
+    );
+    f(
+        "round",
+        "round(number, ndigits=None)",
+        "Round half to even; with ndigits a float, without an int.",
+        |_, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let nd = a
+                .pos
+                .get(1)
+                .or(a.kwarg("ndigits"))
+                .filter(|v| !v.is_none())
+                .map(|v| v.as_index())
+                .transpose()?;
+            py_round(&v, nd)
+        },
+    );
+    f("divmod", "divmod(a, b, /)", "(a // b, a % b).", |rt, a| {
+        let [x, y] = a.pos.as_slice() else {
+            return Err(PyErr::type_error("divmod expected 2 arguments"));
+        };
+        Ok(Value::tuple(vec![
+            ops::binary(rt, crate::language::BinOp::FloorDiv, x, y)?,
+            ops::binary(rt, crate::language::BinOp::Mod, x, y)?,
+        ]))
+    });
+    f(
+        "pow",
+        "pow(base, exp, mod=None)",
+        "base ** exp.",
+        |rt, a| {
+            let [x, y] = &a.pos[..2.min(a.pos.len())] else {
+                return Err(PyErr::type_error("pow expected 2 arguments"));
+            };
+            ops::binary(rt, crate::language::BinOp::Pow, x, y)
+        },
+    );
+    f(
+        "type",
+        "type(object)",
+        "The class of an object.",
+        |rt, a| Ok(type_of(rt, a.pos.first().unwrap_or(&Value::None))),
+    );
+    f(
+        "isinstance",
+        "isinstance(obj, class_or_tuple, /)",
+        "Whether obj is an instance of the class (or of any class in the tuple).",
+        |rt, a| {
+            let [v, c] = a.pos.as_slice() else {
+                return Err(PyErr::type_error("isinstance expected 2 arguments"));
+            };
+            Ok(Value::Bool(isinstance(rt, v, c)?))
+        },
+    );
+    f(
+        "enumerate",
+        "enumerate(iterable, start=0)",
+        "Pairs (index, item) for the items of an iterable.",
+        |rt, a| {
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let start = a
+                .pos
+                .get(1)
+                .or(a.kwarg("start"))
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0);
+            Ok(Value::list(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
+                    .collect(),
+            ))
+        },
+    );
+    f(
+        "zip",
+        "zip(*iterables)",
+        "Tuples of corresponding items, stopping at the shortest iterable.",
+        |rt, a| {
+            let lists = a
+                .pos
+                .iter()
+                .map(|v| ops::iterate(rt, v))
+                .collect::<PyResult<Vec<_>>>()?;
+            let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
+            Ok(Value::list(
+                (0..n)
+                    .map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect()))
+                    .collect(),
+            ))
+        },
+    );
+    f(
+        "list",
+        "list(iterable=())",
+        "A new list of the iterable's items.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::list(vec![])),
+            Some(v) => Ok(Value::list(ops::iterate(rt, v)?)),
+        },
+    );
+    f(
+        "tuple",
+        "tuple(iterable=())",
+        "A new tuple of the iterable's items.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::tuple(vec![])),
+            Some(v) => Ok(Value::tuple(ops::iterate(rt, v)?)),
+        },
+    );
+    f(
+        "set",
+        "set(iterable=())",
+        "A new set of the iterable's distinct items.",
+        |rt, a| {
+            let items = match a.pos.first() {
+                None => vec![],
+                Some(v) => ops::iterate(rt, v)?,
+            };
+            let mut out: Vec<Value> = Vec::new();
+            for v in items {
+                ops::check_hashable(&v)?;
+                if !ops::contains(rt, &Value::list(out.clone()), &v)? {
+                    out.push(v);
+                }
+            }
+            Ok(Value::Set(Rc::new(RefCell::new(out))))
+        },
+    );
+    f(
+        "dict",
+        "dict(mapping_or_pairs=(), **kwargs)",
+        "A new dict from a mapping, pairs, or keyword arguments.",
+        |rt, a| {
+            let mut d = Dict::default();
+            if let Some(src) = a.pos.first() {
+                match src {
+                    Value::Dict(o) => d = o.borrow().clone(),
+                    other => {
+                        for pair in ops::iterate(rt, other)? {
+                            let kv = ops::iterate(rt, &pair)?;
+                            let [k, v] = kv.as_slice() else {
+                                return Err(PyErr::value_error(
+                                    "dictionary update sequence element has wrong length",
+                                ));
+                            };
+                            ops::dict_set(rt, &mut d, k.clone(), v.clone())?;
+                        }
+                    }
+                }
+            }
+            for (k, v) in &a.kw {
+                ops::dict_set(rt, &mut d, Value::Str(k.clone()), v.clone())?;
+            }
+            Ok(Value::Dict(Rc::new(RefCell::new(d))))
+        },
+    );
+    f(
+        "sorted",
+        "sorted(iterable, /, *, key=None, reverse=False)",
+        "A new sorted list of the iterable's items.",
+        |rt, a| {
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            Ok(Value::list(sort_values(
+                rt,
+                items,
+                a.kwarg("key"),
+                a.kwarg("reverse"),
+            )?))
+        },
+    );
+    f(
+        "reversed",
+        "reversed(sequence, /)",
+        "The items in reverse order.",
+        |rt, a| {
+            let mut items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            items.reverse();
+            Ok(Value::list(items))
+        },
+    );
+    f(
+        "any",
+        "any(iterable, /)",
+        "True if any item is true.",
+        |rt, a| {
+            for v in ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+                if ops::truthy(rt, &v)? {
+                    return Ok(Value::Bool(true));
+                }
+            }
+            Ok(Value::Bool(false))
+        },
+    );
+    f(
+        "all",
+        "all(iterable, /)",
+        "True if every item is true.",
+        |rt, a| {
+            for v in ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+                if !ops::truthy(rt, &v)? {
+                    return Ok(Value::Bool(false));
+                }
+            }
+            Ok(Value::Bool(true))
+        },
+    );
+    f(
+        "map",
+        "map(function, iterable, ...)",
+        "The results of calling function on the items (a list in nbcuda).",
+        |rt, a| {
+            let Some((func, rest)) = a.pos.split_first() else {
+                return Err(PyErr::type_error("map() must have at least two arguments."));
+            };
+            let lists = rest
+                .iter()
+                .map(|v| ops::iterate(rt, v))
+                .collect::<PyResult<Vec<_>>>()?;
+            let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
+            let mut out = Vec::with_capacity(n);
+            for i in 0..n {
+                out.push(rt.call(
+                    func,
+                    Args::new(lists.iter().map(|l| l[i].clone()).collect()),
+                )?);
+            }
+            Ok(Value::list(out))
+        },
+    );
+    f(
+        "filter",
+        "filter(function, iterable)",
+        "The items for which function is true (a list in nbcuda).",
+        |rt, a| {
+            let [func, it] = a.pos.as_slice() else {
+                return Err(PyErr::type_error("filter expected 2 arguments"));
+            };
+            let mut out = Vec::new();
+            for v in ops::iterate(rt, it)? {
+                let keep = if func.is_none() {
+                    ops::truthy(rt, &v)?
+                } else {
+                    let r = rt.call(func, Args::new(vec![v.clone()]))?;
+                    ops::truthy(rt, &r)?
+                };
+                if keep {
+                    out.push(v);
+                }
+            }
+            Ok(Value::list(out))
+        },
+    );
+    f(
+        "hasattr",
+        "hasattr(obj, name, /)",
+        "Whether the object has the attribute.",
+        |rt, a| {
+            let [v, Value::Str(n)] = a.pos.as_slice() else {
+                return Err(PyErr::type_error(
+                    "hasattr(): attribute name must be string",
+                ));
+            };
+            match crate::language::attrs::get_attr(rt, v, n) {
+                Ok(_) => Ok(Value::Bool(true)),
+                Err(e) if e.is("AttributeError") => Ok(Value::Bool(false)),
+                Err(e) => Err(e),
+            }
+        },
+    );
+    f(
+        "getattr",
+        "getattr(obj, name[, default])",
+        "The named attribute of the object, or default when missing.",
+        |rt, a| {
+            let (v, n) = match a.pos.as_slice() {
+                [v, Value::Str(n), ..] => (v.clone(), n.clone()),
+                _ => {
+                    return Err(PyErr::type_error(
+                        "getattr(): attribute name must be string",
+                    ))
+                }
+            };
+            match crate::language::attrs::get_attr(rt, &v, &n) {
+                Ok(x) => Ok(x),
+                Err(e) if e.is("AttributeError") && a.pos.len() > 2 => Ok(a.pos[2].clone()),
+                Err(e) => Err(e),
+            }
+        },
+    );
+    f(
+        "setattr",
+        "setattr(obj, name, value, /)",
+        "Set the named attribute.",
+        |rt, a| {
+            let [v, Value::Str(n), x] = a.pos.as_slice() else {
+                return Err(PyErr::type_error("setattr expected 3 arguments"));
+            };
+            crate::language::attrs::set_attr(rt, v, n, x.clone())?;
+            Ok(Value::None)
+        },
+    );
+    f(
+        "callable",
+        "callable(obj, /)",
+        "Whether the object can be called.",
+        |_, a| {
+            Ok(Value::Bool(matches!(
+                a.pos.first(),
+                Some(Value::Builtin(_)) | Some(Value::Object(_))
+            )))
+        },
+    );
+    f(
+        "id",
+        "id(obj, /)",
+        "A number identifying the object for its lifetime.",
+        |_, a| {
+            Ok(Value::Int(match a.pos.first() {
+                Some(Value::Object(o)) => Rc::as_ptr(o) as *const u8 as usize as i64,
+                Some(Value::List(l)) => Rc::as_ptr(l) as usize as i64,
+                Some(Value::Dict(d)) => Rc::as_ptr(d) as usize as i64,
+                _ => 0,
+            }))
+        },
+    );
+    f(
+        "input",
+        "input(prompt='', /)",
+        "Ask the user for a line of text (through the frontend's stdin).",
+        |rt, a| {
+            let prompt = match a.pos.first() {
+                Some(v) => to_str(rt, v)?,
+                None => String::new(),
+            };
+            rt.frontend
+                .input(&prompt, false)
+                .map(|s| Value::str(&s))
+                .map_err(|e| {
+                    PyErr::new(
+                        "StdinNotImplementedError",
+                        format!("input() is not available here: {e}"),
+                    )
+                })
+        },
+    );
+    f(
+        "format",
+        "format(value, format_spec='', /)",
+        "Format a value with the format mini-language.",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let spec = match a.pos.get(1) {
+                Some(Value::Str(s)) => s.to_string(),
+                _ => String::new(),
+            };
+            Ok(Value::str(&format_value(rt, &v, &spec)?))
+        },
+    );
+    f(
+        "chr",
+        "chr(i, /)",
+        "The one-character string for a Unicode code point.",
+        |_, a| {
+            let i = a.pos.first().unwrap_or(&Value::None).as_index()?;
+            char::from_u32(i as u32)
+                .map(|c| Value::str(&c.to_string()))
+                .ok_or_else(|| PyErr::value_error("chr() arg not in range(0x110000)"))
+        },
+    );
+    f(
+        "ord",
+        "ord(c, /)",
+        "The Unicode code point of a one-character string.",
+        |_, a| match a.pos.first() {
+            Some(Value::Str(s)) if s.chars().count() == 1 => {
+                Ok(Value::Int(s.chars().next().unwrap_or('\0') as i64))
+            }
+            _ => Err(PyErr::type_error("ord() expected a character")),
+        },
+    );
+    f(
+        "hex",
+        "hex(number, /)",
+        "The hexadecimal string of an integer.",
+        |_, a| {
+            let i = a.pos.first().unwrap_or(&Value::None).as_index()?;
+            Ok(Value::str(&if i < 0 {
+                format!("-0x{:x}", -i)
+            } else {
+                format!("0x{i:x}")
+            }))
+        },
+    );
+    f(
+        "dir",
+        "dir(obj)",
+        "The attribute names of an object.",
+        |rt, a| {
+            let names = match a.pos.first() {
+                Some(v) => crate::language::attrs::dir(v),
+                None => {
+                    let _ = rt;
+                    vec![]
+                }
+            };
+            Ok(Value::list(names.iter().map(|s| Value::str(s)).collect()))
+        },
+    );
+    f(
+        "iter",
+        "iter(iterable)",
+        "The items of an iterable (a list in nbcuda).",
+        |rt, a| {
+            Ok(Value::list(ops::iterate(
+                rt,
+                a.pos.first().unwrap_or(&Value::None),
+            )?))
+        },
+    );
+    f(
+        "slice",
+        "slice(start, stop[, step])",
+        "A slice object.",
+        |_, a| {
+            let g = |v: Option<&Value>| -> PyResult<Option<i64>> {
+                v.filter(|v| !v.is_none()).map(|v| v.as_index()).transpose()
+            };
+            let (start, stop, step) = match a.pos.len() {
+                1 => (None, g(a.pos.first())?, None),
+                _ => (g(a.pos.first())?, g(a.pos.get(1))?, g(a.pos.get(2))?),
+            };
+            Ok(Value::Slice(Rc::new(crate::language::value::SliceValue {
+                start,
+                stop,
+                step,
+            })))
+        },
+    );
+    f(
+        "display",
+        "display(*objs, display_id=None)",
+        "Show objects as rich output (IPython's display).",
+        crate::language::ipython::display_builtin,
+    );
+    f(
+        "hash",
+        "hash(obj, /)",
+        "A hash of an immutable value.",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            ops::check_hashable(&v)?;
+            let s = repr(rt, &v)?;
+            Ok(Value::Int(
+                s.bytes().fold(1469598103934665603u64, |h, c| {
+                    (h ^ c as u64).wrapping_mul(1099511628211)
+                }) as i64
+                    >> 1,
+            ))
+        },
+    );
+    b.insert(
+        "object".into(),
+        Value::builtin("object", "object()", "The base class.", |_, _| {
+            Ok(Value::None)
+        }),
+    );
+    b.insert("NotImplemented".into(), Value::None);
+    b.insert("Ellipsis".into(), Value::Ellipsis);
+    for name in BUILTIN_EXCEPTIONS {
+        b.insert(
+            name.to_string(),
+            Value::object(ExceptionType {
+                name: name.to_string(),
+            }),
+        );
+    }
+    let _ = float_repr;
+    b
+}

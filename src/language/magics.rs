@@ -1,0 +1,344 @@
+//! IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own
+//! (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`).
+
+use ruff_python_ast::{IpyEscapeKind, Stmt};
+use serde_json::json;
+
+use crate::language::expr::InterpState;
+use crate::language::frame::{Ctx, Flow};
+use crate::language::timing::{parse_timeit_args, timeit, Stopwatch};
+use crate::language::{PyErr, PyResult, Runtime, Value};
+
+pub const LINE_MAGICS: &[&str] = &[
+    "timeit",
+    "time",
+    "matplotlib",
+    "who",
+    "whos",
+    "reset",
+    "lsmagic",
+    "timeit_chart",
+    "ledger",
+    "memory",
+];
+pub const CELL_MAGICS: &[&str] = &["timeit", "time", "timeline"];
+
+/// Whether `%ledger on` is active.
+#[derive(Default)]
+pub struct LedgerSetting {
+    pub on: bool,
+}
+
+fn supported() -> String {
+    format!(
+        "nbcuda supports the line magics {} and the cell magics {}",
+        LINE_MAGICS
+            .iter()
+            .map(|m| format!("%{m}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+        CELL_MAGICS
+            .iter()
+            .map(|m| format!("%%{m}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+}
+
+/// Parse a snippet (a magic's statement) into statements.
+pub fn parse_snippet(code: &str) -> PyResult<Vec<Stmt>> {
+    let parsed = ruff_python_parser::parse(
+        code,
+        ruff_python_parser::ParseOptions::from(ruff_python_parser::Mode::Ipython),
+    )
+    .map_err(|e| PyErr::new("SyntaxError", e.error.to_string()))?;
+    match parsed.into_syntax() {
+        ruff_python_ast::Mod::Module(m) => Ok(m.body),
+        ruff_python_ast::Mod::Expression(_) => {
+            Err(PyErr::new("SyntaxError", "expected statements"))
+        }
+    }
+}
+
+/// Run statements parsed from `code` in the frame, with positions in that snippet; returns
+/// the value of a final expression statement.
+pub fn run_snippet(rt: &mut Runtime, ctx: &mut Ctx, code: &str, stmts: &[Stmt]) -> PyResult<Value> {
+    let saved = std::mem::replace(&mut ctx.source, std::rc::Rc::from(code));
+    let result = (|| {
+        let mut last = Value::None;
+        for (i, s) in stmts.iter().enumerate() {
+            if i + 1 == stmts.len() {
+                if let Stmt::Expr(e) = s {
+                    last = crate::language::expr::eval(rt, ctx, &e.value)?;
+                    break;
+                }
+            }
+            match crate::language::stmt::exec_stmt(rt, ctx, s)? {
+                Flow::Normal => {}
+                _ => {
+                    return Err(PyErr::new(
+                        "SyntaxError",
+                        "'break', 'continue' or 'return' outside a loop or function",
+                    ))
+                }
+            }
+        }
+        Ok(last)
+    })();
+    ctx.source = saved;
+    result
+}
+
+/// An IPython escape (`%magic`, `!cmd`, `obj?`) at statement or expression position.
+pub fn run_escape(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    kind: IpyEscapeKind,
+    value: &str,
+    as_expr: bool,
+) -> PyResult<Value> {
+    match kind {
+        IpyEscapeKind::Magic => line_magic(rt, ctx, value, as_expr),
+        IpyEscapeKind::Magic2 => {
+            let (name, _) = value.split_once(char::is_whitespace).unwrap_or((value, ""));
+            Err(PyErr::new(
+                "UsageError",
+                format!("Cell magic `%%{name}` must be the first line of its cell."),
+            ))
+        }
+        IpyEscapeKind::Help | IpyEscapeKind::Help2 => {
+            let text = crate::language::assist::help_text(
+                rt,
+                ctx,
+                value.trim(),
+                kind == IpyEscapeKind::Help2,
+            )
+            .unwrap_or_else(|| format!("Object `{}` not found.", value.trim()));
+            rt.state::<InterpState>()
+                .payload
+                .push(json!({"source": "page", "data": {"text/plain": text}, "start": 0}));
+            Ok(Value::None)
+        }
+        IpyEscapeKind::Shell | IpyEscapeKind::ShCap => Err(PyErr::not_implemented(format!(
+            "shell commands (!{}) are not available in nbcuda, which runs no Python or shell; {}",
+            value.trim(),
+            supported()
+        ))),
+        _ => Err(PyErr::not_implemented(format!(
+            "IPython's auto-call syntax is not supported in nbcuda; {}",
+            supported()
+        ))),
+    }
+}
+
+fn line_magic(rt: &mut Runtime, ctx: &mut Ctx, value: &str, _as_expr: bool) -> PyResult<Value> {
+    let value = value.trim();
+    let (name, args) = value.split_once(char::is_whitespace).unwrap_or((value, ""));
+    let args = args.trim();
+    match name {
+        "timeit" => {
+            let (opts, stmt) = parse_timeit_args(args)?;
+            if stmt.trim().is_empty() {
+                return Err(PyErr::new(
+                    "UsageError",
+                    "%timeit needs a statement to time",
+                ));
+            }
+            run_timeit(rt, ctx, &opts, "", &stmt, &stmt)
+        }
+        "time" => {
+            let stmts = parse_snippet(args)?;
+            let sw = Stopwatch::start();
+            let r = run_snippet(rt, ctx, args, &stmts);
+            rt.print(&sw.report());
+            r
+        }
+        "matplotlib" => Ok(Value::None),
+        "who" => {
+            let names = user_names(ctx);
+            if names.is_empty() {
+                rt.print("Interactive namespace is empty.\n");
+            } else {
+                rt.print(&format!("{}\t\n", names.join("\t ")));
+            }
+            Ok(Value::None)
+        }
+        "whos" => {
+            whos(rt, ctx)?;
+            Ok(Value::None)
+        }
+        "reset" => {
+            if !args.split_whitespace().any(|a| a == "-f") {
+                return Err(PyErr::new(
+                    "UsageError",
+                    "%reset asks for confirmation, which a notebook cannot give: use %reset -f",
+                ));
+            }
+            ctx.globals.borrow_mut().clear();
+            Ok(Value::None)
+        }
+        "lsmagic" => {
+            rt.print(&format!(
+                "Available line magics:\n{}\n\nAvailable cell magics:\n{}\n",
+                LINE_MAGICS
+                    .iter()
+                    .map(|m| format!("%{m}"))
+                    .collect::<Vec<_>>()
+                    .join("  "),
+                CELL_MAGICS
+                    .iter()
+                    .map(|m| format!("%%{m}"))
+                    .collect::<Vec<_>>()
+                    .join("  ")
+            ));
+            Ok(Value::None)
+        }
+        "timeit_chart" => {
+            crate::display::timeit_chart(rt)?;
+            Ok(Value::None)
+        }
+        "ledger" => {
+            let on = match args {
+                "on" => true,
+                "off" => false,
+                _ => return Err(PyErr::new("UsageError", "usage: %ledger on | %ledger off")),
+            };
+            rt.state::<LedgerSetting>().on = on;
+            Ok(Value::None)
+        }
+        "memory" => {
+            let names: Vec<(String, Value)> = ctx
+                .globals
+                .borrow()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let report = memory_report(rt, &names);
+            rt.print(&report);
+            Ok(Value::None)
+        }
+        other => Err(PyErr::new(
+            "UsageError",
+            format!("Line magic function `%{other}` not found. {}", supported()),
+        )),
+    }
+}
+
+fn user_names(ctx: &Ctx) -> Vec<String> {
+    let mut names: Vec<String> = ctx
+        .globals
+        .borrow()
+        .keys()
+        .filter(|k| !k.starts_with('_'))
+        .cloned()
+        .collect();
+    names.sort();
+    names
+}
+
+fn whos(rt: &mut Runtime, ctx: &Ctx) -> PyResult<()> {
+    let names = user_names(ctx);
+    if names.is_empty() {
+        rt.print("Interactive namespace is empty.\n");
+        return Ok(());
+    }
+    let mut rows = Vec::new();
+    for n in &names {
+        let v = ctx.globals.borrow().get(n).cloned().unwrap_or(Value::None);
+        let ty = match &v {
+            Value::Array(_) => "ndarray".to_string(),
+            other => other
+                .type_name()
+                .rsplit('.')
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        };
+        let info = match &v {
+            Value::Array(a) => format!(
+                "{}: {} elems, type `{}`, {} bytes",
+                a.shape
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join("x"),
+                a.size(),
+                a.dtype.name(),
+                a.nbytes()
+            ),
+            Value::Module(m) => format!("<module '{}'>", m.name),
+            other => {
+                let r = crate::language::repr::to_str(rt, other)?;
+                r.chars().take(60).collect()
+            }
+        };
+        rows.push((n.clone(), ty, info));
+    }
+    let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(8) + 3;
+    let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).max(4) + 3;
+    let mut out = format!(
+        "{:<w0$}{:<w1$}Data/Info\n{}\n",
+        "Variable",
+        "Type",
+        "-".repeat(w0 + w1 + 9)
+    );
+    for (n, t, i) in rows {
+        out.push_str(&format!("{n:<w0$}{t:<w1$}{i}\n"));
+    }
+    rt.print(&out);
+    Ok(())
+}
+
+/// `%timeit` / `%%timeit`: run setup once, then time `stmt`.
+pub fn run_timeit(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    opts: &crate::language::timing::TimeitOptions,
+    setup: &str,
+    stmt: &str,
+    label: &str,
+) -> PyResult<Value> {
+    if !setup.trim().is_empty() {
+        let s = parse_snippet(setup)?;
+        run_snippet(rt, ctx, setup, &s)?;
+    }
+    let stmts = parse_snippet(stmt)?;
+    let mut run_once = |rt: &mut Runtime, n: u64| -> PyResult<f64> {
+        let start = std::time::Instant::now();
+        for _ in 0..n {
+            rt.check_interrupt()?;
+            run_snippet(rt, ctx, stmt, &stmts)?;
+        }
+        Ok(start.elapsed().as_secs_f64())
+    };
+    let result = timeit(rt, opts, &mut run_once)?;
+    let (best, worst) = (result.best(), result.worst());
+    if !opts.quiet {
+        if worst > 4.0 * best && best > 0.0 && worst > 1e-6 {
+            rt.print(&format!(
+                "The slowest run took {:.2} times longer than the fastest. This could mean that an intermediate result is being cached.\n",
+                worst / best
+            ));
+        }
+        rt.print(&format!("{}\n", result.line()));
+    }
+    let cell = rt.execution_count;
+    rt.state::<crate::display::TimeitHistory>()
+        .records
+        .push(crate::display::TimeitRecord {
+            stmt: label.trim().to_string(),
+            per_loop: result.timings(),
+            loops: result.loops,
+            cell,
+        });
+    Ok(if opts.ret {
+        Value::object(result)
+    } else {
+        Value::None
+    })
+}
+
+/// `%memory`: the live device allocations and totals (provided by the devices part).
+fn memory_report(_rt: &mut Runtime, _names: &[(String, Value)]) -> String {
+    "no device memory report is available yet\n".to_string()
+}

@@ -1,0 +1,229 @@
+//! IPython magics, help and display.
+
+mod common;
+use common::Session;
+
+#[test]
+fn timeit_prints_ipython_line() {
+    let mut s = Session::new();
+    let out = s.stdout("%timeit -n 5 -r 3 sum(range(100))");
+    let line = out.lines().last().expect("a timeit line");
+    assert!(
+        line.contains(" per loop (mean \u{b1} std. dev. of 3 runs, 5 loops each)"),
+        "{line}"
+    );
+    let unit = line.split_whitespace().nth(1).unwrap();
+    assert!(["ns", "\u{3bc}s", "ms", "s"].contains(&unit), "{line}");
+}
+
+#[test]
+fn timeit_calibrates_loops_to_a_power_of_ten() {
+    let mut s = Session::new();
+    let c = s.run("r = %timeit -o -q x = 1\nr.loops, r.repeat, len(r.timings)");
+    c.ok();
+    assert_eq!(c.out.stdout, "", "-q prints nothing");
+    let res = c.result().unwrap();
+    let loops: u64 = res
+        .trim_start_matches('(')
+        .split(',')
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        loops
+            .to_string()
+            .trim_start_matches('1')
+            .chars()
+            .all(|c| c == '0'),
+        "{res}"
+    );
+    assert!(res.ends_with(", 7, 7)"), "{res}");
+}
+
+#[test]
+fn timeit_times_every_statement_on_the_line() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "calls = []\n%timeit -n 2 -r 1 calls.append(1); calls.append(2)\nprint(len(calls))",
+    );
+    assert!(out.ends_with("4\n"), "{out}");
+    assert!(out.contains("of 1 run, 2 loops each"), "{out}");
+}
+
+#[test]
+fn cell_timeit_runs_setup_once() {
+    let mut s = Session::new();
+    let out =
+        s.stdout("%%timeit -n 3 -r 2 setup_runs = globals_counter = [0]\nglobals_counter[0] += 1");
+    assert!(out.contains("of 2 runs, 3 loops each"), "{out}");
+    assert_eq!(s.eval("globals_counter[0]"), "6");
+}
+
+#[test]
+fn time_magic_prints_cpu_and_wall_and_returns_value() {
+    let mut s = Session::new();
+    let c = s.run("%time 6 * 7");
+    c.ok();
+    assert!(
+        c.out.stdout.starts_with("CPU times: user "),
+        "{}",
+        c.out.stdout
+    );
+    assert!(c.out.stdout.contains("\nWall time: "), "{}", c.out.stdout);
+    assert_eq!(c.result().as_deref(), Some("42"));
+}
+
+#[test]
+fn unknown_magic_and_shell_are_clear_errors() {
+    let mut s = Session::new();
+    let c = s.run("%frobnicate");
+    assert_eq!(c.ename().as_deref(), Some("UsageError"));
+    assert!(c.evalue().contains("%timeit"), "{}", c.evalue());
+    let c = s.run("!ls");
+    assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
+    let c = s.run("%%bash\necho hi");
+    assert_eq!(c.ename().as_deref(), Some("UsageError"));
+}
+
+#[test]
+fn who_whos_reset() {
+    let mut s = Session::new();
+    s.run("alpha = 1\nbeta = 'x'").ok();
+    assert_eq!(s.stdout("%who"), "alpha\t beta\t\n");
+    let whos = s.stdout("%whos");
+    assert!(whos.starts_with("Variable"), "{whos}");
+    assert!(whos.contains("alpha") && whos.contains("int"), "{whos}");
+    s.run("%reset -f").ok();
+    assert_eq!(s.run("alpha").ename().as_deref(), Some("NameError"));
+    assert_eq!(s.run("%reset").ename().as_deref(), Some("UsageError"));
+}
+
+#[test]
+fn help_pages_signature_and_doc() {
+    let mut s = Session::new();
+    let c = s.run("len?");
+    c.ok();
+    let page = &c.outcome.payload[0];
+    assert_eq!(page["source"], "page");
+    let text = page["data"]["text/plain"].as_str().unwrap();
+    assert!(text.contains("len(obj, /)"), "{text}");
+    let c = s.run("def f(a, b=2):\n    'Adds.'\n    return a + b\n");
+    c.ok();
+    let c = s.run("f??");
+    let text = c.outcome.payload[0]["data"]["text/plain"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("f(a, b)") && text.contains("Adds.") && text.contains("return a + b"),
+        "{text}"
+    );
+}
+
+#[test]
+fn display_html_and_handles() {
+    let mut s = Session::new();
+    let c = s.run("from IPython.display import display, HTML, Markdown, clear_output\nh = display(HTML('<b>x</b>'), display_id=True)\nh.update(Markdown('*y*'))\nclear_output(wait=True)");
+    c.ok();
+    assert_eq!(c.out.displays.len(), 2);
+    let (first, id1, upd1) = &c.out.displays[0];
+    assert_eq!(first["text/html"], "<b>x</b>");
+    assert!(!upd1);
+    let (second, id2, upd2) = &c.out.displays[1];
+    assert_eq!(second["text/markdown"], "*y*");
+    assert!(upd2);
+    assert_eq!(id1, id2);
+    assert!(id1.is_some());
+    assert_eq!(c.out.clears, 1);
+}
+
+#[test]
+fn completion_names_attributes_magics_and_keywords() {
+    let mut s = Session::new();
+    s.run("import math\nmy_value = 3\ndef func(alpha, beta=1):\n    return alpha")
+        .ok();
+    let c = s.engine.complete("my_v", 4);
+    assert_eq!(c.matches, vec!["my_value"]);
+    assert_eq!((c.cursor_start, c.cursor_end), (0, 4));
+    let c = s.engine.complete("math.sq", 7);
+    assert_eq!(c.matches, vec!["sqrt"]);
+    assert_eq!(c.cursor_start, 5);
+    let c = s.engine.complete("%tim", 4);
+    assert!(
+        c.matches.contains(&"%timeit".to_string()),
+        "{:?}",
+        c.matches
+    );
+    assert_eq!(c.cursor_start, 0);
+    let c = s.engine.complete("func(be", 7);
+    assert!(c.matches.contains(&"beta=".to_string()), "{:?}", c.matches);
+}
+
+#[test]
+fn is_complete_follows_the_console_rules() {
+    use nbcuda::engine::Completeness;
+    let s = Session::new();
+    assert_eq!(s.engine.is_complete("x = 1"), Completeness::Complete);
+    assert!(matches!(
+        s.engine.is_complete("for i in range(3):"),
+        Completeness::Incomplete(_)
+    ));
+    assert!(matches!(
+        s.engine.is_complete("print(1,"),
+        Completeness::Incomplete(_)
+    ));
+    assert!(matches!(
+        s.engine.is_complete("def f():\n    return 1"),
+        Completeness::Incomplete(_)
+    ));
+    assert_eq!(
+        s.engine.is_complete("def f():\n    return 1\n\n"),
+        Completeness::Complete
+    );
+    assert_eq!(s.engine.is_complete("x = = 2"), Completeness::Invalid);
+}
+
+#[test]
+fn inspect_finds_builtins_and_user_functions() {
+    let mut s = Session::new();
+    let data = s.engine.inspect("print", 5, 0).expect("print is found");
+    assert!(data["text/plain"]
+        .as_str()
+        .unwrap()
+        .contains("print(*values"));
+    assert!(s.engine.inspect("no_such_thing", 13, 0).is_none());
+}
+
+#[test]
+fn interrupt_flag_stops_a_loop_and_keeps_state() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut engine = nbcuda::engine::Engine::new(flag.clone());
+    let run = |engine: &mut nbcuda::engine::Engine, code: &str| {
+        let req = nbcuda::engine::ExecuteRequest {
+            code,
+            silent: false,
+            store_history: true,
+            allow_stdin: false,
+            execution_count: 1,
+        };
+        engine.execute(&req, Box::new(nbcuda::language::runtime::NullFrontend))
+    };
+    assert!(run(&mut engine, "kept = 7").error.is_none());
+    let f2 = flag.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        f2.store(true, Ordering::SeqCst);
+    });
+    let out = run(&mut engine, "while True:\n    pass");
+    t.join().unwrap();
+    assert_eq!(
+        out.error.as_ref().map(|e| e.ename.as_str()),
+        Some("KeyboardInterrupt")
+    );
+    let out = run(&mut engine, "kept");
+    assert_eq!(out.result.unwrap().0["text/plain"], "7");
+}
