@@ -1,0 +1,190 @@
+"""Compute benchmarks: nbcuda (through `nbcuda run`, in-process) against NumPy, Numba and
+matplotlib measured in the same run on the same machine. Each function returns rows of
+(name, nbcuda_seconds, peer_name, peer_seconds, target) where target is the ratio the issue
+asks for (nbcuda / peer must be <= target, or >= for the "at least" rows marked with '>=')."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import timeit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+UNITS = {"ns": 1e-9, "\u03bcs": 1e-6, "\u00b5s": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def nbcuda_binary():
+    return os.environ.get("NBCUDA_BIN", os.path.join(ROOT, "target", "release", "nbcuda"))
+
+
+def run_cells(cells):
+    """Run code cells in one nbcuda session; return each cell's stdout text."""
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in cells],
+          "metadata": {"kernelspec": {"name": "nbcuda", "display_name": "nbcuda", "language": "python"}}, "nbformat": 4, "nbformat_minor": 5}
+    with tempfile.TemporaryDirectory() as d:
+        src, out = os.path.join(d, "b.ipynb"), os.path.join(d, "o.ipynb")
+        with open(src, "w") as f:
+            json.dump(nb, f)
+        subprocess.run([nbcuda_binary(), "run", src, "-o", out], check=True, stderr=subprocess.DEVNULL)
+        with open(out) as f:
+            done = json.load(f)
+    texts = []
+    for c in done["cells"]:
+        t = ""
+        for o in c.get("outputs", []):
+            if o.get("output_type") == "stream":
+                t += "".join(o["text"]) if isinstance(o["text"], list) else o["text"]
+        texts.append(t)
+    return texts
+
+
+def parse_timeit(text):
+    """Mean seconds per loop from an IPython-format %timeit line."""
+    m = re.search(r"([0-9.e+-]+) (ns|\u03bcs|\u00b5s|us|ms|s) \u00b1", text)
+    if not m:
+        raise RuntimeError(f"no %timeit line in: {text!r}")
+    return float(m.group(1)) * UNITS[m.group(2)]
+
+
+def best_of(stmt, setup_globals, repeat=7):
+    t = timeit.Timer(stmt, globals=setup_globals)
+    number, _ = t.autorange()
+    return min(t.repeat(repeat=repeat, number=number)) / number, sum(t.repeat(repeat=repeat, number=number)) / (repeat * number)
+
+
+def mean_of(stmt, g, repeat=7):
+    return best_of(stmt, g, repeat)[1]
+
+
+def host_arrays():
+    import numpy as np
+    x = np.arange(5_000_000, dtype=np.float32)
+    cells = ["import numpy as np\nx = np.arange(5_000_000, dtype=np.float32)", "%timeit y = 2 * x"]
+    nb = parse_timeit(run_cells(cells)[1])
+    peer = mean_of("y = 2 * x", {"x": x})
+    return [("y = 2 * x, 5M float32 (host)", nb, "NumPy", peer, "<= 1.0")]
+
+
+def transfers():
+    import numpy as np
+    x = np.arange(5_000_000, dtype=np.float32)
+    h = np.empty_like(x)
+    cells = [
+        "import numpy as np\nfrom numba import cuda\nx = np.arange(5_000_000, dtype=np.float32)\nh = np.empty_like(x)\nd = cuda.to_device(x)",
+        "%timeit d.copy_to_device(x); cuda.synchronize()",
+        "%timeit d.copy_to_host(h)",
+    ]
+    out = run_cells(cells)
+    copy = mean_of("np.copyto(h, x)", {"np": np, "h": h, "x": x})
+    return [
+        ("H->D 5M float32 (bandwidth ratio = peer/nbcuda)", parse_timeit(out[1]), "np.copyto", copy, ">= 0.9 bandwidth"),
+        ("D->H 5M float32 (bandwidth ratio = peer/nbcuda)", parse_timeit(out[2]), "np.copyto", copy, ">= 0.9 bandwidth"),
+    ]
+
+
+def kernels():
+    import numpy as np
+    n = 5_000_000
+    x = np.arange(n, dtype=np.float32)
+    y = 2 * x
+    o = np.empty_like(x)
+    period = np.float32(n / 23)
+    setup = (
+        "import numpy as np, math\nfrom numba import cuda, vectorize\n"
+        "@vectorize(['float32(float32, float32)'], target='cuda')\ndef add_ufunc(a, b):\n    return a + b\n"
+        "@vectorize(['float32(float32, float32, float32)'], target='cuda')\ndef make_pulses(i, period, amplitude):\n    return max(math.sin(i / period) - 0.3, 0.0) * amplitude\n"
+        "@cuda.jit\ndef increment_by_one(a):\n    pos = cuda.grid(1)\n    if pos < a.size:\n        a[pos] += 1\n"
+        f"n = {n}\nx = cuda.to_device(np.arange(n, dtype=np.float32))\ny = cuda.to_device(2 * np.arange(n, dtype=np.float32))\no = cuda.device_array(n, dtype=np.float32)\n"
+        "period = np.float32(n / 23)\nxs = cuda.to_device(np.arange(1000, dtype=np.float32))\nos_ = cuda.device_array(1000, dtype=np.float32)\n"
+        "add_ufunc(x, y, out=o); make_pulses(x, period, np.float32(100.0), out=o); increment_by_one[(n + 255) // 256, 256](o); add_ufunc(xs, xs, out=os_); cuda.synchronize()"
+    )
+    out = run_cells([
+        setup,
+        "%timeit add_ufunc(x, y, out=o); cuda.synchronize()",
+        "%timeit make_pulses(x, period, np.float32(100.0), out=o); cuda.synchronize()",
+        "%timeit increment_by_one[(n + 255) // 256, 256](o); cuda.synchronize()",
+        "%timeit add_ufunc(xs, xs, out=os_); cuda.synchronize()",
+    ])
+    rows = []
+    rows.append(("add_ufunc(x, y, out=o) 5M f32, synced", parse_timeit(out[1]), "np.add(x, y, out=o)", mean_of("np.add(x, y, out=o)", {"np": np, "x": x, "y": y, "o": o}), "<= 1.0"))
+    pulse = "np.multiply(np.maximum(np.sin(x / period) - np.float32(0.3), np.float32(0.0)), np.float32(100.0), out=o)"
+    rows.append(("pulse ufunc 5M f32, synced", parse_timeit(out[2]), "NumPy expression", mean_of(pulse, {"np": np, "x": x, "period": period, "o": o}), "<= 0.5"))
+    try:
+        import numba
+
+        @numba.njit
+        def inc(a):
+            for i in range(a.size):
+                a[i] += 1
+
+        inc(o)
+        rows.append(("increment_by_one @cuda.jit 5M, 256 tpb", parse_timeit(out[3]), "Numba @njit loop", mean_of("inc(o)", {"inc": inc, "o": o}), "<= 3.0"))
+    except ImportError:
+        pass
+    rows.append(("launch overhead: 1,000-element ufunc", parse_timeit(out[4]), "(absolute)", 10e-6, "<= 1.0 of 10 us"))
+    sim = simulator_per_thread()
+    if sim is not None:
+        nb_per_thread = parse_timeit(out[3]) / n
+        rows.append(("@cuda.jit per thread vs CUDA simulator", nb_per_thread, "Numba CUDA simulator", sim, "<= 1/10000"))
+    return rows
+
+
+def simulator_per_thread():
+    """Seconds per thread of Numba's CUDA simulator for increment_by_one (small grid)."""
+    code = (
+        "import numpy as np, time\nfrom numba import cuda\n"
+        "@cuda.jit\ndef inc(a):\n    pos = cuda.grid(1)\n    if pos < a.size:\n        a[pos] += 1\n"
+        "a = np.zeros(2048, dtype=np.float32)\ninc[8, 256](a)\nt = time.perf_counter()\ninc[8, 256](a)\nprint((time.perf_counter() - t) / 2048)\n"
+    )
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    try:
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        return float(r.stdout.strip().splitlines()[-1])
+    except Exception:
+        return None
+
+
+def plotting():
+    import numpy as np
+    cells = [
+        "import numpy as np\nfrom matplotlib import pyplot as plt\nwave = np.sin(np.arange(100_000, dtype=np.float64) / 500.0)",
+        "%timeit -r 5 plt.plot(wave); plt.savefig('/tmp/nbcuda_bench.png'); plt.close()",
+    ]
+    nb = parse_timeit(run_cells(cells)[1])
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        from matplotlib import pyplot as plt
+        wave = np.sin(np.arange(100_000, dtype=np.float64) / 500.0)
+
+        def mpl():
+            plt.plot(wave)
+            plt.savefig("/tmp/mpl_bench.png")
+            plt.close()
+
+        peer = mean_of("mpl()", {"mpl": mpl}, repeat=5)
+    except ImportError:
+        return []
+    return [("100,000-point line plot to PNG", nb, "matplotlib Agg", peer, "<= 0.2")]
+
+
+SECTIONS = [host_arrays, transfers, kernels, plotting]
+
+
+def main():
+    rows = []
+    for section in SECTIONS:
+        try:
+            rows.extend(section())
+        except Exception as e:  # a failing section is reported, the others still run
+            rows.append((f"{section.__name__}: FAILED {e}", float("nan"), "", float("nan"), ""))
+    print(f"{'benchmark':52} {'nbcuda':>12} {'peer':>22} {'peer time':>12} {'ratio':>8}  target")
+    for name, a, peer, b, target in rows:
+        ratio = a / b if b and b == b else float("nan")
+        print(f"{name:52} {a * 1e3:10.3f}ms {peer:>22} {b * 1e3:10.3f}ms {ratio:8.3f}  {target}")
+
+
+if __name__ == "__main__":
+    main()
