@@ -119,3 +119,68 @@ impl Drop for Buffer {
         }
     }
 }
+
+/// Plain element types that may be viewed directly in a buffer: every bit pattern is a valid
+/// value, no padding, no drop glue.
+///
+/// # Safety
+/// Implement only for primitive integer and float types.
+pub unsafe trait Pod: Copy + Send + Sync + 'static {}
+// SAFETY: primitive numbers: any bit pattern is valid.
+unsafe impl Pod for u8 {}
+// SAFETY: as above.
+unsafe impl Pod for i8 {}
+// SAFETY: as above.
+unsafe impl Pod for u16 {}
+// SAFETY: as above.
+unsafe impl Pod for i16 {}
+// SAFETY: as above.
+unsafe impl Pod for u32 {}
+// SAFETY: as above.
+unsafe impl Pod for i32 {}
+// SAFETY: as above.
+unsafe impl Pod for u64 {}
+// SAFETY: as above.
+unsafe impl Pod for i64 {}
+// SAFETY: as above.
+unsafe impl Pod for f32 {}
+// SAFETY: as above.
+unsafe impl Pod for f64 {}
+
+impl Buffer {
+    fn check_typed<T: Pod>(&self, offset: usize, len: usize) {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .and_then(|b| b.checked_add(offset));
+        assert!(bytes.is_some_and(|e| e <= self.len), "typed range outside buffer");
+        assert!(
+            offset.is_multiple_of(std::mem::align_of::<T>()),
+            "misaligned typed view"
+        );
+    }
+
+    /// `len` elements of `T` starting at byte `offset`, as a shared slice. Panics when out of
+    /// range or misaligned (array views always keep element alignment).
+    pub fn typed<T: Pod>(&self, offset: usize, len: usize) -> &[T] {
+        if len == 0 {
+            return &[];
+        }
+        self.check_typed::<T>(offset, len);
+        // SAFETY: range and alignment checked above; T is Pod so any bytes are a valid T.
+        // Concurrent writers are ordered by the stream discipline described at the top.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().add(offset) as *const T, len) }
+    }
+
+    /// Mutable typed view. Callers use it only on memory no other live slice covers (freshly
+    /// allocated results, or destinations written after the sources were copied out).
+    #[allow(clippy::mut_from_ref)]
+    pub fn typed_mut<T: Pod>(&self, offset: usize, len: usize) -> &mut [T] {
+        if len == 0 {
+            return &mut [];
+        }
+        self.check_typed::<T>(offset, len);
+        // SAFETY: range and alignment checked above; T is Pod. Exclusive use of the range is
+        // the caller's contract (see the doc comment).
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr().add(offset) as *mut T, len) }
+    }
+}

@@ -133,3 +133,13 @@ impl NdArray {
         out
     }
 }
+
+pub mod elem;
+pub mod kernels;
+pub mod promote;
+pub mod reduce;
+pub mod ufunc;
+
+pub use elem::{broadcast_shapes, cast, contiguous_copy, copy_into};
+pub use ufunc::{elementwise_binary, elementwise_unary};
+pub use reduce::reduce;

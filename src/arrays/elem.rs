@@ -1,0 +1,505 @@
+//! Typed element access: the `Elem` trait over the eleven dtypes, dtype dispatch, strided
+//! iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other
+//! array module builds on.
+
+use std::sync::Arc;
+
+use super::buffer::Pod;
+use super::{AllocError, Buffer, DType, NdArray, Scalar};
+use crate::language::{PyErr, PyResult};
+
+/// NumPy's bool as stored: one byte, 0 or 1.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Debug)]
+#[repr(transparent)]
+pub struct B8(pub u8);
+// SAFETY: a transparent u8: every bit pattern is valid.
+unsafe impl Pod for B8 {}
+
+/// One element type. Conversions follow C casts (NumPy's `astype(casting='unsafe')`).
+pub trait Elem: Pod + PartialOrd + Default + std::fmt::Debug {
+    const DT: DType;
+    const FLOAT: bool;
+    fn to_f64(self) -> f64;
+    fn to_i128(self) -> i128;
+    fn from_f64(v: f64) -> Self;
+    fn from_i128(v: i128) -> Self;
+    fn to_scalar(self) -> Scalar;
+    fn from_scalar(s: Scalar) -> Self {
+        match s {
+            Scalar::F32(v) => Self::from_f32(v),
+            Scalar::F64(v) => Self::from_f64(v),
+            Scalar::U64(v) => Self::from_i128(v as i128),
+            other => Self::from_i128(other.as_i64() as i128),
+        }
+    }
+    /// f32 → Self without the f64 detour changing results.
+    fn from_f32(v: f32) -> Self {
+        Self::from_f64(v as f64)
+    }
+    /// Cast from another element type.
+    #[inline(always)]
+    fn cast_from<S: Elem>(s: S) -> Self {
+        if Self::DT == DType::F32 && S::DT == DType::F64 {
+            return Self::from_f32(s.to_f64() as f32);
+        }
+        if S::FLOAT || Self::FLOAT {
+            Self::from_f64(s.to_f64())
+        } else {
+            Self::from_i128(s.to_i128())
+        }
+    }
+}
+
+macro_rules! int_elem {
+    ($t:ty, $dt:ident) => {
+        impl Elem for $t {
+            const DT: DType = DType::$dt;
+            const FLOAT: bool = false;
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn to_i128(self) -> i128 {
+                self as i128
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                // C casts of out-of-range floats are undefined; NumPy on x86 gives the
+                // wrapped int64 value, which is what going through i64 reproduces.
+                v as i64 as $t
+            }
+            #[inline(always)]
+            fn from_i128(v: i128) -> Self {
+                v as $t
+            }
+            fn to_scalar(self) -> Scalar {
+                Scalar::$dt(self)
+            }
+        }
+    };
+}
+int_elem!(i8, I8);
+int_elem!(i16, I16);
+int_elem!(i32, I32);
+int_elem!(i64, I64);
+int_elem!(u8, U8);
+int_elem!(u16, U16);
+int_elem!(u32, U32);
+
+impl Elem for u64 {
+    const DT: DType = DType::U64;
+    const FLOAT: bool = false;
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+    fn from_f64(v: f64) -> Self {
+        if v < 0.0 {
+            v as i64 as u64
+        } else {
+            v as u64
+        }
+    }
+    fn from_i128(v: i128) -> Self {
+        v as u64
+    }
+    fn to_scalar(self) -> Scalar {
+        Scalar::U64(self)
+    }
+}
+
+impl Elem for f32 {
+    const DT: DType = DType::F32;
+    const FLOAT: bool = true;
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    fn from_f32(v: f32) -> Self {
+        v
+    }
+    fn from_i128(v: i128) -> Self {
+        v as f32
+    }
+    fn to_scalar(self) -> Scalar {
+        Scalar::F32(self)
+    }
+}
+
+impl Elem for f64 {
+    const DT: DType = DType::F64;
+    const FLOAT: bool = true;
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn from_i128(v: i128) -> Self {
+        v as f64
+    }
+    fn to_scalar(self) -> Scalar {
+        Scalar::F64(self)
+    }
+}
+
+impl Elem for B8 {
+    const DT: DType = DType::Bool;
+    const FLOAT: bool = false;
+    fn to_f64(self) -> f64 {
+        self.0 as f64
+    }
+    fn to_i128(self) -> i128 {
+        self.0 as i128
+    }
+    fn from_f64(v: f64) -> Self {
+        B8((v != 0.0) as u8)
+    }
+    fn from_i128(v: i128) -> Self {
+        B8((v != 0) as u8)
+    }
+    fn to_scalar(self) -> Scalar {
+        Scalar::Bool(self.0 != 0)
+    }
+}
+
+/// Run `$body` with `$T` bound to the Rust element type of `$dt`.
+#[macro_export]
+macro_rules! with_dtype {
+    ($dt:expr, $T:ident => $body:expr) => {{
+        use $crate::arrays::elem::B8;
+        match $dt {
+            $crate::arrays::DType::Bool => {
+                type $T = B8;
+                $body
+            }
+            $crate::arrays::DType::I8 => {
+                type $T = i8;
+                $body
+            }
+            $crate::arrays::DType::I16 => {
+                type $T = i16;
+                $body
+            }
+            $crate::arrays::DType::I32 => {
+                type $T = i32;
+                $body
+            }
+            $crate::arrays::DType::I64 => {
+                type $T = i64;
+                $body
+            }
+            $crate::arrays::DType::U8 => {
+                type $T = u8;
+                $body
+            }
+            $crate::arrays::DType::U16 => {
+                type $T = u16;
+                $body
+            }
+            $crate::arrays::DType::U32 => {
+                type $T = u32;
+                $body
+            }
+            $crate::arrays::DType::U64 => {
+                type $T = u64;
+                $body
+            }
+            $crate::arrays::DType::F32 => {
+                type $T = f32;
+                $body
+            }
+            $crate::arrays::DType::F64 => {
+                type $T = f64;
+                $body
+            }
+        }
+    }};
+}
+pub use with_dtype;
+
+/// NumPy's MemoryError text for a failed allocation.
+pub fn alloc_error(shape: &[usize], dtype: DType) -> PyErr {
+    let bytes = shape.iter().fold(dtype.itemsize() as f64, |a, &d| a * d as f64);
+    PyErr::memory_error(format!(
+        "Unable to allocate {} for an array with shape {} and data type {}",
+        human_bytes(bytes),
+        shape_str(shape),
+        dtype.name()
+    ))
+}
+
+fn human_bytes(b: f64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut v = b;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{} {}", v as u64, units[0])
+    } else {
+        format!("{:.3} {}", v, units[u])
+            .replace(".000 ", " ")
+            .replace("00 ", " ")
+            .replace("0 ", " ")
+    }
+}
+
+/// `(3,)`, `(2, 3)`, `()` — Python's tuple repr of a shape.
+pub fn shape_str(shape: &[usize]) -> String {
+    match shape.len() {
+        0 => "()".into(),
+        1 => format!("({},)", shape[0]),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// A new zeroed C-contiguous array, MemoryError on failure.
+pub fn new_array(shape: &[usize], dtype: DType) -> PyResult<NdArray> {
+    NdArray::zeros(shape, dtype).map_err(|_: AllocError| alloc_error(shape, dtype))
+}
+
+/// An array holding `data` (C order) with `shape`.
+pub fn from_vec<T: Elem>(shape: &[usize], data: &[T]) -> PyResult<NdArray> {
+    let a = new_array(shape, T::DT)?;
+    a.buf.typed_mut::<T>(0, data.len()).copy_from_slice(data);
+    Ok(a)
+}
+
+/// A 0-d array holding one scalar.
+pub fn scalar_array(s: Scalar) -> NdArray {
+    let dt = s.dtype();
+    let buf = Buffer::zeroed(dt.itemsize()).expect("a few bytes");
+    buf.write(0, &s.to_bytes());
+    NdArray {
+        buf: Arc::new(buf),
+        offset: 0,
+        shape: vec![],
+        strides: vec![],
+        dtype: dt,
+    }
+}
+
+/// Call `f` with the byte offset of every element, in C order.
+pub fn for_each_offset(a: &NdArray, mut f: impl FnMut(usize)) {
+    let n = a.size();
+    if n == 0 {
+        return;
+    }
+    let nd = a.ndim();
+    if nd == 0 {
+        f(a.offset);
+        return;
+    }
+    let mut idx = vec![0usize; nd];
+    let inner = a.shape[nd - 1];
+    let istride = a.strides[nd - 1];
+    let mut base = a.offset as isize;
+    loop {
+        let mut off = base;
+        for _ in 0..inner {
+            f(off as usize);
+            off += istride;
+        }
+        // advance the outer index
+        let mut ax = nd - 1;
+        loop {
+            if ax == 0 {
+                return;
+            }
+            ax -= 1;
+            idx[ax] += 1;
+            base += a.strides[ax];
+            if idx[ax] < a.shape[ax] {
+                break;
+            }
+            base -= a.strides[ax] * a.shape[ax] as isize;
+            idx[ax] = 0;
+        }
+    }
+}
+
+/// The contiguous data of `a` when it is C-contiguous with dtype `T`.
+pub fn as_slice<T: Elem>(a: &NdArray) -> Option<&[T]> {
+    if a.dtype == T::DT && a.is_c_contiguous() {
+        let n = a.size();
+        // Relaxed contiguity may give size-1 axes odd strides; the first element is still at
+        // `offset` and the rest follow.
+        Some(a.buf.typed::<T>(a.offset, n))
+    } else {
+        None
+    }
+}
+
+/// All elements of `a` in C order, converted to `T`.
+pub fn read_vec<T: Elem>(a: &NdArray) -> Vec<T> {
+    if let Some(s) = as_slice::<T>(a) {
+        return s.to_vec();
+    }
+    if a.dtype == T::DT {
+        let mut out = Vec::with_capacity(a.size());
+        let b = &a.buf;
+        for_each_offset(a, |off| out.push(b.typed::<T>(off, 1)[0]));
+        return out;
+    }
+    with_dtype!(a.dtype, S => {
+        if let Some(s) = as_slice::<S>(a) {
+            s.iter().map(|&x| T::cast_from(x)).collect()
+        } else {
+            let mut out = Vec::with_capacity(a.size());
+            let b = &a.buf;
+            for_each_offset(a, |off| out.push(T::cast_from(b.typed::<S>(off, 1)[0])));
+            out
+        }
+    })
+}
+
+/// Write `data` (C order of `dst.shape`, already of dst's element type) into `dst`.
+pub fn write_slice<T: Elem>(dst: &NdArray, data: &[T]) {
+    debug_assert_eq!(dst.dtype, T::DT);
+    if dst.is_c_contiguous() {
+        dst.buf
+            .typed_mut::<T>(dst.offset, data.len())
+            .copy_from_slice(data);
+        return;
+    }
+    let mut i = 0;
+    let b = &dst.buf;
+    for_each_offset(dst, |off| {
+        b.typed_mut::<T>(off, 1)[0] = data[i];
+        i += 1;
+    });
+}
+
+/// Element `[0,...]` of `a` (arrays of size >= 1) or the element at a byte offset.
+pub fn read_scalar_at(a: &NdArray, off: usize) -> Scalar {
+    let mut tmp = [0u8; 8];
+    let isz = a.dtype.itemsize();
+    a.buf.read(off, &mut tmp[..isz]);
+    Scalar::from_bytes(a.dtype, &tmp[..isz])
+}
+
+/// The only element of a size-1 array.
+pub fn first_scalar(a: &NdArray) -> Scalar {
+    read_scalar_at(a, a.offset)
+}
+
+/// NumPy's broadcasting of shapes; error text as NumPy words it.
+pub fn broadcast_shapes(shapes: &[&[usize]]) -> PyResult<Vec<usize>> {
+    let nd = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
+    let mut out = vec![1usize; nd];
+    for s in shapes {
+        for (i, &d) in s.iter().enumerate() {
+            let o = &mut out[nd - s.len() + i];
+            if *o == 1 {
+                *o = d;
+            } else if d != 1 && d != *o {
+                let list: Vec<String> = shapes.iter().map(|s| shape_str(s)).collect();
+                return Err(PyErr::value_error(format!(
+                    "operands could not be broadcast together with shapes {} ",
+                    list.join(" ")
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A read-only broadcast view of `a` with `shape` (zero strides on stretched axes).
+pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> PyResult<NdArray> {
+    if a.ndim() > shape.len() {
+        return Err(PyErr::value_error(format!(
+            "input operand has more dimensions than allowed by the axis remapping: cannot broadcast shape {} to {}",
+            shape_str(&a.shape),
+            shape_str(shape)
+        )));
+    }
+    let lead = shape.len() - a.ndim();
+    let mut strides = vec![0isize; shape.len()];
+    for i in 0..a.ndim() {
+        let (d, t) = (a.shape[i], shape[lead + i]);
+        if d == t {
+            strides[lead + i] = a.strides[i];
+        } else if d == 1 {
+            strides[lead + i] = 0;
+        } else {
+            return Err(PyErr::value_error(format!(
+                "operands could not be broadcast together with remapped shapes [original->remapped]: {}  and requested shape {}",
+                shape_str(&a.shape),
+                shape_str(shape)
+            )));
+        }
+    }
+    Ok(NdArray {
+        buf: a.buf.clone(),
+        offset: a.offset,
+        shape: shape.to_vec(),
+        strides,
+        dtype: a.dtype,
+    })
+}
+
+/// A C-contiguous copy of `a` converted to `to`.
+pub fn cast(a: &NdArray, to: DType) -> PyResult<NdArray> {
+    let out = new_array(&a.shape, to)?;
+    with_dtype!(to, T => {
+        let v = read_vec::<T>(a);
+        write_slice::<T>(&out, &v);
+    });
+    Ok(out)
+}
+
+/// A C-contiguous copy of `a` with the same dtype.
+pub fn contiguous_copy(a: &NdArray) -> PyResult<NdArray> {
+    cast(a, a.dtype)
+}
+
+/// `dst[...] = src`: broadcasts `src` to dst's shape, casts to dst's dtype, handles overlap
+/// (the source is read out completely before anything is written).
+pub fn copy_into(dst: &NdArray, src: &NdArray) -> PyResult<()> {
+    let src = broadcast_to(src, &dst.shape).map_err(|_| {
+        PyErr::value_error(format!(
+            "could not broadcast input array from shape {} into shape {}",
+            shape_str(&src.shape),
+            shape_str(&dst.shape)
+        ))
+    })?;
+    with_dtype!(dst.dtype, T => {
+        let v = read_vec::<T>(&src);
+        write_slice::<T>(dst, &v);
+    });
+    Ok(())
+}
+
+/// Fill every element of `dst` with `s` (cast to dst's dtype).
+pub fn fill(dst: &NdArray, s: Scalar) {
+    with_dtype!(dst.dtype, T => {
+        let v = T::from_scalar(s);
+        if dst.is_c_contiguous() {
+            dst.buf.typed_mut::<T>(dst.offset, dst.size()).fill(v);
+        } else {
+            let b = &dst.buf;
+            for_each_offset(dst, |off| b.typed_mut::<T>(off, 1)[0] = v);
+        }
+    })
+}

@@ -1,0 +1,497 @@
+//! Per-type arithmetic (`Arith`, `Flt`) and the slice kernels that apply an operation over
+//! contiguous data: monomorphised per dtype and operation, split across cores for large
+//! arrays.
+
+use rayon::prelude::*;
+
+use super::elem::{Elem, B8};
+
+/// Arrays at least this long run on several cores.
+pub const PAR_MIN: usize = 1 << 16;
+const CHUNK: usize = 1 << 15;
+
+/// Arithmetic with NumPy's semantics per type (integer wrap-around, Python-style floor
+/// division and modulo, zero divisors giving 0 for integers, NaN-propagating max/min).
+pub trait Arith: Elem {
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    fn floordiv(self, o: Self) -> Self;
+    fn rem(self, o: Self) -> Self;
+    fn pow(self, o: Self) -> Self;
+    fn maxn(self, o: Self) -> Self;
+    fn minn(self, o: Self) -> Self;
+    fn neg(self) -> Self;
+    fn abs(self) -> Self;
+    fn sign(self) -> Self;
+    fn band(self, o: Self) -> Self;
+    fn bor(self, o: Self) -> Self;
+    fn bxor(self, o: Self) -> Self;
+    fn shl(self, o: Self) -> Self;
+    fn shr(self, o: Self) -> Self;
+    fn not(self) -> Self;
+    fn is_nan(self) -> bool {
+        false
+    }
+    fn is_inf(self) -> bool {
+        false
+    }
+    fn nonzero(self) -> bool;
+    /// True division, arctan2 and hypot: only ever resolved for float dtypes; the integer
+    /// versions exist so one generic kernel covers every dtype.
+    #[inline(always)]
+    fn tdiv(self, o: Self) -> Self {
+        Self::from_f64(self.to_f64() / o.to_f64())
+    }
+    fn atan2(self, o: Self) -> Self {
+        Self::from_f64(self.to_f64().atan2(o.to_f64()))
+    }
+    fn hypot(self, o: Self) -> Self {
+        Self::from_f64(self.to_f64().hypot(o.to_f64()))
+    }
+}
+
+macro_rules! int_arith {
+    ($t:ty, $signed:expr) => {
+        impl Arith for $t {
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            #[inline(always)]
+            fn sub(self, o: Self) -> Self {
+                self.wrapping_sub(o)
+            }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self {
+                self.wrapping_mul(o)
+            }
+            #[inline(always)]
+            fn floordiv(self, o: Self) -> Self {
+                if o == 0 {
+                    return 0;
+                }
+                let q = self.wrapping_div(o);
+                #[allow(unused_comparisons)]
+                let adjust = self.wrapping_rem(o) != 0 && ((self < 0) != (o < 0));
+                if adjust {
+                    q.wrapping_sub(1)
+                } else {
+                    q
+                }
+            }
+            #[inline(always)]
+            fn rem(self, o: Self) -> Self {
+                if o == 0 {
+                    return 0;
+                }
+                let r = self.wrapping_rem(o);
+                #[allow(unused_comparisons)]
+                let adjust = r != 0 && ((r < 0) != (o < 0));
+                if adjust {
+                    r.wrapping_add(o)
+                } else {
+                    r
+                }
+            }
+            #[inline(always)]
+            fn pow(self, o: Self) -> Self {
+                #[allow(unused_comparisons)]
+                if o < 0 {
+                    return 0;
+                }
+                self.wrapping_pow(o as u32)
+            }
+            #[inline(always)]
+            fn maxn(self, o: Self) -> Self {
+                if self >= o {
+                    self
+                } else {
+                    o
+                }
+            }
+            #[inline(always)]
+            fn minn(self, o: Self) -> Self {
+                if self <= o {
+                    self
+                } else {
+                    o
+                }
+            }
+            #[inline(always)]
+            fn neg(self) -> Self {
+                (0 as $t).wrapping_sub(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                #[allow(unused_comparisons)]
+                if self < 0 {
+                    (0 as $t).wrapping_sub(self)
+                } else {
+                    self
+                }
+            }
+            #[inline(always)]
+            fn sign(self) -> Self {
+                #[allow(unused_comparisons)]
+                if self < 0 {
+                    (0 as $t).wrapping_sub(1)
+                } else if self > 0 {
+                    1
+                } else {
+                    0
+                }
+            }
+            fn band(self, o: Self) -> Self {
+                self & o
+            }
+            fn bor(self, o: Self) -> Self {
+                self | o
+            }
+            fn bxor(self, o: Self) -> Self {
+                self ^ o
+            }
+            fn shl(self, o: Self) -> Self {
+                self.checked_shl(o as u32).unwrap_or(0)
+            }
+            fn shr(self, o: Self) -> Self {
+                #[allow(unused_comparisons)]
+                let fill = if self < 0 { !0 } else { 0 };
+                self.checked_shr(o as u32).unwrap_or(fill)
+            }
+            fn not(self) -> Self {
+                !self
+            }
+            #[inline(always)]
+            fn nonzero(self) -> bool {
+                self != 0
+            }
+        }
+    };
+}
+int_arith!(i8, true);
+int_arith!(i16, true);
+int_arith!(i32, true);
+int_arith!(i64, true);
+int_arith!(u8, false);
+int_arith!(u16, false);
+int_arith!(u32, false);
+int_arith!(u64, false);
+
+macro_rules! float_arith {
+    ($t:ty) => {
+        impl Arith for $t {
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                self + o
+            }
+            #[inline(always)]
+            fn sub(self, o: Self) -> Self {
+                self - o
+            }
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self {
+                self * o
+            }
+            fn floordiv(self, o: Self) -> Self {
+                // NumPy's npy_floor_divide through npy_divmod.
+                if o == 0.0 {
+                    return self / o;
+                }
+                let m = self % o;
+                let mut div = (self - m) / o;
+                if m != 0.0 && ((o < 0.0) != (m < 0.0)) {
+                    div -= 1.0;
+                }
+                if div != 0.0 {
+                    let f = div.floor();
+                    if div - f > 0.5 {
+                        f + 1.0
+                    } else {
+                        f
+                    }
+                } else {
+                    (0.0 as $t).copysign(self / o)
+                }
+            }
+            fn rem(self, o: Self) -> Self {
+                if o == 0.0 {
+                    return self % o;
+                }
+                let m = self % o;
+                if m != 0.0 {
+                    if (o < 0.0) != (m < 0.0) {
+                        m + o
+                    } else {
+                        m
+                    }
+                } else {
+                    (0.0 as $t).copysign(o)
+                }
+            }
+            fn pow(self, o: Self) -> Self {
+                self.powf(o)
+            }
+            #[inline(always)]
+            fn maxn(self, o: Self) -> Self {
+                if self.is_nan() || self >= o {
+                    self
+                } else {
+                    o
+                }
+            }
+            #[inline(always)]
+            fn minn(self, o: Self) -> Self {
+                if self.is_nan() || self <= o {
+                    self
+                } else {
+                    o
+                }
+            }
+            #[inline(always)]
+            fn neg(self) -> Self {
+                -self
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            fn sign(self) -> Self {
+                if self.is_nan() {
+                    self
+                } else if self > 0.0 {
+                    1.0
+                } else if self < 0.0 {
+                    -1.0
+                } else {
+                    0.0
+                }
+            }
+            fn band(self, _o: Self) -> Self {
+                self
+            }
+            fn bor(self, _o: Self) -> Self {
+                self
+            }
+            fn bxor(self, _o: Self) -> Self {
+                self
+            }
+            fn shl(self, _o: Self) -> Self {
+                self
+            }
+            fn shr(self, _o: Self) -> Self {
+                self
+            }
+            fn not(self) -> Self {
+                self
+            }
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            fn is_inf(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+            #[inline(always)]
+            fn nonzero(self) -> bool {
+                self != 0.0
+            }
+            #[inline(always)]
+            fn tdiv(self, o: Self) -> Self {
+                self / o
+            }
+            fn atan2(self, o: Self) -> Self {
+                <$t>::atan2(self, o)
+            }
+            fn hypot(self, o: Self) -> Self {
+                <$t>::hypot(self, o)
+            }
+        }
+    };
+}
+float_arith!(f32);
+float_arith!(f64);
+
+impl Arith for B8 {
+    fn add(self, o: Self) -> Self {
+        B8(self.0 | o.0)
+    }
+    fn sub(self, o: Self) -> Self {
+        B8(self.0 ^ o.0)
+    }
+    fn mul(self, o: Self) -> Self {
+        B8(self.0 & o.0)
+    }
+    fn floordiv(self, o: Self) -> Self {
+        B8(self.0 & o.0)
+    }
+    fn rem(self, _o: Self) -> Self {
+        B8(0)
+    }
+    fn pow(self, o: Self) -> Self {
+        B8(self.0 | (1 - o.0))
+    }
+    fn maxn(self, o: Self) -> Self {
+        B8(self.0 | o.0)
+    }
+    fn minn(self, o: Self) -> Self {
+        B8(self.0 & o.0)
+    }
+    fn neg(self) -> Self {
+        self
+    }
+    fn abs(self) -> Self {
+        self
+    }
+    fn sign(self) -> Self {
+        self
+    }
+    fn band(self, o: Self) -> Self {
+        B8(self.0 & o.0)
+    }
+    fn bor(self, o: Self) -> Self {
+        B8(self.0 | o.0)
+    }
+    fn bxor(self, o: Self) -> Self {
+        B8(self.0 ^ o.0)
+    }
+    fn shl(self, _o: Self) -> Self {
+        self
+    }
+    fn shr(self, _o: Self) -> Self {
+        self
+    }
+    fn not(self) -> Self {
+        B8(1 - self.0)
+    }
+    fn nonzero(self) -> bool {
+        self.0 != 0
+    }
+}
+
+/// Float-only math (NumPy's float ufuncs).
+pub trait Flt: Arith {
+    fn apply(self, name: &str) -> Option<fn(Self) -> Self>;
+}
+
+macro_rules! flt {
+    ($t:ty) => {
+        impl Flt for $t {
+            fn apply(self, name: &str) -> Option<fn(Self) -> Self> {
+                Some(match name {
+                    "sqrt" => <$t>::sqrt,
+                    "exp" => <$t>::exp,
+                    "exp2" => <$t>::exp2,
+                    "expm1" => <$t>::exp_m1,
+                    "log" => <$t>::ln,
+                    "log2" => <$t>::log2,
+                    "log10" => <$t>::log10,
+                    "log1p" => <$t>::ln_1p,
+                    "sin" => <$t>::sin,
+                    "cos" => <$t>::cos,
+                    "tan" => <$t>::tan,
+                    "arcsin" => <$t>::asin,
+                    "arccos" => <$t>::acos,
+                    "arctan" => <$t>::atan,
+                    "sinh" => <$t>::sinh,
+                    "cosh" => <$t>::cosh,
+                    "tanh" => <$t>::tanh,
+                    "arcsinh" => <$t>::asinh,
+                    "arccosh" => <$t>::acosh,
+                    "arctanh" => <$t>::atanh,
+                    "floor" => <$t>::floor,
+                    "ceil" => <$t>::ceil,
+                    "trunc" => <$t>::trunc,
+                    "rint" => <$t>::round_ties_even,
+                    "fabs" => <$t>::abs,
+                    "cbrt" => <$t>::cbrt,
+                    "deg2rad" | "radians" => <$t>::to_radians,
+                    "rad2deg" | "degrees" => <$t>::to_degrees,
+                    "reciprocal" => |x| 1.0 / x,
+                    _ => return None,
+                })
+            }
+        }
+    };
+}
+flt!(f32);
+flt!(f64);
+
+/// One operand of a kernel: a run of elements or a single broadcast value.
+#[derive(Clone, Copy)]
+pub enum Src<'a, T> {
+    Run(&'a [T]),
+    One(T),
+}
+
+impl<'a, T: Copy> Src<'a, T> {
+    fn part(&self, start: usize, len: usize) -> Src<'a, T> {
+        match *self {
+            Src::Run(s) => Src::Run(&s[start..start + len]),
+            Src::One(v) => Src::One(v),
+        }
+    }
+}
+
+fn zip_seq<T: Copy, R: Copy>(a: Src<T>, b: Src<T>, out: &mut [R], f: &impl Fn(T, T) -> R) {
+    match (a, b) {
+        (Src::Run(x), Src::Run(y)) => {
+            for ((o, &x), &y) in out.iter_mut().zip(x).zip(y) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Run(x), Src::One(y)) => {
+            for (o, &x) in out.iter_mut().zip(x) {
+                *o = f(x, y);
+            }
+        }
+        (Src::One(x), Src::Run(y)) => {
+            for (o, &y) in out.iter_mut().zip(y) {
+                *o = f(x, y);
+            }
+        }
+        (Src::One(x), Src::One(y)) => {
+            let v = f(x, y);
+            for o in out.iter_mut() {
+                *o = v;
+            }
+        }
+    }
+}
+
+/// `out[i] = f(a[i], b[i])`, in parallel chunks for long arrays.
+pub fn zip_map<T: Copy + Send + Sync, R: Copy + Send>(
+    a: Src<T>,
+    b: Src<T>,
+    out: &mut [R],
+    f: impl Fn(T, T) -> R + Sync + Send,
+) {
+    if out.len() >= PAR_MIN {
+        out.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, o)| {
+            let start = ci * CHUNK;
+            zip_seq(a.part(start, o.len()), b.part(start, o.len()), o, &f)
+        });
+    } else {
+        zip_seq(a, b, out, &f);
+    }
+}
+
+/// `out[i] = f(a[i])`, in parallel chunks for long arrays.
+pub fn map<T: Copy + Send + Sync, R: Send>(
+    a: &[T],
+    out: &mut [R],
+    f: impl Fn(T) -> R + Sync + Send,
+) {
+    if out.len() >= PAR_MIN {
+        out.par_chunks_mut(CHUNK)
+            .zip(a.par_chunks(CHUNK))
+            .for_each(|(o, x)| {
+                for (o, &x) in o.iter_mut().zip(x) {
+                    *o = f(x);
+                }
+            });
+    } else {
+        for (o, &x) in out.iter_mut().zip(a) {
+            *o = f(x);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! NumPy 2 type promotion (NEP 50): the dtype table for two arrays or NumPy scalars, and
+//! "weak" Python scalars that adopt the array's dtype when they fit its kind.
+
+use super::DType;
+use crate::language::{PyErr, PyResult, Value};
+
+fn kind_rank(d: DType) -> u8 {
+    match d {
+        DType::Bool => 0,
+        DType::U8 | DType::U16 | DType::U32 | DType::U64 => 1,
+        DType::I8 | DType::I16 | DType::I32 | DType::I64 => 2,
+        DType::F32 | DType::F64 => 3,
+    }
+}
+
+fn signed_of_size(bytes: usize) -> Option<DType> {
+    Some(match bytes {
+        1 => DType::I8,
+        2 => DType::I16,
+        4 => DType::I32,
+        8 => DType::I64,
+        _ => return None,
+    })
+}
+
+/// `np.result_type(a, b)` for two strongly typed operands.
+pub fn promote(a: DType, b: DType) -> DType {
+    if a == b {
+        return a;
+    }
+    let (ka, kb) = (kind_rank(a), kind_rank(b));
+    if ka == 0 {
+        return b;
+    }
+    if kb == 0 {
+        return a;
+    }
+    let (sa, sb) = (a.itemsize(), b.itemsize());
+    match (ka, kb) {
+        (1, 1) | (2, 2) | (3, 3) => {
+            if sa >= sb {
+                a
+            } else {
+                b
+            }
+        }
+        (1, 2) | (2, 1) => {
+            let (u, s) = if ka == 1 { (a, b) } else { (b, a) };
+            if u.itemsize() < s.itemsize() {
+                s
+            } else {
+                signed_of_size(u.itemsize() * 2).unwrap_or(DType::F64)
+            }
+        }
+        _ => {
+            // float with an integer: float32 holds 8- and 16-bit integers exactly.
+            let (f, i) = if ka == 3 { (a, b) } else { (b, a) };
+            if f == DType::F64 || i.itemsize() > 2 {
+                DType::F64
+            } else {
+                DType::F32
+            }
+        }
+    }
+}
+
+/// The float type NumPy's float ufuncs (sin, sqrt, true divide ...) compute integer inputs
+/// in. NumPy uses float16 for 8-bit inputs; nbcuda has no float16 and uses float32.
+pub fn float_of(d: DType) -> DType {
+    match d {
+        DType::F64 => DType::F64,
+        DType::F32 | DType::Bool | DType::I8 | DType::U8 | DType::I16 | DType::U16 => DType::F32,
+        _ => DType::F64,
+    }
+}
+
+/// Is `v` a Python number (int, float, bool) — a weak operand under NEP 50?
+pub fn is_python_number(v: &Value) -> bool {
+    matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+}
+
+fn int_bounds(d: DType) -> (i128, i128) {
+    match d {
+        DType::I8 => (i8::MIN as i128, i8::MAX as i128),
+        DType::I16 => (i16::MIN as i128, i16::MAX as i128),
+        DType::I32 => (i32::MIN as i128, i32::MAX as i128),
+        DType::I64 => (i64::MIN as i128, i64::MAX as i128),
+        DType::U8 => (0, u8::MAX as i128),
+        DType::U16 => (0, u16::MAX as i128),
+        DType::U32 => (0, u32::MAX as i128),
+        DType::U64 => (0, u64::MAX as i128),
+        _ => (i128::MIN, i128::MAX),
+    }
+}
+
+/// The dtype a weak Python scalar takes next to an operand of dtype `other`; OverflowError
+/// when a Python int does not fit the integer dtype, as NumPy 2 raises.
+pub fn weak_dtype(v: &Value, other: DType) -> PyResult<DType> {
+    Ok(match v {
+        Value::Bool(_) => other,
+        Value::Int(i) => {
+            if other == DType::Bool {
+                DType::I64
+            } else if other.is_integer() {
+                let (lo, hi) = int_bounds(other);
+                if (*i as i128) < lo || (*i as i128) > hi {
+                    return Err(PyErr::overflow(format!(
+                        "Python integer {i} out of bounds for {}",
+                        other.name()
+                    )));
+                }
+                other
+            } else {
+                other
+            }
+        }
+        Value::Float(_) => {
+            if other.is_float() {
+                other
+            } else {
+                DType::F64
+            }
+        }
+        _ => other,
+    })
+}
+
+/// The dtype NumPy infers for a Python value on its own (`np.array(5)` → int64).
+pub fn python_dtype(v: &Value) -> Option<DType> {
+    match v {
+        Value::Bool(_) => Some(DType::Bool),
+        Value::Int(_) => Some(DType::I64),
+        Value::Float(_) => Some(DType::F64),
+        _ => None,
+    }
+}

@@ -1,0 +1,272 @@
+//! Reductions (sum, mean, min, max, std, var, prod, argmin, argmax, any, all) and the
+//! cumulative sums, over all elements or one axis, with NumPy's accumulator dtypes and its
+//! pairwise summation so float32 sums round as NumPy's do.
+
+use super::elem::{from_vec, read_vec, Elem};
+use super::kernels::Arith;
+use super::{DType, NdArray, Scalar};
+use crate::language::{PyErr, PyResult, Value};
+use crate::with_dtype;
+
+/// NumPy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src), blocks of 128 with
+/// eight partial sums.
+pub fn pairwise_sum<T: Arith>(a: &[T]) -> T {
+    let n = a.len();
+    if n < 8 {
+        let mut res = T::default();
+        for &x in a {
+            res = res.add(x);
+        }
+        res
+    } else if n <= 128 {
+        let mut r = [T::default(); 8];
+        r.copy_from_slice(&a[..8]);
+        let mut i = 8;
+        while i < n - (n % 8) {
+            for j in 0..8 {
+                r[j] = r[j].add(a[i + j]);
+            }
+            i += 8;
+        }
+        let mut res = r[0]
+            .add(r[1])
+            .add(r[2].add(r[3]))
+            .add(r[4].add(r[5]).add(r[6].add(r[7])));
+        while i < n {
+            res = res.add(a[i]);
+            i += 1;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        pairwise_sum(&a[..n2]).add(pairwise_sum(&a[n2..]))
+    }
+}
+
+/// The accumulator dtype of sum/prod/cumsum: small ints widen to int64 / uint64.
+pub fn sum_dtype(d: DType) -> DType {
+    match d {
+        DType::Bool | DType::I8 | DType::I16 | DType::I32 | DType::I64 => DType::I64,
+        DType::U8 | DType::U16 | DType::U32 | DType::U64 => DType::U64,
+        f => f,
+    }
+}
+
+/// The float dtype mean/var/std compute in.
+pub fn mean_dtype(d: DType) -> DType {
+    if d.is_float() {
+        d
+    } else {
+        DType::F64
+    }
+}
+
+/// Split `a` into rows along `axis` (moved last): (data in C order of the moved layout,
+/// row length, output shape). `axis=None` gives one row of everything.
+fn rows<T: Elem>(a: &NdArray, axis: Option<isize>) -> PyResult<(Vec<T>, usize, Vec<usize>)> {
+    match axis {
+        None => Ok((read_vec::<T>(a), a.size(), vec![])),
+        Some(ax) => {
+            let k = norm_axis(ax, a.ndim())?;
+            let mut v = a.clone();
+            let s = v.shape.remove(k);
+            let st = v.strides.remove(k);
+            let out_shape = v.shape.clone();
+            v.shape.push(s);
+            v.strides.push(st);
+            Ok((read_vec::<T>(&v), s, out_shape))
+        }
+    }
+}
+
+/// Normalise a possibly negative axis; NumPy's AxisError text.
+pub fn norm_axis(ax: isize, ndim: usize) -> PyResult<usize> {
+    let n = ndim as isize;
+    let k = if ax < 0 { ax + n } else { ax };
+    if k < 0 || k >= n {
+        return Err(PyErr::new(
+            "AxisError",
+            format!("axis {ax} is out of bounds for array of dimension {ndim}"),
+        ));
+    }
+    Ok(k as usize)
+}
+
+fn wrap<T: Elem>(vals: Vec<T>, shape: &[usize]) -> PyResult<Value> {
+    if shape.is_empty() {
+        Ok(Value::Scalar(vals[0].to_scalar()))
+    } else {
+        Ok(Value::Array(from_vec(shape, &vals)?))
+    }
+}
+
+fn per_row<T: Elem, R: Elem>(
+    data: &[T],
+    len: usize,
+    outn: usize,
+    f: impl Fn(&[T]) -> R,
+) -> Vec<R> {
+    if len == 0 {
+        return (0..outn).map(|_| f(&[])).collect();
+    }
+    data.chunks(len).map(f).collect()
+}
+
+/// Sum with NumPy's summation order: pairwise along a contiguous last axis (or everything),
+/// element-by-element accumulation along other axes.
+fn sum_rows<T: Arith>(data: &[T], len: usize, outn: usize, pairwise: bool) -> Vec<T> {
+    per_row(data, len, outn, |r| {
+        if pairwise {
+            T::default().add(pairwise_sum(r))
+        } else {
+            r.iter().fold(T::default(), |acc, &x| acc.add(x))
+        }
+    })
+}
+
+/// Full or per-axis reduction by name, as `arr.sum()`, `np.max(arr, axis=0)` ...
+pub fn reduce(name: &str, a: &NdArray, axis: Option<isize>) -> PyResult<Value> {
+    reduce_ddof(name, a, axis, 0)
+}
+
+/// `reduce` with the `ddof` of var/std.
+pub fn reduce_ddof(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> PyResult<Value> {
+    let pairwise = match axis {
+        None => true,
+        Some(ax) => norm_axis(ax, a.ndim())? + 1 == a.ndim(),
+    };
+    let outn_of = |shape: &[usize]| shape.iter().product::<usize>();
+    match name {
+        "sum" | "prod" => {
+            let dt = sum_dtype(a.dtype);
+            with_dtype!(dt, T => {
+                let (d, len, shape) = rows::<T>(a, axis)?;
+                let outn = outn_of(&shape);
+                let v = if name == "sum" {
+                    sum_rows(&d, len, outn, pairwise)
+                } else {
+                    per_row(&d, len, outn, |r| r.iter().fold(T::from_i128(1), |acc, &x| acc.mul(x)))
+                };
+                wrap(v, &shape)
+            })
+        }
+        "mean" | "var" | "std" => {
+            let dt = mean_dtype(a.dtype);
+            with_dtype!(dt, T => {
+                let (d, len, shape) = rows::<T>(a, axis)?;
+                let outn = outn_of(&shape);
+                let cnt = T::from_f64(len as f64);
+                let means: Vec<T> = sum_rows(&d, len, outn, true)
+                    .into_iter()
+                    .map(|s| s.tdiv(cnt))
+                    .collect();
+                if name == "mean" {
+                    return wrap(means, &shape);
+                }
+                let div = T::from_f64(len.saturating_sub(ddof) as f64);
+                let mut out = Vec::with_capacity(outn);
+                for (i, m) in means.iter().enumerate() {
+                    let row = if len == 0 { &[][..] } else { &d[i * len..(i + 1) * len] };
+                    let sq: Vec<T> = row.iter().map(|&x| { let y = x.sub(*m); y.mul(y) }).collect();
+                    let v = T::default().add(pairwise_sum(&sq)).tdiv(div);
+                    out.push(if name == "std" { T::from_f64(v.to_f64().sqrt()) } else { v });
+                }
+                wrap(out, &shape)
+            })
+        }
+        "min" | "max" | "amin" | "amax" => {
+            let is_max = name.ends_with("max");
+            with_dtype!(a.dtype, T => {
+                let (d, len, shape) = rows::<T>(a, axis)?;
+                if len == 0 {
+                    return Err(PyErr::value_error(format!(
+                        "zero-size array to reduction operation {} which has no identity",
+                        if is_max { "maximum" } else { "minimum" }
+                    )));
+                }
+                let v: Vec<T> = d.chunks(len).map(|r| {
+                    r[1..].iter().fold(r[0], |acc, &x| if is_max { acc.maxn(x) } else { acc.minn(x) })
+                }).collect();
+                wrap(v, &shape)
+            })
+        }
+        "argmin" | "argmax" => {
+            let is_max = name == "argmax";
+            with_dtype!(a.dtype, T => {
+                let (d, len, shape) = rows::<T>(a, axis)?;
+                if len == 0 {
+                    return Err(PyErr::value_error(format!(
+                        "attempt to get {name} of an empty sequence"
+                    )));
+                }
+                let v: Vec<i64> = d.chunks(len).map(|r| {
+                    let mut best = 0usize;
+                    for (i, &x) in r.iter().enumerate() {
+                        if r[best].is_nan() { break; }
+                        if x.is_nan() || (is_max && x > r[best]) || (!is_max && x < r[best]) {
+                            best = i;
+                        }
+                    }
+                    best as i64
+                }).collect();
+                wrap(v, &shape)
+            })
+        }
+        "any" | "all" => {
+            let is_any = name == "any";
+            with_dtype!(a.dtype, T => {
+                let (d, len, shape) = rows::<T>(a, axis)?;
+                let outn = outn_of(&shape);
+                let v: Vec<B8> = per_row(&d, len, outn, |r| {
+                    B8(if is_any { r.iter().any(|x| x.nonzero()) } else { r.iter().all(|x| x.nonzero()) } as u8)
+                });
+                wrap(v, &shape)
+            })
+        }
+        "cumsum" | "cumprod" => {
+            let dt = sum_dtype(a.dtype);
+            with_dtype!(dt, T => {
+                let (d, len, shape) = rows::<T>(a, axis)?;
+                let mut v = d;
+                if len > 0 {
+                    for r in v.chunks_mut(len) {
+                        for i in 1..r.len() {
+                            r[i] = if name == "cumsum" { r[i - 1].add(r[i]) } else { r[i - 1].mul(r[i]) };
+                        }
+                    }
+                }
+                // Move the reduced axis back to its place.
+                let out = match axis {
+                    None => from_vec(&[len], &v)?,
+                    Some(ax) => {
+                        let k = norm_axis(ax, a.ndim())?;
+                        let mut moved_shape = shape.clone();
+                        moved_shape.push(len);
+                        let m = from_vec(&moved_shape, &v)?;
+                        let mut view = m.clone();
+                        let st = view.strides.pop().unwrap_or(0);
+                        let sh = view.shape.pop().unwrap_or(0);
+                        view.shape.insert(k, sh);
+                        view.strides.insert(k, st);
+                        super::elem::contiguous_copy(&view)?
+                    }
+                };
+                Ok(Value::Array(out))
+            })
+        }
+        _ => Err(PyErr::attribute_error(format!(
+            "'numpy.ndarray' object has no attribute '{name}'"
+        ))),
+    }
+}
+
+/// A scalar as a Python number of the closest kind (for `.item()`, `.tolist()`).
+pub fn scalar_to_python(s: Scalar) -> Value {
+    match s {
+        Scalar::Bool(b) => Value::Bool(b),
+        Scalar::F32(_) | Scalar::F64(_) => Value::Float(s.as_f64()),
+        Scalar::U64(v) if v > i64::MAX as u64 => Value::Float(v as f64),
+        _ => Value::Int(s.as_i64()),
+    }
+}

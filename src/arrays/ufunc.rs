@@ -1,0 +1,359 @@
+//! Elementwise operations on whole arrays: type resolution, broadcasting, `out=`, and the
+//! dispatch from an operation name to a monomorphised kernel.
+
+use super::elem::{
+    as_slice, broadcast_shapes, broadcast_to, copy_into, first_scalar, new_array, read_vec,
+    shape_str, Elem, B8,
+};
+use super::kernels::{map, zip_map, Arith, Flt, Src};
+use super::promote::{float_of, promote};
+use super::{DType, NdArray};
+use crate::language::{BinOp, PyErr, PyResult};
+use crate::with_dtype;
+
+/// A binary ufunc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ufunc2 {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    Max,
+    Min,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+    Arctan2,
+    Hypot,
+}
+
+impl Ufunc2 {
+    pub fn from_binop(op: BinOp) -> PyResult<Ufunc2> {
+        Ok(match op {
+            BinOp::Add => Ufunc2::Add,
+            BinOp::Sub => Ufunc2::Sub,
+            BinOp::Mul => Ufunc2::Mul,
+            BinOp::Div => Ufunc2::Div,
+            BinOp::FloorDiv => Ufunc2::FloorDiv,
+            BinOp::Mod => Ufunc2::Mod,
+            BinOp::Pow => Ufunc2::Pow,
+            BinOp::BitAnd => Ufunc2::And,
+            BinOp::BitOr => Ufunc2::Or,
+            BinOp::BitXor => Ufunc2::Xor,
+            BinOp::LShift => Ufunc2::Shl,
+            BinOp::RShift => Ufunc2::Shr,
+            BinOp::Eq => Ufunc2::Eq,
+            BinOp::Ne => Ufunc2::Ne,
+            BinOp::Lt => Ufunc2::Lt,
+            BinOp::Le => Ufunc2::Le,
+            BinOp::Gt => Ufunc2::Gt,
+            BinOp::Ge => Ufunc2::Ge,
+            BinOp::MatMul => {
+                return Err(PyErr::not_implemented(
+                    "the @ operator (matmul) is not supported by nbcuda's arrays; use np.dot",
+                ))
+            }
+        })
+    }
+
+    /// The ufunc's NumPy name (for error messages).
+    pub fn name(self) -> &'static str {
+        match self {
+            Ufunc2::Add => "add",
+            Ufunc2::Sub => "subtract",
+            Ufunc2::Mul => "multiply",
+            Ufunc2::Div => "divide",
+            Ufunc2::FloorDiv => "floor_divide",
+            Ufunc2::Mod => "remainder",
+            Ufunc2::Pow => "power",
+            Ufunc2::Max => "maximum",
+            Ufunc2::Min => "minimum",
+            Ufunc2::Eq => "equal",
+            Ufunc2::Ne => "not_equal",
+            Ufunc2::Lt => "less",
+            Ufunc2::Le => "less_equal",
+            Ufunc2::Gt => "greater",
+            Ufunc2::Ge => "greater_equal",
+            Ufunc2::And => "bitwise_and",
+            Ufunc2::Or => "bitwise_or",
+            Ufunc2::Xor => "bitwise_xor",
+            Ufunc2::Shl => "left_shift",
+            Ufunc2::Shr => "right_shift",
+            Ufunc2::LogicalAnd => "logical_and",
+            Ufunc2::LogicalOr => "logical_or",
+            Ufunc2::LogicalXor => "logical_xor",
+            Ufunc2::Arctan2 => "arctan2",
+            Ufunc2::Hypot => "hypot",
+        }
+    }
+
+    fn is_compare(self) -> bool {
+        matches!(
+            self,
+            Ufunc2::Eq | Ufunc2::Ne | Ufunc2::Lt | Ufunc2::Le | Ufunc2::Gt | Ufunc2::Ge
+        )
+    }
+}
+
+fn no_loop(name: &str, a: DType, b: DType) -> PyErr {
+    PyErr::type_error(format!(
+        "ufunc '{name}' not supported for the input types ({}, {}), and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
+        a.name(),
+        b.name()
+    ))
+}
+
+/// (compute dtype, result dtype) for a binary ufunc on these input dtypes.
+pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> PyResult<(DType, DType)> {
+    let ct = promote(a, b);
+    Ok(match k {
+        Ufunc2::Div | Ufunc2::Arctan2 | Ufunc2::Hypot => {
+            let f = if k == Ufunc2::Div && !ct.is_float() {
+                DType::F64
+            } else {
+                float_of(ct)
+            };
+            (f, f)
+        }
+        Ufunc2::Sub if ct == DType::Bool => {
+            return Err(PyErr::type_error(
+                "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.",
+            ))
+        }
+        Ufunc2::FloorDiv | Ufunc2::Mod | Ufunc2::Pow if ct == DType::Bool => {
+            (DType::I8, DType::I8)
+        }
+        Ufunc2::And | Ufunc2::Or | Ufunc2::Xor | Ufunc2::Shl | Ufunc2::Shr => {
+            if ct.is_float() || (ct == DType::Bool && matches!(k, Ufunc2::Shl | Ufunc2::Shr)) {
+                return Err(no_loop(k.name(), a, b));
+            }
+            (ct, ct)
+        }
+        Ufunc2::LogicalAnd | Ufunc2::LogicalOr | Ufunc2::LogicalXor => (DType::Bool, DType::Bool),
+        _ if k.is_compare() => (ct, DType::Bool),
+        _ => (ct, ct),
+    })
+}
+
+/// A kernel operand: borrowed contiguous data, an owned converted copy, or one value.
+enum Opnd<'a, T> {
+    Borrowed(&'a [T]),
+    Owned(Vec<T>),
+    One(T),
+}
+
+impl<T: Elem> Opnd<'_, T> {
+    fn of<'a>(a: &'a NdArray, shape: &[usize]) -> PyResult<Opnd<'a, T>> {
+        if a.size() == 1 {
+            return Ok(Opnd::One(T::from_scalar(first_scalar(a))));
+        }
+        if a.shape == shape {
+            if let Some(s) = as_slice::<T>(a) {
+                return Ok(Opnd::Borrowed(s));
+            }
+        }
+        Ok(Opnd::Owned(read_vec::<T>(&broadcast_to(a, shape)?)))
+    }
+    fn src(&self) -> Src<'_, T> {
+        match self {
+            Opnd::Borrowed(s) => Src::Run(s),
+            Opnd::Owned(v) => Src::Run(v),
+            Opnd::One(v) => Src::One(*v),
+        }
+    }
+}
+
+fn arith_kernel<T: Arith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
+    match k {
+        Ufunc2::Add => zip_map(a, b, out, T::add),
+        Ufunc2::Sub => zip_map(a, b, out, T::sub),
+        Ufunc2::Mul => zip_map(a, b, out, T::mul),
+        Ufunc2::FloorDiv => zip_map(a, b, out, T::floordiv),
+        Ufunc2::Mod => zip_map(a, b, out, T::rem),
+        Ufunc2::Pow => zip_map(a, b, out, T::pow),
+        Ufunc2::Max => zip_map(a, b, out, T::maxn),
+        Ufunc2::Min => zip_map(a, b, out, T::minn),
+        Ufunc2::And => zip_map(a, b, out, T::band),
+        Ufunc2::Or => zip_map(a, b, out, T::bor),
+        Ufunc2::Xor => zip_map(a, b, out, T::bxor),
+        Ufunc2::Shl => zip_map(a, b, out, T::shl),
+        Ufunc2::Shr => zip_map(a, b, out, T::shr),
+        Ufunc2::Div => zip_map(a, b, out, T::tdiv),
+        Ufunc2::Arctan2 => zip_map(a, b, out, T::atan2),
+        Ufunc2::Hypot => zip_map(a, b, out, T::hypot),
+        _ => unreachable!("not an arithmetic ufunc"),
+    }
+}
+
+fn bool_kernel<T: Arith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [B8]) {
+    let f = |c: bool| B8(c as u8);
+    match k {
+        Ufunc2::Eq => zip_map(a, b, out, |x, y| f(x == y)),
+        Ufunc2::Ne => zip_map(a, b, out, |x, y| f(x != y)),
+        Ufunc2::Lt => zip_map(a, b, out, |x, y| f(x < y)),
+        Ufunc2::Le => zip_map(a, b, out, |x, y| f(x <= y)),
+        Ufunc2::Gt => zip_map(a, b, out, |x, y| f(x > y)),
+        Ufunc2::Ge => zip_map(a, b, out, |x, y| f(x >= y)),
+        Ufunc2::LogicalAnd => zip_map(a, b, out, |x, y| f(x.nonzero() && y.nonzero())),
+        Ufunc2::LogicalOr => zip_map(a, b, out, |x, y| f(x.nonzero() || y.nonzero())),
+        Ufunc2::LogicalXor => zip_map(a, b, out, |x, y| f(x.nonzero() != y.nonzero())),
+        _ => unreachable!("not a comparison"),
+    }
+}
+
+fn check_out(out: &NdArray, shape: &[usize]) -> PyResult<()> {
+    if out.shape != shape {
+        return Err(PyErr::value_error(format!(
+            "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+            shape_str(&out.shape),
+            shape_str(shape)
+        )));
+    }
+    Ok(())
+}
+
+/// Apply a binary ufunc with broadcasting; writes into `out` when given.
+pub fn binary_ufunc(
+    k: Ufunc2,
+    a: &NdArray,
+    b: &NdArray,
+    out: Option<&NdArray>,
+) -> PyResult<NdArray> {
+    let shape = broadcast_shapes(&[&a.shape, &b.shape])?;
+    if let Some(o) = out {
+        check_out(o, &shape)?;
+    }
+    let (ct, rt) = resolve2(k, a.dtype, b.dtype)?;
+    let res = new_array(&shape, rt)?;
+    let n = res.size();
+    with_dtype!(ct, T => {
+        let (x, y) = (Opnd::<T>::of(a, &shape)?, Opnd::<T>::of(b, &shape)?);
+        if rt == DType::Bool && (k.is_compare() || ct != DType::Bool || matches!(k, Ufunc2::LogicalAnd | Ufunc2::LogicalOr | Ufunc2::LogicalXor)) {
+            bool_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<B8>(0, n));
+        } else {
+            arith_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<T>(0, n));
+        }
+    });
+    finish(res, out)
+}
+
+fn finish(res: NdArray, out: Option<&NdArray>) -> PyResult<NdArray> {
+    match out {
+        Some(o) => {
+            copy_into(o, &res)?;
+            Ok(o.clone())
+        }
+        None => Ok(res),
+    }
+}
+
+/// `a op b` elementwise for the Python operators (shared with the devices part).
+pub fn elementwise_binary(
+    op: BinOp,
+    a: &NdArray,
+    b: &NdArray,
+    out: Option<&NdArray>,
+) -> PyResult<NdArray> {
+    binary_ufunc(Ufunc2::from_binop(op)?, a, b, out)
+}
+
+/// Names `elementwise_unary` accepts.
+pub const UNARY_NAMES: &[&str] = &[
+    "negative", "positive", "absolute", "abs", "fabs", "square", "sign", "sqrt", "exp", "exp2",
+    "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "floor", "ceil", "trunc", "rint",
+    "cbrt", "deg2rad", "rad2deg", "radians", "degrees", "reciprocal", "isnan", "isinf",
+    "isfinite", "logical_not", "invert", "bitwise_not", "signbit",
+];
+
+/// A unary ufunc by NumPy name (`"sin"`, `"negative"`, `"isnan"` ...).
+pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyResult<NdArray> {
+    if let Some(o) = out {
+        check_out(o, &a.shape)?;
+    }
+    let dt = a.dtype;
+    let n = a.size();
+    let res = match name {
+        "isnan" | "isinf" | "isfinite" | "logical_not" | "signbit" => {
+            let res = new_array(&a.shape, DType::Bool)?;
+            let o = res.buf.typed_mut::<B8>(0, n);
+            with_dtype!(dt, T => {
+                let v = Opnd::<T>::of(a, &a.shape)?;
+                let x = match v.src() { Src::Run(r) => r.to_vec(), Src::One(x) => vec![x; n] };
+                let f = |c: bool| B8(c as u8);
+                match name {
+                    "isnan" => map(&x, o, |x: T| f(x.is_nan())),
+                    "isinf" => map(&x, o, |x: T| f(x.is_inf())),
+                    "isfinite" => map(&x, o, |x: T| f(!x.is_nan() && !x.is_inf())),
+                    "signbit" => map(&x, o, |x: T| f(x.to_f64().is_sign_negative())),
+                    _ => map(&x, o, |x: T| f(!x.nonzero())),
+                }
+            });
+            res
+        }
+        "negative" | "positive" | "absolute" | "abs" | "square" | "sign" | "invert"
+        | "bitwise_not" => {
+            if dt == DType::Bool && matches!(name, "negative" | "sign") {
+                return Err(PyErr::type_error(
+                    "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.",
+                ));
+            }
+            if dt.is_float() && matches!(name, "invert" | "bitwise_not") {
+                return Err(PyErr::type_error(
+                    "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
+                ));
+            }
+            let res = new_array(&a.shape, dt)?;
+            with_dtype!(dt, T => {
+                let x = read_vec::<T>(a);
+                let o = res.buf.typed_mut::<T>(0, n);
+                match name {
+                    "negative" => map(&x, o, T::neg),
+                    "positive" => map(&x, o, |x| x),
+                    "absolute" | "abs" => map(&x, o, T::abs),
+                    "square" => map(&x, o, |x: T| x.mul(x)),
+                    "sign" => map(&x, o, T::sign),
+                    _ => map(&x, o, T::not),
+                }
+            });
+            res
+        }
+        _ => {
+            let ft = float_of(dt);
+            let res = new_array(&a.shape, ft)?;
+            macro_rules! go {
+                ($F:ty) => {{
+                    let apply = (0.0 as $F).apply(name).ok_or_else(|| {
+                        PyErr::attribute_error(format!("module 'numpy' has no attribute '{name}'"))
+                    })?;
+                    let x = match as_slice::<$F>(a) {
+                        Some(s) => std::borrow::Cow::Borrowed(s),
+                        None => std::borrow::Cow::Owned(read_vec::<$F>(a)),
+                    };
+                    map(&x, res.buf.typed_mut::<$F>(0, n), apply);
+                }};
+            }
+            if ft == DType::F32 {
+                go!(f32)
+            } else {
+                go!(f64)
+            }
+            res
+        }
+    };
+    finish(res, out)
+}
