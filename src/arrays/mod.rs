@@ -135,7 +135,13 @@ impl NdArray {
 }
 
 pub mod elem;
+pub mod format;
+pub mod index;
 pub mod kernels;
+pub mod methods;
+pub mod numpy_funcs;
+pub mod random;
+pub mod testing;
 pub mod promote;
 pub mod reduce;
 pub mod ufunc;

@@ -1,0 +1,315 @@
+//! NumPy indexing: basic indexing (ints, slices with any step, `None`, `...`) gives views;
+//! advanced indexing (integer arrays, boolean masks) gathers or scatters through a list of
+//! element offsets.
+
+use super::elem::{broadcast_shapes, broadcast_to, read_scalar_at, read_vec};
+use super::{DType, NdArray};
+use crate::language::value::SliceValue;
+use crate::language::{PyErr, PyResult};
+use crate::with_dtype;
+
+/// One component of an index key.
+pub enum Idx {
+    Int(i64),
+    Slice(SliceValue),
+    NewAxis,
+    Ellipsis,
+    /// An integer or boolean array.
+    Array(NdArray),
+}
+
+/// Where an indexing operation lands: a view, or element offsets into the buffer.
+pub enum Target {
+    View(NdArray),
+    Gather {
+        shape: Vec<usize>,
+        offsets: Vec<usize>,
+    },
+}
+
+fn consumed(i: &Idx) -> usize {
+    match i {
+        Idx::Int(_) | Idx::Slice(_) => 1,
+        Idx::Array(a) if a.dtype == DType::Bool => a.ndim().max(1),
+        Idx::Array(_) => 1,
+        _ => 0,
+    }
+}
+
+fn check_int(i: i64, len: usize, axis: usize) -> PyResult<usize> {
+    let n = len as i64;
+    let j = if i < 0 { i + n } else { i };
+    if j < 0 || j >= n {
+        return Err(PyErr::index_error(format!(
+            "index {i} is out of bounds for axis {axis} with size {len}"
+        )));
+    }
+    Ok(j as usize)
+}
+
+/// Relative byte offsets of every element of a (shape, strides) layout, C order.
+fn rel_offsets(shape: &[usize], strides: &[isize]) -> Vec<isize> {
+    let mut out = vec![0isize];
+    for (d, s) in shape.iter().zip(strides) {
+        let mut next = Vec::with_capacity(out.len() * d);
+        for &o in &out {
+            for i in 0..*d {
+                next.push(o + i as isize * s);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Resolve `key` against `a`.
+pub fn resolve(a: &NdArray, key: Vec<Idx>) -> PyResult<Target> {
+    // Expand the ellipsis to full slices.
+    let used: usize = key.iter().map(consumed).sum();
+    let n_ell = key.iter().filter(|k| matches!(k, Idx::Ellipsis)).count();
+    if n_ell > 1 {
+        return Err(PyErr::index_error(
+            "an index can only have a single ellipsis ('...')",
+        ));
+    }
+    if used > a.ndim() {
+        return Err(PyErr::index_error(format!(
+            "too many indices for array: array is {}-dimensional, but {} were indexed",
+            a.ndim(),
+            used
+        )));
+    }
+    let full = || {
+        Idx::Slice(SliceValue {
+            start: None,
+            stop: None,
+            step: None,
+        })
+    };
+    let mut keys = Vec::new();
+    for k in key {
+        if matches!(k, Idx::Ellipsis) {
+            for _ in 0..a.ndim() - used {
+                keys.push(full());
+            }
+        } else {
+            keys.push(k);
+        }
+    }
+    // Multi-dimensional boolean mask: the whole-array case.
+    if keys.len() == 1 {
+        if let Idx::Array(m) = &keys[0] {
+            if m.dtype == DType::Bool && m.ndim() > 1 {
+                return bool_mask_full(a, m);
+            }
+        }
+    }
+    // Arrays (and ints, when arrays are present) are advanced indices.
+    let n_arr = keys.iter().filter(|k| matches!(k, Idx::Array(_))).count();
+    if n_arr > 1 || (n_arr == 1 && keys.iter().all(|k| matches!(k, Idx::Array(_) | Idx::Int(_))) && keys.len() > 1) {
+        return multi_advanced(a, &keys);
+    }
+    let mut shape = Vec::new();
+    let mut strides = Vec::new();
+    let mut offset = a.offset as isize;
+    let mut ax = 0;
+    let mut adv: Option<(usize, NdArray)> = None;
+    for k in &keys {
+        match k {
+            Idx::Int(i) => {
+                let j = check_int(*i, a.shape[ax], ax)?;
+                offset += j as isize * a.strides[ax];
+                ax += 1;
+            }
+            Idx::Slice(s) => {
+                let (start, _, step) = s.indices(a.shape[ax])?;
+                let len = s.len_for(a.shape[ax])?;
+                if len > 0 {
+                    offset += start * a.strides[ax];
+                }
+                shape.push(len);
+                strides.push(a.strides[ax] * step);
+                ax += 1;
+            }
+            Idx::NewAxis => {
+                shape.push(1);
+                strides.push(0);
+            }
+            Idx::Array(arr) => {
+                adv = Some((shape.len(), arr.clone()));
+                shape.push(a.shape[ax]);
+                strides.push(a.strides[ax]);
+                ax += 1;
+            }
+            Idx::Ellipsis => {}
+        }
+    }
+    for i in ax..a.ndim() {
+        shape.push(a.shape[i]);
+        strides.push(a.strides[i]);
+    }
+    let view = NdArray {
+        buf: a.buf.clone(),
+        offset: offset.max(0) as usize,
+        shape,
+        strides,
+        dtype: a.dtype,
+    };
+    let Some((k, idx)) = adv else {
+        return Ok(Target::View(view));
+    };
+    // One advanced index at axis k of the view: it stays in place.
+    let len = view.shape[k];
+    let picks: Vec<usize> = if idx.dtype == DType::Bool {
+        if idx.size() != len {
+            return Err(PyErr::index_error(format!(
+                "boolean index did not match indexed array along axis {k}; size of axis is {len} but size of corresponding boolean axis is {}",
+                idx.size()
+            )));
+        }
+        read_vec::<i64>(&idx)
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b != 0)
+            .map(|(i, _)| i)
+            .collect()
+    } else {
+        int_picks(&idx, len, k)?
+    };
+    let idx_shape = if idx.dtype == DType::Bool {
+        vec![picks.len()]
+    } else {
+        idx.shape.clone()
+    };
+    let pre = rel_offsets(&view.shape[..k], &view.strides[..k]);
+    let post = rel_offsets(&view.shape[k + 1..], &view.strides[k + 1..]);
+    let mut offsets = Vec::with_capacity(pre.len() * picks.len() * post.len());
+    for &p in &pre {
+        for &i in &picks {
+            for &q in &post {
+                offsets.push((view.offset as isize + p + i as isize * view.strides[k] + q) as usize);
+            }
+        }
+    }
+    let mut shape = view.shape[..k].to_vec();
+    shape.extend(idx_shape);
+    shape.extend_from_slice(&view.shape[k + 1..]);
+    Ok(Target::Gather { shape, offsets })
+}
+
+fn int_picks(idx: &NdArray, len: usize, axis: usize) -> PyResult<Vec<usize>> {
+    if idx.dtype.is_float() {
+        return Err(PyErr::index_error(
+            "arrays used as indices must be of integer (or boolean) type",
+        ));
+    }
+    read_vec::<i64>(idx)
+        .into_iter()
+        .map(|i| check_int(i, len, axis))
+        .collect()
+}
+
+fn bool_mask_full(a: &NdArray, m: &NdArray) -> PyResult<Target> {
+    let k = m.ndim();
+    if m.shape[..] != a.shape[..k] {
+        return Err(PyErr::index_error(format!(
+            "boolean index did not match indexed array along axis 0; size of axis is {} but size of corresponding boolean axis is {}",
+            a.shape[0], m.shape[0]
+        )));
+    }
+    let mask = read_vec::<i64>(m);
+    let outer = rel_offsets(&a.shape[..k], &a.strides[..k]);
+    let inner = rel_offsets(&a.shape[k..], &a.strides[k..]);
+    let mut offsets = Vec::new();
+    let mut count = 0;
+    for (o, &b) in outer.iter().zip(&mask) {
+        if b != 0 {
+            count += 1;
+            for &q in &inner {
+                offsets.push((a.offset as isize + o + q) as usize);
+            }
+        }
+    }
+    let mut shape = vec![count];
+    shape.extend_from_slice(&a.shape[k..]);
+    Ok(Target::Gather { shape, offsets })
+}
+
+/// `a[i_arr, j_arr, ...]`: integer arrays (and ints) broadcast together, one per axis.
+fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
+    let mut arrs = Vec::new();
+    for (ax, k) in keys.iter().enumerate() {
+        match k {
+            Idx::Int(i) => arrs.push(super::elem::scalar_array(super::Scalar::I64(*i))),
+            Idx::Array(x) if x.dtype != DType::Bool => arrs.push(x.clone()),
+            _ => {
+                return Err(PyErr::not_implemented(format!(
+                    "mixing slices or boolean masks with several index arrays (axis {ax}) is not supported by nbcuda; index in two steps"
+                )))
+            }
+        }
+    }
+    let shapes: Vec<&[usize]> = arrs.iter().map(|x| &x.shape[..]).collect();
+    let bshape = broadcast_shapes(&shapes).map_err(|_| {
+        PyErr::index_error(format!(
+            "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
+            shapes.iter().map(|s| super::elem::shape_str(s)).collect::<Vec<_>>().join(" ")
+        ))
+    })?;
+    let cols: Vec<Vec<usize>> = arrs
+        .iter()
+        .enumerate()
+        .map(|(ax, x)| int_picks(&broadcast_to(x, &bshape)?, a.shape[ax], ax))
+        .collect::<PyResult<_>>()?;
+    let k = keys.len();
+    let post = rel_offsets(&a.shape[k..], &a.strides[k..]);
+    let n: usize = bshape.iter().product();
+    let mut offsets = Vec::with_capacity(n * post.len());
+    for e in 0..n {
+        let mut o = a.offset as isize;
+        for (ax, c) in cols.iter().enumerate() {
+            o += c[e] as isize * a.strides[ax];
+        }
+        for &q in &post {
+            offsets.push((o + q) as usize);
+        }
+    }
+    let mut shape = bshape;
+    shape.extend_from_slice(&a.shape[k..]);
+    Ok(Target::Gather { shape, offsets })
+}
+
+/// Copy the elements at `offsets` of `a` into a new array of `shape`.
+pub fn gather(a: &NdArray, shape: &[usize], offsets: &[usize]) -> PyResult<NdArray> {
+    let out = super::elem::new_array(shape, a.dtype)?;
+    with_dtype!(a.dtype, T => {
+        let o = out.buf.typed_mut::<T>(0, offsets.len());
+        for (d, &off) in o.iter_mut().zip(offsets) {
+            *d = a.buf.typed::<T>(off, 1)[0];
+        }
+    });
+    Ok(out)
+}
+
+/// Write `value` (broadcast to `shape`, cast to a's dtype) at `offsets`.
+pub fn scatter(a: &NdArray, shape: &[usize], offsets: &[usize], value: &NdArray) -> PyResult<()> {
+    let v = broadcast_to(value, shape).map_err(|_| {
+        PyErr::value_error(format!(
+            "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
+            super::elem::shape_str(&value.shape),
+            super::elem::shape_str(shape)
+        ))
+    })?;
+    with_dtype!(a.dtype, T => {
+        let vals = read_vec::<T>(&v);
+        for (&off, x) in offsets.iter().zip(vals) {
+            a.buf.typed_mut::<T>(off, 1)[0] = x;
+        }
+    });
+    Ok(())
+}
+
+/// The element at a byte offset as a scalar (for integer indexing of every axis).
+pub fn element(a: &NdArray, off: usize) -> super::Scalar {
+    read_scalar_at(a, off)
+}
