@@ -483,7 +483,9 @@ fn float_scalar_str(x: F) -> String {
         return if v < 0.0 { "-inf".into() } else { "inf".into() };
     }
     let a = v.abs();
-    if a == 0.0 || (1e-4..1e16).contains(&a) {
+    // NumPy 2.3 switches to scientific at the type's precision: 1e8 for float32.
+    let max_positional = if matches!(x, F::S(_)) { 1e8 } else { 1e16 };
+    if a == 0.0 || (1e-4..max_positional).contains(&a) {
         positional(x, usize::MAX / 4, 0, Trim::LeaveOneZero, 0, 0)
     } else {
         scientific(x, usize::MAX / 4, 0, Trim::DptZeros, 0, 2)

@@ -332,6 +332,8 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
             });
             res
         }
+        // NumPy 2.3 keeps integer and bool dtypes for floor/ceil/trunc.
+        "floor" | "ceil" | "trunc" if !dt.is_float() => super::elem::contiguous_copy(a)?,
         _ => {
             let ft = float_of(dt);
             let res = new_array(&a.shape, ft)?;
