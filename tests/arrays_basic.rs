@@ -8,12 +8,6 @@ fn out(code: &str) -> String {
     s.stdout(code)
 }
 
-fn err(code: &str) -> (String, String) {
-    let mut s = Session::new();
-    let c = s.run(code);
-    (c.ename().unwrap_or_default(), c.evalue())
-}
-
 #[test]
 fn arange_times_two_and_sum() {
     assert_eq!(

@@ -152,7 +152,10 @@ impl Buffer {
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
             .and_then(|b| b.checked_add(offset));
-        assert!(bytes.is_some_and(|e| e <= self.len), "typed range outside buffer");
+        assert!(
+            bytes.is_some_and(|e| e <= self.len),
+            "typed range outside buffer"
+        );
         assert!(
             offset.is_multiple_of(std::mem::align_of::<T>()),
             "misaligned typed view"

@@ -231,7 +231,9 @@ pub use with_dtype;
 
 /// NumPy's MemoryError text for a failed allocation.
 pub fn alloc_error(shape: &[usize], dtype: DType) -> PyErr {
-    let bytes = shape.iter().fold(dtype.itemsize() as f64, |a, &d| a * d as f64);
+    let bytes = shape
+        .iter()
+        .fold(dtype.itemsize() as f64, |a, &d| a * d as f64);
     PyErr::memory_error(format!(
         "Unable to allocate {} for an array with shape {} and data type {}",
         human_bytes(bytes),
@@ -240,22 +242,37 @@ pub fn alloc_error(shape: &[usize], dtype: DType) -> PyErr {
     ))
 }
 
+/// NumPy's `_size_to_string`: binary units, `{:#.3g}` (three significant digits).
 fn human_bytes(b: f64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut v = b;
-    let mut u = 0;
-    while v >= 1024.0 && u + 1 < units.len() {
-        v /= 1024.0;
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let bits = if b >= 1.0 {
+        b.log2().floor() as usize
+    } else {
+        0
+    };
+    let mut u = bits.max(1) / 10;
+    let mut v = b / 1024f64.powi(u as i32);
+    if v.round() == 1024.0 {
         u += 1;
+        v /= 1024.0;
+    }
+    if u >= units.len() {
+        return format!("{b:.3e} bytes");
     }
     if u == 0 {
-        format!("{} {}", v as u64, units[0])
-    } else {
-        format!("{:.3} {}", v, units[u])
-            .replace(".000 ", " ")
-            .replace("00 ", " ")
-            .replace("0 ", " ")
+        return format!("{v:.0} {}", units[0]);
     }
+    let digits = if v >= 1.0 {
+        v.log10().floor() as i32 + 1
+    } else {
+        1
+    };
+    let dec = (3 - digits).max(0) as usize;
+    let mut s = format!("{v:.dec$}");
+    if dec == 0 {
+        s.push('.');
+    }
+    format!("{s} {}", units[u])
 }
 
 /// `(3,)`, `(2, 3)`, `()` — Python's tuple repr of a shape.

@@ -104,7 +104,10 @@ fn positional(
         let (i, f) = s.split_once('.').unwrap_or((&s, ""));
         (i.to_string(), f.to_string())
     } else if dp <= 0 {
-        ("0".to_string(), format!("{}{}", "0".repeat((-dp) as usize), digits))
+        (
+            "0".to_string(),
+            format!("{}{}", "0".repeat((-dp) as usize), digits),
+        )
     } else if dp as usize >= digits.len() {
         (
             format!("{}{}", digits, "0".repeat(dp as usize - digits.len())),
@@ -288,7 +291,13 @@ fn formatter(dtype: DType, vals: &[Scalar], zero_d: bool) -> Box<dyn Fn(Scalar) 
         Box::new(move |s| f.format(s))
     } else if dtype == DType::Bool {
         let t = if zero_d { "True" } else { " True" };
-        Box::new(move |s| if s.as_i64() != 0 { t.into() } else { "False".into() })
+        Box::new(move |s| {
+            if s.as_i64() != 0 {
+                t.into()
+            } else {
+                "False".into()
+            }
+        })
     } else {
         let w = vals.iter().map(|s| int_str(*s).len()).max().unwrap_or(0);
         Box::new(move |s| format!("{:>w$}", int_str(s)))

@@ -106,7 +106,13 @@ pub fn resolve(a: &NdArray, key: Vec<Idx>) -> PyResult<Target> {
     }
     // Arrays (and ints, when arrays are present) are advanced indices.
     let n_arr = keys.iter().filter(|k| matches!(k, Idx::Array(_))).count();
-    if n_arr > 1 || (n_arr == 1 && keys.iter().all(|k| matches!(k, Idx::Array(_) | Idx::Int(_))) && keys.len() > 1) {
+    if n_arr > 1
+        || (n_arr == 1
+            && keys
+                .iter()
+                .all(|k| matches!(k, Idx::Array(_) | Idx::Int(_)))
+            && keys.len() > 1)
+    {
         return multi_advanced(a, &keys);
     }
     let mut shape = Vec::new();
@@ -187,7 +193,8 @@ pub fn resolve(a: &NdArray, key: Vec<Idx>) -> PyResult<Target> {
     for &p in &pre {
         for &i in &picks {
             for &q in &post {
-                offsets.push((view.offset as isize + p + i as isize * view.strides[k] + q) as usize);
+                offsets
+                    .push((view.offset as isize + p + i as isize * view.strides[k] + q) as usize);
             }
         }
     }
@@ -253,7 +260,11 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
     let bshape = broadcast_shapes(&shapes).map_err(|_| {
         PyErr::index_error(format!(
             "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
-            shapes.iter().map(|s| super::elem::shape_str(s)).collect::<Vec<_>>().join(" ")
+            shapes
+                .iter()
+                .map(|s| super::elem::shape_str(s))
+                .collect::<Vec<_>>()
+                .join(" ")
         ))
     })?;
     let cols: Vec<Vec<usize>> = arrs

@@ -43,7 +43,11 @@ pub fn axis_arg(v: Option<&Value>) -> PyResult<Option<isize>> {
 pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
     let size = a.size();
     let unknown = shape.iter().filter(|&&d| d == -1).count();
-    let known: usize = shape.iter().filter(|&&d| d >= 0).map(|&d| d as usize).product();
+    let known: usize = shape
+        .iter()
+        .filter(|&&d| d >= 0)
+        .map(|&d| d as usize)
+        .product();
     let err = || {
         PyErr::value_error(format!(
             "cannot reshape array of size {size} into shape {}",
@@ -57,7 +61,7 @@ pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
         return Err(PyErr::value_error("negative dimensions not allowed"));
     }
     let new: Vec<usize> = if unknown == 1 {
-        if known == 0 || size % known != 0 {
+        if known == 0 || !size.is_multiple_of(known) {
             return Err(err());
         }
         shape
@@ -88,7 +92,11 @@ fn shape_display(shape: &[isize]) -> String {
     } else {
         format!(
             "({})",
-            shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     }
 }
@@ -150,9 +158,37 @@ pub fn ravel(a: &NdArray) -> PyResult<NdArray> {
 }
 
 const METHODS: &[&str] = &[
-    "all", "any", "argmax", "argmin", "astype", "copy", "cumprod", "cumsum", "fill", "flatten",
-    "item", "max", "mean", "min", "prod", "ravel", "reshape", "squeeze", "std", "sum", "tolist",
-    "transpose", "var", "view", "clip", "round", "dot", "nonzero", "sort", "argsort", "swapaxes",
+    "all",
+    "any",
+    "argmax",
+    "argmin",
+    "astype",
+    "copy",
+    "cumprod",
+    "cumsum",
+    "fill",
+    "flatten",
+    "item",
+    "max",
+    "mean",
+    "min",
+    "prod",
+    "ravel",
+    "reshape",
+    "squeeze",
+    "std",
+    "sum",
+    "tolist",
+    "transpose",
+    "var",
+    "view",
+    "clip",
+    "round",
+    "dot",
+    "nonzero",
+    "sort",
+    "argsort",
+    "swapaxes",
 ];
 const ATTRS: &[&str] = &[
     "T", "dtype", "flags", "itemsize", "nbytes", "ndim", "shape", "size", "strides", "flat",
@@ -185,7 +221,10 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
             let mut d = crate::language::value::Dict::default();
             d.insert_str("C_CONTIGUOUS", Value::Bool(a.is_c_contiguous()));
             d.insert_str("F_CONTIGUOUS", Value::Bool(a.is_f_contiguous()));
-            d.insert_str("OWNDATA", Value::Bool(a.offset == 0 && a.buf.len() == a.nbytes()));
+            d.insert_str(
+                "OWNDATA",
+                Value::Bool(a.offset == 0 && a.buf.len() == a.nbytes()),
+            );
             d.insert_str("WRITEABLE", Value::Bool(true));
             Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(d)))
         }
@@ -199,7 +238,9 @@ fn method(a: NdArray, name: &str) -> Value {
     let sig = format!("{name}(...)");
     let doc = format!("NumPy's ndarray.{name}.");
     let name = name.to_string();
-    Value::builtin(&qual, &sig, &doc, move |rt, args| call_method(&a, &name, rt, args))
+    Value::builtin(&qual, &sig, &doc, move |rt, args| {
+        call_method(&a, &name, rt, args)
+    })
 }
 
 fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResult<Value> {
@@ -219,7 +260,11 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         "std" | "var" => {
             let b = args.bind(fname, &["axis=", "dtype=", "out=", "ddof=", "keepdims="])?;
             let axis = axis_arg(b[0].as_ref())?;
-            let ddof = b[3].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
+            let ddof = b[3]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0);
             let r = reduce_ddof(name, a, axis, ddof.max(0) as usize)?;
             keepdims(r, a, axis, b[4].as_ref())
         }
@@ -233,32 +278,61 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             Ok(Value::Array(contiguous_copy(a)?))
         }
         "reshape" => {
-            let order = args.kwarg("order").and_then(|v| v.as_str()).unwrap_or("C").to_string();
+            let order = args
+                .kwarg("order")
+                .and_then(|v| v.as_str())
+                .unwrap_or("C")
+                .to_string();
             let pos = args.pos.clone();
             let shape: Vec<isize> = if pos.len() == 1 {
                 shape_arg(&pos[0])?
             } else {
-                pos.iter().map(|v| Ok(v.as_index()? as isize)).collect::<PyResult<_>>()?
+                pos.iter()
+                    .map(|v| Ok(v.as_index()? as isize))
+                    .collect::<PyResult<_>>()?
             };
             Ok(Value::Array(reshape_order(a, &shape, &order)?))
         }
         "ravel" | "flatten" => {
             let r = ravel(a)?;
-            Ok(Value::Array(if name == "flatten" { contiguous_copy(&r)? } else { r }))
+            Ok(Value::Array(if name == "flatten" {
+                contiguous_copy(&r)?
+            } else {
+                r
+            }))
         }
         "transpose" => {
             let axes = match args.pos.len() {
                 0 => None,
-                1 if matches!(args.pos[0], Value::Tuple(_) | Value::List(_)) => Some(shape_arg(&args.pos[0])?),
-                _ => Some(args.pos.iter().map(|v| Ok(v.as_index()? as isize)).collect::<PyResult<_>>()?),
+                1 if matches!(args.pos[0], Value::Tuple(_) | Value::List(_)) => {
+                    Some(shape_arg(&args.pos[0])?)
+                }
+                _ => Some(
+                    args.pos
+                        .iter()
+                        .map(|v| Ok(v.as_index()? as isize))
+                        .collect::<PyResult<_>>()?,
+                ),
             };
             Ok(Value::Array(transpose(a, axes)?))
         }
         "swapaxes" => {
             let b = args.bind(fname, &["axis1", "axis2"])?;
             let nd = a.ndim();
-            let i = super::reduce::norm_axis(b[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0) as isize, nd)?;
-            let j = super::reduce::norm_axis(b[1].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0) as isize, nd)?;
+            let i = super::reduce::norm_axis(
+                b[0].as_ref()
+                    .map(|v| v.as_index())
+                    .transpose()?
+                    .unwrap_or(0) as isize,
+                nd,
+            )?;
+            let j = super::reduce::norm_axis(
+                b[1].as_ref()
+                    .map(|v| v.as_index())
+                    .transpose()?
+                    .unwrap_or(0) as isize,
+                nd,
+            )?;
             let mut p: Vec<isize> = (0..nd as isize).collect();
             p.swap(i, j);
             Ok(Value::Array(transpose(a, Some(p))?))
@@ -282,7 +356,9 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             let n = a.size() as i64;
             let j = if i < 0 { i + n } else { i };
             if j < 0 || j >= n {
-                return Err(PyErr::index_error(format!("index {i} is out of bounds for size {n}")));
+                return Err(PyErr::index_error(format!(
+                    "index {i} is out of bounds for size {n}"
+                )));
             }
             let s = super::elem::read_scalar_at(&flat, j as usize * a.dtype.itemsize());
             Ok(scalar_to_python(s))
@@ -306,7 +382,10 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                     d.name()
                 )));
             }
-            Ok(Value::Array(NdArray { dtype: d, ..a.clone() }))
+            Ok(Value::Array(NdArray {
+                dtype: d,
+                ..a.clone()
+            }))
         }
         _ => {
             // Everything else is the module function with the array first.

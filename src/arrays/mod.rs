@@ -140,12 +140,12 @@ pub mod index;
 pub mod kernels;
 pub mod methods;
 pub mod numpy_funcs;
-pub mod random;
-pub mod testing;
 pub mod promote;
+pub mod random;
 pub mod reduce;
+pub mod testing;
 pub mod ufunc;
 
 pub use elem::{broadcast_shapes, cast, contiguous_copy, copy_into};
-pub use ufunc::{elementwise_binary, elementwise_unary};
 pub use reduce::reduce;
+pub use ufunc::{elementwise_binary, elementwise_unary};

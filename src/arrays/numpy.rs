@@ -45,7 +45,10 @@ impl crate::language::Object for NpType {
                 t.parse::<i64>().ok().map(Value::Int)
             };
             let p = parsed.ok_or_else(|| {
-                PyErr::value_error(format!("could not convert string to {}: '{s}'", self.0.name()))
+                PyErr::value_error(format!(
+                    "could not convert string to {}: '{s}'",
+                    self.0.name()
+                ))
             })?;
             return Ok(Value::Scalar(f::python_scalar(&p)?.cast(self.0)));
         }

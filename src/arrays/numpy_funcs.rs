@@ -2,12 +2,16 @@
 //! ufuncs, reductions and comparisons of whole arrays.
 
 use super::elem::{broadcast_shapes, broadcast_to, copy_into, fill, new_array, read_vec, Elem, B8};
-use super::methods::{array_getattr, axis_arg, new_shape, reshape_order, shape_arg, squeeze, transpose};
+use super::methods::{
+    array_getattr, axis_arg, new_shape, reshape_order, shape_arg, squeeze, transpose,
+};
 use super::promote::{promote, python_dtype};
-use super::pyapi::{dtype_from_value, operands, to_ndarray, to_ndarray_dtype, value_for_fill, wrap_result};
+use super::pyapi::{
+    dtype_from_value, operands, to_ndarray, to_ndarray_dtype, value_for_fill, wrap_result,
+};
 use super::ufunc::{binary_ufunc, elementwise_unary, Ufunc2, UNARY_NAMES};
 use super::{DType, NdArray, Scalar};
-use crate::language::{Args, Module, PyErr, PyResult, Runtime, Value};
+use crate::language::{Module, PyErr, PyResult, Runtime, Value};
 use crate::with_dtype;
 
 /// A Python number as a NumPy scalar of its default dtype.
@@ -33,7 +37,7 @@ fn dt_opt(rt: &mut Runtime, v: &Option<Value>) -> PyResult<Option<DType>> {
     }
 }
 
-fn arg<'a>(b: &'a [Option<Value>], i: usize) -> &'a Value {
+fn arg(b: &[Option<Value>], i: usize) -> &Value {
     b[i].as_ref().unwrap_or(&Value::None)
 }
 
@@ -50,217 +54,418 @@ fn out_arg(v: &Option<Value>) -> PyResult<Option<NdArray>> {
 }
 
 fn creation(m: &Module) {
-    m.func("array", "array(object, dtype=None, copy=True, ndmin=0)", "Create an array (always a copy by default).", |rt, a| {
-        let b = a.bind("array", &["object", "dtype=", "copy=", "order=", "ndmin="])?;
-        let d = dt_opt(rt, &b[1])?;
-        let src = arg(&b, 0);
-        let mut r = to_ndarray_dtype(rt, src, d)?;
-        let copy = !matches!(b[2], Some(Value::Bool(false)));
-        if let Value::Array(orig) = src {
-            if copy && std::sync::Arc::ptr_eq(&orig.buf, &r.buf) {
-                r = super::contiguous_copy(&r)?;
+    m.func(
+        "array",
+        "array(object, dtype=None, copy=True, ndmin=0)",
+        "Create an array (always a copy by default).",
+        |rt, a| {
+            let b = a.bind("array", &["object", "dtype=", "copy=", "order=", "ndmin="])?;
+            let d = dt_opt(rt, &b[1])?;
+            let src = arg(&b, 0);
+            let mut r = to_ndarray_dtype(rt, src, d)?;
+            let copy = !matches!(b[2], Some(Value::Bool(false)));
+            if let Value::Array(orig) = src {
+                if copy && std::sync::Arc::ptr_eq(&orig.buf, &r.buf) {
+                    r = super::contiguous_copy(&r)?;
+                }
             }
-        }
-        let ndmin = b[4].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0) as usize;
-        while r.ndim() < ndmin {
-            r.shape.insert(0, 1);
-            r.strides.insert(0, 0);
-        }
-        Ok(Value::Array(r))
-    });
-    m.func("asarray", "asarray(a, dtype=None)", "Convert to an array without copying when possible.", |rt, a| {
-        let b = a.bind("asarray", &["a", "dtype=", "order="])?;
-        let d = dt_opt(rt, &b[1])?;
-        Ok(Value::Array(to_ndarray_dtype(rt, arg(&b, 0), d)?))
-    });
-    m.func("ascontiguousarray", "ascontiguousarray(a, dtype=None)", "A C-contiguous array (copied only when needed).", |rt, a| {
-        let b = a.bind("ascontiguousarray", &["a", "dtype="])?;
-        let d = dt_opt(rt, &b[1])?;
-        let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
-        Ok(Value::Array(if r.is_c_contiguous() { r } else { super::contiguous_copy(&r)? }))
-    });
+            let ndmin = b[4]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0) as usize;
+            while r.ndim() < ndmin {
+                r.shape.insert(0, 1);
+                r.strides.insert(0, 0);
+            }
+            Ok(Value::Array(r))
+        },
+    );
+    m.func(
+        "asarray",
+        "asarray(a, dtype=None)",
+        "Convert to an array without copying when possible.",
+        |rt, a| {
+            let b = a.bind("asarray", &["a", "dtype=", "order="])?;
+            let d = dt_opt(rt, &b[1])?;
+            Ok(Value::Array(to_ndarray_dtype(rt, arg(&b, 0), d)?))
+        },
+    );
+    m.func(
+        "ascontiguousarray",
+        "ascontiguousarray(a, dtype=None)",
+        "A C-contiguous array (copied only when needed).",
+        |rt, a| {
+            let b = a.bind("ascontiguousarray", &["a", "dtype="])?;
+            let d = dt_opt(rt, &b[1])?;
+            let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
+            Ok(Value::Array(if r.is_c_contiguous() {
+                r
+            } else {
+                super::contiguous_copy(&r)?
+            }))
+        },
+    );
     m.func("copy", "copy(a)", "A copy of the array.", |rt, a| {
         let b = a.bind("copy", &["a", "order="])?;
-        Ok(Value::Array(super::contiguous_copy(&to_ndarray(rt, arg(&b, 0))?)?))
+        Ok(Value::Array(super::contiguous_copy(&to_ndarray(
+            rt,
+            arg(&b, 0),
+        )?)?))
     });
-    m.func("arange", "arange(start, stop=None, step=1, dtype=None)", "Evenly spaced values in [start, stop).", |rt, a| {
-        let b = a.bind("arange", &["start", "stop=", "step=", "dtype="])?;
-        let (start, stop) = match &b[1] {
-            None | Some(Value::None) => (Value::Int(0), arg(&b, 0).clone()),
-            Some(s) => (arg(&b, 0).clone(), s.clone()),
-        };
-        let step = b[2].clone().unwrap_or(Value::Int(1));
-        let is_float = [&start, &stop, &step].iter().any(|v| matches!(v, Value::Float(_)) || matches!(v, Value::Scalar(s) if s.dtype().is_float()));
-        let d = dt_opt(rt, &b[3])?.unwrap_or(if is_float { DType::F64 } else { DType::I64 });
-        let (s0, s1, st) = (start.as_f64()?, stop.as_f64()?, step.as_f64()?);
-        if st == 0.0 {
-            return Err(PyErr::new("ZeroDivisionError", "division by zero"));
-        }
-        let n = ((s1 - s0) / st).ceil().max(0.0) as usize;
-        let out = new_array(&[n], d)?;
-        with_dtype!(d, T => {
-            let o = out.buf.typed_mut::<T>(0, n);
-            if d == DType::F32 && n > 0 {
-                // NumPy fills float32 as start + i*delta in float32.
-                let first = s0 as f32;
-                let delta = (s0 + st) as f32 - first;
-                for (i, x) in o.iter_mut().enumerate() {
-                    *x = T::from_f64((first + i as f32 * delta) as f64);
+    m.func(
+        "arange",
+        "arange(start, stop=None, step=1, dtype=None)",
+        "Evenly spaced values in [start, stop).",
+        |rt, a| {
+            let b = a.bind("arange", &["start", "stop=", "step=", "dtype="])?;
+            let (start, stop) = match &b[1] {
+                None | Some(Value::None) => (Value::Int(0), arg(&b, 0).clone()),
+                Some(s) => (arg(&b, 0).clone(), s.clone()),
+            };
+            let step = b[2].clone().unwrap_or(Value::Int(1));
+            let is_float = [&start, &stop, &step].iter().any(|v| {
+                matches!(v, Value::Float(_))
+                    || matches!(v, Value::Scalar(s) if s.dtype().is_float())
+            });
+            let d = dt_opt(rt, &b[3])?.unwrap_or(if is_float { DType::F64 } else { DType::I64 });
+            let (s0, s1, st) = (start.as_f64()?, stop.as_f64()?, step.as_f64()?);
+            if st == 0.0 {
+                return Err(PyErr::new("ZeroDivisionError", "division by zero"));
+            }
+            let n = ((s1 - s0) / st).ceil().max(0.0) as usize;
+            let out = new_array(&[n], d)?;
+            with_dtype!(d, T => {
+                let o = out.buf.typed_mut::<T>(0, n);
+                if d == DType::F32 && n > 0 {
+                    // NumPy fills float32 as start + i*delta in float32.
+                    let first = s0 as f32;
+                    let delta = (s0 + st) as f32 - first;
+                    for (i, x) in o.iter_mut().enumerate() {
+                        *x = T::from_f64((first + i as f32 * delta) as f64);
+                    }
+                } else if is_float || d.is_float() {
+                    for (i, x) in o.iter_mut().enumerate() {
+                        *x = T::from_f64(s0 + i as f64 * st);
+                    }
+                } else {
+                    let (i0, is) = (start.as_index()?, step.as_index()?);
+                    for (i, x) in o.iter_mut().enumerate() {
+                        *x = T::from_i128(i0 as i128 + i as i128 * is as i128);
+                    }
                 }
-            } else if is_float || d.is_float() {
-                for (i, x) in o.iter_mut().enumerate() {
-                    *x = T::from_f64(s0 + i as f64 * st);
-                }
+            });
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
+        "linspace",
+        "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None)",
+        "Evenly spaced numbers over an interval.",
+        |rt, a| {
+            let b = a.bind(
+                "linspace",
+                &[
+                    "start",
+                    "stop",
+                    "num=",
+                    "endpoint=",
+                    "retstep=",
+                    "dtype=",
+                    "axis=",
+                ],
+            )?;
+            let (s0, s1) = (arg(&b, 0).as_f64()?, arg(&b, 1).as_f64()?);
+            let num = b[2]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(50);
+            if num < 0 {
+                return Err(PyErr::value_error(format!(
+                    "Number of samples, {num}, must be non-negative."
+                )));
+            }
+            let num = num as usize;
+            let endpoint = !matches!(b[3], Some(Value::Bool(false)));
+            let div = if endpoint { num.saturating_sub(1) } else { num };
+            let delta = s1 - s0;
+            let step = if div > 0 {
+                delta / div as f64
             } else {
-                let (i0, is) = (start.as_index()?, step.as_index()?);
-                for (i, x) in o.iter_mut().enumerate() {
-                    *x = T::from_i128(i0 as i128 + i as i128 * is as i128);
+                f64::NAN
+            };
+            let mut v: Vec<f64> = (0..num)
+                .map(|i| {
+                    if div > 0 {
+                        i as f64 * step + s0
+                    } else {
+                        i as f64 * delta + s0
+                    }
+                })
+                .collect();
+            if endpoint && num > 1 {
+                v[num - 1] = s1;
+            }
+            let d = dt_opt(rt, &b[5])?.unwrap_or(DType::F64);
+            let out = super::cast(&super::elem::from_vec(&[num], &v)?, d)?;
+            if matches!(b[4], Some(Value::Bool(true))) {
+                return Ok(Value::tuple(vec![Value::Array(out), Value::Float(step)]));
+            }
+            Ok(Value::Array(out))
+        },
+    );
+    for (name, val) in [("zeros", 0.0), ("ones", 1.0), ("empty", 0.0)] {
+        m.func(
+            name,
+            &format!("{name}(shape, dtype=float)"),
+            "A new array of the given shape.",
+            move |rt, a| {
+                let b = a.bind(name, &["shape", "dtype=", "order="])?;
+                let d = dt_opt(rt, &b[1])?.unwrap_or(DType::F64);
+                let out = new_array(&new_shape(arg(&b, 0))?, d)?;
+                if val != 0.0 {
+                    fill(&out, Scalar::F64(val));
+                }
+                Ok(Value::Array(out))
+            },
+        );
+        let lname: &'static str = match name {
+            "zeros" => "zeros_like",
+            "ones" => "ones_like",
+            _ => "empty_like",
+        };
+        m.func(
+            lname,
+            &format!("{lname}(a, dtype=None, shape=None)"),
+            "A new array shaped like `a`.",
+            move |rt, a| {
+                let b = a.bind(lname, &["a", "dtype=", "order=", "subok=", "shape="])?;
+                let src = to_ndarray(rt, arg(&b, 0))?;
+                let d = dt_opt(rt, &b[1])?.unwrap_or(src.dtype);
+                let shape = match &b[4] {
+                    Some(s) if !s.is_none() => new_shape(s)?,
+                    _ => src.shape.clone(),
+                };
+                let out = new_array(&shape, d)?;
+                if val != 0.0 {
+                    fill(&out, Scalar::F64(val));
+                }
+                Ok(Value::Array(out))
+            },
+        );
+    }
+    m.func(
+        "full",
+        "full(shape, fill_value, dtype=None)",
+        "A new array filled with `fill_value`.",
+        |rt, a| {
+            let b = a.bind("full", &["shape", "fill_value", "dtype=", "order="])?;
+            let fv = arg(&b, 1);
+            let d = dt_opt(rt, &b[2])?
+                .or_else(|| python_dtype(fv))
+                .or(match fv {
+                    Value::Scalar(s) => Some(s.dtype()),
+                    _ => None,
+                })
+                .unwrap_or(DType::F64);
+            let out = new_array(&new_shape(arg(&b, 0))?, d)?;
+            let s = value_for_fill(rt, fv, d)?;
+            fill(&out, s);
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
+        "full_like",
+        "full_like(a, fill_value, dtype=None)",
+        "A new array like `a` filled with `fill_value`.",
+        |rt, a| {
+            let b = a.bind(
+                "full_like",
+                &["a", "fill_value", "dtype=", "order=", "subok=", "shape="],
+            )?;
+            let src = to_ndarray(rt, arg(&b, 0))?;
+            let d = dt_opt(rt, &b[2])?.unwrap_or(src.dtype);
+            let out = new_array(&src.shape, d)?;
+            let s = value_for_fill(rt, arg(&b, 1), d)?;
+            fill(&out, s);
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
+        "eye",
+        "eye(N, M=None, k=0, dtype=float)",
+        "Ones on a diagonal.",
+        |rt, a| {
+            let b = a.bind("eye", &["N", "M=", "k=", "dtype="])?;
+            let n = arg(&b, 0).as_index()?.max(0) as usize;
+            let mm = match &b[1] {
+                Some(v) if !v.is_none() => v.as_index()?.max(0) as usize,
+                _ => n,
+            };
+            let k = b[2]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0);
+            let d = dt_opt(rt, &b[3])?.unwrap_or(DType::F64);
+            let out = new_array(&[n, mm], d)?;
+            for i in 0..n as i64 {
+                let j = i + k;
+                if j >= 0 && (j as usize) < mm {
+                    out.buf.write(
+                        (i as usize * mm + j as usize) * d.itemsize(),
+                        &Scalar::I64(1).cast(d).to_bytes(),
+                    );
                 }
             }
-        });
-        Ok(Value::Array(out))
-    });
-    m.func("linspace", "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None)", "Evenly spaced numbers over an interval.", |rt, a| {
-        let b = a.bind("linspace", &["start", "stop", "num=", "endpoint=", "retstep=", "dtype=", "axis="])?;
-        let (s0, s1) = (arg(&b, 0).as_f64()?, arg(&b, 1).as_f64()?);
-        let num = b[2].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(50);
-        if num < 0 {
-            return Err(PyErr::value_error(format!("Number of samples, {num}, must be non-negative.")));
-        }
-        let num = num as usize;
-        let endpoint = !matches!(b[3], Some(Value::Bool(false)));
-        let div = if endpoint { num.saturating_sub(1) } else { num };
-        let delta = s1 - s0;
-        let step = if div > 0 { delta / div as f64 } else { f64::NAN };
-        let mut v: Vec<f64> = (0..num).map(|i| if div > 0 { i as f64 * step + s0 } else { i as f64 * delta + s0 }).collect();
-        if endpoint && num > 1 {
-            v[num - 1] = s1;
-        }
-        let d = dt_opt(rt, &b[5])?.unwrap_or(DType::F64);
-        let out = super::cast(&super::elem::from_vec(&[num], &v)?, d)?;
-        if matches!(b[4], Some(Value::Bool(true))) {
-            return Ok(Value::tuple(vec![Value::Array(out), Value::Float(step)]));
-        }
-        Ok(Value::Array(out))
-    });
-    for (name, val) in [("zeros", 0.0), ("ones", 1.0), ("empty", 0.0)] {
-        m.func(name, &format!("{name}(shape, dtype=float)"), "A new array of the given shape.", move |rt, a| {
-            let b = a.bind(name, &["shape", "dtype=", "order="])?;
-            let d = dt_opt(rt, &b[1])?.unwrap_or(DType::F64);
-            let out = new_array(&new_shape(arg(&b, 0))?, d)?;
-            if val != 0.0 {
-                fill(&out, Scalar::F64(val));
-            }
             Ok(Value::Array(out))
-        });
-        let lname: &'static str = match name { "zeros" => "zeros_like", "ones" => "ones_like", _ => "empty_like" };
-        m.func(lname, &format!("{lname}(a, dtype=None, shape=None)"), "A new array shaped like `a`.", move |rt, a| {
-            let b = a.bind(lname, &["a", "dtype=", "order=", "subok=", "shape="])?;
-            let src = to_ndarray(rt, arg(&b, 0))?;
-            let d = dt_opt(rt, &b[1])?.unwrap_or(src.dtype);
-            let shape = match &b[4] { Some(s) if !s.is_none() => new_shape(s)?, _ => src.shape.clone() };
-            let out = new_array(&shape, d)?;
-            if val != 0.0 {
-                fill(&out, Scalar::F64(val));
-            }
-            Ok(Value::Array(out))
-        });
-    }
-    m.func("full", "full(shape, fill_value, dtype=None)", "A new array filled with `fill_value`.", |rt, a| {
-        let b = a.bind("full", &["shape", "fill_value", "dtype=", "order="])?;
-        let fv = arg(&b, 1);
-        let d = dt_opt(rt, &b[2])?.or_else(|| python_dtype(fv)).or(match fv { Value::Scalar(s) => Some(s.dtype()), _ => None }).unwrap_or(DType::F64);
-        let out = new_array(&new_shape(arg(&b, 0))?, d)?;
-        let s = value_for_fill(rt, fv, d)?;
-        fill(&out, s);
-        Ok(Value::Array(out))
-    });
-    m.func("full_like", "full_like(a, fill_value, dtype=None)", "A new array like `a` filled with `fill_value`.", |rt, a| {
-        let b = a.bind("full_like", &["a", "fill_value", "dtype=", "order=", "subok=", "shape="])?;
-        let src = to_ndarray(rt, arg(&b, 0))?;
-        let d = dt_opt(rt, &b[2])?.unwrap_or(src.dtype);
-        let out = new_array(&src.shape, d)?;
-        let s = value_for_fill(rt, arg(&b, 1), d)?;
-        fill(&out, s);
-        Ok(Value::Array(out))
-    });
-    m.func("eye", "eye(N, M=None, k=0, dtype=float)", "Ones on a diagonal.", |rt, a| {
-        let b = a.bind("eye", &["N", "M=", "k=", "dtype="])?;
-        let n = arg(&b, 0).as_index()?.max(0) as usize;
-        let mm = match &b[1] { Some(v) if !v.is_none() => v.as_index()?.max(0) as usize, _ => n };
-        let k = b[2].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
-        let d = dt_opt(rt, &b[3])?.unwrap_or(DType::F64);
-        let out = new_array(&[n, mm], d)?;
-        for i in 0..n as i64 {
-            let j = i + k;
-            if j >= 0 && (j as usize) < mm {
-                out.buf.write((i as usize * mm + j as usize) * d.itemsize(), &Scalar::I64(1).cast(d).to_bytes());
-            }
-        }
-        Ok(Value::Array(out))
-    });
+        },
+    );
 }
 
 fn shapes(m: &Module) {
-    m.func("reshape", "reshape(a, newshape, order='C')", "Give a new shape to an array.", |rt, a| {
-        let b = a.bind("reshape", &["a", "newshape", "order="])?;
-        let order = b[2].as_ref().and_then(|v| v.as_str()).unwrap_or("C").to_string();
-        Ok(Value::Array(reshape_order(&to_ndarray(rt, arg(&b, 0))?, &shape_arg(arg(&b, 1))?, &order)?))
-    });
-    m.func("ravel", "ravel(a)", "A flattened array (a view when possible).", |rt, a| {
-        let b = a.bind("ravel", &["a", "order="])?;
-        Ok(Value::Array(super::methods::ravel(&to_ndarray(rt, arg(&b, 0))?)?))
-    });
-    m.func("transpose", "transpose(a, axes=None)", "Permute the axes.", |rt, a| {
-        let b = a.bind("transpose", &["a", "axes="])?;
-        let axes = match &b[1] { Some(v) if !v.is_none() => Some(shape_arg(v)?), _ => None };
-        Ok(Value::Array(transpose(&to_ndarray(rt, arg(&b, 0))?, axes)?))
-    });
-    m.func("squeeze", "squeeze(a, axis=None)", "Remove axes of length one.", |rt, a| {
-        let b = a.bind("squeeze", &["a", "axis="])?;
-        Ok(Value::Array(squeeze(&to_ndarray(rt, arg(&b, 0))?, axis_arg(b[1].as_ref())?)?))
-    });
-    m.func("expand_dims", "expand_dims(a, axis)", "Insert a new axis of length one.", |rt, a| {
-        let b = a.bind("expand_dims", &["a", "axis"])?;
-        let x = to_ndarray(rt, arg(&b, 0))?;
-        let k = super::reduce::norm_axis(arg(&b, 1).as_index()? as isize, x.ndim() + 1)?;
-        Ok(Value::Array(expand(&x, k)))
-    });
-    m.func("broadcast_to", "broadcast_to(array, shape)", "A read-only broadcast view.", |rt, a| {
-        let b = a.bind("broadcast_to", &["array", "shape"])?;
-        Ok(Value::Array(broadcast_to(&to_ndarray(rt, arg(&b, 0))?, &new_shape(arg(&b, 1))?)?))
-    });
-    m.func("concatenate", "concatenate(arrays, axis=0)", "Join arrays along an existing axis.", |rt, a| {
-        let b = a.bind("concatenate", &["arrays", "axis=", "out=", "dtype="])?;
-        let arrs = seq_arrays(rt, arg(&b, 0))?;
-        let axis = match &b[1] { None => Some(0), Some(v) => axis_arg(Some(v))? };
-        Ok(Value::Array(concatenate(&arrs, axis)?))
-    });
-    m.func("stack", "stack(arrays, axis=0)", "Join arrays along a new axis.", |rt, a| {
-        let b = a.bind("stack", &["arrays", "axis=", "out="])?;
-        let arrs = seq_arrays(rt, arg(&b, 0))?;
-        let first = arrs.first().ok_or_else(|| PyErr::value_error("need at least one array to stack"))?;
-        if arrs.iter().any(|x| x.shape != first.shape) {
-            return Err(PyErr::value_error("all input arrays must have the same shape"));
-        }
-        let ax = b[1].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0) as isize;
-        let k = super::reduce::norm_axis(ax, first.ndim() + 1)?;
-        let ex: Vec<NdArray> = arrs.iter().map(|x| expand(x, k)).collect();
-        Ok(Value::Array(concatenate(&ex, Some(k as isize))?))
-    });
+    m.func(
+        "reshape",
+        "reshape(a, newshape, order='C')",
+        "Give a new shape to an array.",
+        |rt, a| {
+            let b = a.bind("reshape", &["a", "newshape", "order="])?;
+            let order = b[2]
+                .as_ref()
+                .and_then(|v| v.as_str())
+                .unwrap_or("C")
+                .to_string();
+            Ok(Value::Array(reshape_order(
+                &to_ndarray(rt, arg(&b, 0))?,
+                &shape_arg(arg(&b, 1))?,
+                &order,
+            )?))
+        },
+    );
+    m.func(
+        "ravel",
+        "ravel(a)",
+        "A flattened array (a view when possible).",
+        |rt, a| {
+            let b = a.bind("ravel", &["a", "order="])?;
+            Ok(Value::Array(super::methods::ravel(&to_ndarray(
+                rt,
+                arg(&b, 0),
+            )?)?))
+        },
+    );
+    m.func(
+        "transpose",
+        "transpose(a, axes=None)",
+        "Permute the axes.",
+        |rt, a| {
+            let b = a.bind("transpose", &["a", "axes="])?;
+            let axes = match &b[1] {
+                Some(v) if !v.is_none() => Some(shape_arg(v)?),
+                _ => None,
+            };
+            Ok(Value::Array(transpose(&to_ndarray(rt, arg(&b, 0))?, axes)?))
+        },
+    );
+    m.func(
+        "squeeze",
+        "squeeze(a, axis=None)",
+        "Remove axes of length one.",
+        |rt, a| {
+            let b = a.bind("squeeze", &["a", "axis="])?;
+            Ok(Value::Array(squeeze(
+                &to_ndarray(rt, arg(&b, 0))?,
+                axis_arg(b[1].as_ref())?,
+            )?))
+        },
+    );
+    m.func(
+        "expand_dims",
+        "expand_dims(a, axis)",
+        "Insert a new axis of length one.",
+        |rt, a| {
+            let b = a.bind("expand_dims", &["a", "axis"])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let k = super::reduce::norm_axis(arg(&b, 1).as_index()? as isize, x.ndim() + 1)?;
+            Ok(Value::Array(expand(&x, k)))
+        },
+    );
+    m.func(
+        "broadcast_to",
+        "broadcast_to(array, shape)",
+        "A read-only broadcast view.",
+        |rt, a| {
+            let b = a.bind("broadcast_to", &["array", "shape"])?;
+            Ok(Value::Array(broadcast_to(
+                &to_ndarray(rt, arg(&b, 0))?,
+                &new_shape(arg(&b, 1))?,
+            )?))
+        },
+    );
+    m.func(
+        "concatenate",
+        "concatenate(arrays, axis=0)",
+        "Join arrays along an existing axis.",
+        |rt, a| {
+            let b = a.bind("concatenate", &["arrays", "axis=", "out=", "dtype="])?;
+            let arrs = seq_arrays(rt, arg(&b, 0))?;
+            let axis = match &b[1] {
+                None => Some(0),
+                Some(v) => axis_arg(Some(v))?,
+            };
+            Ok(Value::Array(concatenate(&arrs, axis)?))
+        },
+    );
+    m.func(
+        "stack",
+        "stack(arrays, axis=0)",
+        "Join arrays along a new axis.",
+        |rt, a| {
+            let b = a.bind("stack", &["arrays", "axis=", "out="])?;
+            let arrs = seq_arrays(rt, arg(&b, 0))?;
+            let first = arrs
+                .first()
+                .ok_or_else(|| PyErr::value_error("need at least one array to stack"))?;
+            if arrs.iter().any(|x| x.shape != first.shape) {
+                return Err(PyErr::value_error(
+                    "all input arrays must have the same shape",
+                ));
+            }
+            let ax = b[1]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0) as isize;
+            let k = super::reduce::norm_axis(ax, first.ndim() + 1)?;
+            let ex: Vec<NdArray> = arrs.iter().map(|x| expand(x, k)).collect();
+            Ok(Value::Array(concatenate(&ex, Some(k as isize))?))
+        },
+    );
     for (name, axis, min) in [("vstack", 0isize, 2usize), ("hstack", 1, 1)] {
-        m.func(name, &format!("{name}(tup)"), "Stack arrays in sequence.", move |rt, a| {
-            let b = a.bind(name, &["tup"])?;
-            let arrs: Vec<NdArray> = seq_arrays(rt, arg(&b, 0))?
-                .into_iter()
-                .map(|mut x| {
-                    while x.ndim() < min { x = expand(&x, 0); }
-                    x
-                })
-                .collect();
-            let ax = if name == "hstack" && arrs.iter().all(|x| x.ndim() == 1) { 0 } else { axis };
-            Ok(Value::Array(concatenate(&arrs, Some(ax))?))
-        });
+        m.func(
+            name,
+            &format!("{name}(tup)"),
+            "Stack arrays in sequence.",
+            move |rt, a| {
+                let b = a.bind(name, &["tup"])?;
+                let arrs: Vec<NdArray> = seq_arrays(rt, arg(&b, 0))?
+                    .into_iter()
+                    .map(|mut x| {
+                        while x.ndim() < min {
+                            x = expand(&x, 0);
+                        }
+                        x
+                    })
+                    .collect();
+                let ax = if name == "hstack" && arrs.iter().all(|x| x.ndim() == 1) {
+                    0
+                } else {
+                    axis
+                };
+                Ok(Value::Array(concatenate(&arrs, Some(ax))?))
+            },
+        );
     }
 }
 
@@ -283,12 +488,17 @@ pub fn concatenate(arrs: &[NdArray], axis: Option<isize>) -> PyResult<NdArray> {
         return Err(PyErr::value_error("need at least one array to concatenate"));
     }
     let arrs: Vec<NdArray> = match axis {
-        None => arrs.iter().map(super::methods::ravel).collect::<PyResult<_>>()?,
+        None => arrs
+            .iter()
+            .map(super::methods::ravel)
+            .collect::<PyResult<_>>()?,
         Some(_) => arrs.to_vec(),
     };
     let nd = arrs[0].ndim();
     if nd == 0 {
-        return Err(PyErr::value_error("zero-dimensional arrays cannot be concatenated"));
+        return Err(PyErr::value_error(
+            "zero-dimensional arrays cannot be concatenated",
+        ));
     }
     let k = super::reduce::norm_axis(axis.unwrap_or(0), nd)?;
     let mut dt = arrs[0].dtype;
@@ -326,47 +536,59 @@ pub fn concatenate(arrs: &[NdArray], axis: Option<isize>) -> PyResult<NdArray> {
 }
 
 fn selection(m: &Module) {
-    m.func("where", "where(condition, x=None, y=None)", "Elements from x where condition, else y; or the indices of true elements.", |rt, a| {
-        let b = a.bind("where", &["condition", "x=", "y="])?;
-        let cond = to_ndarray(rt, arg(&b, 0))?;
-        match (&b[1], &b[2]) {
-            (None, None) => nonzero(&cond),
-            (Some(x), Some(y)) => {
-                let (xa, ya) = operands(rt, x, y)?.ok_or_else(|| PyErr::type_error("where() needs numeric x and y"))?;
-                let (xa, ya) = (as_strong(rt, x, xa)?, as_strong(rt, y, ya)?);
-                let dt = promote(xa.dtype, ya.dtype);
-                let shape = broadcast_shapes(&[&cond.shape, &xa.shape, &ya.shape])?;
-                let c = read_vec::<B8>(&broadcast_to(&cond, &shape)?);
-                let out = new_array(&shape, dt)?;
-                with_dtype!(dt, T => {
-                    let xv = read_vec::<T>(&broadcast_to(&xa, &shape)?);
-                    let yv = read_vec::<T>(&broadcast_to(&ya, &shape)?);
-                    let o = out.buf.typed_mut::<T>(0, c.len());
-                    for i in 0..c.len() {
-                        o[i] = if c[i].0 != 0 { xv[i] } else { yv[i] };
-                    }
-                });
-                Ok(Value::Array(out))
+    m.func(
+        "where",
+        "where(condition, x=None, y=None)",
+        "Elements from x where condition, else y; or the indices of true elements.",
+        |rt, a| {
+            let b = a.bind("where", &["condition", "x=", "y="])?;
+            let cond = to_ndarray(rt, arg(&b, 0))?;
+            match (&b[1], &b[2]) {
+                (None, None) => nonzero(&cond),
+                (Some(x), Some(y)) => {
+                    let (xa, ya) = match operands(rt, x, y)? {
+                        Some(p) => p,
+                        None => (to_ndarray(rt, x)?, to_ndarray(rt, y)?),
+                    };
+                    let dt = promote(xa.dtype, ya.dtype);
+                    let shape = broadcast_shapes(&[&cond.shape, &xa.shape, &ya.shape])?;
+                    let c = read_vec::<B8>(&broadcast_to(&cond, &shape)?);
+                    let out = new_array(&shape, dt)?;
+                    with_dtype!(dt, T => {
+                        let xv = read_vec::<T>(&broadcast_to(&xa, &shape)?);
+                        let yv = read_vec::<T>(&broadcast_to(&ya, &shape)?);
+                        let o = out.buf.typed_mut::<T>(0, c.len());
+                        for i in 0..c.len() {
+                            o[i] = if c[i].0 != 0 { xv[i] } else { yv[i] };
+                        }
+                    });
+                    Ok(Value::Array(out))
+                }
+                _ => Err(PyErr::value_error(
+                    "either both or neither of x and y should be given",
+                )),
             }
-            _ => Err(PyErr::value_error("either both or neither of x and y should be given")),
-        }
-    });
-    m.func("nonzero", "nonzero(a)", "Indices of the non-zero elements, one array per axis.", |rt, a| {
-        let b = a.bind("nonzero", &["a"])?;
-        nonzero(&to_ndarray(rt, arg(&b, 0))?)
-    });
-}
-
-/// Python numbers given to `where` keep their own default dtype when both are Python numbers.
-fn as_strong(_rt: &mut Runtime, v: &Value, a: NdArray) -> PyResult<NdArray> {
-    let _ = v;
-    Ok(a)
+        },
+    );
+    m.func(
+        "nonzero",
+        "nonzero(a)",
+        "Indices of the non-zero elements, one array per axis.",
+        |rt, a| {
+            let b = a.bind("nonzero", &["a"])?;
+            nonzero(&to_ndarray(rt, arg(&b, 0))?)
+        },
+    );
 }
 
 fn nonzero(a: &NdArray) -> PyResult<Value> {
     let flags = read_vec::<B8>(a);
     let nd = a.ndim().max(1);
-    let shape = if a.ndim() == 0 { vec![1] } else { a.shape.clone() };
+    let shape = if a.ndim() == 0 {
+        vec![1]
+    } else {
+        a.shape.clone()
+    };
     let mut cols: Vec<Vec<i64>> = vec![Vec::new(); nd];
     for (flat, f) in flags.iter().enumerate() {
         if f.0 != 0 {
@@ -417,60 +639,101 @@ const BINARY: &[(&str, Ufunc2)] = &[
 ];
 
 /// `np.add(x, y, out=None)` etc.: Python numbers are weak operands.
-pub fn call_binary(rt: &mut Runtime, k: Ufunc2, x: &Value, y: &Value, out: Option<NdArray>) -> PyResult<Value> {
+pub fn call_binary(
+    rt: &mut Runtime,
+    k: Ufunc2,
+    x: &Value,
+    y: &Value,
+    out: Option<NdArray>,
+) -> PyResult<Value> {
     let (a, b) = match operands(rt, x, y)? {
         Some(p) => p,
         None => (to_ndarray(rt, x)?, to_ndarray(rt, y)?),
     };
     let r = binary_ufunc(k, &a, &b, out.as_ref())?;
-    Ok(if out.is_some() { Value::Array(r) } else { wrap_result(r) })
+    Ok(if out.is_some() {
+        Value::Array(r)
+    } else {
+        wrap_result(r)
+    })
 }
 
 fn ufuncs(m: &Module) {
     for &(name, k) in BINARY {
-        m.func(name, &format!("{name}(x1, x2, /, out=None)"), &format!("NumPy's {name} ufunc, elementwise with broadcasting."), move |rt, a| {
-            let b = a.bind(name, &["x1", "x2", "out=", "dtype=", "where=", "casting="])?;
-            call_binary(rt, k, arg(&b, 0), arg(&b, 1), out_arg(&b[2])?)
-        });
+        m.func(
+            name,
+            &format!("{name}(x1, x2, /, out=None)"),
+            &format!("NumPy's {name} ufunc, elementwise with broadcasting."),
+            move |rt, a| {
+                let b = a.bind(name, &["x1", "x2", "out=", "dtype=", "where=", "casting="])?;
+                call_binary(rt, k, arg(&b, 0), arg(&b, 1), out_arg(&b[2])?)
+            },
+        );
     }
     let mut names: Vec<&'static str> = UNARY_NAMES.to_vec();
     names.push("round_");
     for &name in UNARY_NAMES {
-        m.func(name, &format!("{name}(x, /, out=None)"), &format!("NumPy's {name} ufunc, elementwise."), move |rt, a| {
-            let b = a.bind(name, &["x", "out=", "dtype=", "where=", "casting="])?;
-            let x = to_ndarray(rt, arg(&b, 0))?;
-            let out = out_arg(&b[1])?;
-            let r = elementwise_unary(name, &x, out.as_ref())?;
-            Ok(if out.is_some() { Value::Array(r) } else { wrap_result(r) })
-        });
+        m.func(
+            name,
+            &format!("{name}(x, /, out=None)"),
+            &format!("NumPy's {name} ufunc, elementwise."),
+            move |rt, a| {
+                let b = a.bind(name, &["x", "out=", "dtype=", "where=", "casting="])?;
+                let x = to_ndarray(rt, arg(&b, 0))?;
+                let out = out_arg(&b[1])?;
+                let r = elementwise_unary(name, &x, out.as_ref())?;
+                Ok(if out.is_some() {
+                    Value::Array(r)
+                } else {
+                    wrap_result(r)
+                })
+            },
+        );
     }
-    m.func("clip", "clip(a, a_min, a_max, out=None)", "Limit values to [a_min, a_max].", |rt, a| {
-        let b = a.bind("clip", &["a", "a_min", "a_max", "out="])?;
-        let out = out_arg(&b[3])?;
-        let mut v = arg(&b, 0).clone();
-        if !arg(&b, 1).is_none() {
-            v = call_binary(rt, Ufunc2::Max, &v, arg(&b, 1), None)?;
-        }
-        if !arg(&b, 2).is_none() {
-            v = call_binary(rt, Ufunc2::Min, &v, arg(&b, 2), None)?;
-        }
-        if let Some(o) = out {
-            copy_into(&o, &to_ndarray(rt, &v)?)?;
-            return Ok(Value::Array(o));
-        }
-        Ok(v)
-    });
-    for name in ["round", "around"] {
-        m.func(name, &format!("{name}(a, decimals=0, out=None)"), "Round to the given number of decimals (half to even).", |rt, a| {
-            let b = a.bind("round", &["a", "decimals=", "out="])?;
-            let x = to_ndarray(rt, arg(&b, 0))?;
-            let dec = b[1].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
-            let r = round(&x, dec)?;
-            match out_arg(&b[2])? {
-                Some(o) => { copy_into(&o, &r)?; Ok(Value::Array(o)) }
-                None => Ok(wrap_result(r)),
+    m.func(
+        "clip",
+        "clip(a, a_min, a_max, out=None)",
+        "Limit values to [a_min, a_max].",
+        |rt, a| {
+            let b = a.bind("clip", &["a", "a_min", "a_max", "out="])?;
+            let out = out_arg(&b[3])?;
+            let mut v = arg(&b, 0).clone();
+            if !arg(&b, 1).is_none() {
+                v = call_binary(rt, Ufunc2::Max, &v, arg(&b, 1), None)?;
             }
-        });
+            if !arg(&b, 2).is_none() {
+                v = call_binary(rt, Ufunc2::Min, &v, arg(&b, 2), None)?;
+            }
+            if let Some(o) = out {
+                copy_into(&o, &to_ndarray(rt, &v)?)?;
+                return Ok(Value::Array(o));
+            }
+            Ok(v)
+        },
+    );
+    for name in ["round", "around"] {
+        m.func(
+            name,
+            &format!("{name}(a, decimals=0, out=None)"),
+            "Round to the given number of decimals (half to even).",
+            |rt, a| {
+                let b = a.bind("round", &["a", "decimals=", "out="])?;
+                let x = to_ndarray(rt, arg(&b, 0))?;
+                let dec = b[1]
+                    .as_ref()
+                    .map(|v| v.as_index())
+                    .transpose()?
+                    .unwrap_or(0);
+                let r = round(&x, dec)?;
+                match out_arg(&b[2])? {
+                    Some(o) => {
+                        copy_into(&o, &r)?;
+                        Ok(Value::Array(o))
+                    }
+                    None => Ok(wrap_result(r)),
+                }
+            },
+        );
     }
 }
 
@@ -482,34 +745,60 @@ pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
     if dec == 0 {
         return elementwise_unary("rint", x, None);
     }
-    let f = super::elem::scalar_array(Scalar::F64(10f64.powi(dec.unsigned_abs() as i32)).cast(x.dtype));
-    let (m, d) = if dec > 0 { (Ufunc2::Mul, Ufunc2::Div) } else { (Ufunc2::Div, Ufunc2::Mul) };
+    let f =
+        super::elem::scalar_array(Scalar::F64(10f64.powi(dec.unsigned_abs() as i32)).cast(x.dtype));
+    let (m, d) = if dec > 0 {
+        (Ufunc2::Mul, Ufunc2::Div)
+    } else {
+        (Ufunc2::Div, Ufunc2::Mul)
+    };
     let y = binary_ufunc(m, x, &f, None)?;
     let y = elementwise_unary("rint", &y, None)?;
     binary_ufunc(d, &y, &f, None)
 }
 
 fn reductions(m: &Module) {
-    for name in ["sum", "mean", "min", "max", "amin", "amax", "std", "var", "prod", "argmin", "argmax", "any", "all", "cumsum", "cumprod"] {
-        m.func(name, &format!("{name}(a, axis=None)"), &format!("NumPy's {name} over all elements or one axis."), move |rt, a| {
-            let mut args = a.clone();
-            if args.pos.is_empty() {
-                return Err(PyErr::type_error(format!("{name}() missing required argument: 'a'")));
-            }
-            let x = to_ndarray(rt, &args.pos.remove(0))?;
-            let meth = match name { "amin" => "min", "amax" => "max", n => n };
-            let f = array_getattr(&x, meth, rt)?.ok_or_else(|| PyErr::internal("missing method"))?;
-            match f {
-                Value::Builtin(b) => (b.f)(rt, args),
-                _ => Err(PyErr::internal("method is not a builtin")),
-            }
-        });
+    for name in [
+        "sum", "mean", "min", "max", "amin", "amax", "std", "var", "prod", "argmin", "argmax",
+        "any", "all", "cumsum", "cumprod",
+    ] {
+        m.func(
+            name,
+            &format!("{name}(a, axis=None)"),
+            &format!("NumPy's {name} over all elements or one axis."),
+            move |rt, a| {
+                let mut args = a.clone();
+                if args.pos.is_empty() {
+                    return Err(PyErr::type_error(format!(
+                        "{name}() missing required argument: 'a'"
+                    )));
+                }
+                let x = to_ndarray(rt, &args.pos.remove(0))?;
+                let meth = match name {
+                    "amin" => "min",
+                    "amax" => "max",
+                    n => n,
+                };
+                let f = array_getattr(&x, meth, rt)?
+                    .ok_or_else(|| PyErr::internal("missing method"))?;
+                match f {
+                    Value::Builtin(b) => (b.f)(rt, args),
+                    _ => Err(PyErr::internal("method is not a builtin")),
+                }
+            },
+        );
     }
 }
 
 /// `np.isclose` as NumPy defines it: |a - b| <= atol + rtol * |b|, infinities equal when
 /// identical, NaN equal only with equal_nan.
-pub fn isclose(a: &NdArray, b: &NdArray, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<NdArray> {
+pub fn isclose(
+    a: &NdArray,
+    b: &NdArray,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> PyResult<NdArray> {
     let shape = broadcast_shapes(&[&a.shape, &b.shape])?;
     let x = read_vec::<f64>(&broadcast_to(a, &shape)?);
     let y = read_vec::<f64>(&broadcast_to(b, &shape)?);
@@ -530,73 +819,132 @@ pub fn isclose(a: &NdArray, b: &NdArray, rtol: f64, atol: f64, equal_nan: bool) 
     super::elem::from_vec(&shape, &r)
 }
 
-fn tolerances(rt: &mut Runtime, b: &[Option<Value>]) -> PyResult<(NdArray, NdArray, f64, f64, bool)> {
+fn tolerances(
+    rt: &mut Runtime,
+    b: &[Option<Value>],
+) -> PyResult<(NdArray, NdArray, f64, f64, bool)> {
     let x = to_ndarray(rt, arg(b, 0))?;
     let y = to_ndarray(rt, arg(b, 1))?;
-    let rtol = b[2].as_ref().map(|v| v.as_f64()).transpose()?.unwrap_or(1e-5);
-    let atol = b[3].as_ref().map(|v| v.as_f64()).transpose()?.unwrap_or(1e-8);
+    let rtol = b[2]
+        .as_ref()
+        .map(|v| v.as_f64())
+        .transpose()?
+        .unwrap_or(1e-5);
+    let atol = b[3]
+        .as_ref()
+        .map(|v| v.as_f64())
+        .transpose()?
+        .unwrap_or(1e-8);
     let en = matches!(b[4], Some(Value::Bool(true)));
     Ok((x, y, rtol, atol, en))
 }
 
 fn comparisons(m: &Module) {
-    m.func("isclose", "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "Elementwise closeness.", |rt, a| {
-        let b = a.bind("isclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
-        let (x, y, r, t, e) = tolerances(rt, &b)?;
-        Ok(wrap_result(isclose(&x, &y, r, t, e)?))
-    });
-    m.func("allclose", "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)", "True when all elements are close.", |rt, a| {
-        let b = a.bind("allclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
-        let (x, y, r, t, e) = tolerances(rt, &b)?;
-        Ok(Value::Bool(read_vec::<B8>(&isclose(&x, &y, r, t, e)?).iter().all(|v| v.0 != 0)))
-    });
-    m.func("array_equal", "array_equal(a1, a2, equal_nan=False)", "True when shapes and elements are equal.", |rt, a| {
-        let b = a.bind("array_equal", &["a1", "a2", "equal_nan="])?;
-        let x = to_ndarray(rt, arg(&b, 0))?;
-        let y = to_ndarray(rt, arg(&b, 1))?;
-        if x.shape != y.shape {
-            return Ok(Value::Bool(false));
-        }
-        let r = binary_ufunc(Ufunc2::Eq, &x, &y, None)?;
-        Ok(Value::Bool(read_vec::<B8>(&r).iter().all(|v| v.0 != 0)))
-    });
-    m.func("dot", "dot(a, b)", "Dot product of 1-D vectors or matrix product of 2-D arrays.", |rt, a| {
-        let b = a.bind("dot", &["a", "b", "out="])?;
-        let x = to_ndarray(rt, arg(&b, 0))?;
-        let y = to_ndarray(rt, arg(&b, 1))?;
-        dot(&x, &y)
-    });
+    m.func(
+        "isclose",
+        "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "Elementwise closeness.",
+        |rt, a| {
+            let b = a.bind("isclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
+            let (x, y, r, t, e) = tolerances(rt, &b)?;
+            Ok(wrap_result(isclose(&x, &y, r, t, e)?))
+        },
+    );
+    m.func(
+        "allclose",
+        "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "True when all elements are close.",
+        |rt, a| {
+            let b = a.bind("allclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
+            let (x, y, r, t, e) = tolerances(rt, &b)?;
+            Ok(Value::Bool(
+                read_vec::<B8>(&isclose(&x, &y, r, t, e)?)
+                    .iter()
+                    .all(|v| v.0 != 0),
+            ))
+        },
+    );
+    m.func(
+        "array_equal",
+        "array_equal(a1, a2, equal_nan=False)",
+        "True when shapes and elements are equal.",
+        |rt, a| {
+            let b = a.bind("array_equal", &["a1", "a2", "equal_nan="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let y = to_ndarray(rt, arg(&b, 1))?;
+            if x.shape != y.shape {
+                return Ok(Value::Bool(false));
+            }
+            let r = binary_ufunc(Ufunc2::Eq, &x, &y, None)?;
+            Ok(Value::Bool(read_vec::<B8>(&r).iter().all(|v| v.0 != 0)))
+        },
+    );
+    m.func(
+        "dot",
+        "dot(a, b)",
+        "Dot product of 1-D vectors or matrix product of 2-D arrays.",
+        |rt, a| {
+            let b = a.bind("dot", &["a", "b", "out="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let y = to_ndarray(rt, arg(&b, 1))?;
+            dot(&x, &y)
+        },
+    );
     m.func("dtype", "dtype(obj)", "A data type object.", |rt, a| {
         let b = a.bind("dtype", &["dtype", "align=", "copy="])?;
         Ok(Value::DType(dtype_from_value(rt, arg(&b, 0))?))
     });
-    m.func("promote_types", "promote_types(type1, type2)", "The smallest dtype both cast to safely.", |rt, a| {
-        let b = a.bind("promote_types", &["type1", "type2"])?;
-        let x = dtype_from_value(rt, arg(&b, 0))?;
-        let y = dtype_from_value(rt, arg(&b, 1))?;
-        Ok(Value::DType(promote(x, y)))
-    });
+    m.func(
+        "promote_types",
+        "promote_types(type1, type2)",
+        "The smallest dtype both cast to safely.",
+        |rt, a| {
+            let b = a.bind("promote_types", &["type1", "type2"])?;
+            let x = dtype_from_value(rt, arg(&b, 0))?;
+            let y = dtype_from_value(rt, arg(&b, 1))?;
+            Ok(Value::DType(promote(x, y)))
+        },
+    );
     for name in ["shape", "ndim", "size"] {
-        m.func(name, &format!("{name}(a)"), "Array property as a function.", move |rt, a| {
-            let b = a.bind(name, &["a"])?;
-            let x = to_ndarray(rt, arg(&b, 0))?;
-            Ok(array_getattr(&x, name, rt)?.unwrap_or(Value::None))
-        });
+        m.func(
+            name,
+            &format!("{name}(a)"),
+            "Array property as a function.",
+            move |rt, a| {
+                let b = a.bind(name, &["a"])?;
+                let x = to_ndarray(rt, arg(&b, 0))?;
+                Ok(array_getattr(&x, name, rt)?.unwrap_or(Value::None))
+            },
+        );
     }
-    m.func("sort", "sort(a, axis=-1)", "A sorted copy (along the last axis).", |rt, a| {
-        let b = a.bind("sort", &["a", "axis=", "kind="])?;
-        let x = to_ndarray(rt, arg(&b, 0))?;
-        Ok(Value::Array(sort(&x, false)?))
-    });
-    m.func("argsort", "argsort(a, axis=-1)", "Indices that sort the last axis.", |rt, a| {
-        let b = a.bind("argsort", &["a", "axis=", "kind="])?;
-        let x = to_ndarray(rt, arg(&b, 0))?;
-        Ok(Value::Array(sort(&x, true)?))
-    });
+    m.func(
+        "sort",
+        "sort(a, axis=-1)",
+        "A sorted copy (along the last axis).",
+        |rt, a| {
+            let b = a.bind("sort", &["a", "axis=", "kind="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            Ok(Value::Array(sort(&x, false)?))
+        },
+    );
+    m.func(
+        "argsort",
+        "argsort(a, axis=-1)",
+        "Indices that sort the last axis.",
+        |rt, a| {
+            let b = a.bind("argsort", &["a", "axis=", "kind="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            Ok(Value::Array(sort(&x, true)?))
+        },
+    );
 }
 
 fn sort(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
-    let x = if x.ndim() == 0 { expand(x, 0) } else { x.clone() };
+    let x = if x.ndim() == 0 {
+        expand(x, 0)
+    } else {
+        x.clone()
+    };
     let len = *x.shape.last().unwrap_or(&1);
     let v = read_vec::<f64>(&x);
     let src = super::contiguous_copy(&x)?;
@@ -619,27 +967,48 @@ fn dot(x: &NdArray, y: &NdArray) -> PyResult<Value> {
     let dt = promote(x.dtype, y.dtype);
     let xv = read_vec::<f64>(x);
     let yv = read_vec::<f64>(y);
-    let mismatch = || PyErr::value_error(format!(
-        "shapes {} and {} not aligned: {} (dim {}) != {} (dim 0)",
-        super::elem::shape_str(&x.shape), super::elem::shape_str(&y.shape),
-        x.shape.last().copied().unwrap_or(0), x.ndim().saturating_sub(1), y.shape.first().copied().unwrap_or(0)
-    ));
+    let mismatch = || {
+        PyErr::value_error(format!(
+            "shapes {} and {} not aligned: {} (dim {}) != {} (dim 0)",
+            super::elem::shape_str(&x.shape),
+            super::elem::shape_str(&y.shape),
+            x.shape.last().copied().unwrap_or(0),
+            x.ndim().saturating_sub(1),
+            y.shape.first().copied().unwrap_or(0)
+        ))
+    };
     match (x.ndim(), y.ndim()) {
         (1, 1) => {
-            if x.shape != y.shape { return Err(mismatch()); }
+            if x.shape != y.shape {
+                return Err(mismatch());
+            }
             let s: f64 = xv.iter().zip(&yv).map(|(a, b)| a * b).sum();
             Ok(Value::Scalar(Scalar::F64(s).cast(dt)))
         }
         (2, 1) | (2, 2) => {
             let (n, k) = (x.shape[0], x.shape[1]);
-            if y.shape[0] != k { return Err(mismatch()); }
+            if y.shape[0] != k {
+                return Err(mismatch());
+            }
             let m = if y.ndim() == 2 { y.shape[1] } else { 1 };
             let mut out = vec![0f64; n * m];
-            for i in 0..n { for p in 0..k { let a = xv[i * k + p]; for j in 0..m { out[i * m + j] += a * yv[p * m + j]; } } }
+            for i in 0..n {
+                for p in 0..k {
+                    let a = xv[i * k + p];
+                    for j in 0..m {
+                        out[i * m + j] += a * yv[p * m + j];
+                    }
+                }
+            }
             let shape = if y.ndim() == 2 { vec![n, m] } else { vec![n] };
-            Ok(Value::Array(super::cast(&super::elem::from_vec(&shape, &out)?, dt)?))
+            Ok(Value::Array(super::cast(
+                &super::elem::from_vec(&shape, &out)?,
+                dt,
+            )?))
         }
-        _ => Err(PyErr::not_implemented("np.dot supports 1-D and 2-D arrays in nbcuda")),
+        _ => Err(PyErr::not_implemented(
+            "np.dot supports 1-D and 2-D arrays in nbcuda",
+        )),
     }
 }
 
@@ -652,6 +1021,3 @@ pub fn register(m: &Module) {
     reductions(m);
     comparisons(m);
 }
-
-#[allow(dead_code)]
-fn unused(_: Args) {}

@@ -95,7 +95,11 @@ pub fn array_setitem(a: &NdArray, key: &Value, value: &Value, rt: &mut Runtime) 
 }
 
 /// Turn the operands of a binary operator into arrays, with Python numbers weak (NEP 50).
-pub fn operands(rt: &mut Runtime, lhs: &Value, rhs: &Value) -> PyResult<Option<(NdArray, NdArray)>> {
+pub fn operands(
+    rt: &mut Runtime,
+    lhs: &Value,
+    rhs: &Value,
+) -> PyResult<Option<(NdArray, NdArray)>> {
     let strong = |rt: &mut Runtime, v: &Value| -> PyResult<Option<NdArray>> {
         Ok(match v {
             Value::Array(a) => Some(a.clone()),
@@ -207,7 +211,12 @@ pub fn array_truthy(a: &NdArray) -> PyResult<bool> {
 }
 
 /// Shape and flattened leaves of a nested list/tuple value.
-fn discover(rt: &mut Runtime, v: &Value, depth: usize, shape: &mut Vec<usize>, leaves: &mut Vec<Value>) -> PyResult<()> {
+fn discover(
+    v: &Value,
+    depth: usize,
+    shape: &mut Vec<usize>,
+    leaves: &mut Vec<Value>,
+) -> PyResult<()> {
     let items: Option<Vec<Value>> = match v {
         Value::List(l) => Some(l.borrow().clone()),
         Value::Tuple(t) => Some(t.to_vec()),
@@ -222,7 +231,7 @@ fn discover(rt: &mut Runtime, v: &Value, depth: usize, shape: &mut Vec<usize>, l
                 return Err(inhomogeneous(depth));
             }
             for it in &items {
-                discover(rt, it, depth + 1, shape, leaves)?;
+                discover(it, depth + 1, shape, leaves)?;
             }
         }
         None => {
@@ -271,7 +280,7 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
         Value::List(_) | Value::Tuple(_) => {
             let mut shape = Vec::new();
             let mut leaves = Vec::new();
-            discover(rt, v, 0, &mut shape, &mut leaves)?;
+            discover(v, 0, &mut shape, &mut leaves)?;
             let mut inferred: Option<DType> = None;
             for l in &leaves {
                 let d = match l {

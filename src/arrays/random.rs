@@ -201,7 +201,11 @@ fn num(v: Option<&Value>, default: f64) -> PyResult<f64> {
 }
 
 fn randint(rt: &mut Runtime, mt: &mut Mt19937, b: &[Option<Value>]) -> PyResult<Value> {
-    let low = b[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
+    let low = b[0]
+        .as_ref()
+        .map(|v| v.as_index())
+        .transpose()?
+        .unwrap_or(0);
     let (lo, hi) = match &b[1] {
         None | Some(Value::None) => (0, low),
         Some(h) => (low, h.as_index()?),
@@ -231,82 +235,130 @@ fn randint(rt: &mut Runtime, mt: &mut Mt19937, b: &[Option<Value>]) -> PyResult<
 /// Build `np.random`.
 pub fn module() -> Rc<Module> {
     let m = Module::new("numpy.random", "NumPy's legacy random number generation.");
-    m.func("seed", "seed(seed=None)", "Seed the global legacy generator.", |rt, a| {
-        let b = a.bind("seed", &["seed="])?;
-        let mt = match &b[0] {
-            None | Some(Value::None) => Global::default().0,
-            Some(Value::List(_)) | Some(Value::Tuple(_)) | Some(Value::Array(_)) => {
-                let arr = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
-                let w: Vec<u32> = super::elem::read_vec::<i64>(&arr).iter().map(|&x| x as u32).collect();
-                Mt19937::from_array(&w)
-            }
-            Some(v) => {
-                let s = v.as_index()?;
-                if !(0..=u32::MAX as i64).contains(&s) {
-                    return Err(PyErr::value_error("Seed must be between 0 and 2**32 - 1"));
+    m.func(
+        "seed",
+        "seed(seed=None)",
+        "Seed the global legacy generator.",
+        |rt, a| {
+            let b = a.bind("seed", &["seed="])?;
+            let mt = match &b[0] {
+                None | Some(Value::None) => Global::default().0,
+                Some(Value::List(_)) | Some(Value::Tuple(_)) | Some(Value::Array(_)) => {
+                    let arr = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+                    let w: Vec<u32> = super::elem::read_vec::<i64>(&arr)
+                        .iter()
+                        .map(|&x| x as u32)
+                        .collect();
+                    Mt19937::from_array(&w)
                 }
-                Mt19937::new(s as u32)
-            }
-        };
-        rt.state::<Global>().0 = mt;
-        Ok(Value::None)
-    });
-    m.func("rand", "rand(d0, d1, ...)", "Uniform samples in [0, 1) of the given shape.", |rt, a| {
-        let size = dims(&a)?;
-        let g = &mut rt.state::<Global>().0;
-        fill_f64(size, || g.next_double())
-    });
-    m.func("randn", "randn(d0, d1, ...)", "Standard normal samples of the given shape.", |rt, a| {
-        let size = dims(&a)?;
-        let g = &mut rt.state::<Global>().0;
-        fill_f64(size, || g.gauss())
-    });
-    for name in ["random", "random_sample", "sample", "ranf"] {
-        m.func(name, &format!("{name}(size=None)"), "Uniform samples in [0, 1).", move |rt, a| {
-            let b = a.bind(name, &["size="])?;
-            let size = size_of(b[0].as_ref())?;
+                Some(v) => {
+                    let s = v.as_index()?;
+                    if !(0..=u32::MAX as i64).contains(&s) {
+                        return Err(PyErr::value_error("Seed must be between 0 and 2**32 - 1"));
+                    }
+                    Mt19937::new(s as u32)
+                }
+            };
+            rt.state::<Global>().0 = mt;
+            Ok(Value::None)
+        },
+    );
+    m.func(
+        "rand",
+        "rand(d0, d1, ...)",
+        "Uniform samples in [0, 1) of the given shape.",
+        |rt, a| {
+            let size = dims(&a)?;
             let g = &mut rt.state::<Global>().0;
             fill_f64(size, || g.next_double())
-        });
+        },
+    );
+    m.func(
+        "randn",
+        "randn(d0, d1, ...)",
+        "Standard normal samples of the given shape.",
+        |rt, a| {
+            let size = dims(&a)?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || g.gauss())
+        },
+    );
+    for name in ["random", "random_sample", "sample", "ranf"] {
+        m.func(
+            name,
+            &format!("{name}(size=None)"),
+            "Uniform samples in [0, 1).",
+            move |rt, a| {
+                let b = a.bind(name, &["size="])?;
+                let size = size_of(b[0].as_ref())?;
+                let g = &mut rt.state::<Global>().0;
+                fill_f64(size, || g.next_double())
+            },
+        );
     }
-    m.func("standard_normal", "standard_normal(size=None)", "Standard normal samples.", |rt, a| {
-        let b = a.bind("standard_normal", &["size="])?;
-        let size = size_of(b[0].as_ref())?;
-        let g = &mut rt.state::<Global>().0;
-        fill_f64(size, || g.gauss())
-    });
-    m.func("normal", "normal(loc=0.0, scale=1.0, size=None)", "Normal samples.", |rt, a| {
-        let b = a.bind("normal", &["loc=", "scale=", "size="])?;
-        let (loc, scale) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
-        if scale < 0.0 {
-            return Err(PyErr::value_error("scale < 0"));
-        }
-        let size = size_of(b[2].as_ref())?;
-        let g = &mut rt.state::<Global>().0;
-        fill_f64(size, || loc + scale * g.gauss())
-    });
-    m.func("uniform", "uniform(low=0.0, high=1.0, size=None)", "Uniform samples in [low, high).", |rt, a| {
-        let b = a.bind("uniform", &["low=", "high=", "size="])?;
-        let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
-        let size = size_of(b[2].as_ref())?;
-        let g = &mut rt.state::<Global>().0;
-        fill_f64(size, || lo + (hi - lo) * g.next_double())
-    });
-    m.func("randint", "randint(low, high=None, size=None, dtype=int)", "Random integers in [low, high).", |rt, a| {
-        let b = a.bind("randint", &["low", "high=", "size=", "dtype="])?;
-        let mut g = std::mem::replace(&mut rt.state::<Global>().0, Mt19937::new(0));
-        let r = randint(rt, &mut g, &b);
-        rt.state::<Global>().0 = g;
-        r
-    });
-    m.func("default_rng", "default_rng(seed=None)", "A new Generator (PCG64-style stream; values differ from NumPy's).", |_rt, a| {
-        let b = a.bind("default_rng", &["seed="])?;
-        let seed = match &b[0] {
-            None | Some(Value::None) => Global::default().0.next_u32() as u64,
-            Some(v) => v.as_index()? as u64,
-        };
-        Ok(Value::object(Generator(RefCell::new(Pcg64::new(seed)))))
-    });
+    m.func(
+        "standard_normal",
+        "standard_normal(size=None)",
+        "Standard normal samples.",
+        |rt, a| {
+            let b = a.bind("standard_normal", &["size="])?;
+            let size = size_of(b[0].as_ref())?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || g.gauss())
+        },
+    );
+    m.func(
+        "normal",
+        "normal(loc=0.0, scale=1.0, size=None)",
+        "Normal samples.",
+        |rt, a| {
+            let b = a.bind("normal", &["loc=", "scale=", "size="])?;
+            let (loc, scale) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
+            if scale < 0.0 {
+                return Err(PyErr::value_error("scale < 0"));
+            }
+            let size = size_of(b[2].as_ref())?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || loc + scale * g.gauss())
+        },
+    );
+    m.func(
+        "uniform",
+        "uniform(low=0.0, high=1.0, size=None)",
+        "Uniform samples in [low, high).",
+        |rt, a| {
+            let b = a.bind("uniform", &["low=", "high=", "size="])?;
+            let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
+            let size = size_of(b[2].as_ref())?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || lo + (hi - lo) * g.next_double())
+        },
+    );
+    m.func(
+        "randint",
+        "randint(low, high=None, size=None, dtype=int)",
+        "Random integers in [low, high).",
+        |rt, a| {
+            let b = a.bind("randint", &["low", "high=", "size=", "dtype="])?;
+            let mut g = std::mem::replace(&mut rt.state::<Global>().0, Mt19937::new(0));
+            let r = randint(rt, &mut g, &b);
+            rt.state::<Global>().0 = g;
+            r
+        },
+    );
+    m.func(
+        "default_rng",
+        "default_rng(seed=None)",
+        "A new Generator (PCG64-style stream; values differ from NumPy's).",
+        |_rt, a| {
+            let b = a.bind("default_rng", &["seed="])?;
+            let seed = match &b[0] {
+                None | Some(Value::None) => Global::default().0.next_u32() as u64,
+                Some(v) => v.as_index()? as u64,
+            };
+            Ok(Value::object(Generator(RefCell::new(Pcg64::new(seed)))))
+        },
+    );
     Rc::new(m)
 }
 
@@ -373,49 +425,105 @@ impl Object for Generator {
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         let me = self.clone();
         Ok(Some(match name {
-            "random" => Value::method(&me, "Generator.random", "random(size=None, dtype=float64)", "Uniform samples in [0, 1).", |g, rt, a| {
-                let b = a.bind("random", &["size=", "dtype=", "out="])?;
-                let size = size_of(b[0].as_ref())?;
-                let v = fill_f64(size, || g.0.borrow_mut().next_double())?;
-                cast_opt(rt, v, &b[1])
-            }),
+            "random" => Value::method(
+                &me,
+                "Generator.random",
+                "random(size=None, dtype=float64)",
+                "Uniform samples in [0, 1).",
+                |g, rt, a| {
+                    let b = a.bind("random", &["size=", "dtype=", "out="])?;
+                    let size = size_of(b[0].as_ref())?;
+                    let v = fill_f64(size, || g.0.borrow_mut().next_double())?;
+                    cast_opt(rt, v, &b[1])
+                },
+            ),
             "normal" | "standard_normal" => {
                 let std_only = name == "standard_normal";
-                Value::method(&me, "Generator.normal", "normal(loc=0.0, scale=1.0, size=None)", "Normal samples.", move |g, rt, a| {
-                    let (loc, scale, size, dt) = if std_only {
-                        let b = a.bind("standard_normal", &["size=", "dtype="])?;
-                        (0.0, 1.0, size_of(b[0].as_ref())?, b[1].clone())
-                    } else {
-                        let b = a.bind("normal", &["loc=", "scale=", "size="])?;
-                        (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?, size_of(b[2].as_ref())?, None)
-                    };
-                    let v = fill_f64(size, || loc + scale * g.0.borrow_mut().gauss())?;
-                    cast_opt(rt, v, &dt)
-                })
+                Value::method(
+                    &me,
+                    "Generator.normal",
+                    "normal(loc=0.0, scale=1.0, size=None)",
+                    "Normal samples.",
+                    move |g, rt, a| {
+                        let (loc, scale, size, dt) = if std_only {
+                            let b = a.bind("standard_normal", &["size=", "dtype="])?;
+                            (0.0, 1.0, size_of(b[0].as_ref())?, b[1].clone())
+                        } else {
+                            let b = a.bind("normal", &["loc=", "scale=", "size="])?;
+                            (
+                                num(b[0].as_ref(), 0.0)?,
+                                num(b[1].as_ref(), 1.0)?,
+                                size_of(b[2].as_ref())?,
+                                None,
+                            )
+                        };
+                        let v = fill_f64(size, || loc + scale * g.0.borrow_mut().gauss())?;
+                        cast_opt(rt, v, &dt)
+                    },
+                )
             }
-            "uniform" => Value::method(&me, "Generator.uniform", "uniform(low=0.0, high=1.0, size=None)", "Uniform samples.", |g, _rt, a| {
-                let b = a.bind("uniform", &["low=", "high=", "size="])?;
-                let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
-                fill_f64(size_of(b[2].as_ref())?, || lo + (hi - lo) * g.0.borrow_mut().next_double())
-            }),
-            "integers" => Value::method(&me, "Generator.integers", "integers(low, high=None, size=None, dtype=int64, endpoint=False)", "Random integers.", |g, rt, a| {
-                let b = a.bind("integers", &["low", "high=", "size=", "dtype=", "endpoint="])?;
-                let low = b[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
-                let (lo, mut hi) = match &b[1] { None | Some(Value::None) => (0, low), Some(h) => (low, h.as_index()?) };
-                if matches!(b[4], Some(Value::Bool(true))) { hi += 1; }
-                if lo >= hi { return Err(PyErr::value_error("low >= high")); }
-                let span = (hi as i128 - lo as i128) as u128;
-                let d = match &b[3] { None | Some(Value::None) => DType::I64, Some(v) => dtype_from_value(rt, v)? };
-                let draw = || Scalar::I64((lo as i128 + (g.0.borrow_mut().next_u64() as u128 % span) as i128) as i64).cast(d);
-                match size_of(b[2].as_ref())? {
-                    None => Ok(Value::Scalar(draw())),
-                    Some(shape) => {
-                        let out = new_array(&shape, d)?;
-                        for i in 0..out.size() { out.buf.write(i * d.itemsize(), &draw().to_bytes()); }
-                        Ok(Value::Array(out))
+            "uniform" => Value::method(
+                &me,
+                "Generator.uniform",
+                "uniform(low=0.0, high=1.0, size=None)",
+                "Uniform samples.",
+                |g, _rt, a| {
+                    let b = a.bind("uniform", &["low=", "high=", "size="])?;
+                    let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
+                    fill_f64(size_of(b[2].as_ref())?, || {
+                        lo + (hi - lo) * g.0.borrow_mut().next_double()
+                    })
+                },
+            ),
+            "integers" => Value::method(
+                &me,
+                "Generator.integers",
+                "integers(low, high=None, size=None, dtype=int64, endpoint=False)",
+                "Random integers.",
+                |g, rt, a| {
+                    let b = a.bind(
+                        "integers",
+                        &["low", "high=", "size=", "dtype=", "endpoint="],
+                    )?;
+                    let low = b[0]
+                        .as_ref()
+                        .map(|v| v.as_index())
+                        .transpose()?
+                        .unwrap_or(0);
+                    let (lo, mut hi) = match &b[1] {
+                        None | Some(Value::None) => (0, low),
+                        Some(h) => (low, h.as_index()?),
+                    };
+                    if matches!(b[4], Some(Value::Bool(true))) {
+                        hi += 1;
                     }
-                }
-            }),
+                    if lo >= hi {
+                        return Err(PyErr::value_error("low >= high"));
+                    }
+                    let span = (hi as i128 - lo as i128) as u128;
+                    let d = match &b[3] {
+                        None | Some(Value::None) => DType::I64,
+                        Some(v) => dtype_from_value(rt, v)?,
+                    };
+                    let draw = || {
+                        Scalar::I64(
+                            (lo as i128 + (g.0.borrow_mut().next_u64() as u128 % span) as i128)
+                                as i64,
+                        )
+                        .cast(d)
+                    };
+                    match size_of(b[2].as_ref())? {
+                        None => Ok(Value::Scalar(draw())),
+                        Some(shape) => {
+                            let out = new_array(&shape, d)?;
+                            for i in 0..out.size() {
+                                out.buf.write(i * d.itemsize(), &draw().to_bytes());
+                            }
+                            Ok(Value::Array(out))
+                        }
+                    }
+                },
+            ),
             _ => return Ok(None),
         }))
     }
@@ -426,8 +534,12 @@ impl Object for Generator {
 
 fn cast_opt(rt: &mut Runtime, v: Value, dt: &Option<Value>) -> PyResult<Value> {
     match (dt, &v) {
-        (Some(d), Value::Array(a)) if !d.is_none() => Ok(Value::Array(super::cast(a, dtype_from_value(rt, d)?)?)),
-        (Some(d), Value::Float(f)) if !d.is_none() => Ok(Value::Scalar(Scalar::F64(*f).cast(dtype_from_value(rt, d)?))),
+        (Some(d), Value::Array(a)) if !d.is_none() => {
+            Ok(Value::Array(super::cast(a, dtype_from_value(rt, d)?)?))
+        }
+        (Some(d), Value::Float(f)) if !d.is_none() => Ok(Value::Scalar(
+            Scalar::F64(*f).cast(dtype_from_value(rt, d)?),
+        )),
         _ => Ok(v),
     }
 }

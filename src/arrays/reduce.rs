@@ -2,7 +2,9 @@
 //! cumulative sums, over all elements or one axis, with NumPy's accumulator dtypes and its
 //! pairwise summation so float32 sums round as NumPy's do.
 
-use super::elem::{from_vec, read_vec, Elem};
+use std::borrow::Cow;
+
+use super::elem::{as_slice, from_vec, read_vec, Elem};
 use super::kernels::Arith;
 use super::{DType, NdArray, Scalar};
 use crate::language::{PyErr, PyResult, Value};
@@ -40,7 +42,13 @@ pub fn pairwise_sum<T: Arith>(a: &[T]) -> T {
     } else {
         let mut n2 = n / 2;
         n2 -= n2 % 8;
-        pairwise_sum(&a[..n2]).add(pairwise_sum(&a[n2..]))
+        // Splitting along NumPy's own recursion keeps the result bit-identical.
+        let (l, r) = if n >= super::kernels::PAR_MIN {
+            rayon::join(|| pairwise_sum(&a[..n2]), || pairwise_sum(&a[n2..]))
+        } else {
+            (pairwise_sum(&a[..n2]), pairwise_sum(&a[n2..]))
+        };
+        l.add(r)
     }
 }
 
@@ -64,9 +72,26 @@ pub fn mean_dtype(d: DType) -> DType {
 
 /// Split `a` into rows along `axis` (moved last): (data in C order of the moved layout,
 /// row length, output shape). `axis=None` gives one row of everything.
-fn rows<T: Elem>(a: &NdArray, axis: Option<isize>) -> PyResult<(Vec<T>, usize, Vec<usize>)> {
+fn rows<T: Elem>(a: &NdArray, axis: Option<isize>) -> PyResult<(Cow<'_, [T]>, usize, Vec<usize>)> {
+    let last =
+        axis.map(|ax| norm_axis(ax, a.ndim())).transpose()? == Some(a.ndim().wrapping_sub(1));
+    if axis.is_none() || last {
+        if let Some(s) = as_slice::<T>(a) {
+            let len = if axis.is_none() {
+                a.size()
+            } else {
+                a.shape[a.ndim() - 1]
+            };
+            let shape = if axis.is_none() {
+                vec![]
+            } else {
+                a.shape[..a.ndim() - 1].to_vec()
+            };
+            return Ok((Cow::Borrowed(s), len, shape));
+        }
+    }
     match axis {
-        None => Ok((read_vec::<T>(a), a.size(), vec![])),
+        None => Ok((Cow::Owned(read_vec::<T>(a)), a.size(), vec![])),
         Some(ax) => {
             let k = norm_axis(ax, a.ndim())?;
             let mut v = a.clone();
@@ -75,7 +100,7 @@ fn rows<T: Elem>(a: &NdArray, axis: Option<isize>) -> PyResult<(Vec<T>, usize, V
             let out_shape = v.shape.clone();
             v.shape.push(s);
             v.strides.push(st);
-            Ok((read_vec::<T>(&v), s, out_shape))
+            Ok((Cow::Owned(read_vec::<T>(&v)), s, out_shape))
         }
     }
 }
@@ -101,12 +126,7 @@ fn wrap<T: Elem>(vals: Vec<T>, shape: &[usize]) -> PyResult<Value> {
     }
 }
 
-fn per_row<T: Elem, R: Elem>(
-    data: &[T],
-    len: usize,
-    outn: usize,
-    f: impl Fn(&[T]) -> R,
-) -> Vec<R> {
+fn per_row<T: Elem, R: Elem>(data: &[T], len: usize, outn: usize, f: impl Fn(&[T]) -> R) -> Vec<R> {
     if len == 0 {
         return (0..outn).map(|_| f(&[])).collect();
     }
@@ -228,7 +248,7 @@ pub fn reduce_ddof(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) ->
             let dt = sum_dtype(a.dtype);
             with_dtype!(dt, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
-                let mut v = d;
+                let mut v = d.into_owned();
                 if len > 0 {
                     for r in v.chunks_mut(len) {
                         for i in 1..r.len() {
