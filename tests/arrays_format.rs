@@ -399,6 +399,7 @@ fn numpy_reference() -> Vec<Json> {
 #[test]
 fn repr_and_str_match_numpy() {
     let reference = numpy_reference();
+    assert_eq!(reference.len(), CASES.len(), "one reference per case");
     let mut failures = Vec::new();
     for ((id, setup, expr), r) in CASES.iter().zip(&reference) {
         let mut s = Session::new();
