@@ -1,0 +1,93 @@
+//! The pure array functions other parts call (no interpreter): elementwise operations,
+//! reductions, casting, strided copies and broadcasting. Expected values computed by hand.
+use nbcuda::arrays::elem::{from_vec, read_vec, scalar_array};
+use nbcuda::arrays::{
+    broadcast_shapes, cast, contiguous_copy, copy_into, elementwise_binary, elementwise_unary,
+    reduce, DType, NdArray, Scalar,
+};
+use nbcuda::language::{BinOp, Value};
+
+fn f32s(shape: &[usize], v: &[f32]) -> NdArray {
+    from_vec(shape, v).unwrap()
+}
+
+#[test]
+fn binary_with_broadcast_and_out() {
+    let a = f32s(&[2, 3], &[0., 1., 2., 3., 4., 5.]);
+    let b = f32s(&[3], &[10., 20., 30.]);
+    let r = elementwise_binary(BinOp::Add, &a, &b, None).unwrap();
+    assert_eq!(r.shape, vec![2, 3]);
+    assert_eq!(r.dtype, DType::F32);
+    assert_eq!(read_vec::<f32>(&r), vec![10., 21., 32., 13., 24., 35.]);
+    let out = nbcuda::arrays::NdArray::zeros(&[2, 3], DType::F64).unwrap();
+    elementwise_binary(BinOp::Mul, &a, &scalar_array(Scalar::F32(2.0)), Some(&out)).unwrap();
+    assert_eq!(read_vec::<f64>(&out), vec![0., 2., 4., 6., 8., 10.]);
+    let bad = f32s(&[4], &[1., 2., 3., 4.]);
+    let e = elementwise_binary(BinOp::Add, &a, &bad, None)
+        .err()
+        .unwrap();
+    assert_eq!(e.ename, "ValueError");
+}
+
+#[test]
+fn comparisons_and_unary() {
+    let a = from_vec(&[4], &[1i64, 5, 3, 7]).unwrap();
+    let r = elementwise_binary(BinOp::Gt, &a, &scalar_array(Scalar::I64(3)), None).unwrap();
+    assert_eq!(r.dtype, DType::Bool);
+    assert_eq!(read_vec::<i64>(&r), vec![0, 1, 0, 1]);
+    let s =
+        elementwise_unary("sqrt", &from_vec(&[3], &[4.0f64, 9.0, 2.25]).unwrap(), None).unwrap();
+    assert_eq!(read_vec::<f64>(&s), vec![2.0, 3.0, 1.5]);
+    let n = elementwise_unary("negative", &a, None).unwrap();
+    assert_eq!(read_vec::<i64>(&n), vec![-1, -5, -3, -7]);
+}
+
+#[test]
+fn reductions_by_axis() {
+    let a = from_vec(&[2, 3], &[1i32, 2, 3, 4, 5, 6]).unwrap();
+    match reduce("sum", &a, None).unwrap() {
+        Value::Scalar(Scalar::I64(21)) => {}
+        other => panic!("sum gave {other:?}"),
+    }
+    let Value::Array(c) = reduce("sum", &a, Some(0)).unwrap() else {
+        panic!("axis sum is an array")
+    };
+    assert_eq!(read_vec::<i64>(&c), vec![5, 7, 9]);
+    let Value::Array(m) = reduce("max", &a, Some(-1)).unwrap() else {
+        panic!("axis max is an array")
+    };
+    assert_eq!((m.dtype, read_vec::<i32>(&m)), (DType::I32, vec![3, 6]));
+    let Value::Scalar(s) = reduce("mean", &a, None).unwrap() else {
+        panic!("mean is a scalar")
+    };
+    assert_eq!(s, Scalar::F64(3.5));
+    // float32 pairwise summation: a million 0.1f32 sum to 100000.01 in NumPy 2.3.5
+    // (sequential float32 accumulation drifts to about 100958).
+    let v = vec![0.1f32; 1_000_000];
+    let Value::Scalar(Scalar::F32(t)) = reduce("sum", &f32s(&[1_000_000], &v), None).unwrap()
+    else {
+        panic!("f32 sum")
+    };
+    assert_eq!(t, 100000.01f32);
+}
+
+#[test]
+fn cast_copy_and_strides() {
+    let a = from_vec(&[2, 3], &[1.7f64, -2.7, 3.2, 4.9, 5.0, -0.5]).unwrap();
+    let i = cast(&a, DType::I32).unwrap();
+    assert_eq!(read_vec::<i32>(&i), vec![1, -2, 3, 4, 5, 0]);
+    // transposed view copied to C order
+    let t = NdArray {
+        shape: vec![3, 2],
+        strides: vec![8, 24],
+        ..a.clone()
+    };
+    let c = contiguous_copy(&t).unwrap();
+    assert_eq!(read_vec::<f64>(&c), vec![1.7, 4.9, -2.7, 5.0, 3.2, -0.5]);
+    // broadcast a row into every row of a strided destination
+    let dst = NdArray::zeros(&[2, 3], DType::F32).unwrap();
+    copy_into(&dst, &from_vec(&[3], &[1i64, 2, 3]).unwrap()).unwrap();
+    assert_eq!(read_vec::<f32>(&dst), vec![1., 2., 3., 1., 2., 3.]);
+    assert_eq!(broadcast_shapes(&[&[3, 1], &[4]]).unwrap(), vec![3, 4]);
+    assert!(broadcast_shapes(&[&[3], &[4]]).is_err());
+}
