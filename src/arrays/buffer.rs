@@ -20,6 +20,11 @@ pub struct AllocError {
 pub struct Buffer {
     ptr: NonNull<u8>,
     len: usize,
+    /// The allocation `ptr` lies in (`ptr` is rounded up to 64 bytes inside it). Allocating
+    /// with the allocator's natural alignment lets large zeroed buffers come from calloc's
+    /// already-zero pages instead of an explicit memset pass over the whole buffer.
+    base: NonNull<u8>,
+    alloc_len: usize,
 }
 
 // SAFETY: a Buffer owns its allocation; access from several threads is raw-pointer access
@@ -30,6 +35,8 @@ unsafe impl Send for Buffer {}
 unsafe impl Sync for Buffer {}
 
 const ALIGN: usize = 64;
+/// The system allocator's natural alignment (calloc path).
+const BASE_ALIGN: usize = 16;
 
 impl Buffer {
     /// Allocate `len` zeroed bytes, or fail without aborting.
@@ -38,15 +45,27 @@ impl Buffer {
             return Ok(Buffer {
                 ptr: NonNull::dangling(),
                 len: 0,
+                base: NonNull::dangling(),
+                alloc_len: 0,
             });
         }
-        let layout = Layout::from_size_align(len, ALIGN).map_err(|_| AllocError { bytes: len })?;
+        let alloc_len = len.checked_add(ALIGN).ok_or(AllocError { bytes: len })?;
+        let layout = Layout::from_size_align(alloc_len, BASE_ALIGN)
+            .map_err(|_| AllocError { bytes: len })?;
         // SAFETY: layout has non-zero size (checked above).
         let raw = unsafe { alloc_zeroed(layout) };
-        match NonNull::new(raw) {
-            Some(ptr) => Ok(Buffer { ptr, len }),
-            None => Err(AllocError { bytes: len }),
-        }
+        let Some(base) = NonNull::new(raw) else {
+            return Err(AllocError { bytes: len });
+        };
+        let pad = (ALIGN - (raw as usize % ALIGN)) % ALIGN;
+        // SAFETY: pad < ALIGN, so ptr..ptr+len lies inside the alloc_len = len + ALIGN bytes.
+        let ptr = unsafe { NonNull::new_unchecked(raw.add(pad)) };
+        Ok(Buffer {
+            ptr,
+            len,
+            base,
+            alloc_len,
+        })
     }
 
     pub fn len(&self) -> usize {
@@ -111,11 +130,11 @@ impl Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
-        if self.len != 0 {
-            let layout =
-                Layout::from_size_align(self.len, ALIGN).expect("layout was valid at allocation");
-            // SAFETY: ptr was allocated by `alloc_zeroed` with this exact layout.
-            unsafe { dealloc(self.ptr.as_ptr(), layout) }
+        if self.alloc_len != 0 {
+            let layout = Layout::from_size_align(self.alloc_len, BASE_ALIGN)
+                .expect("layout was valid at allocation");
+            // SAFETY: base was allocated by `alloc_zeroed` with this exact layout.
+            unsafe { dealloc(self.base.as_ptr(), layout) }
         }
     }
 }

@@ -494,6 +494,16 @@ pub fn contiguous_copy(a: &NdArray) -> PyResult<NdArray> {
 /// `dst[...] = src`: broadcasts `src` to dst's shape, casts to dst's dtype, handles overlap
 /// (the source is read out completely before anything is written).
 pub fn copy_into(dst: &NdArray, src: &NdArray) -> PyResult<()> {
+    if src.shape == dst.shape
+        && src.dtype == dst.dtype
+        && src.is_c_contiguous()
+        && dst.is_c_contiguous()
+    {
+        // Same layout: one memmove (handles overlap).
+        dst.buf
+            .copy_from(dst.offset, &src.buf, src.offset, dst.nbytes());
+        return Ok(());
+    }
     let src = broadcast_to(src, &dst.shape).map_err(|_| {
         PyErr::value_error(format!(
             "could not broadcast input array from shape {} into shape {}",
