@@ -21,3 +21,28 @@ fn nep50_promotion() {
     let o = out("import numpy as np\nx = np.arange(3, dtype=np.float32)\nprint((2*x).dtype, (x/2).dtype, (np.arange(3)/2).dtype, (x + np.float64(1)).dtype, (np.arange(3, dtype=np.uint8) + 1).dtype, (np.arange(3, dtype=np.int32) + 1.5).dtype)");
     assert_eq!(o, "float32 float32 float64 float64 uint8 float64\n");
 }
+
+#[test]
+fn isinstance_and_issubdtype() {
+    assert_eq!(
+        out("import numpy as np\nx = np.zeros(3, dtype=np.float32)\nprint(isinstance(x, np.ndarray), isinstance(x[0], np.float32), np.issubdtype(x.dtype, np.floating), np.issubdtype(np.int8, np.floating), x.dtype == np.float32, x.dtype == 'float32')"),
+        "True True True False True True\n"
+    );
+}
+
+#[test]
+fn views_share_memory_and_masks_assign() {
+    assert_eq!(
+        out("import numpy as np\na = np.arange(10)\nv = a[2:8:2]\nv[:] = 0\na[a > 7] = -1\nprint(a.tolist(), v.flags['C_CONTIGUOUS'])"),
+        "[0, 1, 0, 3, 0, 5, 0, 7, -1, -1] False\n"
+    );
+}
+
+#[test]
+fn seeded_legacy_stream_matches_numpy() {
+    // np.random.seed(0); np.random.rand(3) and randint in NumPy 2.3.5.
+    assert_eq!(
+        out("import numpy as np\nnp.random.seed(0)\nprint(np.random.rand(3).tolist())\nnp.random.seed(0)\nprint(np.random.randint(0, 10, size=5).tolist())"),
+        "[0.5488135039273248, 0.7151893663724195, 0.6027633760716439]\n[5, 0, 3, 3, 7]\n"
+    );
+}

@@ -66,6 +66,58 @@ impl crate::language::Object for NpType {
     }
 }
 
+/// `np.ndarray` and the abstract scalar classes (`np.floating`, `np.integer` ...): usable
+/// with `isinstance` / `np.issubdtype`; calling `np.ndarray(shape, dtype)` makes an array.
+pub struct NpClass(pub &'static str);
+
+impl NpClass {
+    /// Does dtype `d` belong to this class?
+    pub fn contains(&self, d: DType) -> bool {
+        match self.0 {
+            "floating" | "inexact" => d.is_float(),
+            "integer" => d.is_integer(),
+            "signedinteger" => d.is_signed(),
+            "unsignedinteger" => d.is_integer() && !d.is_signed(),
+            "number" => d != DType::Bool,
+            "generic" | "ndarray" => true,
+            _ => false,
+        }
+    }
+}
+
+impl crate::language::Object for NpClass {
+    fn type_name(&self) -> String {
+        "type".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!("<class 'numpy.{}'>", self.0))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "__name__" => Some(Value::str(self.0)),
+            _ => None,
+        })
+    }
+    fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
+        if self.0 != "ndarray" {
+            return Err(PyErr::type_error(format!(
+                "cannot create 'numpy.{}' instances",
+                self.0
+            )));
+        }
+        let b = args.bind("ndarray", &["shape", "dtype="])?;
+        let shape = super::methods::new_shape(b[0].as_ref().unwrap_or(&Value::None))?;
+        let d = match &b[1] {
+            Some(v) => super::pyapi::dtype_from_value(rt, v)?,
+            None => DType::F64,
+        };
+        Ok(Value::Array(super::elem::new_array(&shape, d)?))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// The attribute names under which each dtype's type object is registered.
 const TYPES: &[(&str, DType)] = &[
     ("bool_", DType::Bool),
@@ -116,6 +168,32 @@ fn build() -> Rc<Module> {
     m.set("Inf", Value::Float(f64::INFINITY));
     m.set("newaxis", Value::None);
     m.set("__version__", Value::str("2.3.5"));
+    for c in [
+        "ndarray",
+        "generic",
+        "number",
+        "integer",
+        "signedinteger",
+        "unsignedinteger",
+        "floating",
+        "inexact",
+    ] {
+        m.set(c, Value::object(NpClass(c)));
+    }
+    m.func(
+        "issubdtype",
+        "issubdtype(arg1, arg2)",
+        "Is the first dtype a sub-type of the second (a dtype or an abstract class)?",
+        |rt, a| {
+            let b = a.bind("issubdtype", &["arg1", "arg2"])?;
+            let d = super::pyapi::dtype_from_value(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+            let cls = b[1].clone().unwrap_or(Value::None);
+            if let Some(c) = cls.downcast::<NpClass>() {
+                return Ok(Value::Bool(c.contains(d)));
+            }
+            Ok(Value::Bool(super::pyapi::dtype_from_value(rt, &cls)? == d))
+        },
+    );
     f::register(&m);
     m.set("random", Value::Module(super::random::module()));
     m.set("testing", Value::Module(super::testing::module()));
