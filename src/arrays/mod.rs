@@ -140,6 +140,7 @@ pub mod index;
 pub mod kernels;
 pub mod methods;
 pub mod numpy_funcs;
+pub mod numpy_misc;
 pub mod promote;
 pub mod random;
 pub mod reduce;

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use super::elem::{broadcast_shapes, broadcast_to, read_vec, shape_str, B8};
 use super::format::{array2string, array_repr};
-use super::numpy_funcs::isclose;
+use super::numpy_misc::isclose;
 use super::pyapi::to_ndarray;
 use super::ufunc::{binary_ufunc, Ufunc2};
 use super::NdArray;
