@@ -109,3 +109,11 @@ fn testing_assertions() {
     s.run("import numpy as np\nnp.testing.assert_array_equal(np.arange(3), [0, 1, 2])")
         .ok();
 }
+
+#[test]
+fn absurd_sizes_raise_instead_of_aborting() {
+    assert_eq!(err("np.zeros((2**40, 2**40))").0, "MemoryError");
+    assert_eq!(err("np.linspace(0, 1, 2**60)").0, "MemoryError");
+    assert_eq!(err("np.arange(6).reshape(2**62, 2**62)").0, "ValueError");
+    assert_eq!(err("np.zeros(-1)").0, "ValueError");
+}

@@ -293,6 +293,14 @@ pub fn shape_str(shape: &[usize]) -> String {
 
 /// A new zeroed C-contiguous array, MemoryError on failure.
 pub fn new_array(shape: &[usize], dtype: DType) -> PyResult<NdArray> {
+    // Shapes whose element count overflows cannot be allocated either.
+    if shape
+        .iter()
+        .try_fold(dtype.itemsize(), |acc, &d| acc.checked_mul(d))
+        .is_none_or(|b| b > isize::MAX as usize)
+    {
+        return Err(alloc_error(shape, dtype));
+    }
     NdArray::zeros(shape, dtype).map_err(|_: AllocError| alloc_error(shape, dtype))
 }
 

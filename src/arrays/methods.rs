@@ -45,9 +45,15 @@ pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
     let unknown = shape.iter().filter(|&&d| d == -1).count();
     let known: usize = shape
         .iter()
-        .filter(|&&d| d >= 0)
-        .map(|&d| d as usize)
-        .product();
+        .filter(|&&d| d > 0)
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d as usize))
+        .map(|k| if shape.contains(&0) { 0 } else { k })
+        .ok_or_else(|| {
+            PyErr::value_error(format!(
+                "cannot reshape array of size {size} into shape {}",
+                shape_display(shape)
+            ))
+        })?;
     let err = || {
         PyErr::value_error(format!(
             "cannot reshape array of size {size} into shape {}",

@@ -195,20 +195,27 @@ fn creation(m: &Module) {
             } else {
                 f64::NAN
             };
-            let mut v: Vec<f64> = (0..num)
-                .map(|i| {
+            // Allocate through the fallible path first: a huge `num` is a MemoryError.
+            let buf = new_array(&[num], DType::F64)?;
+            let v = buf.buf.typed_mut::<f64>(0, num);
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = {
                     if div > 0 {
                         i as f64 * step + s0
                     } else {
                         i as f64 * delta + s0
                     }
-                })
-                .collect();
+                };
+            }
             if endpoint && num > 1 {
                 v[num - 1] = s1;
             }
             let d = dt_opt(rt, &b[5])?.unwrap_or(DType::F64);
-            let out = super::cast(&super::elem::from_vec(&[num], &v)?, d)?;
+            let out = if d == DType::F64 {
+                buf
+            } else {
+                super::cast(&buf, d)?
+            };
             if matches!(b[4], Some(Value::Bool(true))) {
                 return Ok(Value::tuple(vec![Value::Array(out), Value::Float(step)]));
             }
