@@ -46,3 +46,11 @@ fn seeded_legacy_stream_matches_numpy() {
         "[0.5488135039273248, 0.7151893663724195, 0.6027633760716439]\n[5, 0, 3, 3, 7]\n"
     );
 }
+
+#[test]
+fn sort_in_place_unique_and_count() {
+    assert_eq!(
+        out("import numpy as np\na = np.array([3, 1, 2, 3, 1])\nprint(np.unique(a), np.count_nonzero(a > 1))\na.sort()\nprint(a, np.argsort(np.array([0.5, -1.0, 2.0])))"),
+        "[1 2 3] 3\n[1 1 2 3 3] [1 0 2]\n"
+    );
+}

@@ -348,6 +348,18 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             Ok(Value::Array(squeeze(a, axis_arg(b[0].as_ref())?)?))
         }
         "tolist" => to_list(a),
+        "sort" => {
+            // In place, as ndarray.sort() does (the module function returns a copy).
+            let f = super::numpy::function("sort").ok_or_else(|| PyErr::internal("np.sort"))?;
+            let Value::Builtin(b) = f else {
+                return Err(PyErr::internal("np.sort is not a builtin"));
+            };
+            let sorted = (b.f)(rt, Args::new(vec![Value::Array(a.clone())]))?;
+            if let Value::Array(s) = sorted {
+                super::elem::copy_into(a, &s)?;
+            }
+            Ok(Value::None)
+        }
         "item" => {
             if args.pos.is_empty() {
                 if a.size() != 1 {

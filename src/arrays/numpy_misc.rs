@@ -62,6 +62,36 @@ fn tolerances(
 
 pub fn comparisons(m: &Module) {
     m.func(
+        "count_nonzero",
+        "count_nonzero(a)",
+        "Number of non-zero elements.",
+        |rt, a| {
+            let b = a.bind("count_nonzero", &["a", "axis=", "keepdims="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let n = read_vec::<B8>(&x).iter().filter(|v| v.0 != 0).count();
+            Ok(Value::Int(n as i64))
+        },
+    );
+    m.func(
+        "unique",
+        "unique(ar)",
+        "The sorted unique elements of an array (flattened).",
+        |rt, a| {
+            let b = a.bind(
+                "unique",
+                &["ar", "return_index=", "return_inverse=", "return_counts="],
+            )?;
+            let x = super::methods::ravel(&to_ndarray(rt, arg(&b, 0))?)?;
+            let s = sort(&x, false)?;
+            let out = with_dtype!(s.dtype, T => {
+                let mut v = read_vec::<T>(&s);
+                v.dedup_by(|p, q| p == q);
+                super::elem::from_vec(&[v.len()], &v)?
+            });
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
         "isclose",
         "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
         "Elementwise closeness.",
