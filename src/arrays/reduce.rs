@@ -177,7 +177,7 @@ pub fn reduce_ddof(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) ->
                 let (d, len, shape) = rows::<T>(a, axis)?;
                 let outn = outn_of(&shape);
                 let cnt = T::from_f64(len as f64);
-                let means: Vec<T> = sum_rows(&d, len, outn, true)
+                let means: Vec<T> = sum_rows(&d, len, outn, pairwise)
                     .into_iter()
                     .map(|s| s.tdiv(cnt))
                     .collect();
@@ -189,7 +189,7 @@ pub fn reduce_ddof(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) ->
                 for (i, m) in means.iter().enumerate() {
                     let row = if len == 0 { &[][..] } else { &d[i * len..(i + 1) * len] };
                     let sq: Vec<T> = row.iter().map(|&x| { let y = x.sub(*m); y.mul(y) }).collect();
-                    let v = T::default().add(pairwise_sum(&sq)).tdiv(div);
+                    let v = sum_rows(&sq, sq.len(), 1, pairwise)[0].tdiv(div);
                     out.push(if name == "std" { T::from_f64(v.to_f64().sqrt()) } else { v });
                 }
                 wrap(out, &shape)
