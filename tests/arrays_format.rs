@@ -118,6 +118,16 @@ const CASES: &[(&str, &str, &str)] = &[
         "np.random.random(6).astype(np.float32)",
     ),
     ("seed_rand_scalar", "np.random.seed(0)", "np.random.rand()"),
+    (
+        "seed_scalar_mix",
+        "np.random.seed(0)",
+        "(np.random.randint(10), np.random.normal(), np.random.rand(), np.random.uniform())",
+    ),
+    (
+        "numpy_scalar_results",
+        "",
+        "(np.sum([1, 2]), np.sin(0.5), np.float32(3) * np.int64(2), np.arange(3)[1] * 2.5)",
+    ),
     ("seed_big", "np.random.seed(123)", "np.random.rand(2000)"),
     // indexing, views, masks
     ("slice_step", "a = np.arange(10)", "a[1:8:3]"),

@@ -138,6 +138,7 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
     if !is_numpy(lhs) && !is_numpy(rhs) {
         return Ok(None);
     }
+    rt.check_interrupt()?;
     let Some((a, b)) = operands(rt, lhs, rhs)? else {
         return Ok(None);
     };

@@ -220,6 +220,8 @@ fn randint(rt: &mut Runtime, mt: &mut Mt19937, b: &[Option<Value>]) -> PyResult<
     let rng = (hi as i128 - 1 - lo as i128) as u64;
     let mut draw = || Scalar::I64((lo as i128 + mt.bounded(rng) as i128) as i64).cast(d);
     match size_of(b[2].as_ref())? {
+        // A single draw with the default dtype is a Python int, as in NumPy.
+        None if matches!(b[3], None | Some(Value::None)) => Ok(Value::Int(draw().as_i64())),
         None => Ok(Value::Scalar(draw())),
         Some(shape) => {
             let out = new_array(&shape, d)?;
