@@ -54,3 +54,11 @@ fn sort_in_place_unique_and_count() {
         "[1 2 3] 3\n[1 1 2 3 3] [1 0 2]\n"
     );
 }
+
+#[test]
+fn matmul_operator() {
+    assert_eq!(
+        out("import numpy as np\nm = np.arange(6).reshape(2, 3)\nprint(m @ np.ones(3, dtype=np.int64), np.arange(3) @ np.arange(3))"),
+        "[ 3 12] 5\n"
+    );
+}

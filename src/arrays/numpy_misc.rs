@@ -214,7 +214,8 @@ fn sort(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
     Ok(out)
 }
 
-fn dot(x: &NdArray, y: &NdArray) -> PyResult<Value> {
+/// `np.dot` / `@` for 1-D and 2-D operands.
+pub fn dot(x: &NdArray, y: &NdArray) -> PyResult<Value> {
     let dt = promote(x.dtype, y.dtype);
     let xv = read_vec::<f64>(x);
     let yv = read_vec::<f64>(y);

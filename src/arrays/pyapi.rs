@@ -142,6 +142,9 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
     let Some((a, b)) = operands(rt, lhs, rhs)? else {
         return Ok(None);
     };
+    if op == BinOp::MatMul {
+        return crate::arrays::numpy_misc::dot(&a, &b).map(Some);
+    }
     if op == BinOp::Pow && a.dtype.is_integer() && b.dtype.is_integer() {
         let neg = with_dtype!(b.dtype, T => crate::arrays::elem::read_vec::<T>(&b).iter().any(|x| x.to_f64() < 0.0));
         if neg {
