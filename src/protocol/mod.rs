@@ -1,14 +1,15 @@
 //! The Jupyter wire protocol: sockets, signing, message handling, kernelspec install and
 //! headless notebook execution.
 
+pub mod connection;
+pub mod exec;
+pub mod history;
 pub mod install;
 pub mod kernel_info;
 pub mod notebook;
+pub mod outbox;
 pub mod progress;
+pub mod server;
+pub mod wire;
 
-use std::path::Path;
-
-/// Serve the Jupyter protocol for the connection file at `path` until shutdown.
-pub fn serve(path: &Path) -> anyhow::Result<()> {
-    anyhow::bail!("the kernel server is not built yet ({})", path.display())
-}
+pub use server::serve;
