@@ -33,7 +33,11 @@ fn add_kernel_two_dimensional_grid() {
     let a = array_of(&[r, c], DType::F64, &av);
     let b = array_of(&[r, c], DType::F64, &bv);
     let o = array_of(&[r, c], DType::F64, &vec![0.0; r * c]);
-    let conf = nbcuda::compiler::LaunchConfig { grid: [3, 2, 1], block: [16, 16, 1], dynamic_shared_bytes: 0 };
+    let conf = nbcuda::compiler::LaunchConfig {
+        grid: [3, 2, 1],
+        block: [16, 16, 1],
+        dynamic_shared_bytes: 0,
+    };
     launch(&k, conf, &[arg(&a), arg(&b), arg(&o)]).unwrap();
     let want: Vec<f64> = av.iter().zip(&bv).map(|(x, y)| x * 2.0 + y).collect();
     assert_eq!(values(&o), want);
@@ -46,7 +50,15 @@ fn loops_break_continue_and_scalars() {
         &[arr1(DType::I64, 1), Ty::Scalar(DType::I64)],
     );
     let o = array_of(&[50], DType::I64, &[0.0; 50]);
-    launch(&k, cfg(2, 32), &[arg(&o), nbcuda::compiler::KernelArg::Scalar(nbcuda::arrays::Scalar::I64(20))]).unwrap();
+    launch(
+        &k,
+        cfg(2, 32),
+        &[
+            arg(&o),
+            nbcuda::compiler::KernelArg::Scalar(nbcuda::arrays::Scalar::I64(20)),
+        ],
+    )
+    .unwrap();
     let want: Vec<f64> = (0..50i64)
         .map(|i| {
             let mut s = 0;
@@ -71,11 +83,19 @@ fn loops_break_continue_and_scalars() {
 
 #[test]
 fn out_of_bounds_is_an_index_error_naming_the_line() {
-    let k = kernel("def bad(a):\n    i = cuda.grid(1)\n    a[i] = 1.0\n", &[arr1(DType::F32, 1)]);
+    let k = kernel(
+        "def bad(a):\n    i = cuda.grid(1)\n    a[i] = 1.0\n",
+        &[arr1(DType::F32, 1)],
+    );
     let a = f32_array(&[0.0; 10]);
     let err = launch(&k, cfg(1, 16), &[arg(&a)]).unwrap_err();
     assert_eq!(err.ename, "IndexError");
-    assert!(err.message.contains("index 10 is out of bounds for axis 0 with size 10"), "{}", err.message);
+    assert!(
+        err.message
+            .contains("index 10 is out of bounds for axis 0 with size 10"),
+        "{}",
+        err.message
+    );
     assert!(err.message.contains("line 3"), "{}", err.message);
     assert!(err.message.contains("thread (10, 0, 0)"), "{}", err.message);
 }

@@ -14,7 +14,11 @@ use crate::language::{PyErr, PyResult, Value};
 
 /// Lower `func` for parameter types `params`. `host` compiles an `@njit` body (may return
 /// a value); otherwise a `@cuda.jit` kernel (must return None).
-pub fn compile_function(func: &Rc<Function>, params: &[Ty], host: bool) -> PyResult<CompiledKernel> {
+pub fn compile_function(
+    func: &Rc<Function>,
+    params: &[Ty],
+    host: bool,
+) -> PyResult<CompiledKernel> {
     let names = func.param_names();
     if names.len() != params.len() {
         return Err(PyErr::type_error(format!(
@@ -58,7 +62,11 @@ pub fn typeof_scalar(v: &Value) -> Option<Scalar> {
 
 pub fn array_ty(dtype: DType, shape: &[usize], strides: &[isize]) -> Ty {
     let c = crate::arrays::contiguous(shape, strides, dtype.itemsize(), true);
-    Ty::Array { dtype, ndim: shape.len(), layout: if c { Layout::C } else { Layout::A } }
+    Ty::Array {
+        dtype,
+        ndim: shape.len(),
+        layout: if c { Layout::C } else { Layout::A },
+    }
 }
 
 pub fn ndarray_ty(a: &NdArray) -> Ty {
@@ -68,9 +76,18 @@ pub fn ndarray_ty(a: &NdArray) -> Ty {
 /// Does a compiled specialisation accept this argument type? Layout A accepts C arrays.
 pub fn accepts(param: &Ty, arg: &Ty) -> bool {
     match (param, arg) {
-        (Ty::Array { dtype: d1, ndim: n1, layout: l1 }, Ty::Array { dtype: d2, ndim: n2, layout: l2 }) => {
-            d1 == d2 && n1 == n2 && (*l1 == Layout::A || l1 == l2)
-        }
+        (
+            Ty::Array {
+                dtype: d1,
+                ndim: n1,
+                layout: l1,
+            },
+            Ty::Array {
+                dtype: d2,
+                ndim: n2,
+                layout: l2,
+            },
+        ) => d1 == d2 && n1 == n2 && (*l1 == Layout::A || l1 == l2),
         (a, b) => a == b,
     }
 }

@@ -47,7 +47,12 @@ pub fn device_function(v: &Value) -> Option<Rc<Function>> {
 
 impl CudaKernel {
     pub fn new(func: Rc<Function>, device: bool, sigs: Vec<Signature>) -> PyResult<CudaKernel> {
-        let k = CudaKernel { func, device, sigs, cache: RefCell::new(Vec::new()) };
+        let k = CudaKernel {
+            func,
+            device,
+            sigs,
+            cache: RefCell::new(Vec::new()),
+        };
         if !device {
             // Eager signatures compile at decoration time, as Numba does.
             for s in k.sigs.clone() {
@@ -67,12 +72,12 @@ impl CudaKernel {
 
     /// The compiled kernel for these argument types (cached).
     pub fn specialize(&self, tys: &[Ty]) -> PyResult<Arc<CompiledKernel>> {
-        if let Some((_, k)) = self
-            .cache
-            .borrow()
-            .iter()
-            .find(|(t, _)| t.len() == tys.len() && t.iter().zip(tys).all(|(p, a)| crate::compiler::compile::accepts(p, a)))
-        {
+        if let Some((_, k)) = self.cache.borrow().iter().find(|(t, _)| {
+            t.len() == tys.len()
+                && t.iter()
+                    .zip(tys)
+                    .all(|(p, a)| crate::compiler::compile::accepts(p, a))
+        }) {
             return Ok(k.clone());
         }
         if !self.sigs.is_empty() {
@@ -97,13 +102,18 @@ fn dim3(v: &Value, what: &str) -> PyResult<[u32; 3]> {
         other => vec![other.clone()],
     };
     if items.is_empty() || items.len() > 3 {
-        return Err(PyErr::value_error(format!("{what} must be an int or a tuple of 1 to 3 ints")));
+        return Err(PyErr::value_error(format!(
+            "{what} must be an int or a tuple of 1 to 3 ints"
+        )));
     }
     let mut out = [1u32; 3];
     for (i, it) in items.iter().enumerate() {
         let n = match it {
             Value::Int(_) | Value::Scalar(_) | Value::Bool(_) => it.as_index().map_err(|_| {
-                PyErr::type_error(format!("{what} must be an int or a tuple of ints, got {}", it.type_name()))
+                PyErr::type_error(format!(
+                    "{what} must be an int or a tuple of ints, got {}",
+                    it.type_name()
+                ))
             })?,
             other => {
                 return Err(PyErr::type_error(format!(
@@ -113,7 +123,9 @@ fn dim3(v: &Value, what: &str) -> PyResult<[u32; 3]> {
             }
         };
         if n < 0 || n > u32::MAX as i64 {
-            return Err(PyErr::value_error(format!("{what} dimension {n} is out of range")));
+            return Err(PyErr::value_error(format!(
+                "{what} dimension {n} is out of range"
+            )));
         }
         out[i] = n as u32;
     }
@@ -140,12 +152,15 @@ impl Object for Configured {
         if self.empty {
             return Ok(Value::None);
         }
-        launch_kernel(rt, LaunchRequest {
-            kernel: &self.kernel,
-            config: self.config,
-            stream: &self.stream,
-            args,
-        })?;
+        launch_kernel(
+            rt,
+            LaunchRequest {
+                kernel: &self.kernel,
+                config: self.config,
+                stream: &self.stream,
+                args,
+            },
+        )?;
         Ok(Value::None)
     }
     fn as_any(&self) -> &dyn Any {
@@ -182,7 +197,9 @@ impl Object for CudaKernel {
             other => vec![other.clone()],
         };
         if items.len() < 2 {
-            return Err(PyErr::value_error("must specify at least the griddim and blockdim"));
+            return Err(PyErr::value_error(
+                "must specify at least the griddim and blockdim",
+            ));
         }
         if items.len() > 4 {
             return Err(PyErr::value_error(format!(
@@ -205,7 +222,11 @@ impl Object for CudaKernel {
         };
         Ok(Value::object(Configured {
             kernel: self,
-            config: LaunchConfig { grid, block, dynamic_shared_bytes: shared },
+            config: LaunchConfig {
+                grid,
+                block,
+                dynamic_shared_bytes: shared,
+            },
             stream,
             empty: false,
         }))
@@ -225,36 +246,81 @@ impl Object for CudaKernel {
         Ok(match name {
             "py_func" => Some(Value::Object(self.func.clone())),
             "__name__" => Some(Value::str(&self.func.name)),
-            "__doc__" => Some(self.func.doc.clone().map(|d| Value::str(&d)).unwrap_or(Value::None)),
-            "forall" => Some(Value::method(&self, "CUDADispatcher.forall", "forall(ntasks, tpb=0, stream=0, sharedmem=0)", "A 1-D launch covering ntasks threads.", |k, _rt, args| {
-                let a = args.bind("forall", &["ntasks", "tpb=", "stream=", "sharedmem="])?;
-                let n = a[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
-                if n < 0 {
-                    return Err(PyErr::value_error(format!("Can't create ForAll with negative task count: {n}")));
-                }
-                let tpb = a[1].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
-                let tpb = if tpb <= 0 { 128.min(n.max(1)) } else { tpb };
-                let shared = a[3].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0).max(0) as usize;
-                let grid = ((n + tpb - 1) / tpb).max(1);
-                Ok(Value::object(Configured {
-                    kernel: k.clone(),
-                    config: LaunchConfig { grid: [grid as u32, 1, 1], block: [tpb as u32, 1, 1], dynamic_shared_bytes: shared },
-                    stream: a[2].clone().unwrap_or(Value::Int(0)),
-                    empty: n == 0,
-                }))
-            })),
-            "inspect_types" | "inspect_ir" => Some(Value::method(&self, "CUDADispatcher.inspect_types", "inspect_types()", "Print the typed IR of every compiled specialisation.", |k, rt, _args| {
-                let texts: Vec<String> = k.cache.borrow().iter().map(|(_, c)| crate::compiler::ir::print_kernel(&c.ir)).collect();
-                for t in texts {
-                    rt.print(&t);
-                }
-                Ok(Value::None)
-            })),
+            "__doc__" => Some(
+                self.func
+                    .doc
+                    .clone()
+                    .map(|d| Value::str(&d))
+                    .unwrap_or(Value::None),
+            ),
+            "forall" => Some(Value::method(
+                &self,
+                "CUDADispatcher.forall",
+                "forall(ntasks, tpb=0, stream=0, sharedmem=0)",
+                "A 1-D launch covering ntasks threads.",
+                |k, _rt, args| {
+                    let a = args.bind("forall", &["ntasks", "tpb=", "stream=", "sharedmem="])?;
+                    let n = a[0]
+                        .as_ref()
+                        .map(|v| v.as_index())
+                        .transpose()?
+                        .unwrap_or(0);
+                    if n < 0 {
+                        return Err(PyErr::value_error(format!(
+                            "Can't create ForAll with negative task count: {n}"
+                        )));
+                    }
+                    let tpb = a[1]
+                        .as_ref()
+                        .map(|v| v.as_index())
+                        .transpose()?
+                        .unwrap_or(0);
+                    let tpb = if tpb <= 0 { 128.min(n.max(1)) } else { tpb };
+                    let shared = a[3]
+                        .as_ref()
+                        .map(|v| v.as_index())
+                        .transpose()?
+                        .unwrap_or(0)
+                        .max(0) as usize;
+                    let grid = ((n + tpb - 1) / tpb).max(1);
+                    Ok(Value::object(Configured {
+                        kernel: k.clone(),
+                        config: LaunchConfig {
+                            grid: [grid as u32, 1, 1],
+                            block: [tpb as u32, 1, 1],
+                            dynamic_shared_bytes: shared,
+                        },
+                        stream: a[2].clone().unwrap_or(Value::Int(0)),
+                        empty: n == 0,
+                    }))
+                },
+            )),
+            "inspect_types" | "inspect_ir" => Some(Value::method(
+                &self,
+                "CUDADispatcher.inspect_types",
+                "inspect_types()",
+                "Print the typed IR of every compiled specialisation.",
+                |k, rt, _args| {
+                    let texts: Vec<String> = k
+                        .cache
+                        .borrow()
+                        .iter()
+                        .map(|(_, c)| crate::compiler::ir::print_kernel(&c.ir))
+                        .collect();
+                    for t in texts {
+                        rt.print(&t);
+                    }
+                    Ok(Value::None)
+                },
+            )),
             _ => None,
         })
     }
     fn doc(&self) -> Option<(String, String)> {
-        Some((format!("{}({})", self.func.name, self.func.param_names().join(", ")), self.func.doc.clone().unwrap_or_default()))
+        Some((
+            format!("{}({})", self.func.name, self.func.param_names().join(", ")),
+            self.func.doc.clone().unwrap_or_default(),
+        ))
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -293,15 +359,23 @@ fn jit_options(args: &Args, fname: &str) -> PyResult<(Vec<Signature>, bool)> {
         }
     }
     if args.pos.len() > 1 {
-        return Err(PyErr::type_error(format!("{fname}() takes at most one positional argument (the signature)")));
+        return Err(PyErr::type_error(format!(
+            "{fname}() takes at most one positional argument (the signature)"
+        )));
     }
     let mut device = false;
     for (k, v) in &args.kw {
         match &**k {
             "device" => device = matches!(v, Value::Bool(true)),
             "signature" | "sig" => sigs = signatures_from(v)?,
-            "inline" | "debug" | "opt" | "lineinfo" | "cache" | "fastmath" | "link" | "max_registers" | "nopython" | "boundscheck" | "forceinline" | "parallel" | "nogil" | "error_model" => {}
-            other => return Err(PyErr::type_error(format!("{fname}() got an unexpected keyword argument '{other}'"))),
+            "inline" | "debug" | "opt" | "lineinfo" | "cache" | "fastmath" | "link"
+            | "max_registers" | "nopython" | "boundscheck" | "forceinline" | "parallel"
+            | "nogil" | "error_model" => {}
+            other => {
+                return Err(PyErr::type_error(format!(
+                    "{fname}() got an unexpected keyword argument '{other}'"
+                )))
+            }
         }
     }
     Ok((sigs, device))
@@ -314,12 +388,17 @@ fn cuda_jit(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
         }
     }
     let (sigs, device) = jit_options(&args, "jit")?;
-    Ok(Value::builtin("numba.cuda.jit.<decorator>", "decorator(func)", "Compile func as a CUDA kernel or device function.", move |_rt, a| {
-        let f = a.pos.first().and_then(as_function).ok_or_else(|| {
-            PyErr::type_error("@cuda.jit(...) decorates a function defined with def")
-        })?;
-        Ok(Value::object(CudaKernel::new(f, device, sigs.clone())?))
-    }))
+    Ok(Value::builtin(
+        "numba.cuda.jit.<decorator>",
+        "decorator(func)",
+        "Compile func as a CUDA kernel or device function.",
+        move |_rt, a| {
+            let f = a.pos.first().and_then(as_function).ok_or_else(|| {
+                PyErr::type_error("@cuda.jit(...) decorates a function defined with def")
+            })?;
+            Ok(Value::object(CudaKernel::new(f, device, sigs.clone())?))
+        },
+    ))
 }
 
 fn host_wrap(copy_in: bool, copy_out: bool) -> impl Fn(&mut Runtime, Args) -> PyResult<Value> {
@@ -327,17 +406,39 @@ fn host_wrap(copy_in: bool, copy_out: bool) -> impl Fn(&mut Runtime, Args) -> Py
         let a = args.bind("In", &["ary"])?;
         let array = a[0].clone().unwrap_or(Value::None);
         if !matches!(array, Value::Array(_)) {
-            return Err(PyErr::type_error(format!("cuda.In/Out/InOut wrap a host ndarray, got {}", array.type_name())));
+            return Err(PyErr::type_error(format!(
+                "cuda.In/Out/InOut wrap a host ndarray, got {}",
+                array.type_name()
+            )));
         }
-        Ok(Value::object(HostArg { array, copy_in, copy_out }))
+        Ok(Value::object(HostArg {
+            array,
+            copy_in,
+            copy_out,
+        }))
     }
 }
 
 pub fn register_cuda(cuda: &Module) {
     cuda.func("jit", "jit(func_or_sig=None, device=False, inline=False, debug=None, opt=None, lineinfo=False, cache=False, fastmath=False)", "Compile a Python function into a CUDA kernel (or a device function with device=True).", cuda_jit);
-    cuda.func("In", "In(ary)", "Mark a host array as input only: copied to the device, not back.", host_wrap(true, false));
-    cuda.func("Out", "Out(ary)", "Mark a host array as output only: not copied in, copied back.", host_wrap(false, true));
-    cuda.func("InOut", "InOut(ary)", "Mark a host array as copied to the device and back (the default).", host_wrap(true, true));
+    cuda.func(
+        "In",
+        "In(ary)",
+        "Mark a host array as input only: copied to the device, not back.",
+        host_wrap(true, false),
+    );
+    cuda.func(
+        "Out",
+        "Out(ary)",
+        "Mark a host array as output only: not copied in, copied back.",
+        host_wrap(false, true),
+    );
+    cuda.func(
+        "InOut",
+        "InOut(ary)",
+        "Mark a host array as copied to the device and back (the default).",
+        host_wrap(true, true),
+    );
     crate::compiler::ufunc::register(cuda, true);
     crate::compiler::reduce::register(cuda);
 }
@@ -345,12 +446,20 @@ pub fn register_cuda(cuda: &Module) {
 pub fn register_numba(m: &Module) {
     crate::compiler::njit::register(m);
     crate::compiler::ufunc::register(m, false);
-    m.set("prange", Value::builtin("numba.prange", "prange(*args)", "range() that @njit(parallel=True) may run in parallel.", |rt, args| {
-        let f = crate::language::builtins::builtins()
-            .remove("range")
-            .ok_or_else(|| PyErr::internal("builtin range is missing"))?;
-        rt.call(&f, args)
-    }));
+    m.set(
+        "prange",
+        Value::builtin(
+            "numba.prange",
+            "prange(*args)",
+            "range() that @njit(parallel=True) may run in parallel.",
+            |rt, args| {
+                let f = crate::language::builtins::builtins()
+                    .remove("range")
+                    .ok_or_else(|| PyErr::internal("builtin range is missing"))?;
+                rt.call(&f, args)
+            },
+        ),
+    );
 }
 
 pub fn register_random(m: &Module) {

@@ -11,7 +11,9 @@ use rayon::prelude::*;
 
 use crate::arrays::{Buffer, DType};
 use crate::compiler::exec_ops::*;
-use crate::compiler::ir::{ArrRef, AtomicOp, BarrierKind, Inst, Kernel, Op, PrintArg, RngKind, Special, Stmt};
+use crate::compiler::ir::{
+    ArrRef, AtomicOp, BarrierKind, Inst, Kernel, Op, PrintArg, RngKind, Special, Stmt,
+};
 use crate::compiler::mem::RawMem;
 use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
 use crate::devices::Storage;
@@ -37,7 +39,10 @@ pub struct Prepared<'a> {
 }
 
 fn fault(ename: &str, message: String) -> KernelFault {
-    KernelFault { ename: ename.into(), message }
+    KernelFault {
+        ename: ename.into(),
+        message,
+    }
 }
 
 fn invalid_launch(why: &str) -> KernelFault {
@@ -54,21 +59,36 @@ fn desc(mem: RawMem, offset: isize, shape: &[usize], strides: &[isize], dtype: D
         s[i] = *d as i64;
         st[i] = strides[i];
     }
-    ArrDesc { mem, offset, shape: s, strides: st, ndim: shape.len(), dtype }
+    ArrDesc {
+        mem,
+        offset,
+        shape: s,
+        strides: st,
+        ndim: shape.len(),
+        dtype,
+    }
 }
 
 /// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
 /// `args` (borrowed for the whole launch).
-pub fn prepare<'a>(k: &'a Kernel, cfg: &LaunchConfig, args: &'a [KernelArg]) -> Result<Prepared<'a>, KernelFault> {
+pub fn prepare<'a>(
+    k: &'a Kernel,
+    cfg: &LaunchConfig,
+    args: &'a [KernelArg],
+) -> Result<Prepared<'a>, KernelFault> {
     let threads = cfg.block.iter().map(|&x| x as u64).product::<u64>();
     if threads > 1024 {
-        return Err(invalid_launch(&format!("{threads} threads per block; the limit is 1024")));
+        return Err(invalid_launch(&format!(
+            "{threads} threads per block; the limit is 1024"
+        )));
     }
     if threads == 0 || cfg.grid.contains(&0) {
         return Err(invalid_launch("a grid or block dimension is 0"));
     }
     if cfg.grid[1] > 65535 || cfg.grid[2] > 65535 || cfg.block[2] > 64 {
-        return Err(invalid_launch("grid y/z are limited to 65535 and block z to 64"));
+        return Err(invalid_launch(
+            "grid y/z are limited to 65535 and block z to 64",
+        ));
     }
     let shared = k.static_shared_bytes() + cfg.dynamic_shared_bytes;
     if shared > 48 * 1024 {
@@ -79,7 +99,12 @@ pub fn prepare<'a>(k: &'a Kernel, cfg: &LaunchConfig, args: &'a [KernelArg]) -> 
     if args.len() != k.params.len() {
         return Err(fault(
             "TypeError",
-            format!("kernel {} takes {} arguments, {} given", k.name, k.params.len(), args.len()),
+            format!(
+                "kernel {} takes {} arguments, {} given",
+                k.name,
+                k.params.len(),
+                args.len()
+            ),
         ));
     }
     let mut params = Vec::new();
@@ -99,7 +124,13 @@ pub fn prepare<'a>(k: &'a Kernel, cfg: &LaunchConfig, args: &'a [KernelArg]) -> 
                 };
                 // SAFETY: the buffer is borrowed from `args`, which outlives the launch.
                 let mem = unsafe { RawMem::new(buf.as_ptr(), buf.len()) };
-                params.push(Some(desc(mem, arr.offset as isize, &arr.shape, &arr.strides, arr.dtype)));
+                params.push(Some(desc(
+                    mem,
+                    arr.offset as isize,
+                    &arr.shape,
+                    &arr.strides,
+                    arr.dtype,
+                )));
                 scalars.push(0);
             }
         }
@@ -115,7 +146,14 @@ pub fn prepare<'a>(k: &'a Kernel, cfg: &LaunchConfig, args: &'a [KernelArg]) -> 
             desc(mem, 0, &c.shape, &strides, c.dtype)
         })
         .collect();
-    Ok(Prepared { k, cfg: *cfg, params, scalars, consts, stop: AtomicBool::new(false) })
+    Ok(Prepared {
+        k,
+        cfg: *cfg,
+        params,
+        scalars,
+        consts,
+        stop: AtomicBool::new(false),
+    })
 }
 
 /// Run every block of a prepared launch.
@@ -140,7 +178,10 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
             Ok(_) => {
                 if !blk.printed.is_empty() {
                     let text = std::mem::take(&mut blk.printed);
-                    printed.lock().unwrap_or_else(|e| e.into_inner()).push((bid, text));
+                    printed
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((bid, text));
                 }
             }
             Err(f) => {
@@ -163,18 +204,32 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     }
     let mut parts = printed.into_inner().unwrap_or_else(|e| e.into_inner());
     parts.sort_by_key(|(b, _)| *b);
-    Ok(LaunchOutput { printed: parts.into_iter().map(|(_, s)| s).collect() })
+    Ok(LaunchOutput {
+        printed: parts.into_iter().map(|(_, s)| s).collect(),
+    })
 }
 
 /// Run a one-thread launch and return the bits of the kernel's return register (`@njit`).
-pub fn run_single(k: &Kernel, args: &[KernelArg]) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
-    let cfg = LaunchConfig { grid: [1, 1, 1], block: [1, 1, 1], dynamic_shared_bytes: 0 };
+pub fn run_single(
+    k: &Kernel,
+    args: &[KernelArg],
+) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
+    let cfg = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        dynamic_shared_bytes: 0,
+    };
     let p = prepare(k, &cfg, args)?;
     let mut blk = Block::new(&p);
     blk.reset([0, 0, 0]);
     blk.run(&p, &k.body, vec![0])?;
     let ret = k.ret.map(|r| blk.regs[r as usize][0]);
-    Ok((ret, LaunchOutput { printed: std::mem::take(&mut blk.printed) }))
+    Ok((
+        ret,
+        LaunchOutput {
+            printed: std::mem::take(&mut blk.printed),
+        },
+    ))
 }
 
 struct LoopCtx {
@@ -238,20 +293,24 @@ impl Block {
         let b = p.cfg.block;
         let n = (b[0] * b[1] * b[2]) as usize;
         let dyn_bytes = p.cfg.dynamic_shared_bytes;
-        let shared = p
-            .k
-            .shared
-            .iter()
-            .map(|d| Buffer::zeroed(if d.dynamic { dyn_bytes.max(8) } else { d.bytes().max(8) }))
-            .collect::<Result<Vec<_>, _>>()
-            .unwrap_or_default();
-        let local = p
-            .k
-            .local
-            .iter()
-            .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
-            .collect::<Result<Vec<_>, _>>()
-            .unwrap_or_default();
+        let shared =
+            p.k.shared
+                .iter()
+                .map(|d| {
+                    Buffer::zeroed(if d.dynamic {
+                        dyn_bytes.max(8)
+                    } else {
+                        d.bytes().max(8)
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap_or_default();
+        let local =
+            p.k.local
+                .iter()
+                .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap_or_default();
         Block {
             n,
             bdim: b,
@@ -273,10 +332,19 @@ impl Block {
 
     fn tid(&self, l: usize) -> [u32; 3] {
         let l = l as u32;
-        [l % self.bdim[0], (l / self.bdim[0]) % self.bdim[1], l / (self.bdim[0] * self.bdim[1])]
+        [
+            l % self.bdim[0],
+            (l / self.bdim[0]) % self.bdim[1],
+            l / (self.bdim[0] * self.bdim[1]),
+        ]
     }
 
-    fn run(&mut self, p: &Prepared, stmts: &[Stmt], active: Vec<u32>) -> Result<Vec<u32>, KernelFault> {
+    fn run(
+        &mut self,
+        p: &Prepared,
+        stmts: &[Stmt],
+        active: Vec<u32>,
+    ) -> Result<Vec<u32>, KernelFault> {
         let mut act = active;
         for s in stmts {
             if act.is_empty() {
@@ -294,8 +362,16 @@ impl Block {
                             no.push(l)
                         }
                     }
-                    let ry = if yes.is_empty() { yes } else { self.run(p, t, yes)? };
-                    let rn = if no.is_empty() { no } else { self.run(p, e, no)? };
+                    let ry = if yes.is_empty() {
+                        yes
+                    } else {
+                        self.run(p, t, yes)?
+                    };
+                    let rn = if no.is_empty() {
+                        no
+                    } else {
+                        self.run(p, e, no)?
+                    };
                     act = merge(ry, rn);
                 }
                 Stmt::Loop { id, body, latch } => {
@@ -303,12 +379,20 @@ impl Block {
                     let mut out = Vec::new();
                     let mut iters: u64 = 0;
                     while !cur.is_empty() {
-                        self.loops.push(LoopCtx { id: *id, brk: Vec::new(), cont: Vec::new() });
+                        self.loops.push(LoopCtx {
+                            id: *id,
+                            brk: Vec::new(),
+                            cont: Vec::new(),
+                        });
                         let rem = self.run(p, body, cur)?;
                         let ctx = self.loops.pop().expect("loop context pushed above");
                         out = merge(out, ctx.brk);
                         let next = merge(rem, ctx.cont);
-                        cur = if latch.is_empty() || next.is_empty() { next } else { self.run(p, latch, next)? };
+                        cur = if latch.is_empty() || next.is_empty() {
+                            next
+                        } else {
+                            self.run(p, latch, next)?
+                        };
                         iters += 1;
                         if iters % 4096 == 0 && p.stop.load(Ordering::Relaxed) {
                             return Err(fault("KeyboardInterrupt", String::new()));
@@ -347,7 +431,15 @@ impl Block {
         let t = self.tid(lane);
         format!(
             "in kernel '{}', line {}: `{}` (block ({}, {}, {}), thread ({}, {}, {}))",
-            p.k.name, loc.line, loc.text, self.bidx[0], self.bidx[1], self.bidx[2], t[0], t[1], t[2]
+            p.k.name,
+            loc.line,
+            loc.text,
+            self.bidx[0],
+            self.bidx[1],
+            self.bidx[2],
+            t[0],
+            t[1],
+            t[2]
         )
     }
 
@@ -382,7 +474,15 @@ impl Block {
     /// Byte offset of element `idx` for one lane, with negative-index wraparound and a
     /// bounds check that names the kernel, line, index and thread.
     #[inline(always)]
-    fn offset(&self, p: &Prepared, inst: &Inst, d: &ArrDesc, per_lane: isize, idx: &[u32], l: usize) -> Result<isize, KernelFault> {
+    fn offset(
+        &self,
+        p: &Prepared,
+        inst: &Inst,
+        d: &ArrDesc,
+        per_lane: isize,
+        idx: &[u32],
+        l: usize,
+    ) -> Result<isize, KernelFault> {
         let mut off = d.offset + per_lane * l as isize;
         for (ax, r) in idx.iter().enumerate() {
             let mut i = self.regs[*r as usize][l] as i64;
@@ -405,7 +505,10 @@ impl Block {
         if !d.mem.fits(off, d.dtype.itemsize()) {
             return Err(fault(
                 "IndexError",
-                format!("access outside the array's memory {}", self.where_(p, inst, l)),
+                format!(
+                    "access outside the array's memory {}",
+                    self.where_(p, inst, l)
+                ),
             ));
         }
         Ok(off)
@@ -451,9 +554,12 @@ impl Block {
             Op::Bin(op, x, y) => {
                 let (a, b) = (reg!(*x), reg!(*y));
                 match dt {
-                    DType::F32 => lanes!(act, n, |l| d[l] = bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
-                    DType::F64 => lanes!(act, n, |l| d[l] = bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
-                    DType::I64 => lanes!(act, n, |l| d[l] = bin_i64(*op, a[l] as i64, b[l] as i64) as u64),
+                    DType::F32 => lanes!(act, n, |l| d[l] =
+                        bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
+                    DType::F64 => lanes!(act, n, |l| d[l] =
+                        bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
+                    DType::I64 => lanes!(act, n, |l| d[l] =
+                        bin_i64(*op, a[l] as i64, b[l] as i64) as u64),
                     _ => lanes!(act, n, |l| d[l] = bin(*op, dt, a[l], b[l])),
                 }
             }
@@ -471,11 +577,14 @@ impl Block {
                 let a = reg!(xs[0]);
                 let b = if xs.len() > 1 { reg!(xs[1]) } else { a.clone() };
                 if f.is_predicate() {
-                    lanes!(act, n, |l| d[l] = math_f64(*f, cast(a[l], t, DType::F64).pipe(f64b), 0.0) as u64);
+                    lanes!(act, n, |l| d[l] =
+                        math_f64(*f, cast(a[l], t, DType::F64).pipe(f64b), 0.0) as u64);
                 } else if t == DType::F32 {
-                    lanes!(act, n, |l| d[l] = bf32(math_f32(*f, f32b(a[l]), f32b(b[l]))));
+                    lanes!(act, n, |l| d[l] =
+                        bf32(math_f32(*f, f32b(a[l]), f32b(b[l]))));
                 } else {
-                    lanes!(act, n, |l| d[l] = bf64(math_f64(*f, f64b(a[l]), f64b(b[l]))));
+                    lanes!(act, n, |l| d[l] =
+                        bf64(math_f64(*f, f64b(a[l]), f64b(b[l]))));
                 }
             }
             Op::Select(c, x, y) => {
@@ -518,7 +627,10 @@ impl Block {
                         if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
                             result = self.offset(p, i, &desc, 0, idx, l).map(|_| ());
                             if result.is_ok() {
-                                result = Err(fault("IndexError", format!("misaligned access {}", self.where_(p, i, l))));
+                                result = Err(fault(
+                                    "IndexError",
+                                    format!("misaligned access {}", self.where_(p, i, l)),
+                                ));
                             }
                             break;
                         }
@@ -556,8 +668,13 @@ impl Block {
             Op::Barrier(kind, pred) => {
                 result = self.barrier_check(p, i, act);
                 if result.is_ok() {
-                    let pr = pred.map(|r| self.regs[r as usize].clone()).unwrap_or_default();
-                    let count = act.iter().filter(|&&l| pr.get(l as usize).copied().unwrap_or(0) != 0).count();
+                    let pr = pred
+                        .map(|r| self.regs[r as usize].clone())
+                        .unwrap_or_default();
+                    let count = act
+                        .iter()
+                        .filter(|&&l| pr.get(l as usize).copied().unwrap_or(0) != 0)
+                        .count();
                     let v = match kind {
                         BarrierKind::Count => count as u64,
                         BarrierKind::And => (count == act.len()) as u64,
@@ -575,14 +692,21 @@ impl Block {
                     if ir < 0 || ir >= desc.shape[0] || desc.ndim != 2 || desc.shape[1] < 2 {
                         result = Err(fault(
                             "IndexError",
-                            format!("random state index {ir} is out of bounds for {} states {}", desc.shape[0], self.where_(p, i, l)),
+                            format!(
+                                "random state index {ir} is out of bounds for {} states {}",
+                                desc.shape[0],
+                                self.where_(p, i, l)
+                            ),
                         ));
                         break;
                     }
                     let o0 = desc.offset + ir as isize * desc.strides[0];
                     let o1 = o0 + desc.strides[1];
                     if !desc.mem.fits(o0, 8) || !desc.mem.fits(o1, 8) {
-                        result = Err(fault("IndexError", format!("random state outside memory {}", self.where_(p, i, l))));
+                        result = Err(fault(
+                            "IndexError",
+                            format!("random state outside memory {}", self.where_(p, i, l)),
+                        ));
                         break;
                     }
                     let mut st = [desc.mem.load(o0, DType::U64), desc.mem.load(o1, DType::U64)];
@@ -597,7 +721,10 @@ impl Block {
                 }
             }
             other => {
-                result = Err(fault("InternalError", format!("instruction {other:?} has no destination")));
+                result = Err(fault(
+                    "InternalError",
+                    format!("instruction {other:?} has no destination"),
+                ));
             }
         }
         self.regs[du] = d;
@@ -636,14 +763,18 @@ impl Block {
                         let off = desc.offset + ix as isize * st;
                         if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
                             self.offset(p, i, &desc, 0, idx, l)?;
-                            return Err(fault("IndexError", format!("misaligned access {}", self.where_(p, i, l))));
+                            return Err(fault(
+                                "IndexError",
+                                format!("misaligned access {}", self.where_(p, i, l)),
+                            ));
                         }
                         desc.mem.store(off, desc.dtype, vr[l]);
                     }
                 } else {
                     for &l in act {
                         let off = self.offset(p, i, &desc, per_lane, idx, l as usize)?;
-                        desc.mem.store(off, desc.dtype, self.regs[*v as usize][l as usize]);
+                        desc.mem
+                            .store(off, desc.dtype, self.regs[*v as usize][l as usize]);
                     }
                 }
                 Ok(())
@@ -665,7 +796,13 @@ impl Block {
                                     DType::F32 => format!("{:.6}", f32b(v)),
                                     DType::F64 => format!("{:.6}", f64b(v)),
                                     DType::U64 => v.to_string(),
-                                    DType::Bool => if v != 0 { "True".into() } else { "False".into() },
+                                    DType::Bool => {
+                                        if v != 0 {
+                                            "True".into()
+                                        } else {
+                                            "False".into()
+                                        }
+                                    }
                                     _ => (v as i64).to_string(),
                                 }
                             }
@@ -676,7 +813,10 @@ impl Block {
                 }
                 Ok(())
             }
-            other => Err(fault("InternalError", format!("instruction {other:?} needs a destination"))),
+            other => Err(fault(
+                "InternalError",
+                format!("instruction {other:?} needs a destination"),
+            )),
         }
     }
 }
@@ -702,43 +842,55 @@ fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> u64 {
                 _ => old.wrapping_sub(v),
             })
         }),
-        AtomicOp::Max | AtomicOp::Min | AtomicOp::NanMax | AtomicOp::NanMin => m.rmw(off, dt, |old| {
-            let is_max = matches!(op, AtomicOp::Max | AtomicOp::NanMax);
-            let nan_aware = matches!(op, AtomicOp::NanMax | AtomicOp::NanMin);
-            if dt.is_float() {
-                let (a, b) = if dt == DType::F32 {
-                    (f32b(old) as f64, f32b(v) as f64)
-                } else {
-                    (f64b(old), f64b(v))
-                };
-                if nan_aware {
-                    if b.is_nan() {
+        AtomicOp::Max | AtomicOp::Min | AtomicOp::NanMax | AtomicOp::NanMin => {
+            m.rmw(off, dt, |old| {
+                let is_max = matches!(op, AtomicOp::Max | AtomicOp::NanMax);
+                let nan_aware = matches!(op, AtomicOp::NanMax | AtomicOp::NanMin);
+                if dt.is_float() {
+                    let (a, b) = if dt == DType::F32 {
+                        (f32b(old) as f64, f32b(v) as f64)
+                    } else {
+                        (f64b(old), f64b(v))
+                    };
+                    if nan_aware {
+                        if b.is_nan() {
+                            return None;
+                        }
+                        if a.is_nan() {
+                            return Some(v);
+                        }
+                    } else if a.is_nan() || b.is_nan() {
                         return None;
                     }
-                    if a.is_nan() {
-                        return Some(v);
-                    }
-                } else if a.is_nan() || b.is_nan() {
-                    return None;
+                    let take = if is_max { b > a } else { b < a };
+                    return if take { Some(v) } else { None };
                 }
-                let take = if is_max { b > a } else { b < a };
-                return if take { Some(v) } else { None };
-            }
-            let take = if dt.is_signed() {
-                if is_max { (v as i64) > (old as i64) } else { (v as i64) < (old as i64) }
-            } else if is_max {
-                v > old
-            } else {
-                v < old
-            };
-            if take { Some(v) } else { None }
-        }),
+                let take = if dt.is_signed() {
+                    if is_max {
+                        (v as i64) > (old as i64)
+                    } else {
+                        (v as i64) < (old as i64)
+                    }
+                } else if is_max {
+                    v > old
+                } else {
+                    v < old
+                };
+                if take {
+                    Some(v)
+                } else {
+                    None
+                }
+            })
+        }
         AtomicOp::And => m.rmw(off, dt, |old| Some(old & v)),
         AtomicOp::Or => m.rmw(off, dt, |old| Some(old | v)),
         AtomicOp::Xor => m.rmw(off, dt, |old| Some(old ^ v)),
         AtomicOp::Exch => m.rmw(off, dt, |_| Some(v)),
         AtomicOp::Inc => m.rmw(off, dt, |old| Some(if old >= v { 0 } else { old + 1 })),
-        AtomicOp::Dec => m.rmw(off, dt, |old| Some(if old == 0 || old > v { v } else { old - 1 })),
+        AtomicOp::Dec => m.rmw(off, dt, |old| {
+            Some(if old == 0 || old > v { v } else { old - 1 })
+        }),
         AtomicOp::Cas => m.rmw(off, dt, |old| if old == v { Some(v2) } else { None }),
     }
 }

@@ -86,11 +86,19 @@ pub fn cast(v: u64, from: DType, to: DType) -> u64 {
             let i = match from {
                 DType::F32 => {
                     let x = f32b(v);
-                    if to == DType::U64 { x as u64 } else { x as i64 as u64 }
+                    if to == DType::U64 {
+                        x as u64
+                    } else {
+                        x as i64 as u64
+                    }
                 }
                 DType::F64 => {
                     let x = f64b(v);
-                    if to == DType::U64 { x as u64 } else { x as i64 as u64 }
+                    if to == DType::U64 {
+                        x as u64
+                    } else {
+                        x as i64 as u64
+                    }
                 }
                 _ => v,
             };

@@ -169,10 +169,7 @@ impl FnCtx {
                 | "print" | "pow" => Ok(Val::Path(format!("builtin.{name}"))),
                 "True" => Ok(Val::Reg(b.konst(Scalar::Bool(true)))),
                 "False" => Ok(Val::Reg(b.konst(Scalar::Bool(false)))),
-                _ => Err(self.typing(
-                    format!("NameError: name '{name}' is not defined"),
-                    range,
-                )),
+                _ => Err(self.typing(format!("NameError: name '{name}' is not defined"), range)),
             },
         }
     }
@@ -332,7 +329,9 @@ fn lower_stmt(b: &mut Builder, cx: &mut FnCtx, s: &AStmt) -> PyResult<()> {
                 }
             }
         }
-        AStmt::FunctionDef(_) => return Err(cx.unsupported("nested function definitions", s.range())),
+        AStmt::FunctionDef(_) => {
+            return Err(cx.unsupported("nested function definitions", s.range()))
+        }
         AStmt::ClassDef(_) => return Err(cx.unsupported("class definitions", s.range())),
         AStmt::Try(_) => return Err(cx.unsupported("try/except", s.range())),
         AStmt::With(_) => return Err(cx.unsupported("with statements", s.range())),
@@ -379,18 +378,12 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
         return Err(cx.unsupported("for ... else", f.range));
     }
     let Expr::Call(call) = &*f.iter else {
-        return Err(cx.unsupported(
-            "for loops over anything but range(...)",
-            f.iter.range(),
-        ));
+        return Err(cx.unsupported("for loops over anything but range(...)", f.iter.range()));
     };
     let callee = expr(b, cx, &call.func)?;
     let is_range = matches!(&callee, Val::Path(p) if p == "builtin.range" || p == "numba.prange");
     if !is_range || !call.arguments.keywords.is_empty() {
-        return Err(cx.unsupported(
-            "for loops over anything but range(...)",
-            f.iter.range(),
-        ));
+        return Err(cx.unsupported("for loops over anything but range(...)", f.iter.range()));
     }
     let mut parts = Vec::new();
     for a in call.arguments.args.iter() {
@@ -421,7 +414,11 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
     };
     let it = if it.is_float() { DType::I64 } else { it };
     let (start, stop, step) = match parts.len() {
-        1 => (b.konst(Scalar::I64(0)).pipe_cast(b, it), b.cast(parts[0], it), None),
+        1 => (
+            b.konst(Scalar::I64(0)).pipe_cast(b, it),
+            b.cast(parts[0], it),
+            None,
+        ),
         2 => (b.cast(parts[0], it), b.cast(parts[1], it), None),
         _ => (
             b.cast(parts[0], it),
@@ -484,12 +481,7 @@ pub fn assign_target(b: &mut Builder, cx: &mut FnCtx, t: &Expr, v: Val) -> PyRes
         Expr::Tuple(tt) => {
             let items = match v {
                 Val::Tuple(items) => items,
-                _ => {
-                    return Err(cx.typing(
-                        "cannot unpack a non-tuple value",
-                        t.range(),
-                    ))
-                }
+                _ => return Err(cx.typing("cannot unpack a non-tuple value", t.range())),
             };
             if items.len() != tt.elts.len() {
                 return Err(cx.typing(
@@ -538,8 +530,10 @@ pub fn bind_params(b: &mut Builder, cx: &mut FnCtx, params: &[Ty]) -> PyResult<(
                 cx.vars.insert(name.clone(), Val::Reg(r));
             }
             Ty::Array { dtype, ndim, .. } => {
-                cx.vars
-                    .insert(name.clone(), Val::Array(ArrRef::Param(i as u32), *dtype, *ndim));
+                cx.vars.insert(
+                    name.clone(),
+                    Val::Array(ArrRef::Param(i as u32), *dtype, *ndim),
+                );
             }
             Ty::Void => {}
         }

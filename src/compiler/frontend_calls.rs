@@ -53,7 +53,9 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
             if let Some(f) = crate::compiler::dispatch::device_function(&g) {
                 return inline_call(b, cx, f, args, kwargs, range);
             }
-            if g.downcast::<crate::compiler::dispatch::CudaKernel>().is_some() {
+            if g.downcast::<crate::compiler::dispatch::CudaKernel>()
+                .is_some()
+            {
                 return Err(cx.typing(
                     "a @cuda.jit kernel cannot be called from GPU code; declare the callee with @cuda.jit(device=True)",
                     range,
@@ -69,7 +71,10 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
                 ));
             }
             Err(cx.typing(
-                format!("cannot call a value of type {} in compiled code", g.type_name()),
+                format!(
+                    "cannot call a value of type {} in compiled code",
+                    g.type_name()
+                ),
                 range,
             ))
         }
@@ -83,14 +88,23 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
 fn nargs(cx: &FnCtx, name: &str, args: &[Val], n: usize, range: TextRange) -> PyResult<()> {
     if args.len() != n {
         return Err(cx.typing(
-            format!("{name}() takes {n} argument(s) but {} were given", args.len()),
+            format!(
+                "{name}() takes {n} argument(s) but {} were given",
+                args.len()
+            ),
             range,
         ));
     }
     Ok(())
 }
 
-fn cast_call(b: &mut Builder, cx: &FnCtx, d: DType, args: Vec<Val>, range: TextRange) -> PyResult<Val> {
+fn cast_call(
+    b: &mut Builder,
+    cx: &FnCtx,
+    d: DType,
+    args: Vec<Val>,
+    range: TextRange,
+) -> PyResult<Val> {
     nargs(cx, numba_name(d), &args, 1, range)?;
     let r = scalar(b, cx, args.into_iter().next().unwrap_or(Val::None), range)?;
     if d == DType::Bool {
@@ -99,7 +113,14 @@ fn cast_call(b: &mut Builder, cx: &FnCtx, d: DType, args: Vec<Val>, range: TextR
     Ok(Val::Reg(b.cast(r, d)))
 }
 
-fn math_call(b: &mut Builder, cx: &FnCtx, f: MathFn, p: &str, args: Vec<Val>, range: TextRange) -> PyResult<Val> {
+fn math_call(
+    b: &mut Builder,
+    cx: &FnCtx,
+    f: MathFn,
+    p: &str,
+    args: Vec<Val>,
+    range: TextRange,
+) -> PyResult<Val> {
     nargs(cx, p, &args, f.arity(), range)?;
     let mut regs = Vec::new();
     for a in args {
@@ -116,7 +137,9 @@ fn math_call(b: &mut Builder, cx: &FnCtx, f: MathFn, p: &str, args: Vec<Val>, ra
         .unwrap_or(DType::F64);
     if f.is_predicate() && !t.is_float() {
         // Integers are never NaN or infinite.
-        return Ok(Val::Reg(b.konst(Scalar::Bool(matches!(f, MathFn::IsFinite)))));
+        return Ok(Val::Reg(
+            b.konst(Scalar::Bool(matches!(f, MathFn::IsFinite))),
+        ));
     }
     if matches!(f, MathFn::Fabs) && p.starts_with("np.") && !t.is_float() {
         let x = b.cast(regs[0], t);
@@ -183,7 +206,10 @@ fn path_call(
 ) -> PyResult<Val> {
     let range = c.range;
     if !kwargs.is_empty() && !p.starts_with("cuda.") {
-        return Err(cx.typing(format!("{p}() does not take keyword arguments in compiled code"), range));
+        return Err(cx.typing(
+            format!("{p}() does not take keyword arguments in compiled code"),
+            range,
+        ));
     }
     let scal = |b: &mut Builder, cx: &FnCtx, v: Val| scalar(b, cx, v, range);
     match p {
@@ -203,7 +229,10 @@ fn path_call(
             };
             if items.len() < 2 {
                 return Err(cx.typing(
-                    format!("{}() of a single value is not supported; pass two or more numbers", &p[8..]),
+                    format!(
+                        "{}() of a single value is not supported; pass two or more numbers",
+                        &p[8..]
+                    ),
                     range,
                 ));
             }
@@ -211,8 +240,15 @@ fn path_call(
             for it in items {
                 regs.push(scal(b, cx, it)?);
             }
-            let t = regs.iter().skip(1).fold(b.ty(regs[0]), |a, r| types::promote(a, b.ty(*r)));
-            let op = if p == "builtin.min" { Bin::Min } else { Bin::Max };
+            let t = regs
+                .iter()
+                .skip(1)
+                .fold(b.ty(regs[0]), |a, r| types::promote(a, b.ty(*r)));
+            let op = if p == "builtin.min" {
+                Bin::Min
+            } else {
+                Bin::Max
+            };
             let mut acc = b.cast(regs[0], t);
             for r in &regs[1..] {
                 let x = b.cast(*r, t);
@@ -223,7 +259,11 @@ fn path_call(
         "builtin.abs" => {
             nargs(cx, "abs", &args, 1, range)?;
             let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
-            let t = if b.ty(r) == DType::Bool { DType::I64 } else { b.ty(r) };
+            let t = if b.ty(r) == DType::Bool {
+                DType::I64
+            } else {
+                b.ty(r)
+            };
             let x = b.cast(r, t);
             Ok(Val::Reg(b.emit(t, Op::Un(Un::Abs, x))))
         }
@@ -245,7 +285,10 @@ fn path_call(
         "builtin.pow" => {
             nargs(cx, "pow", &args, 2, range)?;
             let mut it = args.into_iter();
-            let (x, y) = (it.next().unwrap_or(Val::None), it.next().unwrap_or(Val::None));
+            let (x, y) = (
+                it.next().unwrap_or(Val::None),
+                it.next().unwrap_or(Val::None),
+            );
             crate::compiler::frontend_expr::binop(b, cx, ast::Operator::Pow, x, y, range)
         }
         "builtin.print" => {
@@ -261,7 +304,10 @@ fn path_call(
                     }
                     Val::None => out.push(PrintArg::Str("None".into())),
                     other => {
-                        return Err(cx.typing(format!("cannot print {} in a kernel", describe(b, &other)), range))
+                        return Err(cx.typing(
+                            format!("cannot print {} in a kernel", describe(b, &other)),
+                            range,
+                        ))
                     }
                 }
             }
@@ -280,7 +326,11 @@ fn path_call(
                     let t = b.emit(DType::I32, Op::Special(Special::Tid(d)));
                     let c = b.emit(DType::I32, Op::Special(Special::Ctaid(d)));
                     let n = b.emit(DType::I32, Op::Special(Special::Ntid(d)));
-                    let (t, c, n) = (b.cast(t, DType::I64), b.cast(c, DType::I64), b.cast(n, DType::I64));
+                    let (t, c, n) = (
+                        b.cast(t, DType::I64),
+                        b.cast(c, DType::I64),
+                        b.cast(n, DType::I64),
+                    );
                     let m = b.emit(DType::I64, Op::Bin(Bin::Mul, c, n));
                     b.emit(DType::I64, Op::Bin(Bin::Add, t, m))
                 } else {
@@ -291,7 +341,11 @@ fn path_call(
                 };
                 items.push(Val::Reg(r));
             }
-            Ok(if n == 1 { items.pop().unwrap_or(Val::None) } else { Val::Tuple(items) })
+            Ok(if n == 1 {
+                items.pop().unwrap_or(Val::None)
+            } else {
+                Val::Tuple(items)
+            })
         }
         "cuda.syncthreads" => {
             nargs(cx, p, &args, 0, range)?;
@@ -312,7 +366,10 @@ fn path_call(
             };
             Ok(Val::Reg(b.emit(DType::I32, Op::Barrier(kind, Some(pr)))))
         }
-        "cuda.threadfence" | "cuda.threadfence_block" | "cuda.threadfence_system" | "cuda.syncwarp" => {
+        "cuda.threadfence"
+        | "cuda.threadfence_block"
+        | "cuda.threadfence_system"
+        | "cuda.syncwarp" => {
             b.emit_void(Op::Fence);
             Ok(Val::None)
         }
@@ -325,7 +382,10 @@ fn path_call(
                 }
                 Val::Array(..) => Ok(args[0].clone()),
                 other => Err(cx.typing(
-                    format!("cuda.const.array_like() needs a host array known at compile time, got {}", describe(b, other)),
+                    format!(
+                        "cuda.const.array_like() needs a host array known at compile time, got {}",
+                        describe(b, other)
+                    ),
                     range,
                 )),
             }
@@ -337,7 +397,12 @@ fn path_call(
                 "uniform_float64" => RngKind::UniformF64,
                 "normal_float32" => RngKind::NormalF32,
                 "normal_float64" => RngKind::NormalF64,
-                other => return Err(cx.typing(format!("unknown random function xoroshiro128p_{other}"), range)),
+                other => {
+                    return Err(cx.typing(
+                        format!("unknown random function xoroshiro128p_{other}"),
+                        range,
+                    ))
+                }
             };
             nargs(cx, p, &args, 2, range)?;
             let mut it = args.into_iter();
@@ -375,18 +440,31 @@ fn path_call(
                     let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
                     let t = types::math_float(b.ty(r));
                     let x = b.cast(r, t);
-                    let k = if name == "radians" { std::f64::consts::PI / 180.0 } else { 180.0 / std::f64::consts::PI };
+                    let k = if name == "radians" {
+                        std::f64::consts::PI / 180.0
+                    } else {
+                        180.0 / std::f64::consts::PI
+                    };
                     let kk = b.konst(Scalar::F64(k));
                     let kk = b.cast(kk, t);
                     return Ok(Val::Reg(b.emit(t, Op::Bin(Bin::Mul, x, kk))));
                 }
             }
-            Err(cx.typing(format!("Unknown function {p}() in compiled code (not in nbcuda's kernel subset)"), range))
+            Err(cx.typing(
+                format!("Unknown function {p}() in compiled code (not in nbcuda's kernel subset)"),
+                range,
+            ))
         }
     }
 }
 
-fn atomic(b: &mut Builder, cx: &mut FnCtx, name: &str, args: Vec<Val>, range: TextRange) -> PyResult<Val> {
+fn atomic(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    name: &str,
+    args: Vec<Val>,
+    range: TextRange,
+) -> PyResult<Val> {
     let op = match name {
         "add" => AtomicOp::Add,
         "sub" => AtomicOp::Sub,
@@ -401,13 +479,27 @@ fn atomic(b: &mut Builder, cx: &mut FnCtx, name: &str, args: Vec<Val>, range: Te
         "inc" => AtomicOp::Inc,
         "dec" => AtomicOp::Dec,
         "cas" | "compare_and_swap" => AtomicOp::Cas,
-        other => return Err(cx.typing(format!("Unknown attribute '{other}' of module cuda.atomic"), range)),
+        other => {
+            return Err(cx.typing(
+                format!("Unknown attribute '{other}' of module cuda.atomic"),
+                range,
+            ))
+        }
     };
-    let want = if name == "compare_and_swap" { 3 } else if op == AtomicOp::Cas { 4 } else { 3 };
+    let want = if name == "compare_and_swap" {
+        3
+    } else if op == AtomicOp::Cas {
+        4
+    } else {
+        3
+    };
     nargs(cx, &format!("cuda.atomic.{name}"), &args, want, range)?;
     let mut it = args.into_iter();
     let Some(Val::Array(a, dt, nd)) = it.next() else {
-        return Err(cx.typing(format!("cuda.atomic.{name}() needs an array as first argument"), range));
+        return Err(cx.typing(
+            format!("cuda.atomic.{name}() needs an array as first argument"),
+            range,
+        ));
     };
     let idx = if name == "compare_and_swap" {
         vec![b.konst(Scalar::I64(0))]
@@ -419,7 +511,10 @@ fn atomic(b: &mut Builder, cx: &mut FnCtx, name: &str, args: Vec<Val>, range: Te
         };
         if items.len() != nd {
             return Err(cx.typing(
-                format!("cuda.atomic.{name}(): an index of {} value(s) for a {nd}-dimensional array", items.len()),
+                format!(
+                    "cuda.atomic.{name}(): an index of {} value(s) for a {nd}-dimensional array",
+                    items.len()
+                ),
                 range,
             ));
         }
@@ -432,9 +527,14 @@ fn atomic(b: &mut Builder, cx: &mut FnCtx, name: &str, args: Vec<Val>, range: Te
     };
     let ok = match op {
         AtomicOp::Add | AtomicOp::Sub | AtomicOp::Max | AtomicOp::Min | AtomicOp::Exch => {
-            matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::F32 | DType::F64)
+            matches!(
+                dt,
+                DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::F32 | DType::F64
+            )
         }
-        AtomicOp::NanMax | AtomicOp::NanMin => dt.is_float() || matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64),
+        AtomicOp::NanMax | AtomicOp::NanMin => {
+            dt.is_float() || matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64)
+        }
         AtomicOp::And | AtomicOp::Or | AtomicOp::Xor | AtomicOp::Cas => {
             matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64)
         }
@@ -442,7 +542,10 @@ fn atomic(b: &mut Builder, cx: &mut FnCtx, name: &str, args: Vec<Val>, range: Te
     };
     if !ok {
         return Err(cx.typing(
-            format!("No implementation of cuda.atomic.{name} for array({}, {nd}d)", numba_name(dt)),
+            format!(
+                "No implementation of cuda.atomic.{name} for array({}, {nd}d)",
+                numba_name(dt)
+            ),
             range,
         ));
     }
@@ -458,11 +561,16 @@ fn atomic(b: &mut Builder, cx: &mut FnCtx, name: &str, args: Vec<Val>, range: Te
 fn const_shape(cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
     fn one(cx: &FnCtx, e: &Expr) -> PyResult<i64> {
         match e {
-            Expr::NumberLiteral(_) | Expr::UnaryOp(_) => crate::compiler::frontend_expr::const_int(cx, e),
+            Expr::NumberLiteral(_) | Expr::UnaryOp(_) => {
+                crate::compiler::frontend_expr::const_int(cx, e)
+            }
             Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
                 Some(Value::Int(i)) => Ok(i),
                 _ => Err(cx.typing(
-                    format!("array shape '{}' must be a constant (a literal or a global int)", n.id),
+                    format!(
+                        "array shape '{}' must be a constant (a literal or a global int)",
+                        n.id
+                    ),
                     e.range(),
                 )),
             },
@@ -473,32 +581,48 @@ fn const_shape(cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
                     ast::Operator::Sub => Ok(l - r),
                     ast::Operator::Mult => Ok(l * r),
                     ast::Operator::FloorDiv if r != 0 => Ok(l.div_euclid(r)),
-                    _ => Err(cx.typing("unsupported constant expression in array shape", e.range())),
+                    _ => {
+                        Err(cx.typing("unsupported constant expression in array shape", e.range()))
+                    }
                 }
             }
             _ => Err(cx.typing("array shapes must be constants", e.range())),
         }
     }
     let dims = match e {
-        Expr::Tuple(t) => t.elts.iter().map(|x| one(cx, x)).collect::<PyResult<Vec<_>>>()?,
+        Expr::Tuple(t) => t
+            .elts
+            .iter()
+            .map(|x| one(cx, x))
+            .collect::<PyResult<Vec<_>>>()?,
         Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
             Some(Value::Tuple(t)) => t
                 .iter()
-                .map(|v| v.as_index().map_err(|_| cx.typing("array shapes must be integers", e.range())))
+                .map(|v| {
+                    v.as_index()
+                        .map_err(|_| cx.typing("array shapes must be integers", e.range()))
+                })
                 .collect::<PyResult<Vec<_>>>()?,
             _ => vec![one(cx, e)?],
         },
         _ => vec![one(cx, e)?],
     };
     if dims.iter().any(|d| *d < 0) || dims.is_empty() || dims.len() > 3 {
-        return Err(cx.typing("array shapes need 1 to 3 non-negative dimensions", e.range()));
+        return Err(cx.typing(
+            "array shapes need 1 to 3 non-negative dimensions",
+            e.range(),
+        ));
     }
     Ok(dims.into_iter().map(|d| d as usize).collect())
 }
 
 fn array_ctor(b: &mut Builder, cx: &mut FnCtx, shared: bool, c: &ast::ExprCall) -> PyResult<Val> {
     let range = c.range;
-    let what = if shared { "cuda.shared.array" } else { "cuda.local.array" };
+    let what = if shared {
+        "cuda.shared.array"
+    } else {
+        "cuda.local.array"
+    };
     let mut shape_e = c.arguments.args.first();
     let mut dtype_e = c.arguments.args.get(1);
     for k in c.arguments.keywords.iter() {
@@ -514,23 +638,44 @@ fn array_ctor(b: &mut Builder, cx: &mut FnCtx, shared: bool, c: &ast::ExprCall) 
     let shape = const_shape(cx, se)?;
     let dv = expr(b, cx, de)?;
     let dtype = dtype_of(&dv).ok_or_else(|| {
-        cx.typing(format!("{what}(): dtype must be a NumPy or Numba type such as np.float32"), de.range())
+        cx.typing(
+            format!("{what}(): dtype must be a NumPy or Numba type such as np.float32"),
+            de.range(),
+        )
     })?;
     let dynamic = shared && shape == [0];
-    let decl = ArrayDecl { dtype, shape: shape.clone(), dynamic, data: Vec::new() };
+    let decl = ArrayDecl {
+        dtype,
+        shape: shape.clone(),
+        dynamic,
+        data: Vec::new(),
+    };
     let nd = shape.len();
     if shared {
         b.k.uses_block = true;
         b.k.shared.push(decl);
-        Ok(Val::Array(ArrRef::Shared((b.k.shared.len() - 1) as u32), dtype, nd))
+        Ok(Val::Array(
+            ArrRef::Shared((b.k.shared.len() - 1) as u32),
+            dtype,
+            nd,
+        ))
     } else {
         b.k.local.push(decl);
-        Ok(Val::Array(ArrRef::Local((b.k.local.len() - 1) as u32), dtype, nd))
+        Ok(Val::Array(
+            ArrRef::Local((b.k.local.len() - 1) as u32),
+            dtype,
+            nd,
+        ))
     }
 }
 
 /// A host array captured at compile time becomes a constant array of the kernel.
-pub fn const_array(b: &mut Builder, cx: &FnCtx, host: &NdArray, range: TextRange) -> PyResult<(ArrRef, DType, usize)> {
+pub fn const_array(
+    b: &mut Builder,
+    cx: &FnCtx,
+    host: &NdArray,
+    range: TextRange,
+) -> PyResult<(ArrRef, DType, usize)> {
     if host.ndim() == 0 || host.ndim() > 3 {
         return Err(cx.typing("constant arrays need 1 to 3 dimensions", range));
     }
@@ -543,7 +688,8 @@ pub fn const_array(b: &mut Builder, cx: &FnCtx, host: &NdArray, range: TextRange
         for (d, &i) in idx.iter().enumerate() {
             off += i as isize * host.strides[d];
         }
-        host.buf.read(off as usize, &mut data[k * isz..(k + 1) * isz]);
+        host.buf
+            .read(off as usize, &mut data[k * isz..(k + 1) * isz]);
         for ax in (0..idx.len()).rev() {
             idx[ax] += 1;
             if idx[ax] < host.shape[ax] {
@@ -552,8 +698,17 @@ pub fn const_array(b: &mut Builder, cx: &FnCtx, host: &NdArray, range: TextRange
             idx[ax] = 0;
         }
     }
-    b.k.consts.push(ArrayDecl { dtype: host.dtype, shape: host.shape.clone(), dynamic: false, data });
-    Ok((ArrRef::Const((b.k.consts.len() - 1) as u32), host.dtype, host.ndim()))
+    b.k.consts.push(ArrayDecl {
+        dtype: host.dtype,
+        shape: host.shape.clone(),
+        dynamic: false,
+        data,
+    });
+    Ok((
+        ArrRef::Const((b.k.consts.len() - 1) as u32),
+        host.dtype,
+        host.ndim(),
+    ))
 }
 
 /// Inline a device function: its body runs inside a one-shot loop that `return` breaks.
@@ -567,7 +722,10 @@ pub fn inline_call(
 ) -> PyResult<Val> {
     if cx.depth >= MAX_INLINE_DEPTH {
         return Err(cx.typing(
-            format!("recursive device function calls are not supported ({} calls deep)", cx.depth),
+            format!(
+                "recursive device function calls are not supported ({} calls deep)",
+                cx.depth
+            ),
             range,
         ));
     }
@@ -575,7 +733,12 @@ pub fn inline_call(
     let mut bound: Vec<Option<Val>> = vec![None; names.len()];
     if args.len() > names.len() {
         return Err(cx.typing(
-            format!("{}() takes {} arguments but {} were given", f.name, names.len(), args.len()),
+            format!(
+                "{}() takes {} arguments but {} were given",
+                f.name,
+                names.len(),
+                args.len()
+            ),
             range,
         ));
     }
@@ -585,7 +748,12 @@ pub fn inline_call(
     for (k, v) in kwargs {
         match names.iter().position(|n| *n == k) {
             Some(i) => bound[i] = Some(v),
-            None => return Err(cx.typing(format!("{}() got an unexpected keyword argument '{k}'", f.name), range)),
+            None => {
+                return Err(cx.typing(
+                    format!("{}() got an unexpected keyword argument '{k}'", f.name),
+                    range,
+                ))
+            }
         }
     }
     let nd = f.defaults.len();
@@ -593,9 +761,15 @@ pub fn inline_call(
         if slot.is_none() {
             let di = i as isize - (names.len() - nd) as isize;
             if di >= 0 {
-                *slot = Some(crate::compiler::frontend::global_val(b, f.defaults[di as usize].clone())?);
+                *slot = Some(crate::compiler::frontend::global_val(
+                    b,
+                    f.defaults[di as usize].clone(),
+                )?);
             } else {
-                return Err(cx.typing(format!("{}() missing argument '{}'", f.name, names[i]), range));
+                return Err(cx.typing(
+                    format!("{}() missing argument '{}'", f.name, names[i]),
+                    range,
+                ));
             }
         }
     }
@@ -608,6 +782,10 @@ pub fn inline_call(
     lower_body(b, &mut sub, &f.def.body)?;
     b.push(Stmt::Break(id));
     let body = b.end();
-    b.push(Stmt::Loop { id, body, latch: vec![] });
+    b.push(Stmt::Loop {
+        id,
+        body,
+        latch: vec![],
+    });
     Ok(sub.vars.get(RET).cloned().unwrap_or(Val::None))
 }

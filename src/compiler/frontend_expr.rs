@@ -31,7 +31,12 @@ pub fn describe(b: &Builder, v: &Val) -> String {
 }
 
 /// A scalar register from a value, or a TypingError naming what was found.
-pub fn scalar(b: &mut Builder, cx: &FnCtx, v: Val, range: TextRange) -> crate::language::PyResult<Reg> {
+pub fn scalar(
+    b: &mut Builder,
+    cx: &FnCtx,
+    v: Val,
+    range: TextRange,
+) -> crate::language::PyResult<Reg> {
     match v {
         Val::Reg(r) => Ok(r),
         Val::Path(p) => match constant_path(&p) {
@@ -83,9 +88,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::language::PyRes
                 None => return Err(cx.typing("integer literal too large for int64", e.range())),
             },
             ast::Number::Float(f) => Val::Reg(b.konst(Scalar::F64(*f))),
-            ast::Number::Complex { .. } => {
-                return Err(cx.unsupported("complex numbers", e.range()))
-            }
+            ast::Number::Complex { .. } => return Err(cx.unsupported("complex numbers", e.range())),
         },
         Expr::BooleanLiteral(x) => Val::Reg(b.konst(Scalar::Bool(x.value))),
         Expr::NoneLiteral(_) => Val::None,
@@ -158,7 +161,11 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::language::PyRes
                 }
                 ast::UnaryOp::UAdd => Val::Reg(r),
                 ast::UnaryOp::USub => {
-                    let rt = if t == DType::Bool { DType::I64 } else { types::arith(t, t) };
+                    let rt = if t == DType::Bool {
+                        DType::I64
+                    } else {
+                        types::arith(t, t)
+                    };
                     let x = b.cast(r, rt);
                     Val::Reg(b.emit(rt, Op::Un(Un::Neg, x)))
                 }
@@ -166,7 +173,11 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::language::PyRes
                     if t.is_float() {
                         return Err(cx.typing("bad operand type for unary ~: float", e.range()));
                     }
-                    let rt = if t == DType::Bool { DType::Bool } else { types::arith(t, t) };
+                    let rt = if t == DType::Bool {
+                        DType::Bool
+                    } else {
+                        types::arith(t, t)
+                    };
                     let x = b.cast(r, rt);
                     Val::Reg(b.emit(rt, Op::Un(Un::Invert, x)))
                 }
@@ -260,7 +271,9 @@ fn boolop_rest(
 pub fn const_int(cx: &FnCtx, e: &Expr) -> crate::language::PyResult<i64> {
     match e {
         Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => i.as_i64().ok_or_else(|| cx.typing("index too large", e.range())),
+            ast::Number::Int(i) => i
+                .as_i64()
+                .ok_or_else(|| cx.typing("index too large", e.range())),
             _ => Err(cx.typing("tuple indices must be integer constants", e.range())),
         },
         Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => Ok(-const_int(cx, &u.operand)?),
@@ -415,7 +428,9 @@ fn attribute(
         }
     })
     .map(|v| match v {
-        Val::Path(ref p) if p == "cuda.laneid" => Val::Reg(b.emit(DType::I32, Op::Special(Special::LaneId))),
+        Val::Path(ref p) if p == "cuda.laneid" => {
+            Val::Reg(b.emit(DType::I32, Op::Special(Special::LaneId)))
+        }
         Val::Path(ref p) if p == "cuda.warpsize" => {
             Val::Reg(b.emit(DType::I32, Op::Special(Special::WarpSize)))
         }
@@ -472,12 +487,12 @@ pub fn binop(
                 O::LShift => Bin::Shl,
                 _ => Bin::Shr,
             };
-            let t = if tx == DType::Bool && ty == DType::Bool && !matches!(b_op, Bin::Shl | Bin::Shr)
-            {
-                DType::Bool
-            } else {
-                types::arith(tx, ty)
-            };
+            let t =
+                if tx == DType::Bool && ty == DType::Bool && !matches!(b_op, Bin::Shl | Bin::Shr) {
+                    DType::Bool
+                } else {
+                    types::arith(tx, ty)
+                };
             (b_op, t)
         }
         O::MatMult => return Err(cx.unsupported("the @ operator", range)),

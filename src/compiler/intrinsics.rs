@@ -52,7 +52,10 @@ impl Object for Intrinsic {
             ) {
                 return Err(only_in_kernels(&path));
             }
-            return Ok(Some(Value::object(Intrinsic { path, children: &[] })));
+            return Ok(Some(Value::object(Intrinsic {
+                path,
+                children: &[],
+            })));
         }
         if name == "__name__" {
             return Ok(Some(Value::str(self.path.rsplit('.').next().unwrap_or(""))));
@@ -72,13 +75,30 @@ impl Object for Intrinsic {
 
 const XYZ: &[&str] = &["x", "y", "z"];
 const ATOMICS: &[&str] = &[
-    "add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch", "inc", "dec",
-    "cas", "compare_and_swap",
+    "add",
+    "sub",
+    "max",
+    "min",
+    "nanmax",
+    "nanmin",
+    "and_",
+    "or_",
+    "xor",
+    "exch",
+    "inc",
+    "dec",
+    "cas",
+    "compare_and_swap",
 ];
 
 /// Add the in-kernel names to `numba.cuda`.
 pub fn register(cuda: &Module) {
-    let leaf = |p: &str| Value::object(Intrinsic { path: format!("cuda.{p}"), children: &[] });
+    let leaf = |p: &str| {
+        Value::object(Intrinsic {
+            path: format!("cuda.{p}"),
+            children: &[],
+        })
+    };
     for n in [
         "grid",
         "gridsize",
@@ -96,12 +116,42 @@ pub fn register(cuda: &Module) {
         cuda.set(n, leaf(n));
     }
     for n in ["threadIdx", "blockIdx", "blockDim", "gridDim"] {
-        cuda.set(n, Value::object(Intrinsic { path: format!("cuda.{n}"), children: XYZ }));
+        cuda.set(
+            n,
+            Value::object(Intrinsic {
+                path: format!("cuda.{n}"),
+                children: XYZ,
+            }),
+        );
     }
-    cuda.set("shared", Value::object(Intrinsic { path: "cuda.shared".into(), children: &["array"] }));
-    cuda.set("local", Value::object(Intrinsic { path: "cuda.local".into(), children: &["array"] }));
-    cuda.set("const", Value::object(Intrinsic { path: "cuda.const".into(), children: &["array_like"] }));
-    cuda.set("atomic", Value::object(Intrinsic { path: "cuda.atomic".into(), children: ATOMICS }));
+    cuda.set(
+        "shared",
+        Value::object(Intrinsic {
+            path: "cuda.shared".into(),
+            children: &["array"],
+        }),
+    );
+    cuda.set(
+        "local",
+        Value::object(Intrinsic {
+            path: "cuda.local".into(),
+            children: &["array"],
+        }),
+    );
+    cuda.set(
+        "const",
+        Value::object(Intrinsic {
+            path: "cuda.const".into(),
+            children: &["array_like"],
+        }),
+    );
+    cuda.set(
+        "atomic",
+        Value::object(Intrinsic {
+            path: "cuda.atomic".into(),
+            children: ATOMICS,
+        }),
+    );
 }
 
 /// The draws of `numba.cuda.random`.
@@ -112,6 +162,12 @@ pub fn register_random(m: &Module) {
         "xoroshiro128p_normal_float32",
         "xoroshiro128p_normal_float64",
     ] {
-        m.set(n, Value::object(Intrinsic { path: format!("random.{n}"), children: &[] }));
+        m.set(
+            n,
+            Value::object(Intrinsic {
+                path: format!("random.{n}"),
+                children: &[],
+            }),
+        );
     }
 }

@@ -392,11 +392,7 @@ fn op_text(op: &Op) -> String {
                 .collect();
             format!("print {}", parts.join(", "))
         }
-        Op::Rng(k, a, i) => format!(
-            "rng.{} {}[%{i}]",
-            format!("{k:?}").to_lowercase(),
-            arr(a)
-        ),
+        Op::Rng(k, a, i) => format!("rng.{} {}[%{i}]", format!("{k:?}").to_lowercase(), arr(a)),
     }
 }
 

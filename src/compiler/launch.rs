@@ -23,18 +23,30 @@ pub struct LaunchRequest<'a> {
 /// One kernel argument after classification.
 pub enum Prep {
     Device(DeviceView),
-    Host { arr: NdArray, copy_in: bool, copy_out: bool },
+    Host {
+        arr: NdArray,
+        copy_in: bool,
+        copy_out: bool,
+    },
     Scalar(Scalar),
 }
 
 pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
     if let Some(h) = v.downcast::<HostArg>() {
         if let Value::Array(a) = &h.array {
-            return Ok(Prep::Host { arr: a.clone(), copy_in: h.copy_in, copy_out: h.copy_out });
+            return Ok(Prep::Host {
+                arr: a.clone(),
+                copy_in: h.copy_in,
+                copy_out: h.copy_out,
+            });
         }
     }
     if let Value::Array(a) = v {
-        return Ok(Prep::Host { arr: a.clone(), copy_in: true, copy_out: true });
+        return Ok(Prep::Host {
+            arr: a.clone(),
+            copy_in: true,
+            copy_out: true,
+        });
     }
     if let Some(s) = typeof_scalar(v) {
         return Ok(Prep::Scalar(s));
@@ -68,7 +80,12 @@ pub fn host_arg(a: &NdArray) -> KernelArg {
 
 /// Run on host memory directly (used while no device API is available, and by the cpu
 /// targets). Kernel output is printed at once; faults become Python exceptions.
-pub fn run_on_host(rt: &mut Runtime, k: &CompiledKernel, config: &LaunchConfig, args: &[KernelArg]) -> PyResult<()> {
+pub fn run_on_host(
+    rt: &mut Runtime,
+    k: &CompiledKernel,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+) -> PyResult<()> {
     match execute_on_cpu(k, config, args) {
         Ok(out) => {
             if !out.printed.is_empty() {
@@ -82,7 +99,9 @@ pub fn run_on_host(rt: &mut Runtime, k: &CompiledKernel, config: &LaunchConfig, 
 
 pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
     if let Some((k, _)) = req.args.kw.first() {
-        return Err(PyErr::type_error(format!("kernels take positional arguments only, got keyword '{k}'")));
+        return Err(PyErr::type_error(format!(
+            "kernels take positional arguments only, got keyword '{k}'"
+        )));
     }
     let stream = api::parse_stream(rt, Some(req.stream))?;
     let mut preps = Vec::new();
@@ -117,7 +136,10 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
             &req.kernel.func.origin,
         );
     }
-    let why = || Transfer { explicit: false, call: name.clone() };
+    let why = || Transfer {
+        explicit: false,
+        call: name.clone(),
+    };
     // Device path: copy host arrays in, launch, copy back.
     let mut kargs = Vec::new();
     let mut copies: Vec<(DeviceView, NdArray)> = Vec::new();
@@ -126,7 +148,11 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
         match p {
             Prep::Device(v) => kargs.push(v.kernel_arg()),
             Prep::Scalar(s) => kargs.push(KernelArg::Scalar(*s)),
-            Prep::Host { arr, copy_in, copy_out } => {
+            Prep::Host {
+                arr,
+                copy_in,
+                copy_out,
+            } => {
                 let view = match api::alloc(rt, &arr.shape, arr.dtype, stream) {
                     Ok(v) => v,
                     Err(e) if e.is("NotImplementedError") => {
@@ -172,8 +198,12 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
 /// The states array for `n` generators as a host array of shape (n, 2), uint64.
 pub fn states_array(n: usize, seed: u64, subsequence_start: u64) -> PyResult<NdArray> {
     let states = crate::compiler::rng::init_states(n, seed, subsequence_start);
-    let arr = NdArray::zeros(&[n, 2], DType::U64)
-        .map_err(|e| PyErr::memory_error(format!("cannot allocate {} bytes for random states", e.bytes)))?;
+    let arr = NdArray::zeros(&[n, 2], DType::U64).map_err(|e| {
+        PyErr::memory_error(format!(
+            "cannot allocate {} bytes for random states",
+            e.bytes
+        ))
+    })?;
     for (i, s) in states.iter().enumerate() {
         arr.buf.write(i * 16, &s[0].to_le_bytes());
         arr.buf.write(i * 16 + 8, &s[1].to_le_bytes());

@@ -115,7 +115,12 @@ impl RawMem {
                     let Some(new) = f(canon(cur as u64)) else {
                         return canon(cur as u64);
                     };
-                    match a.compare_exchange_weak(cur, new as u32, Ordering::AcqRel, Ordering::Relaxed) {
+                    match a.compare_exchange_weak(
+                        cur,
+                        new as u32,
+                        Ordering::AcqRel,
+                        Ordering::Relaxed,
+                    ) {
                         Ok(_) => return canon(cur as u64),
                         Err(x) => cur = x,
                     }

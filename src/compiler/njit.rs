@@ -24,7 +24,10 @@ use crate::language::function::Function;
 
 impl NjitFunction {
     pub fn new(func: Rc<Function>) -> NjitFunction {
-        NjitFunction { func, cache: RefCell::new(Vec::new()) }
+        NjitFunction {
+            func,
+            cache: RefCell::new(Vec::new()),
+        }
     }
 
     fn specialize(&self, tys: &[Ty]) -> PyResult<Arc<CompiledKernel>> {
@@ -45,11 +48,18 @@ impl Object for NjitFunction {
         "numba.core.registry".into()
     }
     fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(format!("CPUDispatcher(<function {} at {:#x}>)", self.func.name, Rc::as_ptr(&self.func) as usize))
+        Ok(format!(
+            "CPUDispatcher(<function {} at {:#x}>)",
+            self.func.name,
+            Rc::as_ptr(&self.func) as usize
+        ))
     }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
         if let Some((k, _)) = args.kw.first() {
-            return Err(PyErr::type_error(format!("{}() keyword arguments are not supported by nbcuda's @njit ('{k}')", self.func.name)));
+            return Err(PyErr::type_error(format!(
+                "{}() keyword arguments are not supported by nbcuda's @njit ('{k}')",
+                self.func.name
+            )));
         }
         let names = self.func.param_names();
         let mut tys = Vec::new();
@@ -76,7 +86,8 @@ impl Object for NjitFunction {
             }
         }
         let k = self.specialize(&tys)?;
-        let (ret, out) = crate::compiler::exec::run_single(&k.ir, &kargs).map_err(|f| PyErr::new(&f.ename, f.message))?;
+        let (ret, out) = crate::compiler::exec::run_single(&k.ir, &kargs)
+            .map_err(|f| PyErr::new(&f.ename, f.message))?;
         if !out.printed.is_empty() {
             rt.print(&out.printed);
         }
@@ -109,24 +120,46 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
         }
         for (k, v) in &args.kw {
             match &**k {
-                "nopython" | "parallel" | "cache" | "fastmath" | "nogil" | "boundscheck" | "error_model" | "inline" | "forceobj" | "looplift" => {}
+                "nopython" | "parallel" | "cache" | "fastmath" | "nogil" | "boundscheck"
+                | "error_model" | "inline" | "forceobj" | "looplift" => {}
                 "signature" => {
                     crate::compiler::numba_types::signatures_from(v)?;
                 }
-                other => return Err(PyErr::type_error(format!("{fname}() got an unexpected keyword argument '{other}'"))),
+                other => {
+                    return Err(PyErr::type_error(format!(
+                        "{fname}() got an unexpected keyword argument '{other}'"
+                    )))
+                }
             }
         }
         if let Some(sig) = args.pos.first() {
             crate::compiler::numba_types::signatures_from(sig)?;
         }
-        Ok(Value::builtin("numba.njit.<decorator>", "decorator(func)", "Compile func for the host.", |_rt, a| {
-            let f = a.pos.first().and_then(as_function).ok_or_else(|| PyErr::type_error("@njit decorates a function defined with def"))?;
-            Ok(Value::object(NjitFunction::new(f)))
-        }))
+        Ok(Value::builtin(
+            "numba.njit.<decorator>",
+            "decorator(func)",
+            "Compile func for the host.",
+            |_rt, a| {
+                let f = a.pos.first().and_then(as_function).ok_or_else(|| {
+                    PyErr::type_error("@njit decorates a function defined with def")
+                })?;
+                Ok(Value::object(NjitFunction::new(f)))
+            },
+        ))
     }
 }
 
 pub fn register(m: &Module) {
-    m.func("njit", "njit(signature=None, parallel=False, cache=False, fastmath=False)", "Compile a function for the host in nopython mode.", njit_decorator("njit"));
-    m.func("jit", "jit(signature=None, nopython=True, parallel=False, cache=False)", "Compile a function for the host (nopython mode).", njit_decorator("jit"));
+    m.func(
+        "njit",
+        "njit(signature=None, parallel=False, cache=False, fastmath=False)",
+        "Compile a function for the host in nopython mode.",
+        njit_decorator("njit"),
+    );
+    m.func(
+        "jit",
+        "jit(signature=None, nopython=True, parallel=False, cache=False)",
+        "Compile a function for the host (nopython mode).",
+        njit_decorator("jit"),
+    );
 }

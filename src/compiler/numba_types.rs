@@ -38,7 +38,9 @@ impl Object for NumbaType {
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match (name, &self.ty) {
             ("dtype", Ty::Scalar(d)) => Some(Value::DType(*d)),
-            ("dtype", Ty::Array { dtype, .. }) => Some(Value::object(NumbaType { ty: Ty::Scalar(*dtype) })),
+            ("dtype", Ty::Array { dtype, .. }) => Some(Value::object(NumbaType {
+                ty: Ty::Scalar(*dtype),
+            })),
             ("ndim", Ty::Array { ndim, .. }) => Some(Value::Int(*ndim as i64)),
             ("layout", Ty::Array { layout, .. }) => {
                 Some(Value::str(if *layout == Layout::C { "C" } else { "A" }))
@@ -49,7 +51,10 @@ impl Object for NumbaType {
     }
     fn get_item(self: Rc<Self>, key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
         let Ty::Scalar(d) = self.ty else {
-            return Err(PyErr::type_error(format!("'{}' object is not subscriptable", self.ty)));
+            return Err(PyErr::type_error(format!(
+                "'{}' object is not subscriptable",
+                self.ty
+            )));
         };
         let items: Vec<Value> = match key {
             Value::Tuple(t) => t.to_vec(),
@@ -61,27 +66,54 @@ impl Object for NumbaType {
                 Value::Slice(s) if s.start.is_none() && s.stop.is_none() => {
                     if s.step == Some(1) {
                         if i + 1 != items.len() {
-                            return Err(PyErr::type_error("only the last dimension can be ::1 (C layout)"));
+                            return Err(PyErr::type_error(
+                                "only the last dimension can be ::1 (C layout)",
+                            ));
                         }
                         layout = Layout::C;
                     } else if s.step.is_some() {
-                        return Err(PyErr::type_error("array type dimensions must be ':' or '::1'"));
+                        return Err(PyErr::type_error(
+                            "array type dimensions must be ':' or '::1'",
+                        ));
                     }
                 }
-                _ => return Err(PyErr::type_error("array types are written float32[:], float32[:, :] or float32[::1]")),
+                _ => {
+                    return Err(PyErr::type_error(
+                        "array types are written float32[:], float32[:, :] or float32[::1]",
+                    ))
+                }
             }
         }
         if items.is_empty() || items.len() > 3 {
-            return Err(PyErr::type_error("arrays of 1 to 3 dimensions are supported"));
+            return Err(PyErr::type_error(
+                "arrays of 1 to 3 dimensions are supported",
+            ));
         }
-        Ok(Value::object(NumbaType { ty: Ty::Array { dtype: d, ndim: items.len(), layout } }))
+        Ok(Value::object(NumbaType {
+            ty: Ty::Array {
+                dtype: d,
+                ndim: items.len(),
+                layout,
+            },
+        }))
     }
     fn call(self: Rc<Self>, args: Args, _rt: &mut Runtime) -> PyResult<Value> {
         // Calling a type with types builds a signature; with a number, casts it.
         let all_types = args.pos.iter().all(|a| a.downcast::<NumbaType>().is_some());
-        if all_types && (args.pos.is_empty() || args.pos.iter().any(|a| a.downcast::<NumbaType>().is_some())) {
-            let tys = args.pos.iter().filter_map(|a| a.downcast::<NumbaType>().map(|t| t.ty.clone())).collect();
-            return Ok(Value::object(NumbaSig { sig: Signature { ret: Some(self.ty.clone()), args: tys } }));
+        if all_types
+            && (args.pos.is_empty() || args.pos.iter().any(|a| a.downcast::<NumbaType>().is_some()))
+        {
+            let tys = args
+                .pos
+                .iter()
+                .filter_map(|a| a.downcast::<NumbaType>().map(|t| t.ty.clone()))
+                .collect();
+            return Ok(Value::object(NumbaSig {
+                sig: Signature {
+                    ret: Some(self.ty.clone()),
+                    args: tys,
+                },
+            }));
         }
         match (&self.ty, args.pos.as_slice()) {
             (Ty::Scalar(d), [v]) => {
@@ -90,11 +122,20 @@ impl Object for NumbaType {
                     Value::Float(f) => crate::arrays::Scalar::F64(*f),
                     Value::Bool(b) => crate::arrays::Scalar::Bool(*b),
                     Value::Scalar(s) => *s,
-                    other => return Err(PyErr::type_error(format!("cannot convert {} to {}", other.type_name(), numba_name(*d)))),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "cannot convert {} to {}",
+                            other.type_name(),
+                            numba_name(*d)
+                        )))
+                    }
                 };
                 Ok(Value::Scalar(x.cast(*d)))
             }
-            _ => Err(PyErr::type_error(format!("'{}' takes one number or a list of types", self.ty))),
+            _ => Err(PyErr::type_error(format!(
+                "'{}' takes one number or a list of types",
+                self.ty
+            ))),
         }
     }
     fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
@@ -136,7 +177,9 @@ pub fn dtype_of_value(v: &Value) -> Option<DType> {
 pub fn signatures_from(v: &Value) -> PyResult<Vec<Signature>> {
     let one = |v: &Value| -> PyResult<Signature> {
         match v {
-            Value::Str(s) => crate::compiler::types::parse_signature(s).map_err(|e| PyErr::new("TypeError", e)),
+            Value::Str(s) => {
+                crate::compiler::types::parse_signature(s).map_err(|e| PyErr::new("TypeError", e))
+            }
             _ => match v.downcast::<NumbaSig>() {
                 Some(s) => Ok(s.sig.clone()),
                 None => Err(PyErr::type_error(format!(
@@ -156,7 +199,10 @@ pub fn signatures_from(v: &Value) -> PyResult<Vec<Signature>> {
 /// Register the Numba type objects on a module.
 pub fn register_types(m: &Module) {
     for d in DType::ALL {
-        m.set(numba_name(d), Value::object(NumbaType { ty: Ty::Scalar(d) }));
+        m.set(
+            numba_name(d),
+            Value::object(NumbaType { ty: Ty::Scalar(d) }),
+        );
     }
     let aliases = [
         ("b1", DType::Bool),

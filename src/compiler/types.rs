@@ -30,7 +30,11 @@ impl fmt::Display for Ty {
         match self {
             Ty::Scalar(d) => write!(f, "{}", numba_name(*d)),
             Ty::Void => write!(f, "none"),
-            Ty::Array { dtype, ndim, layout } => {
+            Ty::Array {
+                dtype,
+                ndim,
+                layout,
+            } => {
                 let l = match layout {
                     Layout::C => "C",
                     Layout::A => "A",

@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use nbcuda::arrays::{DType, NdArray, Scalar};
 use nbcuda::compiler::types::Ty;
-use nbcuda::compiler::{ArgMem, ArrayArg, CompiledKernel, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+use nbcuda::compiler::{
+    ArgMem, ArrayArg, CompiledKernel, KernelArg, KernelFault, LaunchConfig, LaunchOutput,
+};
 use nbcuda::language::function::Function;
 use nbcuda::language::{Module, Value};
 use ruff_python_ast::Stmt;
@@ -19,16 +21,31 @@ pub const ORIGIN: &str = "Cell In[1]";
 /// Globals every test kernel sees: `math`, `cuda`, `np`, `numba`.
 pub fn globals() -> Rc<RefCell<HashMap<String, Value>>> {
     let mut g = HashMap::new();
-    g.insert("math".into(), Value::Module(Rc::new(Module::new("math", ""))));
-    g.insert("cuda".into(), Value::Module(Rc::new(Module::new("numba.cuda", ""))));
-    g.insert("np".into(), Value::Module(Rc::new(Module::new("numpy", ""))));
-    g.insert("numba".into(), Value::Module(Rc::new(Module::new("numba", ""))));
+    g.insert(
+        "math".into(),
+        Value::Module(Rc::new(Module::new("math", ""))),
+    );
+    g.insert(
+        "cuda".into(),
+        Value::Module(Rc::new(Module::new("numba.cuda", ""))),
+    );
+    g.insert(
+        "np".into(),
+        Value::Module(Rc::new(Module::new("numpy", ""))),
+    );
+    g.insert(
+        "numba".into(),
+        Value::Module(Rc::new(Module::new("numba", ""))),
+    );
     Rc::new(RefCell::new(g))
 }
 
 /// Every `def` in `src`, by name, sharing one globals scope (so they can call each other
 /// once wrapped as device functions with [`device`]).
-pub fn functions(src: &str, globals: &Rc<RefCell<HashMap<String, Value>>>) -> HashMap<String, Rc<Function>> {
+pub fn functions(
+    src: &str,
+    globals: &Rc<RefCell<HashMap<String, Value>>>,
+) -> HashMap<String, Rc<Function>> {
     let parsed = ruff_python_parser::parse_module(src).expect("test source parses");
     let source: Rc<str> = Rc::from(src);
     let mut out = HashMap::new();
@@ -62,7 +79,11 @@ pub fn function(src: &str) -> Rc<Function> {
 }
 
 pub fn arr1(dtype: DType, ndim: usize) -> Ty {
-    Ty::Array { dtype, ndim, layout: nbcuda::compiler::types::Layout::A }
+    Ty::Array {
+        dtype,
+        ndim,
+        layout: nbcuda::compiler::types::Layout::A,
+    }
 }
 
 pub fn kernel(src: &str, params: &[Ty]) -> CompiledKernel {
@@ -99,7 +120,8 @@ pub fn array_of(shape: &[usize], dtype: DType, vals: &[f64]) -> NdArray {
     let a = NdArray::zeros(shape, dtype).unwrap();
     let isz = dtype.itemsize();
     for (i, x) in vals.iter().enumerate() {
-        a.buf.write(i * isz, &Scalar::F64(*x).cast(dtype).to_bytes());
+        a.buf
+            .write(i * isz, &Scalar::F64(*x).cast(dtype).to_bytes());
     }
     a
 }
@@ -118,10 +140,18 @@ pub fn arg(a: &NdArray) -> KernelArg {
 }
 
 pub fn cfg(grid: u32, block: u32) -> LaunchConfig {
-    LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 }
+    LaunchConfig {
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        dynamic_shared_bytes: 0,
+    }
 }
 
-pub fn launch(k: &CompiledKernel, c: LaunchConfig, args: &[KernelArg]) -> Result<LaunchOutput, KernelFault> {
+pub fn launch(
+    k: &CompiledKernel,
+    c: LaunchConfig,
+    args: &[KernelArg],
+) -> Result<LaunchOutput, KernelFault> {
     nbcuda::compiler::execute_on_cpu(k, &c, args)
 }
 
