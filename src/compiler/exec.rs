@@ -1,0 +1,896 @@
+//! The lane-vectorised CPU executor. A block's threads are lanes; each IR instruction runs
+//! over the block's active lanes (a sorted list of lane ids) with one register file of
+//! `Vec<u64>` per register, so an instruction is a tight loop. Divergence splits the active
+//! list; barriers require every live lane to be active (else a fault instead of a
+//! deadlock); blocks run in parallel on rayon.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::arrays::{Buffer, DType};
+use crate::compiler::exec_ops::*;
+use crate::compiler::ir::{
+    ArrRef, AtomicOp, BarrierKind, Inst, Kernel, Op, PrintArg, RngKind, Special, Stmt,
+};
+use crate::compiler::mem::RawMem;
+use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+use crate::devices::Storage;
+
+/// An array as the executor sees it.
+#[derive(Clone, Copy)]
+pub struct ArrDesc {
+    pub mem: RawMem,
+    pub offset: isize,
+    pub shape: [i64; 3],
+    pub strides: [isize; 3],
+    pub ndim: usize,
+    pub dtype: DType,
+}
+
+pub struct Prepared<'a> {
+    pub k: &'a Kernel,
+    pub cfg: LaunchConfig,
+    pub params: Vec<Option<ArrDesc>>,
+    pub scalars: Vec<u64>,
+    pub consts: Vec<ArrDesc>,
+    pub stop: AtomicBool,
+}
+
+fn fault(ename: &str, message: String) -> KernelFault {
+    KernelFault {
+        ename: ename.into(),
+        message,
+    }
+}
+
+fn invalid_launch(why: &str) -> KernelFault {
+    fault(
+        "CudaAPIError",
+        format!("[1] Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE ({why})"),
+    )
+}
+
+fn desc(mem: RawMem, offset: isize, shape: &[usize], strides: &[isize], dtype: DType) -> ArrDesc {
+    let mut s = [1i64; 3];
+    let mut st = [0isize; 3];
+    for (i, d) in shape.iter().enumerate().take(3) {
+        s[i] = *d as i64;
+        st[i] = strides[i];
+    }
+    ArrDesc {
+        mem,
+        offset,
+        shape: s,
+        strides: st,
+        ndim: shape.len(),
+        dtype,
+    }
+}
+
+/// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
+/// `args` (borrowed for the whole launch).
+pub fn prepare<'a>(
+    k: &'a Kernel,
+    cfg: &LaunchConfig,
+    args: &'a [KernelArg],
+) -> Result<Prepared<'a>, KernelFault> {
+    let threads = cfg.block.iter().map(|&x| x as u64).product::<u64>();
+    if threads > 1024 {
+        return Err(invalid_launch(&format!(
+            "{threads} threads per block; the limit is 1024"
+        )));
+    }
+    if threads == 0 || cfg.grid.contains(&0) {
+        return Err(invalid_launch("a grid or block dimension is 0"));
+    }
+    if cfg.grid[1] > 65535 || cfg.grid[2] > 65535 || cfg.block[2] > 64 {
+        return Err(invalid_launch(
+            "grid y/z are limited to 65535 and block z to 64",
+        ));
+    }
+    let shared = k.static_shared_bytes() + cfg.dynamic_shared_bytes;
+    if shared > 48 * 1024 {
+        return Err(invalid_launch(&format!(
+            "{shared} bytes of shared memory per block; the limit is 49152"
+        )));
+    }
+    if args.len() != k.params.len() {
+        return Err(fault(
+            "TypeError",
+            format!(
+                "kernel {} takes {} arguments, {} given",
+                k.name,
+                k.params.len(),
+                args.len()
+            ),
+        ));
+    }
+    let mut params = Vec::new();
+    let mut scalars = Vec::new();
+    for a in args {
+        match a {
+            KernelArg::Scalar(s) => {
+                params.push(None);
+                scalars.push(scalar_bits(s));
+            }
+            KernelArg::Array(arr) => {
+                let buf: &Buffer = match &arr.mem {
+                    ArgMem::Host(b) => b,
+                    ArgMem::Device(alloc) => match &alloc.storage {
+                        Storage::Cpu(b) => b,
+                    },
+                };
+                // SAFETY: the buffer is borrowed from `args`, which outlives the launch.
+                let mem = unsafe { RawMem::new(buf.as_ptr(), buf.len()) };
+                params.push(Some(desc(
+                    mem,
+                    arr.offset as isize,
+                    &arr.shape,
+                    &arr.strides,
+                    arr.dtype,
+                )));
+                scalars.push(0);
+            }
+        }
+    }
+    let consts = k
+        .consts
+        .iter()
+        .map(|c| {
+            // SAFETY: constant data lives in the kernel, borrowed for the launch; the
+            // front end rejects stores to constant arrays, so it is only read.
+            let mem = unsafe { RawMem::new(c.data.as_ptr() as *mut u8, c.data.len()) };
+            let strides = crate::arrays::NdArray::c_strides(&c.shape, c.dtype.itemsize());
+            desc(mem, 0, &c.shape, &strides, c.dtype)
+        })
+        .collect();
+    Ok(Prepared {
+        k,
+        cfg: *cfg,
+        params,
+        scalars,
+        consts,
+        stop: AtomicBool::new(false),
+    })
+}
+
+/// Run every block of a prepared launch.
+pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
+    let g = p.cfg.grid;
+    let nblocks = g[0] as usize * g[1] as usize * g[2] as usize;
+    let printed: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+    let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
+    let body = |scratch: &mut Option<Block>, bid: usize| {
+        if p.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let bidx = [
+            (bid % g[0] as usize) as u32,
+            ((bid / g[0] as usize) % g[1] as usize) as u32,
+            (bid / (g[0] as usize * g[1] as usize)) as u32,
+        ];
+        let blk = scratch.get_or_insert_with(|| Block::new(p));
+        blk.reset(bidx);
+        let all: Vec<u32> = (0..blk.n as u32).collect();
+        match blk.run(p, &p.k.body, all) {
+            Ok(_) => {
+                if !blk.printed.is_empty() {
+                    let text = std::mem::take(&mut blk.printed);
+                    printed
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((bid, text));
+                }
+            }
+            Err(f) => {
+                p.stop.store(true, Ordering::Relaxed);
+                let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                if ff.as_ref().is_none_or(|(b, _)| bid < *b) {
+                    *ff = Some((bid, f));
+                }
+            }
+        }
+    };
+    if nblocks == 1 {
+        let mut s = None;
+        body(&mut s, 0);
+    } else {
+        (0..nblocks).into_par_iter().for_each_init(|| None, body);
+    }
+    if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(f);
+    }
+    let mut parts = printed.into_inner().unwrap_or_else(|e| e.into_inner());
+    parts.sort_by_key(|(b, _)| *b);
+    Ok(LaunchOutput {
+        printed: parts.into_iter().map(|(_, s)| s).collect(),
+    })
+}
+
+/// Run a one-thread launch and return the bits of the kernel's return register (`@njit`).
+pub fn run_single(
+    k: &Kernel,
+    args: &[KernelArg],
+) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
+    let cfg = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        dynamic_shared_bytes: 0,
+    };
+    let p = prepare(k, &cfg, args)?;
+    let mut blk = Block::new(&p);
+    blk.reset([0, 0, 0]);
+    blk.run(&p, &k.body, vec![0])?;
+    let ret = k.ret.map(|r| blk.regs[r as usize][0]);
+    Ok((
+        ret,
+        LaunchOutput {
+            printed: std::mem::take(&mut blk.printed),
+        },
+    ))
+}
+
+struct LoopCtx {
+    id: u32,
+    brk: Vec<u32>,
+    cont: Vec<u32>,
+}
+
+pub struct Block {
+    n: usize,
+    bdim: [u32; 3],
+    bidx: [u32; 3],
+    regs: Vec<Vec<u64>>,
+    shared: Vec<Buffer>,
+    local: Vec<Buffer>,
+    exited: usize,
+    loops: Vec<LoopCtx>,
+    printed: String,
+}
+
+fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
+    if a.is_empty() {
+        return b;
+    }
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+macro_rules! lanes {
+    ($act:expr, $n:expr, |$l:ident| $body:expr) => {
+        if $act.len() == $n {
+            for $l in 0..$n {
+                $body;
+            }
+        } else {
+            for &l32 in $act.iter() {
+                let $l = l32 as usize;
+                $body;
+            }
+        }
+    };
+}
+
+impl Block {
+    fn new(p: &Prepared) -> Block {
+        let b = p.cfg.block;
+        let n = (b[0] * b[1] * b[2]) as usize;
+        let dyn_bytes = p.cfg.dynamic_shared_bytes;
+        let shared =
+            p.k.shared
+                .iter()
+                .map(|d| {
+                    Buffer::zeroed(if d.dynamic {
+                        dyn_bytes.max(8)
+                    } else {
+                        d.bytes().max(8)
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap_or_default();
+        let local =
+            p.k.local
+                .iter()
+                .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
+                .collect::<Result<Vec<_>, _>>()
+                .unwrap_or_default();
+        Block {
+            n,
+            bdim: b,
+            bidx: [0; 3],
+            regs: vec![vec![0u64; n]; p.k.regs.len()],
+            shared,
+            local,
+            exited: 0,
+            loops: Vec::new(),
+            printed: String::new(),
+        }
+    }
+
+    fn reset(&mut self, bidx: [u32; 3]) {
+        self.bidx = bidx;
+        self.exited = 0;
+        self.loops.clear();
+    }
+
+    fn tid(&self, l: usize) -> [u32; 3] {
+        let l = l as u32;
+        [
+            l % self.bdim[0],
+            (l / self.bdim[0]) % self.bdim[1],
+            l / (self.bdim[0] * self.bdim[1]),
+        ]
+    }
+
+    fn run(
+        &mut self,
+        p: &Prepared,
+        stmts: &[Stmt],
+        active: Vec<u32>,
+    ) -> Result<Vec<u32>, KernelFault> {
+        let mut act = active;
+        for s in stmts {
+            if act.is_empty() {
+                break;
+            }
+            match s {
+                Stmt::Inst(i) => self.inst(p, i, &act)?,
+                Stmt::If(c, t, e) => {
+                    let cr = &self.regs[*c as usize];
+                    let (mut yes, mut no) = (Vec::new(), Vec::new());
+                    for &l in &act {
+                        if cr[l as usize] != 0 {
+                            yes.push(l)
+                        } else {
+                            no.push(l)
+                        }
+                    }
+                    let ry = if yes.is_empty() {
+                        yes
+                    } else {
+                        self.run(p, t, yes)?
+                    };
+                    let rn = if no.is_empty() {
+                        no
+                    } else {
+                        self.run(p, e, no)?
+                    };
+                    act = merge(ry, rn);
+                }
+                Stmt::Loop { id, body, latch } => {
+                    let mut cur = std::mem::take(&mut act);
+                    let mut out = Vec::new();
+                    let mut iters: u64 = 0;
+                    while !cur.is_empty() {
+                        self.loops.push(LoopCtx {
+                            id: *id,
+                            brk: Vec::new(),
+                            cont: Vec::new(),
+                        });
+                        let rem = self.run(p, body, cur)?;
+                        let ctx = self.loops.pop().expect("loop context pushed above");
+                        out = merge(out, ctx.brk);
+                        let next = merge(rem, ctx.cont);
+                        cur = if latch.is_empty() || next.is_empty() {
+                            next
+                        } else {
+                            self.run(p, latch, next)?
+                        };
+                        iters += 1;
+                        if iters % 4096 == 0 && p.stop.load(Ordering::Relaxed) {
+                            return Err(fault("KeyboardInterrupt", String::new()));
+                        }
+                    }
+                    act = out;
+                }
+                Stmt::Break(id) | Stmt::Continue(id) => {
+                    let is_break = matches!(s, Stmt::Break(_));
+                    match self.loops.iter_mut().rev().find(|c| c.id == *id) {
+                        Some(ctx) => {
+                            let moved = std::mem::take(&mut act);
+                            if is_break {
+                                ctx.brk = merge(std::mem::take(&mut ctx.brk), moved);
+                            } else {
+                                ctx.cont = merge(std::mem::take(&mut ctx.cont), moved);
+                            }
+                        }
+                        None => {
+                            self.exited += act.len();
+                            act.clear();
+                        }
+                    }
+                }
+                Stmt::Exit => {
+                    self.exited += act.len();
+                    act.clear();
+                }
+            }
+        }
+        Ok(act)
+    }
+
+    fn where_(&self, p: &Prepared, inst: &Inst, lane: usize) -> String {
+        let loc = p.k.locs.get(inst.loc as usize).cloned().unwrap_or_default();
+        let t = self.tid(lane);
+        format!(
+            "in kernel '{}', line {}: `{}` (block ({}, {}, {}), thread ({}, {}, {}))",
+            p.k.name,
+            loc.line,
+            loc.text,
+            self.bidx[0],
+            self.bidx[1],
+            self.bidx[2],
+            t[0],
+            t[1],
+            t[2]
+        )
+    }
+
+    fn arr(&self, p: &Prepared, a: ArrRef) -> (ArrDesc, isize) {
+        match a {
+            ArrRef::Param(i) => (p.params[i as usize].expect("array parameter"), 0),
+            ArrRef::Const(i) => (p.consts[i as usize], 0),
+            ArrRef::Shared(i) => {
+                let d = &p.k.shared[i as usize];
+                let b = &self.shared[i as usize];
+                // SAFETY: the block owns this buffer for the whole block run.
+                let mem = unsafe { RawMem::new(b.as_ptr(), b.len()) };
+                let shape = if d.dynamic {
+                    vec![p.cfg.dynamic_shared_bytes / d.dtype.itemsize()]
+                } else {
+                    d.shape.clone()
+                };
+                let st = crate::arrays::NdArray::c_strides(&shape, d.dtype.itemsize());
+                (desc(mem, 0, &shape, &st, d.dtype), 0)
+            }
+            ArrRef::Local(i) => {
+                let d = &p.k.local[i as usize];
+                let b = &self.local[i as usize];
+                // SAFETY: as for shared arrays.
+                let mem = unsafe { RawMem::new(b.as_ptr(), b.len()) };
+                let st = crate::arrays::NdArray::c_strides(&d.shape, d.dtype.itemsize());
+                (desc(mem, 0, &d.shape, &st, d.dtype), d.bytes() as isize)
+            }
+        }
+    }
+
+    /// Byte offset of element `idx` for one lane, with negative-index wraparound and a
+    /// bounds check that names the kernel, line, index and thread.
+    #[inline(always)]
+    fn offset(
+        &self,
+        p: &Prepared,
+        inst: &Inst,
+        d: &ArrDesc,
+        per_lane: isize,
+        idx: &[u32],
+        l: usize,
+    ) -> Result<isize, KernelFault> {
+        let mut off = d.offset + per_lane * l as isize;
+        for (ax, r) in idx.iter().enumerate() {
+            let mut i = self.regs[*r as usize][l] as i64;
+            let n = d.shape[ax];
+            if i < 0 {
+                i += n;
+            }
+            if i < 0 || i >= n {
+                let raw = self.regs[*r as usize][l] as i64;
+                return Err(fault(
+                    "IndexError",
+                    format!(
+                        "index {raw} is out of bounds for axis {ax} with size {n} {}",
+                        self.where_(p, inst, l)
+                    ),
+                ));
+            }
+            off += i as isize * d.strides[ax];
+        }
+        if !d.mem.fits(off, d.dtype.itemsize()) {
+            return Err(fault(
+                "IndexError",
+                format!(
+                    "access outside the array's memory {}",
+                    self.where_(p, inst, l)
+                ),
+            ));
+        }
+        Ok(off)
+    }
+
+    fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
+        let n = self.n;
+        let Some(dst) = i.dst else {
+            return self.effect(p, i, act);
+        };
+        let du = dst as usize;
+        let dt = p.k.regs[du];
+        let mut d = std::mem::take(&mut self.regs[du]);
+        macro_rules! reg {
+            ($r:expr) => {{
+                let r = $r as usize;
+                if r == du {
+                    std::borrow::Cow::Owned(d.clone())
+                } else {
+                    std::borrow::Cow::Borrowed(&self.regs[r][..])
+                }
+            }};
+        }
+        let mut result = Ok(());
+        match &i.op {
+            Op::Const(s) => {
+                let v = scalar_bits(s);
+                lanes!(act, n, |l| d[l] = v);
+            }
+            Op::Param(k) => {
+                let v = p.scalars[*k as usize];
+                lanes!(act, n, |l| d[l] = v);
+            }
+            Op::Copy(r) => {
+                let a = reg!(*r);
+                lanes!(act, n, |l| d[l] = a[l]);
+            }
+            Op::Cast(r) => {
+                let from = p.k.regs[*r as usize];
+                let a = reg!(*r);
+                lanes!(act, n, |l| d[l] = cast(a[l], from, dt));
+            }
+            Op::Bin(op, x, y) => {
+                let (a, b) = (reg!(*x), reg!(*y));
+                match dt {
+                    DType::F32 => lanes!(act, n, |l| d[l] =
+                        bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
+                    DType::F64 => lanes!(act, n, |l| d[l] =
+                        bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
+                    DType::I64 => lanes!(act, n, |l| d[l] =
+                        bin_i64(*op, a[l] as i64, b[l] as i64) as u64),
+                    _ => lanes!(act, n, |l| d[l] = bin(*op, dt, a[l], b[l])),
+                }
+            }
+            Op::Cmp(c, x, y) => {
+                let t = p.k.regs[*x as usize];
+                let (a, b) = (reg!(*x), reg!(*y));
+                lanes!(act, n, |l| d[l] = cmp(*c, t, a[l], b[l]));
+            }
+            Op::Un(op, x) => {
+                let a = reg!(*x);
+                lanes!(act, n, |l| d[l] = un(*op, dt, a[l]));
+            }
+            Op::Math(f, xs) => {
+                let t = p.k.regs[xs[0] as usize];
+                let a = reg!(xs[0]);
+                let b = if xs.len() > 1 { reg!(xs[1]) } else { a.clone() };
+                if f.is_predicate() {
+                    lanes!(act, n, |l| d[l] =
+                        math_f64(*f, cast(a[l], t, DType::F64).pipe(f64b), 0.0) as u64);
+                } else if t == DType::F32 {
+                    lanes!(act, n, |l| d[l] =
+                        bf32(math_f32(*f, f32b(a[l]), f32b(b[l]))));
+                } else {
+                    lanes!(act, n, |l| d[l] =
+                        bf64(math_f64(*f, f64b(a[l]), f64b(b[l]))));
+                }
+            }
+            Op::Select(c, x, y) => {
+                let (cc, a, b) = (reg!(*c), reg!(*x), reg!(*y));
+                lanes!(act, n, |l| d[l] = if cc[l] != 0 { a[l] } else { b[l] });
+            }
+            Op::Special(s) => {
+                let g = p.cfg.grid;
+                for &l in act {
+                    let t = self.tid(l as usize);
+                    d[l as usize] = match s {
+                        Special::Tid(k) => t[*k as usize],
+                        Special::Ctaid(k) => self.bidx[*k as usize],
+                        Special::Ntid(k) => self.bdim[*k as usize],
+                        Special::Nctaid(k) => g[*k as usize],
+                        Special::LaneId => l % 32,
+                        Special::WarpSize => 32,
+                    } as u64;
+                }
+            }
+            Op::Dim(a, ax) => {
+                let (desc, _) = self.arr(p, *a);
+                let v = desc.shape[*ax as usize] as u64;
+                lanes!(act, n, |l| d[l] = v);
+            }
+            Op::Load(a, idx) => {
+                let (desc, per_lane) = self.arr(p, *a);
+                if idx.len() == 1 && per_lane == 0 {
+                    // The common 1-D case: one stride, one bound.
+                    let ir = &self.regs[idx[0] as usize];
+                    let (len, st) = (desc.shape[0], desc.strides[0]);
+                    let isz = desc.dtype.itemsize();
+                    for &l in act {
+                        let l = l as usize;
+                        let mut ix = ir[l] as i64;
+                        if ix < 0 {
+                            ix += len;
+                        }
+                        let off = desc.offset + ix as isize * st;
+                        if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
+                            result = self.offset(p, i, &desc, 0, idx, l).map(|_| ());
+                            if result.is_ok() {
+                                result = Err(fault(
+                                    "IndexError",
+                                    format!("misaligned access {}", self.where_(p, i, l)),
+                                ));
+                            }
+                            break;
+                        }
+                        d[l] = desc.mem.load(off, desc.dtype);
+                    }
+                } else {
+                    for &l in act {
+                        match self.offset(p, i, &desc, per_lane, idx, l as usize) {
+                            Ok(off) => d[l as usize] = desc.mem.load(off, desc.dtype),
+                            Err(e) => {
+                                result = Err(e);
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            Op::Atomic(op, a, idx, vals) => {
+                let (desc, per_lane) = self.arr(p, *a);
+                for &l in act {
+                    let l = l as usize;
+                    match self.offset(p, i, &desc, per_lane, idx, l) {
+                        Ok(off) => {
+                            let v0 = self.regs[vals[0] as usize][l];
+                            let v1 = vals.get(1).map(|r| self.regs[*r as usize][l]).unwrap_or(0);
+                            d[l] = atomic(&desc, off, *op, v0, v1);
+                        }
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+            }
+            Op::Barrier(kind, pred) => {
+                result = self.barrier_check(p, i, act);
+                if result.is_ok() {
+                    let pr = pred
+                        .map(|r| self.regs[r as usize].clone())
+                        .unwrap_or_default();
+                    let count = act
+                        .iter()
+                        .filter(|&&l| pr.get(l as usize).copied().unwrap_or(0) != 0)
+                        .count();
+                    let v = match kind {
+                        BarrierKind::Count => count as u64,
+                        BarrierKind::And => (count == act.len()) as u64,
+                        BarrierKind::Or => (count > 0) as u64,
+                        BarrierKind::Plain => 0,
+                    };
+                    lanes!(act, n, |l| d[l] = v);
+                }
+            }
+            Op::Rng(kind, a, ix) => {
+                let (desc, _) = self.arr(p, *a);
+                for &l in act {
+                    let l = l as usize;
+                    let ir = self.regs[*ix as usize][l] as i64;
+                    if ir < 0 || ir >= desc.shape[0] || desc.ndim != 2 || desc.shape[1] < 2 {
+                        result = Err(fault(
+                            "IndexError",
+                            format!(
+                                "random state index {ir} is out of bounds for {} states {}",
+                                desc.shape[0],
+                                self.where_(p, i, l)
+                            ),
+                        ));
+                        break;
+                    }
+                    let o0 = desc.offset + ir as isize * desc.strides[0];
+                    let o1 = o0 + desc.strides[1];
+                    if !desc.mem.fits(o0, 8) || !desc.mem.fits(o1, 8) {
+                        result = Err(fault(
+                            "IndexError",
+                            format!("random state outside memory {}", self.where_(p, i, l)),
+                        ));
+                        break;
+                    }
+                    let mut st = [desc.mem.load(o0, DType::U64), desc.mem.load(o1, DType::U64)];
+                    d[l] = match kind {
+                        RngKind::UniformF32 => bf32(crate::compiler::rng::uniform_f32(&mut st)),
+                        RngKind::UniformF64 => bf64(crate::compiler::rng::uniform_f64(&mut st)),
+                        RngKind::NormalF32 => bf32(crate::compiler::rng::normal_f32(&mut st)),
+                        RngKind::NormalF64 => bf64(crate::compiler::rng::normal_f64(&mut st)),
+                    };
+                    desc.mem.store(o0, DType::U64, st[0]);
+                    desc.mem.store(o1, DType::U64, st[1]);
+                }
+            }
+            other => {
+                result = Err(fault(
+                    "InternalError",
+                    format!("instruction {other:?} has no destination"),
+                ));
+            }
+        }
+        self.regs[du] = d;
+        result
+    }
+
+    fn barrier_check(&self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
+        if act.len() != self.n - self.exited {
+            let loc = p.k.locs.get(i.loc as usize).cloned().unwrap_or_default();
+            return Err(fault(
+                "RuntimeError",
+                format!(
+                    "divergent barrier: cuda.syncthreads() in kernel '{}' (line {}: `{}`) was reached by {} of the {} running threads of block ({}, {}, {}); on a GPU this deadlocks or corrupts data. Every thread of the block must reach the same syncthreads() call.",
+                    p.k.name, loc.line, loc.text, act.len(), self.n - self.exited, self.bidx[0], self.bidx[1], self.bidx[2]
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn effect(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
+        match &i.op {
+            Op::Store(a, idx, v) => {
+                let (desc, per_lane) = self.arr(p, *a);
+                if idx.len() == 1 && per_lane == 0 {
+                    let ir = &self.regs[idx[0] as usize];
+                    let vr = &self.regs[*v as usize];
+                    let (len, st) = (desc.shape[0], desc.strides[0]);
+                    let isz = desc.dtype.itemsize();
+                    for &l in act {
+                        let l = l as usize;
+                        let mut ix = ir[l] as i64;
+                        if ix < 0 {
+                            ix += len;
+                        }
+                        let off = desc.offset + ix as isize * st;
+                        if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
+                            self.offset(p, i, &desc, 0, idx, l)?;
+                            return Err(fault(
+                                "IndexError",
+                                format!("misaligned access {}", self.where_(p, i, l)),
+                            ));
+                        }
+                        desc.mem.store(off, desc.dtype, vr[l]);
+                    }
+                } else {
+                    for &l in act {
+                        let off = self.offset(p, i, &desc, per_lane, idx, l as usize)?;
+                        desc.mem
+                            .store(off, desc.dtype, self.regs[*v as usize][l as usize]);
+                    }
+                }
+                Ok(())
+            }
+            Op::Barrier(_, _) => self.barrier_check(p, i, act),
+            Op::Fence => {
+                std::sync::atomic::fence(Ordering::SeqCst);
+                Ok(())
+            }
+            Op::Print(args) => {
+                for &l in act {
+                    let mut parts = Vec::new();
+                    for a in args {
+                        parts.push(match a {
+                            PrintArg::Str(s) => s.clone(),
+                            PrintArg::Reg(r) => {
+                                let v = self.regs[*r as usize][l as usize];
+                                match p.k.regs[*r as usize] {
+                                    DType::F32 => format!("{:.6}", f32b(v)),
+                                    DType::F64 => format!("{:.6}", f64b(v)),
+                                    DType::U64 => v.to_string(),
+                                    DType::Bool => {
+                                        if v != 0 {
+                                            "True".into()
+                                        } else {
+                                            "False".into()
+                                        }
+                                    }
+                                    _ => (v as i64).to_string(),
+                                }
+                            }
+                        });
+                    }
+                    self.printed.push_str(&parts.join(" "));
+                    self.printed.push('\n');
+                }
+                Ok(())
+            }
+            other => Err(fault(
+                "InternalError",
+                format!("instruction {other:?} needs a destination"),
+            )),
+        }
+    }
+}
+
+trait Pipe: Sized {
+    fn pipe<R>(self, f: impl FnOnce(Self) -> R) -> R {
+        f(self)
+    }
+}
+impl Pipe for u64 {}
+
+fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> u64 {
+    let dt = desc.dtype;
+    let m = &desc.mem;
+    match op {
+        AtomicOp::Add | AtomicOp::Sub => m.rmw(off, dt, |old| {
+            Some(match (op, dt) {
+                (AtomicOp::Add, DType::F32) => bf32(f32b(old) + f32b(v)),
+                (AtomicOp::Sub, DType::F32) => bf32(f32b(old) - f32b(v)),
+                (AtomicOp::Add, DType::F64) => bf64(f64b(old) + f64b(v)),
+                (AtomicOp::Sub, DType::F64) => bf64(f64b(old) - f64b(v)),
+                (AtomicOp::Add, _) => old.wrapping_add(v),
+                _ => old.wrapping_sub(v),
+            })
+        }),
+        AtomicOp::Max | AtomicOp::Min | AtomicOp::NanMax | AtomicOp::NanMin => {
+            m.rmw(off, dt, |old| {
+                let is_max = matches!(op, AtomicOp::Max | AtomicOp::NanMax);
+                let nan_aware = matches!(op, AtomicOp::NanMax | AtomicOp::NanMin);
+                if dt.is_float() {
+                    let (a, b) = if dt == DType::F32 {
+                        (f32b(old) as f64, f32b(v) as f64)
+                    } else {
+                        (f64b(old), f64b(v))
+                    };
+                    if nan_aware {
+                        if b.is_nan() {
+                            return None;
+                        }
+                        if a.is_nan() {
+                            return Some(v);
+                        }
+                    } else if a.is_nan() || b.is_nan() {
+                        return None;
+                    }
+                    let take = if is_max { b > a } else { b < a };
+                    return if take { Some(v) } else { None };
+                }
+                let take = if dt.is_signed() {
+                    if is_max {
+                        (v as i64) > (old as i64)
+                    } else {
+                        (v as i64) < (old as i64)
+                    }
+                } else if is_max {
+                    v > old
+                } else {
+                    v < old
+                };
+                if take {
+                    Some(v)
+                } else {
+                    None
+                }
+            })
+        }
+        AtomicOp::And => m.rmw(off, dt, |old| Some(old & v)),
+        AtomicOp::Or => m.rmw(off, dt, |old| Some(old | v)),
+        AtomicOp::Xor => m.rmw(off, dt, |old| Some(old ^ v)),
+        AtomicOp::Exch => m.rmw(off, dt, |_| Some(v)),
+        AtomicOp::Inc => m.rmw(off, dt, |old| Some(if old >= v { 0 } else { old + 1 })),
+        AtomicOp::Dec => m.rmw(off, dt, |old| {
+            Some(if old == 0 || old > v { v } else { old - 1 })
+        }),
+        AtomicOp::Cas => m.rmw(off, dt, |old| if old == v { Some(v2) } else { None }),
+    }
+}

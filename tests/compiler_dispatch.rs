@@ -1,0 +1,282 @@
+//! Dispatchers end to end: `@vectorize` (cpu and cuda targets), `@cuda.jit` launch
+//! configurations and host-array launches, `@njit`, `cuda.reduce`, and their errors.
+
+mod common;
+mod compiler_support;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use common::Session;
+use compiler_support::*;
+use nbcuda::arrays::{DType, Scalar};
+use nbcuda::language::runtime::{Frontend, StreamName};
+use nbcuda::language::{Args, Runtime, Value};
+use serde_json::{Map, Value as Json};
+
+#[derive(Clone, Default)]
+struct Out(Rc<RefCell<(String, String)>>);
+impl Frontend for Out {
+    fn stream(&mut self, name: StreamName, text: &str) {
+        let mut o = self.0.borrow_mut();
+        match name {
+            StreamName::Stdout => o.0.push_str(text),
+            StreamName::Stderr => o.1.push_str(text),
+        }
+    }
+    fn display(&mut self, _: Map<String, Json>, _: Map<String, Json>, _: Option<&str>, _: bool) {}
+    fn clear_output(&mut self, _: bool) {}
+    fn input(&mut self, _: &str, _: bool) -> Result<String, String> {
+        Err("no input".into())
+    }
+}
+
+fn runtime() -> (Runtime, Out) {
+    let out = Out::default();
+    let mut rt = Runtime::new(Box::new(out.clone()), Arc::new(AtomicBool::new(false)));
+    rt.caller = Some(nbcuda::language::expr::call_value);
+    (rt, out)
+}
+
+fn module_fn(rt: &mut Runtime, module: &str, name: &str) -> Value {
+    let m = nbcuda::language::modules::import(rt, module).unwrap();
+    m.get(name)
+        .unwrap_or_else(|| panic!("{module}.{name} missing"))
+}
+
+fn call(rt: &mut Runtime, f: &Value, args: Args) -> Result<Value, nbcuda::language::PyErr> {
+    nbcuda::language::expr::call_value(rt, f, args)
+}
+
+fn decorate(rt: &mut Runtime, decorator: Value, src: &str) -> Value {
+    let f = function(src);
+    call(rt, &decorator, Args::new(vec![Value::Object(f)])).unwrap()
+}
+
+fn sigs(s: &[&str]) -> Value {
+    Value::list(s.iter().map(|x| Value::str(x)).collect())
+}
+
+#[test]
+fn cuda_vectorize_add_on_host_arrays_returns_host_result() {
+    let (mut rt, _) = runtime();
+    let vec = module_fn(&mut rt, "numba.cuda", "vectorize");
+    let dec = call(
+        &mut rt,
+        &vec,
+        Args::new(vec![sigs(&["float32(float32, float32)"])]),
+    )
+    .unwrap();
+    let add = decorate(&mut rt, dec, "def add_ufunc(x, y):\n    return x + y\n");
+    let xs: Vec<f32> = (0..5000).map(|i| i as f32 * 0.25).collect();
+    let ys: Vec<f32> = (0..5000).map(|i| 100.0 - i as f32).collect();
+    let r = call(
+        &mut rt,
+        &add,
+        Args::new(vec![
+            Value::Array(f32_array(&xs)),
+            Value::Array(f32_array(&ys)),
+        ]),
+    )
+    .unwrap();
+    let Value::Array(r) = r else {
+        panic!("expected an array")
+    };
+    assert_eq!(r.dtype, DType::F32);
+    let want: Vec<f64> = xs.iter().zip(&ys).map(|(a, b)| (a + b) as f64).collect();
+    assert_eq!(values(&r), want);
+}
+
+#[test]
+fn cuda_vectorize_requires_exact_dtypes() {
+    let (mut rt, _) = runtime();
+    let vec = module_fn(&mut rt, "numba.cuda", "vectorize");
+    let dec = call(
+        &mut rt,
+        &vec,
+        Args::new(vec![sigs(&["float32(float32, float32)"])]),
+    )
+    .unwrap();
+    let add = decorate(&mut rt, dec, "def add_ufunc(x, y):\n    return x + y\n");
+    let e = call(
+        &mut rt,
+        &add,
+        Args::new(vec![
+            Value::Array(f64_array(&[1.0])),
+            Value::Array(f64_array(&[2.0])),
+        ]),
+    )
+    .unwrap_err();
+    assert_eq!(e.ename, "TypeError");
+    assert!(e.message.starts_with(
+        "No matching version.  GPU ufunc requires array arguments to have the exact types."
+    ));
+}
+
+#[test]
+fn cuda_vectorize_scalars_and_broadcasting() {
+    let (mut rt, _) = runtime();
+    let vec = module_fn(&mut rt, "numba.cuda", "vectorize");
+    let dec = call(
+        &mut rt,
+        &vec,
+        Args::new(vec![sigs(&["float64(float64, float64)"])]),
+    )
+    .unwrap();
+    let f = decorate(
+        &mut rt,
+        dec,
+        "def pulse(i, period):\n    return max(math.sin(i / period) - 0.3, 0.0)\n",
+    );
+    // All scalars: a one-element array.
+    let r = call(
+        &mut rt,
+        &f,
+        Args::new(vec![Value::Float(1.0), Value::Int(2)]),
+    )
+    .unwrap();
+    let Value::Array(r) = r else { panic!() };
+    assert_eq!(r.shape, vec![1]);
+    assert!((values(&r)[0] - ((0.5f64).sin() - 0.3).max(0.0)).abs() < 1e-15);
+    // Array with a Python scalar broadcast against it.
+    let xs: Vec<f64> = (0..300).map(|i| i as f64).collect();
+    let r = call(
+        &mut rt,
+        &f,
+        Args::new(vec![Value::Array(f64_array(&xs)), Value::Float(7.0)]),
+    )
+    .unwrap();
+    let Value::Array(r) = r else { panic!() };
+    let want: Vec<f64> = xs
+        .iter()
+        .map(|i| ((i / 7.0).sin() - 0.3).max(0.0))
+        .collect();
+    assert_eq!(values(&r), want);
+    // (3, 1) against (4,) broadcasts to (3, 4).
+    let a = array_of(&[3, 1], DType::F64, &[1.0, 2.0, 3.0]);
+    let b = array_of(&[4], DType::F64, &[1.0, 2.0, 4.0, 8.0]);
+    let r = call(
+        &mut rt,
+        &f,
+        Args::new(vec![Value::Array(a), Value::Array(b)]),
+    )
+    .unwrap();
+    let Value::Array(r) = r else { panic!() };
+    assert_eq!(r.shape, vec![3, 4]);
+    let mut want = Vec::new();
+    for x in [1.0f64, 2.0, 3.0] {
+        for y in [1.0f64, 2.0, 4.0, 8.0] {
+            want.push(((x / y).sin() - 0.3).max(0.0));
+        }
+    }
+    assert_eq!(values(&r), want);
+}
+
+#[test]
+fn cpu_vectorize_lazy_and_out() {
+    let (mut rt, _) = runtime();
+    let vec = module_fn(&mut rt, "numba", "vectorize");
+    let f = decorate(&mut rt, vec, "def scale(x, k):\n    return x * k\n");
+    let xs = [1.0f32, 2.0, 3.5];
+    let r = call(
+        &mut rt,
+        &f,
+        Args::new(vec![
+            Value::Array(f32_array(&xs)),
+            Value::Scalar(Scalar::F32(2.0)),
+        ]),
+    )
+    .unwrap();
+    let Value::Array(r) = r else { panic!() };
+    assert_eq!(r.dtype, DType::F32);
+    assert_eq!(values(&r), vec![2.0, 4.0, 7.0]);
+    let out = f32_array(&[0.0; 3]);
+    call(
+        &mut rt,
+        &f,
+        Args::new(vec![
+            Value::Array(f32_array(&xs)),
+            Value::Scalar(Scalar::F32(3.0)),
+        ])
+        .with_kw("out", Value::Array(out.clone())),
+    )
+    .unwrap();
+    assert_eq!(values(&out), vec![3.0, 6.0, 10.5]);
+}
+
+#[test]
+fn kernel_launch_on_host_arrays_copies_back_and_warns() {
+    let (mut rt, out) = runtime();
+    let jit = module_fn(&mut rt, "numba.cuda", "jit");
+    let k = decorate(&mut rt, jit, "def increment_by_one(an_array):\n    pos = cuda.grid(1)\n    if pos < an_array.size:\n        an_array[pos] += 1\n");
+    let a = f32_array(&[1.0, 2.0, 3.0]);
+    let Value::Object(ko) = &k else { panic!() };
+    let conf = ko
+        .clone()
+        .get_item(&Value::tuple(vec![Value::Int(1), Value::Int(32)]), &mut rt)
+        .unwrap();
+    call(&mut rt, &conf, Args::new(vec![Value::Array(a.clone())])).unwrap();
+    assert_eq!(values(&a), vec![2.0, 3.0, 4.0]);
+    assert!(out.0.borrow().1.contains("NumbaPerformanceWarning: Host array used in CUDA kernel will incur copy overhead to/from device."));
+}
+
+#[test]
+fn njit_and_reduce() {
+    let (mut rt, _) = runtime();
+    let njit = module_fn(&mut rt, "numba", "njit");
+    let f = decorate(&mut rt, njit, "def total(a):\n    s = 0.0\n    for i in range(a.shape[0]):\n        s += a[i]\n    return s\n");
+    let r = call(
+        &mut rt,
+        &f,
+        Args::new(vec![Value::Array(f64_array(&[1.5, 2.5, 3.0]))]),
+    )
+    .unwrap();
+    assert!(matches!(r, Value::Float(x) if x == 7.0));
+    let red = module_fn(&mut rt, "numba.cuda", "reduce");
+    let r = decorate(&mut rt, red, "def sum_reduce(a, b):\n    return a + b\n");
+    let xs: Vec<f32> = (1..=100).map(|i| i as f32).collect();
+    let v = call(&mut rt, &r, Args::new(vec![Value::Array(f32_array(&xs))])).unwrap();
+    assert!(matches!(v, Value::Scalar(Scalar::F32(x)) if x == 5050.0));
+    let v = call(
+        &mut rt,
+        &r,
+        Args::new(vec![Value::Array(f32_array(&[]))]).with_kw("init", Value::Int(3)),
+    )
+    .unwrap();
+    assert!(matches!(v, Value::Scalar(Scalar::F32(x)) if x == 3.0));
+}
+
+#[test]
+fn launch_configuration_errors() {
+    let mut s = Session::new();
+    s.run("from numba import cuda\n@cuda.jit\ndef k(a):\n    a[0] = 1\n")
+        .ok();
+    let c = s.run("k(1)");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    assert!(c.evalue().starts_with("Kernel launch configuration was not specified. Use the syntax: kernel_function[blockspergrid, threadsperblock](arg0, ...)"));
+    let c = s.run("k[1]");
+    assert_eq!(c.evalue(), "must specify at least the griddim and blockdim");
+    let c = s.run("k[1.5, 32]");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    let c = s.run("cuda.grid(1)");
+    assert!(
+        c.evalue()
+            .contains("can only be used inside a @cuda.jit kernel"),
+        "{}",
+        c.evalue()
+    );
+}
+
+#[test]
+fn njit_in_a_session_and_kernel_print() {
+    let mut s = Session::new();
+    let out = s.eval("from numba import njit\n@njit\ndef tri(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\ntri(10)");
+    assert_eq!(out, "45");
+    let stdout = s.stdout("from numba import cuda\n@cuda.jit\ndef hello(x):\n    print('thread', cuda.threadIdx.x, x)\nhello[1, 3](2.5)\n");
+    assert_eq!(
+        stdout,
+        "thread 0 2.500000\nthread 1 2.500000\nthread 2 2.500000\n"
+    );
+}
