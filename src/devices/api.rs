@@ -92,7 +92,10 @@ pub fn shape_str(s: &[usize]) -> String {
         1 => format!("({},)", s[0]),
         _ => format!(
             "({})",
-            s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+            s.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }

@@ -39,12 +39,21 @@ pub struct Shared {
 
 impl Shared {
     pub fn log(&self, ev: LedgerEvent) {
-        self.ledger.lock().unwrap_or_else(|e| e.into_inner()).push(ev);
+        self.ledger
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(ev);
     }
     pub fn now(&self) -> f64 {
         self.epoch.elapsed().as_secs_f64()
     }
-    pub fn event(&self, kind: LedgerKind, stream: StreamId, bytes: usize, label: &str) -> LedgerEvent {
+    pub fn event(
+        &self,
+        kind: LedgerKind,
+        stream: StreamId,
+        bytes: usize,
+        label: &str,
+    ) -> LedgerEvent {
         LedgerEvent {
             kind,
             stream,
@@ -65,14 +74,18 @@ impl Shared {
     /// Return an allocation's bytes (or queue that while cleanup is deferred).
     pub fn release(&self, id: u64, bytes: usize) {
         if self.defer_depth.load(Ordering::SeqCst) > 0 {
-            self.deferred.lock().unwrap_or_else(|e| e.into_inner()).push((id, bytes));
+            self.deferred
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((id, bytes));
         } else {
             self.really_free(bytes);
         }
     }
     /// Run the frees queued while cleanup was deferred.
     pub fn flush_deferred(&self) {
-        let queued: Vec<_> = std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|e| e.into_inner()));
+        let queued: Vec<_> =
+            std::mem::take(&mut *self.deferred.lock().unwrap_or_else(|e| e.into_inner()));
         for (_, bytes) in queued {
             self.really_free(bytes);
         }
@@ -96,7 +109,10 @@ pub fn next_alloc_id() -> u64 {
 /// Release an allocation's accounting now (`free()`, or its last reference dropping).
 /// Idempotent: returns false when it was already released or never accounted.
 pub fn release_allocation(id: u64, bytes: usize) -> bool {
-    let owner = owners().lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
+    let owner = owners()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&id);
     match owner {
         Some(shared) => {
             shared.release(id, bytes);
@@ -129,9 +145,7 @@ pub fn default_capacity() -> usize {
 /// Parse `4GiB`, `512MiB`, `64KiB`, `2GB`, `1000`.
 pub fn parse_size(s: &str) -> Option<usize> {
     let s = s.trim();
-    let split = s
-        .find(|c: char| c.is_ascii_alphabetic())
-        .unwrap_or(s.len());
+    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
     let (num, unit) = s.split_at(split);
     let num: f64 = num.trim().parse().ok()?;
     let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
@@ -214,7 +228,10 @@ impl Backend for CpuDevice {
 
     fn memory_info(&self) -> (usize, usize) {
         let used = self.shared.used.load(Ordering::SeqCst);
-        (self.shared.capacity.saturating_sub(used), self.shared.capacity)
+        (
+            self.shared.capacity.saturating_sub(used),
+            self.shared.capacity,
+        )
     }
 
     fn alloc(&mut self, bytes: usize) -> PyResult<Arc<Allocation>> {
@@ -290,7 +307,9 @@ impl Backend for CpuDevice {
         args: Vec<KernelArg>,
         stream: StreamId,
     ) -> Ticket {
-        let mut ev = self.shared.event(LedgerKind::Kernel, stream, 0, &kernel.name);
+        let mut ev = self
+            .shared
+            .event(LedgerKind::Kernel, stream, 0, &kernel.name);
         ev.grid = config.grid;
         ev.block = config.block;
         let shared = self.shared.clone();
@@ -348,7 +367,14 @@ impl Backend for CpuDevice {
     }
 
     fn take_pending(&mut self) -> (String, Vec<KernelFault>) {
-        let mut p = self.shared.pending.lock().unwrap_or_else(|e| e.into_inner());
-        (std::mem::take(&mut p.printed), std::mem::take(&mut p.faults))
+        let mut p = self
+            .shared
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        (
+            std::mem::take(&mut p.printed),
+            std::mem::take(&mut p.faults),
+        )
     }
 }

@@ -76,7 +76,11 @@ pub fn copy_to_host(
                 1 => format!("({},)", view.strides[0]),
                 _ => format!(
                     "({})",
-                    view.strides.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                    view.strides
+                        .iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             }
         )));
@@ -196,7 +200,10 @@ fn fmt_strides(s: &[isize]) -> String {
         1 => format!("({},)", s[0]),
         _ => format!(
             "({})",
-            s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+            s.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -388,8 +395,18 @@ impl Object for DeviceNDArray {
             .iter()
             .chain(
                 [
-                    "shape", "strides", "dtype", "size", "ndim", "itemsize", "nbytes",
-                    "alloc_size", "flags", "stream", "T", "__cuda_array_interface__",
+                    "shape",
+                    "strides",
+                    "dtype",
+                    "size",
+                    "ndim",
+                    "itemsize",
+                    "nbytes",
+                    "alloc_size",
+                    "flags",
+                    "stream",
+                    "T",
+                    "__cuda_array_interface__",
                 ]
                 .iter(),
             )

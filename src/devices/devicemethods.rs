@@ -44,9 +44,14 @@ fn order_arg(v: Option<&Value>) -> PyResult<char> {
 fn axes_arg(v: Option<&Value>) -> PyResult<Option<Vec<i64>>> {
     match v {
         None | Some(Value::None) => Ok(None),
-        Some(Value::Tuple(t)) => Ok(Some(t.iter().map(|x| x.as_index()).collect::<PyResult<_>>()?)),
+        Some(Value::Tuple(t)) => Ok(Some(
+            t.iter().map(|x| x.as_index()).collect::<PyResult<_>>()?,
+        )),
         Some(Value::List(l)) => Ok(Some(
-            l.borrow().iter().map(|x| x.as_index()).collect::<PyResult<_>>()?,
+            l.borrow()
+                .iter()
+                .map(|x| x.as_index())
+                .collect::<PyResult<_>>()?,
         )),
         Some(x) => Ok(Some(vec![x.as_index()?])),
     }

@@ -55,7 +55,11 @@ fn flatten(v: &Value, depth: usize, shape: &mut Vec<usize>, out: &mut Vec<Scalar
 pub fn host_array(rt: &mut Runtime, v: &Value) -> PyResult<NdArray> {
     match v {
         Value::Array(a) => return Ok(a.clone()),
-        Value::List(_) | Value::Tuple(_) | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+        Value::List(_)
+        | Value::Tuple(_)
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::Float(_)
         | Value::Scalar(_) => {}
         other => return crate::arrays::pyapi::to_ndarray(rt, other),
     }

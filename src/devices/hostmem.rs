@@ -13,7 +13,12 @@ use crate::devices::state::{self, HostKind};
 use crate::language::{BinOp, Object, PyErr, PyResult, Runtime, Value};
 
 /// A zeroed host array of `shape`, in C or F order (`strides=` when given).
-pub fn host_alloc(shape: &[usize], dtype: DType, order: char, strides: Option<Vec<isize>>) -> PyResult<NdArray> {
+pub fn host_alloc(
+    shape: &[usize],
+    dtype: DType,
+    order: char,
+    strides: Option<Vec<isize>>,
+) -> PyResult<NdArray> {
     let mut a = NdArray::zeros(shape, dtype).map_err(|e| {
         PyErr::memory_error(format!(
             "Unable to allocate {} bytes of page-locked host memory",
@@ -22,11 +27,15 @@ pub fn host_alloc(shape: &[usize], dtype: DType, order: char, strides: Option<Ve
     })?;
     if let Some(s) = strides {
         if s.len() != shape.len() {
-            return Err(PyErr::value_error("strides must have one entry per dimension"));
+            return Err(PyErr::value_error(
+                "strides must have one entry per dimension",
+            ));
         }
         let (lo, hi) = crate::devices::copy::extent(shape, &s, dtype.itemsize());
         if lo < 0 || hi as usize > a.buf.len() {
-            return Err(PyErr::value_error("strides reach outside the array's memory"));
+            return Err(PyErr::value_error(
+                "strides reach outside the array's memory",
+            ));
         }
         a.strides = s;
     } else if order == 'F' {
@@ -141,7 +150,13 @@ impl Object for HostCtx {
     fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
         Err(ctx_misuse(self.what()))
     }
-    fn binary_op(self: Rc<Self>, _op: BinOp, _o: &Value, _r: bool, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+    fn binary_op(
+        self: Rc<Self>,
+        _op: BinOp,
+        _o: &Value,
+        _r: bool,
+        _rt: &mut Runtime,
+    ) -> PyResult<Option<Value>> {
         Err(ctx_misuse(self.what()))
     }
     fn as_any(&self) -> &dyn Any {

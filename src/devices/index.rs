@@ -35,9 +35,13 @@ fn parts(key: &Value) -> PyResult<Vec<Part>> {
             Value::Slice(s) => Ok(Part::Slice((**s).clone())),
             Value::Ellipsis => Ok(Part::Ellipsis),
             Value::None => Ok(Part::NewAxis),
-            Value::Int(_) | Value::Bool(_) | Value::Scalar(_) => v.as_index().map(Part::Int).map_err(|_| {
-                PyErr::index_error("only integers, slices (`:`), ellipsis (`...`) and None are valid indices")
-            }),
+            Value::Int(_) | Value::Bool(_) | Value::Scalar(_) => {
+                v.as_index().map(Part::Int).map_err(|_| {
+                    PyErr::index_error(
+                        "only integers, slices (`:`), ellipsis (`...`) and None are valid indices",
+                    )
+                })
+            }
             other => Err(PyErr::index_error(format!(
                 "device arrays support only basic indexing (integers, slices, `...`), not {}",
                 other.type_name()
@@ -169,7 +173,10 @@ pub fn parse_shape(v: &Value) -> PyResult<Vec<usize>> {
                     "'numpy.float64' object cannot be interpreted as an integer",
                 ));
             }
-            a.to_f64_vec().into_iter().map(|f| Value::Int(f as i64)).collect()
+            a.to_f64_vec()
+                .into_iter()
+                .map(|f| Value::Int(f as i64))
+                .collect()
         }
         other => vec![other.clone()],
     };

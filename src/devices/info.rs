@@ -64,10 +64,15 @@ impl Object for DeviceObj {
             "uuid" => Value::str(UUID),
             "supports_float16" => Value::Bool(true),
             "supports_bfloat16" | "supports_fp8" => Value::Bool(false),
-            "reset" => Value::builtin("Device.reset", "reset()", "Wait for the device and forget pending work.", |rt, _| {
-                api::synchronize(rt)?;
-                Ok(Value::None)
-            }),
+            "reset" => Value::builtin(
+                "Device.reset",
+                "reset()",
+                "Wait for the device and forget pending work.",
+                |rt, _| {
+                    api::synchronize(rt)?;
+                    Ok(Value::None)
+                },
+            ),
             other => match attribute(other) {
                 Some(n) => Value::Int(n),
                 None => return Ok(None),
@@ -75,9 +80,18 @@ impl Object for DeviceObj {
         }))
     }
     fn dir(&self) -> Vec<String> {
-        ["id", "name", "compute_capability", "uuid", "reset", "MULTIPROCESSOR_COUNT", "MAX_THREADS_PER_BLOCK", "WARP_SIZE"]
-            .map(String::from)
-            .to_vec()
+        [
+            "id",
+            "name",
+            "compute_capability",
+            "uuid",
+            "reset",
+            "MULTIPROCESSOR_COUNT",
+            "MAX_THREADS_PER_BLOCK",
+            "WARP_SIZE",
+        ]
+        .map(String::from)
+        .to_vec()
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -164,7 +178,10 @@ impl Object for MemoryInfo {
         "MemoryInfo".into()
     }
     fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(format!("MemoryInfo(free={}, total={})", self.free, self.total))
+        Ok(format!(
+            "MemoryInfo(free={}, total={})",
+            self.free, self.total
+        ))
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match name {
@@ -218,7 +235,10 @@ impl Object for Context {
         "numba.cuda.cudadrv.driver".into()
     }
     fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
-        Ok(format!("<CUDA context c_void_p(1) of device 0 '{}'>", device_name(rt)?))
+        Ok(format!(
+            "<CUDA context c_void_p(1) of device 0 '{}'>",
+            device_name(rt)?
+        ))
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(Some(match name {
@@ -231,14 +251,24 @@ impl Object for Context {
                     memory_info(rt)
                 },
             ),
-            "synchronize" => Value::builtin("Context.synchronize", "synchronize()", "Wait for all work on the device.", |rt, _| {
-                api::synchronize(rt)?;
-                Ok(Value::None)
-            }),
-            "reset" => Value::builtin("Context.reset", "reset()", "Wait for the device and forget pending work.", |rt, _| {
-                api::synchronize(rt)?;
-                Ok(Value::None)
-            }),
+            "synchronize" => Value::builtin(
+                "Context.synchronize",
+                "synchronize()",
+                "Wait for all work on the device.",
+                |rt, _| {
+                    api::synchronize(rt)?;
+                    Ok(Value::None)
+                },
+            ),
+            "reset" => Value::builtin(
+                "Context.reset",
+                "reset()",
+                "Wait for the device and forget pending work.",
+                |rt, _| {
+                    api::synchronize(rt)?;
+                    Ok(Value::None)
+                },
+            ),
             "device" => Value::object(DeviceObj),
             _ => return Ok(None),
         }))
@@ -254,7 +284,10 @@ pub fn detect_text(rt: &mut Runtime) -> PyResult<String> {
     let mut s = String::from("Found 1 CUDA devices\n");
     s.push_str(&format!("id {}    {:>20} {:>40}\n", 0, name, "[SUPPORTED]"));
     let attrs = [
-        ("Compute Capability", format!("{}.{}", COMPUTE_CAPABILITY.0, COMPUTE_CAPABILITY.1)),
+        (
+            "Compute Capability",
+            format!("{}.{}", COMPUTE_CAPABILITY.0, COMPUTE_CAPABILITY.1),
+        ),
         ("PCI Device ID", "0".into()),
         ("PCI Bus ID", "0".into()),
         ("UUID", UUID.into()),

@@ -147,7 +147,11 @@ pub fn cupy_cai(view: &DeviceView) -> Value {
     // CuPy reports the legacy default stream (1) when on the default stream.
     d.insert_str(
         "stream",
-        Value::Int(if view.stream == 0 { 1 } else { view.stream as i64 }),
+        Value::Int(if view.stream == 0 {
+            1
+        } else {
+            view.stream as i64
+        }),
     );
     d.insert_str("version", Value::Int(3));
     d.insert_str("strides", strides_value(view));
@@ -168,7 +172,10 @@ fn usize_list(v: &Value, what: &str) -> PyResult<Vec<isize>> {
             )))
         }
     };
-    items.iter().map(|x| x.as_index().map(|n| n as isize)).collect()
+    items
+        .iter()
+        .map(|x| x.as_index().map(|n| n as isize))
+        .collect()
 }
 
 /// A view from a CAI dict (`cuda.from_cuda_array_interface`).

@@ -37,10 +37,7 @@ pub struct LedgerEvent {
 
 /// Events recorded since index `since` (the ledger only grows within a session); the
 /// second value is the index to pass next time.
-pub fn events_since(
-    rt: &mut crate::language::Runtime,
-    since: usize,
-) -> (Vec<LedgerEvent>, usize) {
+pub fn events_since(rt: &mut crate::language::Runtime, since: usize) -> (Vec<LedgerEvent>, usize) {
     let Some(shared) = crate::devices::state::shared(rt) else {
         return (Vec::new(), 0);
     };

@@ -56,17 +56,27 @@ pub fn memory_report(rt: &mut Runtime, names: &[(String, Value)]) -> String {
     if order.is_empty() {
         out.push_str("No device arrays are held by variables.\n");
     } else {
-        out.push_str(&format!("{:<24} {:<28} {:>12}\n", "Variable", "Shape / dtype", "Bytes"));
+        out.push_str(&format!(
+            "{:<24} {:<28} {:>12}\n",
+            "Variable", "Shape / dtype", "Bytes"
+        ));
         let mut named = 0;
         for id in &order {
             let (vars, desc, bytes) = &by_alloc[id];
             named += bytes;
-            out.push_str(&format!("{:<24} {:<28} {:>12}\n", vars.join(", "), desc, bytes));
+            out.push_str(&format!(
+                "{:<24} {:<28} {:>12}\n",
+                vars.join(", "),
+                desc,
+                bytes
+            ));
         }
         if used > named {
             out.push_str(&format!(
                 "{:<24} {:<28} {:>12}\n",
-                "(unnamed)", "temporaries / views freed later", used - named
+                "(unnamed)",
+                "temporaries / views freed later",
+                used - named
             ));
         }
     }

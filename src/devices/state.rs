@@ -36,15 +36,13 @@ pub fn device(rt: &mut Runtime) -> PyResult<&mut Device> {
         let want = std::env::var("NBCUDA_DEVICE").unwrap_or_default();
         match want.trim().to_ascii_lowercase().as_str() {
             "" | "cpu" => {}
-            "cuda" | "gpu" => {
-                return Err(PyErr::new(
-                    "CudaSupportError",
-                    "NBCUDA_DEVICE=cuda was requested but this nbcuda build has no usable CUDA device",
-                )
-                .with_hint(
-                    "Unset NBCUDA_DEVICE (or set NBCUDA_DEVICE=cpu) to use the embedded CPU device.",
-                ))
-            }
+            "cuda" | "gpu" => return Err(PyErr::new(
+                "CudaSupportError",
+                "NBCUDA_DEVICE=cuda was requested but this nbcuda build has no usable CUDA device",
+            )
+            .with_hint(
+                "Unset NBCUDA_DEVICE (or set NBCUDA_DEVICE=cpu) to use the embedded CPU device.",
+            )),
             other => {
                 return Err(PyErr::value_error(format!(
                     "NBCUDA_DEVICE={other} is not a device nbcuda knows"

@@ -113,9 +113,15 @@ impl Object for Stream {
         }))
     }
     fn dir(&self) -> Vec<String> {
-        ["handle", "external", "synchronize", "auto_synchronize", "add_callback"]
-            .map(String::from)
-            .to_vec()
+        [
+            "handle",
+            "external",
+            "synchronize",
+            "auto_synchronize",
+            "add_callback",
+        ]
+        .map(String::from)
+        .to_vec()
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -173,8 +179,9 @@ impl Event {
         let (a, b) = match (&*start.mark.borrow(), &*end.mark.borrow()) {
             (Some(a), Some(b)) => (a.clone(), b.clone()),
             _ => {
-                return Err(invalid_handle("cuEventElapsedTime")
-                    .with_hint("Call .record() on both events before asking for the time between them."))
+                return Err(invalid_handle("cuEventElapsedTime").with_hint(
+                    "Call .record() on both events before asking for the time between them.",
+                ))
             }
         };
         let ta = *a.time.lock().unwrap_or_else(|e| e.into_inner());

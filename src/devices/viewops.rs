@@ -23,7 +23,11 @@ pub fn resolve_shape(req: &[i64], size: usize) -> PyResult<Vec<usize>> {
     if req.iter().any(|&n| n < -1) {
         return Err(PyErr::value_error("negative dimensions not allowed"));
     }
-    let known: usize = req.iter().filter(|&&n| n >= 0).map(|&n| n as usize).product();
+    let known: usize = req
+        .iter()
+        .filter(|&&n| n >= 0)
+        .map(|&n| n as usize)
+        .product();
     let mut out: Vec<usize> = Vec::with_capacity(req.len());
     for &n in req {
         if n == -1 {
@@ -161,7 +165,10 @@ fn axes_str(a: &[i64]) -> String {
         1 => format!("({},)", a[0]),
         _ => format!(
             "({})",
-            a.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+            a.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
