@@ -160,7 +160,7 @@ pub fn parse_size(s: &str) -> Option<usize> {
         "tib" => 1099511627776.0,
         _ => return None,
     };
-    (num >= 0.0).then(|| (num * mult) as usize)
+    (num >= 0.0).then_some((num * mult) as usize)
 }
 
 pub struct CpuDevice {

@@ -419,6 +419,6 @@ impl Object for DeviceNDArray {
 }
 
 /// Arguments helper: the first positional or keyword value.
-pub fn arg<'a>(b: &'a [Option<Value>], i: usize) -> Option<&'a Value> {
+pub fn arg(b: &[Option<Value>], i: usize) -> Option<&Value> {
     b.get(i).and_then(|v| v.as_ref())
 }

@@ -31,7 +31,7 @@ pub fn resolve_shape(req: &[i64], size: usize) -> PyResult<Vec<usize>> {
     let mut out: Vec<usize> = Vec::with_capacity(req.len());
     for &n in req {
         if n == -1 {
-            if known == 0 || size % known != 0 {
+            if known == 0 || !size.is_multiple_of(known) {
                 return Err(PyErr::value_error("reshape changes the size of the array"));
             }
             out.push(size / known);
@@ -112,7 +112,7 @@ pub fn view_as(v: &DeviceView, dtype: DType) -> PyResult<DeviceView> {
     }
     let last = shape.len() - 1;
     let bytes = shape[last] * old;
-    if bytes % new != 0 {
+    if !bytes.is_multiple_of(new) {
         return Err(PyErr::value_error(
             "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array.",
         ));
