@@ -39,6 +39,7 @@ pub mod copy;
 pub mod cpu;
 pub mod cudamod;
 pub mod cupy;
+pub mod cupy_ops;
 pub mod devicearray;
 pub mod devicemethods;
 pub mod hostconv;
