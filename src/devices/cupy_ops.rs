@@ -195,7 +195,10 @@ fn read(inp: &Input, off: usize, bufs: &[Option<Arc<crate::arrays::Buffer>>], k:
         Input::Mem(a) => {
             let mut tmp = [0u8; 8];
             let isz = a.dtype.itemsize();
-            bufs[k].as_ref().expect("buffer for memory input").read(off, &mut tmp[..isz]);
+            bufs[k]
+                .as_ref()
+                .expect("buffer for memory input")
+                .read(off, &mut tmp[..isz]);
             Scalar::from_bytes(a.dtype, &tmp[..isz])
         }
     }
@@ -247,9 +250,22 @@ fn binary(op: BinOp, a: Scalar, b: Scalar, float: bool) -> Scalar {
         BinOp::Sub => Scalar::I64(x.wrapping_sub(y)),
         BinOp::Mul => Scalar::I64(x.wrapping_mul(y)),
         BinOp::Div => Scalar::F64(x as f64 / y as f64),
-        BinOp::FloorDiv => Scalar::I64(if y == 0 { 0 } else { x.div_euclid(y) - if (x.rem_euclid(y) != 0) && y < 0 { 1 } else { 0 } }),
+        BinOp::FloorDiv => Scalar::I64(if y == 0 {
+            0
+        } else {
+            x.div_euclid(y)
+                - if (x.rem_euclid(y) != 0) && y < 0 {
+                    1
+                } else {
+                    0
+                }
+        }),
         BinOp::Mod => Scalar::I64(py_floor_mod_i(x, y)),
-        BinOp::Pow => Scalar::I64(if y < 0 { 0 } else { x.wrapping_pow(y.min(u32::MAX as i64) as u32) }),
+        BinOp::Pow => Scalar::I64(if y < 0 {
+            0
+        } else {
+            x.wrapping_pow(y.min(u32::MAX as i64) as u32)
+        }),
         BinOp::BitAnd => Scalar::I64(x & y),
         BinOp::BitOr => Scalar::I64(x | y),
         BinOp::BitXor => Scalar::I64(x ^ y),
@@ -277,12 +293,20 @@ fn stream_of(ops: &[Operand]) -> u64 {
 /// Queue `out = a <op> b` (NumPy broadcasting and type rules); returns the new array.
 pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResult<DeviceView> {
     if op == BinOp::MatMul {
-        return Err(PyErr::not_implemented("matmul (@) on CuPy arrays is not supported by nbcuda"));
+        return Err(PyErr::not_implemented(
+            "matmul (@) on CuPy arrays is not supported by nbcuda",
+        ));
     }
     let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
     let common = result_dtype(&[a.clone(), b.clone()]);
-    let is_cmp = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
-    let bitwise = matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift);
+    let is_cmp = matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    );
+    let bitwise = matches!(
+        op,
+        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift
+    );
     if bitwise && common.is_float() {
         return Err(PyErr::type_error(format!(
             "ufunc for {} is not supported for the input types (float)",
@@ -307,22 +331,28 @@ pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResul
     let inputs = vec![prepare(&a, &shape)?, prepare(&b, &shape)?];
     let dst = region_of(&out);
     let name = format!("cupy_{}", op_name(op));
-    queue(rt, stream, &name, out.size() * out_dtype.itemsize(), move || {
-        let bufs: Vec<Option<Arc<crate::arrays::Buffer>>> = inputs
-            .iter()
-            .map(|i| match i {
-                Input::Mem(a) => Some(buffer_of(&a.mem)),
-                Input::Const(..) => None,
-            })
-            .collect();
-        let ob = buffer_of(&dst.mem);
-        for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
-            let x = read(&inputs[0], offs[0], &bufs, 0);
-            let y = read(&inputs[1], offs[1], &bufs, 1);
-            let r = binary(op, x, y, float);
-            ob.write(oo, &r.cast(out_dtype).to_bytes());
-        });
-    });
+    queue(
+        rt,
+        stream,
+        &name,
+        out.size() * out_dtype.itemsize(),
+        move || {
+            let bufs: Vec<Option<Arc<crate::arrays::Buffer>>> = inputs
+                .iter()
+                .map(|i| match i {
+                    Input::Mem(a) => Some(buffer_of(&a.mem)),
+                    Input::Const(..) => None,
+                })
+                .collect();
+            let ob = buffer_of(&dst.mem);
+            for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
+                let x = read(&inputs[0], offs[0], &bufs, 0);
+                let y = read(&inputs[1], offs[1], &bufs, 1);
+                let r = binary(op, x, y, float);
+                ob.write(oo, &r.cast(out_dtype).to_bytes());
+            });
+        },
+    );
     Ok(out)
 }
 
@@ -351,7 +381,13 @@ fn op_name(op: BinOp) -> &'static str {
 }
 
 /// Queue a piece of CuPy device work recorded as a kernel launch.
-pub fn queue(rt: &mut Runtime, stream: u64, name: &str, bytes: usize, work: impl FnOnce() + Send + 'static) {
+pub fn queue(
+    rt: &mut Runtime,
+    stream: u64,
+    name: &str,
+    bytes: usize,
+    work: impl FnOnce() + Send + 'static,
+) {
     if let Ok(dev) = device(rt) {
         dev.backend().run(
             stream,
@@ -368,9 +404,35 @@ pub fn queue(rt: &mut Runtime, stream: u64, name: &str, bytes: usize, work: impl
 
 /// The unary ufuncs CuPy provides here.
 pub const UNARY: &[&str] = &[
-    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "exp", "exp2",
-    "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "abs", "absolute", "negative",
-    "floor", "ceil", "trunc", "rint", "square", "sign", "fabs", "reciprocal",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "sqrt",
+    "cbrt",
+    "abs",
+    "absolute",
+    "negative",
+    "floor",
+    "ceil",
+    "trunc",
+    "rint",
+    "square",
+    "sign",
+    "fabs",
+    "reciprocal",
 ];
 
 fn unary_f(name: &str, x: f64) -> f64 {
@@ -417,9 +479,7 @@ fn unary_f(name: &str, x: f64) -> f64 {
 /// Queue a unary ufunc over a view.
 pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceView> {
     let keeps_int = matches!(name, "abs" | "absolute" | "negative" | "square" | "sign");
-    let out_dtype = if a.dtype.is_float() {
-        a.dtype
-    } else if keeps_int && a.dtype != DType::Bool {
+    let out_dtype = if a.dtype.is_float() || (keeps_int && a.dtype != DType::Bool) {
         a.dtype
     } else if a.dtype.itemsize() <= 2 {
         DType::F32
@@ -431,28 +491,34 @@ pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceVie
     let dst = region_of(&out);
     let fname = name.to_string();
     let int_path = keeps_int && !a.dtype.is_float();
-    queue(rt, a.stream, &format!("cupy_{name}"), out.size() * out_dtype.itemsize(), move || {
-        let bufs = vec![Some(buffer_of(&match &inputs[0] {
-            Input::Mem(m) => m.mem.clone(),
-            Input::Const(..) => unreachable!(),
-        }))];
-        let ob = buffer_of(&dst.mem);
-        for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
-            let x = read(&inputs[0], offs[0], &bufs, 0);
-            let r = if int_path {
-                let i = x.as_i64();
-                Scalar::I64(match fname.as_str() {
-                    "abs" | "absolute" => i.wrapping_abs(),
-                    "negative" => i.wrapping_neg(),
-                    "square" => i.wrapping_mul(i),
-                    _ => i.signum(),
-                })
-            } else {
-                Scalar::F64(unary_f(&fname, x.as_f64()))
-            };
-            ob.write(oo, &r.cast(out_dtype).to_bytes());
-        });
-    });
+    queue(
+        rt,
+        a.stream,
+        &format!("cupy_{name}"),
+        out.size() * out_dtype.itemsize(),
+        move || {
+            let bufs = vec![Some(buffer_of(&match &inputs[0] {
+                Input::Mem(m) => m.mem.clone(),
+                Input::Const(..) => unreachable!(),
+            }))];
+            let ob = buffer_of(&dst.mem);
+            for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
+                let x = read(&inputs[0], offs[0], &bufs, 0);
+                let r = if int_path {
+                    let i = x.as_i64();
+                    Scalar::I64(match fname.as_str() {
+                        "abs" | "absolute" => i.wrapping_abs(),
+                        "negative" => i.wrapping_neg(),
+                        "square" => i.wrapping_mul(i),
+                        _ => i.signum(),
+                    })
+                } else {
+                    Scalar::F64(unary_f(&fname, x.as_f64()))
+                };
+                ob.write(oo, &r.cast(out_dtype).to_bytes());
+            });
+        },
+    );
     Ok(out)
 }
 
@@ -534,13 +600,21 @@ fn reduce_values(kind: Reduce, xs: &[f64], ints: Option<&[i64]>) -> Scalar {
         Reduce::Min | Reduce::Max => {
             if let Some(v) = ints {
                 let it = v.iter().copied();
-                Scalar::I64(if kind == Reduce::Min { it.min() } else { it.max() }.unwrap_or(0))
+                Scalar::I64(
+                    if kind == Reduce::Min {
+                        it.min()
+                    } else {
+                        it.max()
+                    }
+                    .unwrap_or(0),
+                )
             } else {
                 let mut best = xs[0];
                 for &x in xs {
                     if x.is_nan() || best.is_nan() {
                         best = f64::NAN;
-                    } else if (kind == Reduce::Min && x < best) || (kind == Reduce::Max && x > best) {
+                    } else if (kind == Reduce::Min && x < best) || (kind == Reduce::Max && x > best)
+                    {
                         best = x;
                     }
                 }
@@ -554,7 +628,8 @@ fn reduce_values(kind: Reduce, xs: &[f64], ints: Option<&[i64]>) -> Scalar {
                     bi = i;
                     break;
                 }
-                if (kind == Reduce::ArgMax && x > xs[bi]) || (kind == Reduce::ArgMin && x < xs[bi]) {
+                if (kind == Reduce::ArgMax && x > xs[bi]) || (kind == Reduce::ArgMin && x < xs[bi])
+                {
                     bi = i;
                 }
             }
@@ -576,20 +651,33 @@ fn pairwise_sum(xs: &[f64]) -> f64 {
 }
 
 /// Queue a reduction over all elements (`axis=None`) or along one axis.
-pub fn reduce(rt: &mut Runtime, kind: Reduce, a: &DeviceView, axis: Option<i64>) -> PyResult<DeviceView> {
+pub fn reduce(
+    rt: &mut Runtime,
+    kind: Reduce,
+    a: &DeviceView,
+    axis: Option<i64>,
+) -> PyResult<DeviceView> {
     let nd = a.shape.len() as i64;
     let axis = match axis {
         None => None,
         Some(ax) => {
             let x = if ax < 0 { ax + nd } else { ax };
             if x < 0 || x >= nd {
-                return Err(PyErr::new("AxisError", format!("axis {ax} is out of bounds for array of dimension {nd}")));
+                return Err(PyErr::new(
+                    "AxisError",
+                    format!("axis {ax} is out of bounds for array of dimension {nd}"),
+                ));
             }
             Some(x as usize)
         }
     };
     let empty = a.size() == 0;
-    if empty && matches!(kind, Reduce::Min | Reduce::Max | Reduce::ArgMax | Reduce::ArgMin) {
+    if empty
+        && matches!(
+            kind,
+            Reduce::Min | Reduce::Max | Reduce::ArgMax | Reduce::ArgMin
+        )
+    {
         return Err(PyErr::value_error(format!(
             "zero-size array to reduction operation {} which has no identity",
             format!("{kind:?}").to_lowercase()
@@ -598,57 +686,87 @@ pub fn reduce(rt: &mut Runtime, kind: Reduce, a: &DeviceView, axis: Option<i64>)
     let out_dtype = kind.out_dtype(a.dtype);
     let out_shape: Vec<usize> = match axis {
         None => vec![],
-        Some(ax) => a.shape.iter().enumerate().filter(|(i, _)| *i != ax).map(|(_, &n)| n).collect(),
+        Some(ax) => a
+            .shape
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != ax)
+            .map(|(_, &n)| n)
+            .collect(),
     };
     let out = api::alloc(rt, &out_shape, out_dtype, a.stream)?;
     let src = region_of(a);
     let dst = region_of(&out);
     let int_acc = !a.dtype.is_float() && !matches!(kind, Reduce::Mean | Reduce::Std | Reduce::Var);
-    queue(rt, a.stream, &format!("cupy_{kind:?}").to_lowercase(), a.size() * a.dtype.itemsize(), move || {
-        let ob = buffer_of(&dst.mem);
-        // Move the reduced axis last, then reduce each contiguous run of it.
-        let (outer_shape, outer_strides, len, step) = match axis {
-            None => {
-                let host = gather(&src);
-                let ints: Option<Vec<i64>> = int_acc.then(|| host.iter().map(|s| s.as_i64()).collect());
-                let xs: Vec<f64> = host.iter().map(|s| s.as_f64()).collect();
-                let r = reduce_values(kind, &xs, ints.as_deref());
-                ob.write(dst.offset, &r.cast(out_dtype).to_bytes());
-                return;
-            }
-            Some(ax) => {
-                let os: Vec<usize> = src.shape.iter().enumerate().filter(|(i, _)| *i != ax).map(|(_, &n)| n).collect();
-                let ost: Vec<isize> = src.strides.iter().enumerate().filter(|(i, _)| *i != ax).map(|(_, &s)| s).collect();
-                (os, ost, src.shape[ax], src.strides[ax])
-            }
-        };
-        let lane = ArrayArg {
-            mem: src.mem.clone(),
-            offset: 0,
-            shape: vec![len],
-            strides: vec![step],
-            dtype: src.dtype,
-        };
-        let outer = ArrayArg {
-            mem: src.mem.clone(),
-            offset: src.offset,
-            shape: outer_shape.clone(),
-            strides: outer_strides,
-            dtype: src.dtype,
-        };
-        for_each(&outer_shape, &[Input::Mem(outer)], &dst, |offs, oo| {
-            let l = ArrayArg { offset: offs[0], ..lane.clone() };
-            let host = gather(&l);
-            let ints: Option<Vec<i64>> = int_acc.then(|| host.iter().map(|s| s.as_i64()).collect());
-            let xs: Vec<f64> = host.iter().map(|s| s.as_f64()).collect();
-            let r = if xs.is_empty() && matches!(kind, Reduce::Mean | Reduce::Std | Reduce::Var) {
-                Scalar::F64(f64::NAN)
-            } else {
-                reduce_values(kind, &xs, ints.as_deref())
+    queue(
+        rt,
+        a.stream,
+        &format!("cupy_{kind:?}").to_lowercase(),
+        a.size() * a.dtype.itemsize(),
+        move || {
+            let ob = buffer_of(&dst.mem);
+            // Move the reduced axis last, then reduce each contiguous run of it.
+            let (outer_shape, outer_strides, len, step) = match axis {
+                None => {
+                    let host = gather(&src);
+                    let ints: Option<Vec<i64>> =
+                        int_acc.then(|| host.iter().map(|s| s.as_i64()).collect());
+                    let xs: Vec<f64> = host.iter().map(|s| s.as_f64()).collect();
+                    let r = reduce_values(kind, &xs, ints.as_deref());
+                    ob.write(dst.offset, &r.cast(out_dtype).to_bytes());
+                    return;
+                }
+                Some(ax) => {
+                    let os: Vec<usize> = src
+                        .shape
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != ax)
+                        .map(|(_, &n)| n)
+                        .collect();
+                    let ost: Vec<isize> = src
+                        .strides
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != ax)
+                        .map(|(_, &s)| s)
+                        .collect();
+                    (os, ost, src.shape[ax], src.strides[ax])
+                }
             };
-            ob.write(oo, &r.cast(out_dtype).to_bytes());
-        });
-    });
+            let lane = ArrayArg {
+                mem: src.mem.clone(),
+                offset: 0,
+                shape: vec![len],
+                strides: vec![step],
+                dtype: src.dtype,
+            };
+            let outer = ArrayArg {
+                mem: src.mem.clone(),
+                offset: src.offset,
+                shape: outer_shape.clone(),
+                strides: outer_strides,
+                dtype: src.dtype,
+            };
+            for_each(&outer_shape, &[Input::Mem(outer)], &dst, |offs, oo| {
+                let l = ArrayArg {
+                    offset: offs[0],
+                    ..lane.clone()
+                };
+                let host = gather(&l);
+                let ints: Option<Vec<i64>> =
+                    int_acc.then(|| host.iter().map(|s| s.as_i64()).collect());
+                let xs: Vec<f64> = host.iter().map(|s| s.as_f64()).collect();
+                let r = if xs.is_empty() && matches!(kind, Reduce::Mean | Reduce::Std | Reduce::Var)
+                {
+                    Scalar::F64(f64::NAN)
+                } else {
+                    reduce_values(kind, &xs, ints.as_deref())
+                };
+                ob.write(oo, &r.cast(out_dtype).to_bytes());
+            });
+        },
+    );
     Ok(out)
 }
 
@@ -671,24 +789,43 @@ pub fn cast_copy(rt: &mut Runtime, a: &DeviceView, dtype: DType) -> PyResult<Dev
     let out = api::alloc(rt, &a.shape, dtype, a.stream)?;
     let src = region_of(a);
     let dst = region_of(&out);
-    queue(rt, a.stream, "cupy_copy", out.size() * dtype.itemsize(), move || {
-        crate::devices::copy::copy_region(&src, &dst)
-    });
+    queue(
+        rt,
+        a.stream,
+        "cupy_copy",
+        out.size() * dtype.itemsize(),
+        move || crate::devices::copy::copy_region(&src, &dst),
+    );
     Ok(out)
 }
 
 /// Queue a fill of a new array with one value.
-pub fn full(rt: &mut Runtime, shape: &[usize], dtype: DType, value: Scalar) -> PyResult<DeviceView> {
+pub fn full(
+    rt: &mut Runtime,
+    shape: &[usize],
+    dtype: DType,
+    value: Scalar,
+) -> PyResult<DeviceView> {
     let out = api::alloc(rt, shape, dtype, 0)?;
     let dst = region_of(&out);
-    queue(rt, 0, "cupy_fill", out.size() * dtype.itemsize(), move || {
-        crate::devices::copy::fill_region(&dst, value)
-    });
+    queue(
+        rt,
+        0,
+        "cupy_fill",
+        out.size() * dtype.itemsize(),
+        move || crate::devices::copy::fill_region(&dst, value),
+    );
     Ok(out)
 }
 
 /// Queue `arange` into a new array.
-pub fn arange(rt: &mut Runtime, start: f64, step: f64, n: usize, dtype: DType) -> PyResult<DeviceView> {
+pub fn arange(
+    rt: &mut Runtime,
+    start: f64,
+    step: f64,
+    n: usize,
+    dtype: DType,
+) -> PyResult<DeviceView> {
     let out = api::alloc(rt, &[n], dtype, 0)?;
     let dst = region_of(&out);
     queue(rt, 0, "cupy_arange", n * dtype.itemsize(), move || {
@@ -696,7 +833,11 @@ pub fn arange(rt: &mut Runtime, start: f64, step: f64, n: usize, dtype: DType) -
         let isz = dtype.itemsize();
         for i in 0..n {
             let v = start + i as f64 * step;
-            let s = if dtype.is_float() { Scalar::F64(v) } else { Scalar::I64(v as i64) };
+            let s = if dtype.is_float() {
+                Scalar::F64(v)
+            } else {
+                Scalar::I64(v as i64)
+            };
             b.write(dst.offset + i * isz, &s.cast(dtype).to_bytes());
         }
     });

@@ -91,7 +91,7 @@ pub fn register_numba_toplevel(_numba: &Module) {}
 
 /// Build the `cupy` module.
 pub fn cupy_module() -> Rc<Module> {
-    Rc::new(Module::new("cupy", "CuPy arrays on nbcuda's devices."))
+    cupy::module()
 }
 
 /// Called by the engine after every cell: waits for the device, writes kernel `print`
