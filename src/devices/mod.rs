@@ -34,7 +34,26 @@ pub struct DeviceView {
 }
 
 pub mod api;
+pub mod backend;
+pub mod copy;
+pub mod cpu;
+pub mod cudamod;
+pub mod cupy;
+pub mod cupy_ops;
+pub mod devicearray;
+pub mod devicemethods;
+pub mod hostconv;
+pub mod hostmem;
+pub mod index;
+pub mod info;
+pub mod interop;
 pub mod ledger;
+pub mod memory;
+pub mod smart;
+pub mod state;
+pub mod streams;
+pub mod streams_cpu;
+pub mod viewops;
 
 pub use ledger::{LedgerEvent, LedgerKind};
 
@@ -62,10 +81,9 @@ impl DeviceView {
 /// Build the `numba.cuda` module's memory, stream, event and device API (the compiler adds
 /// the kernel API with [`crate::compiler::register_cuda_api`]).
 pub fn numba_cuda_module() -> Rc<Module> {
-    Rc::new(Module::new(
-        "numba.cuda",
-        "Numba's CUDA API on nbcuda's devices.",
-    ))
+    let m = Module::new("numba.cuda", "Numba's CUDA API on nbcuda's devices.");
+    cudamod::build(&m);
+    Rc::new(m)
 }
 
 /// Add the device-memory parts of the top-level `numba` module (`SmartArray`).
@@ -73,16 +91,36 @@ pub fn register_numba_toplevel(_numba: &Module) {}
 
 /// Build the `cupy` module.
 pub fn cupy_module() -> Rc<Module> {
-    Rc::new(Module::new("cupy", "CuPy arrays on nbcuda's devices."))
+    cupy::module()
 }
 
 /// Called by the engine after every cell: waits for the device, writes kernel `print`
 /// output to the cell, and raises any kernel fault recorded since the last check.
-pub fn end_of_cell(_rt: &mut Runtime) -> PyResult<()> {
-    Ok(())
+pub fn end_of_cell(rt: &mut Runtime) -> PyResult<()> {
+    api::synchronize(rt)
 }
 
 /// One line describing the device in use, for the banner and `cuda.detect()`.
-pub fn describe(_rt: &mut Runtime) -> String {
-    "embedded CPU device".to_string()
+pub fn describe(rt: &mut Runtime) -> String {
+    match state::device(rt) {
+        Ok(d) => {
+            let (_, total) = d.backend().memory_info();
+            format!(
+                "{} ({:.1} GiB of device memory)",
+                d.backend().name(),
+                total as f64 / (1u64 << 30) as f64
+            )
+        }
+        Err(e) => format!("no device: {}", e.message),
+    }
+}
+
+pub use memory::memory_report;
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        // Returns the bytes to the device that made it (no-op for host-memory wrappers
+        // and allocations already released by `.free()`).
+        cpu::release_allocation(self.id, self.bytes);
+    }
 }

@@ -1,0 +1,50 @@
+//! The device API from notebook cells, end to end through the interpreter.
+
+mod common;
+use common::Session;
+
+#[test]
+fn cells_allocate_transfer_and_print() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from numba import cuda\nd = cuda.to_device([1.0, 2.0, 3.0])\nprint(d.shape, d.dtype, d.size)\nprint(float(d[1]))\n",
+    );
+    assert_eq!(out, "(3,) float64 3\n2.0\n");
+    let r = s.eval("d");
+    assert!(
+        r.starts_with("<numba.cuda.cudadrv.devicearray.DeviceNDArray object at 0x"),
+        "{r}"
+    );
+    assert_eq!(s.eval("cuda.gpus[0]"), "<Managed Device 0>");
+    assert_eq!(s.eval("len(d)"), "3");
+}
+
+#[test]
+fn device_arithmetic_fails_in_a_cell_with_the_hint() {
+    let mut s = Session::new();
+    let c = s.run("from numba import cuda\nd = cuda.device_array(4)\nd + d");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    assert!(c.traceback().contains("@vectorize"), "{}", c.traceback());
+}
+
+#[test]
+fn streams_and_events_from_cells() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from numba import cuda\ns = cuda.stream()\ne1 = cuda.event()\ne2 = cuda.event()\n\
+         e1.record(s)\nd = cuda.to_device([1, 2, 3], stream=s)\ne2.record(s)\ne2.synchronize()\n\
+         print(e1.elapsed_time(e2) >= 0, d.stream == s)\nwith s.auto_synchronize():\n    h = d.copy_to_host(stream=s)\nprint(type(h).__name__)\n",
+    );
+    assert_eq!(out, "True True\nndarray\n");
+}
+
+#[test]
+fn freed_array_error_names_the_cell() {
+    let mut s = Session::new();
+    s.run("from numba import cuda\nd = cuda.device_array(10)")
+        .ok();
+    s.run("d.free()").ok();
+    let c = s.run("d[0]");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    assert!(c.evalue().contains("Cell In[2]"), "{}", c.evalue());
+}

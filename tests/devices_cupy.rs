@@ -1,0 +1,237 @@
+//! CuPy arrays: creation, arithmetic values, reductions, interop with Numba, CAI.
+
+mod devices_support;
+use devices_support::*;
+
+use nbcuda::arrays::DType;
+use nbcuda::language::{Args, BinOp, Value};
+
+fn cp() -> std::rc::Rc<nbcuda::language::Module> {
+    nbcuda::devices::cupy_module()
+}
+
+fn get(rt: &mut nbcuda::language::Runtime, v: &Value) -> Vec<f64> {
+    values(&meth(rt, v, "get", Args::default()).unwrap())
+}
+
+fn dtype(rt: &mut nbcuda::language::Runtime, v: &Value) -> DType {
+    match attr(rt, v, "dtype").unwrap() {
+        Value::DType(d) => d,
+        _ => panic!(),
+    }
+}
+
+fn bin(rt: &mut nbcuda::language::Runtime, op: BinOp, a: &Value, b: &Value) -> Value {
+    let Value::Object(o) = a else { panic!() };
+    o.clone().binary_op(op, b, false, rt).unwrap().unwrap()
+}
+
+#[test]
+fn arithmetic_values_and_dtypes() {
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::Array(arange(5, DType::F32))]),
+    )
+    .unwrap();
+    let y = bin(&mut rt, BinOp::Mul, &x, &Value::Int(2));
+    assert_eq!(get(&mut rt, &y), vec![0., 2., 4., 6., 8.]);
+    assert_eq!(
+        dtype(&mut rt, &y),
+        DType::F32,
+        "Python ints keep float32 (NEP 50)"
+    );
+    let z = bin(&mut rt, BinOp::Add, &x, &y);
+    assert_eq!(get(&mut rt, &z), vec![0., 3., 6., 9., 12.]);
+    let p = bin(&mut rt, BinOp::Pow, &x, &Value::Int(2));
+    assert_eq!(get(&mut rt, &p), vec![0., 1., 4., 9., 16.]);
+    let c = bin(&mut rt, BinOp::Gt, &x, &Value::Float(2.5));
+    assert_eq!(dtype(&mut rt, &c), DType::Bool);
+    assert_eq!(get(&mut rt, &c), vec![0., 0., 0., 1., 1.]);
+    let i = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(4)])).unwrap();
+    assert_eq!(dtype(&mut rt, &i), DType::I64);
+    let d = bin(&mut rt, BinOp::Div, &i, &Value::Int(2));
+    assert_eq!(dtype(&mut rt, &d), DType::F64);
+    assert_eq!(get(&mut rt, &d), vec![0., 0.5, 1., 1.5]);
+    let neg = call(
+        &mut rt,
+        &m,
+        "arange",
+        Args::new(vec![Value::Int(-3), Value::Int(1)]),
+    )
+    .unwrap();
+    let md = bin(&mut rt, BinOp::Mod, &neg, &Value::Int(2));
+    assert_eq!(get(&mut rt, &md), vec![1., 0., 1., 0.]);
+}
+
+#[test]
+fn broadcasting_and_host_arrays_refused() {
+    let mut rt = runtime();
+    let m = cp();
+    let col = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(3)])).unwrap();
+    let col = meth(
+        &mut rt,
+        &col,
+        "reshape",
+        Args::new(vec![Value::Int(3), Value::Int(1)]),
+    )
+    .unwrap();
+    let row = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(2)])).unwrap();
+    let s = bin(&mut rt, BinOp::Add, &col, &row);
+    assert_eq!(ints(&attr(&mut rt, &s, "shape").unwrap()), vec![3, 2]);
+    assert_eq!(get(&mut rt, &s), vec![0., 1., 1., 2., 2., 3.]);
+    let Value::Object(o) = &row else { panic!() };
+    let e = o
+        .clone()
+        .binary_op(
+            BinOp::Add,
+            &Value::Array(arange(2, DType::I64)),
+            false,
+            &mut rt,
+        )
+        .unwrap_err();
+    assert_eq!(e.ename, "TypeError");
+    let bad = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(3)])).unwrap();
+    let Value::Object(o) = &bad else { panic!() };
+    let e = o
+        .clone()
+        .binary_op(BinOp::Add, &row, false, &mut rt)
+        .unwrap_err();
+    assert!(
+        e.message
+            .starts_with("operands could not be broadcast together with shapes (3,) (2,)"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn ufuncs_and_reductions() {
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::Array(host(&[1.0, 4.0, 9.0, 16.0], DType::F32))]),
+    )
+    .unwrap();
+    let r = call(&mut rt, &m, "sqrt", Args::new(vec![x.clone()])).unwrap();
+    assert_eq!(get(&mut rt, &r), vec![1., 2., 3., 4.]);
+    assert_eq!(dtype(&mut rt, &r), DType::F32);
+    let s = call(&mut rt, &m, "sum", Args::new(vec![x.clone()])).unwrap();
+    assert_eq!(
+        ints(&attr(&mut rt, &s, "shape").unwrap()),
+        Vec::<i64>::new()
+    );
+    assert_eq!(get(&mut rt, &s), vec![30.0]);
+    let mean = meth(&mut rt, &x, "mean", Args::default()).unwrap();
+    assert_eq!(get(&mut rt, &mean), vec![7.5]);
+    let am = meth(&mut rt, &x, "argmax", Args::default()).unwrap();
+    assert_eq!(dtype(&mut rt, &am), DType::I64);
+    assert_eq!(get(&mut rt, &am), vec![3.0]);
+    let mx = call(&mut rt, &m, "max", Args::new(vec![x.clone()])).unwrap();
+    assert_eq!(get(&mut rt, &mx), vec![16.0]);
+    let pair = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::list(vec![
+            Value::Float(1.0),
+            Value::Float(3.0),
+        ])]),
+    )
+    .unwrap();
+    let sd = call(&mut rt, &m, "std", Args::new(vec![pair])).unwrap();
+    assert_eq!(get(&mut rt, &sd), vec![1.0]);
+    let two = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(6)])).unwrap();
+    let two = meth(
+        &mut rt,
+        &two,
+        "reshape",
+        Args::new(vec![Value::Int(2), Value::Int(3)]),
+    )
+    .unwrap();
+    let cols = meth(
+        &mut rt,
+        &two,
+        "sum",
+        Args::default().with_kw("axis", Value::Int(0)),
+    )
+    .unwrap();
+    assert_eq!(get(&mut rt, &cols), vec![3., 5., 7.]);
+    let rows = meth(
+        &mut rt,
+        &two,
+        "sum",
+        Args::default().with_kw("axis", Value::Int(1)),
+    )
+    .unwrap();
+    assert_eq!(get(&mut rt, &rows), vec![3., 12.]);
+}
+
+#[test]
+fn numba_and_cupy_share_memory() {
+    let mut rt = runtime();
+    let m = cp();
+    let c = cuda();
+    let x = call(
+        &mut rt,
+        &m,
+        "zeros",
+        Args::new(vec![Value::Int(4)]).with_kw("dtype", Value::str("float32")),
+    )
+    .unwrap();
+    let d = call(&mut rt, &c, "as_cuda_array", Args::new(vec![x.clone()])).unwrap();
+    let Value::Object(o) = &d else { panic!() };
+    o.set_item(&Value::Int(1), Value::Float(5.0), &mut rt)
+        .unwrap();
+    assert_eq!(get(&mut rt, &x), vec![0., 5., 0., 0.]);
+    let back = call(&mut rt, &m, "asarray", Args::new(vec![d.clone()])).unwrap();
+    let Value::Object(bo) = &back else { panic!() };
+    bo.set_item(&Value::Int(2), Value::Float(7.0), &mut rt)
+        .unwrap();
+    let h = meth(&mut rt, &d, "copy_to_host", Args::default()).unwrap();
+    assert_eq!(values(&h), vec![0., 5., 7., 0.]);
+}
+
+#[test]
+fn cupy_cai_key_order_and_stream() {
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(
+        &mut rt,
+        &m,
+        "ones",
+        Args::new(vec![Value::Int(5)]).with_kw("dtype", Value::str("f4")),
+    )
+    .unwrap();
+    let Value::Dict(d) = attr(&mut rt, &x, "__cuda_array_interface__").unwrap() else {
+        panic!()
+    };
+    let d = d.borrow();
+    let keys: Vec<&str> = d.entries.iter().map(|(k, _)| k.as_str().unwrap()).collect();
+    assert_eq!(
+        keys,
+        ["shape", "typestr", "descr", "stream", "version", "strides", "data"]
+    );
+    assert!(matches!(d.get_str("stream"), Some(Value::Int(1))));
+    assert!(d.get_str("strides").unwrap().is_none());
+    assert_eq!(get(&mut rt, &x), vec![1.0; 5]);
+}
+
+#[test]
+fn cupy_work_is_recorded_as_kernels() {
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(8)])).unwrap();
+    let _y = bin(&mut rt, BinOp::Add, &x, &x);
+    nbcuda::devices::api::synchronize(&mut rt).unwrap();
+    let (events, _) = nbcuda::devices::ledger::events_since(&mut rt, 0);
+    assert!(events
+        .iter()
+        .any(|e| e.kind == nbcuda::devices::LedgerKind::Kernel && e.label == "cupy_add"));
+}
