@@ -86,3 +86,4 @@ pub fn end_of_cell(_rt: &mut Runtime) -> PyResult<()> {
 pub fn describe(_rt: &mut Runtime) -> String {
     "embedded CPU device".to_string()
 }
+pub mod cuda;
