@@ -124,3 +124,4 @@ impl Drop for Allocation {
         cpu::release_allocation(self.id, self.bytes);
     }
 }
+pub mod cuda;
