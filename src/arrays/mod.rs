@@ -104,8 +104,16 @@ pub fn contiguous(shape: &[usize], strides: &[isize], itemsize: usize, c_order: 
     true
 }
 
+pub mod create;
+pub mod format;
+pub mod index;
 pub mod numpy;
+pub mod ops;
 pub mod pyapi;
+pub mod random;
+pub mod reduce;
+pub mod typed;
+pub mod ufuncs;
 
 impl NdArray {
     /// All elements in C order, converted to f64 (for plotting and tests).
