@@ -43,6 +43,7 @@ pub fn serve(path: &Path) -> Result<()> {
     let interrupt = Arc::new(AtomicBool::new(false));
     let executing = Arc::new(AtomicBool::new(false));
     watch_sigint(interrupt.clone(), executing.clone())?;
+    watch_parent();
 
     let (iopub_tx, iopub_rx) = mpsc::unbounded_channel();
     let (shell_tx, shell_rx) = mpsc::unbounded_channel();
@@ -151,6 +152,29 @@ fn watch_sigint(interrupt: Arc<AtomicBool>, executing: Arc<AtomicBool>) -> Resul
             }
         })?;
     Ok(())
+}
+
+/// Jupyter sets JPY_PARENT_PID; when that process goes away (we get re-parented), exit
+/// instead of lingering as an orphan, as ipykernel does.
+fn watch_parent() {
+    let Some(parent) = std::env::var("JPY_PARENT_PID")
+        .ok()
+        .and_then(|p| p.parse::<u32>().ok())
+    else {
+        return;
+    };
+    if std::os::unix::process::parent_id() != parent {
+        return; // started through a wrapper: nothing reliable to watch
+    }
+    let _ = std::thread::Builder::new()
+        .name("nbcuda-parent".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_secs(1));
+            if std::os::unix::process::parent_id() != parent {
+                log("the parent process is gone; exiting");
+                std::process::exit(0);
+            }
+        });
 }
 
 async fn heartbeat(mut hb: zeromq::RepSocket) {
