@@ -43,7 +43,8 @@ step "cargo build"
 cargo build || { echo "cargo build failed"; exit 1; }
 
 step "cargo test"
-cargo test || failed+=("cargo test")
+# --no-fail-fast: one failing test binary must not hide the results of the others.
+cargo test --no-fail-fast || failed+=("cargo test")
 
 step "kernelspec into a temporary Jupyter prefix"
 JUP=$(mktemp -d "${TMPDIR:-/tmp}/nbcuda-jupyter.XXXXXX")
