@@ -248,8 +248,22 @@ pub fn notebook_to_string(nb: &Json) -> Result<String> {
     Ok(s)
 }
 
-/// Execute the notebook at `opts.input` and write the executed copy.
+/// Execute the notebook at `opts.input` and write the executed copy. Cells run on a
+/// thread with the same large stack as the kernel's execution thread, so deep user code
+/// behaves the same headless and in Jupyter.
 pub fn run_notebook(opts: &RunOptions) -> Result<RunSummary> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("nbcuda-run".into())
+            .stack_size(crate::protocol::server::EXEC_STACK)
+            .spawn_scoped(s, || run_notebook_here(opts))
+            .context("cannot start the execution thread")?
+            .join()
+            .unwrap_or_else(|p| bail!("nbcuda run crashed: {}", panic_message(&*p)))
+    })
+}
+
+fn run_notebook_here(opts: &RunOptions) -> Result<RunSummary> {
     let text = std::fs::read_to_string(&opts.input)
         .with_context(|| format!("cannot read notebook {}", opts.input.display()))?;
     let mut nb: Json = serde_json::from_str(&text)

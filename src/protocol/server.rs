@@ -21,7 +21,7 @@ use crate::protocol::outbox::{reply_type, Out, Outbox};
 use crate::protocol::wire::{new_message, Signer};
 
 /// The execution thread's stack: the interpreter recurses for nested Python calls.
-const EXEC_STACK: usize = 256 << 20;
+pub const EXEC_STACK: usize = 256 << 20;
 
 fn log(msg: impl std::fmt::Display) {
     eprintln!("[nbcuda] {msg}");
