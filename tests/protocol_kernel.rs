@@ -257,11 +257,16 @@ async fn control_and_heartbeat_answer_while_a_cell_runs_and_interrupt_keeps_stat
         assert!(Instant::now() < deadline, "cell never started");
     }
     let started = Instant::now();
-    // The heartbeat answers long before the 10 s cell could finish.
+    // The heartbeat answers long before the 10 s cell could finish: every ping within a
+    // second, and the best of five within the 50 ms the issue asks for (the best, so a
+    // busy shared test machine's scheduling hiccup cannot fail it).
+    let mut best = Duration::MAX;
     for _ in 0..5 {
         let rtt = k.ping().await.expect("heartbeat answered");
         assert!(rtt < Duration::from_secs(1), "heartbeat took {rtt:?}");
+        best = best.min(rtt);
     }
+    assert!(best < Duration::from_millis(50), "heartbeat took {best:?}");
     // So does control.
     let ki = k.send_control("kernel_info_request", json!({})).await;
     let r = recv_timeout(&mut k.control, Duration::from_secs(2))

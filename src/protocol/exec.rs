@@ -419,3 +419,80 @@ fn is_complete(engine: &Engine, c: &Json) -> Json {
         Completeness::Unknown => json!({"status": "unknown"}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::wire::Signer;
+    use tokio::sync::mpsc::unbounded_channel;
+
+    /// A frontend that panics when the cell prints: stands in for any bug below the cell.
+    struct Exploding;
+    impl Frontend for Exploding {
+        fn stream(&mut self, _: StreamName, _: &str) {
+            panic!("frontend exploded");
+        }
+        fn display(
+            &mut self,
+            _: Map<String, Json>,
+            _: Map<String, Json>,
+            _: Option<&str>,
+            _: bool,
+        ) {
+        }
+        fn clear_output(&mut self, _: bool) {}
+        fn input(&mut self, _: &str, _: bool) -> Result<String, String> {
+            Err("no".into())
+        }
+    }
+
+    fn executor() -> Executor {
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let out = Outbox {
+            session: "s".into(),
+            signer: Arc::new(Signer::new("k")),
+            iopub: unbounded_channel().0,
+            shell: unbounded_channel().0,
+            stdin: unbounded_channel().0,
+        };
+        let (_tx, rx) = std::sync::mpsc::channel();
+        let (_itx, irx) = std::sync::mpsc::channel();
+        Executor::new(
+            Engine::new(interrupt.clone()),
+            out,
+            rx,
+            irx,
+            interrupt,
+            Arc::new(AtomicBool::new(false)),
+        )
+    }
+
+    fn req(code: &str) -> ExecuteRequest<'_> {
+        ExecuteRequest {
+            code,
+            silent: false,
+            store_history: true,
+            allow_stdin: false,
+            execution_count: 1,
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_cell_is_an_internal_error_and_state_survives() {
+        let mut ex = executor();
+        assert!(ex
+            .run_cell(&req("x = 5"), Box::new(NullFrontend))
+            .error
+            .is_none());
+        let o = ex.run_cell(&req("print('boom')"), Box::new(Exploding));
+        let e = o.error.expect("the panic became an error");
+        assert_eq!(e.ename, "InternalError");
+        assert!(e.evalue.contains("frontend exploded"), "{}", e.evalue);
+        assert!(!e.traceback.is_empty());
+        let o = ex.run_cell(&req("x + 1"), Box::new(NullFrontend));
+        assert!(o.error.is_none(), "{:?}", o.error);
+        let (data, _) = o.result.expect("a result");
+        assert_eq!(data["text/plain"], "6");
+        assert!(!ex.executing.load(Ordering::SeqCst));
+    }
+}
