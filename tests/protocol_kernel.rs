@@ -374,3 +374,25 @@ fn refuses_other_signature_schemes() {
     assert!(err.contains("signature_scheme"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn printing_in_a_loop_is_merged_into_few_stream_messages() {
+    let mut k = Kernel::start().await;
+    let (reply, io) = k
+        .execute("import sys\nfor i in range(2000):\n    print(i)\nprint('err', file=sys.stderr)\nprint('end')")
+        .await;
+    assert_eq!(reply.content["status"], "ok");
+    let expected: String = (0..2000).map(|i| format!("{i}\n")).collect::<String>() + "end\n";
+    assert_eq!(stdout_of(&io), expected);
+    let streams: Vec<_> = io.iter().filter(|m| m.msg_type() == "stream").collect();
+    assert!(streams.len() < 100, "{} stream messages", streams.len());
+    // Order across streams is kept: stderr comes after all the numbers, before "end".
+    let pos = |pred: &dyn Fn(&&Msg) -> bool| streams.iter().position(pred).unwrap();
+    let err = pos(&|m| m.content["name"] == "stderr");
+    let end = pos(&|m| m.content["text"].as_str().unwrap().contains("end"));
+    let last_num = streams
+        .iter()
+        .rposition(|m| m.content["text"].as_str().unwrap().contains("1999\n"))
+        .unwrap();
+    assert!(last_num < err && err < end);
+}

@@ -40,8 +40,7 @@ struct WireFrontend {
 impl Frontend for WireFrontend {
     fn stream(&mut self, name: StreamName, text: &str) {
         if !self.silent && !text.is_empty() {
-            let c = json!({"name": name.as_str(), "text": text});
-            self.out.publish(&self.parent, "stream", c);
+            self.out.stream(&self.parent, name.as_str(), text);
         }
     }
 

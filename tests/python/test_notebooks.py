@@ -116,6 +116,7 @@ def test_headless_run_matches_kernel_outputs(tmp_path):
     assert outs[2][0]["name"] == "stderr"
     assert outs[3][0]["data"]["text/html"] == "<b>x</b>"
     assert [o["text"] for o in outs[4]] == ["kept\n"]
+    assert [o["text"] for o in outs[5]] == ["0\n1\n2\n"]  # merged like ipykernel's stdout
     assert outs[6][0]["ename"] == "ValueError"
     assert outs[7][0]["data"]["text/plain"] == "5"
 
