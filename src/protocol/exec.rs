@@ -161,7 +161,16 @@ impl Executor {
             };
             let req = next.msg;
             self.out.status(&req.header, "busy");
-            self.handle(&req);
+            // Cells are guarded inside execute(); this catches a bug in completion,
+            // inspection or history so the thread, and the session, keep going.
+            if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.handle(&req))) {
+                let msg = panic_message(&*p);
+                eprintln!("[nbcuda] internal error handling {}: {msg}", req.msg_type());
+                let reply = json!({"status": "error", "ename": "InternalError",
+                                   "evalue": msg, "traceback": []});
+                self.out
+                    .reply_shell(&req, &reply_type(req.msg_type()), reply);
+            }
             self.out.status(&req.header, "idle");
         }
     }
