@@ -396,3 +396,26 @@ async fn printing_in_a_loop_is_merged_into_few_stream_messages() {
         .unwrap();
     assert!(last_num < err && err < end);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn comm_open_to_an_unknown_target_is_closed_politely() {
+    let mut k = Kernel::start().await;
+    let id = k
+        .send_shell(
+            "comm_open",
+            json!({"comm_id": "c-1", "target_name": "jupyter.widget", "data": {}}),
+        )
+        .await;
+    let io = k.iopub_until_idle(&id, T).await;
+    let close: Vec<_> = io.iter().filter(|m| m.msg_type() == "comm_close").collect();
+    assert_eq!(close.len(), 1, "{io:?}");
+    assert_eq!(close[0].content["comm_id"], "c-1");
+    assert_eq!(close[0].parent_id(), id);
+    // comm_msg/comm_close from the frontend need no answer; the kernel carries on.
+    let id = k
+        .send_shell("comm_close", json!({"comm_id": "c-1", "data": {}}))
+        .await;
+    k.iopub_until_idle(&id, T).await;
+    let (reply, _) = k.execute("1").await;
+    assert_eq!(reply.content["status"], "ok");
+}
