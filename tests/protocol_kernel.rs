@@ -419,3 +419,44 @@ async fn comm_open_to_an_unknown_target_is_closed_politely() {
     let (reply, _) = k.execute("1").await;
     assert_eq!(reply.content["status"], "ok");
 }
+
+/// Running (not exited, not a zombie waiting to be reaped).
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .map(|s| {
+            !s.lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn exits_when_the_jupyter_parent_dies() {
+    let (mut probe, dir, _, _) = spawn(&Options::default());
+    // Reuse the connection file from a throwaway kernel, then start the real subject
+    // under a short-lived shell that plays the Jupyter server.
+    let _ = probe.kill();
+    let _ = probe.wait();
+    let cf = dir.join("kernel.json");
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "JPY_PARENT_PID=$$ \"$0\" kernel -f \"$1\" >/dev/null 2>&1 & echo $!; sleep 1",
+            env!("CARGO_BIN_EXE_nbcuda"),
+            cf.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(!pid.is_empty());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while running(&pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let alive = running(&pid);
+    if alive {
+        let _ = std::process::Command::new("kill").arg(&pid).status();
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    assert!(!alive, "the orphaned kernel kept running");
+}
