@@ -257,11 +257,16 @@ async fn control_and_heartbeat_answer_while_a_cell_runs_and_interrupt_keeps_stat
         assert!(Instant::now() < deadline, "cell never started");
     }
     let started = Instant::now();
-    // The heartbeat answers long before the 10 s cell could finish.
+    // The heartbeat answers long before the 10 s cell could finish: every ping within a
+    // second, and the best of five within the 50 ms the issue asks for (the best, so a
+    // busy shared test machine's scheduling hiccup cannot fail it).
+    let mut best = Duration::MAX;
     for _ in 0..5 {
         let rtt = k.ping().await.expect("heartbeat answered");
         assert!(rtt < Duration::from_secs(1), "heartbeat took {rtt:?}");
+        best = best.min(rtt);
     }
+    assert!(best < Duration::from_millis(50), "heartbeat took {best:?}");
     // So does control.
     let ki = k.send_control("kernel_info_request", json!({})).await;
     let r = recv_timeout(&mut k.control, Duration::from_secs(2))
@@ -368,4 +373,90 @@ fn refuses_other_signature_schemes() {
     let err = std::fs::read_to_string(log).unwrap();
     assert!(err.contains("signature_scheme"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn printing_in_a_loop_is_merged_into_few_stream_messages() {
+    let mut k = Kernel::start().await;
+    let (reply, io) = k
+        .execute("import sys\nfor i in range(2000):\n    print(i)\nprint('err', file=sys.stderr)\nprint('end')")
+        .await;
+    assert_eq!(reply.content["status"], "ok");
+    let expected: String = (0..2000).map(|i| format!("{i}\n")).collect::<String>() + "end\n";
+    assert_eq!(stdout_of(&io), expected);
+    let streams: Vec<_> = io.iter().filter(|m| m.msg_type() == "stream").collect();
+    assert!(streams.len() < 100, "{} stream messages", streams.len());
+    // Order across streams is kept: stderr comes after all the numbers, before "end".
+    let pos = |pred: &dyn Fn(&&Msg) -> bool| streams.iter().position(pred).unwrap();
+    let err = pos(&|m| m.content["name"] == "stderr");
+    let end = pos(&|m| m.content["text"].as_str().unwrap().contains("end"));
+    let last_num = streams
+        .iter()
+        .rposition(|m| m.content["text"].as_str().unwrap().contains("1999\n"))
+        .unwrap();
+    assert!(last_num < err && err < end);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn comm_open_to_an_unknown_target_is_closed_politely() {
+    let mut k = Kernel::start().await;
+    let id = k
+        .send_shell(
+            "comm_open",
+            json!({"comm_id": "c-1", "target_name": "jupyter.widget", "data": {}}),
+        )
+        .await;
+    let io = k.iopub_until_idle(&id, T).await;
+    let close: Vec<_> = io.iter().filter(|m| m.msg_type() == "comm_close").collect();
+    assert_eq!(close.len(), 1, "{io:?}");
+    assert_eq!(close[0].content["comm_id"], "c-1");
+    assert_eq!(close[0].parent_id(), id);
+    // comm_msg/comm_close from the frontend need no answer; the kernel carries on.
+    let id = k
+        .send_shell("comm_close", json!({"comm_id": "c-1", "data": {}}))
+        .await;
+    k.iopub_until_idle(&id, T).await;
+    let (reply, _) = k.execute("1").await;
+    assert_eq!(reply.content["status"], "ok");
+}
+
+/// Running (not exited, not a zombie waiting to be reaped).
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .map(|s| {
+            !s.lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn exits_when_the_jupyter_parent_dies() {
+    let (mut probe, dir, _, _) = spawn(&Options::default());
+    // Reuse the connection file from a throwaway kernel, then start the real subject
+    // under a short-lived shell that plays the Jupyter server.
+    let _ = probe.kill();
+    let _ = probe.wait();
+    let cf = dir.join("kernel.json");
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "JPY_PARENT_PID=$$ \"$0\" kernel -f \"$1\" >/dev/null 2>&1 & echo $!; sleep 1",
+            env!("CARGO_BIN_EXE_nbcuda"),
+            cf.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(!pid.is_empty());
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while running(&pid) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let alive = running(&pid);
+    if alive {
+        let _ = std::process::Command::new("kill").arg(&pid).status();
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    assert!(!alive, "the orphaned kernel kept running");
 }

@@ -17,6 +17,11 @@ step() { printf '\n=== %s ===\n' "$*"; }
 step "Python environment (.venv)"
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
+    # The pinned NumPy 2.3 needs Python 3.11 or newer.
+    "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+        echo "tests/run.sh needs Python >= 3.11 (found $("$PY" --version 2>&1)); set PYTHON=/path/to/python3.11+"
+        exit 1
+    }
     "$PY" -m venv .venv || { echo "cannot create .venv with $PY"; exit 1; }
 fi
 # Reinstall only when the requirements changed (keeps repeated runs fast).
@@ -43,7 +48,8 @@ step "cargo build"
 cargo build || { echo "cargo build failed"; exit 1; }
 
 step "cargo test"
-cargo test || failed+=("cargo test")
+# --no-fail-fast: one failing test binary must not hide the results of the others.
+cargo test --no-fail-fast || failed+=("cargo test")
 
 step "kernelspec into a temporary Jupyter prefix"
 JUP=$(mktemp -d "${TMPDIR:-/tmp}/nbcuda-jupyter.XXXXXX")

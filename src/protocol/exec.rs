@@ -40,8 +40,7 @@ struct WireFrontend {
 impl Frontend for WireFrontend {
     fn stream(&mut self, name: StreamName, text: &str) {
         if !self.silent && !text.is_empty() {
-            let c = json!({"name": name.as_str(), "text": text});
-            self.out.publish(&self.parent, "stream", c);
+            self.out.stream(&self.parent, name.as_str(), text);
         }
     }
 
@@ -162,7 +161,16 @@ impl Executor {
             };
             let req = next.msg;
             self.out.status(&req.header, "busy");
-            self.handle(&req);
+            // Cells are guarded inside execute(); this catches a bug in completion,
+            // inspection or history so the thread, and the session, keep going.
+            if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.handle(&req))) {
+                let msg = panic_message(&*p);
+                eprintln!("[nbcuda] internal error handling {}: {msg}", req.msg_type());
+                let reply = json!({"status": "error", "ename": "InternalError",
+                                   "evalue": msg, "traceback": []});
+                self.out
+                    .reply_shell(&req, &reply_type(req.msg_type()), reply);
+            }
             self.out.status(&req.header, "idle");
         }
     }
@@ -417,5 +425,82 @@ fn is_complete(engine: &Engine, c: &Json) -> Json {
         Completeness::Incomplete(indent) => json!({"status": "incomplete", "indent": indent}),
         Completeness::Invalid => json!({"status": "invalid"}),
         Completeness::Unknown => json!({"status": "unknown"}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::wire::Signer;
+    use tokio::sync::mpsc::unbounded_channel;
+
+    /// A frontend that panics when the cell prints: stands in for any bug below the cell.
+    struct Exploding;
+    impl Frontend for Exploding {
+        fn stream(&mut self, _: StreamName, _: &str) {
+            panic!("frontend exploded");
+        }
+        fn display(
+            &mut self,
+            _: Map<String, Json>,
+            _: Map<String, Json>,
+            _: Option<&str>,
+            _: bool,
+        ) {
+        }
+        fn clear_output(&mut self, _: bool) {}
+        fn input(&mut self, _: &str, _: bool) -> Result<String, String> {
+            Err("no".into())
+        }
+    }
+
+    fn executor() -> Executor {
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let out = Outbox {
+            session: "s".into(),
+            signer: Arc::new(Signer::new("k")),
+            iopub: unbounded_channel().0,
+            shell: unbounded_channel().0,
+            stdin: unbounded_channel().0,
+        };
+        let (_tx, rx) = std::sync::mpsc::channel();
+        let (_itx, irx) = std::sync::mpsc::channel();
+        Executor::new(
+            Engine::new(interrupt.clone()),
+            out,
+            rx,
+            irx,
+            interrupt,
+            Arc::new(AtomicBool::new(false)),
+        )
+    }
+
+    fn req(code: &str) -> ExecuteRequest<'_> {
+        ExecuteRequest {
+            code,
+            silent: false,
+            store_history: true,
+            allow_stdin: false,
+            execution_count: 1,
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_cell_is_an_internal_error_and_state_survives() {
+        let mut ex = executor();
+        assert!(ex
+            .run_cell(&req("x = 5"), Box::new(NullFrontend))
+            .error
+            .is_none());
+        let o = ex.run_cell(&req("print('boom')"), Box::new(Exploding));
+        let e = o.error.expect("the panic became an error");
+        assert_eq!(e.ename, "InternalError");
+        assert!(e.evalue.contains("frontend exploded"), "{}", e.evalue);
+        assert!(!e.traceback.is_empty());
+        let o = ex.run_cell(&req("x + 1"), Box::new(NullFrontend));
+        assert!(o.error.is_none(), "{:?}", o.error);
+        let (data, _) = o.result.expect("a result");
+        assert_eq!(data["text/plain"], "6");
+        assert!(!ex.executing.load(Ordering::SeqCst));
     }
 }

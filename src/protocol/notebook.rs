@@ -108,9 +108,23 @@ impl Frontend for NotebookFrontend {
         if text.is_empty() {
             return;
         }
+        let mut o = self.0.borrow_mut();
+        // The kernel merges back-to-back text of one stream into one message (see
+        // protocol::outbox::Out::Stream); do the same so both write the same outputs.
+        if !o.clear_pending {
+            let cur = o.current;
+            if let Some(last) = o.outputs(cur).last_mut() {
+                if last["output_type"] == "stream" && last["name"] == name.as_str() {
+                    let mut joined = json_text(&last["text"]);
+                    joined.push_str(text);
+                    last["text"] = split_lines(&joined);
+                    return;
+                }
+            }
+        }
         let out =
             json!({"output_type": "stream", "name": name.as_str(), "text": split_lines(text)});
-        self.0.borrow_mut().push(out, None);
+        o.push(out, None);
     }
 
     fn display(
@@ -148,6 +162,15 @@ impl Frontend for NotebookFrontend {
     fn input(&mut self, _prompt: &str, _password: bool) -> Result<String, String> {
         // nbclient runs with allow_stdin=False; so does `nbcuda run`.
         Err("input() is not available when a notebook runs headless (nbcuda run)".into())
+    }
+}
+
+/// A string or list-of-lines field as one string.
+fn json_text(v: &Json) -> String {
+    match v {
+        Json::String(s) => s.clone(),
+        Json::Array(a) => a.iter().filter_map(Json::as_str).collect(),
+        _ => String::new(),
     }
 }
 
@@ -248,8 +271,22 @@ pub fn notebook_to_string(nb: &Json) -> Result<String> {
     Ok(s)
 }
 
-/// Execute the notebook at `opts.input` and write the executed copy.
+/// Execute the notebook at `opts.input` and write the executed copy. Cells run on a
+/// thread with the same large stack as the kernel's execution thread, so deep user code
+/// behaves the same headless and in Jupyter.
 pub fn run_notebook(opts: &RunOptions) -> Result<RunSummary> {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("nbcuda-run".into())
+            .stack_size(crate::protocol::server::EXEC_STACK)
+            .spawn_scoped(s, || run_notebook_here(opts))
+            .context("cannot start the execution thread")?
+            .join()
+            .unwrap_or_else(|p| bail!("nbcuda run crashed: {}", panic_message(&*p)))
+    })
+}
+
+fn run_notebook_here(opts: &RunOptions) -> Result<RunSummary> {
     let text = std::fs::read_to_string(&opts.input)
         .with_context(|| format!("cannot read notebook {}", opts.input.display()))?;
     let mut nb: Json = serde_json::from_str(&text)

@@ -15,6 +15,14 @@ pub enum Out {
     Frames(Vec<Bytes>),
     /// Answered once everything queued before it has been handed to the socket.
     Flush(oneshot::Sender<()>),
+    /// Cell output text (IOPub only): consecutive chunks for the same request and stream
+    /// are sent as one `stream` message, like ipykernel's buffered stdout, so a loop of
+    /// prints does not flood the frontend with thousands of messages.
+    Stream {
+        parent: Json,
+        name: &'static str,
+        text: String,
+    },
 }
 
 #[derive(Clone)]
@@ -32,6 +40,15 @@ impl Outbox {
         let topic = Bytes::from(format!("kernel.{}.{msg_type}", self.session));
         let m = new_message(&self.session, vec![topic], parent, msg_type, content);
         let _ = self.iopub.send(Out::Frames(self.signer.encode(&m)));
+    }
+
+    /// Queue stream text for IOPub (merged with neighbouring chunks, see [`Out::Stream`]).
+    pub fn stream(&self, parent: &Json, name: &'static str, text: &str) {
+        let _ = self.iopub.send(Out::Stream {
+            parent: parent.clone(),
+            name,
+            text: text.to_string(),
+        });
     }
 
     pub fn status(&self, parent: &Json, state: &str) {

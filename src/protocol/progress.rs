@@ -20,11 +20,15 @@ pub enum CellStatus<'a> {
 
 impl Progress {
     pub fn new(total: usize) -> Progress {
-        Progress {
+        let p = Progress {
             total,
             done: 0,
             tty: std::io::stderr().is_terminal(),
+        };
+        if p.tty {
+            eprint!("{}", p.bar());
         }
+        p
     }
 
     /// `[####....] 3/12 cells`
@@ -53,12 +57,13 @@ impl Progress {
             CellStatus::Error(ename) => format!("{ename} after {:.3} s", took.as_secs_f64()),
             CellStatus::Skipped => "skipped".to_string(),
         };
-        let line = format!("cell {} ({}): {what}  {first}", index + 1, self.bar());
         let mut err = std::io::stderr().lock();
         if self.tty {
             // Replace the bar with the cell line, then draw the bar again below it.
+            let line = format!("cell {}: {what}  {first}", index + 1);
             let _ = write!(err, "\r\x1b[K{line}\n{}", self.bar());
         } else {
+            let line = format!("cell {} ({}): {what}  {first}", index + 1, self.bar());
             let _ = writeln!(err, "{line}");
         }
         let _ = err.flush();

@@ -21,7 +21,7 @@ use crate::protocol::outbox::{reply_type, Out, Outbox};
 use crate::protocol::wire::{new_message, Signer};
 
 /// The execution thread's stack: the interpreter recurses for nested Python calls.
-const EXEC_STACK: usize = 256 << 20;
+pub const EXEC_STACK: usize = 256 << 20;
 
 fn log(msg: impl std::fmt::Display) {
     eprintln!("[nbcuda] {msg}");
@@ -43,6 +43,7 @@ pub fn serve(path: &Path) -> Result<()> {
     let interrupt = Arc::new(AtomicBool::new(false));
     let executing = Arc::new(AtomicBool::new(false));
     watch_sigint(interrupt.clone(), executing.clone())?;
+    watch_parent();
 
     let (iopub_tx, iopub_rx) = mpsc::unbounded_channel();
     let (shell_tx, shell_rx) = mpsc::unbounded_channel();
@@ -153,6 +154,29 @@ fn watch_sigint(interrupt: Arc<AtomicBool>, executing: Arc<AtomicBool>) -> Resul
     Ok(())
 }
 
+/// Jupyter sets JPY_PARENT_PID; when that process goes away (we get re-parented), exit
+/// instead of lingering as an orphan, as ipykernel does.
+fn watch_parent() {
+    let Some(parent) = std::env::var("JPY_PARENT_PID")
+        .ok()
+        .and_then(|p| p.parse::<u32>().ok())
+    else {
+        return;
+    };
+    if std::os::unix::process::parent_id() != parent {
+        return; // started through a wrapper: nothing reliable to watch
+    }
+    let _ = std::thread::Builder::new()
+        .name("nbcuda-parent".into())
+        .spawn(move || loop {
+            std::thread::sleep(Duration::from_secs(1));
+            if std::os::unix::process::parent_id() != parent {
+                log("the parent process is gone; exiting");
+                std::process::exit(0);
+            }
+        });
+}
+
 async fn heartbeat(mut hb: zeromq::RepSocket) {
     loop {
         match hb.recv().await {
@@ -183,6 +207,37 @@ async fn sender<S: SocketSend>(name: &str, mut sock: S, mut rx: mpsc::UnboundedR
             Out::Flush(done) => {
                 let _ = done.send(());
             }
+            Out::Stream { .. } => log(format!("{name}: stream text is for IOPub only")),
+        }
+    }
+}
+
+/// Stream text waiting to be merged with the next chunk.
+struct PendingStream {
+    parent: Json,
+    name: &'static str,
+    text: String,
+    since: tokio::time::Instant,
+}
+
+/// How long stream text may wait for more before it is sent.
+const STREAM_MERGE: Duration = Duration::from_millis(10);
+/// Send merged stream text at least at this size.
+const STREAM_MERGE_MAX: usize = 1 << 20;
+
+async fn send_pending(sock: &mut zeromq::XPubSocket, out: &Outbox, p: Option<PendingStream>) {
+    let Some(p) = p else { return };
+    let topic = Bytes::from(format!("kernel.{}.stream", out.session));
+    let m = new_message(
+        &out.session,
+        vec![topic],
+        &p.parent,
+        "stream",
+        json!({"name": p.name, "text": p.text}),
+    );
+    if let Some(z) = to_zmq(out.signer.encode(&m)) {
+        if let Err(e) = sock.send(z).await {
+            log(format!("iopub: send failed: {e}"));
         }
     }
 }
@@ -194,7 +249,9 @@ async fn iopub_task(
     mut rx: mpsc::UnboundedReceiver<Out>,
     out: Outbox,
 ) {
+    let mut pending: Option<PendingStream> = None;
     loop {
+        let deadline = pending.as_ref().map(|p| p.since + STREAM_MERGE);
         tokio::select! {
             sub = sock.recv() => match sub {
                 Ok(m) => {
@@ -220,15 +277,37 @@ async fn iopub_task(
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
             },
+            _ = tokio::time::sleep_until(deadline.unwrap_or_else(tokio::time::Instant::now)),
+                if deadline.is_some() => {
+                send_pending(&mut sock, &out, pending.take()).await;
+            }
             item = rx.recv() => match item {
+                Some(Out::Stream { parent, name, text }) => {
+                    if let Some(p) = pending.as_mut() {
+                        if p.name == name && p.parent == parent {
+                            p.text.push_str(&text);
+                            if p.text.len() >= STREAM_MERGE_MAX {
+                                send_pending(&mut sock, &out, pending.take()).await;
+                            }
+                            continue;
+                        }
+                    }
+                    send_pending(&mut sock, &out, pending.take()).await;
+                    pending = Some(PendingStream { parent, name, text, since: tokio::time::Instant::now() });
+                }
+                // Anything else goes out after the text queued before it.
                 Some(Out::Frames(f)) => {
+                    send_pending(&mut sock, &out, pending.take()).await;
                     if let Some(z) = to_zmq(f) {
                         if let Err(e) = sock.send(z).await {
                             log(format!("iopub: send failed: {e}"));
                         }
                     }
                 }
-                Some(Out::Flush(done)) => { let _ = done.send(()); }
+                Some(Out::Flush(done)) => {
+                    send_pending(&mut sock, &out, pending.take()).await;
+                    let _ = done.send(());
+                }
                 None => return,
             },
         }

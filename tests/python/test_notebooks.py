@@ -68,10 +68,12 @@ def sample_notebook():
         "for i in range(3):\n    print(i)",
         "raise ValueError('boom')",
         "x",
+        "from IPython.display import update_display\nh = display('first', display_id='d1')",
+        "update_display('second', display_id='d1')",
     ]
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(s) for s in cells]
-    nb.cells[-2].metadata["tags"] = ["raises-exception"]
+    nb.cells[6].metadata["tags"] = ["raises-exception"]
     nb.metadata["kernelspec"] = {"name": "nbcuda", "display_name": "nbcuda", "language": "python"}
     return nb
 
@@ -116,8 +118,12 @@ def test_headless_run_matches_kernel_outputs(tmp_path):
     assert outs[2][0]["name"] == "stderr"
     assert outs[3][0]["data"]["text/html"] == "<b>x</b>"
     assert [o["text"] for o in outs[4]] == ["kept\n"]
+    assert [o["text"] for o in outs[5]] == ["0\n1\n2\n"]  # merged like ipykernel's stdout
     assert outs[6][0]["ename"] == "ValueError"
     assert outs[7][0]["data"]["text/plain"] == "5"
+    # update_display_data replaced the earlier cell's output and added none of its own.
+    assert [o["data"]["text/plain"] for o in outs[8]] == ["'second'"]
+    assert outs[9] == []
 
 
 def test_error_stops_nbclient_with_reply_traceback(tmp_path):

@@ -92,3 +92,20 @@ def test_graceful_shutdown_exits_by_itself(kernel):
     km.shutdown_kernel(now=False)
     # Exit status 0 means it left on shutdown_request, not by SIGTERM/SIGKILL escalation.
     assert proc.wait(timeout=10) == 0
+
+
+def test_kernelspec_is_listed_by_jupyter():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "jupyter_client.kernelspecapp", "list", "--json"],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    specs = json.loads(out)["kernelspecs"]
+    assert "nbcuda" in specs
+    spec = specs["nbcuda"]["spec"]
+    assert spec["language"] == "python"
+    assert spec["display_name"] == "nbcuda (Numba CUDA, Rust)"
+    assert spec["argv"][1:] == ["kernel", "-f", "{connection_file}"]
