@@ -170,11 +170,7 @@ impl Object for Configured {
 
 impl Object for CudaKernel {
     fn type_name(&self) -> String {
-        if self.device {
-            "CUDADispatcher".into()
-        } else {
-            "CUDADispatcher".into()
-        }
+        "CUDADispatcher".into()
     }
     fn module_name(&self) -> String {
         "numba.cuda.dispatcher".into()

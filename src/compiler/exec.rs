@@ -394,7 +394,7 @@ impl Block {
                             self.run(p, latch, next)?
                         };
                         iters += 1;
-                        if iters % 4096 == 0 && p.stop.load(Ordering::Relaxed) {
+                        if iters.is_multiple_of(4096) && p.stop.load(Ordering::Relaxed) {
                             return Err(fault("KeyboardInterrupt", String::new()));
                         }
                     }

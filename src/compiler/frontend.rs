@@ -127,10 +127,8 @@ impl FnCtx {
                 b.assign(dst, r);
             }
             Val::Tuple(items) => {
-                let existing = match self.vars.get(name) {
-                    Some(Val::Tuple(old)) if old.len() == items.len() => true,
-                    _ => false,
-                };
+                let existing =
+                    matches!(self.vars.get(name), Some(Val::Tuple(old)) if old.len() == items.len());
                 if !existing {
                     self.vars.remove(name);
                 }
@@ -447,6 +445,7 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
     lower_block(b, cx, &f.body)?;
     cx.loops.pop();
     let body = b.end();
+    cx.set_loc(b, f.range);
     b.begin();
     let one = match step {
         Some(st) => st,

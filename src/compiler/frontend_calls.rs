@@ -780,8 +780,10 @@ pub fn inline_call(
         sub.assign_name(b, n, v.unwrap_or(Val::None));
     }
     lower_body(b, &mut sub, &f.def.body)?;
-    b.push(Stmt::Break(id));
-    let body = b.end();
+    let mut body = b.end();
+    if !matches!(body.last(), Some(Stmt::Break(x)) if *x == id) {
+        body.push(Stmt::Break(id));
+    }
     b.push(Stmt::Loop {
         id,
         body,

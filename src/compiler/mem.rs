@@ -44,7 +44,7 @@ impl RawMem {
             && (off as usize)
                 .checked_add(size)
                 .is_some_and(|e| e <= self.len)
-            && (self.ptr as usize + off as usize) % size == 0
+            && (self.ptr as usize + off as usize).is_multiple_of(size)
     }
 
     /// Load an element as canonical register bits (integers sign/zero-extended to 64
