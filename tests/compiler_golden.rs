@@ -15,7 +15,8 @@ fn check(name: &str, text: &str) {
     if std::env::var("NBCUDA_WRITE_GOLDEN").is_ok() {
         std::fs::write(format!("{path}.new"), text).unwrap();
     }
-    let want = std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("missing golden file {path}"));
+    let want =
+        std::fs::read_to_string(&path).unwrap_or_else(|_| panic!("missing golden file {path}"));
     assert_eq!(text, want, "IR of {name} differs from {path}");
 }
 
@@ -41,7 +42,14 @@ fn golden_loop_with_unified_accumulator() {
 fn golden_add_ufunc_wrapper() {
     use nbcuda::compiler::ufunc::{build_kernel, InKind};
     let f = function("def add_ufunc(x, y):\n    return x + y\n");
-    let k = build_kernel(&f, &[InKind::Array(DType::F32), InKind::Array(DType::F32)], &[DType::F32, DType::F32], Some(DType::F32), 1).unwrap();
+    let k = build_kernel(
+        &f,
+        &[InKind::Array(DType::F32), InKind::Array(DType::F32)],
+        &[DType::F32, DType::F32],
+        Some(DType::F32),
+        1,
+    )
+    .unwrap();
     check("add_ufunc", &print_kernel(&k.ir));
     let _ = Ty::Void;
 }

@@ -127,8 +127,7 @@ impl FnCtx {
                 b.assign(dst, r);
             }
             Val::Tuple(items) => {
-                let existing =
-                    matches!(self.vars.get(name), Some(Val::Tuple(old)) if old.len() == items.len());
+                let existing = matches!(self.vars.get(name), Some(Val::Tuple(old)) if old.len() == items.len());
                 if !existing {
                     self.vars.remove(name);
                 }

@@ -4,6 +4,7 @@
 
 pub mod abi;
 pub mod builder;
+pub mod codegen;
 pub mod compile;
 pub mod dispatch;
 pub mod exec;
@@ -17,12 +18,14 @@ pub mod launch;
 pub mod mem;
 pub mod njit;
 pub mod numba_types;
+pub mod nvrtc;
 pub mod reduce;
 pub mod rng;
 pub mod types;
 pub mod ufunc;
 
 pub use abi::{ArgMem, ArrayArg, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+pub use codegen::{cuda_source, entry_name};
 
 /// A kernel compiled for one argument-type specialisation. Both devices consume it: the CPU
 /// device through [`execute_on_cpu`], the CUDA device through its generated CUDA C.
