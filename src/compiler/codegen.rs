@@ -431,6 +431,7 @@ impl<'a> Gen<'a> {
                     Special::Nctaid(k) => format!("(int)gridDim.{}", d(k)),
                     Special::LaneId => "(int)((threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) & 31)".into(),
                     Special::WarpSize => "warpSize".into(),
+                    Special::GlobalId(k) => format!("((long long)threadIdx.{0} + (long long)blockIdx.{0} * (long long)blockDim.{0})", d(k)),
                 }
             }
             Op::Dim(a, ax) => match a {

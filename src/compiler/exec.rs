@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::arrays::{Buffer, DType};
 use crate::compiler::exec_ops::*;
 use crate::compiler::ir::{
-    ArrRef, AtomicOp, BarrierKind, Inst, Kernel, Op, PrintArg, RngKind, Special, Stmt,
+    ArrRef, AtomicOp, BarrierKind, Bin, Cmp, Inst, Kernel, Op, PrintArg, RngKind, Special, Stmt,
 };
 use crate::compiler::mem::RawMem;
 use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
@@ -240,6 +240,8 @@ struct LoopCtx {
 
 pub struct Block {
     n: usize,
+    /// threadIdx.x/y/z of every lane (fixed for a launch).
+    tids: [Vec<u64>; 3],
     bdim: [u32; 3],
     bidx: [u32; 3],
     regs: Vec<Vec<u64>>,
@@ -311,8 +313,16 @@ impl Block {
                 .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
                 .collect::<Result<Vec<_>, _>>()
                 .unwrap_or_default();
+        let mut tids = [vec![0u64; n], vec![0u64; n], vec![0u64; n]];
+        for l in 0..n {
+            let l32 = l as u32;
+            tids[0][l] = (l32 % b[0]) as u64;
+            tids[1][l] = ((l32 / b[0]) % b[1]) as u64;
+            tids[2][l] = (l32 / (b[0] * b[1])) as u64;
+        }
         Block {
             n,
+            tids,
             bdim: b,
             bidx: [0; 3],
             regs: vec![vec![0u64; n]; p.k.regs.len()],
@@ -554,19 +564,46 @@ impl Block {
             Op::Bin(op, x, y) => {
                 let (a, b) = (reg!(*x), reg!(*y));
                 match dt {
-                    DType::F32 => lanes!(act, n, |l| d[l] =
-                        bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
-                    DType::F64 => lanes!(act, n, |l| d[l] =
-                        bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
-                    DType::I64 => lanes!(act, n, |l| d[l] =
-                        bin_i64(*op, a[l] as i64, b[l] as i64) as u64),
+                    // The common operations get a loop of their own (no per-lane match),
+                    // which the compiler can vectorise.
+                    DType::F32 => match op {
+                        Bin::Add => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) + f32b(b[l]))),
+                        Bin::Sub => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) - f32b(b[l]))),
+                        Bin::Mul => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) * f32b(b[l]))),
+                        Bin::Div => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) / f32b(b[l]))),
+                        _ => lanes!(act, n, |l| d[l] =
+                            bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
+                    },
+                    DType::F64 => match op {
+                        Bin::Add => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) + f64b(b[l]))),
+                        Bin::Sub => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) - f64b(b[l]))),
+                        Bin::Mul => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) * f64b(b[l]))),
+                        Bin::Div => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) / f64b(b[l]))),
+                        _ => lanes!(act, n, |l| d[l] =
+                            bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
+                    },
+                    DType::I64 => match op {
+                        Bin::Add => lanes!(act, n, |l| d[l] = a[l].wrapping_add(b[l])),
+                        Bin::Sub => lanes!(act, n, |l| d[l] = a[l].wrapping_sub(b[l])),
+                        Bin::Mul => lanes!(act, n, |l| d[l] = a[l].wrapping_mul(b[l])),
+                        _ => lanes!(act, n, |l| d[l] =
+                            bin_i64(*op, a[l] as i64, b[l] as i64) as u64),
+                    },
                     _ => lanes!(act, n, |l| d[l] = bin(*op, dt, a[l], b[l])),
                 }
             }
             Op::Cmp(c, x, y) => {
                 let t = p.k.regs[*x as usize];
                 let (a, b) = (reg!(*x), reg!(*y));
-                lanes!(act, n, |l| d[l] = cmp(*c, t, a[l], b[l]));
+                match (t, c) {
+                    (DType::I64, Cmp::Lt) => {
+                        lanes!(act, n, |l| d[l] = ((a[l] as i64) < (b[l] as i64)) as u64)
+                    }
+                    (DType::I64, Cmp::Ge) => {
+                        lanes!(act, n, |l| d[l] = ((a[l] as i64) >= (b[l] as i64)) as u64)
+                    }
+                    _ => lanes!(act, n, |l| d[l] = cmp(*c, t, a[l], b[l])),
+                }
             }
             Op::Un(op, x) => {
                 let a = reg!(*x);
@@ -593,16 +630,27 @@ impl Block {
             }
             Op::Special(s) => {
                 let g = p.cfg.grid;
-                for &l in act {
-                    let t = self.tid(l as usize);
-                    d[l as usize] = match s {
-                        Special::Tid(k) => t[*k as usize],
-                        Special::Ctaid(k) => self.bidx[*k as usize],
-                        Special::Ntid(k) => self.bdim[*k as usize],
-                        Special::Nctaid(k) => g[*k as usize],
-                        Special::LaneId => l % 32,
-                        Special::WarpSize => 32,
-                    } as u64;
+                let uniform = |v: u32| v as u64;
+                match s {
+                    Special::Tid(k) => {
+                        let t = &self.tids[*k as usize];
+                        lanes!(act, n, |l| d[l] = t[l]);
+                    }
+                    Special::GlobalId(k) => {
+                        let t = &self.tids[*k as usize];
+                        let base = self.bidx[*k as usize] as u64 * self.bdim[*k as usize] as u64;
+                        lanes!(act, n, |l| d[l] = t[l] + base);
+                    }
+                    Special::LaneId => lanes!(act, n, |l| d[l] = (l % 32) as u64),
+                    other => {
+                        let v = uniform(match other {
+                            Special::Ctaid(k) => self.bidx[*k as usize],
+                            Special::Ntid(k) => self.bdim[*k as usize],
+                            Special::Nctaid(k) => g[*k as usize],
+                            _ => 32,
+                        });
+                        lanes!(act, n, |l| d[l] = v);
+                    }
                 }
             }
             Op::Dim(a, ax) => {
@@ -612,7 +660,15 @@ impl Block {
             }
             Op::Load(a, idx) => {
                 let (desc, per_lane) = self.arr(p, *a);
-                if idx.len() == 1 && per_lane == 0 {
+                let run = if idx.len() == 1 && per_lane == 0 {
+                    contiguous_run(act, &self.regs[idx[0] as usize], &desc)
+                } else {
+                    None
+                };
+                if let Some((l0, off)) = run {
+                    desc.mem
+                        .load_run(off, desc.strides[0], desc.dtype, &mut d[l0..l0 + act.len()]);
+                } else if idx.len() == 1 && per_lane == 0 {
                     // The common 1-D case: one stride, one bound.
                     let ir = &self.regs[idx[0] as usize];
                     let (len, st) = (desc.shape[0], desc.strides[0]);
@@ -749,7 +805,16 @@ impl Block {
         match &i.op {
             Op::Store(a, idx, v) => {
                 let (desc, per_lane) = self.arr(p, *a);
-                if idx.len() == 1 && per_lane == 0 {
+                let run = if idx.len() == 1 && per_lane == 0 {
+                    contiguous_run(act, &self.regs[idx[0] as usize], &desc)
+                } else {
+                    None
+                };
+                if let Some((l0, off)) = run {
+                    let vr = &self.regs[*v as usize];
+                    desc.mem
+                        .store_run(off, desc.strides[0], desc.dtype, &vr[l0..l0 + act.len()]);
+                } else if idx.len() == 1 && per_lane == 0 {
                     let ir = &self.regs[idx[0] as usize];
                     let vr = &self.regs[*v as usize];
                     let (len, st) = (desc.shape[0], desc.strides[0]);
@@ -819,6 +884,36 @@ impl Block {
             )),
         }
     }
+}
+
+/// When the active lanes are consecutive, index consecutive in-bounds elements of a 1-D
+/// array, and the first and last element fit the memory: the first lane and byte offset.
+/// Then a load or store is one tight loop without per-lane checks.
+fn contiguous_run(act: &[u32], ir: &[u64], desc: &ArrDesc) -> Option<(usize, isize)> {
+    let (l0, l1) = (*act.first()? as usize, *act.last()? as usize);
+    let cnt = act.len();
+    if l1 + 1 - l0 != cnt {
+        return None;
+    }
+    let i0 = ir[l0] as i64;
+    if i0 < 0 || i0 + cnt as i64 > desc.shape[0] {
+        return None;
+    }
+    if !ir[l0..=l1]
+        .iter()
+        .enumerate()
+        .all(|(k, &x)| x == (i0 + k as i64) as u64)
+    {
+        return None;
+    }
+    let isz = desc.dtype.itemsize() as isize;
+    let st = desc.strides[0];
+    if st % isz != 0 {
+        return None;
+    }
+    let first = desc.offset + i0 as isize * st;
+    let last = first + (cnt as isize - 1) * st;
+    (desc.mem.fits(first, isz as usize) && desc.mem.fits(last, isz as usize)).then_some((l0, first))
 }
 
 trait Pipe: Sized {

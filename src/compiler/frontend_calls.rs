@@ -323,16 +323,7 @@ fn path_call(
             let mut items = Vec::new();
             for d in 0..n as u8 {
                 let r = if p == "cuda.grid" {
-                    let t = b.emit(DType::I32, Op::Special(Special::Tid(d)));
-                    let c = b.emit(DType::I32, Op::Special(Special::Ctaid(d)));
-                    let n = b.emit(DType::I32, Op::Special(Special::Ntid(d)));
-                    let (t, c, n) = (
-                        b.cast(t, DType::I64),
-                        b.cast(c, DType::I64),
-                        b.cast(n, DType::I64),
-                    );
-                    let m = b.emit(DType::I64, Op::Bin(Bin::Mul, c, n));
-                    b.emit(DType::I64, Op::Bin(Bin::Add, t, m))
+                    b.emit(DType::I64, Op::Special(Special::GlobalId(d)))
                 } else {
                     let n = b.emit(DType::I32, Op::Special(Special::Ntid(d)));
                     let g = b.emit(DType::I32, Op::Special(Special::Nctaid(d)));
@@ -711,6 +702,71 @@ pub fn const_array(
     ))
 }
 
+fn count_returns(body: &[ruff_python_ast::Stmt]) -> usize {
+    use ruff_python_ast::Stmt as S;
+    body.iter()
+        .map(|s| match s {
+            S::Return(_) => 1,
+            S::If(i) => {
+                count_returns(&i.body)
+                    + i.elif_else_clauses
+                        .iter()
+                        .map(|c| count_returns(&c.body))
+                        .sum::<usize>()
+            }
+            S::For(x) => count_returns(&x.body) + count_returns(&x.orelse),
+            S::While(x) => count_returns(&x.body) + count_returns(&x.orelse),
+            S::With(x) => count_returns(&x.body),
+            S::Try(x) => count_returns(&x.body) + 1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Names a function body assigns (including loop targets).
+fn assigned_names(body: &[ruff_python_ast::Stmt], out: &mut std::collections::HashSet<String>) {
+    use ruff_python_ast::Stmt as S;
+    fn target(e: &Expr, out: &mut std::collections::HashSet<String>) {
+        match e {
+            Expr::Name(n) => {
+                out.insert(n.id.to_string());
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|x| target(x, out)),
+            Expr::List(t) => t.elts.iter().for_each(|x| target(x, out)),
+            Expr::Starred(s) => target(&s.value, out),
+            _ => {}
+        }
+    }
+    for s in body {
+        match s {
+            S::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+            S::AugAssign(a) => target(&a.target, out),
+            S::AnnAssign(a) => target(&a.target, out),
+            S::For(f) => {
+                target(&f.target, out);
+                assigned_names(&f.body, out);
+                assigned_names(&f.orelse, out);
+            }
+            S::While(w) => {
+                assigned_names(&w.body, out);
+                assigned_names(&w.orelse, out);
+            }
+            S::If(i) => {
+                assigned_names(&i.body, out);
+                for c in &i.elif_else_clauses {
+                    assigned_names(&c.body, out);
+                }
+            }
+            S::With(w) => assigned_names(&w.body, out),
+            S::Try(t) => assigned_names(&t.body, out),
+            S::FunctionDef(f) => {
+                out.insert(f.name.id.to_string());
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Inline a device function: its body runs inside a one-shot loop that `return` breaks.
 pub fn inline_call(
     b: &mut Builder,
@@ -775,10 +831,37 @@ pub fn inline_call(
     }
     let id = b.new_loop_id();
     let mut sub = FnCtx::new(f.clone(), FnKind::Inline(id), cx.depth + 1);
-    b.begin();
-    for (n, v) in names.iter().zip(bound) {
-        sub.assign_name(b, n, v.unwrap_or(Val::None));
+    let mut assigned = std::collections::HashSet::new();
+    assigned_names(&f.def.body, &mut assigned);
+    let bind = |b: &mut Builder, sub: &mut FnCtx, bound: Vec<Option<Val>>| {
+        for (n, v) in names.iter().zip(bound) {
+            let v = v.unwrap_or(Val::None);
+            if assigned.contains(n.as_str()) {
+                sub.assign_name(b, n, v);
+            } else {
+                // Never reassigned: the callee reads the caller's value directly.
+                sub.vars.insert(n.clone(), v);
+            }
+        }
+    };
+    // A body whose only `return` is its last statement needs no exit loop: its value is
+    // the returned expression itself.
+    let body = &f.def.body;
+    if let Some((ruff_python_ast::Stmt::Return(last), rest)) = body.split_last() {
+        if count_returns(rest) == 0 {
+            bind(b, &mut sub, bound);
+            lower_body(b, &mut sub, rest)?;
+            return match &last.value {
+                Some(e) => {
+                    sub.set_loc(b, e.range());
+                    expr(b, &mut sub, e)
+                }
+                None => Ok(Val::None),
+            };
+        }
     }
+    b.begin();
+    bind(b, &mut sub, bound);
     lower_body(b, &mut sub, &f.def.body)?;
     let mut body = b.end();
     if !matches!(body.last(), Some(Stmt::Break(x)) if *x == id) {

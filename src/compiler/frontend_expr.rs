@@ -348,8 +348,8 @@ fn attribute(
                     .collect(),
             ),
             "size" => {
-                let mut acc = b.konst(Scalar::I64(1));
-                for d in 0..nd {
+                let mut acc = b.emit(DType::I64, Op::Dim(a, 0));
+                for d in 1..nd {
                     let x = b.emit(DType::I64, Op::Dim(a, d as u8));
                     acc = b.emit(DType::I64, Op::Bin(Bin::Mul, acc, x));
                 }
