@@ -15,6 +15,7 @@ use crate::compiler::ir::{
     ArrRef, AtomicOp, BarrierKind, Bin, Cmp, Inst, Kernel, Op, PrintArg, RngKind, Special, Stmt,
 };
 use crate::compiler::mem::RawMem;
+use crate::compiler::types::Ty;
 use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
 use crate::devices::Storage;
 
@@ -109,7 +110,25 @@ pub fn prepare<'a>(
     }
     let mut params = Vec::new();
     let mut scalars = Vec::new();
-    for a in args {
+    for (i, (a, t)) in args.iter().zip(&k.params).enumerate() {
+        // The arguments must be what the kernel was compiled for; anything else is a
+        // caller bug reported as a TypeError instead of misread memory.
+        let ok = match (a, t) {
+            (KernelArg::Scalar(s), Ty::Scalar(d)) => s.dtype() == *d,
+            (KernelArg::Array(arr), Ty::Array { dtype, ndim, .. }) => {
+                arr.dtype == *dtype && arr.shape.len() == *ndim && arr.strides.len() == *ndim
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(fault(
+                "TypeError",
+                format!(
+                    "argument {i} of kernel {} does not match its compiled type {t}",
+                    k.name
+                ),
+            ));
+        }
         match a {
             KernelArg::Scalar(s) => {
                 params.push(None);
@@ -313,13 +332,11 @@ impl Block {
                 .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
                 .collect::<Result<Vec<_>, _>>()
                 .unwrap_or_default();
-        let mut tids = [vec![0u64; n], vec![0u64; n], vec![0u64; n]];
-        for l in 0..n {
-            let l32 = l as u32;
-            tids[0][l] = (l32 % b[0]) as u64;
-            tids[1][l] = ((l32 / b[0]) % b[1]) as u64;
-            tids[2][l] = (l32 / (b[0] * b[1])) as u64;
-        }
+        let tids = [
+            (0..n as u32).map(|l| (l % b[0]) as u64).collect(),
+            (0..n as u32).map(|l| ((l / b[0]) % b[1]) as u64).collect(),
+            (0..n as u32).map(|l| (l / (b[0] * b[1])) as u64).collect(),
+        ];
         Block {
             n,
             tids,

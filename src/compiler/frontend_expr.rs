@@ -7,7 +7,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::arrays::{DType, Scalar};
 use crate::compiler::builder::Builder;
 use crate::compiler::frontend::{global_val, FnCtx, Val};
-use crate::compiler::ir::{ArrRef, Bin, Cmp, Op, Reg, Special, Stmt, Un};
+use crate::compiler::ir::{Bin, Cmp, Op, Reg, Special, Stmt, Un};
 use crate::compiler::types::{self, numba_name};
 
 pub fn describe(b: &Builder, v: &Val) -> String {
@@ -418,9 +418,6 @@ fn attribute(
             Val::Path(format!("{p}.{attr}"))
         }
         other => {
-            if let (Val::Path(p), true) = (&other, attr == "x") {
-                let _ = p;
-            }
             return Err(cx.typing(
                 format!("Unknown attribute '{attr}' of type {}", describe(b, &other)),
                 range,
@@ -549,6 +546,3 @@ pub fn dtype_of(v: &Val) -> Option<DType> {
         _ => None,
     }
 }
-
-#[allow(dead_code)]
-fn unused(_: ArrRef) {}

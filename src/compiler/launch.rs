@@ -2,8 +2,6 @@
 //! by reference, host arrays copied in and back, `cuda.In/Out/InOut`, scalars by value),
 //! specialisation, and the launch through the devices API. Also `create_xoroshiro128p_states`.
 
-use std::sync::Arc;
-
 use crate::arrays::{DType, NdArray, Scalar};
 use crate::compiler::compile::{accepts, array_ty, ndarray_ty, typeof_scalar};
 use crate::compiler::dispatch::{CudaKernel, HostArg};
@@ -240,6 +238,3 @@ pub fn register_random(m: &Module) {
         },
     );
 }
-
-#[allow(dead_code)]
-fn _arc(_: Arc<CompiledKernel>) {}

@@ -664,6 +664,3 @@ pub fn register(m: &Module, cuda: bool) {
         );
     }
 }
-
-#[allow(dead_code)]
-fn _unused(_: Layout) {}
