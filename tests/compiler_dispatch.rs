@@ -290,19 +290,44 @@ fn ufunc_calling_a_device_function_that_returns_a_tuple() {
         &g,
     );
     let jit = module_fn(&mut rt, "numba.cuda", "jit");
-    let dev = call(&mut rt, &jit, Args::new(vec![]).with_kw("device", Value::Bool(true))).unwrap();
-    let p2c = call(&mut rt, &dev, Args::new(vec![Value::Object(fs["polar_to_cartesian"].clone())])).unwrap();
+    let dev = call(
+        &mut rt,
+        &jit,
+        Args::new(vec![]).with_kw("device", Value::Bool(true)),
+    )
+    .unwrap();
+    let p2c = call(
+        &mut rt,
+        &dev,
+        Args::new(vec![Value::Object(fs["polar_to_cartesian"].clone())]),
+    )
+    .unwrap();
     g.borrow_mut().insert("polar_to_cartesian".into(), p2c);
     let vec = module_fn(&mut rt, "numba.cuda", "vectorize");
-    let dec = call(&mut rt, &vec, Args::new(vec![sigs(&["float32(float32, float32, float32, float32)"])])).unwrap();
-    let pd = call(&mut rt, &dec, Args::new(vec![Value::Object(fs["polar_distance"].clone())])).unwrap();
+    let dec = call(
+        &mut rt,
+        &vec,
+        Args::new(vec![sigs(&["float32(float32, float32, float32, float32)"])]),
+    )
+    .unwrap();
+    let pd = call(
+        &mut rt,
+        &dec,
+        Args::new(vec![Value::Object(fs["polar_distance"].clone())]),
+    )
+    .unwrap();
     let n = 1000;
     let r1: Vec<f32> = (0..n).map(|i| 1.0 + (i % 13) as f32 * 0.1).collect();
     let t1: Vec<f32> = (0..n).map(|i| (i % 7) as f32 * 0.3).collect();
     let r2: Vec<f32> = (0..n).map(|i| 0.5 + (i % 5) as f32 * 0.2).collect();
     let t2: Vec<f32> = (0..n).map(|i| (i % 11) as f32 * 0.2).collect();
-    let args: Vec<Value> = [&r1, &t1, &r2, &t2].iter().map(|v| Value::Array(f32_array(v))).collect();
-    let Value::Array(out) = call(&mut rt, &pd, Args::new(args)).unwrap() else { panic!() };
+    let args: Vec<Value> = [&r1, &t1, &r2, &t2]
+        .iter()
+        .map(|v| Value::Array(f32_array(v)))
+        .collect();
+    let Value::Array(out) = call(&mut rt, &pd, Args::new(args)).unwrap() else {
+        panic!()
+    };
     // Numba's typing: float32 trig stays float32; `** 2` and `** 0.5` with Python numbers go to float64.
     let want: Vec<f64> = (0..n)
         .map(|i| {
@@ -322,13 +347,19 @@ fn shared_matrix_multiply_in_a_session_free_setup() {
     let g = globals();
     g.borrow_mut().insert("TPB".into(), Value::Int(4));
     let numba = nbcuda::language::modules::import(&mut rt, "numba").unwrap();
-    g.borrow_mut().insert("float32".into(), numba.get("float32").unwrap());
+    g.borrow_mut()
+        .insert("float32".into(), numba.get("float32").unwrap());
     let fs = functions(
         "def fast_matmul(A, B, C):\n    sA = cuda.shared.array(shape=(TPB, TPB), dtype=float32)\n    sB = cuda.shared.array(shape=(TPB, TPB), dtype=float32)\n    x, y = cuda.grid(2)\n    tx = cuda.threadIdx.x\n    ty = cuda.threadIdx.y\n    bpg = cuda.gridDim.x\n    tmp = 0.\n    for i in range(bpg):\n        sA[tx, ty] = 0\n        sB[tx, ty] = 0\n        if x < A.shape[0] and (ty + i * TPB) < A.shape[1]:\n            sA[tx, ty] = A[x, ty + i * TPB]\n        if y < B.shape[1] and (tx + i * TPB) < B.shape[0]:\n            sB[tx, ty] = B[tx + i * TPB, y]\n        cuda.syncthreads()\n        for j in range(TPB):\n            tmp += sA[tx, j] * sB[j, ty]\n        cuda.syncthreads()\n    if x < C.shape[0] and y < C.shape[1]:\n        C[x, y] = tmp\n",
         &g,
     );
     let jit = module_fn(&mut rt, "numba.cuda", "jit");
-    let k = call(&mut rt, &jit, Args::new(vec![Value::Object(fs["fast_matmul"].clone())])).unwrap();
+    let k = call(
+        &mut rt,
+        &jit,
+        Args::new(vec![Value::Object(fs["fast_matmul"].clone())]),
+    )
+    .unwrap();
     let n = 10;
     let av: Vec<f64> = (0..n * n).map(|i| (i % 9) as f64 - 4.0).collect();
     let bv: Vec<f64> = (0..n * n).map(|i| (i % 5) as f64 * 0.5).collect();
@@ -338,8 +369,20 @@ fn shared_matrix_multiply_in_a_session_free_setup() {
     let Value::Object(ko) = &k else { panic!() };
     let grid = Value::tuple(vec![Value::Int(3), Value::Int(3)]);
     let block = Value::tuple(vec![Value::Int(4), Value::Int(4)]);
-    let conf = ko.clone().get_item(&Value::tuple(vec![grid, block]), &mut rt).unwrap();
-    call(&mut rt, &conf, Args::new(vec![Value::Array(a), Value::Array(b), Value::Array(c.clone())])).unwrap();
+    let conf = ko
+        .clone()
+        .get_item(&Value::tuple(vec![grid, block]), &mut rt)
+        .unwrap();
+    call(
+        &mut rt,
+        &conf,
+        Args::new(vec![
+            Value::Array(a),
+            Value::Array(b),
+            Value::Array(c.clone()),
+        ]),
+    )
+    .unwrap();
     let mut want = vec![0.0f64; n * n];
     for i in 0..n {
         for j in 0..n {

@@ -4,8 +4,8 @@
 //! list; barriers require every live lane to be active (else a fault instead of a
 //! deadlock); blocks run in parallel on rayon.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -37,6 +37,29 @@ pub struct Prepared<'a> {
     pub scalars: Vec<u64>,
     pub consts: Vec<ArrDesc>,
     pub stop: AtomicBool,
+    /// [`CANCEL_EPOCH`] when the launch started.
+    pub epoch: u64,
+    /// The session's interrupt flag, when the launch runs on the interpreter thread.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// Bumped by [`cancel_running_kernels`]; running launches notice the change at loop
+/// back-edges and between blocks and stop with KeyboardInterrupt.
+pub static CANCEL_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// Stop every kernel running on the CPU executor (an interrupt request): they end with a
+/// KeyboardInterrupt fault instead of running on, e.g. a `while True:` kernel.
+pub fn cancel_running_kernels() {
+    CANCEL_EPOCH.fetch_add(1, Ordering::SeqCst);
+}
+
+const STOPPED: &str = "$stopped";
+
+fn cancelled(p: &Prepared) -> bool {
+    CANCEL_EPOCH.load(Ordering::Relaxed) != p.epoch
+        || p.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
 }
 
 fn fault(ename: &str, message: String) -> KernelFault {
@@ -172,6 +195,8 @@ pub fn prepare<'a>(
         scalars,
         consts,
         stop: AtomicBool::new(false),
+        epoch: CANCEL_EPOCH.load(Ordering::Relaxed),
+        interrupt: None,
     })
 }
 
@@ -183,6 +208,12 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
     let body = |scratch: &mut Option<Block>, bid: usize| {
         if p.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if cancelled(p) {
+            p.stop.store(true, Ordering::Relaxed);
+            let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+            *ff = Some((0, fault("KeyboardInterrupt", String::new())));
             return;
         }
         let bidx = [
@@ -203,6 +234,7 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
                         .push((bid, text));
                 }
             }
+            Err(f) if f.ename == STOPPED => {}
             Err(f) => {
                 p.stop.store(true, Ordering::Relaxed);
                 let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
@@ -421,8 +453,13 @@ impl Block {
                             self.run(p, latch, next)?
                         };
                         iters += 1;
-                        if iters.is_multiple_of(4096) && p.stop.load(Ordering::Relaxed) {
-                            return Err(fault("KeyboardInterrupt", String::new()));
+                        if iters.is_multiple_of(4096) {
+                            if cancelled(p) {
+                                return Err(fault("KeyboardInterrupt", String::new()));
+                            }
+                            if p.stop.load(Ordering::Relaxed) {
+                                return Err(fault(STOPPED, String::new()));
+                            }
                         }
                     }
                     act = out;

@@ -55,6 +55,21 @@ pub fn execute_on_cpu(
     exec::run(&prepared)
 }
 
+/// [`execute_on_cpu`] that also stops (KeyboardInterrupt) when `interrupt` is set: for
+/// launches that run on the interpreter thread.
+pub fn execute_on_cpu_interruptible(
+    kernel: &CompiledKernel,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<LaunchOutput, KernelFault> {
+    let mut prepared = exec::prepare(&kernel.ir, config, args)?;
+    prepared.interrupt = Some(interrupt);
+    exec::run(&prepared)
+}
+
+pub use exec::cancel_running_kernels;
+
 use std::rc::Rc;
 
 use crate::language::{Module, Value};
