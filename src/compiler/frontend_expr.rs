@@ -119,7 +119,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::language::PyRes
                 }
                 Val::Global(crate::language::Value::Array(host)) => {
                     let (a, dt, nd) =
-                        crate::compiler::frontend_calls::const_array(b, cx, &host, e.range())?;
+                        crate::compiler::frontend_arrays::const_array(b, cx, &host, e.range())?;
                     let _ = a;
                     let idx = index_regs(b, cx, &s.slice, nd)?;
                     Val::Reg(b.emit(dt, Op::Load(a, idx)))
