@@ -22,6 +22,9 @@ pub enum Val {
     Reg(Reg),
     Tuple(Vec<Val>),
     Array(ArrRef, DType, usize),
+    /// A sub-array from partial indexing (`a[i]` of a 2-D array): the underlying array,
+    /// dtype, the view's ndim and the fixed leading indices.
+    View(ArrRef, DType, usize, Vec<Reg>),
     /// A dotted name of the kernel API (`cuda.threadIdx`, `math.sin`, `np.float32`,
     /// `builtin.range`, `random.xoroshiro128p_uniform_float32`).
     Path(String),
@@ -498,7 +501,8 @@ pub fn assign_target(b: &mut Builder, cx: &mut FnCtx, t: &Expr, v: Val) -> PyRes
         }
         Expr::Subscript(s) => {
             let base = expr(b, cx, &s.value)?;
-            let Val::Array(a, dt, nd) = base else {
+            let Some((a, dt, nd, mut idx)) = crate::compiler::frontend_expr::array_parts(&base)
+            else {
                 return Err(cx.typing(
                     "only arrays support item assignment in compiled code",
                     s.value.range(),
@@ -507,7 +511,7 @@ pub fn assign_target(b: &mut Builder, cx: &mut FnCtx, t: &Expr, v: Val) -> PyRes
             if matches!(a, ArrRef::Const(_)) {
                 return Err(cx.typing("constant arrays are read-only", t.range()));
             }
-            let idx = index_regs(b, cx, &s.slice, nd)?;
+            idx.extend(index_regs(b, cx, &s.slice, nd)?);
             let r = scalar(b, cx, v, t.range())?;
             let r = b.cast(r, dt);
             b.emit_void(Op::Store(a, idx, r));

@@ -51,14 +51,19 @@ pub fn atomic(
     };
     nargs(cx, &format!("cuda.atomic.{name}"), &args, want, range)?;
     let mut it = args.into_iter();
-    let Some(Val::Array(a, dt, nd)) = it.next() else {
+    let first = it.next().unwrap_or(Val::None);
+    let Some((a, dt, nd, prefix)) = crate::compiler::frontend_expr::array_parts(&first) else {
         return Err(cx.typing(
             format!("cuda.atomic.{name}() needs an array as first argument"),
             range,
         ));
     };
-    let idx = if name == "compare_and_swap" {
-        vec![b.konst(Scalar::I64(0))]
+    let mut idx = prefix;
+    if name == "compare_and_swap" {
+        if nd != 1 {
+            return Err(cx.typing("compare_and_swap needs a 1-dimensional array", range));
+        }
+        idx.push(b.konst(Scalar::I64(0)));
     } else {
         let iv = it.next().unwrap_or(Val::None);
         let items = match iv {
@@ -74,13 +79,11 @@ pub fn atomic(
                 range,
             ));
         }
-        let mut out = Vec::new();
         for x in items {
             let r = scalar(b, cx, x, range)?;
-            out.push(b.cast(r, DType::I64));
+            idx.push(b.cast(r, DType::I64));
         }
-        out
-    };
+    }
     let ok = match op {
         AtomicOp::Add | AtomicOp::Sub | AtomicOp::Max | AtomicOp::Min | AtomicOp::Exch => {
             matches!(

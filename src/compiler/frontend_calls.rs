@@ -221,7 +221,11 @@ fn path_call(
         "builtin.len" => {
             nargs(cx, "len", &args, 1, range)?;
             match &args[0] {
-                Val::Array(a, _, _) => Ok(Val::Reg(b.emit(DType::I64, Op::Dim(*a, 0)))),
+                Val::Array(..) | Val::View(..) => {
+                    let (a, _, _, p) =
+                        crate::compiler::frontend_expr::array_parts(&args[0]).expect("an array");
+                    Ok(Val::Reg(b.emit(DType::I64, Op::Dim(a, p.len() as u8))))
+                }
                 Val::Tuple(t) => Ok(Val::Reg(b.konst(Scalar::I64(t.len() as i64)))),
                 other => Err(cx.typing(format!("len() of {}", describe(b, other)), range)),
             }

@@ -65,6 +65,7 @@ pub fn all() -> Vec<(String, CompiledKernel)> {
         compile("dyn_shared", "def dyn_shared(a):\n    buf = cuda.shared.array(0, dtype=np.int32)\n    t = cuda.threadIdx.x\n    buf[t] = t\n    cuda.syncthreads()\n    a[t] = buf[buf.shape[0] - 1 - t] + len(buf)\n", &[a(DType::I32, 1)], none),
         compile("grid_stride", "def grid_stride(x, y, out, n, k):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, n, stride):\n        out[i] = x[i] * k + y[i]\n    for j in range(10, 0, -2):\n        out[0] += j\n", &[a(DType::F32, 1), a(DType::F32, 1), a(DType::F32, 1), Ty::Scalar(DType::I64), Ty::Scalar(DType::F32)], none),
         compile("bools", "def bools(a, flags):\n    i = cuda.grid(1)\n    b = flags[i]\n    c = not b\n    flags[i] = c and (i > 3 or i < 1)\n    a[i] = bool(a[i]) + int(True)\n", &[a(DType::U8, 1), a(DType::Bool, 1)], none),
+        compile("rows", "def row_total(row):\n    s = 0.0\n    for j in range(row.shape[0]):\n        s += row[j]\n    return s\n\ndef rows(a, out, counts):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        row = a[i]\n        out[i] = row_total(row) + a[i][0] * 1000 + len(row)\n        cuda.atomic.add(counts[i % 2], 0, 1)\n", &[a(DType::F64, 2), a(DType::F64, 1), a(DType::I32, 2)], none),
     ];
     let f = function("def add_ufunc(x, y):\n    return x + y\n");
     use nbcuda::compiler::ufunc::{build_kernel, InKind};
