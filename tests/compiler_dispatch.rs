@@ -395,3 +395,59 @@ fn shared_matrix_multiply_in_a_session_free_setup() {
     }
     assert_eq!(values(&c), want);
 }
+
+#[test]
+fn guvectorize_row_sums_and_elementwise_core() {
+    let (mut rt, _) = runtime();
+    let gu = module_fn(&mut rt, "numba", "guvectorize");
+    let dec = call(
+        &mut rt,
+        &gu,
+        Args::new(vec![
+            sigs(&["(float64[:], float64[:])"]),
+            Value::str("(n)->()"),
+        ]),
+    )
+    .unwrap();
+    let f = decorate(&mut rt, dec, "def row_sum(x, res):\n    s = 0.0\n    for i in range(x.shape[0]):\n        s += x[i]\n    res[0] = s\n");
+    let av: Vec<f64> = (0..12).map(|i| i as f64).collect();
+    let a = array_of(&[3, 4], DType::F64, &av);
+    let Value::Array(r) = call(&mut rt, &f, Args::new(vec![Value::Array(a)])).unwrap() else {
+        panic!()
+    };
+    assert_eq!(r.shape, vec![3]);
+    assert_eq!(values(&r), vec![6.0, 22.0, 38.0]);
+    let dec = call(
+        &mut rt,
+        &gu,
+        Args::new(vec![
+            sigs(&["(float32[:], float32, float32[:])"]),
+            Value::str("(n),()->(n)"),
+        ]),
+    )
+    .unwrap();
+    let g = decorate(
+        &mut rt,
+        dec,
+        "def scale(x, k, out):\n    for i in range(x.shape[0]):\n        out[i] = x[i] * k\n",
+    );
+    let Value::Array(r) = call(
+        &mut rt,
+        &g,
+        Args::new(vec![
+            Value::Array(f32_array(&[1.0, 2.0, 3.0])),
+            Value::Float(2.5),
+        ]),
+    )
+    .unwrap() else {
+        panic!()
+    };
+    assert_eq!(values(&r), vec![2.5, 5.0, 7.5]);
+    let e = call(
+        &mut rt,
+        &gu,
+        Args::new(vec![sigs(&["(float64[:], float64[:])"]), Value::str("(n)")]),
+    )
+    .unwrap_err();
+    assert_eq!(e.ename, "ValueError");
+}

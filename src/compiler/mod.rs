@@ -14,6 +14,7 @@ pub mod frontend;
 pub mod frontend_arrays;
 pub mod frontend_calls;
 pub mod frontend_expr;
+pub mod gufunc;
 pub mod intrinsics;
 pub mod ir;
 pub mod launch;

@@ -652,15 +652,6 @@ pub fn register(m: &Module, cuda: bool) {
             doc,
             vectorize(Target::Cpu),
         );
-        m.func(
-            "guvectorize",
-            "guvectorize(signatures, layout, target='cpu')",
-            "Generalized ufuncs (not supported by nbcuda yet).",
-            |_rt, _args| {
-                Err(PyErr::not_implemented(
-                    "guvectorize is not supported by nbcuda yet; write a @cuda.jit kernel instead",
-                ))
-            },
-        );
+        crate::compiler::gufunc::register(m);
     }
 }
