@@ -20,14 +20,17 @@ use crate::language::function::Function;
 use crate::language::{Args, Module, Object, PyErr, PyResult, Runtime, Value};
 
 /// Core dimension names of each input and output: `'(n),(n)->()'`.
-pub fn parse_layout(s: &str) -> PyResult<(Vec<Vec<String>>, Vec<Vec<String>>)> {
+/// Core dimension names of each argument.
+pub type CoreDims = Vec<Vec<String>>;
+
+pub fn parse_layout(s: &str) -> PyResult<(CoreDims, CoreDims)> {
     let bad = || {
         PyErr::value_error(format!(
             "bad gufunc layout {s:?}: expected e.g. '(n),(n)->(n)'"
         ))
     };
     let (ins, outs) = s.split_once("->").ok_or_else(bad)?;
-    let groups = |t: &str| -> PyResult<Vec<Vec<String>>> {
+    let groups = |t: &str| -> PyResult<CoreDims> {
         let mut out = Vec::new();
         let mut rest = t.trim();
         while !rest.is_empty() {
