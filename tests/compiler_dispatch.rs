@@ -451,3 +451,61 @@ fn guvectorize_row_sums_and_elementwise_core() {
     .unwrap_err();
     assert_eq!(e.ename, "ValueError");
 }
+
+#[test]
+fn inspect_cuda_lists_compiled_specialisations() {
+    let mut s = Session::new();
+    s.run("from numba import cuda\n@cuda.jit('void(float32[:], float32)')\ndef scale(a, k):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] *= k\n").ok();
+    let out = s.eval("src = scale.inspect_cuda()\nlen(src)");
+    assert_eq!(out, "1");
+    let text = s.eval("list(src.values())[0]");
+    assert!(
+        text.contains("extern \\\"C\\\" __global__ void nbcuda_scale(nb_arr arg0, float arg1)")
+            || text.contains("extern \"C\" __global__ void nbcuda_scale(nb_arr arg0, float arg1)"),
+        "{text}"
+    );
+    let c = s.run("scale[1, 32](1.0, 2.0)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}
+
+#[test]
+fn eager_signature_kernel_casts_python_scalars() {
+    let (mut rt, _) = runtime();
+    let jit = module_fn(&mut rt, "numba.cuda", "jit");
+    let dec = call(
+        &mut rt,
+        &jit,
+        Args::new(vec![Value::str("void(float32[:], float32)")]),
+    )
+    .unwrap();
+    let k = decorate(
+        &mut rt,
+        dec,
+        "def scale(a, k):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] *= k\n",
+    );
+    let a = f32_array(&[1.0, 2.0, 3.0]);
+    let Value::Object(ko) = &k else { panic!() };
+    let conf = ko
+        .clone()
+        .get_item(&Value::tuple(vec![Value::Int(1), Value::Int(4)]), &mut rt)
+        .unwrap();
+    call(
+        &mut rt,
+        &conf,
+        Args::new(vec![Value::Array(a.clone()), Value::Int(3)]),
+    )
+    .unwrap();
+    assert_eq!(values(&a), vec![3.0, 6.0, 9.0]);
+    let e = call(
+        &mut rt,
+        &conf,
+        Args::new(vec![Value::Array(f64_array(&[1.0])), Value::Int(3)]),
+    )
+    .unwrap_err();
+    assert_eq!(e.ename, "TypeError");
+    assert!(
+        e.message.contains("No matching definition"),
+        "{}",
+        e.message
+    );
+}

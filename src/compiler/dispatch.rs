@@ -64,7 +64,8 @@ impl CudaKernel {
                         ));
                     }
                 }
-                k.specialize(&s.args)?;
+                let c = Arc::new(compile_function(&k.func, &s.args, false)?);
+                k.cache.borrow_mut().push((s.args.clone(), c));
             }
         }
         Ok(k)
