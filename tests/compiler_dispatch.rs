@@ -509,3 +509,15 @@ fn eager_signature_kernel_casts_python_scalars() {
         e.message
     );
 }
+
+#[test]
+fn typing_errors_show_the_kernel_line_in_the_traceback() {
+    let mut s = Session::new();
+    s.run("from numba import cuda\n@cuda.jit\ndef bad(x):\n    i = cuda.grid(1)\n    y = undefined_thing + 1\n").ok();
+    let c = s.run("bad[1, 1](1.0)");
+    assert_eq!(c.ename().as_deref(), Some("TypingError"));
+    let tb = c.traceback();
+    assert!(tb.contains("y = undefined_thing + 1"), "{tb}");
+    assert!(tb.contains("bad[1, 1](1.0)"), "{tb}");
+    assert!(tb.contains("^^^"), "{tb}");
+}
