@@ -117,3 +117,22 @@ fn kernel_returning_a_value_is_a_typing_error() {
     assert!(tb.contains("return a[0]"), "{tb}");
     assert!(tb.contains('^'), "{tb}");
 }
+
+#[test]
+fn an_endless_kernel_stops_on_interrupt() {
+    let k = kernel(
+        "def spin(a):\n    i = 0\n    while True:\n        i += 1\n    a[0] = i\n",
+        &[arr1(DType::I64, 1)],
+    );
+    let a = array_of(&[1], DType::I64, &[0.0]);
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let f2 = flag.clone();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        f2.store(true, std::sync::atomic::Ordering::SeqCst);
+    });
+    let err = nbcuda::compiler::execute_on_cpu_interruptible(&k, &cfg(2, 32), &[arg(&a)], flag)
+        .unwrap_err();
+    setter.join().unwrap();
+    assert_eq!(err.ename, "KeyboardInterrupt");
+}

@@ -218,3 +218,39 @@ fn unsupported_constructs_name_themselves() {
     let e = compile_err("def f(a):\n    a[0:2] = 1\n", &[arr1(DType::F32, 1)]);
     assert!(e.message.contains("slicing"), "{}", e.message);
 }
+
+#[test]
+fn partial_indexing_gives_row_views() {
+    let g = globals();
+    let fs = functions(
+        "def row_total(row):\n    s = 0.0\n    for j in range(row.shape[0]):\n        s += row[j]\n    return s\n\ndef k(a, out, counts):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        row = a[i]\n        out[i] = row_total(row) + a[i][0] * 1000 + len(row)\n        cuda.atomic.add(counts[i % 2], 0, 1)\n",
+        &g,
+    );
+    let d = nbcuda::compiler::dispatch::CudaKernel::new(fs["row_total"].clone(), true, Vec::new())
+        .unwrap();
+    g.borrow_mut()
+        .insert("row_total".into(), nbcuda::language::Value::object(d));
+    let k = nbcuda::compiler::compile::compile_function(
+        &fs["k"],
+        &[
+            arr1(DType::F64, 2),
+            arr1(DType::F64, 1),
+            arr1(DType::I32, 2),
+        ],
+        false,
+    )
+    .unwrap();
+    let (r, c) = (9, 5);
+    let av: Vec<f64> = (0..r * c).map(|i| i as f64 * 0.5).collect();
+    let a = array_of(&[r, c], DType::F64, &av);
+    let out = f64_array(&[0.0; 9]);
+    let counts = array_of(&[2, 1], DType::I32, &[0.0, 0.0]);
+    launch(&k, cfg(1, 16), &[arg(&a), arg(&out), arg(&counts)]).unwrap();
+    let want: Vec<f64> = (0..r)
+        .map(|i| av[i * c..(i + 1) * c].iter().sum::<f64>() + av[i * c] * 1000.0 + c as f64)
+        .collect();
+    assert_eq!(values(&out), want);
+    assert_eq!(values(&counts), vec![5.0, 4.0]);
+    let e = compile_err("def f(a):\n    a[0] = 1.0\n", &[arr1(DType::F32, 2)]);
+    assert_eq!(e.ename, "TypingError");
+}

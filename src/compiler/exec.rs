@@ -4,17 +4,16 @@
 //! list; barriers require every live lane to be active (else a fault instead of a
 //! deadlock); blocks run in parallel on rayon.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
 use crate::arrays::{Buffer, DType};
 use crate::compiler::exec_ops::*;
-use crate::compiler::ir::{
-    ArrRef, AtomicOp, BarrierKind, Inst, Kernel, Op, PrintArg, RngKind, Special, Stmt,
-};
+use crate::compiler::ir::{ArrRef, Inst, Kernel, Stmt};
 use crate::compiler::mem::RawMem;
+use crate::compiler::types::Ty;
 use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
 use crate::devices::Storage;
 
@@ -36,9 +35,32 @@ pub struct Prepared<'a> {
     pub scalars: Vec<u64>,
     pub consts: Vec<ArrDesc>,
     pub stop: AtomicBool,
+    /// [`CANCEL_EPOCH`] when the launch started.
+    pub epoch: u64,
+    /// The session's interrupt flag, when the launch runs on the interpreter thread.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
-fn fault(ename: &str, message: String) -> KernelFault {
+/// Bumped by [`cancel_running_kernels`]; running launches notice the change at loop
+/// back-edges and between blocks and stop with KeyboardInterrupt.
+pub static CANCEL_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// Stop every kernel running on the CPU executor (an interrupt request): they end with a
+/// KeyboardInterrupt fault instead of running on, e.g. a `while True:` kernel.
+pub fn cancel_running_kernels() {
+    CANCEL_EPOCH.fetch_add(1, Ordering::SeqCst);
+}
+
+const STOPPED: &str = "$stopped";
+
+fn cancelled(p: &Prepared) -> bool {
+    CANCEL_EPOCH.load(Ordering::Relaxed) != p.epoch
+        || p.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+pub(crate) fn fault(ename: &str, message: String) -> KernelFault {
     KernelFault {
         ename: ename.into(),
         message,
@@ -109,7 +131,25 @@ pub fn prepare<'a>(
     }
     let mut params = Vec::new();
     let mut scalars = Vec::new();
-    for a in args {
+    for (i, (a, t)) in args.iter().zip(&k.params).enumerate() {
+        // The arguments must be what the kernel was compiled for; anything else is a
+        // caller bug reported as a TypeError instead of misread memory.
+        let ok = match (a, t) {
+            (KernelArg::Scalar(s), Ty::Scalar(d)) => s.dtype() == *d,
+            (KernelArg::Array(arr), Ty::Array { dtype, ndim, .. }) => {
+                arr.dtype == *dtype && arr.shape.len() == *ndim && arr.strides.len() == *ndim
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(fault(
+                "TypeError",
+                format!(
+                    "argument {i} of kernel {} does not match its compiled type {t}",
+                    k.name
+                ),
+            ));
+        }
         match a {
             KernelArg::Scalar(s) => {
                 params.push(None);
@@ -153,6 +193,8 @@ pub fn prepare<'a>(
         scalars,
         consts,
         stop: AtomicBool::new(false),
+        epoch: CANCEL_EPOCH.load(Ordering::Relaxed),
+        interrupt: None,
     })
 }
 
@@ -164,6 +206,12 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
     let body = |scratch: &mut Option<Block>, bid: usize| {
         if p.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if cancelled(p) {
+            p.stop.store(true, Ordering::Relaxed);
+            let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+            *ff = Some((0, fault("KeyboardInterrupt", String::new())));
             return;
         }
         let bidx = [
@@ -184,6 +232,7 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
                         .push((bid, text));
                 }
             }
+            Err(f) if f.ename == STOPPED => {}
             Err(f) => {
                 p.stop.store(true, Ordering::Relaxed);
                 let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
@@ -232,22 +281,24 @@ pub fn run_single(
     ))
 }
 
-struct LoopCtx {
+pub(crate) struct LoopCtx {
     id: u32,
     brk: Vec<u32>,
     cont: Vec<u32>,
 }
 
 pub struct Block {
-    n: usize,
-    bdim: [u32; 3],
-    bidx: [u32; 3],
-    regs: Vec<Vec<u64>>,
-    shared: Vec<Buffer>,
-    local: Vec<Buffer>,
-    exited: usize,
-    loops: Vec<LoopCtx>,
-    printed: String,
+    pub(crate) n: usize,
+    /// threadIdx.x/y/z of every lane (fixed for a launch).
+    pub(crate) tids: [Vec<u64>; 3],
+    pub(crate) bdim: [u32; 3],
+    pub(crate) bidx: [u32; 3],
+    pub(crate) regs: Vec<Vec<u64>>,
+    pub(crate) shared: Vec<Buffer>,
+    pub(crate) local: Vec<Buffer>,
+    pub(crate) exited: usize,
+    pub(crate) loops: Vec<LoopCtx>,
+    pub(crate) printed: String,
 }
 
 fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
@@ -273,21 +324,6 @@ fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
     out
 }
 
-macro_rules! lanes {
-    ($act:expr, $n:expr, |$l:ident| $body:expr) => {
-        if $act.len() == $n {
-            for $l in 0..$n {
-                $body;
-            }
-        } else {
-            for &l32 in $act.iter() {
-                let $l = l32 as usize;
-                $body;
-            }
-        }
-    };
-}
-
 impl Block {
     fn new(p: &Prepared) -> Block {
         let b = p.cfg.block;
@@ -311,8 +347,14 @@ impl Block {
                 .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
                 .collect::<Result<Vec<_>, _>>()
                 .unwrap_or_default();
+        let tids = [
+            (0..n as u32).map(|l| (l % b[0]) as u64).collect(),
+            (0..n as u32).map(|l| ((l / b[0]) % b[1]) as u64).collect(),
+            (0..n as u32).map(|l| (l / (b[0] * b[1])) as u64).collect(),
+        ];
         Block {
             n,
+            tids,
             bdim: b,
             bidx: [0; 3],
             regs: vec![vec![0u64; n]; p.k.regs.len()],
@@ -330,7 +372,7 @@ impl Block {
         self.loops.clear();
     }
 
-    fn tid(&self, l: usize) -> [u32; 3] {
+    pub(crate) fn tid(&self, l: usize) -> [u32; 3] {
         let l = l as u32;
         [
             l % self.bdim[0],
@@ -394,8 +436,13 @@ impl Block {
                             self.run(p, latch, next)?
                         };
                         iters += 1;
-                        if iters % 4096 == 0 && p.stop.load(Ordering::Relaxed) {
-                            return Err(fault("KeyboardInterrupt", String::new()));
+                        if iters.is_multiple_of(4096) {
+                            if cancelled(p) {
+                                return Err(fault("KeyboardInterrupt", String::new()));
+                            }
+                            if p.stop.load(Ordering::Relaxed) {
+                                return Err(fault(STOPPED, String::new()));
+                            }
                         }
                     }
                     act = out;
@@ -426,7 +473,7 @@ impl Block {
         Ok(act)
     }
 
-    fn where_(&self, p: &Prepared, inst: &Inst, lane: usize) -> String {
+    pub(crate) fn where_(&self, p: &Prepared, inst: &Inst, lane: usize) -> String {
         let loc = p.k.locs.get(inst.loc as usize).cloned().unwrap_or_default();
         let t = self.tid(lane);
         format!(
@@ -443,7 +490,7 @@ impl Block {
         )
     }
 
-    fn arr(&self, p: &Prepared, a: ArrRef) -> (ArrDesc, isize) {
+    pub(crate) fn arr(&self, p: &Prepared, a: ArrRef) -> (ArrDesc, isize) {
         match a {
             ArrRef::Param(i) => (p.params[i as usize].expect("array parameter"), 0),
             ArrRef::Const(i) => (p.consts[i as usize], 0),
@@ -474,7 +521,7 @@ impl Block {
     /// Byte offset of element `idx` for one lane, with negative-index wraparound and a
     /// bounds check that names the kernel, line, index and thread.
     #[inline(always)]
-    fn offset(
+    pub(crate) fn offset(
         &self,
         p: &Prepared,
         inst: &Inst,
@@ -512,385 +559,5 @@ impl Block {
             ));
         }
         Ok(off)
-    }
-
-    fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
-        let n = self.n;
-        let Some(dst) = i.dst else {
-            return self.effect(p, i, act);
-        };
-        let du = dst as usize;
-        let dt = p.k.regs[du];
-        let mut d = std::mem::take(&mut self.regs[du]);
-        macro_rules! reg {
-            ($r:expr) => {{
-                let r = $r as usize;
-                if r == du {
-                    std::borrow::Cow::Owned(d.clone())
-                } else {
-                    std::borrow::Cow::Borrowed(&self.regs[r][..])
-                }
-            }};
-        }
-        let mut result = Ok(());
-        match &i.op {
-            Op::Const(s) => {
-                let v = scalar_bits(s);
-                lanes!(act, n, |l| d[l] = v);
-            }
-            Op::Param(k) => {
-                let v = p.scalars[*k as usize];
-                lanes!(act, n, |l| d[l] = v);
-            }
-            Op::Copy(r) => {
-                let a = reg!(*r);
-                lanes!(act, n, |l| d[l] = a[l]);
-            }
-            Op::Cast(r) => {
-                let from = p.k.regs[*r as usize];
-                let a = reg!(*r);
-                lanes!(act, n, |l| d[l] = cast(a[l], from, dt));
-            }
-            Op::Bin(op, x, y) => {
-                let (a, b) = (reg!(*x), reg!(*y));
-                match dt {
-                    DType::F32 => lanes!(act, n, |l| d[l] =
-                        bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
-                    DType::F64 => lanes!(act, n, |l| d[l] =
-                        bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
-                    DType::I64 => lanes!(act, n, |l| d[l] =
-                        bin_i64(*op, a[l] as i64, b[l] as i64) as u64),
-                    _ => lanes!(act, n, |l| d[l] = bin(*op, dt, a[l], b[l])),
-                }
-            }
-            Op::Cmp(c, x, y) => {
-                let t = p.k.regs[*x as usize];
-                let (a, b) = (reg!(*x), reg!(*y));
-                lanes!(act, n, |l| d[l] = cmp(*c, t, a[l], b[l]));
-            }
-            Op::Un(op, x) => {
-                let a = reg!(*x);
-                lanes!(act, n, |l| d[l] = un(*op, dt, a[l]));
-            }
-            Op::Math(f, xs) => {
-                let t = p.k.regs[xs[0] as usize];
-                let a = reg!(xs[0]);
-                let b = if xs.len() > 1 { reg!(xs[1]) } else { a.clone() };
-                if f.is_predicate() {
-                    lanes!(act, n, |l| d[l] =
-                        math_f64(*f, cast(a[l], t, DType::F64).pipe(f64b), 0.0) as u64);
-                } else if t == DType::F32 {
-                    lanes!(act, n, |l| d[l] =
-                        bf32(math_f32(*f, f32b(a[l]), f32b(b[l]))));
-                } else {
-                    lanes!(act, n, |l| d[l] =
-                        bf64(math_f64(*f, f64b(a[l]), f64b(b[l]))));
-                }
-            }
-            Op::Select(c, x, y) => {
-                let (cc, a, b) = (reg!(*c), reg!(*x), reg!(*y));
-                lanes!(act, n, |l| d[l] = if cc[l] != 0 { a[l] } else { b[l] });
-            }
-            Op::Special(s) => {
-                let g = p.cfg.grid;
-                for &l in act {
-                    let t = self.tid(l as usize);
-                    d[l as usize] = match s {
-                        Special::Tid(k) => t[*k as usize],
-                        Special::Ctaid(k) => self.bidx[*k as usize],
-                        Special::Ntid(k) => self.bdim[*k as usize],
-                        Special::Nctaid(k) => g[*k as usize],
-                        Special::LaneId => l % 32,
-                        Special::WarpSize => 32,
-                    } as u64;
-                }
-            }
-            Op::Dim(a, ax) => {
-                let (desc, _) = self.arr(p, *a);
-                let v = desc.shape[*ax as usize] as u64;
-                lanes!(act, n, |l| d[l] = v);
-            }
-            Op::Load(a, idx) => {
-                let (desc, per_lane) = self.arr(p, *a);
-                if idx.len() == 1 && per_lane == 0 {
-                    // The common 1-D case: one stride, one bound.
-                    let ir = &self.regs[idx[0] as usize];
-                    let (len, st) = (desc.shape[0], desc.strides[0]);
-                    let isz = desc.dtype.itemsize();
-                    for &l in act {
-                        let l = l as usize;
-                        let mut ix = ir[l] as i64;
-                        if ix < 0 {
-                            ix += len;
-                        }
-                        let off = desc.offset + ix as isize * st;
-                        if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
-                            result = self.offset(p, i, &desc, 0, idx, l).map(|_| ());
-                            if result.is_ok() {
-                                result = Err(fault(
-                                    "IndexError",
-                                    format!("misaligned access {}", self.where_(p, i, l)),
-                                ));
-                            }
-                            break;
-                        }
-                        d[l] = desc.mem.load(off, desc.dtype);
-                    }
-                } else {
-                    for &l in act {
-                        match self.offset(p, i, &desc, per_lane, idx, l as usize) {
-                            Ok(off) => d[l as usize] = desc.mem.load(off, desc.dtype),
-                            Err(e) => {
-                                result = Err(e);
-                                break;
-                            }
-                        }
-                    }
-                }
-            }
-            Op::Atomic(op, a, idx, vals) => {
-                let (desc, per_lane) = self.arr(p, *a);
-                for &l in act {
-                    let l = l as usize;
-                    match self.offset(p, i, &desc, per_lane, idx, l) {
-                        Ok(off) => {
-                            let v0 = self.regs[vals[0] as usize][l];
-                            let v1 = vals.get(1).map(|r| self.regs[*r as usize][l]).unwrap_or(0);
-                            d[l] = atomic(&desc, off, *op, v0, v1);
-                        }
-                        Err(e) => {
-                            result = Err(e);
-                            break;
-                        }
-                    }
-                }
-            }
-            Op::Barrier(kind, pred) => {
-                result = self.barrier_check(p, i, act);
-                if result.is_ok() {
-                    let pr = pred
-                        .map(|r| self.regs[r as usize].clone())
-                        .unwrap_or_default();
-                    let count = act
-                        .iter()
-                        .filter(|&&l| pr.get(l as usize).copied().unwrap_or(0) != 0)
-                        .count();
-                    let v = match kind {
-                        BarrierKind::Count => count as u64,
-                        BarrierKind::And => (count == act.len()) as u64,
-                        BarrierKind::Or => (count > 0) as u64,
-                        BarrierKind::Plain => 0,
-                    };
-                    lanes!(act, n, |l| d[l] = v);
-                }
-            }
-            Op::Rng(kind, a, ix) => {
-                let (desc, _) = self.arr(p, *a);
-                for &l in act {
-                    let l = l as usize;
-                    let ir = self.regs[*ix as usize][l] as i64;
-                    if ir < 0 || ir >= desc.shape[0] || desc.ndim != 2 || desc.shape[1] < 2 {
-                        result = Err(fault(
-                            "IndexError",
-                            format!(
-                                "random state index {ir} is out of bounds for {} states {}",
-                                desc.shape[0],
-                                self.where_(p, i, l)
-                            ),
-                        ));
-                        break;
-                    }
-                    let o0 = desc.offset + ir as isize * desc.strides[0];
-                    let o1 = o0 + desc.strides[1];
-                    if !desc.mem.fits(o0, 8) || !desc.mem.fits(o1, 8) {
-                        result = Err(fault(
-                            "IndexError",
-                            format!("random state outside memory {}", self.where_(p, i, l)),
-                        ));
-                        break;
-                    }
-                    let mut st = [desc.mem.load(o0, DType::U64), desc.mem.load(o1, DType::U64)];
-                    d[l] = match kind {
-                        RngKind::UniformF32 => bf32(crate::compiler::rng::uniform_f32(&mut st)),
-                        RngKind::UniformF64 => bf64(crate::compiler::rng::uniform_f64(&mut st)),
-                        RngKind::NormalF32 => bf32(crate::compiler::rng::normal_f32(&mut st)),
-                        RngKind::NormalF64 => bf64(crate::compiler::rng::normal_f64(&mut st)),
-                    };
-                    desc.mem.store(o0, DType::U64, st[0]);
-                    desc.mem.store(o1, DType::U64, st[1]);
-                }
-            }
-            other => {
-                result = Err(fault(
-                    "InternalError",
-                    format!("instruction {other:?} has no destination"),
-                ));
-            }
-        }
-        self.regs[du] = d;
-        result
-    }
-
-    fn barrier_check(&self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
-        if act.len() != self.n - self.exited {
-            let loc = p.k.locs.get(i.loc as usize).cloned().unwrap_or_default();
-            return Err(fault(
-                "RuntimeError",
-                format!(
-                    "divergent barrier: cuda.syncthreads() in kernel '{}' (line {}: `{}`) was reached by {} of the {} running threads of block ({}, {}, {}); on a GPU this deadlocks or corrupts data. Every thread of the block must reach the same syncthreads() call.",
-                    p.k.name, loc.line, loc.text, act.len(), self.n - self.exited, self.bidx[0], self.bidx[1], self.bidx[2]
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    fn effect(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
-        match &i.op {
-            Op::Store(a, idx, v) => {
-                let (desc, per_lane) = self.arr(p, *a);
-                if idx.len() == 1 && per_lane == 0 {
-                    let ir = &self.regs[idx[0] as usize];
-                    let vr = &self.regs[*v as usize];
-                    let (len, st) = (desc.shape[0], desc.strides[0]);
-                    let isz = desc.dtype.itemsize();
-                    for &l in act {
-                        let l = l as usize;
-                        let mut ix = ir[l] as i64;
-                        if ix < 0 {
-                            ix += len;
-                        }
-                        let off = desc.offset + ix as isize * st;
-                        if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
-                            self.offset(p, i, &desc, 0, idx, l)?;
-                            return Err(fault(
-                                "IndexError",
-                                format!("misaligned access {}", self.where_(p, i, l)),
-                            ));
-                        }
-                        desc.mem.store(off, desc.dtype, vr[l]);
-                    }
-                } else {
-                    for &l in act {
-                        let off = self.offset(p, i, &desc, per_lane, idx, l as usize)?;
-                        desc.mem
-                            .store(off, desc.dtype, self.regs[*v as usize][l as usize]);
-                    }
-                }
-                Ok(())
-            }
-            Op::Barrier(_, _) => self.barrier_check(p, i, act),
-            Op::Fence => {
-                std::sync::atomic::fence(Ordering::SeqCst);
-                Ok(())
-            }
-            Op::Print(args) => {
-                for &l in act {
-                    let mut parts = Vec::new();
-                    for a in args {
-                        parts.push(match a {
-                            PrintArg::Str(s) => s.clone(),
-                            PrintArg::Reg(r) => {
-                                let v = self.regs[*r as usize][l as usize];
-                                match p.k.regs[*r as usize] {
-                                    DType::F32 => format!("{:.6}", f32b(v)),
-                                    DType::F64 => format!("{:.6}", f64b(v)),
-                                    DType::U64 => v.to_string(),
-                                    DType::Bool => {
-                                        if v != 0 {
-                                            "True".into()
-                                        } else {
-                                            "False".into()
-                                        }
-                                    }
-                                    _ => (v as i64).to_string(),
-                                }
-                            }
-                        });
-                    }
-                    self.printed.push_str(&parts.join(" "));
-                    self.printed.push('\n');
-                }
-                Ok(())
-            }
-            other => Err(fault(
-                "InternalError",
-                format!("instruction {other:?} needs a destination"),
-            )),
-        }
-    }
-}
-
-trait Pipe: Sized {
-    fn pipe<R>(self, f: impl FnOnce(Self) -> R) -> R {
-        f(self)
-    }
-}
-impl Pipe for u64 {}
-
-fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> u64 {
-    let dt = desc.dtype;
-    let m = &desc.mem;
-    match op {
-        AtomicOp::Add | AtomicOp::Sub => m.rmw(off, dt, |old| {
-            Some(match (op, dt) {
-                (AtomicOp::Add, DType::F32) => bf32(f32b(old) + f32b(v)),
-                (AtomicOp::Sub, DType::F32) => bf32(f32b(old) - f32b(v)),
-                (AtomicOp::Add, DType::F64) => bf64(f64b(old) + f64b(v)),
-                (AtomicOp::Sub, DType::F64) => bf64(f64b(old) - f64b(v)),
-                (AtomicOp::Add, _) => old.wrapping_add(v),
-                _ => old.wrapping_sub(v),
-            })
-        }),
-        AtomicOp::Max | AtomicOp::Min | AtomicOp::NanMax | AtomicOp::NanMin => {
-            m.rmw(off, dt, |old| {
-                let is_max = matches!(op, AtomicOp::Max | AtomicOp::NanMax);
-                let nan_aware = matches!(op, AtomicOp::NanMax | AtomicOp::NanMin);
-                if dt.is_float() {
-                    let (a, b) = if dt == DType::F32 {
-                        (f32b(old) as f64, f32b(v) as f64)
-                    } else {
-                        (f64b(old), f64b(v))
-                    };
-                    if nan_aware {
-                        if b.is_nan() {
-                            return None;
-                        }
-                        if a.is_nan() {
-                            return Some(v);
-                        }
-                    } else if a.is_nan() || b.is_nan() {
-                        return None;
-                    }
-                    let take = if is_max { b > a } else { b < a };
-                    return if take { Some(v) } else { None };
-                }
-                let take = if dt.is_signed() {
-                    if is_max {
-                        (v as i64) > (old as i64)
-                    } else {
-                        (v as i64) < (old as i64)
-                    }
-                } else if is_max {
-                    v > old
-                } else {
-                    v < old
-                };
-                if take {
-                    Some(v)
-                } else {
-                    None
-                }
-            })
-        }
-        AtomicOp::And => m.rmw(off, dt, |old| Some(old & v)),
-        AtomicOp::Or => m.rmw(off, dt, |old| Some(old | v)),
-        AtomicOp::Xor => m.rmw(off, dt, |old| Some(old ^ v)),
-        AtomicOp::Exch => m.rmw(off, dt, |_| Some(v)),
-        AtomicOp::Inc => m.rmw(off, dt, |old| Some(if old >= v { 0 } else { old + 1 })),
-        AtomicOp::Dec => m.rmw(off, dt, |old| {
-            Some(if old == 0 || old > v { v } else { old - 1 })
-        }),
-        AtomicOp::Cas => m.rmw(off, dt, |old| if old == v { Some(v2) } else { None }),
     }
 }

@@ -22,6 +22,9 @@ pub enum Val {
     Reg(Reg),
     Tuple(Vec<Val>),
     Array(ArrRef, DType, usize),
+    /// A sub-array from partial indexing (`a[i]` of a 2-D array): the underlying array,
+    /// dtype, the view's ndim and the fixed leading indices.
+    View(ArrRef, DType, usize, Vec<Reg>),
     /// A dotted name of the kernel API (`cuda.threadIdx`, `math.sin`, `np.float32`,
     /// `builtin.range`, `random.xoroshiro128p_uniform_float32`).
     Path(String),
@@ -127,10 +130,7 @@ impl FnCtx {
                 b.assign(dst, r);
             }
             Val::Tuple(items) => {
-                let existing = match self.vars.get(name) {
-                    Some(Val::Tuple(old)) if old.len() == items.len() => true,
-                    _ => false,
-                };
+                let existing = matches!(self.vars.get(name), Some(Val::Tuple(old)) if old.len() == items.len());
                 if !existing {
                     self.vars.remove(name);
                 }
@@ -447,6 +447,7 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
     lower_block(b, cx, &f.body)?;
     cx.loops.pop();
     let body = b.end();
+    cx.set_loc(b, f.range);
     b.begin();
     let one = match step {
         Some(st) => st,
@@ -500,7 +501,8 @@ pub fn assign_target(b: &mut Builder, cx: &mut FnCtx, t: &Expr, v: Val) -> PyRes
         }
         Expr::Subscript(s) => {
             let base = expr(b, cx, &s.value)?;
-            let Val::Array(a, dt, nd) = base else {
+            let Some((a, dt, nd, mut idx)) = crate::compiler::frontend_expr::array_parts(&base)
+            else {
                 return Err(cx.typing(
                     "only arrays support item assignment in compiled code",
                     s.value.range(),
@@ -509,7 +511,7 @@ pub fn assign_target(b: &mut Builder, cx: &mut FnCtx, t: &Expr, v: Val) -> PyRes
             if matches!(a, ArrRef::Const(_)) {
                 return Err(cx.typing("constant arrays are read-only", t.range()));
             }
-            let idx = index_regs(b, cx, &s.slice, nd)?;
+            idx.extend(index_regs(b, cx, &s.slice, nd)?);
             let r = scalar(b, cx, v, t.range())?;
             let r = b.cast(r, dt);
             b.emit_void(Op::Store(a, idx, r));

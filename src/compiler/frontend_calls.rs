@@ -7,13 +7,12 @@ use std::rc::Rc;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
-use crate::arrays::{DType, NdArray, Scalar};
+use crate::arrays::{DType, Scalar};
 use crate::compiler::builder::Builder;
 use crate::compiler::frontend::{lower_body, FnCtx, FnKind, Val, RET};
-use crate::compiler::frontend_expr::{describe, dtype_of, expr, scalar, to_bool};
+use crate::compiler::frontend_expr::{describe, expr, scalar, to_bool};
 use crate::compiler::ir::{
-    ArrRef, ArrayDecl, AtomicOp, BarrierKind, Bin, MathFn, Op, PrintArg, Reg, RngKind, Special,
-    Stmt, Un,
+    BarrierKind, Bin, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt, Un,
 };
 use crate::compiler::types::{self, numba_name};
 use crate::language::function::Function;
@@ -27,7 +26,12 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
     // Shape/dtype arguments of array constructors are compile-time constants.
     if let Val::Path(p) = &callee {
         if p == "cuda.shared.array" || p == "cuda.local.array" {
-            return array_ctor(b, cx, p == "cuda.shared.array", c);
+            return crate::compiler::frontend_arrays::array_ctor(
+                b,
+                cx,
+                p == "cuda.shared.array",
+                c,
+            );
         }
     }
     let mut args = Vec::new();
@@ -85,7 +89,7 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
     }
 }
 
-fn nargs(cx: &FnCtx, name: &str, args: &[Val], n: usize, range: TextRange) -> PyResult<()> {
+pub fn nargs(cx: &FnCtx, name: &str, args: &[Val], n: usize, range: TextRange) -> PyResult<()> {
     if args.len() != n {
         return Err(cx.typing(
             format!(
@@ -217,7 +221,11 @@ fn path_call(
         "builtin.len" => {
             nargs(cx, "len", &args, 1, range)?;
             match &args[0] {
-                Val::Array(a, _, _) => Ok(Val::Reg(b.emit(DType::I64, Op::Dim(*a, 0)))),
+                Val::Array(..) | Val::View(..) => {
+                    let (a, _, _, p) =
+                        crate::compiler::frontend_expr::array_parts(&args[0]).expect("an array");
+                    Ok(Val::Reg(b.emit(DType::I64, Op::Dim(a, p.len() as u8))))
+                }
                 Val::Tuple(t) => Ok(Val::Reg(b.konst(Scalar::I64(t.len() as i64)))),
                 other => Err(cx.typing(format!("len() of {}", describe(b, other)), range)),
             }
@@ -323,16 +331,7 @@ fn path_call(
             let mut items = Vec::new();
             for d in 0..n as u8 {
                 let r = if p == "cuda.grid" {
-                    let t = b.emit(DType::I32, Op::Special(Special::Tid(d)));
-                    let c = b.emit(DType::I32, Op::Special(Special::Ctaid(d)));
-                    let n = b.emit(DType::I32, Op::Special(Special::Ntid(d)));
-                    let (t, c, n) = (
-                        b.cast(t, DType::I64),
-                        b.cast(c, DType::I64),
-                        b.cast(n, DType::I64),
-                    );
-                    let m = b.emit(DType::I64, Op::Bin(Bin::Mul, c, n));
-                    b.emit(DType::I64, Op::Bin(Bin::Add, t, m))
+                    b.emit(DType::I64, Op::Special(Special::GlobalId(d)))
                 } else {
                     let n = b.emit(DType::I32, Op::Special(Special::Ntid(d)));
                     let g = b.emit(DType::I32, Op::Special(Special::Nctaid(d)));
@@ -377,7 +376,8 @@ fn path_call(
             nargs(cx, p, &args, 1, range)?;
             match &args[0] {
                 Val::Global(Value::Array(host)) => {
-                    let (a, d, n) = const_array(b, cx, host, range)?;
+                    let (a, d, n) =
+                        crate::compiler::frontend_arrays::const_array(b, cx, host, range)?;
                     Ok(Val::Array(a, d, n))
                 }
                 Val::Array(..) => Ok(args[0].clone()),
@@ -390,7 +390,9 @@ fn path_call(
                 )),
             }
         }
-        _ if p.starts_with("cuda.atomic.") => atomic(b, cx, &p[12..], args, range),
+        _ if p.starts_with("cuda.atomic.") => {
+            crate::compiler::frontend_arrays::atomic(b, cx, &p[12..], args, range)
+        }
         _ if p.starts_with("random.xoroshiro128p_") => {
             let kind = match &p[21..] {
                 "uniform_float32" => RngKind::UniformF32,
@@ -458,257 +460,69 @@ fn path_call(
     }
 }
 
-fn atomic(
-    b: &mut Builder,
-    cx: &mut FnCtx,
-    name: &str,
-    args: Vec<Val>,
-    range: TextRange,
-) -> PyResult<Val> {
-    let op = match name {
-        "add" => AtomicOp::Add,
-        "sub" => AtomicOp::Sub,
-        "max" => AtomicOp::Max,
-        "min" => AtomicOp::Min,
-        "nanmax" => AtomicOp::NanMax,
-        "nanmin" => AtomicOp::NanMin,
-        "and_" => AtomicOp::And,
-        "or_" => AtomicOp::Or,
-        "xor" => AtomicOp::Xor,
-        "exch" => AtomicOp::Exch,
-        "inc" => AtomicOp::Inc,
-        "dec" => AtomicOp::Dec,
-        "cas" | "compare_and_swap" => AtomicOp::Cas,
-        other => {
-            return Err(cx.typing(
-                format!("Unknown attribute '{other}' of module cuda.atomic"),
-                range,
-            ))
-        }
-    };
-    let want = if name == "compare_and_swap" {
-        3
-    } else if op == AtomicOp::Cas {
-        4
-    } else {
-        3
-    };
-    nargs(cx, &format!("cuda.atomic.{name}"), &args, want, range)?;
-    let mut it = args.into_iter();
-    let Some(Val::Array(a, dt, nd)) = it.next() else {
-        return Err(cx.typing(
-            format!("cuda.atomic.{name}() needs an array as first argument"),
-            range,
-        ));
-    };
-    let idx = if name == "compare_and_swap" {
-        vec![b.konst(Scalar::I64(0))]
-    } else {
-        let iv = it.next().unwrap_or(Val::None);
-        let items = match iv {
-            Val::Tuple(t) => t,
-            other => vec![other],
-        };
-        if items.len() != nd {
-            return Err(cx.typing(
-                format!(
-                    "cuda.atomic.{name}(): an index of {} value(s) for a {nd}-dimensional array",
-                    items.len()
-                ),
-                range,
-            ));
-        }
-        let mut out = Vec::new();
-        for x in items {
-            let r = scalar(b, cx, x, range)?;
-            out.push(b.cast(r, DType::I64));
-        }
-        out
-    };
-    let ok = match op {
-        AtomicOp::Add | AtomicOp::Sub | AtomicOp::Max | AtomicOp::Min | AtomicOp::Exch => {
-            matches!(
-                dt,
-                DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::F32 | DType::F64
-            )
-        }
-        AtomicOp::NanMax | AtomicOp::NanMin => {
-            dt.is_float() || matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64)
-        }
-        AtomicOp::And | AtomicOp::Or | AtomicOp::Xor | AtomicOp::Cas => {
-            matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64)
-        }
-        AtomicOp::Inc | AtomicOp::Dec => matches!(dt, DType::U32 | DType::U64),
-    };
-    if !ok {
-        return Err(cx.typing(
-            format!(
-                "No implementation of cuda.atomic.{name} for array({}, {nd}d)",
-                numba_name(dt)
-            ),
-            range,
-        ));
-    }
-    let mut vals = Vec::new();
-    for v in it {
-        let r = scalar(b, cx, v, range)?;
-        vals.push(b.cast(r, dt));
-    }
-    Ok(Val::Reg(b.emit(dt, Op::Atomic(op, a, idx, vals))))
+fn count_returns(body: &[ruff_python_ast::Stmt]) -> usize {
+    use ruff_python_ast::Stmt as S;
+    body.iter()
+        .map(|s| match s {
+            S::Return(_) => 1,
+            S::If(i) => {
+                count_returns(&i.body)
+                    + i.elif_else_clauses
+                        .iter()
+                        .map(|c| count_returns(&c.body))
+                        .sum::<usize>()
+            }
+            S::For(x) => count_returns(&x.body) + count_returns(&x.orelse),
+            S::While(x) => count_returns(&x.body) + count_returns(&x.orelse),
+            S::With(x) => count_returns(&x.body),
+            S::Try(x) => count_returns(&x.body) + 1,
+            _ => 0,
+        })
+        .sum()
 }
 
-/// Evaluate a compile-time constant shape: an int or a tuple of ints (literals or globals).
-fn const_shape(cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
-    fn one(cx: &FnCtx, e: &Expr) -> PyResult<i64> {
+/// Names a function body assigns (including loop targets).
+fn assigned_names(body: &[ruff_python_ast::Stmt], out: &mut std::collections::HashSet<String>) {
+    use ruff_python_ast::Stmt as S;
+    fn target(e: &Expr, out: &mut std::collections::HashSet<String>) {
         match e {
-            Expr::NumberLiteral(_) | Expr::UnaryOp(_) => {
-                crate::compiler::frontend_expr::const_int(cx, e)
+            Expr::Name(n) => {
+                out.insert(n.id.to_string());
             }
-            Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
-                Some(Value::Int(i)) => Ok(i),
-                _ => Err(cx.typing(
-                    format!(
-                        "array shape '{}' must be a constant (a literal or a global int)",
-                        n.id
-                    ),
-                    e.range(),
-                )),
-            },
-            Expr::BinOp(bo) => {
-                let (l, r) = (one(cx, &bo.left)?, one(cx, &bo.right)?);
-                match bo.op {
-                    ast::Operator::Add => Ok(l + r),
-                    ast::Operator::Sub => Ok(l - r),
-                    ast::Operator::Mult => Ok(l * r),
-                    ast::Operator::FloorDiv if r != 0 => Ok(l.div_euclid(r)),
-                    _ => {
-                        Err(cx.typing("unsupported constant expression in array shape", e.range()))
-                    }
+            Expr::Tuple(t) => t.elts.iter().for_each(|x| target(x, out)),
+            Expr::List(t) => t.elts.iter().for_each(|x| target(x, out)),
+            Expr::Starred(s) => target(&s.value, out),
+            _ => {}
+        }
+    }
+    for s in body {
+        match s {
+            S::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+            S::AugAssign(a) => target(&a.target, out),
+            S::AnnAssign(a) => target(&a.target, out),
+            S::For(f) => {
+                target(&f.target, out);
+                assigned_names(&f.body, out);
+                assigned_names(&f.orelse, out);
+            }
+            S::While(w) => {
+                assigned_names(&w.body, out);
+                assigned_names(&w.orelse, out);
+            }
+            S::If(i) => {
+                assigned_names(&i.body, out);
+                for c in &i.elif_else_clauses {
+                    assigned_names(&c.body, out);
                 }
             }
-            _ => Err(cx.typing("array shapes must be constants", e.range())),
-        }
-    }
-    let dims = match e {
-        Expr::Tuple(t) => t
-            .elts
-            .iter()
-            .map(|x| one(cx, x))
-            .collect::<PyResult<Vec<_>>>()?,
-        Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
-            Some(Value::Tuple(t)) => t
-                .iter()
-                .map(|v| {
-                    v.as_index()
-                        .map_err(|_| cx.typing("array shapes must be integers", e.range()))
-                })
-                .collect::<PyResult<Vec<_>>>()?,
-            _ => vec![one(cx, e)?],
-        },
-        _ => vec![one(cx, e)?],
-    };
-    if dims.iter().any(|d| *d < 0) || dims.is_empty() || dims.len() > 3 {
-        return Err(cx.typing(
-            "array shapes need 1 to 3 non-negative dimensions",
-            e.range(),
-        ));
-    }
-    Ok(dims.into_iter().map(|d| d as usize).collect())
-}
-
-fn array_ctor(b: &mut Builder, cx: &mut FnCtx, shared: bool, c: &ast::ExprCall) -> PyResult<Val> {
-    let range = c.range;
-    let what = if shared {
-        "cuda.shared.array"
-    } else {
-        "cuda.local.array"
-    };
-    let mut shape_e = c.arguments.args.first();
-    let mut dtype_e = c.arguments.args.get(1);
-    for k in c.arguments.keywords.iter() {
-        match k.arg.as_ref().map(|a| a.id.as_str()) {
-            Some("shape") => shape_e = Some(&k.value),
-            Some("dtype") => dtype_e = Some(&k.value),
-            _ => return Err(cx.typing(format!("{what}() takes shape and dtype"), k.range)),
-        }
-    }
-    let (Some(se), Some(de)) = (shape_e, dtype_e) else {
-        return Err(cx.typing(format!("{what}() missing shape or dtype"), range));
-    };
-    let shape = const_shape(cx, se)?;
-    let dv = expr(b, cx, de)?;
-    let dtype = dtype_of(&dv).ok_or_else(|| {
-        cx.typing(
-            format!("{what}(): dtype must be a NumPy or Numba type such as np.float32"),
-            de.range(),
-        )
-    })?;
-    let dynamic = shared && shape == [0];
-    let decl = ArrayDecl {
-        dtype,
-        shape: shape.clone(),
-        dynamic,
-        data: Vec::new(),
-    };
-    let nd = shape.len();
-    if shared {
-        b.k.uses_block = true;
-        b.k.shared.push(decl);
-        Ok(Val::Array(
-            ArrRef::Shared((b.k.shared.len() - 1) as u32),
-            dtype,
-            nd,
-        ))
-    } else {
-        b.k.local.push(decl);
-        Ok(Val::Array(
-            ArrRef::Local((b.k.local.len() - 1) as u32),
-            dtype,
-            nd,
-        ))
-    }
-}
-
-/// A host array captured at compile time becomes a constant array of the kernel.
-pub fn const_array(
-    b: &mut Builder,
-    cx: &FnCtx,
-    host: &NdArray,
-    range: TextRange,
-) -> PyResult<(ArrRef, DType, usize)> {
-    if host.ndim() == 0 || host.ndim() > 3 {
-        return Err(cx.typing("constant arrays need 1 to 3 dimensions", range));
-    }
-    let isz = host.dtype.itemsize();
-    let n = host.size();
-    let mut data = vec![0u8; n * isz];
-    let mut idx = vec![0usize; host.ndim()];
-    for k in 0..n {
-        let mut off = host.offset as isize;
-        for (d, &i) in idx.iter().enumerate() {
-            off += i as isize * host.strides[d];
-        }
-        host.buf
-            .read(off as usize, &mut data[k * isz..(k + 1) * isz]);
-        for ax in (0..idx.len()).rev() {
-            idx[ax] += 1;
-            if idx[ax] < host.shape[ax] {
-                break;
+            S::With(w) => assigned_names(&w.body, out),
+            S::Try(t) => assigned_names(&t.body, out),
+            S::FunctionDef(f) => {
+                out.insert(f.name.id.to_string());
             }
-            idx[ax] = 0;
+            _ => {}
         }
     }
-    b.k.consts.push(ArrayDecl {
-        dtype: host.dtype,
-        shape: host.shape.clone(),
-        dynamic: false,
-        data,
-    });
-    Ok((
-        ArrRef::Const((b.k.consts.len() - 1) as u32),
-        host.dtype,
-        host.ndim(),
-    ))
 }
 
 /// Inline a device function: its body runs inside a one-shot loop that `return` breaks.
@@ -775,13 +589,42 @@ pub fn inline_call(
     }
     let id = b.new_loop_id();
     let mut sub = FnCtx::new(f.clone(), FnKind::Inline(id), cx.depth + 1);
-    b.begin();
-    for (n, v) in names.iter().zip(bound) {
-        sub.assign_name(b, n, v.unwrap_or(Val::None));
+    let mut assigned = std::collections::HashSet::new();
+    assigned_names(&f.def.body, &mut assigned);
+    let bind = |b: &mut Builder, sub: &mut FnCtx, bound: Vec<Option<Val>>| {
+        for (n, v) in names.iter().zip(bound) {
+            let v = v.unwrap_or(Val::None);
+            if assigned.contains(n.as_str()) {
+                sub.assign_name(b, n, v);
+            } else {
+                // Never reassigned: the callee reads the caller's value directly.
+                sub.vars.insert(n.clone(), v);
+            }
+        }
+    };
+    // A body whose only `return` is its last statement needs no exit loop: its value is
+    // the returned expression itself.
+    let body = &f.def.body;
+    if let Some((ruff_python_ast::Stmt::Return(last), rest)) = body.split_last() {
+        if count_returns(rest) == 0 {
+            bind(b, &mut sub, bound);
+            lower_body(b, &mut sub, rest)?;
+            return match &last.value {
+                Some(e) => {
+                    sub.set_loc(b, e.range());
+                    expr(b, &mut sub, e)
+                }
+                None => Ok(Val::None),
+            };
+        }
     }
+    b.begin();
+    bind(b, &mut sub, bound);
     lower_body(b, &mut sub, &f.def.body)?;
-    b.push(Stmt::Break(id));
-    let body = b.end();
+    let mut body = b.end();
+    if !matches!(body.last(), Some(Stmt::Break(x)) if *x == id) {
+        body.push(Stmt::Break(id));
+    }
     b.push(Stmt::Loop {
         id,
         body,

@@ -21,7 +21,9 @@ pub fn describe(b: &Builder, v: &Val) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Val::Array(_, d, n) => format!("array({}, {}d, A)", numba_name(*d), n),
+        Val::Array(_, d, n) | Val::View(_, d, n, _) => {
+            format!("array({}, {}d, A)", numba_name(*d), n)
+        }
         Val::Path(p) => format!("Module/function({p})"),
         Val::Module(m) => format!("Module({})", m.name),
         Val::Global(g) => format!("Global({})", g.type_name()),
@@ -31,6 +33,15 @@ pub fn describe(b: &Builder, v: &Val) -> String {
 }
 
 /// A scalar register from a value, or a TypingError naming what was found.
+/// An array value as (array, dtype, visible ndim, fixed leading indices).
+pub fn array_parts(v: &Val) -> Option<(ArrRef, DType, usize, Vec<Reg>)> {
+    match v {
+        Val::Array(a, d, n) => Some((*a, *d, *n, Vec::new())),
+        Val::View(a, d, n, p) => Some((*a, *d, *n, p.clone())),
+        _ => None,
+    }
+}
+
 pub fn scalar(
     b: &mut Builder,
     cx: &FnCtx,
@@ -101,9 +112,16 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::language::PyRes
         Expr::Subscript(s) => {
             let base = expr(b, cx, &s.value)?;
             match base {
-                Val::Array(a, dt, nd) => {
-                    let idx = index_regs(b, cx, &s.slice, nd)?;
-                    Val::Reg(b.emit(dt, Op::Load(a, idx)))
+                Val::Array(..) | Val::View(..) => {
+                    let (a, dt, nd, mut full) = array_parts(&base).expect("an array value");
+                    let idx = index_regs_partial(b, cx, &s.slice, nd, true)?;
+                    let k = idx.len();
+                    full.extend(idx);
+                    if k < nd {
+                        Val::View(a, dt, nd - k, full)
+                    } else {
+                        Val::Reg(b.emit(dt, Op::Load(a, full)))
+                    }
                 }
                 Val::Tuple(items) => {
                     let i = const_int(cx, &s.slice)?;
@@ -119,7 +137,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::language::PyRes
                 }
                 Val::Global(crate::language::Value::Array(host)) => {
                     let (a, dt, nd) =
-                        crate::compiler::frontend_calls::const_array(b, cx, &host, e.range())?;
+                        crate::compiler::frontend_arrays::const_array(b, cx, &host, e.range())?;
                     let _ = a;
                     let idx = index_regs(b, cx, &s.slice, nd)?;
                     Val::Reg(b.emit(dt, Op::Load(a, idx)))
@@ -291,6 +309,18 @@ pub fn index_regs(
     slice: &Expr,
     nd: usize,
 ) -> crate::language::PyResult<Vec<Reg>> {
+    index_regs_partial(b, cx, slice, nd, false)
+}
+
+/// Index registers; with `partial`, fewer indices than dimensions are allowed (the result
+/// is then a sub-array view).
+pub fn index_regs_partial(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    slice: &Expr,
+    nd: usize,
+    partial: bool,
+) -> crate::language::PyResult<Vec<Reg>> {
     if matches!(slice, Expr::Slice(_))
         || matches!(slice, Expr::Tuple(t) if t.elts.iter().any(|x| matches!(x, Expr::Slice(_))))
     {
@@ -304,13 +334,13 @@ pub fn index_regs(
         Val::Tuple(items) => items,
         other => vec![other],
     };
-    if items.len() != nd {
+    if items.len() != nd && !(partial && !items.is_empty() && items.len() < nd) {
         return Err(cx.typing(
             format!(
                 "cannot index a {nd}-dimensional array with {} indices{}",
                 items.len(),
                 if items.len() < nd {
-                    " (slicing and partial indexing are not supported in kernels)"
+                    " (assign to single elements, e.g. a[i, j] = x)"
                 } else {
                     ""
                 }
@@ -341,31 +371,35 @@ fn attribute(
     range: TextRange,
 ) -> crate::language::PyResult<Val> {
     Ok(match base {
-        Val::Array(a, dt, nd) => match attr {
-            "shape" => Val::Tuple(
-                (0..nd)
-                    .map(|d| Val::Reg(b.emit(DType::I64, Op::Dim(a, d as u8))))
-                    .collect(),
-            ),
-            "size" => {
-                let mut acc = b.konst(Scalar::I64(1));
-                for d in 0..nd {
-                    let x = b.emit(DType::I64, Op::Dim(a, d as u8));
-                    acc = b.emit(DType::I64, Op::Bin(Bin::Mul, acc, x));
+        Val::Array(..) | Val::View(..) => {
+            let (a, dt, nd, prefix) = array_parts(&base).expect("an array value");
+            let p = prefix.len();
+            match attr {
+                "shape" => Val::Tuple(
+                    (0..nd)
+                        .map(|d| Val::Reg(b.emit(DType::I64, Op::Dim(a, (p + d) as u8))))
+                        .collect(),
+                ),
+                "size" => {
+                    let mut acc = b.emit(DType::I64, Op::Dim(a, p as u8));
+                    for d in 1..nd {
+                        let x = b.emit(DType::I64, Op::Dim(a, (p + d) as u8));
+                        acc = b.emit(DType::I64, Op::Bin(Bin::Mul, acc, x));
+                    }
+                    Val::Reg(acc)
                 }
-                Val::Reg(acc)
+                "ndim" => Val::Reg(b.konst(Scalar::I64(nd as i64))),
+                _ => {
+                    return Err(cx.typing(
+                        format!(
+                            "Unknown attribute '{attr}' of type array({}, {nd}d, A)",
+                            numba_name(dt)
+                        ),
+                        range,
+                    ))
+                }
             }
-            "ndim" => Val::Reg(b.konst(Scalar::I64(nd as i64))),
-            _ => {
-                return Err(cx.typing(
-                    format!(
-                        "Unknown attribute '{attr}' of type array({}, {nd}d, A)",
-                        numba_name(dt)
-                    ),
-                    range,
-                ))
-            }
-        },
+        }
         Val::Module(m) => {
             let prefix = match m.name.as_str() {
                 "numba.cuda" => "cuda",
@@ -418,9 +452,6 @@ fn attribute(
             Val::Path(format!("{p}.{attr}"))
         }
         other => {
-            if let (Val::Path(p), true) = (&other, attr == "x") {
-                let _ = p;
-            }
             return Err(cx.typing(
                 format!("Unknown attribute '{attr}' of type {}", describe(b, &other)),
                 range,
@@ -549,6 +580,3 @@ pub fn dtype_of(v: &Val) -> Option<DType> {
         _ => None,
     }
 }
-
-#[allow(dead_code)]
-fn unused(_: ArrRef) {}

@@ -86,6 +86,8 @@ pub enum Special {
     Nctaid(u8),
     LaneId,
     WarpSize,
+    /// `threadIdx + blockIdx * blockDim` along one axis, as int64 (`cuda.grid`).
+    GlobalId(u8),
 }
 
 /// `math.*` functions. Arguments and result share one float type except the predicates
@@ -365,6 +367,7 @@ fn op_text(op: &Op) -> String {
                 Special::Nctaid(d) => format!("sreg nctaid.{}", dim(d)),
                 Special::LaneId => "sreg laneid".into(),
                 Special::WarpSize => "sreg warpsize".into(),
+                Special::GlobalId(d) => format!("sreg gid.{}", dim(d)),
             }
         }
         Op::Dim(a, d) => format!("dim {}, {d}", arr(a)),

@@ -2,13 +2,11 @@
 //! by reference, host arrays copied in and back, `cuda.In/Out/InOut`, scalars by value),
 //! specialisation, and the launch through the devices API. Also `create_xoroshiro128p_states`.
 
-use std::sync::Arc;
-
 use crate::arrays::{DType, NdArray, Scalar};
 use crate::compiler::compile::{accepts, array_ty, ndarray_ty, typeof_scalar};
 use crate::compiler::dispatch::{CudaKernel, HostArg};
 use crate::compiler::types::Ty;
-use crate::compiler::{execute_on_cpu, ArgMem, ArrayArg, CompiledKernel, KernelArg, LaunchConfig};
+use crate::compiler::{ArgMem, ArrayArg, CompiledKernel, KernelArg, LaunchConfig};
 use crate::devices::api::{self, Transfer};
 use crate::devices::DeviceView;
 use crate::language::{Args, Module, PyErr, PyResult, Runtime, Value};
@@ -86,12 +84,16 @@ pub fn run_on_host(
     config: &LaunchConfig,
     args: &[KernelArg],
 ) -> PyResult<()> {
-    match execute_on_cpu(k, config, args) {
+    match crate::compiler::execute_on_cpu_interruptible(k, config, args, rt.interrupt.clone()) {
         Ok(out) => {
             if !out.printed.is_empty() {
                 rt.print(&out.printed);
             }
             Ok(())
+        }
+        Err(f) if f.ename == "KeyboardInterrupt" => {
+            rt.check_interrupt()?;
+            Err(PyErr::keyboard_interrupt())
         }
         Err(f) => Err(PyErr::new(&f.ename, f.message)),
     }
@@ -240,6 +242,3 @@ pub fn register_random(m: &Module) {
         },
     );
 }
-
-#[allow(dead_code)]
-fn _arc(_: Arc<CompiledKernel>) {}

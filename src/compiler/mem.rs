@@ -44,7 +44,7 @@ impl RawMem {
             && (off as usize)
                 .checked_add(size)
                 .is_some_and(|e| e <= self.len)
-            && (self.ptr as usize + off as usize) % size == 0
+            && (self.ptr as usize + off as usize) & (size - 1) == 0
     }
 
     /// Load an element as canonical register bits (integers sign/zero-extended to 64
@@ -89,6 +89,69 @@ impl RawMem {
                 2 => AtomicU16::from_ptr(p as *mut u16).store(v as u16, Ordering::Relaxed),
                 4 => AtomicU32::from_ptr(p as *mut u32).store(v as u32, Ordering::Relaxed),
                 _ => AtomicU64::from_ptr(p as *mut u64).store(v, Ordering::Relaxed),
+            }
+        }
+    }
+
+    /// Load `out.len()` elements starting at `off`, `stride` bytes apart. The caller
+    /// checked that the first and last element fit and that `stride` is a multiple of the
+    /// item size (so every element in between fits and is aligned).
+    pub fn load_run(&self, off: isize, stride: isize, dt: DType, out: &mut [u64]) {
+        // SAFETY (all arms): each address lies between the checked first and last
+        // elements and is aligned (stride is a multiple of the item size).
+        unsafe {
+            let base = self.ptr.offset(off);
+            match dt {
+                DType::F32 | DType::U32 => {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        let p = base.offset(k as isize * stride) as *mut u32;
+                        *o = AtomicU32::from_ptr(p).load(Ordering::Relaxed) as u64;
+                    }
+                }
+                DType::I32 => {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        let p = base.offset(k as isize * stride) as *mut u32;
+                        *o = AtomicU32::from_ptr(p).load(Ordering::Relaxed) as i32 as i64 as u64;
+                    }
+                }
+                DType::F64 | DType::I64 | DType::U64 => {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        let p = base.offset(k as isize * stride) as *mut u64;
+                        *o = AtomicU64::from_ptr(p).load(Ordering::Relaxed);
+                    }
+                }
+                _ => {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        *o = self.load(off + k as isize * stride, dt);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Store a run of elements (same preconditions as [`RawMem::load_run`]).
+    pub fn store_run(&self, off: isize, stride: isize, dt: DType, vals: &[u64]) {
+        // SAFETY (all arms): as in `load_run`.
+        unsafe {
+            let base = self.ptr.offset(off);
+            match dt.itemsize() {
+                4 => {
+                    for (k, v) in vals.iter().enumerate() {
+                        let p = base.offset(k as isize * stride) as *mut u32;
+                        AtomicU32::from_ptr(p).store(*v as u32, Ordering::Relaxed);
+                    }
+                }
+                8 => {
+                    for (k, v) in vals.iter().enumerate() {
+                        let p = base.offset(k as isize * stride) as *mut u64;
+                        AtomicU64::from_ptr(p).store(*v, Ordering::Relaxed);
+                    }
+                }
+                _ => {
+                    for (k, v) in vals.iter().enumerate() {
+                        self.store(off + k as isize * stride, dt, *v);
+                    }
+                }
             }
         }
     }

@@ -4,25 +4,31 @@
 
 pub mod abi;
 pub mod builder;
+pub mod codegen;
 pub mod compile;
 pub mod dispatch;
 pub mod exec;
+pub mod exec_inst;
 pub mod exec_ops;
 pub mod frontend;
+pub mod frontend_arrays;
 pub mod frontend_calls;
 pub mod frontend_expr;
+pub mod gufunc;
 pub mod intrinsics;
 pub mod ir;
 pub mod launch;
 pub mod mem;
 pub mod njit;
 pub mod numba_types;
+pub mod nvrtc;
 pub mod reduce;
 pub mod rng;
 pub mod types;
 pub mod ufunc;
 
 pub use abi::{ArgMem, ArrayArg, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+pub use codegen::{cuda_source, entry_name};
 
 /// A kernel compiled for one argument-type specialisation. Both devices consume it: the CPU
 /// device through [`execute_on_cpu`], the CUDA device through its generated CUDA C.
@@ -51,6 +57,21 @@ pub fn execute_on_cpu(
     let prepared = exec::prepare(&kernel.ir, config, args)?;
     exec::run(&prepared)
 }
+
+/// [`execute_on_cpu`] that also stops (KeyboardInterrupt) when `interrupt` is set: for
+/// launches that run on the interpreter thread.
+pub fn execute_on_cpu_interruptible(
+    kernel: &CompiledKernel,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<LaunchOutput, KernelFault> {
+    let mut prepared = exec::prepare(&kernel.ir, config, args)?;
+    prepared.interrupt = Some(interrupt);
+    exec::run(&prepared)
+}
+
+pub use exec::cancel_running_kernels;
 
 use std::rc::Rc;
 

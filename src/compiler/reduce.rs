@@ -7,7 +7,6 @@ use std::rc::Rc;
 use crate::arrays::{DType, NdArray, Scalar};
 use crate::compiler::builder::Builder;
 use crate::compiler::dispatch::{as_function, device_function, CudaKernel};
-use crate::compiler::exec_ops::bits_scalar;
 use crate::compiler::frontend::{FnCtx, FnKind, Val};
 use crate::compiler::ir::{ArrRef, Bin, Cmp, Op, Stmt};
 use crate::compiler::launch::host_arg;
@@ -251,5 +250,4 @@ pub fn register(cuda: &Module) {
         "Build a reduction from a binary function: r(arr, size=None, res=None, init=0, stream=0).";
     cuda.func("reduce", "reduce(binop)", doc, make_reduce);
     cuda.func("Reduce", "Reduce(functor)", doc, make_reduce);
-    let _ = bits_scalar;
 }

@@ -78,16 +78,7 @@ pub fn build_kernel(
     use ruff_text_size::Ranged;
     let range = func.def.range();
     cx.set_loc(&mut b, func.def.name.range);
-    let t = b.emit(DType::I32, Op::Special(Special::Tid(0)));
-    let c = b.emit(DType::I32, Op::Special(Special::Ctaid(0)));
-    let nt = b.emit(DType::I32, Op::Special(Special::Ntid(0)));
-    let (t, c, nt) = (
-        b.cast(t, DType::I64),
-        b.cast(c, DType::I64),
-        b.cast(nt, DType::I64),
-    );
-    let m = b.emit(DType::I64, Op::Bin(Bin::Mul, c, nt));
-    let i = b.emit(DType::I64, Op::Bin(Bin::Add, t, m));
+    let i = b.emit(DType::I64, Op::Special(Special::GlobalId(0)));
     let dims: Vec<u32> = (0..ndim)
         .map(|d| b.emit(DType::I64, Op::Dim(out, d as u8)))
         .collect();
@@ -661,18 +652,6 @@ pub fn register(m: &Module, cuda: bool) {
             doc,
             vectorize(Target::Cpu),
         );
-        m.func(
-            "guvectorize",
-            "guvectorize(signatures, layout, target='cpu')",
-            "Generalized ufuncs (not supported by nbcuda yet).",
-            |_rt, _args| {
-                Err(PyErr::not_implemented(
-                    "guvectorize is not supported by nbcuda yet; write a @cuda.jit kernel instead",
-                ))
-            },
-        );
+        crate::compiler::gufunc::register(m);
     }
 }
-
-#[allow(dead_code)]
-fn _unused(_: Layout) {}

@@ -2,6 +2,8 @@
 //! host buffers through `execute_on_cpu`.
 #![allow(dead_code)]
 
+pub mod catalog;
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
