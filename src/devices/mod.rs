@@ -87,7 +87,9 @@ pub fn numba_cuda_module() -> Rc<Module> {
 }
 
 /// Add the device-memory parts of the top-level `numba` module (`SmartArray`).
-pub fn register_numba_toplevel(_numba: &Module) {}
+pub fn register_numba_toplevel(numba: &Module) {
+    smart::register(numba);
+}
 
 /// Build the `cupy` module.
 pub fn cupy_module() -> Rc<Module> {
