@@ -98,8 +98,10 @@ static NEXT_ALLOC: AtomicU64 = AtomicU64::new(1 << 32);
 
 /// Live accounted allocations by id, so that dropping an `Allocation` (on any thread)
 /// returns its bytes to the device that made it.
-fn owners() -> &'static Mutex<HashMap<u64, (Arc<Shared>, usize)>> {
-    static OWNERS: OnceLock<Mutex<HashMap<u64, (Arc<Shared>, usize)>>> = OnceLock::new();
+type Owners = Mutex<HashMap<u64, (Arc<Shared>, usize)>>;
+
+fn owners() -> &'static Owners {
+    static OWNERS: OnceLock<Owners> = OnceLock::new();
     OWNERS.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
