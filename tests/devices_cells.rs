@@ -48,3 +48,26 @@ fn freed_array_error_names_the_cell() {
     assert_eq!(c.ename().as_deref(), Some("ValueError"));
     assert!(c.evalue().contains("Cell In[2]"), "{}", c.evalue());
 }
+
+#[test]
+fn cupy_from_cells() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "import cupy as cp\nx = cp.arange(5, dtype=cp.float32)\ny = x * 2 + 1\nprint(y.shape, y.dtype, y.sum().item(), len(y))\n\
+         print(type(cp.asnumpy(y)).__name__)\n",
+    );
+    assert_eq!(out, "(5,) float32 25.0 5\nndarray\n");
+    let c = s.run("x.__array__()");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    assert!(c.evalue().contains(".get()"), "{}", c.evalue());
+}
+
+#[test]
+fn mapped_arrays_pass_through_to_device() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from numba import cuda\na = cuda.mapped_array(4, dtype='f4')\nprint(cuda.to_device(a) is a, cuda.is_cuda_array(a))\n\
+         d = cuda.as_cuda_array(a)\nd[1] = 3\nprint(float(d[1]))\n",
+    );
+    assert_eq!(out, "True True\n3.0\n");
+}

@@ -97,6 +97,10 @@ pub fn to_device(
         api::device_view(rt, obj)?;
         return Ok(obj.clone());
     }
+    // Mapped and managed host arrays already are device memory.
+    if matches!(obj, Value::Array(_)) && api::device_view(rt, obj)?.is_some() {
+        return Ok(obj.clone());
+    }
     if !matches!(obj, Value::Array(_)) {
         if let Some(v) = api::device_view(rt, obj)? {
             return Ok(DeviceNDArray::value(v));
@@ -304,8 +308,8 @@ pub fn build(m: &Module) {
             let b = a.bind("as_cuda_array", &["obj", "sync="])?;
             let obj = arg(&b, 0).unwrap_or(&Value::None);
             match api::device_view(rt, obj)? {
-                Some(v) if !matches!(obj, Value::Array(_)) => Ok(DeviceNDArray::value(v)),
-                _ => Err(PyErr::type_error(
+                Some(v) => Ok(DeviceNDArray::value(v)),
+                None => Err(PyErr::type_error(
                     "*obj* doesn't implement the cuda array interface.",
                 )),
             }

@@ -184,7 +184,16 @@ pub fn copy_to_device(
         }
         return api::dtod(rt, &src, view, s, Transfer::explicit("copy_to_device"));
     }
-    let host = hostconv::host_array(rt, ary)?;
+    let mut host = hostconv::host_array(rt, ary)?;
+    // Numba compares shapes with length-1 axes squeezed out.
+    let sq = |s: &[usize]| s.iter().copied().filter(|&n| n != 1).collect::<Vec<_>>();
+    if host.shape != view.shape && sq(&host.shape) == sq(&view.shape) && host.is_c_contiguous() {
+        host = NdArray {
+            shape: view.shape.clone(),
+            strides: NdArray::c_strides(&view.shape, host.dtype.itemsize()),
+            ..host
+        };
+    }
     if host.dtype != view.dtype {
         return Err(PyErr::type_error(format!(
             "incompatible dtype: {} vs. {}",
