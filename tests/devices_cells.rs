@@ -71,3 +71,21 @@ fn mapped_arrays_pass_through_to_device() {
     );
     assert_eq!(out, "True True\n3.0\n");
 }
+
+#[test]
+fn pinned_context_used_as_array_points_to_pinned_array() {
+    let mut s = Session::new();
+    let c = s.run("from numba import cuda\np = cuda.pinned([1.0, 2.0, 3.0])\np.reshape(3, 1)");
+    assert_eq!(c.ename().as_deref(), Some("AttributeError"));
+    assert!(
+        c.traceback().contains("cuda.pinned_array(shape, dtype)"),
+        "{}",
+        c.traceback()
+    );
+    let c = s.run("p[0]");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    s.run(
+        "a = cuda.pinned_array(3)\nwith cuda.pinned(a):\n    d = cuda.to_device(a)\nprint(d.shape)",
+    )
+    .ok();
+}
