@@ -235,3 +235,31 @@ fn cupy_work_is_recorded_as_kernels() {
         .iter()
         .any(|e| e.kind == nbcuda::devices::LedgerKind::Kernel && e.label == "cupy_add"));
 }
+
+#[test]
+fn cupy_streams_scope_work() {
+    let mut rt = runtime();
+    let m = cp();
+    let Some(Value::Module(cm)) = m.get("cuda") else {
+        panic!()
+    };
+    let class = cm.get("Stream").unwrap();
+    let Value::Object(c) = &class else { panic!() };
+    let s = c.clone().call(Args::default(), &mut rt).unwrap();
+    let Value::Object(so) = &s else { panic!() };
+    so.clone().enter(&mut rt).unwrap();
+    let x = call(&mut rt, &m, "ones", Args::new(vec![Value::Int(3)])).unwrap();
+    let y = bin(&mut rt, BinOp::Add, &x, &Value::Int(1));
+    so.exit(&mut rt, None).unwrap();
+    meth(&mut rt, &s, "synchronize", Args::default()).unwrap();
+    let (events, _) = nbcuda::devices::ledger::events_since(&mut rt, 0);
+    let sid = match attr(&mut rt, &s, "ptr").unwrap() {
+        Value::Int(i) => i as u64,
+        _ => panic!(),
+    };
+    let add = events.iter().find(|e| e.label == "cupy_add").unwrap();
+    assert_eq!(add.stream, sid);
+    assert_eq!(get(&mut rt, &y), vec![2.0; 3]);
+    let null = attr(&mut rt, &class, "null").unwrap();
+    meth(&mut rt, &null, "synchronize", Args::default()).unwrap();
+}

@@ -281,7 +281,22 @@ fn binary(op: BinOp, a: Scalar, b: Scalar, float: bool) -> Scalar {
     }
 }
 
-fn stream_of(ops: &[Operand]) -> u64 {
+/// CuPy's current stream (`with cp.cuda.Stream():` blocks push onto it).
+#[derive(Default)]
+pub struct CupyStreams {
+    pub stack: Vec<u64>,
+}
+
+pub fn current_stream(rt: &mut Runtime) -> u64 {
+    rt.state::<CupyStreams>().stack.last().copied().unwrap_or(0)
+}
+
+/// Operations run on the current stream, else on the first operand's stream.
+fn stream_of(rt: &mut Runtime, ops: &[Operand]) -> u64 {
+    let cur = current_stream(rt);
+    if cur != 0 {
+        return cur;
+    }
     ops.iter()
         .find_map(|o| match o {
             Operand::Arr(v) if v.stream != 0 => Some(v.stream),
@@ -326,7 +341,7 @@ pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResul
         common
     };
     let float = common.is_float();
-    let stream = stream_of(&[a.clone(), b.clone()]);
+    let stream = stream_of(rt, &[a.clone(), b.clone()]);
     let out = api::alloc(rt, &shape, out_dtype, stream)?;
     let inputs = vec![prepare(&a, &shape)?, prepare(&b, &shape)?];
     let dst = region_of(&out);
@@ -486,14 +501,15 @@ pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceVie
     } else {
         DType::F64
     };
-    let out = api::alloc(rt, &a.shape, out_dtype, a.stream)?;
+    let stream = stream_of(rt, &[Operand::Arr(a.clone())]);
+    let out = api::alloc(rt, &a.shape, out_dtype, stream)?;
     let inputs = vec![prepare(&Operand::Arr(a.clone()), &a.shape)?];
     let dst = region_of(&out);
     let fname = name.to_string();
     let int_path = keeps_int && !a.dtype.is_float();
     queue(
         rt,
-        a.stream,
+        stream,
         &format!("cupy_{name}"),
         out.size() * out_dtype.itemsize(),
         move || {
@@ -694,13 +710,14 @@ pub fn reduce(
             .map(|(_, &n)| n)
             .collect(),
     };
-    let out = api::alloc(rt, &out_shape, out_dtype, a.stream)?;
+    let stream = stream_of(rt, &[Operand::Arr(a.clone())]);
+    let out = api::alloc(rt, &out_shape, out_dtype, stream)?;
     let src = region_of(a);
     let dst = region_of(&out);
     let int_acc = !a.dtype.is_float() && !matches!(kind, Reduce::Mean | Reduce::Std | Reduce::Var);
     queue(
         rt,
-        a.stream,
+        stream,
         &format!("cupy_{kind:?}").to_lowercase(),
         a.size() * a.dtype.itemsize(),
         move || {
@@ -786,12 +803,13 @@ fn gather(r: &ArrayArg) -> Vec<Scalar> {
 
 /// Queue a cast copy (`astype`, `copy`) into a new C-contiguous array.
 pub fn cast_copy(rt: &mut Runtime, a: &DeviceView, dtype: DType) -> PyResult<DeviceView> {
-    let out = api::alloc(rt, &a.shape, dtype, a.stream)?;
+    let stream = stream_of(rt, &[Operand::Arr(a.clone())]);
+    let out = api::alloc(rt, &a.shape, dtype, stream)?;
     let src = region_of(a);
     let dst = region_of(&out);
     queue(
         rt,
-        a.stream,
+        stream,
         "cupy_copy",
         out.size() * dtype.itemsize(),
         move || crate::devices::copy::copy_region(&src, &dst),
@@ -806,11 +824,12 @@ pub fn full(
     dtype: DType,
     value: Scalar,
 ) -> PyResult<DeviceView> {
-    let out = api::alloc(rt, shape, dtype, 0)?;
+    let stream = current_stream(rt);
+    let out = api::alloc(rt, shape, dtype, stream)?;
     let dst = region_of(&out);
     queue(
         rt,
-        0,
+        stream,
         "cupy_fill",
         out.size() * dtype.itemsize(),
         move || crate::devices::copy::fill_region(&dst, value),
@@ -826,9 +845,10 @@ pub fn arange(
     n: usize,
     dtype: DType,
 ) -> PyResult<DeviceView> {
-    let out = api::alloc(rt, &[n], dtype, 0)?;
+    let stream = current_stream(rt);
+    let out = api::alloc(rt, &[n], dtype, stream)?;
     let dst = region_of(&out);
-    queue(rt, 0, "cupy_arange", n * dtype.itemsize(), move || {
+    queue(rt, stream, "cupy_arange", n * dtype.itemsize(), move || {
         let b = buffer_of(&dst.mem);
         let isz = dtype.itemsize();
         for i in 0..n {
