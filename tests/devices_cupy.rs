@@ -263,3 +263,70 @@ fn cupy_streams_scope_work() {
     let null = attr(&mut rt, &class, "null").unwrap();
     meth(&mut rt, &null, "synchronize", Args::default()).unwrap();
 }
+
+#[test]
+fn large_contiguous_arithmetic_matches_elementwise_values() {
+    // Larger than one work chunk, so chunk boundaries are crossed.
+    let n = 40_000;
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::Array(arange(n, DType::F32))]),
+    )
+    .unwrap();
+    let y = bin(&mut rt, BinOp::Mul, &x, &Value::Float(0.5));
+    let z = bin(&mut rt, BinOp::Sub, &x, &y);
+    let zs = get(&mut rt, &z);
+    assert_eq!(zs.len(), n);
+    for (i, v) in zs.iter().enumerate() {
+        assert_eq!(*v, (i as f32 - i as f32 * 0.5) as f64, "element {i}");
+    }
+    let r = call(&mut rt, &m, "sqrt", Args::new(vec![x.clone()])).unwrap();
+    let rs = get(&mut rt, &r);
+    assert_eq!(rs[n - 1], ((n - 1) as f32).sqrt() as f64);
+    let d = bin(&mut rt, BinOp::Div, &x, &x);
+    assert!(get(&mut rt, &d)[0].is_nan());
+    let i = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(n as i64)])).unwrap();
+    let big = bin(&mut rt, BinOp::Mul, &i, &Value::Int(i64::MAX));
+    let bs = attr(&mut rt, &big, "dtype").unwrap();
+    assert!(matches!(bs, Value::DType(DType::I64)));
+    let h = meth(&mut rt, &big, "get", Args::default()).unwrap();
+    let Value::Array(h) = h else { panic!() };
+    let mut b = [0u8; 8];
+    h.buf.read(2 * 8, &mut b);
+    assert_eq!(i64::from_le_bytes(b), 2i64.wrapping_mul(i64::MAX));
+}
+
+#[test]
+fn large_reductions_agree_with_exact_values() {
+    let n = 100_000;
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::Array(arange(n, DType::F64))]),
+    )
+    .unwrap();
+    let s = meth(&mut rt, &x, "sum", Args::default()).unwrap();
+    assert_eq!(get(&mut rt, &s), vec![(n * (n - 1) / 2) as f64]);
+    let mean = meth(&mut rt, &x, "mean", Args::default()).unwrap();
+    assert_eq!(get(&mut rt, &mean), vec![(n - 1) as f64 / 2.0]);
+    let mn = meth(&mut rt, &x, "min", Args::default()).unwrap();
+    let mx = meth(&mut rt, &x, "max", Args::default()).unwrap();
+    assert_eq!(
+        (get(&mut rt, &mn), get(&mut rt, &mx)),
+        (vec![0.0], vec![(n - 1) as f64])
+    );
+    let i = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(n as i64)])).unwrap();
+    let si = meth(&mut rt, &i, "sum", Args::default()).unwrap();
+    assert!(matches!(
+        attr(&mut rt, &si, "dtype").unwrap(),
+        Value::DType(DType::I64)
+    ));
+    assert_eq!(get(&mut rt, &si), vec![(n * (n - 1) / 2) as f64]);
+}

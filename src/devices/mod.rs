@@ -40,6 +40,7 @@ pub mod cpu;
 pub mod cudamod;
 pub mod cupy;
 pub mod cupy_cuda;
+pub mod cupy_fast;
 pub mod cupy_module;
 pub mod cupy_ops;
 pub mod cupy_reduce;
