@@ -86,7 +86,6 @@ pub fn copy_to_host(
         )));
     }
     let s = call_stream(rt, stream, view)?;
-    let explicit_stream = s != 0;
     match ary {
         None | Some(Value::None) => {
             // Same shape, dtype and strides: the view's extent is copied as bytes.
@@ -110,9 +109,9 @@ pub fn copy_to_host(
                 explicit: true,
             };
             let t = device(rt)?.backend().copy(src, dst, s, rec);
-            if !explicit_stream {
-                api::wait(rt, vec![t])?;
-            }
+            // A new array is ordinary pageable memory: the copy completes before returning,
+            // even on a stream (CUDA's rule for pageable destinations).
+            api::wait(rt, vec![t])?;
             Ok(Value::Array(NdArray {
                 buf: host.buf,
                 offset: (-lo) as usize,
