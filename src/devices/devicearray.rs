@@ -129,7 +129,9 @@ pub fn copy_to_host(
                 )));
             }
             let sq = |s: &[usize]| s.iter().copied().filter(|&n| n != 1).collect::<Vec<_>>();
-            if sq(&a.shape) != sq(&view.shape) {
+            // Different shapes that agree without length-1 axes are accepted when the host
+            // array is contiguous (so it can be seen with the device array's shape).
+            if sq(&a.shape) != sq(&view.shape) || (a.shape != view.shape && !a.is_c_contiguous()) {
                 return Err(PyErr::value_error(format!(
                     "incompatible shape: {} vs. {}",
                     shape_str(&view.shape),
