@@ -103,3 +103,27 @@ fn memory_report_names_variables_and_totals() {
     assert!(r.contains("Device memory: 3.9 KiB used"), "{r}");
     assert!(!r.contains("\nn "));
 }
+
+#[test]
+fn memory_report_has_no_side_effects_and_skips_freed_arrays() {
+    let mut rt = runtime();
+    let m = numba_with_smart();
+    let c = cuda();
+    let s = call(
+        &mut rt,
+        &m,
+        "SmartArray",
+        Args::new(vec![Value::Array(arange(4, DType::F64))]),
+    )
+    .unwrap();
+    let before = count(&mut rt, LedgerKind::HtoD);
+    let d = call(&mut rt, &c, "device_array", Args::new(vec![Value::Int(8)])).unwrap();
+    meth(&mut rt, &d, "free", Args::default()).unwrap();
+    let r = nbcuda::devices::memory_report(&mut rt, &[("s".into(), s), ("d".into(), d)]);
+    assert_eq!(
+        count(&mut rt, LedgerKind::HtoD),
+        before,
+        "the report copied data"
+    );
+    assert!(r.contains("No device arrays are held by variables."), "{r}");
+}

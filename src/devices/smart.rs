@@ -95,6 +95,11 @@ impl SmartArray {
         Ok(host)
     }
 
+    /// The device side if one exists, without copying (for reports).
+    pub fn peek_gpu(&self) -> Option<DeviceView> {
+        self.sides.borrow().gpu.clone()
+    }
+
     /// The device view for a kernel argument; the kernel may write, so the host side is
     /// treated as stale afterwards.
     pub fn gpu_view(&self, rt: &mut Runtime) -> PyResult<DeviceView> {
