@@ -330,3 +330,48 @@ fn large_reductions_agree_with_exact_values() {
     ));
     assert_eq!(get(&mut rt, &si), vec![(n * (n - 1) / 2) as f64]);
 }
+
+#[test]
+fn random_arrays_are_seeded_and_in_range() {
+    let mut rt = runtime();
+    let m = cp();
+    let Some(Value::Module(r)) = m.get("random") else {
+        panic!()
+    };
+    call(&mut rt, &r, "seed", Args::new(vec![Value::Int(42)])).unwrap();
+    let a = call(&mut rt, &r, "random", Args::new(vec![Value::Int(1000)])).unwrap();
+    call(&mut rt, &r, "seed", Args::new(vec![Value::Int(42)])).unwrap();
+    let b = call(&mut rt, &r, "random", Args::new(vec![Value::Int(1000)])).unwrap();
+    let (va, vb) = (get(&mut rt, &a), get(&mut rt, &b));
+    assert_eq!(va, vb);
+    assert!(va.iter().all(|&x| (0.0..1.0).contains(&x)));
+    assert!(va.windows(2).any(|w| w[0] != w[1]));
+    let i = call(
+        &mut rt,
+        &r,
+        "randint",
+        Args::new(vec![Value::Int(3), Value::Int(7)]).with_kw("size", tuple(&[10, 10])),
+    )
+    .unwrap();
+    assert_eq!(ints(&attr(&mut rt, &i, "shape").unwrap()), vec![10, 10]);
+    assert!(get(&mut rt, &i).iter().all(|&x| (3.0..7.0).contains(&x)));
+    let n = call(
+        &mut rt,
+        &r,
+        "normal",
+        Args::default()
+            .with_kw("loc", Value::Float(5.0))
+            .with_kw("size", Value::Int(100_000)),
+    )
+    .unwrap();
+    let mean = get(&mut rt, &n).iter().sum::<f64>() / 100_000.0;
+    assert!((mean - 5.0).abs() < 0.05, "{mean}");
+    let f = call(
+        &mut rt,
+        &r,
+        "random",
+        Args::new(vec![Value::Int(3)]).with_kw("dtype", Value::str("float32")),
+    )
+    .unwrap();
+    assert_eq!(dtype(&mut rt, &f), DType::F32);
+}

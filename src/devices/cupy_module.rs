@@ -314,5 +314,9 @@ pub fn module() -> Rc<Module> {
         "cuda",
         Value::Module(crate::devices::cupy_cuda::cuda_submodule()),
     );
+    m.set(
+        "random",
+        Value::Module(crate::devices::cupy_random::module()),
+    );
     Rc::new(m)
 }

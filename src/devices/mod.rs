@@ -43,6 +43,7 @@ pub mod cupy_cuda;
 pub mod cupy_fast;
 pub mod cupy_module;
 pub mod cupy_ops;
+pub mod cupy_random;
 pub mod cupy_reduce;
 pub mod devicearray;
 pub mod devicemethods;
