@@ -89,3 +89,13 @@ fn pinned_context_used_as_array_points_to_pinned_array() {
     )
     .ok();
 }
+
+#[test]
+fn isinstance_against_numba_classes() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from numba import cuda\nd = cuda.device_array(3)\n\
+         print(isinstance(d, cuda.cudadrv.devicearray.DeviceNDArray), isinstance(cuda.stream(), cuda.cudadrv.driver.Stream), isinstance(3, cuda.devicearray.DeviceNDArray))\n",
+    );
+    assert_eq!(out, "True True False\n");
+}

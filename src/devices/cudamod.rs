@@ -1,5 +1,7 @@
 //! The `numba.cuda` module: allocation, transfer, streams, events, devices.
 
+use std::rc::Rc;
+
 use crate::arrays::{contiguous, DType, NdArray};
 use crate::devices::api::{self, Transfer};
 use crate::devices::devicearray::{arg, DeviceNDArray, ERR_CONTIGUOUS};
@@ -177,8 +179,40 @@ fn host_arrays(rt: &mut Runtime, vals: &[Value]) -> PyResult<Vec<NdArray>> {
         .collect()
 }
 
+fn class(module: &str, name: &str) -> Value {
+    Value::object(crate::language::builtins::ClassObj {
+        module: module.to_string(),
+        name: name.to_string(),
+    })
+}
+
+/// `cuda.cudadrv` with `devicearray` and `driver`, for `isinstance` checks and the
+/// documented class paths.
+fn cudadrv() -> Value {
+    let da = Module::new("numba.cuda.cudadrv.devicearray", "Device arrays.");
+    da.set(
+        "DeviceNDArray",
+        class("numba.cuda.cudadrv.devicearray", "DeviceNDArray"),
+    );
+    let drv = Module::new("numba.cuda.cudadrv.driver", "Streams, events, contexts.");
+    for n in ["Stream", "Event", "Context", "Device"] {
+        drv.set(n, class("numba.cuda.cudadrv.driver", n));
+    }
+    let pkg = Module::new("numba.cuda.cudadrv", "The CUDA driver layer.");
+    pkg.set("devicearray", Value::Module(Rc::new(da)));
+    pkg.set("driver", Value::Module(Rc::new(drv)));
+    Value::Module(Rc::new(pkg))
+}
+
 /// Build the module's memory, stream, event and device functions.
 pub fn build(m: &Module) {
+    let drv = cudadrv();
+    if let Value::Module(p) = &drv {
+        if let Some(da) = p.get("devicearray") {
+            m.set("devicearray", da);
+        }
+    }
+    m.set("cudadrv", drv);
     m.func("to_device", "to_device(obj, stream=0, copy=True, to=None)",
         "Allocate a device array like obj and copy obj into it (or into `to=`). Device arrays are returned as they are.",
         |rt, a| {
