@@ -1,5 +1,11 @@
 //! The device abstraction: one trait every device implements, and the enum the API
 //! dispatches through (the CUDA device slots in as another variant).
+//!
+//! To add the CUDA device: add `Device::Cuda(..)` implementing [`Backend`] (copies become
+//! cuMemcpy*Async on the stream, `run`/`launch` launch generated kernels, tickets wrap CUDA
+//! events), add `Storage::Cuda(..)` for its allocations (the CPU executor and
+//! [`crate::devices::copy::buffer_of`] must then reject or stage CUDA memory), and choose
+//! it in [`crate::devices::state::device`].
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;

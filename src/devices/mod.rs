@@ -1,5 +1,19 @@
 //! Devices: one trait, two implementations (the embedded CPU device and the CUDA device),
 //! and the `numba.cuda` / `cupy` memory APIs built on them.
+//!
+//! Layout:
+//! - [`backend`]: the `Backend` trait and the `Device` enum the API dispatches through.
+//! - [`cpu`], [`streams_cpu`], [`copy`]: the embedded CPU device (capacity accounting,
+//!   one worker thread per stream with legacy default-stream ordering, strided copies).
+//! - [`state`]: per-session state in `rt.state::<DeviceState>()` (device made on first use,
+//!   freed allocations, pinned/mapped/managed host buffers).
+//! - [`api`]: what other parts call (views, alloc, htod/dtoh/dtod, launch, synchronize).
+//! - [`ledger`], [`memory`]: the event record and the `%memory` report.
+//! - `numba.cuda`: [`cudamod`] (functions), [`devicearray`]/[`devicemethods`]/[`viewops`]/
+//!   [`index`] (DeviceNDArray), [`streams`], [`info`], [`hostmem`], [`interop`] (CAI),
+//!   [`smart`] (`numba.SmartArray`).
+//! - `cupy`: [`cupy`] (ndarray), [`cupy_module`], [`cupy_ops`], [`cupy_fast`],
+//!   [`cupy_reduce`], [`cupy_random`], [`cupy_cuda`].
 
 use std::sync::Arc;
 
