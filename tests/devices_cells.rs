@@ -99,3 +99,67 @@ fn isinstance_against_numba_classes() {
     );
     assert_eq!(out, "True True False\n");
 }
+
+#[test]
+fn misuse_raises_python_errors_not_panics() {
+    let mut s = Session::new();
+    s.run("from numba import cuda\nimport cupy as cp\nd = cuda.device_array(6, dtype='f4')")
+        .ok();
+    let cases = [
+        ("cuda.device_array(-1)", "ValueError"),
+        ("cuda.device_array((2, 'a'))", "TypeError"),
+        ("cuda.device_array(2**62)", ""),
+        ("d[1, 2]", "IndexError"),
+        ("d[10]", "IndexError"),
+        ("d.reshape(-1, -1)", "ValueError"),
+        ("d.reshape(4)", "ValueError"),
+        ("d.view('f8').view('i2')[::2].view('f8')", "ValueError"),
+        ("d[::2].ravel()", "NotImplementedError"),
+        ("d[::-1].copy_to_host()", "NotImplementedError"),
+        ("d.reshape(2, 3).transpose((0, 0))", "ValueError"),
+        ("d.reshape(1, 2, 3).T", "NotImplementedError"),
+        ("d.split(0)", "ValueError"),
+        ("d.copy_to_host(5)", "TypeError"),
+        ("d.squeeze(axis=0)", "ValueError"),
+        ("cuda.event().elapsed_time(5)", "TypeError"),
+        ("cuda.stream().synchronize(1)", "TypeError"),
+        ("cuda.to_device([1.0], stream='s')", "TypeError"),
+        ("cuda.select_device(3)", "CudaSupportError"),
+        ("cuda.gpus[2]", "IndexError"),
+        ("cuda.from_cuda_array_interface({'shape': (3,), 'typestr': '<f4', 'data': (12345, False), 'version': 3})", "ValueError"),
+        ("cuda.from_cuda_array_interface({'shape': (3,), 'typestr': '<f4', 'data': (0, False), 'version': 3, 'mask': 1})", "NotImplementedError"),
+        ("cuda.as_cuda_array(3)", "TypeError"),
+        ("cp.ones(3) + cp.ones(4)", "ValueError"),
+        ("cp.sum(cp.ones(3), axis=5)", "AxisError"),
+        ("cp.ones(3) & 1.5", "TypeError"),
+        ("cp.max(cp.ones(0))", "ValueError"),
+        ("cp.ones(2)[5]", "IndexError"),
+        ("cp.random.randint(5, 2)", "ValueError"),
+        ("len(cp.ones(3).sum())", "TypeError"),
+        ("bool(cp.ones(3))", "ValueError"),
+    ];
+    for (code, ename) in cases {
+        let c = s.run(code);
+        let got = c.ename().unwrap_or_else(|| panic!("{code} did not raise"));
+        if !ename.is_empty() {
+            assert_eq!(got, ename, "{code}: {}", c.evalue());
+        }
+    }
+}
+
+#[test]
+fn absurd_shapes_and_strides_are_errors() {
+    let mut s = Session::new();
+    s.run("from numba import cuda").ok();
+    for code in [
+        "cuda.device_array((2**40, 2**40))",
+        "cuda.pinned_array((2**40, 2**40))",
+        "cuda.device_array((4,), strides=(8, 8))",
+        "cuda.device_array((4, 4), strides=(2**62, 8))",
+        "cuda.from_cuda_array_interface({'shape': (2**40, 2**40), 'typestr': '<f8', 'data': (0, False), 'version': 3})",
+        "cuda.from_cuda_array_interface({'shape': (0,), 'strides': (8, 8), 'typestr': '<f8', 'data': (0, False), 'version': 3})",
+    ] {
+        let c = s.run(code);
+        assert!(c.ename().is_some(), "{code} did not raise");
+    }
+}

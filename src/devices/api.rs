@@ -56,13 +56,7 @@ pub fn alloc(
     dtype: DType,
     stream: StreamId,
 ) -> PyResult<DeviceView> {
-    let size = shape
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .and_then(|n| n.checked_mul(dtype.itemsize()))
-        .ok_or_else(|| {
-            PyErr::value_error(format!("array is too big: shape {shape:?} overflows"))
-        })?;
+    let size = checked_nbytes(shape, dtype)?;
     let alloc = device(rt)?.backend().alloc(size)?;
     crate::devices::interop::register_alloc(rt, &alloc);
     Ok(DeviceView {
@@ -73,6 +67,22 @@ pub fn alloc(
         dtype,
         stream,
     })
+}
+
+/// Bytes of a C-contiguous array of `shape`, or ValueError when that does not fit in memory
+/// addresses (checked before any stride arithmetic).
+pub fn checked_nbytes(shape: &[usize], dtype: DType) -> PyResult<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .and_then(|n| n.checked_mul(dtype.itemsize()))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| {
+            PyErr::value_error(format!(
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size (shape {})",
+                shape_str(shape)
+            ))
+        })
 }
 
 fn check_same_shape(a: &[usize], b: &[usize]) -> PyResult<()> {

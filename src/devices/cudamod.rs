@@ -57,7 +57,15 @@ pub fn device_array(
     stream: u64,
 ) -> PyResult<DeviceView> {
     let isz = dtype.itemsize();
+    api::checked_nbytes(shape, dtype)?;
     let strides = match strides {
+        Some(s) if s.len() != shape.len() => {
+            return Err(PyErr::value_error(format!(
+                "strides {s:?} do not match the {} dimensions of shape {}",
+                shape.len(),
+                api::shape_str(shape)
+            )))
+        }
         Some(s) => s,
         None if order == 'F' => NdArray::f_strides(shape, isz),
         None => NdArray::c_strides(shape, isz),

@@ -19,6 +19,7 @@ pub fn host_alloc(
     order: char,
     strides: Option<Vec<isize>>,
 ) -> PyResult<NdArray> {
+    crate::devices::api::checked_nbytes(shape, dtype)?;
     let mut a = NdArray::zeros(shape, dtype).map_err(|e| {
         PyErr::memory_error(format!(
             "Unable to allocate {} bytes of page-locked host memory",
