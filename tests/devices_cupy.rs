@@ -375,3 +375,69 @@ fn random_arrays_are_seeded_and_in_range() {
     .unwrap();
     assert_eq!(dtype(&mut rt, &f), DType::F32);
 }
+
+#[test]
+fn extremes_where_clip_and_matmul() {
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::Array(host(&[1.0, 5.0, -2.0, 8.0], DType::F32))]),
+    )
+    .unwrap();
+    let mx = call(
+        &mut rt,
+        &m,
+        "maximum",
+        Args::new(vec![x.clone(), Value::Int(2)]),
+    )
+    .unwrap();
+    assert_eq!(get(&mut rt, &mx), vec![2., 5., 2., 8.]);
+    assert_eq!(dtype(&mut rt, &mx), DType::F32);
+    let cl = call(
+        &mut rt,
+        &m,
+        "clip",
+        Args::new(vec![x.clone(), Value::Int(0), Value::Int(6)]),
+    )
+    .unwrap();
+    assert_eq!(get(&mut rt, &cl), vec![1., 5., 0., 6.]);
+    let cond = bin(&mut rt, BinOp::Gt, &x, &Value::Int(2));
+    let w = call(
+        &mut rt,
+        &m,
+        "where",
+        Args::new(vec![cond, x.clone(), Value::Float(0.0)]),
+    )
+    .unwrap();
+    assert_eq!(get(&mut rt, &w), vec![0., 5., 0., 8.]);
+    let a = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(6)])).unwrap();
+    let a = meth(
+        &mut rt,
+        &a,
+        "reshape",
+        Args::new(vec![Value::Int(2), Value::Int(3)]),
+    )
+    .unwrap();
+    let v = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::list(vec![
+            Value::Int(1),
+            Value::Int(0),
+            Value::Int(2),
+        ])]),
+    )
+    .unwrap();
+    let p = bin(&mut rt, BinOp::MatMul, &a, &v);
+    assert_eq!(ints(&attr(&mut rt, &p, "shape").unwrap()), vec![2]);
+    assert_eq!(get(&mut rt, &p), vec![4., 13.]);
+    let at = attr(&mut rt, &a, "T").unwrap();
+    let g = call(&mut rt, &m, "dot", Args::new(vec![a.clone(), at])).unwrap();
+    assert_eq!(get(&mut rt, &g), vec![5., 14., 14., 50.]);
+    let e = call(&mut rt, &m, "dot", Args::new(vec![a.clone(), a])).unwrap_err();
+    assert!(e.message.contains("not aligned"), "{}", e.message);
+}

@@ -345,6 +345,19 @@ impl Object for CupyArray {
         let Some(o) = operand(rt, other)? else {
             return Ok(None);
         };
+        if op == BinOp::MatMul {
+            let Operand::Arr(other_view) = o else {
+                return Err(PyErr::value_error(
+                    "matmul: Input operand does not have enough dimensions",
+                ));
+            };
+            let (x, y) = if reflected {
+                (other_view, self.view.clone())
+            } else {
+                (self.view.clone(), other_view)
+            };
+            return Ok(Some(wrap(crate::devices::cupy_extra::matmul(rt, &x, &y)?)));
+        }
         let me = Operand::Arr(self.view.clone());
         let (a, b) = if reflected { (o, me) } else { (me, o) };
         Ok(Some(wrap(ops::binary_op(rt, op, a, b)?)))

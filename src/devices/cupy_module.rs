@@ -314,6 +314,7 @@ pub fn module() -> Rc<Module> {
         "cuda",
         Value::Module(crate::devices::cupy_cuda::cuda_submodule()),
     );
+    crate::devices::cupy_extra::register(&m);
     m.set(
         "random",
         Value::Module(crate::devices::cupy_random::module()),

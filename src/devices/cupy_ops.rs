@@ -361,12 +361,34 @@ pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResul
             }
         }
     }
-    let inputs = vec![prepare(&a, &shape)?, prepare(&b, &shape)?];
+    queue_elementwise(rt, stream, &name, vec![a, b], out.clone(), move |v| {
+        binary(op, v[0], v[1], float)
+    })?;
+    Ok(out)
+}
+
+/// Queue `out[i] = f(operands[i]...)` with NumPy broadcasting of the operands to
+/// `out`'s shape; `f` gets each operand's element (Python numbers as given) and its result
+/// is cast to `out`'s dtype.
+pub fn queue_elementwise(
+    rt: &mut Runtime,
+    stream: u64,
+    name: &str,
+    operands: Vec<Operand>,
+    out: DeviceView,
+    f: impl Fn(&[Scalar]) -> Scalar + Send + 'static,
+) -> PyResult<()> {
+    let shape = out.shape.clone();
+    let inputs = operands
+        .iter()
+        .map(|o| prepare(o, &shape))
+        .collect::<PyResult<Vec<_>>>()?;
+    let out_dtype = out.dtype;
     let dst = region_of(&out);
     queue(
         rt,
         stream,
-        &name,
+        name,
         out.size() * out_dtype.itemsize(),
         move || {
             let bufs: Vec<Option<Arc<crate::arrays::Buffer>>> = inputs
@@ -377,15 +399,16 @@ pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResul
                 })
                 .collect();
             let ob = buffer_of(&dst.mem);
+            let mut vals = vec![Scalar::I64(0); inputs.len()];
             for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
-                let x = read(&inputs[0], offs[0], &bufs, 0);
-                let y = read(&inputs[1], offs[1], &bufs, 1);
-                let r = binary(op, x, y, float);
-                ob.write(oo, &r.cast(out_dtype).to_bytes());
+                for (k, v) in vals.iter_mut().enumerate() {
+                    *v = read(&inputs[k], offs[k], &bufs, k);
+                }
+                ob.write(oo, &f(&vals).cast(out_dtype).to_bytes());
             });
         },
     );
-    Ok(out)
+    Ok(())
 }
 
 fn op_name(op: BinOp) -> &'static str {

@@ -54,6 +54,7 @@ pub mod cpu;
 pub mod cudamod;
 pub mod cupy;
 pub mod cupy_cuda;
+pub mod cupy_extra;
 pub mod cupy_fast;
 pub mod cupy_module;
 pub mod cupy_ops;
