@@ -163,3 +163,13 @@ fn absurd_shapes_and_strides_are_errors() {
         assert!(c.ename().is_some(), "{code} did not raise");
     }
 }
+
+#[test]
+fn device_attributes_from_cells() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from numba import cuda\ndev = cuda.get_current_device()\nprint(dev.WARP_SIZE, dev.MAX_THREADS_PER_BLOCK, dev.compute_capability, dev.id)\n\
+         print(len(cuda.gpus), cuda.gpus[0].name)\nfree, total = cuda.current_context().get_memory_info()\nprint(free <= total)\n",
+    );
+    assert_eq!(out, "32 1024 (7, 5) 0\n1 nbcuda CPU device\nTrue\n");
+}

@@ -39,6 +39,10 @@ pub trait Backend {
     fn name(&self) -> String;
     /// (free, total) bytes of device memory.
     fn memory_info(&self) -> (usize, usize);
+    /// A device attribute by its `CU_DEVICE_ATTRIBUTE_*` short name (`WARP_SIZE`).
+    fn attribute(&self, name: &str) -> Option<i64>;
+    /// (major, minor) compute capability.
+    fn compute_capability(&self) -> (i64, i64);
     /// Allocate `bytes` of device memory; CudaAPIError (out of memory) when it does not fit.
     fn alloc(&mut self, bytes: usize) -> PyResult<Arc<Allocation>>;
     /// A new stream handle.
@@ -86,6 +90,10 @@ impl Device {
         match self {
             Device::Cpu(d) => d,
         }
+    }
+    /// A device attribute (see [`Backend::attribute`]).
+    pub fn backend_ref_attr(&self, name: &str) -> Option<i64> {
+        self.backend_ref().attribute(name)
     }
     pub fn backend_ref(&self) -> &dyn Backend {
         match self {

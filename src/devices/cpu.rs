@@ -228,6 +228,14 @@ impl Backend for CpuDevice {
         "nbcuda CPU device".to_string()
     }
 
+    fn attribute(&self, name: &str) -> Option<i64> {
+        crate::devices::info::cpu_attribute(name)
+    }
+
+    fn compute_capability(&self) -> (i64, i64) {
+        crate::devices::info::CPU_COMPUTE_CAPABILITY
+    }
+
     fn memory_info(&self) -> (usize, usize) {
         let used = self.shared.used.load(Ordering::SeqCst);
         (
