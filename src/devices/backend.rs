@@ -14,7 +14,7 @@ use crate::arrays::Scalar;
 use crate::compiler::{ArrayArg, CompiledKernel, KernelArg, KernelFault, LaunchConfig};
 use crate::devices::cpu::CpuDevice;
 use crate::devices::ledger::LedgerKind;
-use crate::devices::streams_cpu::Ticket;
+pub use crate::devices::streams_cpu::{Ticket, Waitable};
 use crate::devices::{Allocation, StreamId};
 use crate::language::PyResult;
 
