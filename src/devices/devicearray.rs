@@ -308,13 +308,18 @@ pub fn setitem(
     Ok(())
 }
 
-fn no_arithmetic(op: &str) -> PyErr {
+/// CPython's operator TypeError, saying why: real Numba device arrays have no arithmetic.
+fn no_arithmetic(what: String) -> PyErr {
     PyErr::type_error(format!(
-        "unsupported operand type(s) for {op}: device arrays have no arithmetic operators on real Numba"
+        "{what} (device arrays have no arithmetic operators on real Numba)"
     ))
     .with_hint(
         "Do the arithmetic in a kernel (@vectorize(..., target='cuda') or @cuda.jit), use CuPy arrays (cp.asarray(d)), or copy to the host with .copy_to_host() first.",
     )
+}
+
+fn short_type(v: &Value) -> String {
+    v.type_name().rsplit('.').next().unwrap_or("").to_string()
 }
 
 impl Object for DeviceNDArray {
@@ -384,21 +389,36 @@ impl Object for DeviceNDArray {
     fn binary_op(
         self: Rc<Self>,
         op: BinOp,
-        _other: &Value,
-        _reflected: bool,
+        other: &Value,
+        reflected: bool,
         _rt: &mut Runtime,
     ) -> PyResult<Option<Value>> {
+        let (a, b) = if reflected {
+            (short_type(other), "DeviceNDArray".to_string())
+        } else {
+            ("DeviceNDArray".to_string(), short_type(other))
+        };
         match op {
             BinOp::Eq | BinOp::Ne => Ok(None),
-            _ => Err(no_arithmetic(op.symbol())),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Err(no_arithmetic(format!(
+                "'{}' not supported between instances of '{a}' and '{b}'",
+                op.symbol()
+            ))),
+            _ => Err(no_arithmetic(format!(
+                "unsupported operand type(s) for {}: '{a}' and '{b}'",
+                op.symbol()
+            ))),
         }
     }
     fn unary_op(self: Rc<Self>, op: UnaryOp, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        Err(no_arithmetic(match op {
-            UnaryOp::Neg => "unary -",
-            UnaryOp::Pos => "unary +",
-            UnaryOp::Invert => "unary ~",
-        }))
+        let sym = match op {
+            UnaryOp::Neg => "-",
+            UnaryOp::Pos => "+",
+            UnaryOp::Invert => "~",
+        };
+        Err(no_arithmetic(format!(
+            "bad operand type for unary {sym}: 'DeviceNDArray'"
+        )))
     }
     fn dir(&self) -> Vec<String> {
         crate::devices::devicemethods::NAMES
