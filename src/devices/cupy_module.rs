@@ -63,6 +63,22 @@ fn scalar_of(rt: &mut Runtime, v: &Value) -> PyResult<Scalar> {
     ))
 }
 
+/// `empty` allocates only (CuPy does not initialise it); `zeros`/`ones` fill.
+fn new_array(
+    rt: &mut Runtime,
+    shape: &[usize],
+    dt: DType,
+    fill: Option<f64>,
+) -> PyResult<crate::devices::DeviceView> {
+    match fill {
+        Some(v) => ops::full(rt, shape, dt, Scalar::F64(v)),
+        None => {
+            let stream = ops::current_stream(rt);
+            api::alloc(rt, shape, dt, stream)
+        }
+    }
+}
+
 /// Build the `cupy` module.
 pub fn module() -> Rc<Module> {
     let m = Module::new("cupy", "CuPy arrays on nbcuda's devices.");
@@ -108,12 +124,7 @@ pub fn module() -> Rc<Module> {
                 let b = a.bind(name, &["shape", "dtype=", "order="])?;
                 let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
                 let dt = dtype_or(rt, arg(&b, 1), DType::F64)?;
-                Ok(wrap(ops::full(
-                    rt,
-                    &shape,
-                    dt,
-                    Scalar::F64(fill.unwrap_or(0.0)),
-                )?))
+                Ok(wrap(new_array(rt, &shape, dt, fill)?))
             },
         );
         let like = format!("{name}_like");
@@ -125,12 +136,7 @@ pub fn module() -> Rc<Module> {
                 let b = a.bind(&like, &["a", "dtype=", "order="])?;
                 let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(&Value::None))?;
                 let dt = dtype_or(rt, arg(&b, 1), dt0)?;
-                Ok(wrap(ops::full(
-                    rt,
-                    &shape,
-                    dt,
-                    Scalar::F64(fill.unwrap_or(0.0)),
-                )?))
+                Ok(wrap(new_array(rt, &shape, dt, fill)?))
             },
         );
     }

@@ -609,13 +609,19 @@ pub fn full(
     let stream = current_stream(rt);
     let out = api::alloc(rt, shape, dtype, stream)?;
     let dst = region_of(&out);
-    queue(
-        rt,
-        stream,
-        "cupy_fill",
-        out.size() * dtype.itemsize(),
-        move || crate::devices::copy::fill_region(&dst, value),
-    );
+    // A byte-pattern fill is a memset on CUDA (cp.zeros); other values need a kernel.
+    let bytes = value.cast(dtype).to_bytes();
+    let memset = bytes.iter().all(|&b| b == bytes[0]);
+    let rec = Record {
+        kind: if memset {
+            LedgerKind::Memset
+        } else {
+            LedgerKind::Kernel
+        },
+        label: "cupy_fill".into(),
+        explicit: true,
+    };
+    device(rt)?.backend().fill(dst, value, stream, rec);
     Ok(out)
 }
 
