@@ -127,3 +127,30 @@ fn memory_report_has_no_side_effects_and_skips_freed_arrays() {
     );
     assert!(r.contains("No device arrays are held by variables."), "{r}");
 }
+
+#[test]
+fn ledger_before_the_device_exists_and_banner_line() {
+    let mut rt = runtime();
+    let (ev, next) = nbcuda::devices::ledger::events_since(&mut rt, usize::MAX);
+    assert!(ev.is_empty());
+    assert_eq!(
+        next, 0,
+        "no device yet: everything from the start belongs to the next cell"
+    );
+    let line = nbcuda::devices::describe(&mut rt);
+    assert!(
+        line.starts_with("nbcuda CPU device (") && line.ends_with(" GiB of device memory)"),
+        "{line}"
+    );
+    let d = call(
+        &mut rt,
+        &cuda(),
+        "device_array",
+        Args::new(vec![Value::Int(2)]),
+    )
+    .unwrap();
+    let (ev, _) = nbcuda::devices::ledger::events_since(&mut rt, next);
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].kind, LedgerKind::Alloc);
+    drop(d);
+}
