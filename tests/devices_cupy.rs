@@ -441,3 +441,50 @@ fn extremes_where_clip_and_matmul() {
     let e = call(&mut rt, &m, "dot", Args::new(vec![a.clone(), a])).unwrap_err();
     assert!(e.message.contains("not aligned"), "{}", e.message);
 }
+
+#[test]
+fn boolean_masks_and_index_arrays() {
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(
+        &mut rt,
+        &m,
+        "asarray",
+        Args::new(vec![Value::Array(host(
+            &[3.0, -1.0, 4.0, -5.0, 9.0],
+            DType::F64,
+        ))]),
+    )
+    .unwrap();
+    let Value::Object(o) = &x else { panic!() };
+    let mask = bin(&mut rt, BinOp::Gt, &x, &Value::Int(0));
+    let sel = o.clone().get_item(&mask, &mut rt).unwrap();
+    assert_eq!(get(&mut rt, &sel), vec![3., 4., 9.]);
+    let idx = Value::list(vec![Value::Int(4), Value::Int(0), Value::Int(-1)]);
+    let t = o.clone().get_item(&idx, &mut rt).unwrap();
+    assert_eq!(get(&mut rt, &t), vec![9., 3., 9.]);
+    let e = o
+        .clone()
+        .get_item(&Value::list(vec![Value::Int(7)]), &mut rt)
+        .unwrap_err();
+    assert_eq!(e.ename, "IndexError");
+    let neg = bin(&mut rt, BinOp::Lt, &x, &Value::Int(0));
+    o.set_item(&neg, Value::Int(0), &mut rt).unwrap();
+    assert_eq!(get(&mut rt, &x), vec![3., 0., 4., 0., 9.]);
+    // Rows of a 2-D array.
+    let a = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(6)])).unwrap();
+    let a = meth(
+        &mut rt,
+        &a,
+        "reshape",
+        Args::new(vec![Value::Int(3), Value::Int(2)]),
+    )
+    .unwrap();
+    let Value::Object(ao) = &a else { panic!() };
+    let r = ao
+        .clone()
+        .get_item(&Value::list(vec![Value::Int(2), Value::Int(0)]), &mut rt)
+        .unwrap();
+    assert_eq!(ints(&attr(&mut rt, &r, "shape").unwrap()), vec![2, 2]);
+    assert_eq!(get(&mut rt, &r), vec![4., 5., 0., 1.]);
+}

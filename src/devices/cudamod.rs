@@ -552,6 +552,29 @@ pub fn build(m: &Module) {
             Ok(Value::None)
         },
     );
+    m.func(
+        "require_context",
+        "require_context(fn)",
+        "Decorator that makes sure a context exists before fn runs (nbcuda always has one).",
+        |_, a| {
+            let b = a.bind("require_context", &["fn"])?;
+            Ok(arg(&b, 0).cloned().unwrap_or(Value::None))
+        },
+    );
+    let runtime = Module::new("numba.cuda.cudadrv.runtime", "CUDA runtime queries.");
+    runtime.func(
+        "get_version",
+        "get_version()",
+        "The CUDA runtime version nbcuda emulates, as (major, minor).",
+        |_, _| Ok(Value::tuple(vec![Value::Int(12), Value::Int(8)])),
+    );
+    runtime.func(
+        "is_supported_version",
+        "is_supported_version()",
+        "True.",
+        |_, _| Ok(Value::Bool(true)),
+    );
+    m.set("runtime", Value::Module(Rc::new(runtime)));
     for name in ["profile_start", "profile_stop"] {
         m.func(
             name,

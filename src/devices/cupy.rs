@@ -280,7 +280,12 @@ impl Object for CupyArray {
             _ => return Ok(None),
         }))
     }
-    fn get_item(self: Rc<Self>, key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
+    fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        if let Some(idx) = crate::devices::cupy_index::index_array(rt, key)? {
+            return Ok(wrap(crate::devices::cupy_index::getitem(
+                rt, &self.view, &idx,
+            )?));
+        }
         let v = &self.view;
         let l = Layout {
             offset: v.offset,
@@ -304,6 +309,9 @@ impl Object for CupyArray {
         })
     }
     fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
+        if let Some(idx) = crate::devices::cupy_index::index_array(rt, key)? {
+            return crate::devices::cupy_index::setitem_mask(rt, &self.view, &idx, &value);
+        }
         let s = if self.view.stream == 0 {
             Value::Int(0)
         } else {

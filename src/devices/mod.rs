@@ -56,6 +56,7 @@ pub mod cupy;
 pub mod cupy_cuda;
 pub mod cupy_extra;
 pub mod cupy_fast;
+pub mod cupy_index;
 pub mod cupy_module;
 pub mod cupy_ops;
 pub mod cupy_random;
