@@ -55,7 +55,15 @@ fn async_copy_returns_before_completion_and_event_times_it() {
     let mut rt = runtime();
     let m = cuda();
     let s = call(&mut rt, &m, "stream", Args::default()).unwrap();
-    let host = arange(BIG, DType::F32);
+    // Page-locked host memory: copies on a stream are asynchronous.
+    let host = call(
+        &mut rt,
+        &m,
+        "pinned_array",
+        Args::new(vec![Value::Int(BIG as i64)]).with_kw("dtype", Value::str("f4")),
+    )
+    .unwrap();
+    let Value::Array(host) = host else { panic!() };
     let start = call(&mut rt, &m, "event", Args::default()).unwrap();
     let end = call(&mut rt, &m, "event", Args::default()).unwrap();
     meth(&mut rt, &start, "record", Args::new(vec![s.clone()])).unwrap();
@@ -111,7 +119,16 @@ fn default_stream_waits_for_other_streams() {
     let mut rt = runtime();
     let m = cuda();
     let s = call(&mut rt, &m, "stream", Args::default()).unwrap();
-    let host = arange(BIG, DType::F32);
+    let host = call(
+        &mut rt,
+        &m,
+        "pinned_array",
+        Args::new(vec![Value::Int(BIG as i64)]).with_kw("dtype", Value::str("f4")),
+    )
+    .unwrap();
+    let Value::Array(host) = host else { panic!() };
+    let last = (BIG - 1) * 4;
+    host.buf.write(last, &((BIG - 1) as f32).to_le_bytes());
     let d = call(
         &mut rt,
         &m,
@@ -312,4 +329,40 @@ fn detect_prints_the_device() {
     let text = out.borrow().clone();
     assert!(text.starts_with("Found 1 CUDA devices\nid 0    "), "{text}");
     assert!(text.contains("[SUPPORTED]") && text.contains("Summary:\n\t1/1 devices are supported"));
+}
+
+#[test]
+fn pageable_copies_on_a_stream_complete_before_returning() {
+    let mut rt = runtime();
+    let m = cuda();
+    let s = call(&mut rt, &m, "stream", Args::default()).unwrap();
+    let sid = match attr(&mut rt, &s, "handle").unwrap() {
+        Value::Int(i) => i as u64,
+        _ => panic!(),
+    };
+    let host = arange(BIG, DType::F32);
+    let d = call(
+        &mut rt,
+        &m,
+        "to_device",
+        Args::new(vec![Value::Array(host.clone())]).with_kw("stream", s.clone()),
+    )
+    .unwrap();
+    let tail = nbcuda::devices::state::device(&mut rt)
+        .unwrap()
+        .backend()
+        .stream_tail(sid)
+        .unwrap();
+    assert!(
+        tail.done(),
+        "a pageable H->D copy must be finished when to_device returns"
+    );
+    // Changing the host array afterwards does not affect the device copy.
+    host.buf.fill(0, BIG * 4, 0);
+    let Value::Object(o) = &d else { panic!() };
+    let last = o
+        .clone()
+        .get_item(&Value::Int(BIG as i64 - 1), &mut rt)
+        .unwrap();
+    assert!(matches!(last, Value::Scalar(nbcuda::arrays::Scalar::F32(v)) if v == (BIG - 1) as f32));
 }

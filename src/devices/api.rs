@@ -56,13 +56,7 @@ pub fn alloc(
     dtype: DType,
     stream: StreamId,
 ) -> PyResult<DeviceView> {
-    let size = shape
-        .iter()
-        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
-        .and_then(|n| n.checked_mul(dtype.itemsize()))
-        .ok_or_else(|| {
-            PyErr::value_error(format!("array is too big: shape {shape:?} overflows"))
-        })?;
+    let size = checked_nbytes(shape, dtype)?;
     let alloc = device(rt)?.backend().alloc(size)?;
     crate::devices::interop::register_alloc(rt, &alloc);
     Ok(DeviceView {
@@ -73,6 +67,22 @@ pub fn alloc(
         dtype,
         stream,
     })
+}
+
+/// Bytes of a C-contiguous array of `shape`, or ValueError when that does not fit in memory
+/// addresses (checked before any stride arithmetic).
+pub fn checked_nbytes(shape: &[usize], dtype: DType) -> PyResult<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .and_then(|n| n.checked_mul(dtype.itemsize()))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| {
+            PyErr::value_error(format!(
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size (shape {})",
+                shape_str(shape)
+            ))
+        })
 }
 
 fn check_same_shape(a: &[usize], b: &[usize]) -> PyResult<()> {
@@ -100,7 +110,15 @@ pub fn shape_str(s: &[usize]) -> String {
     }
 }
 
-/// Copy a host array into a device view of the same shape (async on `stream`).
+/// Whether a host array is page-locked (pinned, mapped or managed). As on CUDA, copies on a
+/// stream are asynchronous only for such memory; with ordinary (pageable) memory the call
+/// returns once the copy is done, which is why the tutorials pin memory for overlap.
+pub fn page_locked(rt: &mut Runtime, a: &NdArray) -> bool {
+    state::host_kind(rt, &a.buf).is_some()
+}
+
+/// Copy a host array into a device view of the same shape (asynchronous on a stream when
+/// the host memory is page-locked).
 pub fn htod(
     rt: &mut Runtime,
     src: &NdArray,
@@ -118,14 +136,14 @@ pub fn htod(
     let t = device(rt)?
         .backend()
         .copy(host_region(src), region_of(dst), stream, rec);
-    if stream == 0 {
+    if stream == 0 || !page_locked(rt, src) {
         wait(rt, vec![t])?;
     }
     Ok(())
 }
 
-/// Copy a device view into a host array of the same shape; waits for completion when
-/// `stream` is 0, as Numba does.
+/// Copy a device view into a host array of the same shape; waits for completion unless a
+/// stream is given and the host memory is page-locked, as CUDA does.
 pub fn dtoh(
     rt: &mut Runtime,
     src: &DeviceView,
@@ -143,7 +161,7 @@ pub fn dtoh(
     let t = device(rt)?
         .backend()
         .copy(region_of(src), host_region(dst), stream, rec);
-    if stream == 0 {
+    if stream == 0 || !page_locked(rt, dst) {
         wait(rt, vec![t])?;
     }
     Ok(())

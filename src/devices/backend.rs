@@ -1,5 +1,11 @@
 //! The device abstraction: one trait every device implements, and the enum the API
 //! dispatches through (the CUDA device slots in as another variant).
+//!
+//! To add the CUDA device: add `Device::Cuda(..)` implementing [`Backend`] (copies become
+//! cuMemcpy*Async on the stream, `run`/`launch` launch generated kernels, tickets wrap CUDA
+//! events), add `Storage::Cuda(..)` for its allocations (the CPU executor and
+//! [`crate::devices::copy::buffer_of`] must then reject or stage CUDA memory), and choose
+//! it in [`crate::devices::state::device`].
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -8,7 +14,7 @@ use crate::arrays::Scalar;
 use crate::compiler::{ArrayArg, CompiledKernel, KernelArg, KernelFault, LaunchConfig};
 use crate::devices::cpu::CpuDevice;
 use crate::devices::ledger::LedgerKind;
-use crate::devices::streams_cpu::Ticket;
+pub use crate::devices::streams_cpu::{Ticket, Waitable};
 use crate::devices::{Allocation, StreamId};
 use crate::language::PyResult;
 
@@ -33,6 +39,10 @@ pub trait Backend {
     fn name(&self) -> String;
     /// (free, total) bytes of device memory.
     fn memory_info(&self) -> (usize, usize);
+    /// A device attribute by its `CU_DEVICE_ATTRIBUTE_*` short name (`WARP_SIZE`).
+    fn attribute(&self, name: &str) -> Option<i64>;
+    /// (major, minor) compute capability.
+    fn compute_capability(&self) -> (i64, i64);
     /// Allocate `bytes` of device memory; CudaAPIError (out of memory) when it does not fit.
     fn alloc(&mut self, bytes: usize) -> PyResult<Arc<Allocation>>;
     /// A new stream handle.
@@ -80,6 +90,10 @@ impl Device {
         match self {
             Device::Cpu(d) => d,
         }
+    }
+    /// A device attribute (see [`Backend::attribute`]).
+    pub fn backend_ref_attr(&self, name: &str) -> Option<i64> {
+        self.backend_ref().attribute(name)
     }
     pub fn backend_ref(&self) -> &dyn Backend {
         match self {

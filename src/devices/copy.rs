@@ -30,12 +30,13 @@ pub fn extent(shape: &[usize], strides: &[isize], itemsize: usize) -> (isize, is
         return (0, 0);
     }
     let (mut lo, mut hi) = (0isize, itemsize as isize);
+    // Saturating: absurd user strides give an absurd extent that bounds checks reject.
     for (&n, &s) in shape.iter().zip(strides) {
-        let span = (n as isize - 1) * s;
+        let span = (n as isize).saturating_sub(1).saturating_mul(s);
         if span < 0 {
-            lo += span;
+            lo = lo.saturating_add(span);
         } else {
-            hi += span;
+            hi = hi.saturating_add(span);
         }
     }
     (lo, hi)

@@ -92,12 +92,16 @@ impl Shared {
     }
 }
 
-static NEXT_ALLOC: AtomicU64 = AtomicU64::new(1);
+/// Ids start high so that hand-made `Allocation`s with small ids (tests, other parts) can
+/// never release an accounted allocation by accident.
+static NEXT_ALLOC: AtomicU64 = AtomicU64::new(1 << 32);
 
 /// Live accounted allocations by id, so that dropping an `Allocation` (on any thread)
 /// returns its bytes to the device that made it.
-fn owners() -> &'static Mutex<HashMap<u64, Arc<Shared>>> {
-    static OWNERS: OnceLock<Mutex<HashMap<u64, Arc<Shared>>>> = OnceLock::new();
+type Owners = Mutex<HashMap<u64, (Arc<Shared>, usize)>>;
+
+fn owners() -> &'static Owners {
+    static OWNERS: OnceLock<Owners> = OnceLock::new();
     OWNERS.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
@@ -109,17 +113,15 @@ pub fn next_alloc_id() -> u64 {
 /// Release an allocation's accounting now (`free()`, or its last reference dropping).
 /// Idempotent: returns false when it was already released or never accounted.
 pub fn release_allocation(id: u64, bytes: usize) -> bool {
-    let owner = owners()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&id);
-    match owner {
-        Some(shared) => {
-            shared.release(id, bytes);
-            true
-        }
-        None => false,
+    let mut map = owners().lock().unwrap_or_else(|e| e.into_inner());
+    match map.get(&id) {
+        Some((_, b)) if *b == bytes => {}
+        _ => return false,
     }
+    let (shared, _) = map.remove(&id).expect("checked above");
+    drop(map);
+    shared.release(id, bytes);
+    true
 }
 
 /// Capacity of the CPU device: `NBCUDA_CPU_DEVICE_MEMORY` (`4GiB`, `512MiB`, `1e9`, bytes)
@@ -226,6 +228,14 @@ impl Backend for CpuDevice {
         "nbcuda CPU device".to_string()
     }
 
+    fn attribute(&self, name: &str) -> Option<i64> {
+        crate::devices::info::cpu_attribute(name)
+    }
+
+    fn compute_capability(&self) -> (i64, i64) {
+        crate::devices::info::CPU_COMPUTE_CAPABILITY
+    }
+
     fn memory_info(&self) -> (usize, usize) {
         let used = self.shared.used.load(Ordering::SeqCst);
         (
@@ -262,7 +272,7 @@ impl Backend for CpuDevice {
         owners()
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(id, self.shared.clone());
+            .insert(id, (self.shared.clone(), bytes));
         self.shared
             .log(self.shared.event(LedgerKind::Alloc, 0, bytes, "alloc"));
         Ok(Arc::new(Allocation {
@@ -376,5 +386,32 @@ impl Backend for CpuDevice {
             std::mem::take(&mut p.printed),
             std::mem::take(&mut p.faults),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_with_units() {
+        assert_eq!(parse_size("4GiB"), Some(4 << 30));
+        assert_eq!(parse_size("512MiB"), Some(512 << 20));
+        assert_eq!(parse_size("1000"), Some(1000));
+        assert_eq!(parse_size("2 GB"), Some(2_000_000_000));
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size("-1GiB"), None);
+    }
+
+    #[test]
+    fn allocations_return_their_bytes_once() {
+        let mut dev = CpuDevice::new(1000);
+        let a = dev.alloc(600).unwrap();
+        assert_eq!(dev.memory_info(), (400, 1000));
+        assert!(dev.alloc(500).is_err());
+        assert!(release_allocation(a.id, a.bytes));
+        assert!(!release_allocation(a.id, a.bytes));
+        drop(a);
+        assert_eq!(dev.memory_info(), (1000, 1000));
     }
 }

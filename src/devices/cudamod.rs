@@ -1,5 +1,7 @@
 //! The `numba.cuda` module: allocation, transfer, streams, events, devices.
 
+use std::rc::Rc;
+
 use crate::arrays::{contiguous, DType, NdArray};
 use crate::devices::api::{self, Transfer};
 use crate::devices::devicearray::{arg, DeviceNDArray, ERR_CONTIGUOUS};
@@ -55,7 +57,15 @@ pub fn device_array(
     stream: u64,
 ) -> PyResult<DeviceView> {
     let isz = dtype.itemsize();
+    api::checked_nbytes(shape, dtype)?;
     let strides = match strides {
+        Some(s) if s.len() != shape.len() => {
+            return Err(PyErr::value_error(format!(
+                "strides {s:?} do not match the {} dimensions of shape {}",
+                shape.len(),
+                api::shape_str(shape)
+            )))
+        }
         Some(s) => s,
         None if order == 'F' => NdArray::f_strides(shape, isz),
         None => NdArray::c_strides(shape, isz),
@@ -95,6 +105,10 @@ pub fn to_device(
     }
     if obj.downcast::<DeviceNDArray>().is_some() {
         api::device_view(rt, obj)?;
+        return Ok(obj.clone());
+    }
+    // Mapped and managed host arrays already are device memory.
+    if matches!(obj, Value::Array(_)) && api::device_view(rt, obj)?.is_some() {
         return Ok(obj.clone());
     }
     if !matches!(obj, Value::Array(_)) {
@@ -173,8 +187,40 @@ fn host_arrays(rt: &mut Runtime, vals: &[Value]) -> PyResult<Vec<NdArray>> {
         .collect()
 }
 
+fn class(module: &str, name: &str) -> Value {
+    Value::object(crate::language::builtins::ClassObj {
+        module: module.to_string(),
+        name: name.to_string(),
+    })
+}
+
+/// `cuda.cudadrv` with `devicearray` and `driver`, for `isinstance` checks and the
+/// documented class paths.
+fn cudadrv() -> Value {
+    let da = Module::new("numba.cuda.cudadrv.devicearray", "Device arrays.");
+    da.set(
+        "DeviceNDArray",
+        class("numba.cuda.cudadrv.devicearray", "DeviceNDArray"),
+    );
+    let drv = Module::new("numba.cuda.cudadrv.driver", "Streams, events, contexts.");
+    for n in ["Stream", "Event", "Context", "Device"] {
+        drv.set(n, class("numba.cuda.cudadrv.driver", n));
+    }
+    let pkg = Module::new("numba.cuda.cudadrv", "The CUDA driver layer.");
+    pkg.set("devicearray", Value::Module(Rc::new(da)));
+    pkg.set("driver", Value::Module(Rc::new(drv)));
+    Value::Module(Rc::new(pkg))
+}
+
 /// Build the module's memory, stream, event and device functions.
 pub fn build(m: &Module) {
+    let drv = cudadrv();
+    if let Value::Module(p) = &drv {
+        if let Some(da) = p.get("devicearray") {
+            m.set("devicearray", da);
+        }
+    }
+    m.set("cudadrv", drv);
     m.func("to_device", "to_device(obj, stream=0, copy=True, to=None)",
         "Allocate a device array like obj and copy obj into it (or into `to=`). Device arrays are returned as they are.",
         |rt, a| {
@@ -304,8 +350,8 @@ pub fn build(m: &Module) {
             let b = a.bind("as_cuda_array", &["obj", "sync="])?;
             let obj = arg(&b, 0).unwrap_or(&Value::None);
             match api::device_view(rt, obj)? {
-                Some(v) if !matches!(obj, Value::Array(_)) => Ok(DeviceNDArray::value(v)),
-                _ => Err(PyErr::type_error(
+                Some(v) => Ok(DeviceNDArray::value(v)),
+                None => Err(PyErr::type_error(
                     "*obj* doesn't implement the cuda array interface.",
                 )),
             }
@@ -506,6 +552,29 @@ pub fn build(m: &Module) {
             Ok(Value::None)
         },
     );
+    m.func(
+        "require_context",
+        "require_context(fn)",
+        "Decorator that makes sure a context exists before fn runs (nbcuda always has one).",
+        |_, a| {
+            let b = a.bind("require_context", &["fn"])?;
+            Ok(arg(&b, 0).cloned().unwrap_or(Value::None))
+        },
+    );
+    let runtime = Module::new("numba.cuda.cudadrv.runtime", "CUDA runtime queries.");
+    runtime.func(
+        "get_version",
+        "get_version()",
+        "The CUDA runtime version nbcuda emulates, as (major, minor).",
+        |_, _| Ok(Value::tuple(vec![Value::Int(12), Value::Int(8)])),
+    );
+    runtime.func(
+        "is_supported_version",
+        "is_supported_version()",
+        "True.",
+        |_, _| Ok(Value::Bool(true)),
+    );
+    m.set("runtime", Value::Module(Rc::new(runtime)));
     for name in ["profile_start", "profile_stop"] {
         m.func(
             name,

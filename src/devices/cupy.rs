@@ -6,11 +6,12 @@ use std::rc::Rc;
 
 use crate::arrays::{DType, Scalar};
 use crate::devices::api::{self, Transfer};
-use crate::devices::cupy_ops::{self as ops, Operand, Reduce};
+use crate::devices::cupy_ops::{self as ops, Operand};
+use crate::devices::cupy_reduce::{self as red, Reduce};
 use crate::devices::devicearray::{arg, flags_dict, ints, istrides};
 use crate::devices::index::{basic_index, parse_shape, Indexed, Layout};
 use crate::devices::{hostconv, viewops, DeviceView};
-use crate::language::{Args, BinOp, Module, Object, PyErr, PyResult, Runtime, UnaryOp, Value};
+use crate::language::{Args, BinOp, Object, PyErr, PyResult, Runtime, UnaryOp, Value};
 
 /// `cupy.ndarray`.
 pub struct CupyArray {
@@ -23,12 +24,12 @@ impl CupyArray {
     }
 }
 
-fn wrap(v: DeviceView) -> Value {
+pub(crate) fn wrap(v: DeviceView) -> Value {
     CupyArray::value(v)
 }
 
 /// An operand for CuPy arithmetic; host NumPy arrays are refused as CuPy does.
-fn operand(rt: &mut Runtime, v: &Value) -> PyResult<Option<Operand>> {
+pub(crate) fn operand(rt: &mut Runtime, v: &Value) -> PyResult<Option<Operand>> {
     Ok(Some(match v {
         Value::Bool(b) => Operand::Py(Scalar::Bool(*b)),
         Value::Int(i) => Operand::Py(Scalar::I64(*i)),
@@ -48,7 +49,11 @@ fn operand(rt: &mut Runtime, v: &Value) -> PyResult<Option<Operand>> {
 }
 
 /// A synchronous host copy of a CuPy array.
-fn host_copy(rt: &mut Runtime, v: &DeviceView, call: &str) -> PyResult<crate::arrays::NdArray> {
+pub(crate) fn host_copy(
+    rt: &mut Runtime,
+    v: &DeviceView,
+    call: &str,
+) -> PyResult<crate::arrays::NdArray> {
     api::to_host(rt, v, Transfer::explicit(call))
 }
 
@@ -64,7 +69,7 @@ fn reduce_method(
         None | Some(Value::None) => None,
         Some(x) => Some(x.as_index()?),
     };
-    Ok(wrap(ops::reduce(rt, kind, v, axis)?))
+    Ok(wrap(red::reduce(rt, kind, v, axis)?))
 }
 
 /// The elements of a 0-d (or size-1) array as a Python number.
@@ -275,7 +280,12 @@ impl Object for CupyArray {
             _ => return Ok(None),
         }))
     }
-    fn get_item(self: Rc<Self>, key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
+    fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        if let Some(idx) = crate::devices::cupy_index::index_array(rt, key)? {
+            return Ok(wrap(crate::devices::cupy_index::getitem(
+                rt, &self.view, &idx,
+            )?));
+        }
         let v = &self.view;
         let l = Layout {
             offset: v.offset,
@@ -299,6 +309,9 @@ impl Object for CupyArray {
         })
     }
     fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
+        if let Some(idx) = crate::devices::cupy_index::index_array(rt, key)? {
+            return crate::devices::cupy_index::setitem_mask(rt, &self.view, &idx, &value);
+        }
         let s = if self.view.stream == 0 {
             Value::Int(0)
         } else {
@@ -340,6 +353,19 @@ impl Object for CupyArray {
         let Some(o) = operand(rt, other)? else {
             return Ok(None);
         };
+        if op == BinOp::MatMul {
+            let Operand::Arr(other_view) = o else {
+                return Err(PyErr::value_error(
+                    "matmul: Input operand does not have enough dimensions",
+                ));
+            };
+            let (x, y) = if reflected {
+                (other_view, self.view.clone())
+            } else {
+                (self.view.clone(), other_view)
+            };
+            return Ok(Some(wrap(crate::devices::cupy_extra::matmul(rt, &x, &y)?)));
+        }
         let me = Operand::Arr(self.view.clone());
         let (a, b) = if reflected { (o, me) } else { (me, o) };
         Ok(Some(wrap(ops::binary_op(rt, op, a, b)?)))
@@ -403,364 +429,4 @@ impl Object for CupyArray {
     }
 }
 
-fn dtype_or(rt: &mut Runtime, v: Option<&Value>, default: DType) -> PyResult<DType> {
-    match v {
-        None | Some(Value::None) => Ok(default),
-        Some(v) => crate::arrays::pyapi::dtype_from_value(rt, v),
-    }
-}
-
-/// `cp.asarray` / `cp.array`: device arrays are shared (or copied for `array`), host data is
-/// copied to the device.
-fn to_cupy(rt: &mut Runtime, obj: &Value, dtype: Option<&Value>, copy: bool) -> PyResult<Value> {
-    crate::devices::hostmem::check_not_ctx(obj)?;
-    if !matches!(obj, Value::Array(_)) {
-        if let Some(v) = api::device_view(rt, obj)? {
-            let dt = dtype_or(rt, dtype, v.dtype)?;
-            return Ok(wrap(if copy || dt != v.dtype {
-                ops::cast_copy(rt, &v, dt)?
-            } else {
-                v
-            }));
-        }
-    }
-    let host = hostconv::host_array(rt, obj)?;
-    let dt = dtype_or(rt, dtype, host.dtype)?;
-    let out = api::alloc(rt, &host.shape, dt, 0)?;
-    api::htod(rt, &host, &out, 0, Transfer::explicit("cupy.asarray"))?;
-    Ok(wrap(out))
-}
-
-fn like_of(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, DType)> {
-    match api::device_view(rt, v)? {
-        Some(d) => Ok((d.shape, d.dtype)),
-        None => {
-            let h = hostconv::host_array(rt, v)?;
-            Ok((h.shape, h.dtype))
-        }
-    }
-}
-
-fn scalar_of(rt: &mut Runtime, v: &Value) -> PyResult<Scalar> {
-    let h = hostconv::host_array(rt, v)?;
-    if h.size() != 1 {
-        return Err(PyErr::value_error("fill value must be a scalar"));
-    }
-    Ok(crate::devices::copy::read_scalar(
-        &crate::compiler::ArgMem::Host(h.buf.clone()),
-        h.offset,
-        h.dtype,
-    ))
-}
-
-/// Build the `cupy` module.
-pub fn module() -> Rc<Module> {
-    let m = Module::new("cupy", "CuPy arrays on nbcuda's devices.");
-    m.func("asarray", "asarray(a, dtype=None)", "A CuPy array from a host array, list or device array (device memory is shared, not copied).", |rt, a| {
-        let b = a.bind("asarray", &["a", "dtype=", "order="])?;
-        to_cupy(rt, arg(&b, 0).unwrap_or(&Value::None), arg(&b, 1), false)
-    });
-    m.func(
-        "array",
-        "array(obj, dtype=None, copy=True)",
-        "A new CuPy array copied from obj.",
-        |rt, a| {
-            let b = a.bind(
-                "array",
-                &["obj", "dtype=", "copy=", "order=", "subok=", "ndmin="],
-            )?;
-            let copy = !matches!(arg(&b, 2), Some(Value::Bool(false)));
-            to_cupy(rt, arg(&b, 0).unwrap_or(&Value::None), arg(&b, 1), copy)
-        },
-    );
-    m.func(
-        "asnumpy",
-        "asnumpy(a, stream=None)",
-        "Copy a CuPy array to the host (NumPy arrays pass through).",
-        |rt, a| {
-            let b = a.bind("asnumpy", &["a", "stream=", "order=", "out="])?;
-            let obj = arg(&b, 0).unwrap_or(&Value::None);
-            match obj {
-                Value::Array(_) => Ok(obj.clone()),
-                _ => match api::device_view(rt, obj)? {
-                    Some(v) => Ok(Value::Array(host_copy(rt, &v, "cupy.asnumpy")?)),
-                    None => Ok(Value::Array(hostconv::host_array(rt, obj)?)),
-                },
-            }
-        },
-    );
-    for (name, fill) in [("empty", None), ("zeros", Some(0.0)), ("ones", Some(1.0))] {
-        m.func(
-            name,
-            &format!("{name}(shape, dtype=float64)"),
-            "A new device array.",
-            move |rt, a| {
-                let b = a.bind(name, &["shape", "dtype=", "order="])?;
-                let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
-                let dt = dtype_or(rt, arg(&b, 1), DType::F64)?;
-                Ok(wrap(ops::full(
-                    rt,
-                    &shape,
-                    dt,
-                    Scalar::F64(fill.unwrap_or(0.0)),
-                )?))
-            },
-        );
-        let like = format!("{name}_like");
-        m.func(
-            &like.clone(),
-            &format!("{like}(a, dtype=None)"),
-            "A new device array shaped like a.",
-            move |rt, a| {
-                let b = a.bind(&like, &["a", "dtype=", "order="])?;
-                let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(&Value::None))?;
-                let dt = dtype_or(rt, arg(&b, 1), dt0)?;
-                Ok(wrap(ops::full(
-                    rt,
-                    &shape,
-                    dt,
-                    Scalar::F64(fill.unwrap_or(0.0)),
-                )?))
-            },
-        );
-    }
-    m.func(
-        "full",
-        "full(shape, fill_value, dtype=None)",
-        "A new device array filled with fill_value.",
-        |rt, a| {
-            let b = a.bind("full", &["shape", "fill_value", "dtype=", "order="])?;
-            let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
-            let v = scalar_of(rt, arg(&b, 1).unwrap_or(&Value::None))?;
-            let dt = dtype_or(rt, arg(&b, 2), v.dtype())?;
-            Ok(wrap(ops::full(rt, &shape, dt, v)?))
-        },
-    );
-    m.func(
-        "full_like",
-        "full_like(a, fill_value, dtype=None)",
-        "A new device array like a filled with fill_value.",
-        |rt, a| {
-            let b = a.bind("full_like", &["a", "fill_value", "dtype=", "order="])?;
-            let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(&Value::None))?;
-            let v = scalar_of(rt, arg(&b, 1).unwrap_or(&Value::None))?;
-            let dt = dtype_or(rt, arg(&b, 2), dt0)?;
-            Ok(wrap(ops::full(rt, &shape, dt, v)?))
-        },
-    );
-    m.func(
-        "arange",
-        "arange(start, stop=None, step=1, dtype=None)",
-        "Evenly spaced values, computed on the device.",
-        |rt, a| {
-            let b = a.bind("arange", &["start", "stop=", "step=", "dtype="])?;
-            let nums: Vec<Option<&Value>> =
-                vec![arg(&b, 0), arg(&b, 1).filter(|v| !v.is_none()), arg(&b, 2)];
-            let is_float = nums.iter().flatten().any(|v| {
-                matches!(v, Value::Float(_))
-                    || matches!(v, Value::Scalar(s) if s.dtype().is_float())
-            });
-            let (start, stop) = match nums[1] {
-                Some(stop) => (
-                    nums[0].map(|v| v.as_f64()).transpose()?.unwrap_or(0.0),
-                    stop.as_f64()?,
-                ),
-                None => (0.0, nums[0].map(|v| v.as_f64()).transpose()?.unwrap_or(0.0)),
-            };
-            let step = nums[2].map(|v| v.as_f64()).transpose()?.unwrap_or(1.0);
-            if step == 0.0 {
-                return Err(PyErr::zero_division("division by zero"));
-            }
-            let n = ((stop - start) / step).ceil().max(0.0) as usize;
-            let dt = dtype_or(
-                rt,
-                arg(&b, 3),
-                if is_float { DType::F64 } else { DType::I64 },
-            )?;
-            Ok(wrap(ops::arange(rt, start, step, n, dt)?))
-        },
-    );
-    m.func(
-        "linspace",
-        "linspace(start, stop, num=50, endpoint=True, dtype=None)",
-        "Evenly spaced values over an interval.",
-        |rt, a| {
-            let b = a.bind(
-                "linspace",
-                &["start", "stop", "num=", "endpoint=", "retstep=", "dtype="],
-            )?;
-            let start = arg(&b, 0).unwrap_or(&Value::Int(0)).as_f64()?;
-            let stop = arg(&b, 1).unwrap_or(&Value::Int(0)).as_f64()?;
-            let num = arg(&b, 2)
-                .map(|v| v.as_index())
-                .transpose()?
-                .unwrap_or(50)
-                .max(0) as usize;
-            let endpoint = !matches!(arg(&b, 3), Some(Value::Bool(false)));
-            let div = if endpoint { num.saturating_sub(1) } else { num };
-            let step = if div == 0 {
-                0.0
-            } else {
-                (stop - start) / div as f64
-            };
-            let dt = dtype_or(rt, arg(&b, 5), DType::F64)?;
-            Ok(wrap(ops::arange(rt, start, step, num, dt)?))
-        },
-    );
-    for &name in ops::UNARY {
-        m.func(
-            name,
-            &format!("{name}(x)"),
-            "An elementwise ufunc computed on the device.",
-            move |rt, a| {
-                let b = a.bind(name, &["x", "out=", "dtype="])?;
-                let x = arg(&b, 0).unwrap_or(&Value::None);
-                let v = match operand(rt, x)? {
-                    Some(Operand::Arr(v)) => v,
-                    Some(_) => {
-                        let h = hostconv::host_array(rt, x)?;
-                        let d = api::alloc(rt, &h.shape, h.dtype, 0)?;
-                        api::htod(rt, &h, &d, 0, Transfer::explicit(name))?;
-                        d
-                    }
-                    None => {
-                        return Err(PyErr::type_error(format!(
-                            "Unsupported type {}",
-                            x.type_name()
-                        )))
-                    }
-                };
-                Ok(wrap(ops::unary(rt, name, &v)?))
-            },
-        );
-    }
-    for (name, op) in [
-        ("add", BinOp::Add),
-        ("subtract", BinOp::Sub),
-        ("multiply", BinOp::Mul),
-        ("divide", BinOp::Div),
-        ("true_divide", BinOp::Div),
-        ("floor_divide", BinOp::FloorDiv),
-        ("power", BinOp::Pow),
-        ("mod", BinOp::Mod),
-        ("remainder", BinOp::Mod),
-        ("equal", BinOp::Eq),
-        ("not_equal", BinOp::Ne),
-        ("less", BinOp::Lt),
-        ("less_equal", BinOp::Le),
-        ("greater", BinOp::Gt),
-        ("greater_equal", BinOp::Ge),
-    ] {
-        m.func(
-            name,
-            &format!("{name}(x1, x2)"),
-            "An elementwise ufunc computed on the device.",
-            move |rt, a| {
-                let b = a.bind(name, &["x1", "x2", "out=", "dtype="])?;
-                let x = arg(&b, 0).unwrap_or(&Value::None);
-                let y = arg(&b, 1).unwrap_or(&Value::None);
-                match (operand(rt, x)?, operand(rt, y)?) {
-                    (Some(p), Some(q)) => Ok(wrap(ops::binary_op(rt, op, p, q)?)),
-                    _ => Err(PyErr::type_error("Unsupported type")),
-                }
-            },
-        );
-    }
-    for name in [
-        "sum", "prod", "mean", "min", "max", "amin", "amax", "std", "var", "argmax", "argmin",
-        "any", "all",
-    ] {
-        let kind = Reduce::parse(name).expect("known reduction");
-        m.func(
-            name,
-            &format!("{name}(a, axis=None)"),
-            "A reduction computed on the device; returns a CuPy array.",
-            move |rt, a| {
-                let b = a.bind(name, &["a", "axis=", "dtype=", "out=", "keepdims="])?;
-                let x = arg(&b, 0).unwrap_or(&Value::None);
-                let v = match api::device_view(rt, x)? {
-                    Some(v) if !matches!(x, Value::Array(_)) => v,
-                    _ => {
-                        return Err(PyErr::type_error(format!(
-                            "Unsupported type {}",
-                            x.type_name()
-                        ))
-                        .with_hint("Move host data to the device with cp.asarray(...) first."))
-                    }
-                };
-                let axis = match arg(&b, 1) {
-                    None | Some(Value::None) => None,
-                    Some(x) => Some(x.as_index()?),
-                };
-                Ok(wrap(ops::reduce(rt, kind, &v, axis)?))
-            },
-        );
-    }
-    for d in DType::ALL {
-        m.set(d.name(), Value::DType(d));
-    }
-    m.set("bool_", Value::DType(DType::Bool));
-    m.set("cuda", Value::Module(cuda_submodule()));
-    Rc::new(m)
-}
-
-/// `cupy.cuda`: just what notebooks use to wait for the device.
-fn cuda_submodule() -> Rc<Module> {
-    let m = Module::new("cupy.cuda", "CuPy's CUDA runtime helpers.");
-    m.func(
-        "Device",
-        "Device(device=0)",
-        "The device; .synchronize() waits for all its work.",
-        |_, _| Ok(Value::object(CupyDevice)),
-    );
-    let rt_mod = Module::new("cupy.cuda.runtime", "CUDA runtime calls.");
-    rt_mod.func(
-        "deviceSynchronize",
-        "deviceSynchronize()",
-        "Wait for all work on the device.",
-        |rt, _| {
-            api::synchronize(rt)?;
-            Ok(Value::None)
-        },
-    );
-    m.set("runtime", Value::Module(Rc::new(rt_mod)));
-    Rc::new(m)
-}
-
-struct CupyDevice;
-
-impl Object for CupyDevice {
-    fn type_name(&self) -> String {
-        "Device".into()
-    }
-    fn module_name(&self) -> String {
-        "cupy.cuda.device".into()
-    }
-    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok("<CUDA Device 0>".into())
-    }
-    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        Ok(match name {
-            "synchronize" => Some(Value::builtin(
-                "Device.synchronize",
-                "synchronize()",
-                "Wait for all work on the device.",
-                |rt, _| {
-                    api::synchronize(rt)?;
-                    Ok(Value::None)
-                },
-            )),
-            "id" => Some(Value::Int(0)),
-            _ => None,
-        })
-    }
-    fn enter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Value> {
-        Ok(Value::object(CupyDevice))
-    }
-    fn exit(&self, _rt: &mut Runtime, _e: Option<&PyErr>) -> PyResult<bool> {
-        Ok(false)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
+pub use crate::devices::cupy_module::module;

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::arrays::{DType, NdArray, Scalar};
+use crate::arrays::{DType, Scalar};
 use crate::compiler::ArrayArg;
 use crate::devices::backend::Record;
 use crate::devices::copy::{buffer_of, region_of};
@@ -134,7 +134,7 @@ pub fn broadcast_shapes(shapes: &[&[usize]]) -> PyResult<Vec<usize>> {
 
 /// An input prepared for the worker: memory, offset and strides broadcast to the output.
 #[derive(Clone)]
-enum Input {
+pub(crate) enum Input {
     Mem(ArrayArg),
     Const(f64, i64),
 }
@@ -154,7 +154,12 @@ fn prepare(op: &Operand, shape: &[usize]) -> PyResult<Input> {
 }
 
 /// Visit every element index (C order) as byte offsets of each input and the output.
-fn for_each(shape: &[usize], inputs: &[Input], out: &ArrayArg, mut f: impl FnMut(&[usize], usize)) {
+pub(crate) fn for_each(
+    shape: &[usize],
+    inputs: &[Input],
+    out: &ArrayArg,
+    mut f: impl FnMut(&[usize], usize),
+) {
     let n: usize = shape.iter().product();
     let mut idx = vec![0usize; shape.len()];
     let mut offs = vec![0usize; inputs.len()];
@@ -281,7 +286,22 @@ fn binary(op: BinOp, a: Scalar, b: Scalar, float: bool) -> Scalar {
     }
 }
 
-fn stream_of(ops: &[Operand]) -> u64 {
+/// CuPy's current stream (`with cp.cuda.Stream():` blocks push onto it).
+#[derive(Default)]
+pub struct CupyStreams {
+    pub stack: Vec<u64>,
+}
+
+pub fn current_stream(rt: &mut Runtime) -> u64 {
+    rt.state::<CupyStreams>().stack.last().copied().unwrap_or(0)
+}
+
+/// Operations run on the current stream, else on the first operand's stream.
+pub(crate) fn stream_of(rt: &mut Runtime, ops: &[Operand]) -> u64 {
+    let cur = current_stream(rt);
+    if cur != 0 {
+        return cur;
+    }
     ops.iter()
         .find_map(|o| match o {
             Operand::Arr(v) if v.stream != 0 => Some(v.stream),
@@ -326,15 +346,49 @@ pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResul
         common
     };
     let float = common.is_float();
-    let stream = stream_of(&[a.clone(), b.clone()]);
+    let stream = stream_of(rt, &[a.clone(), b.clone()]);
     let out = api::alloc(rt, &shape, out_dtype, stream)?;
-    let inputs = vec![prepare(&a, &shape)?, prepare(&b, &shape)?];
-    let dst = region_of(&out);
     let name = format!("cupy_{}", op_name(op));
+    if out_dtype == common {
+        let fast = (
+            crate::devices::cupy_fast::source(&a, &shape, common),
+            crate::devices::cupy_fast::source(&b, &shape, common),
+        );
+        if let (Some(fa), Some(fb)) = fast {
+            if let Some(job) = crate::devices::cupy_fast::binary_job(op, common, fa, fb, &out) {
+                queue(rt, stream, &name, out.size() * out_dtype.itemsize(), job);
+                return Ok(out);
+            }
+        }
+    }
+    queue_elementwise(rt, stream, &name, vec![a, b], out.clone(), move |v| {
+        binary(op, v[0], v[1], float)
+    })?;
+    Ok(out)
+}
+
+/// Queue `out[i] = f(operands[i]...)` with NumPy broadcasting of the operands to
+/// `out`'s shape; `f` gets each operand's element (Python numbers as given) and its result
+/// is cast to `out`'s dtype.
+pub fn queue_elementwise(
+    rt: &mut Runtime,
+    stream: u64,
+    name: &str,
+    operands: Vec<Operand>,
+    out: DeviceView,
+    f: impl Fn(&[Scalar]) -> Scalar + Send + 'static,
+) -> PyResult<()> {
+    let shape = out.shape.clone();
+    let inputs = operands
+        .iter()
+        .map(|o| prepare(o, &shape))
+        .collect::<PyResult<Vec<_>>>()?;
+    let out_dtype = out.dtype;
+    let dst = region_of(&out);
     queue(
         rt,
         stream,
-        &name,
+        name,
         out.size() * out_dtype.itemsize(),
         move || {
             let bufs: Vec<Option<Arc<crate::arrays::Buffer>>> = inputs
@@ -345,15 +399,16 @@ pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResul
                 })
                 .collect();
             let ob = buffer_of(&dst.mem);
+            let mut vals = vec![Scalar::I64(0); inputs.len()];
             for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
-                let x = read(&inputs[0], offs[0], &bufs, 0);
-                let y = read(&inputs[1], offs[1], &bufs, 1);
-                let r = binary(op, x, y, float);
-                ob.write(oo, &r.cast(out_dtype).to_bytes());
+                for (k, v) in vals.iter_mut().enumerate() {
+                    *v = read(&inputs[k], offs[k], &bufs, k);
+                }
+                ob.write(oo, &f(&vals).cast(out_dtype).to_bytes());
             });
         },
     );
-    Ok(out)
+    Ok(())
 }
 
 fn op_name(op: BinOp) -> &'static str {
@@ -486,14 +541,20 @@ pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceVie
     } else {
         DType::F64
     };
-    let out = api::alloc(rt, &a.shape, out_dtype, a.stream)?;
+    let stream = stream_of(rt, &[Operand::Arr(a.clone())]);
+    let out = api::alloc(rt, &a.shape, out_dtype, stream)?;
+    if let Some(job) = crate::devices::cupy_fast::unary_job(name, a, &out) {
+        let bytes = out.size() * out_dtype.itemsize();
+        queue(rt, stream, &format!("cupy_{name}"), bytes, job);
+        return Ok(out);
+    }
     let inputs = vec![prepare(&Operand::Arr(a.clone()), &a.shape)?];
     let dst = region_of(&out);
     let fname = name.to_string();
     let int_path = keeps_int && !a.dtype.is_float();
     queue(
         rt,
-        a.stream,
+        stream,
         &format!("cupy_{name}"),
         out.size() * out_dtype.itemsize(),
         move || {
@@ -522,276 +583,15 @@ pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceVie
     Ok(out)
 }
 
-/// Reductions over all elements or one axis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reduce {
-    Sum,
-    Prod,
-    Mean,
-    Min,
-    Max,
-    Std,
-    Var,
-    ArgMax,
-    ArgMin,
-    Any,
-    All,
-}
-
-impl Reduce {
-    pub fn parse(name: &str) -> Option<Reduce> {
-        Some(match name {
-            "sum" => Reduce::Sum,
-            "prod" => Reduce::Prod,
-            "mean" => Reduce::Mean,
-            "min" | "amin" => Reduce::Min,
-            "max" | "amax" => Reduce::Max,
-            "std" => Reduce::Std,
-            "var" => Reduce::Var,
-            "argmax" => Reduce::ArgMax,
-            "argmin" => Reduce::ArgMin,
-            "any" => Reduce::Any,
-            "all" => Reduce::All,
-            _ => return None,
-        })
-    }
-    fn out_dtype(self, d: DType) -> DType {
-        match self {
-            Reduce::Sum | Reduce::Prod => {
-                if d.is_float() {
-                    d
-                } else if d == DType::Bool || d.is_signed() {
-                    DType::I64
-                } else {
-                    DType::U64
-                }
-            }
-            Reduce::Mean | Reduce::Std | Reduce::Var => {
-                if d.is_float() {
-                    d
-                } else {
-                    DType::F64
-                }
-            }
-            Reduce::Min | Reduce::Max => d,
-            Reduce::ArgMax | Reduce::ArgMin => DType::I64,
-            Reduce::Any | Reduce::All => DType::Bool,
-        }
-    }
-}
-
-fn reduce_values(kind: Reduce, xs: &[f64], ints: Option<&[i64]>) -> Scalar {
-    let n = xs.len();
-    match kind {
-        Reduce::Sum => match ints {
-            Some(v) => Scalar::I64(v.iter().fold(0i64, |a, &b| a.wrapping_add(b))),
-            None => Scalar::F64(pairwise_sum(xs)),
-        },
-        Reduce::Prod => match ints {
-            Some(v) => Scalar::I64(v.iter().fold(1i64, |a, &b| a.wrapping_mul(b))),
-            None => Scalar::F64(xs.iter().product()),
-        },
-        Reduce::Mean => Scalar::F64(pairwise_sum(xs) / n as f64),
-        Reduce::Var | Reduce::Std => {
-            let m = pairwise_sum(xs) / n as f64;
-            let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n as f64;
-            Scalar::F64(if kind == Reduce::Std { v.sqrt() } else { v })
-        }
-        Reduce::Min | Reduce::Max => {
-            if let Some(v) = ints {
-                let it = v.iter().copied();
-                Scalar::I64(
-                    if kind == Reduce::Min {
-                        it.min()
-                    } else {
-                        it.max()
-                    }
-                    .unwrap_or(0),
-                )
-            } else {
-                let mut best = xs[0];
-                for &x in xs {
-                    if x.is_nan() || best.is_nan() {
-                        best = f64::NAN;
-                    } else if (kind == Reduce::Min && x < best) || (kind == Reduce::Max && x > best)
-                    {
-                        best = x;
-                    }
-                }
-                Scalar::F64(best)
-            }
-        }
-        Reduce::ArgMax | Reduce::ArgMin => {
-            let mut bi = 0usize;
-            for (i, &x) in xs.iter().enumerate() {
-                if x.is_nan() {
-                    bi = i;
-                    break;
-                }
-                if (kind == Reduce::ArgMax && x > xs[bi]) || (kind == Reduce::ArgMin && x < xs[bi])
-                {
-                    bi = i;
-                }
-            }
-            Scalar::I64(bi as i64)
-        }
-        Reduce::Any => Scalar::Bool(xs.iter().any(|&x| x != 0.0)),
-        Reduce::All => Scalar::Bool(xs.iter().all(|&x| x != 0.0)),
-    }
-}
-
-/// NumPy-like pairwise summation (keeps float32 sums close to NumPy's).
-fn pairwise_sum(xs: &[f64]) -> f64 {
-    if xs.len() <= 128 {
-        xs.iter().sum()
-    } else {
-        let mid = xs.len() / 2;
-        pairwise_sum(&xs[..mid]) + pairwise_sum(&xs[mid..])
-    }
-}
-
-/// Queue a reduction over all elements (`axis=None`) or along one axis.
-pub fn reduce(
-    rt: &mut Runtime,
-    kind: Reduce,
-    a: &DeviceView,
-    axis: Option<i64>,
-) -> PyResult<DeviceView> {
-    let nd = a.shape.len() as i64;
-    let axis = match axis {
-        None => None,
-        Some(ax) => {
-            let x = if ax < 0 { ax + nd } else { ax };
-            if x < 0 || x >= nd {
-                return Err(PyErr::new(
-                    "AxisError",
-                    format!("axis {ax} is out of bounds for array of dimension {nd}"),
-                ));
-            }
-            Some(x as usize)
-        }
-    };
-    let empty = a.size() == 0;
-    if empty
-        && matches!(
-            kind,
-            Reduce::Min | Reduce::Max | Reduce::ArgMax | Reduce::ArgMin
-        )
-    {
-        return Err(PyErr::value_error(format!(
-            "zero-size array to reduction operation {} which has no identity",
-            format!("{kind:?}").to_lowercase()
-        )));
-    }
-    let out_dtype = kind.out_dtype(a.dtype);
-    let out_shape: Vec<usize> = match axis {
-        None => vec![],
-        Some(ax) => a
-            .shape
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != ax)
-            .map(|(_, &n)| n)
-            .collect(),
-    };
-    let out = api::alloc(rt, &out_shape, out_dtype, a.stream)?;
-    let src = region_of(a);
-    let dst = region_of(&out);
-    let int_acc = !a.dtype.is_float() && !matches!(kind, Reduce::Mean | Reduce::Std | Reduce::Var);
-    queue(
-        rt,
-        a.stream,
-        &format!("cupy_{kind:?}").to_lowercase(),
-        a.size() * a.dtype.itemsize(),
-        move || {
-            let ob = buffer_of(&dst.mem);
-            // Move the reduced axis last, then reduce each contiguous run of it.
-            let (outer_shape, outer_strides, len, step) = match axis {
-                None => {
-                    let host = gather(&src);
-                    let ints: Option<Vec<i64>> =
-                        int_acc.then(|| host.iter().map(|s| s.as_i64()).collect());
-                    let xs: Vec<f64> = host.iter().map(|s| s.as_f64()).collect();
-                    let r = reduce_values(kind, &xs, ints.as_deref());
-                    ob.write(dst.offset, &r.cast(out_dtype).to_bytes());
-                    return;
-                }
-                Some(ax) => {
-                    let os: Vec<usize> = src
-                        .shape
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| *i != ax)
-                        .map(|(_, &n)| n)
-                        .collect();
-                    let ost: Vec<isize> = src
-                        .strides
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| *i != ax)
-                        .map(|(_, &s)| s)
-                        .collect();
-                    (os, ost, src.shape[ax], src.strides[ax])
-                }
-            };
-            let lane = ArrayArg {
-                mem: src.mem.clone(),
-                offset: 0,
-                shape: vec![len],
-                strides: vec![step],
-                dtype: src.dtype,
-            };
-            let outer = ArrayArg {
-                mem: src.mem.clone(),
-                offset: src.offset,
-                shape: outer_shape.clone(),
-                strides: outer_strides,
-                dtype: src.dtype,
-            };
-            for_each(&outer_shape, &[Input::Mem(outer)], &dst, |offs, oo| {
-                let l = ArrayArg {
-                    offset: offs[0],
-                    ..lane.clone()
-                };
-                let host = gather(&l);
-                let ints: Option<Vec<i64>> =
-                    int_acc.then(|| host.iter().map(|s| s.as_i64()).collect());
-                let xs: Vec<f64> = host.iter().map(|s| s.as_f64()).collect();
-                let r = if xs.is_empty() && matches!(kind, Reduce::Mean | Reduce::Std | Reduce::Var)
-                {
-                    Scalar::F64(f64::NAN)
-                } else {
-                    reduce_values(kind, &xs, ints.as_deref())
-                };
-                ob.write(oo, &r.cast(out_dtype).to_bytes());
-            });
-        },
-    );
-    Ok(out)
-}
-
-/// All elements of a region in C order.
-fn gather(r: &ArrayArg) -> Vec<Scalar> {
-    let host = NdArray::zeros(&r.shape, r.dtype).expect("host scratch");
-    crate::devices::copy::copy_region(r, &crate::devices::copy::host_region(&host));
-    let isz = r.dtype.itemsize();
-    let mut out = Vec::with_capacity(host.size());
-    let mut tmp = [0u8; 8];
-    for i in 0..host.size() {
-        host.buf.read(i * isz, &mut tmp[..isz]);
-        out.push(Scalar::from_bytes(r.dtype, &tmp[..isz]));
-    }
-    out
-}
-
 /// Queue a cast copy (`astype`, `copy`) into a new C-contiguous array.
 pub fn cast_copy(rt: &mut Runtime, a: &DeviceView, dtype: DType) -> PyResult<DeviceView> {
-    let out = api::alloc(rt, &a.shape, dtype, a.stream)?;
+    let stream = stream_of(rt, &[Operand::Arr(a.clone())]);
+    let out = api::alloc(rt, &a.shape, dtype, stream)?;
     let src = region_of(a);
     let dst = region_of(&out);
     queue(
         rt,
-        a.stream,
+        stream,
         "cupy_copy",
         out.size() * dtype.itemsize(),
         move || crate::devices::copy::copy_region(&src, &dst),
@@ -806,15 +606,22 @@ pub fn full(
     dtype: DType,
     value: Scalar,
 ) -> PyResult<DeviceView> {
-    let out = api::alloc(rt, shape, dtype, 0)?;
+    let stream = current_stream(rt);
+    let out = api::alloc(rt, shape, dtype, stream)?;
     let dst = region_of(&out);
-    queue(
-        rt,
-        0,
-        "cupy_fill",
-        out.size() * dtype.itemsize(),
-        move || crate::devices::copy::fill_region(&dst, value),
-    );
+    // A byte-pattern fill is a memset on CUDA (cp.zeros); other values need a kernel.
+    let bytes = value.cast(dtype).to_bytes();
+    let memset = bytes.iter().all(|&b| b == bytes[0]);
+    let rec = Record {
+        kind: if memset {
+            LedgerKind::Memset
+        } else {
+            LedgerKind::Kernel
+        },
+        label: "cupy_fill".into(),
+        explicit: true,
+    };
+    device(rt)?.backend().fill(dst, value, stream, rec);
     Ok(out)
 }
 
@@ -826,9 +633,10 @@ pub fn arange(
     n: usize,
     dtype: DType,
 ) -> PyResult<DeviceView> {
-    let out = api::alloc(rt, &[n], dtype, 0)?;
+    let stream = current_stream(rt);
+    let out = api::alloc(rt, &[n], dtype, stream)?;
     let dst = region_of(&out);
-    queue(rt, 0, "cupy_arange", n * dtype.itemsize(), move || {
+    queue(rt, stream, "cupy_arange", n * dtype.itemsize(), move || {
         let b = buffer_of(&dst.mem);
         let isz = dtype.itemsize();
         for i in 0..n {

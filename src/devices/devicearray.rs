@@ -86,7 +86,6 @@ pub fn copy_to_host(
         )));
     }
     let s = call_stream(rt, stream, view)?;
-    let explicit_stream = s != 0;
     match ary {
         None | Some(Value::None) => {
             // Same shape, dtype and strides: the view's extent is copied as bytes.
@@ -110,9 +109,9 @@ pub fn copy_to_host(
                 explicit: true,
             };
             let t = device(rt)?.backend().copy(src, dst, s, rec);
-            if !explicit_stream {
-                api::wait(rt, vec![t])?;
-            }
+            // A new array is ordinary pageable memory: the copy completes before returning,
+            // even on a stream (CUDA's rule for pageable destinations).
+            api::wait(rt, vec![t])?;
             Ok(Value::Array(NdArray {
                 buf: host.buf,
                 offset: (-lo) as usize,
@@ -130,7 +129,9 @@ pub fn copy_to_host(
                 )));
             }
             let sq = |s: &[usize]| s.iter().copied().filter(|&n| n != 1).collect::<Vec<_>>();
-            if sq(&a.shape) != sq(&view.shape) {
+            // Different shapes that agree without length-1 axes are accepted when the host
+            // array is contiguous (so it can be seen with the device array's shape).
+            if sq(&a.shape) != sq(&view.shape) || (a.shape != view.shape && !a.is_c_contiguous()) {
                 return Err(PyErr::value_error(format!(
                     "incompatible shape: {} vs. {}",
                     shape_str(&view.shape),
@@ -184,7 +185,16 @@ pub fn copy_to_device(
         }
         return api::dtod(rt, &src, view, s, Transfer::explicit("copy_to_device"));
     }
-    let host = hostconv::host_array(rt, ary)?;
+    let mut host = hostconv::host_array(rt, ary)?;
+    // Numba compares shapes with length-1 axes squeezed out.
+    let sq = |s: &[usize]| s.iter().copied().filter(|&n| n != 1).collect::<Vec<_>>();
+    if host.shape != view.shape && sq(&host.shape) == sq(&view.shape) && host.is_c_contiguous() {
+        host = NdArray {
+            shape: view.shape.clone(),
+            strides: NdArray::c_strides(&view.shape, host.dtype.itemsize()),
+            ..host
+        };
+    }
     if host.dtype != view.dtype {
         return Err(PyErr::type_error(format!(
             "incompatible dtype: {} vs. {}",
@@ -298,13 +308,18 @@ pub fn setitem(
     Ok(())
 }
 
-fn no_arithmetic(op: &str) -> PyErr {
+/// CPython's operator TypeError, saying why: real Numba device arrays have no arithmetic.
+fn no_arithmetic(what: String) -> PyErr {
     PyErr::type_error(format!(
-        "unsupported operand type(s) for {op}: device arrays have no arithmetic operators on real Numba"
+        "{what} (device arrays have no arithmetic operators on real Numba)"
     ))
     .with_hint(
         "Do the arithmetic in a kernel (@vectorize(..., target='cuda') or @cuda.jit), use CuPy arrays (cp.asarray(d)), or copy to the host with .copy_to_host() first.",
     )
+}
+
+fn short_type(v: &Value) -> String {
+    v.type_name().rsplit('.').next().unwrap_or("").to_string()
 }
 
 impl Object for DeviceNDArray {
@@ -374,21 +389,36 @@ impl Object for DeviceNDArray {
     fn binary_op(
         self: Rc<Self>,
         op: BinOp,
-        _other: &Value,
-        _reflected: bool,
+        other: &Value,
+        reflected: bool,
         _rt: &mut Runtime,
     ) -> PyResult<Option<Value>> {
+        let (a, b) = if reflected {
+            (short_type(other), "DeviceNDArray".to_string())
+        } else {
+            ("DeviceNDArray".to_string(), short_type(other))
+        };
         match op {
             BinOp::Eq | BinOp::Ne => Ok(None),
-            _ => Err(no_arithmetic(op.symbol())),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Err(no_arithmetic(format!(
+                "'{}' not supported between instances of '{a}' and '{b}'",
+                op.symbol()
+            ))),
+            _ => Err(no_arithmetic(format!(
+                "unsupported operand type(s) for {}: '{a}' and '{b}'",
+                op.symbol()
+            ))),
         }
     }
     fn unary_op(self: Rc<Self>, op: UnaryOp, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        Err(no_arithmetic(match op {
-            UnaryOp::Neg => "unary -",
-            UnaryOp::Pos => "unary +",
-            UnaryOp::Invert => "unary ~",
-        }))
+        let sym = match op {
+            UnaryOp::Neg => "-",
+            UnaryOp::Pos => "+",
+            UnaryOp::Invert => "~",
+        };
+        Err(no_arithmetic(format!(
+            "bad operand type for unary {sym}: 'DeviceNDArray'"
+        )))
     }
     fn dir(&self) -> Vec<String> {
         crate::devices::devicemethods::NAMES

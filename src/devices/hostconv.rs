@@ -53,15 +53,27 @@ fn flatten(v: &Value, depth: usize, shape: &mut Vec<usize>, out: &mut Vec<Scalar
 
 /// An ndarray from `v` (arrays as they are; numbers and nested lists converted).
 pub fn host_array(rt: &mut Runtime, v: &Value) -> PyResult<NdArray> {
-    match v {
-        Value::Array(a) => return Ok(a.clone()),
+    if let Value::Array(a) = v {
+        return Ok(a.clone());
+    }
+    // NumPy's own conversion when it is available; the minimal one below otherwise.
+    match crate::arrays::pyapi::to_ndarray(rt, v) {
+        Err(e) if e.is("NotImplementedError") => {}
+        other => return other,
+    }
+    if !matches!(
+        v,
         Value::List(_)
-        | Value::Tuple(_)
-        | Value::Bool(_)
-        | Value::Int(_)
-        | Value::Float(_)
-        | Value::Scalar(_) => {}
-        other => return crate::arrays::pyapi::to_ndarray(rt, other),
+            | Value::Tuple(_)
+            | Value::Bool(_)
+            | Value::Int(_)
+            | Value::Float(_)
+            | Value::Scalar(_)
+    ) {
+        return Err(PyErr::type_error(format!(
+            "cannot make an array from a {}",
+            v.type_name()
+        )));
     }
     let mut shape = Vec::new();
     let mut items = Vec::new();

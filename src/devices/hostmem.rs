@@ -19,6 +19,7 @@ pub fn host_alloc(
     order: char,
     strides: Option<Vec<isize>>,
 ) -> PyResult<NdArray> {
+    crate::devices::api::checked_nbytes(shape, dtype)?;
     let mut a = NdArray::zeros(shape, dtype).map_err(|e| {
         PyErr::memory_error(format!(
             "Unable to allocate {} bytes of page-locked host memory",
@@ -58,15 +59,16 @@ pub fn special_array(
     Ok(Value::Array(a))
 }
 
-fn ctx_misuse(what: &str) -> PyErr {
-    PyErr::type_error(format!(
-        "cuda.{what}(...) is a context manager, not an array"
-    ))
-    .with_hint(format!(
-        "Use it as `with cuda.{what}(arr):` to page-lock an existing array for the block, or allocate pinned memory directly with cuda.{}_array(shape, dtype).",
+/// The error for using a `cuda.pinned(...)` / `cuda.mapped(...)` object as an array: the
+/// Python error CPython would raise, plus a hint saying what the object is.
+fn ctx_misuse(what: &str, err: PyErr) -> PyErr {
+    err.with_hint(format!(
+        "cuda.{what}(...) is a context manager, not an array: use it as `with cuda.{what}(arr):` around the transfers of an existing array, or allocate page-locked memory directly with cuda.{}_array(shape, dtype).",
         if what == "mapped" { "mapped" } else { "pinned" }
     ))
 }
+
+const CTX: &str = "_GeneratorContextManager";
 
 /// `cuda.pinned(*arrays)` / `cuda.mapped(*arrays, stream=0)`.
 pub struct HostCtx {
@@ -134,30 +136,51 @@ impl Object for HostCtx {
         Ok(false)
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        match name {
-            "shape" | "dtype" | "size" | "ndim" | "strides" | "copy_to_host" | "nbytes" => {
-                Err(ctx_misuse(self.what()))
-            }
-            _ => Ok(None),
+        if name.starts_with("__") {
+            return Ok(None);
         }
+        Err(ctx_misuse(
+            self.what(),
+            PyErr::attribute_error(format!("'{CTX}' object has no attribute '{name}'")),
+        ))
     }
     fn get_item(self: Rc<Self>, _key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
-        Err(ctx_misuse(self.what()))
+        Err(ctx_misuse(
+            self.what(),
+            PyErr::type_error(format!("'{CTX}' object is not subscriptable")),
+        ))
     }
     fn set_item(&self, _key: &Value, _value: Value, _rt: &mut Runtime) -> PyResult<()> {
-        Err(ctx_misuse(self.what()))
+        Err(ctx_misuse(
+            self.what(),
+            PyErr::type_error(format!("'{CTX}' object does not support item assignment")),
+        ))
     }
     fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
-        Err(ctx_misuse(self.what()))
+        Err(ctx_misuse(
+            self.what(),
+            PyErr::type_error(format!("object of type '{CTX}' has no len()")),
+        ))
     }
     fn binary_op(
         self: Rc<Self>,
-        _op: BinOp,
-        _o: &Value,
-        _r: bool,
+        op: BinOp,
+        o: &Value,
+        r: bool,
         _rt: &mut Runtime,
     ) -> PyResult<Option<Value>> {
-        Err(ctx_misuse(self.what()))
+        let (a, b) = if r {
+            (o.type_name(), CTX.to_string())
+        } else {
+            (CTX.to_string(), o.type_name())
+        };
+        Err(ctx_misuse(
+            self.what(),
+            PyErr::type_error(format!(
+                "unsupported operand type(s) for {}: '{a}' and '{b}'",
+                op.symbol()
+            )),
+        ))
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -167,7 +190,13 @@ impl Object for HostCtx {
 /// The misuse error when a `cuda.pinned(...)` object is passed where an array is expected.
 pub fn check_not_ctx(v: &Value) -> PyResult<()> {
     match v.downcast::<HostCtx>() {
-        Some(c) => Err(ctx_misuse(c.what())),
+        Some(c) => Err(ctx_misuse(
+            c.what(),
+            PyErr::type_error(format!(
+                "cuda.{}(...) returned a context manager where an array was expected",
+                c.what()
+            )),
+        )),
         None => Ok(()),
     }
 }

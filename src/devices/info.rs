@@ -8,7 +8,8 @@ use crate::devices::api;
 use crate::devices::state::device;
 use crate::language::{Object, PyErr, PyResult, Runtime, Value};
 
-const COMPUTE_CAPABILITY: (i64, i64) = (7, 5);
+/// What the CPU device reports as its compute capability (a common, fully featured one).
+pub const CPU_COMPUTE_CAPABILITY: (i64, i64) = (7, 5);
 const UUID: &str = "GPU-6e626375-6461-4350-5564-657669636530";
 
 fn cpu_count() -> i64 {
@@ -17,8 +18,8 @@ fn cpu_count() -> i64 {
         .unwrap_or(1)
 }
 
-/// A device attribute by its `CU_DEVICE_ATTRIBUTE_*` short name.
-fn attribute(name: &str) -> Option<i64> {
+/// A CPU-device attribute by its `CU_DEVICE_ATTRIBUTE_*` short name.
+pub fn cpu_attribute(name: &str) -> Option<i64> {
     Some(match name {
         "MULTIPROCESSOR_COUNT" => cpu_count(),
         "MAX_THREADS_PER_BLOCK" => 1024,
@@ -29,8 +30,8 @@ fn attribute(name: &str) -> Option<i64> {
         "MAX_SHARED_MEMORY_PER_BLOCK" => 49152,
         "WARP_SIZE" => 32,
         "MAX_THREADS_PER_MULTIPROCESSOR" => 2048,
-        "COMPUTE_CAPABILITY_MAJOR" => COMPUTE_CAPABILITY.0,
-        "COMPUTE_CAPABILITY_MINOR" => COMPUTE_CAPABILITY.1,
+        "COMPUTE_CAPABILITY_MAJOR" => CPU_COMPUTE_CAPABILITY.0,
+        "COMPUTE_CAPABILITY_MINOR" => CPU_COMPUTE_CAPABILITY.1,
         "PCI_BUS_ID" | "PCI_DEVICE_ID" | "PCI_DOMAIN_ID" => 0,
         "ASYNC_ENGINE_COUNT" => 1,
         "UNIFIED_ADDRESSING" | "CAN_MAP_HOST_MEMORY" | "MANAGED_MEMORY" => 1,
@@ -57,10 +58,10 @@ impl Object for DeviceObj {
         Ok(Some(match name {
             "id" => Value::Int(0),
             "name" => Value::str(&device_name(rt)?),
-            "compute_capability" => Value::tuple(vec![
-                Value::Int(COMPUTE_CAPABILITY.0),
-                Value::Int(COMPUTE_CAPABILITY.1),
-            ]),
+            "compute_capability" => {
+                let (a, b) = device(rt)?.backend().compute_capability();
+                Value::tuple(vec![Value::Int(a), Value::Int(b)])
+            }
             "uuid" => Value::str(UUID),
             "supports_float16" => Value::Bool(true),
             "supports_bfloat16" | "supports_fp8" => Value::Bool(false),
@@ -73,7 +74,7 @@ impl Object for DeviceObj {
                     Ok(Value::None)
                 },
             ),
-            other => match attribute(other) {
+            other => match device(rt)?.backend_ref_attr(other) {
                 Some(n) => Value::Int(n),
                 None => return Ok(None),
             },
@@ -281,13 +282,11 @@ impl Object for Context {
 /// `cuda.detect()`'s report.
 pub fn detect_text(rt: &mut Runtime) -> PyResult<String> {
     let name = device_name(rt)?;
+    let (major, minor) = device(rt)?.backend().compute_capability();
     let mut s = String::from("Found 1 CUDA devices\n");
     s.push_str(&format!("id {}    {:>20} {:>40}\n", 0, name, "[SUPPORTED]"));
     let attrs = [
-        (
-            "Compute Capability",
-            format!("{}.{}", COMPUTE_CAPABILITY.0, COMPUTE_CAPABILITY.1),
-        ),
+        ("Compute Capability", format!("{major}.{minor}")),
         ("PCI Device ID", "0".into()),
         ("PCI Bus ID", "0".into()),
         ("UUID", UUID.into()),

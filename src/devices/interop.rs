@@ -199,10 +199,16 @@ pub fn from_cai(rt: &mut Runtime, d: &Dict) -> PyResult<DeviceView> {
         .ok_or_else(|| PyErr::key_error("'typestr'"))?;
     let dtype = DType::parse(typestr)
         .ok_or_else(|| PyErr::type_error(format!("unsupported typestr {typestr:?}")))?;
+    crate::devices::api::checked_nbytes(&shape, dtype)?;
     let strides = match d.get_str("strides") {
         None | Some(Value::None) => NdArray::c_strides(&shape, dtype.itemsize()),
         Some(v) => usize_list(v, "strides")?,
     };
+    if strides.len() != shape.len() {
+        return Err(PyErr::value_error(
+            "__cuda_array_interface__ has a different number of strides than dimensions",
+        ));
+    }
     let ptr = match d.get_str("data") {
         Some(Value::Tuple(t)) if !t.is_empty() => t[0].as_index()? as usize,
         _ => return Err(PyErr::key_error("'data'")),
@@ -244,7 +250,9 @@ pub fn from_cai(rt: &mut Runtime, d: &Dict) -> PyResult<DeviceView> {
         .with_hint("Only arrays made by cuda.* or cupy.* in this session can be shared.")
     })?;
     let (lo, hi) = crate::devices::copy::extent(&shape, &strides, dtype.itemsize());
-    if (offset as isize + lo) < 0 || (offset as isize + hi) as usize > alloc.bytes {
+    if (offset as isize).saturating_add(lo) < 0
+        || (offset as isize).saturating_add(hi) as usize > alloc.bytes
+    {
         return Err(PyErr::value_error(
             "__cuda_array_interface__ describes memory outside its allocation",
         ));

@@ -21,6 +21,19 @@ fn human(bytes: usize) -> String {
     }
 }
 
+/// The device view of one of nbcuda's own device objects, without side effects (no copies,
+/// no use-after-free error: freed arrays have no bytes to report).
+fn peek_view(v: &Value) -> Option<crate::devices::DeviceView> {
+    if let Some(d) = v.downcast::<crate::devices::devicearray::DeviceNDArray>() {
+        return Some(d.view.clone());
+    }
+    if let Some(c) = v.downcast::<crate::devices::cupy::CupyArray>() {
+        return Some(c.view.clone());
+    }
+    v.downcast::<crate::devices::smart::SmartArray>()
+        .and_then(|s| s.peek_gpu())
+}
+
 /// The `%memory` report: one line per live device allocation reachable from `names`
 /// (variable name, shape, dtype, bytes), then used/free/total.
 pub fn memory_report(rt: &mut Runtime, names: &[(String, Value)]) -> String {
@@ -31,10 +44,10 @@ pub fn memory_report(rt: &mut Runtime, names: &[(String, Value)]) -> String {
     let mut by_alloc: HashMap<u64, (Vec<String>, String, usize)> = HashMap::new();
     let mut order = Vec::new();
     for (name, v) in names {
-        let Ok(Some(view)) = crate::devices::interop::view_of(rt, v) else {
+        let Some(view) = peek_view(v) else {
             continue;
         };
-        if view.alloc.bytes == 0 {
+        if view.alloc.bytes == 0 || rt.state::<DeviceState>().freed.contains_key(&view.alloc.id) {
             continue;
         }
         let e = by_alloc.entry(view.alloc.id).or_insert_with(|| {

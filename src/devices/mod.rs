@@ -1,5 +1,19 @@
 //! Devices: one trait, two implementations (the embedded CPU device and the CUDA device),
 //! and the `numba.cuda` / `cupy` memory APIs built on them.
+//!
+//! Layout:
+//! - [`backend`]: the `Backend` trait and the `Device` enum the API dispatches through.
+//! - [`cpu`], [`streams_cpu`], [`copy`]: the embedded CPU device (capacity accounting,
+//!   one worker thread per stream with legacy default-stream ordering, strided copies).
+//! - [`state`]: per-session state in `rt.state::<DeviceState>()` (device made on first use,
+//!   freed allocations, pinned/mapped/managed host buffers).
+//! - [`api`]: what other parts call (views, alloc, htod/dtoh/dtod, launch, synchronize).
+//! - [`ledger`], [`memory`]: the event record and the `%memory` report.
+//! - `numba.cuda`: [`cudamod`] (functions), [`devicearray`]/[`devicemethods`]/[`viewops`]/
+//!   [`index`] (DeviceNDArray), [`streams`], [`info`], [`hostmem`], [`interop`] (CAI),
+//!   [`smart`] (`numba.SmartArray`).
+//! - `cupy`: [`cupy`] (ndarray), [`cupy_module`], [`cupy_ops`], [`cupy_fast`],
+//!   [`cupy_reduce`], [`cupy_random`], [`cupy_cuda`].
 
 use std::sync::Arc;
 
@@ -39,7 +53,14 @@ pub mod copy;
 pub mod cpu;
 pub mod cudamod;
 pub mod cupy;
+pub mod cupy_cuda;
+pub mod cupy_extra;
+pub mod cupy_fast;
+pub mod cupy_index;
+pub mod cupy_module;
 pub mod cupy_ops;
+pub mod cupy_random;
+pub mod cupy_reduce;
 pub mod devicearray;
 pub mod devicemethods;
 pub mod hostconv;
@@ -87,7 +108,9 @@ pub fn numba_cuda_module() -> Rc<Module> {
 }
 
 /// Add the device-memory parts of the top-level `numba` module (`SmartArray`).
-pub fn register_numba_toplevel(_numba: &Module) {}
+pub fn register_numba_toplevel(numba: &Module) {
+    smart::register(numba);
+}
 
 /// Build the `cupy` module.
 pub fn cupy_module() -> Rc<Module> {

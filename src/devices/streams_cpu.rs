@@ -28,13 +28,6 @@ impl Progress {
         *d += 1;
         self.cv.notify_all();
     }
-    /// Block until `seq` operations have completed.
-    pub fn wait(&self, seq: u64) {
-        let mut d = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        while *d < seq {
-            d = self.cv.wait(d).unwrap_or_else(|e| e.into_inner());
-        }
-    }
     /// Wait at most `timeout`; true when reached.
     pub fn wait_for(&self, seq: u64, timeout: Duration) -> bool {
         let d = self.done.lock().unwrap_or_else(|e| e.into_inner());
@@ -46,24 +39,32 @@ impl Progress {
     }
 }
 
-/// A point in a stream: reached when `progress` has completed `seq` operations.
-#[derive(Clone)]
-pub struct Ticket {
-    pub progress: Arc<Progress>,
-    pub seq: u64,
+/// Something the host or a stream can wait for: a point in a CPU stream, or (for the CUDA
+/// device) a recorded CUDA event.
+pub trait Waitable: Send + Sync {
+    fn done(&self) -> bool;
+    /// Wait at most `timeout`; true when reached.
+    fn wait_timeout(&self, timeout: Duration) -> bool;
 }
 
+/// A point in a stream that later work or the host can wait for.
+#[derive(Clone)]
+pub struct Ticket(Arc<dyn Waitable>);
+
 impl Ticket {
+    pub fn new(w: impl Waitable + 'static) -> Ticket {
+        Ticket(Arc::new(w))
+    }
     pub fn done(&self) -> bool {
-        self.progress.completed() >= self.seq
+        self.0.done()
     }
     pub fn wait(&self) {
-        self.progress.wait(self.seq)
+        while !self.0.wait_timeout(Duration::from_secs(1)) {}
     }
     /// Wait while watching `interrupt`; false when interrupted first.
     pub fn wait_interruptible(&self, interrupt: &AtomicBool) -> bool {
         loop {
-            if self.progress.wait_for(self.seq, Duration::from_millis(50)) {
+            if self.0.wait_timeout(Duration::from_millis(50)) {
                 return true;
             }
             if interrupt.load(Ordering::Relaxed) {
@@ -71,6 +72,28 @@ impl Ticket {
             }
         }
     }
+}
+
+/// A point in a CPU stream: reached when `progress` has completed `seq` operations.
+struct CpuPoint {
+    progress: Arc<Progress>,
+    seq: u64,
+}
+
+impl Waitable for CpuPoint {
+    fn done(&self) -> bool {
+        self.progress.completed() >= self.seq
+    }
+    fn wait_timeout(&self, timeout: Duration) -> bool {
+        self.progress.wait_for(self.seq, timeout)
+    }
+}
+
+fn point(progress: &Arc<Progress>, seq: u64) -> Ticket {
+    Ticket::new(CpuPoint {
+        progress: progress.clone(),
+        seq,
+    })
 }
 
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
@@ -160,26 +183,17 @@ impl StreamSet {
         if stream == 0 {
             for (id, q) in &self.queues {
                 if *id != 0 && q.submitted > 0 {
-                    deps.push(Ticket {
-                        progress: q.progress.clone(),
-                        seq: q.submitted,
-                    });
+                    deps.push(point(&q.progress, q.submitted));
                 }
             }
         } else if let Some(q0) = self.queues.get(&0) {
             if q0.submitted > 0 {
-                deps.push(Ticket {
-                    progress: q0.progress.clone(),
-                    seq: q0.submitted,
-                });
+                deps.push(point(&q0.progress, q0.submitted));
             }
         }
         let q = self.queue(stream);
         q.submitted += 1;
-        let ticket = Ticket {
-            progress: q.progress.clone(),
-            seq: q.submitted,
-        };
+        let ticket = point(&q.progress, q.submitted);
         if q.tx.send(Op { deps, job }).is_err() {
             // The worker is gone (cannot happen unless it was torn down); count it done.
             q.progress.advance();
@@ -190,20 +204,14 @@ impl StreamSet {
     /// The point after everything queued so far on `stream`.
     pub fn tail(&mut self, stream: StreamId) -> Option<Ticket> {
         let q = self.queues.get(&Self::canonical(stream))?;
-        Some(Ticket {
-            progress: q.progress.clone(),
-            seq: q.submitted,
-        })
+        Some(point(&q.progress, q.submitted))
     }
 
     /// Tickets for the tails of every stream.
     pub fn all_tails(&self) -> Vec<Ticket> {
         self.queues
             .values()
-            .map(|q| Ticket {
-                progress: q.progress.clone(),
-                seq: q.submitted,
-            })
+            .map(|q| point(&q.progress, q.submitted))
             .collect()
     }
 }
