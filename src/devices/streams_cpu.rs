@@ -98,6 +98,9 @@ fn point(progress: &Arc<Progress>, seq: u64) -> Ticket {
 
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
+/// Pending operations a stream holds before submitting blocks (CUDA's is about 1024).
+const MAX_PENDING: u64 = 1024;
+
 struct Op {
     deps: Vec<Ticket>,
     job: Job,
@@ -192,6 +195,12 @@ impl StreamSet {
             }
         }
         let q = self.queue(stream);
+        // A GPU's launch queue is finite: once about a thousand operations are pending, the
+        // next launch blocks the host until one completes. Without this, an unsynchronised
+        // `%timeit` would measure only queueing and pile up unbounded work.
+        if q.submitted >= MAX_PENDING {
+            q.progress.wait(q.submitted + 1 - MAX_PENDING);
+        }
         q.submitted += 1;
         let ticket = point(&q.progress, q.submitted);
         if q.tx.send(Op { deps, job }).is_err() {
