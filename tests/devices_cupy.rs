@@ -488,3 +488,24 @@ fn boolean_masks_and_index_arrays() {
     assert_eq!(ints(&attr(&mut rt, &r, "shape").unwrap()), vec![2, 2]);
     assert_eq!(get(&mut rt, &r), vec![4., 5., 0., 1.]);
 }
+
+#[test]
+fn number_protocol_methods_for_the_interpreter() {
+    let mut rt = runtime();
+    let m = cp();
+    let x = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(4)])).unwrap();
+    let s = meth(&mut rt, &x, "sum", Args::default()).unwrap();
+    assert!(
+        matches!(meth(&mut rt, &s, "__float__", Args::default()).unwrap(), Value::Float(f) if f == 6.0)
+    );
+    assert!(matches!(
+        meth(&mut rt, &s, "__index__", Args::default()).unwrap(),
+        Value::Int(6)
+    ));
+    let e = meth(&mut rt, &x, "__float__", Args::default()).unwrap_err();
+    assert_eq!(e.ename, "ValueError");
+    let st = call(&mut rt, &cuda(), "stream", Args::default()).unwrap();
+    let h = attr(&mut rt, &st, "handle").unwrap();
+    let i = meth(&mut rt, &st, "__int__", Args::default()).unwrap();
+    assert!(matches!((h, i), (Value::Int(a), Value::Int(b)) if a == b));
+}

@@ -235,6 +235,29 @@ impl Object for CupyArray {
                     Ok(Value::None)
                 },
             ),
+            "__float__" | "__int__" | "__index__" => {
+                let kind = name.to_string();
+                Value::method(
+                    &self,
+                    &format!("ndarray.{name}"),
+                    &format!("{name}()"),
+                    "The single element as a Python number (waits for the device).",
+                    move |c, rt, _| {
+                        let v = item(rt, &c.view)?;
+                        Ok(match (kind.as_str(), v) {
+                            ("__float__", v) => Value::Float(v.as_f64()?),
+                            ("__index__", Value::Float(_)) => {
+                                return Err(PyErr::type_error(
+                                    "only integer scalar arrays can be converted to a scalar index",
+                                ))
+                            }
+                            (_, Value::Float(f)) => Value::Int(f.trunc() as i64),
+                            (_, Value::Bool(b)) => Value::Int(b as i64),
+                            (_, other) => other,
+                        })
+                    },
+                )
+            }
             "item" => Value::method(
                 &self,
                 "ndarray.item",

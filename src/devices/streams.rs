@@ -60,6 +60,12 @@ impl Object for Stream {
         let id = self.id;
         Ok(Some(match name {
             "handle" => Value::Int(id as i64),
+            "__int__" | "__index__" => Value::builtin(
+                "Stream.__int__",
+                "__int__()",
+                "The stream handle as an int.",
+                move |_, _| Ok(Value::Int(id as i64)),
+            ),
             "external" => Value::Bool(self.kind == StreamKind::External),
             "synchronize" => Value::method(
                 &self,
