@@ -136,3 +136,16 @@ fn an_endless_kernel_stops_on_interrupt() {
     setter.join().unwrap();
     assert_eq!(err.ename, "KeyboardInterrupt");
 }
+
+#[test]
+fn oversized_shared_and_local_memory_are_launch_errors() {
+    let k = kernel("def big(a):\n    s = cuda.shared.array(20000, dtype=np.float32)\n    s[0] = 1.0\n    a[0] = s[0]\n", &[arr1(DType::F32, 1)]);
+    let a = f32_array(&[0.0]);
+    let e = launch(&k, cfg(1, 1), &[arg(&a)]).unwrap_err();
+    assert_eq!(e.ename, "CudaAPIError");
+    assert!(e.message.contains("shared memory"), "{}", e.message);
+    let k = kernel("def big(a):\n    t = cuda.local.array(200000, dtype=np.float64)\n    t[0] = 1.0\n    a[0] = t[0]\n", &[arr1(DType::F32, 1)]);
+    let e = launch(&k, cfg(1, 1), &[arg(&a)]).unwrap_err();
+    assert_eq!(e.ename, "CudaAPIError");
+    assert!(e.message.contains("local memory"), "{}", e.message);
+}

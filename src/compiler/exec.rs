@@ -112,6 +112,12 @@ pub fn prepare<'a>(
             "grid y/z are limited to 65535 and block z to 64",
         ));
     }
+    let local: usize = k.local.iter().map(|d| d.bytes()).sum();
+    if local > 512 * 1024 {
+        return Err(invalid_launch(&format!(
+            "{local} bytes of local memory per thread; the limit is 524288"
+        )));
+    }
     let shared = k.static_shared_bytes() + cfg.dynamic_shared_bytes;
     if shared > 48 * 1024 {
         return Err(invalid_launch(&format!(
@@ -219,7 +225,17 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
             ((bid / g[0] as usize) % g[1] as usize) as u32,
             (bid / (g[0] as usize * g[1] as usize)) as u32,
         ];
-        let blk = scratch.get_or_insert_with(|| Block::new(p));
+        if scratch.is_none() {
+            match Block::new(p) {
+                Ok(b) => *scratch = Some(b),
+                Err(f) => {
+                    p.stop.store(true, Ordering::Relaxed);
+                    *first_fault.lock().unwrap_or_else(|e| e.into_inner()) = Some((bid, f));
+                    return;
+                }
+            }
+        }
+        let Some(blk) = scratch.as_mut() else { return };
         blk.reset(bidx);
         let all: Vec<u32> = (0..blk.n as u32).collect();
         match blk.run(p, &p.k.body, all) {
@@ -269,7 +285,7 @@ pub fn run_single(
         dynamic_shared_bytes: 0,
     };
     let p = prepare(k, &cfg, args)?;
-    let mut blk = Block::new(&p);
+    let mut blk = Block::new(&p)?;
     blk.reset([0, 0, 0]);
     blk.run(&p, &k.body, vec![0])?;
     let ret = k.ret.map(|r| blk.regs[r as usize][0]);
@@ -325,7 +341,9 @@ fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
 }
 
 impl Block {
-    fn new(p: &Prepared) -> Block {
+    /// Scratch state for one block; a MemoryError fault when shared or local memory
+    /// cannot be allocated.
+    fn new(p: &Prepared) -> Result<Block, KernelFault> {
         let b = p.cfg.block;
         let n = (b[0] * b[1] * b[2]) as usize;
         let dyn_bytes = p.cfg.dynamic_shared_bytes;
@@ -340,19 +358,29 @@ impl Block {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
-                .unwrap_or_default();
+                .map_err(|e| {
+                    fault(
+                        "MemoryError",
+                        format!("cannot allocate {} bytes of shared memory", e.bytes),
+                    )
+                })?;
         let local =
             p.k.local
                 .iter()
                 .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
                 .collect::<Result<Vec<_>, _>>()
-                .unwrap_or_default();
+                .map_err(|e| {
+                    fault(
+                        "MemoryError",
+                        format!("cannot allocate {} bytes of local memory", e.bytes),
+                    )
+                })?;
         let tids = [
             (0..n as u32).map(|l| (l % b[0]) as u64).collect(),
             (0..n as u32).map(|l| ((l / b[0]) % b[1]) as u64).collect(),
             (0..n as u32).map(|l| (l / (b[0] * b[1])) as u64).collect(),
         ];
-        Block {
+        Ok(Block {
             n,
             tids,
             bdim: b,
@@ -363,7 +391,7 @@ impl Block {
             exited: 0,
             loops: Vec::new(),
             printed: String::new(),
-        }
+        })
     }
 
     fn reset(&mut self, bidx: [u32; 3]) {

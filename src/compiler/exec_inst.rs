@@ -25,6 +25,36 @@ macro_rules! lanes {
     };
 }
 
+/// `d[l] = f(a[l])` over the active lanes; the full-block case is a zip the compiler can
+/// vectorise (no per-lane bounds checks).
+#[inline(always)]
+fn map1(d: &mut [u64], a: &[u64], act: &[u32], n: usize, f: impl Fn(u64) -> u64) {
+    if act.len() == n {
+        for (o, x) in d[..n].iter_mut().zip(&a[..n]) {
+            *o = f(*x);
+        }
+    } else {
+        for &l in act {
+            d[l as usize] = f(a[l as usize]);
+        }
+    }
+}
+
+/// `d[l] = f(a[l], b[l])` over the active lanes (see [`map1`]).
+#[inline(always)]
+fn map2(d: &mut [u64], a: &[u64], b: &[u64], act: &[u32], n: usize, f: impl Fn(u64, u64) -> u64) {
+    if act.len() == n {
+        for ((o, x), y) in d[..n].iter_mut().zip(&a[..n]).zip(&b[..n]) {
+            *o = f(*x, *y);
+        }
+    } else {
+        for &l in act {
+            let l = l as usize;
+            d[l] = f(a[l], b[l]);
+        }
+    }
+}
+
 impl Block {
     pub(crate) fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
         let n = self.n;
@@ -56,12 +86,12 @@ impl Block {
             }
             Op::Copy(r) => {
                 let a = reg!(*r);
-                lanes!(act, n, |l| d[l] = a[l]);
+                map1(&mut d, &a, act, n, |x| x);
             }
             Op::Cast(r) => {
                 let from = p.k.regs[*r as usize];
                 let a = reg!(*r);
-                lanes!(act, n, |l| d[l] = cast(a[l], from, dt));
+                map1(&mut d, &a, act, n, |x| cast(x, from, dt));
             }
             Op::Bin(op, x, y) => {
                 let (a, b) = (reg!(*x), reg!(*y));
@@ -69,47 +99,48 @@ impl Block {
                     // The common operations get a loop of their own (no per-lane match),
                     // which the compiler can vectorise.
                     DType::F32 => match op {
-                        Bin::Add => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) + f32b(b[l]))),
-                        Bin::Sub => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) - f32b(b[l]))),
-                        Bin::Mul => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) * f32b(b[l]))),
-                        Bin::Div => lanes!(act, n, |l| d[l] = bf32(f32b(a[l]) / f32b(b[l]))),
+                        Bin::Add => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) + f32b(y))),
+                        Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) - f32b(y))),
+                        Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) * f32b(y))),
+                        Bin::Div => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) / f32b(y))),
                         _ => lanes!(act, n, |l| d[l] =
                             bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
                     },
                     DType::F64 => match op {
-                        Bin::Add => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) + f64b(b[l]))),
-                        Bin::Sub => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) - f64b(b[l]))),
-                        Bin::Mul => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) * f64b(b[l]))),
-                        Bin::Div => lanes!(act, n, |l| d[l] = bf64(f64b(a[l]) / f64b(b[l]))),
+                        Bin::Add => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) + f64b(y))),
+                        Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) - f64b(y))),
+                        Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) * f64b(y))),
+                        Bin::Div => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) / f64b(y))),
                         _ => lanes!(act, n, |l| d[l] =
                             bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
                     },
                     DType::I64 => match op {
-                        Bin::Add => lanes!(act, n, |l| d[l] = a[l].wrapping_add(b[l])),
-                        Bin::Sub => lanes!(act, n, |l| d[l] = a[l].wrapping_sub(b[l])),
-                        Bin::Mul => lanes!(act, n, |l| d[l] = a[l].wrapping_mul(b[l])),
-                        _ => lanes!(act, n, |l| d[l] =
-                            bin_i64(*op, a[l] as i64, b[l] as i64) as u64),
+                        Bin::Add => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_add(y)),
+                        Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_sub(y)),
+                        Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_mul(y)),
+                        _ => map2(&mut d, &a, &b, act, n, |x, y| {
+                            bin_i64(*op, x as i64, y as i64) as u64
+                        }),
                     },
-                    _ => lanes!(act, n, |l| d[l] = bin(*op, dt, a[l], b[l])),
+                    _ => map2(&mut d, &a, &b, act, n, |x, y| bin(*op, dt, x, y)),
                 }
             }
             Op::Cmp(c, x, y) => {
                 let t = p.k.regs[*x as usize];
                 let (a, b) = (reg!(*x), reg!(*y));
                 match (t, c) {
-                    (DType::I64, Cmp::Lt) => {
-                        lanes!(act, n, |l| d[l] = ((a[l] as i64) < (b[l] as i64)) as u64)
-                    }
-                    (DType::I64, Cmp::Ge) => {
-                        lanes!(act, n, |l| d[l] = ((a[l] as i64) >= (b[l] as i64)) as u64)
-                    }
-                    _ => lanes!(act, n, |l| d[l] = cmp(*c, t, a[l], b[l])),
+                    (DType::I64, Cmp::Lt) => map2(&mut d, &a, &b, act, n, |x, y| {
+                        ((x as i64) < (y as i64)) as u64
+                    }),
+                    (DType::I64, Cmp::Ge) => map2(&mut d, &a, &b, act, n, |x, y| {
+                        ((x as i64) >= (y as i64)) as u64
+                    }),
+                    _ => map2(&mut d, &a, &b, act, n, |x, y| cmp(*c, t, x, y)),
                 }
             }
             Op::Un(op, x) => {
                 let a = reg!(*x);
-                lanes!(act, n, |l| d[l] = un(*op, dt, a[l]));
+                map1(&mut d, &a, act, n, |x| un(*op, dt, x));
             }
             Op::Math(f, xs) => {
                 let t = p.k.regs[xs[0] as usize];

@@ -58,7 +58,7 @@ pub struct GUFunc {
 
 /// The kernel: thread `i` calls `func(arg0[i], arg1[i], ...)` on row views (or the whole
 /// arrays when there is no loop dimension).
-fn build(
+pub fn build(
     func: &Rc<Function>,
     params: &[Ty],
     looped: bool,

@@ -182,7 +182,7 @@ impl fmt::Display for Signature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let args: Vec<String> = self.args.iter().map(|a| a.to_string()).collect();
         match &self.ret {
-            Some(r) => write!(f, "{}({})", r, args.join(", ")),
+            Some(r) => write!(f, "({}) -> {}", args.join(", "), r),
             None => write!(f, "({})", args.join(", ")),
         }
     }

@@ -96,6 +96,12 @@ pub fn all() -> Vec<(String, CompiledKernel)> {
         )
         .unwrap(),
     ));
+    let f = function("def row_sum(x, res):\n    s = 0.0\n    for i in range(x.shape[0]):\n        s += x[i]\n    res[0] = s\n");
+    out.push((
+        "gufunc".into(),
+        nbcuda::compiler::gufunc::build(&f, &[a(DType::F64, 2), a(DType::F64, 2)], true, 0)
+            .unwrap(),
+    ));
     let f = function("def sum_reduce(a, b):\n    return a + b\n");
     out.push((
         "reduce".into(),
