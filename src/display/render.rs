@@ -75,7 +75,7 @@ fn tick_label(v: f64, log: bool) -> String {
     if r == 0.0 {
         return "0".into();
     }
-    if r.abs() >= 1e5 || r.abs() < 1e-3 {
+    if r.abs() >= 1e6 || r.abs() < 1e-3 {
         return format!("{r:.1e}");
     }
     let s = format!("{r}");
