@@ -9,7 +9,9 @@ use crate::language::{PyErr, PyResult, Value};
 
 /// Rows in a reduction: output elements (one for a full reduction).
 fn row_count(values: usize, len: usize, shape: &Option<Vec<usize>>) -> usize {
-    values.checked_div(len).unwrap_or_else(|| shape.as_ref().map_or(1, |s| s.iter().product()))
+    values
+        .checked_div(len)
+        .unwrap_or_else(|| shape.as_ref().map_or(1, |s| s.iter().product()))
 }
 
 /// NumPy's pairwise summation (blocks of 128, eight accumulators), in the element type.

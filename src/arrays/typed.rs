@@ -46,32 +46,10 @@ elem_int!(i8, I8);
 elem_int!(i16, I16);
 elem_int!(i32, I32);
 elem_int!(i64, I64);
+elem_int!(u8, U8);
 elem_int!(u16, U16);
 elem_int!(u32, U32);
 elem_int!(u64, U64);
-
-impl Elem for u8 {
-    const DTYPE: DType = DType::U8;
-    #[inline(always)]
-    fn from_f64(v: f64) -> Self {
-        v as i64 as u8
-    }
-    #[inline(always)]
-    fn from_i64(v: i64) -> Self {
-        v as u8
-    }
-    #[inline(always)]
-    fn to_f64(self) -> f64 {
-        self as f64
-    }
-    #[inline(always)]
-    fn to_i64(self) -> i64 {
-        self as i64
-    }
-    fn to_scalar(self) -> Scalar {
-        Scalar::U8(self)
-    }
-}
 
 macro_rules! elem_float {
     ($t:ty, $d:ident) => {

@@ -53,70 +53,8 @@ pub fn numba_name(d: DType) -> &'static str {
     }
 }
 
-fn rank(d: DType) -> u8 {
-    match d {
-        DType::Bool => 0,
-        DType::I8 | DType::U8 => 1,
-        DType::I16 | DType::U16 => 2,
-        DType::I32 | DType::U32 => 3,
-        DType::I64 | DType::U64 => 4,
-        DType::F32 => 5,
-        DType::F64 => 6,
-    }
-}
-
-/// NumPy's `promote_types` for the dtypes nbcuda has.
-pub fn promote(a: DType, b: DType) -> DType {
-    use DType::*;
-    if a == b {
-        return a;
-    }
-    if a == Bool {
-        return b;
-    }
-    if b == Bool {
-        return a;
-    }
-    match (a.is_float(), b.is_float()) {
-        (true, true) => {
-            if a == F64 || b == F64 {
-                F64
-            } else {
-                F32
-            }
-        }
-        (true, false) | (false, true) => {
-            let (f, i) = if a.is_float() { (a, b) } else { (b, a) };
-            // float32 holds integers of up to 16 bits exactly; wider ones need float64.
-            if f == F32 && i.itemsize() <= 2 {
-                F32
-            } else {
-                F64
-            }
-        }
-        (false, false) => {
-            if a.is_signed() == b.is_signed() {
-                if rank(a) >= rank(b) {
-                    a
-                } else {
-                    b
-                }
-            } else {
-                let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
-                if s.itemsize() > u.itemsize() {
-                    s
-                } else {
-                    match u.itemsize() {
-                        1 => I16,
-                        2 => I32,
-                        4 => I64,
-                        _ => F64,
-                    }
-                }
-            }
-        }
-    }
-}
+/// NumPy's `promote_types`: one definition, shared with host arrays.
+pub use crate::arrays::ops::promote;
 
 /// Result type of `+ - * // % **` and bitwise operators in Numba: integers are widened to
 /// at least 64 bits (Numba computes integer arithmetic in `intp`), floats follow NumPy.

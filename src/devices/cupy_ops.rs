@@ -32,57 +32,8 @@ impl Operand {
     }
 }
 
-/// NumPy's `promote_types` for the supported dtypes.
-pub fn promote(a: DType, b: DType) -> DType {
-    use DType::*;
-    if a == b {
-        return a;
-    }
-    if a == Bool {
-        return b;
-    }
-    if b == Bool {
-        return a;
-    }
-    match (a.is_float(), b.is_float()) {
-        (true, true) => {
-            if a == F64 || b == F64 {
-                F64
-            } else {
-                F32
-            }
-        }
-        (true, false) | (false, true) => {
-            let (f, i) = if a.is_float() { (a, b) } else { (b, a) };
-            if f == F64 || i.itemsize() >= 4 {
-                F64
-            } else {
-                F32
-            }
-        }
-        (false, false) => {
-            if a.is_signed() == b.is_signed() {
-                if a.itemsize() >= b.itemsize() {
-                    a
-                } else {
-                    b
-                }
-            } else {
-                let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
-                if s.itemsize() > u.itemsize() {
-                    s
-                } else {
-                    match u.itemsize() {
-                        1 => I16,
-                        2 => I32,
-                        4 => I64,
-                        _ => F64,
-                    }
-                }
-            }
-        }
-    }
-}
+/// NumPy's `promote_types`: one definition, shared with host arrays.
+pub use crate::arrays::ops::promote;
 
 /// Result dtype of combining operands (NEP 50: Python numbers adapt to arrays).
 pub fn result_dtype(ops: &[Operand]) -> DType {

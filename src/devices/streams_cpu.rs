@@ -199,7 +199,10 @@ impl StreamSet {
         // next launch blocks the host until one completes. Without this, an unsynchronised
         // `%timeit` would measure only queueing and pile up unbounded work.
         if q.submitted >= MAX_PENDING {
-            while !q.progress.wait_for(q.submitted + 1 - MAX_PENDING, Duration::from_secs(3600)) {}
+            while !q
+                .progress
+                .wait_for(q.submitted + 1 - MAX_PENDING, Duration::from_secs(3600))
+            {}
         }
         q.submitted += 1;
         let ticket = point(&q.progress, q.submitted);

@@ -78,16 +78,20 @@ pub struct Runtime {
     /// Typed per-subsystem state: each module keeps its own (see [`Runtime::state`]).
     ext: HashMap<TypeId, Box<dyn Any>>,
     /// Hooks run at the end of every cell (pyplot figures, ledger summary), in order.
-    pub end_of_cell_hooks: Vec<(String, fn(&mut Runtime) -> PyResult<()>)>,
+    pub end_of_cell_hooks: Vec<(String, CellHook)>,
     /// Calls a Python callable (set by the interpreter so native code can call user code).
-    pub caller: Option<
-        fn(
-            &mut Runtime,
-            &crate::language::Value,
-            crate::language::Args,
-        ) -> PyResult<crate::language::Value>,
-    >,
+    pub caller: Option<Caller>,
 }
+
+/// A hook run at the end of every cell.
+pub type CellHook = fn(&mut Runtime) -> PyResult<()>;
+
+/// How native code calls a Python callable (provided by the interpreter).
+pub type Caller = fn(
+    &mut Runtime,
+    &crate::language::Value,
+    crate::language::Args,
+) -> PyResult<crate::language::Value>;
 
 impl Runtime {
     pub fn new(frontend: Box<dyn Frontend>, interrupt: Arc<AtomicBool>) -> Runtime {
