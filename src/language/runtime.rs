@@ -83,16 +83,6 @@ pub struct Runtime {
     pub caller: Option<Caller>,
 }
 
-/// A hook run at the end of every cell.
-pub type CellHook = fn(&mut Runtime) -> PyResult<()>;
-
-/// How native code calls a Python callable (provided by the interpreter).
-pub type Caller = fn(
-    &mut Runtime,
-    &crate::language::Value,
-    crate::language::Args,
-) -> PyResult<crate::language::Value>;
-
 impl Runtime {
     pub fn new(frontend: Box<dyn Frontend>, interrupt: Arc<AtomicBool>) -> Runtime {
         Runtime {
