@@ -60,7 +60,101 @@ fn tolerances(
     Ok((x, y, rtol, atol, en))
 }
 
+/// Counts per bin with NumPy's rule: bins are half-open except the last, which includes
+/// its right edge; NaN and values outside the edges are not counted.
+pub fn histogram_counts(data: &[f64], edges: &[f64]) -> Vec<f64> {
+    let nb = edges.len().saturating_sub(1);
+    let mut counts = vec![0f64; nb];
+    if nb == 0 {
+        return counts;
+    }
+    for &v in data {
+        if v.is_nan() || v < edges[0] || v > edges[nb] {
+            continue;
+        }
+        let k = edges
+            .partition_point(|e| *e <= v)
+            .saturating_sub(1)
+            .min(nb - 1);
+        counts[k] += 1.0;
+    }
+    counts
+}
+
+/// Evenly spaced bin edges over [lo, hi], widened to one unit when the range is empty.
+pub fn even_edges(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let (lo, hi) = if lo == hi {
+        (lo - 0.5, hi + 0.5)
+    } else {
+        (lo, hi)
+    };
+    (0..=n)
+        .map(|k| lo + (hi - lo) * k as f64 / n as f64)
+        .collect()
+}
+
 pub fn comparisons(m: &Module) {
+    m.func(
+        "histogram",
+        "histogram(a, bins=10, range=None)",
+        "Counts per bin and the bin edges, as NumPy bins them.",
+        |rt, a| {
+            let b = a.bind(
+                "histogram",
+                &["a", "bins=", "range=", "density=", "weights="],
+            )?;
+            let data = read_vec::<f64>(&to_ndarray(rt, arg(&b, 0))?);
+            let (lo, hi) = match &b[2] {
+                None | Some(Value::None) => {
+                    let lo = data
+                        .iter()
+                        .cloned()
+                        .filter(|v| !v.is_nan())
+                        .fold(f64::INFINITY, f64::min);
+                    let hi = data
+                        .iter()
+                        .cloned()
+                        .filter(|v| !v.is_nan())
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    if lo.is_finite() {
+                        (lo, hi)
+                    } else {
+                        (0.0, 1.0)
+                    }
+                }
+                Some(r) => {
+                    let v = crate::language::ops::iterate(rt, r)?;
+                    if v.len() != 2 {
+                        return Err(PyErr::value_error("range must be a pair (min, max)"));
+                    }
+                    (v[0].as_f64()?, v[1].as_f64()?)
+                }
+            };
+            let edges = match &b[1] {
+                None | Some(Value::None) => even_edges(lo, hi, 10),
+                Some(Value::Int(n)) if *n > 0 => even_edges(lo, hi, *n as usize),
+                Some(Value::Int(_)) => {
+                    return Err(PyErr::value_error(
+                        "`bins` must be positive, when an integer",
+                    ))
+                }
+                Some(v) => read_vec::<f64>(&to_ndarray(rt, v)?),
+            };
+            if edges.len() < 2 || edges.windows(2).any(|w| w[1] < w[0]) {
+                return Err(PyErr::value_error(
+                    "`bins` must increase monotonically, when an array",
+                ));
+            }
+            let counts: Vec<i64> = histogram_counts(&data, &edges)
+                .iter()
+                .map(|c| *c as i64)
+                .collect();
+            Ok(Value::tuple(vec![
+                Value::Array(super::elem::from_vec(&[counts.len()], &counts)?),
+                Value::Array(super::elem::from_vec(&[edges.len()], &edges)?),
+            ]))
+        },
+    );
     m.func(
         "count_nonzero",
         "count_nonzero(a)",

@@ -3,13 +3,48 @@
 //! for NVRTC.
 
 pub mod abi;
+pub mod builder;
+pub mod codegen;
+pub mod compile;
+pub mod dispatch;
+pub mod exec;
+pub mod exec_inst;
+pub mod exec_ops;
+pub mod frontend;
+pub mod frontend_arrays;
+pub mod frontend_calls;
+pub mod frontend_expr;
+pub mod gufunc;
+pub mod intrinsics;
+pub mod ir;
+pub mod launch;
+pub mod mem;
+pub mod njit;
+pub mod numba_types;
+pub mod nvrtc;
+pub mod reduce;
+pub mod rng;
+pub mod types;
+pub mod ufunc;
 
 pub use abi::{ArgMem, ArrayArg, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+pub use codegen::{cuda_source, entry_name};
 
 /// A kernel compiled for one argument-type specialisation. Both devices consume it: the CPU
 /// device through [`execute_on_cpu`], the CUDA device through its generated CUDA C.
 pub struct CompiledKernel {
     pub name: String,
+    /// The typed IR (see [`ir::print_kernel`] for its text form).
+    pub ir: ir::Kernel,
+}
+
+impl CompiledKernel {
+    pub fn from_ir(ir: ir::Kernel) -> CompiledKernel {
+        CompiledKernel {
+            name: ir.name.clone(),
+            ir,
+        }
+    }
 }
 
 /// Run a compiled kernel on the embedded CPU device, blocking the calling (stream worker)
@@ -19,34 +54,53 @@ pub fn execute_on_cpu(
     config: &LaunchConfig,
     args: &[KernelArg],
 ) -> Result<LaunchOutput, KernelFault> {
-    let _ = (config, args);
-    Err(KernelFault {
-        ename: "NotImplementedError".into(),
-        message: format!("kernel {} cannot run yet", kernel.name),
-    })
+    let prepared = exec::prepare(&kernel.ir, config, args)?;
+    exec::run(&prepared)
 }
+
+/// [`execute_on_cpu`] that also stops (KeyboardInterrupt) when `interrupt` is set: for
+/// launches that run on the interpreter thread.
+pub fn execute_on_cpu_interruptible(
+    kernel: &CompiledKernel,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Result<LaunchOutput, KernelFault> {
+    let mut prepared = exec::prepare(&kernel.ir, config, args)?;
+    prepared.interrupt = Some(interrupt);
+    exec::run(&prepared)
+}
+
+pub use exec::cancel_running_kernels;
 
 use std::rc::Rc;
 
-use crate::language::Module;
+use crate::language::{Module, Value};
 
 /// Build the top-level `numba` module's kernel API: `vectorize`, `guvectorize`, `jit`,
 /// `njit`, `prange`, and the Numba types (`float32`, `int32`, ...).
 pub fn numba_module() -> Rc<Module> {
-    Rc::new(Module::new(
-        "numba",
-        "Numba's API on nbcuda's kernel compiler.",
-    ))
+    let m = Module::new("numba", "Numba's API on nbcuda's kernel compiler.");
+    numba_types::register_types(&m);
+    dispatch::register_numba(&m);
+    Rc::new(m)
 }
 
 /// Add the kernel API to `numba.cuda`: `jit`, `reduce`, `Reduce`, `In`, `Out`, `InOut`,
 /// `vectorize`, and the in-kernel names (`grid`, `threadIdx`, `shared`, `atomic`, ...).
-pub fn register_cuda_api(_cuda: &Module) {}
+pub fn register_cuda_api(cuda: &Module) {
+    intrinsics::register(cuda);
+    dispatch::register_cuda(cuda);
+}
 
 /// Build `numba.cuda.random` (xoroshiro128p states and draws).
 pub fn cuda_random_module() -> Rc<Module> {
-    Rc::new(Module::new(
+    let m = Module::new(
         "numba.cuda.random",
         "Random numbers in kernels (xoroshiro128p).",
-    ))
+    );
+    intrinsics::register_random(&m);
+    dispatch::register_random(&m);
+    let _ = Value::None;
+    Rc::new(m)
 }

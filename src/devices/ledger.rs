@@ -37,6 +37,11 @@ pub struct LedgerEvent {
 
 /// Events recorded since index `since` (the ledger only grows within a session); the
 /// second value is the index to pass next time.
-pub fn events_since(_rt: &mut crate::language::Runtime, since: usize) -> (Vec<LedgerEvent>, usize) {
-    (Vec::new(), since)
+pub fn events_since(rt: &mut crate::language::Runtime, since: usize) -> (Vec<LedgerEvent>, usize) {
+    let Some(shared) = crate::devices::state::shared(rt) else {
+        return (Vec::new(), 0);
+    };
+    let ledger = shared.ledger.lock().unwrap_or_else(|e| e.into_inner());
+    let start = since.min(ledger.len());
+    (ledger[start..].to_vec(), ledger.len())
 }

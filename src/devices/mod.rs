@@ -1,5 +1,19 @@
 //! Devices: one trait, two implementations (the embedded CPU device and the CUDA device),
 //! and the `numba.cuda` / `cupy` memory APIs built on them.
+//!
+//! Layout:
+//! - [`backend`]: the `Backend` trait and the `Device` enum the API dispatches through.
+//! - [`cpu`], [`streams_cpu`], [`copy`]: the embedded CPU device (capacity accounting,
+//!   one worker thread per stream with legacy default-stream ordering, strided copies).
+//! - [`state`]: per-session state in `rt.state::<DeviceState>()` (device made on first use,
+//!   freed allocations, pinned/mapped/managed host buffers).
+//! - [`api`]: what other parts call (views, alloc, htod/dtoh/dtod, launch, synchronize).
+//! - [`ledger`], [`memory`]: the event record and the `%memory` report.
+//! - `numba.cuda`: [`cudamod`] (functions), [`devicearray`]/[`devicemethods`]/[`viewops`]/
+//!   [`index`] (DeviceNDArray), [`streams`], [`info`], [`hostmem`], [`interop`] (CAI),
+//!   [`smart`] (`numba.SmartArray`).
+//! - `cupy`: [`cupy`] (ndarray), [`cupy_module`], [`cupy_ops`], [`cupy_fast`],
+//!   [`cupy_reduce`], [`cupy_random`], [`cupy_cuda`].
 
 use std::sync::Arc;
 
@@ -34,7 +48,33 @@ pub struct DeviceView {
 }
 
 pub mod api;
+pub mod backend;
+pub mod copy;
+pub mod cpu;
+pub mod cudamod;
+pub mod cupy;
+pub mod cupy_cuda;
+pub mod cupy_extra;
+pub mod cupy_fast;
+pub mod cupy_index;
+pub mod cupy_module;
+pub mod cupy_ops;
+pub mod cupy_random;
+pub mod cupy_reduce;
+pub mod devicearray;
+pub mod devicemethods;
+pub mod hostconv;
+pub mod hostmem;
+pub mod index;
+pub mod info;
+pub mod interop;
 pub mod ledger;
+pub mod memory;
+pub mod smart;
+pub mod state;
+pub mod streams;
+pub mod streams_cpu;
+pub mod viewops;
 
 pub use ledger::{LedgerEvent, LedgerKind};
 
@@ -62,27 +102,49 @@ impl DeviceView {
 /// Build the `numba.cuda` module's memory, stream, event and device API (the compiler adds
 /// the kernel API with [`crate::compiler::register_cuda_api`]).
 pub fn numba_cuda_module() -> Rc<Module> {
-    Rc::new(Module::new(
-        "numba.cuda",
-        "Numba's CUDA API on nbcuda's devices.",
-    ))
+    let m = Module::new("numba.cuda", "Numba's CUDA API on nbcuda's devices.");
+    cudamod::build(&m);
+    Rc::new(m)
 }
 
 /// Add the device-memory parts of the top-level `numba` module (`SmartArray`).
-pub fn register_numba_toplevel(_numba: &Module) {}
+pub fn register_numba_toplevel(numba: &Module) {
+    smart::register(numba);
+}
 
 /// Build the `cupy` module.
 pub fn cupy_module() -> Rc<Module> {
-    Rc::new(Module::new("cupy", "CuPy arrays on nbcuda's devices."))
+    cupy::module()
 }
 
 /// Called by the engine after every cell: waits for the device, writes kernel `print`
 /// output to the cell, and raises any kernel fault recorded since the last check.
-pub fn end_of_cell(_rt: &mut Runtime) -> PyResult<()> {
-    Ok(())
+pub fn end_of_cell(rt: &mut Runtime) -> PyResult<()> {
+    api::synchronize(rt)
 }
 
 /// One line describing the device in use, for the banner and `cuda.detect()`.
-pub fn describe(_rt: &mut Runtime) -> String {
-    "embedded CPU device".to_string()
+pub fn describe(rt: &mut Runtime) -> String {
+    match state::device(rt) {
+        Ok(d) => {
+            let (_, total) = d.backend().memory_info();
+            format!(
+                "{} ({:.1} GiB of device memory)",
+                d.backend().name(),
+                total as f64 / (1u64 << 30) as f64
+            )
+        }
+        Err(e) => format!("no device: {}", e.message),
+    }
 }
+
+pub use memory::memory_report;
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        // Returns the bytes to the device that made it (no-op for host-memory wrappers
+        // and allocations already released by `.free()`).
+        cpu::release_allocation(self.id, self.bytes);
+    }
+}
+pub mod cuda;

@@ -1,6 +1,15 @@
 //! Display: `matplotlib.pyplot` drawn with plotters, timing charts and the transfer
 //! timeline.
 
+pub mod axes;
+pub mod charts;
+pub mod data;
+pub mod figure;
+pub mod objects;
+pub mod pyplot;
+pub mod render;
+pub mod style;
+
 use std::rc::Rc;
 
 use crate::devices::LedgerEvent;
@@ -24,24 +33,21 @@ pub struct TimeitHistory {
 
 /// Build `matplotlib.pyplot`.
 pub fn pyplot_module() -> Rc<Module> {
-    Rc::new(Module::new(
-        "matplotlib.pyplot",
-        "Charts drawn with plotters.",
-    ))
+    pyplot::module()
 }
 
 /// `%timeit_chart`: draw the session's timeit results as a bar chart (display_data).
-pub fn timeit_chart(_rt: &mut Runtime) -> PyResult<()> {
-    Ok(())
+pub fn timeit_chart(rt: &mut Runtime) -> PyResult<()> {
+    charts::timeit_chart(rt)
 }
 
 /// `%%timeline`: draw what the device did during a cell, per stream, and a table of bytes
 /// and durations (display_data).
-pub fn timeline(_rt: &mut Runtime, _events: &[LedgerEvent]) -> PyResult<()> {
-    Ok(())
+pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
+    charts::timeline(rt, events)
 }
 
 /// One line for `%ledger on`: what moved in a cell; None when nothing moved.
-pub fn ledger_summary(_events: &[LedgerEvent]) -> Option<String> {
-    None
+pub fn ledger_summary(events: &[LedgerEvent]) -> Option<String> {
+    charts::ledger_summary(events)
 }

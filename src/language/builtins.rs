@@ -174,6 +174,17 @@ fn to_int(rt: &mut Runtime, v: &Value, base: Option<i64>) -> PyResult<Value> {
         Value::Array(a) if a.size() == 1 => {
             return to_int(rt, &Value::Float(a.to_f64_vec()[0]), None)
         }
+        Value::Object(o) if base.is_none() => {
+            // The number protocol: objects such as CuPy scalars and streams define __int__.
+            if let Some(m) = o.clone().get_attr("__int__", rt)? {
+                let r = rt.call(&m, Args::new(vec![]))?;
+                return to_int(rt, &r, None);
+            }
+            return Err(PyErr::type_error(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                o.type_name()
+            )));
+        }
         other => {
             return Err(PyErr::type_error(format!(
                 "int() argument must be a string, a bytes-like object or a real number, not '{}'",
@@ -200,6 +211,18 @@ fn to_float(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
             }
         }
         Value::Array(a) if a.size() == 1 => a.to_f64_vec()[0],
+        Value::Object(o) => match o.clone().get_attr("__float__", rt)? {
+            Some(m) => {
+                let r = rt.call(&m, Args::new(vec![]))?;
+                return to_float(rt, &r);
+            }
+            None => {
+                return Err(PyErr::type_error(format!(
+                    "float() argument must be a string or a real number, not '{}'",
+                    o.type_name()
+                )))
+            }
+        },
         other => other.as_f64().map_err(|_| {
             PyErr::type_error(format!(
                 "float() argument must be a string or a real number, not '{}'",

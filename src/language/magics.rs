@@ -213,7 +213,7 @@ fn line_magic(rt: &mut Runtime, ctx: &mut Ctx, value: &str, _as_expr: bool) -> P
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
-            let report = memory_report(rt, &names);
+            let report = crate::devices::memory_report(rt, &names);
             rt.print(&report);
             Ok(Value::None)
         }
@@ -336,9 +336,4 @@ pub fn run_timeit(
     } else {
         Value::None
     })
-}
-
-/// `%memory`: the live device allocations and totals (provided by the devices part).
-fn memory_report(_rt: &mut Runtime, _names: &[(String, Value)]) -> String {
-    "no device memory report is available yet\n".to_string()
 }

@@ -78,15 +78,9 @@ pub struct Runtime {
     /// Typed per-subsystem state: each module keeps its own (see [`Runtime::state`]).
     ext: HashMap<TypeId, Box<dyn Any>>,
     /// Hooks run at the end of every cell (pyplot figures, ledger summary), in order.
-    pub end_of_cell_hooks: Vec<(String, fn(&mut Runtime) -> PyResult<()>)>,
+    pub end_of_cell_hooks: Vec<(String, CellHook)>,
     /// Calls a Python callable (set by the interpreter so native code can call user code).
-    pub caller: Option<
-        fn(
-            &mut Runtime,
-            &crate::language::Value,
-            crate::language::Args,
-        ) -> PyResult<crate::language::Value>,
-    >,
+    pub caller: Option<Caller>,
 }
 
 impl Runtime {

@@ -1,2 +1,15 @@
 //! The Jupyter wire protocol: sockets, signing, message handling, kernelspec install and
 //! headless notebook execution.
+
+pub mod connection;
+pub mod exec;
+pub mod history;
+pub mod install;
+pub mod kernel_info;
+pub mod notebook;
+pub mod outbox;
+pub mod progress;
+pub mod server;
+pub mod wire;
+
+pub use server::serve;

@@ -1,0 +1,591 @@
+//! The lane-vectorised CPU executor. A block's threads are lanes; each IR instruction runs
+//! over the block's active lanes (a sorted list of lane ids) with one register file of
+//! `Vec<u64>` per register, so an instruction is a tight loop. Divergence splits the active
+//! list; barriers require every live lane to be active (else a fault instead of a
+//! deadlock); blocks run in parallel on rayon.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::arrays::{Buffer, DType};
+use crate::compiler::exec_ops::*;
+use crate::compiler::ir::{ArrRef, Inst, Kernel, Stmt};
+use crate::compiler::mem::RawMem;
+use crate::compiler::types::Ty;
+use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+use crate::devices::Storage;
+
+/// An array as the executor sees it.
+#[derive(Clone, Copy)]
+pub struct ArrDesc {
+    pub mem: RawMem,
+    pub offset: isize,
+    pub shape: [i64; 3],
+    pub strides: [isize; 3],
+    pub ndim: usize,
+    pub dtype: DType,
+}
+
+pub struct Prepared<'a> {
+    pub k: &'a Kernel,
+    pub cfg: LaunchConfig,
+    pub params: Vec<Option<ArrDesc>>,
+    pub scalars: Vec<u64>,
+    pub consts: Vec<ArrDesc>,
+    pub stop: AtomicBool,
+    /// [`CANCEL_EPOCH`] when the launch started.
+    pub epoch: u64,
+    /// The session's interrupt flag, when the launch runs on the interpreter thread.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// Bumped by [`cancel_running_kernels`]; running launches notice the change at loop
+/// back-edges and between blocks and stop with KeyboardInterrupt.
+pub static CANCEL_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// Stop every kernel running on the CPU executor (an interrupt request): they end with a
+/// KeyboardInterrupt fault instead of running on, e.g. a `while True:` kernel.
+pub fn cancel_running_kernels() {
+    CANCEL_EPOCH.fetch_add(1, Ordering::SeqCst);
+}
+
+const STOPPED: &str = "$stopped";
+
+fn cancelled(p: &Prepared) -> bool {
+    CANCEL_EPOCH.load(Ordering::Relaxed) != p.epoch
+        || p.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+}
+
+pub(crate) fn fault(ename: &str, message: String) -> KernelFault {
+    KernelFault {
+        ename: ename.into(),
+        message,
+    }
+}
+
+fn invalid_launch(why: &str) -> KernelFault {
+    fault(
+        "CudaAPIError",
+        format!("[1] Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE ({why})"),
+    )
+}
+
+fn desc(mem: RawMem, offset: isize, shape: &[usize], strides: &[isize], dtype: DType) -> ArrDesc {
+    let mut s = [1i64; 3];
+    let mut st = [0isize; 3];
+    for (i, d) in shape.iter().enumerate().take(3) {
+        s[i] = *d as i64;
+        st[i] = strides[i];
+    }
+    ArrDesc {
+        mem,
+        offset,
+        shape: s,
+        strides: st,
+        ndim: shape.len(),
+        dtype,
+    }
+}
+
+/// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
+/// `args` (borrowed for the whole launch).
+pub fn prepare<'a>(
+    k: &'a Kernel,
+    cfg: &LaunchConfig,
+    args: &'a [KernelArg],
+) -> Result<Prepared<'a>, KernelFault> {
+    let threads = cfg.block.iter().map(|&x| x as u64).product::<u64>();
+    if threads > 1024 {
+        return Err(invalid_launch(&format!(
+            "{threads} threads per block; the limit is 1024"
+        )));
+    }
+    if threads == 0 || cfg.grid.contains(&0) {
+        return Err(invalid_launch("a grid or block dimension is 0"));
+    }
+    if cfg.grid[1] > 65535 || cfg.grid[2] > 65535 || cfg.block[2] > 64 {
+        return Err(invalid_launch(
+            "grid y/z are limited to 65535 and block z to 64",
+        ));
+    }
+    let local: usize = k.local.iter().map(|d| d.bytes()).sum();
+    if local > 512 * 1024 {
+        return Err(invalid_launch(&format!(
+            "{local} bytes of local memory per thread; the limit is 524288"
+        )));
+    }
+    let shared = k.static_shared_bytes() + cfg.dynamic_shared_bytes;
+    if shared > 48 * 1024 {
+        return Err(invalid_launch(&format!(
+            "{shared} bytes of shared memory per block; the limit is 49152"
+        )));
+    }
+    if args.len() != k.params.len() {
+        return Err(fault(
+            "TypeError",
+            format!(
+                "kernel {} takes {} arguments, {} given",
+                k.name,
+                k.params.len(),
+                args.len()
+            ),
+        ));
+    }
+    let mut params = Vec::new();
+    let mut scalars = Vec::new();
+    for (i, (a, t)) in args.iter().zip(&k.params).enumerate() {
+        // The arguments must be what the kernel was compiled for; anything else is a
+        // caller bug reported as a TypeError instead of misread memory.
+        let ok = match (a, t) {
+            (KernelArg::Scalar(s), Ty::Scalar(d)) => s.dtype() == *d,
+            (KernelArg::Array(arr), Ty::Array { dtype, ndim, .. }) => {
+                arr.dtype == *dtype && arr.shape.len() == *ndim && arr.strides.len() == *ndim
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(fault(
+                "TypeError",
+                format!(
+                    "argument {i} of kernel {} does not match its compiled type {t}",
+                    k.name
+                ),
+            ));
+        }
+        match a {
+            KernelArg::Scalar(s) => {
+                params.push(None);
+                scalars.push(scalar_bits(s));
+            }
+            KernelArg::Array(arr) => {
+                let buf: &Buffer = match &arr.mem {
+                    ArgMem::Host(b) => b,
+                    ArgMem::Device(alloc) => match &alloc.storage {
+                        Storage::Cpu(b) => b,
+                    },
+                };
+                // SAFETY: the buffer is borrowed from `args`, which outlives the launch.
+                let mem = unsafe { RawMem::new(buf.as_ptr(), buf.len()) };
+                params.push(Some(desc(
+                    mem,
+                    arr.offset as isize,
+                    &arr.shape,
+                    &arr.strides,
+                    arr.dtype,
+                )));
+                scalars.push(0);
+            }
+        }
+    }
+    let consts = k
+        .consts
+        .iter()
+        .map(|c| {
+            // SAFETY: constant data lives in the kernel, borrowed for the launch; the
+            // front end rejects stores to constant arrays, so it is only read.
+            let mem = unsafe { RawMem::new(c.data.as_ptr() as *mut u8, c.data.len()) };
+            let strides = crate::arrays::NdArray::c_strides(&c.shape, c.dtype.itemsize());
+            desc(mem, 0, &c.shape, &strides, c.dtype)
+        })
+        .collect();
+    Ok(Prepared {
+        k,
+        cfg: *cfg,
+        params,
+        scalars,
+        consts,
+        stop: AtomicBool::new(false),
+        epoch: CANCEL_EPOCH.load(Ordering::Relaxed),
+        interrupt: None,
+    })
+}
+
+/// Run every block of a prepared launch.
+pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
+    let g = p.cfg.grid;
+    let nblocks = g[0] as usize * g[1] as usize * g[2] as usize;
+    let printed: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+    let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
+    let body = |scratch: &mut Option<Block>, bid: usize| {
+        if p.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if cancelled(p) {
+            p.stop.store(true, Ordering::Relaxed);
+            let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+            *ff = Some((0, fault("KeyboardInterrupt", String::new())));
+            return;
+        }
+        let bidx = [
+            (bid % g[0] as usize) as u32,
+            ((bid / g[0] as usize) % g[1] as usize) as u32,
+            (bid / (g[0] as usize * g[1] as usize)) as u32,
+        ];
+        if scratch.is_none() {
+            match Block::new(p) {
+                Ok(b) => *scratch = Some(b),
+                Err(f) => {
+                    p.stop.store(true, Ordering::Relaxed);
+                    *first_fault.lock().unwrap_or_else(|e| e.into_inner()) = Some((bid, f));
+                    return;
+                }
+            }
+        }
+        let Some(blk) = scratch.as_mut() else { return };
+        blk.reset(bidx);
+        let all: Vec<u32> = (0..blk.n as u32).collect();
+        match blk.run(p, &p.k.body, all) {
+            Ok(_) => {
+                if !blk.printed.is_empty() {
+                    let text = std::mem::take(&mut blk.printed);
+                    printed
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((bid, text));
+                }
+            }
+            Err(f) if f.ename == STOPPED => {}
+            Err(f) => {
+                p.stop.store(true, Ordering::Relaxed);
+                let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                if ff.as_ref().is_none_or(|(b, _)| bid < *b) {
+                    *ff = Some((bid, f));
+                }
+            }
+        }
+    };
+    if nblocks == 1 {
+        let mut s = None;
+        body(&mut s, 0);
+    } else {
+        (0..nblocks).into_par_iter().for_each_init(|| None, body);
+    }
+    if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(f);
+    }
+    let mut parts = printed.into_inner().unwrap_or_else(|e| e.into_inner());
+    parts.sort_by_key(|(b, _)| *b);
+    Ok(LaunchOutput {
+        printed: parts.into_iter().map(|(_, s)| s).collect(),
+    })
+}
+
+/// Run a one-thread launch and return the bits of the kernel's return register (`@njit`).
+pub fn run_single(
+    k: &Kernel,
+    args: &[KernelArg],
+) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
+    let cfg = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        dynamic_shared_bytes: 0,
+    };
+    let p = prepare(k, &cfg, args)?;
+    let mut blk = Block::new(&p)?;
+    blk.reset([0, 0, 0]);
+    blk.run(&p, &k.body, vec![0])?;
+    let ret = k.ret.map(|r| blk.regs[r as usize][0]);
+    Ok((
+        ret,
+        LaunchOutput {
+            printed: std::mem::take(&mut blk.printed),
+        },
+    ))
+}
+
+pub(crate) struct LoopCtx {
+    id: u32,
+    brk: Vec<u32>,
+    cont: Vec<u32>,
+}
+
+pub struct Block {
+    pub(crate) n: usize,
+    /// threadIdx.x/y/z of every lane (fixed for a launch).
+    pub(crate) tids: [Vec<u64>; 3],
+    pub(crate) bdim: [u32; 3],
+    pub(crate) bidx: [u32; 3],
+    pub(crate) regs: Vec<Vec<u64>>,
+    pub(crate) shared: Vec<Buffer>,
+    pub(crate) local: Vec<Buffer>,
+    pub(crate) exited: usize,
+    pub(crate) loops: Vec<LoopCtx>,
+    pub(crate) printed: String,
+}
+
+fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
+    if a.is_empty() {
+        return b;
+    }
+    if b.is_empty() {
+        return a;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+impl Block {
+    /// Scratch state for one block; a MemoryError fault when shared or local memory
+    /// cannot be allocated.
+    fn new(p: &Prepared) -> Result<Block, KernelFault> {
+        let b = p.cfg.block;
+        let n = (b[0] * b[1] * b[2]) as usize;
+        let dyn_bytes = p.cfg.dynamic_shared_bytes;
+        let shared =
+            p.k.shared
+                .iter()
+                .map(|d| {
+                    Buffer::zeroed(if d.dynamic {
+                        dyn_bytes.max(8)
+                    } else {
+                        d.bytes().max(8)
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| {
+                    fault(
+                        "MemoryError",
+                        format!("cannot allocate {} bytes of shared memory", e.bytes),
+                    )
+                })?;
+        let local =
+            p.k.local
+                .iter()
+                .map(|d| Buffer::zeroed((d.bytes() * n).max(8)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| {
+                    fault(
+                        "MemoryError",
+                        format!("cannot allocate {} bytes of local memory", e.bytes),
+                    )
+                })?;
+        let tids = [
+            (0..n as u32).map(|l| (l % b[0]) as u64).collect(),
+            (0..n as u32).map(|l| ((l / b[0]) % b[1]) as u64).collect(),
+            (0..n as u32).map(|l| (l / (b[0] * b[1])) as u64).collect(),
+        ];
+        Ok(Block {
+            n,
+            tids,
+            bdim: b,
+            bidx: [0; 3],
+            regs: vec![vec![0u64; n]; p.k.regs.len()],
+            shared,
+            local,
+            exited: 0,
+            loops: Vec::new(),
+            printed: String::new(),
+        })
+    }
+
+    fn reset(&mut self, bidx: [u32; 3]) {
+        self.bidx = bidx;
+        self.exited = 0;
+        self.loops.clear();
+    }
+
+    pub(crate) fn tid(&self, l: usize) -> [u32; 3] {
+        let l = l as u32;
+        [
+            l % self.bdim[0],
+            (l / self.bdim[0]) % self.bdim[1],
+            l / (self.bdim[0] * self.bdim[1]),
+        ]
+    }
+
+    fn run(
+        &mut self,
+        p: &Prepared,
+        stmts: &[Stmt],
+        active: Vec<u32>,
+    ) -> Result<Vec<u32>, KernelFault> {
+        let mut act = active;
+        for s in stmts {
+            if act.is_empty() {
+                break;
+            }
+            match s {
+                Stmt::Inst(i) => self.inst(p, i, &act)?,
+                Stmt::If(c, t, e) => {
+                    let cr = &self.regs[*c as usize];
+                    let (mut yes, mut no) = (Vec::new(), Vec::new());
+                    for &l in &act {
+                        if cr[l as usize] != 0 {
+                            yes.push(l)
+                        } else {
+                            no.push(l)
+                        }
+                    }
+                    let ry = if yes.is_empty() {
+                        yes
+                    } else {
+                        self.run(p, t, yes)?
+                    };
+                    let rn = if no.is_empty() {
+                        no
+                    } else {
+                        self.run(p, e, no)?
+                    };
+                    act = merge(ry, rn);
+                }
+                Stmt::Loop { id, body, latch } => {
+                    let mut cur = std::mem::take(&mut act);
+                    let mut out = Vec::new();
+                    let mut iters: u64 = 0;
+                    while !cur.is_empty() {
+                        self.loops.push(LoopCtx {
+                            id: *id,
+                            brk: Vec::new(),
+                            cont: Vec::new(),
+                        });
+                        let rem = self.run(p, body, cur)?;
+                        let ctx = self.loops.pop().expect("loop context pushed above");
+                        out = merge(out, ctx.brk);
+                        let next = merge(rem, ctx.cont);
+                        cur = if latch.is_empty() || next.is_empty() {
+                            next
+                        } else {
+                            self.run(p, latch, next)?
+                        };
+                        iters += 1;
+                        if iters.is_multiple_of(4096) {
+                            if cancelled(p) {
+                                return Err(fault("KeyboardInterrupt", String::new()));
+                            }
+                            if p.stop.load(Ordering::Relaxed) {
+                                return Err(fault(STOPPED, String::new()));
+                            }
+                        }
+                    }
+                    act = out;
+                }
+                Stmt::Break(id) | Stmt::Continue(id) => {
+                    let is_break = matches!(s, Stmt::Break(_));
+                    match self.loops.iter_mut().rev().find(|c| c.id == *id) {
+                        Some(ctx) => {
+                            let moved = std::mem::take(&mut act);
+                            if is_break {
+                                ctx.brk = merge(std::mem::take(&mut ctx.brk), moved);
+                            } else {
+                                ctx.cont = merge(std::mem::take(&mut ctx.cont), moved);
+                            }
+                        }
+                        None => {
+                            self.exited += act.len();
+                            act.clear();
+                        }
+                    }
+                }
+                Stmt::Exit => {
+                    self.exited += act.len();
+                    act.clear();
+                }
+            }
+        }
+        Ok(act)
+    }
+
+    pub(crate) fn where_(&self, p: &Prepared, inst: &Inst, lane: usize) -> String {
+        let loc = p.k.locs.get(inst.loc as usize).cloned().unwrap_or_default();
+        let t = self.tid(lane);
+        format!(
+            "in kernel '{}', line {}: `{}` (block ({}, {}, {}), thread ({}, {}, {}))",
+            p.k.name,
+            loc.line,
+            loc.text,
+            self.bidx[0],
+            self.bidx[1],
+            self.bidx[2],
+            t[0],
+            t[1],
+            t[2]
+        )
+    }
+
+    pub(crate) fn arr(&self, p: &Prepared, a: ArrRef) -> (ArrDesc, isize) {
+        match a {
+            ArrRef::Param(i) => (p.params[i as usize].expect("array parameter"), 0),
+            ArrRef::Const(i) => (p.consts[i as usize], 0),
+            ArrRef::Shared(i) => {
+                let d = &p.k.shared[i as usize];
+                let b = &self.shared[i as usize];
+                // SAFETY: the block owns this buffer for the whole block run.
+                let mem = unsafe { RawMem::new(b.as_ptr(), b.len()) };
+                let shape = if d.dynamic {
+                    vec![p.cfg.dynamic_shared_bytes / d.dtype.itemsize()]
+                } else {
+                    d.shape.clone()
+                };
+                let st = crate::arrays::NdArray::c_strides(&shape, d.dtype.itemsize());
+                (desc(mem, 0, &shape, &st, d.dtype), 0)
+            }
+            ArrRef::Local(i) => {
+                let d = &p.k.local[i as usize];
+                let b = &self.local[i as usize];
+                // SAFETY: as for shared arrays.
+                let mem = unsafe { RawMem::new(b.as_ptr(), b.len()) };
+                let st = crate::arrays::NdArray::c_strides(&d.shape, d.dtype.itemsize());
+                (desc(mem, 0, &d.shape, &st, d.dtype), d.bytes() as isize)
+            }
+        }
+    }
+
+    /// Byte offset of element `idx` for one lane, with negative-index wraparound and a
+    /// bounds check that names the kernel, line, index and thread.
+    #[inline(always)]
+    pub(crate) fn offset(
+        &self,
+        p: &Prepared,
+        inst: &Inst,
+        d: &ArrDesc,
+        per_lane: isize,
+        idx: &[u32],
+        l: usize,
+    ) -> Result<isize, KernelFault> {
+        let mut off = d.offset + per_lane * l as isize;
+        for (ax, r) in idx.iter().enumerate() {
+            let mut i = self.regs[*r as usize][l] as i64;
+            let n = d.shape[ax];
+            if i < 0 {
+                i += n;
+            }
+            if i < 0 || i >= n {
+                let raw = self.regs[*r as usize][l] as i64;
+                return Err(fault(
+                    "IndexError",
+                    format!(
+                        "index {raw} is out of bounds for axis {ax} with size {n} {}",
+                        self.where_(p, inst, l)
+                    ),
+                ));
+            }
+            off += i as isize * d.strides[ax];
+        }
+        if !d.mem.fits(off, d.dtype.itemsize()) {
+            return Err(fault(
+                "IndexError",
+                format!(
+                    "access outside the array's memory {}",
+                    self.where_(p, inst, l)
+                ),
+            ));
+        }
+        Ok(off)
+    }
+}

@@ -1,0 +1,256 @@
+//! Shared memory and barriers, atomics, device functions, local and constant arrays,
+//! random draws and math, each checked against host Rust.
+
+mod compiler_support;
+
+use compiler_support::*;
+use nbcuda::arrays::{DType, Scalar};
+use nbcuda::compiler::types::Ty;
+use nbcuda::compiler::{KernelArg, LaunchConfig};
+
+#[test]
+fn shared_memory_block_sum_with_syncthreads() {
+    let src = "def block_sum(a, out):\n    tmp = cuda.shared.array(128, dtype=np.float32)\n    t = cuda.threadIdx.x\n    i = cuda.grid(1)\n    tmp[t] = a[i] if i < a.size else 0.0\n    cuda.syncthreads()\n    s = 64\n    while s > 0:\n        if t < s:\n            tmp[t] += tmp[t + s]\n        cuda.syncthreads()\n        s //= 2\n    if t == 0:\n        out[cuda.blockIdx.x] = tmp[0]\n";
+    let k = kernel(src, &[arr1(DType::F32, 1), arr1(DType::F32, 1)]);
+    let xs: Vec<f32> = (0..1000).map(|i| (i % 17) as f32).collect();
+    let a = f32_array(&xs);
+    let out = f32_array(&[0.0; 8]);
+    launch(&k, cfg(8, 128), &[arg(&a), arg(&out)]).unwrap();
+    let want: Vec<f64> = (0..8)
+        .map(|b| xs.iter().skip(b * 128).take(128).sum::<f32>() as f64)
+        .collect();
+    assert_eq!(values(&out), want);
+}
+
+#[test]
+fn divergent_syncthreads_is_a_fault_not_a_hang() {
+    let k = kernel(
+        "def bad(a):\n    if cuda.threadIdx.x < 4:\n        cuda.syncthreads()\n    a[0] = 1.0\n",
+        &[arr1(DType::F32, 1)],
+    );
+    let a = f32_array(&[0.0]);
+    let e = launch(&k, cfg(1, 8), &[arg(&a)]).unwrap_err();
+    assert!(e.message.contains("divergent barrier"), "{}", e.message);
+    assert!(e.message.contains("line 3"), "{}", e.message);
+}
+
+#[test]
+fn syncthreads_count_and_or() {
+    let k = kernel("def f(out):\n    t = cuda.threadIdx.x\n    c = cuda.syncthreads_count(t % 3 == 0)\n    a = cuda.syncthreads_and(t < 100)\n    o = cuda.syncthreads_or(t == 5)\n    out[t] = c * 100 + a * 10 + o\n", &[arr1(DType::I32, 1)]);
+    let out = array_of(&[30], DType::I32, &[0.0; 30]);
+    launch(&k, cfg(1, 30), &[arg(&out)]).unwrap();
+    assert_eq!(values(&out), vec![(10 * 100 + 10 + 1) as f64; 30]);
+}
+
+#[test]
+fn atomics_return_old_values_and_count_across_blocks() {
+    let src = "def hist(data, bins, olds):\n    i = cuda.grid(1)\n    if i < data.size:\n        olds[i] = cuda.atomic.add(bins, data[i] % 10, 1)\n        cuda.atomic.max(bins, 10, data[i])\n";
+    let k = kernel(
+        src,
+        &[
+            arr1(DType::I32, 1),
+            arr1(DType::I32, 1),
+            arr1(DType::I32, 1),
+        ],
+    );
+    let n = 5000;
+    let data: Vec<f64> = (0..n).map(|i| ((i * 7919) % 1013) as f64).collect();
+    let d = array_of(&[n], DType::I32, &data);
+    let bins = array_of(&[11], DType::I32, &[0.0; 11]);
+    let olds = array_of(&[n], DType::I32, &vec![0.0; n]);
+    launch(&k, cfg(40, 128), &[arg(&d), arg(&bins), arg(&olds)]).unwrap();
+    let mut want = vec![0.0; 11];
+    for x in &data {
+        want[(*x as usize) % 10] += 1.0;
+    }
+    want[10] = data.iter().cloned().fold(0.0, f64::max);
+    assert_eq!(values(&bins), want);
+    // The old values returned to the threads of one bin are exactly 0..count-1.
+    let ov = values(&olds);
+    let mut seen: Vec<f64> = (0..n)
+        .filter(|i| (data[*i] as usize) % 10 == 3)
+        .map(|i| ov[i])
+        .collect();
+    seen.sort_by(f64::total_cmp);
+    let expect: Vec<f64> = (0..seen.len()).map(|i| i as f64).collect();
+    assert_eq!(seen, expect);
+}
+
+#[test]
+fn float_atomics_and_nan_rules() {
+    let src = "def f(a, vals):\n    i = cuda.grid(1)\n    if i < vals.size:\n        cuda.atomic.add(a, 0, vals[i])\n        cuda.atomic.max(a, 1, vals[i])\n        cuda.atomic.nanmax(a, 2, vals[i])\n        cuda.atomic.min(a, 3, vals[i])\n";
+    let k = kernel(src, &[arr1(DType::F64, 1), arr1(DType::F64, 1)]);
+    let a = f64_array(&[0.0, 0.0, f64::NAN, 100.0]);
+    let v = f64_array(&[1.5, f64::NAN, 3.0, -2.0]);
+    launch(&k, cfg(1, 4), &[arg(&a), arg(&v)]).unwrap();
+    let r = values(&a);
+    assert!(r[0].is_nan()); // NaN propagates through add
+    assert_eq!(r[1], 3.0); // a NaN value is ignored by max
+    assert_eq!(r[2], 3.0); // nanmax replaces a stored NaN
+    assert_eq!(r[3], -2.0);
+}
+
+#[test]
+fn cas_inc_dec_exch() {
+    let src = "def f(a, out):\n    t = cuda.threadIdx.x\n    if t == 0:\n        out[0] = cuda.atomic.cas(a, 0, 5, 9)\n        out[1] = cuda.atomic.cas(a, 1, 5, 9)\n        out[2] = cuda.atomic.inc(a, 2, 3)\n        out[3] = cuda.atomic.dec(a, 3, 7)\n        out[4] = cuda.atomic.exch(a, 4, 42)\n";
+    let k = kernel(src, &[arr1(DType::U32, 1), arr1(DType::U32, 1)]);
+    let a = array_of(&[5], DType::U32, &[5.0, 4.0, 3.0, 0.0, 1.0]);
+    let out = array_of(&[5], DType::U32, &[0.0; 5]);
+    launch(&k, cfg(1, 32), &[arg(&a), arg(&out)]).unwrap();
+    assert_eq!(values(&out), vec![5.0, 4.0, 3.0, 0.0, 1.0]);
+    assert_eq!(values(&a), vec![9.0, 4.0, 0.0, 7.0, 42.0]);
+}
+
+#[test]
+fn device_functions_are_inlined_with_tuples_and_early_returns() {
+    let g = globals();
+    let fs = functions(
+        "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return hi\n    return x\n\ndef divmod2(a, b):\n    return a // b, a % b\n\ndef k(a, out):\n    i = cuda.grid(1)\n    if i < a.size:\n        q, r = divmod2(i, 3)\n        out[i] = clamp(a[i], 0.0, 10.0) + q * 100 + r * 1000\n",
+        &g,
+    );
+    for name in ["clamp", "divmod2"] {
+        let d = nbcuda::compiler::dispatch::CudaKernel::new(fs[name].clone(), true, Vec::new())
+            .unwrap();
+        g.borrow_mut()
+            .insert(name.into(), nbcuda::language::Value::object(d));
+    }
+    let kk = nbcuda::compiler::compile::compile_function(
+        &fs["k"],
+        &[arr1(DType::F64, 1), arr1(DType::F64, 1)],
+        false,
+    )
+    .unwrap();
+    let xs: Vec<f64> = (0..50).map(|i| i as f64 * 0.5 - 5.0).collect();
+    let a = f64_array(&xs);
+    let o = f64_array(&[0.0; 50]);
+    launch(&kk, cfg(2, 32), &[arg(&a), arg(&o)]).unwrap();
+    let want: Vec<f64> = xs
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x.clamp(0.0, 10.0) + (i / 3) as f64 * 100.0 + (i % 3) as f64 * 1000.0)
+        .collect();
+    assert_eq!(values(&o), want);
+}
+
+#[test]
+fn local_and_const_arrays() {
+    let g = globals();
+    let table = array_of(&[4], DType::F32, &[10.0, 20.0, 30.0, 40.0]);
+    g.borrow_mut()
+        .insert("TABLE".into(), nbcuda::language::Value::Array(table));
+    let fs = functions("def k(out):\n    c = cuda.const.array_like(TABLE)\n    tmp = cuda.local.array(4, np.float32)\n    t = cuda.threadIdx.x\n    for j in range(4):\n        tmp[j] = c[j] * t\n    s = 0.0\n    for j in range(4):\n        s += tmp[3 - j]\n    out[t] = s\n", &g);
+    let k = nbcuda::compiler::compile::compile_function(&fs["k"], &[arr1(DType::F32, 1)], false)
+        .unwrap();
+    let o = f32_array(&[0.0; 16]);
+    launch(&k, cfg(1, 16), &[arg(&o)]).unwrap();
+    let want: Vec<f64> = (0..16).map(|t| 100.0 * t as f64).collect();
+    assert_eq!(values(&o), want);
+}
+
+#[test]
+fn xoroshiro_draws_match_the_reference_algorithm() {
+    use nbcuda::compiler::rng;
+    let g = globals();
+    let random = std::rc::Rc::new(nbcuda::language::Module::new("numba.cuda.random", ""));
+    nbcuda::compiler::intrinsics::register_random(&random);
+    g.borrow_mut().insert(
+        "xoroshiro128p_uniform_float32".into(),
+        random.get("xoroshiro128p_uniform_float32").unwrap(),
+    );
+    let fs = functions("def k(states, out):\n    i = cuda.grid(1)\n    if i < out.shape[0]:\n        for j in range(out.shape[1]):\n            out[i, j] = xoroshiro128p_uniform_float32(states, i)\n", &g);
+    let k = nbcuda::compiler::compile::compile_function(
+        &fs["k"],
+        &[arr1(DType::U64, 2), arr1(DType::F32, 2)],
+        false,
+    )
+    .unwrap();
+    let states = nbcuda::compiler::launch::states_array(64, 7, 0).unwrap();
+    let out = array_of(&[64, 5], DType::F32, &[0.0; 320]);
+    launch(&k, cfg(2, 32), &[arg(&states), arg(&out)]).unwrap();
+    let mut want = Vec::new();
+    for mut s in rng::init_states(64, 7, 0) {
+        for _ in 0..5 {
+            want.push(rng::uniform_f32(&mut s) as f64);
+        }
+    }
+    assert_eq!(values(&out), want);
+}
+
+#[test]
+fn typing_rules_float32_stays_float32() {
+    let k = kernel("def f(a, out):\n    i = cuda.grid(1)\n    x = a[i]\n    out[i] = math.sin(x) * x + np.float32(1)\n", &[arr1(DType::F32, 1), arr1(DType::F32, 1)]);
+    let text = nbcuda::compiler::ir::print_kernel(&k.ir);
+    assert!(text.contains("float32 = math.sin"), "{text}");
+    assert!(
+        !text.contains("float64"),
+        "float32 arithmetic must stay float32:\n{text}"
+    );
+    let k = kernel(
+        "def f(a, out):\n    i = cuda.grid(1)\n    out[i] = a[i] * 2\n",
+        &[arr1(DType::F32, 1), arr1(DType::F32, 1)],
+    );
+    let text = nbcuda::compiler::ir::print_kernel(&k.ir);
+    assert!(
+        text.contains("float64 = mul"),
+        "float32 * int64 is float64 in Numba:\n{text}"
+    );
+    let _ = (
+        Ty::Scalar(DType::I32),
+        KernelArg::Scalar(Scalar::I32(0)),
+        LaunchConfig {
+            grid: [1; 3],
+            block: [1; 3],
+            dynamic_shared_bytes: 0,
+        },
+    );
+}
+
+#[test]
+fn unsupported_constructs_name_themselves() {
+    let e = compile_err("def f(a):\n    b = [1, 2]\n", &[arr1(DType::F32, 1)]);
+    assert!(e.message.contains("lists"), "{}", e.message);
+    let e = compile_err(
+        "def f(a):\n    a[0] = undefined_name\n",
+        &[arr1(DType::F32, 1)],
+    );
+    assert_eq!(e.ename, "TypingError");
+    assert!(e.message.contains("undefined_name"));
+    let e = compile_err("def f(a):\n    a[0:2] = 1\n", &[arr1(DType::F32, 1)]);
+    assert!(e.message.contains("slicing"), "{}", e.message);
+}
+
+#[test]
+fn partial_indexing_gives_row_views() {
+    let g = globals();
+    let fs = functions(
+        "def row_total(row):\n    s = 0.0\n    for j in range(row.shape[0]):\n        s += row[j]\n    return s\n\ndef k(a, out, counts):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        row = a[i]\n        out[i] = row_total(row) + a[i][0] * 1000 + len(row)\n        cuda.atomic.add(counts[i % 2], 0, 1)\n",
+        &g,
+    );
+    let d = nbcuda::compiler::dispatch::CudaKernel::new(fs["row_total"].clone(), true, Vec::new())
+        .unwrap();
+    g.borrow_mut()
+        .insert("row_total".into(), nbcuda::language::Value::object(d));
+    let k = nbcuda::compiler::compile::compile_function(
+        &fs["k"],
+        &[
+            arr1(DType::F64, 2),
+            arr1(DType::F64, 1),
+            arr1(DType::I32, 2),
+        ],
+        false,
+    )
+    .unwrap();
+    let (r, c) = (9, 5);
+    let av: Vec<f64> = (0..r * c).map(|i| i as f64 * 0.5).collect();
+    let a = array_of(&[r, c], DType::F64, &av);
+    let out = f64_array(&[0.0; 9]);
+    let counts = array_of(&[2, 1], DType::I32, &[0.0, 0.0]);
+    launch(&k, cfg(1, 16), &[arg(&a), arg(&out), arg(&counts)]).unwrap();
+    let want: Vec<f64> = (0..r)
+        .map(|i| av[i * c..(i + 1) * c].iter().sum::<f64>() + av[i * c] * 1000.0 + c as f64)
+        .collect();
+    assert_eq!(values(&out), want);
+    assert_eq!(values(&counts), vec![5.0, 4.0]);
+    let e = compile_err("def f(a):\n    a[0] = 1.0\n", &[arr1(DType::F32, 2)]);
+    assert_eq!(e.ename, "TypingError");
+}

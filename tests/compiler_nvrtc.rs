@@ -1,0 +1,62 @@
+//! Every kernel of the compiler tests, emitted as CUDA C and compiled by NVRTC for
+//! compute_80 and compute_90: any error or warning fails. Needs libnvrtc: run
+//! tests/run.sh, which installs nvidia-cuda-nvrtc-cu12 and sets LD_LIBRARY_PATH.
+
+mod compiler_support;
+
+use nbcuda::compiler::{cuda_source, entry_name, nvrtc};
+
+#[test]
+fn every_kernel_compiles_with_nvrtc_without_warnings() {
+    assert!(
+        nvrtc::available(),
+        "NVRTC (libnvrtc.so) is not loadable. Run tests/run.sh, which installs nvidia-cuda-nvrtc-cu12 from PyPI and sets LD_LIBRARY_PATH to its lib/ folder."
+    );
+    let mut failures = Vec::new();
+    let kernels = compiler_support::catalog::all();
+    assert!(kernels.len() >= 20);
+    for (name, k) in &kernels {
+        let src = cuda_source(k);
+        assert!(src.contains(&format!("extern \"C\" __global__ void {}(", entry_name(k))));
+        for arch in ["compute_80", "compute_90"] {
+            match nvrtc::compile(&src, arch) {
+                Ok(c) if c.log.is_empty() => {
+                    assert!(
+                        c.ptx.contains(&format!(".entry {}", entry_name(k))),
+                        "{name}: PTX lacks the entry point"
+                    );
+                }
+                Ok(c) => failures.push(format!(
+                    "{name} ({arch}) warnings:\n{}\n--- source ---\n{src}",
+                    c.log
+                )),
+                Err(e) => failures.push(format!("{name} ({arch}): {e}\n--- source ---\n{src}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn nvrtc_warnings_are_visible_to_the_check() {
+    assert!(
+        nvrtc::available(),
+        "NVRTC is not loadable: run tests/run.sh"
+    );
+    // An unused variable draws a warning: the log the main test checks is not silently empty.
+    let c = nvrtc::compile(
+        "extern \"C\" __global__ void w(int *p) { int unused = 1; p[0] = 2; }",
+        "compute_80",
+    )
+    .unwrap();
+    assert!(
+        c.log.contains("warning"),
+        "expected a warning, got log: {:?}",
+        c.log
+    );
+    assert!(nvrtc::compile(
+        "extern \"C\" __global__ void e() { undefined_call(); }",
+        "compute_80"
+    )
+    .is_err());
+}

@@ -1,0 +1,146 @@
+//! Hostile and broken input on the wire: forged, unsigned and replayed messages are logged
+//! and dropped (never executed); garbage frames, bad JSON, unknown types and a 100 MB
+//! message are logged and the kernel keeps answering.
+
+mod protocol_support;
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use protocol_support::*;
+use serde_json::json;
+use zeromq::SocketSend;
+
+const T: Duration = Duration::from_secs(30);
+
+fn exec_content(code: &str) -> serde_json::Value {
+    json!({"code": code, "silent": false, "store_history": true,
+           "user_expressions": {}, "allow_stdin": false, "stop_on_error": true})
+}
+
+/// Run a valid cell and return everything IOPub carried until its idle (including
+/// messages for other parents, which must not exist for dropped requests).
+async fn probe(k: &mut Kernel, code: &str) -> Vec<Msg> {
+    let id = k.execute_msg(code).await;
+    let reply = k.shell_reply(T).await;
+    assert_eq!(
+        reply.parent_id(),
+        id,
+        "the next reply belongs to the valid request"
+    );
+    assert_eq!(reply.content["status"], "ok");
+    k.iopub_until_idle(&id, T).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forged_signature_is_never_executed() {
+    let mut k = Kernel::start().await;
+    let h = header(&k.session, "execute_request");
+    let wrong = "0".repeat(64);
+    k.send_raw_shell(frames(&h, &exec_content("print(\"forged\")"), Some(&wrong)))
+        .await;
+    let h = header(&k.session, "execute_request");
+    k.send_raw_shell(frames(&h, &exec_content("print(\"unsigned\")"), Some("")))
+        .await;
+    let h = header(&k.session, "execute_request");
+    k.send_raw_shell(frames(&h, &exec_content("print(\"nothex\")"), Some("xyz")))
+        .await;
+    let io = probe(&mut k, "print('valid')").await;
+    let all = stdout_of(&io);
+    assert_eq!(all, "valid\n");
+    assert!(io.iter().all(|m| m.content["code"]
+        .as_str()
+        .is_none_or(|c| !c.contains("forged"))));
+    let log = k.stderr();
+    assert!(log.contains("invalid signature"), "{log}");
+    assert!(log.contains("unsigned message"), "{log}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replayed_message_is_dropped() {
+    let mut k = Kernel::start().await;
+    let h = header(&k.session, "execute_request");
+    let f = frames(&h, &exec_content("print('once')"), None);
+    k.send_raw_shell(f.clone()).await;
+    let r = k.shell_reply(T).await;
+    assert_eq!(r.content["status"], "ok");
+    k.iopub_until_idle(h["msg_id"].as_str().unwrap(), T).await;
+    k.send_raw_shell(f).await;
+    let io = probe(&mut k, "print('after')").await;
+    assert_eq!(stdout_of(&io), "after\n", "the replay must not print again");
+    assert!(k.stderr().contains("duplicate signature"), "{}", k.stderr());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_frames_and_bad_json_are_survived() {
+    let mut k = Kernel::start().await;
+    k.send_raw_shell(vec![Bytes::from_static(b"garbage")]).await;
+    k.send_raw_shell(vec![Bytes::from_static(b"<IDS|MSG>")])
+        .await;
+    k.send_raw_shell(vec![
+        Bytes::from_static(b"<IDS|MSG>"),
+        Bytes::from_static(b"ab"),
+    ])
+    .await;
+    // Correctly signed, but not JSON / not objects / no msg_type.
+    for parts in [
+        [&b"{nope"[..], b"{}", b"{}", b"{}"],
+        [&b"[1, 2]"[..], b"{}", b"{}", b"{}"],
+        [&b"{\"msg_id\": \"x\"}"[..], b"{}", b"{}", b"{}"],
+        [
+            &b"{\"msg_type\": \"execute_request\", \"msg_id\": \"y\"}"[..],
+            b"{}",
+            b"{}",
+            b"\"str\"",
+        ],
+    ] {
+        let sig = sign(&parts);
+        let mut f = vec![Bytes::from_static(b"<IDS|MSG>"), Bytes::from(sig)];
+        f.extend(parts.iter().map(|p| Bytes::copy_from_slice(p)));
+        k.send_raw_shell(f).await;
+    }
+    // Control gets garbage too.
+    k.control
+        .send(zmsg(vec![
+            Bytes::from_static(b"junk"),
+            Bytes::from_static(b"more"),
+        ]))
+        .await
+        .unwrap();
+    let io = probe(&mut k, "print('still here')").await;
+    assert_eq!(stdout_of(&io), "still here\n");
+    let log = k.stderr();
+    assert!(log.contains("bad JSON"), "{log}");
+    assert!(log.contains("delimiter"), "{log}");
+    assert!(k.alive());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_message_type_gets_busy_idle_and_no_reply() {
+    let mut k = Kernel::start().await;
+    let id = k.send_shell("frobnicate_request", json!({"x": 1})).await;
+    let io = k.iopub_until_idle(&id, T).await;
+    let mine: Vec<_> = io.iter().filter(|m| m.parent_id() == id).collect();
+    assert_eq!(mine.len(), 2);
+    assert_eq!(mine[0].content["execution_state"], "busy");
+    let io = probe(&mut k, "print('next')").await;
+    assert_eq!(stdout_of(&io), "next\n");
+    assert!(k.stderr().contains("frobnicate_request"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hundred_megabyte_messages_are_survived() {
+    let mut k = Kernel::start().await;
+    let blob = "x".repeat(100 << 20);
+    // Forged and huge: dropped after the signature check.
+    let h = header(&k.session, "execute_request");
+    let wrong = "1".repeat(64);
+    k.send_raw_shell(frames(&h, &json!({"code": blob}), Some(&wrong)))
+        .await;
+    // Genuine, huge, of an unknown type: logged and ignored.
+    let id = k.send_shell("bulk_request", json!({"blob": blob})).await;
+    drop(blob);
+    k.iopub_until_idle(&id, Duration::from_secs(120)).await;
+    let io = probe(&mut k, "print('ok after 100 MB')").await;
+    assert_eq!(stdout_of(&io), "ok after 100 MB\n");
+}
