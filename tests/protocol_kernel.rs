@@ -460,3 +460,50 @@ fn exits_when_the_jupyter_parent_dies() {
     let _ = std::fs::remove_dir_all(dir);
     assert!(!alive, "the orphaned kernel kept running");
 }
+
+/// A cell still running after 2 s gets a progress display, updated in place and closed
+/// with the total before the reply; a quick cell gets none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_cells_show_a_progress_display_updated_in_place() {
+    let mut k = Kernel::start().await;
+    let (_, io) = k.execute("x = 1").await;
+    assert!(
+        !types(&io).iter().any(|t| t.contains("display")),
+        "{:?}",
+        types(&io)
+    );
+    let (reply, io) = k.execute("import time; time.sleep(3.2)").await;
+    assert_eq!(reply.content["status"], "ok");
+    let shown: Vec<&Msg> = io
+        .iter()
+        .filter(|m| m.msg_type() == "display_data")
+        .collect();
+    assert_eq!(shown.len(), 1, "{:?}", types(&io));
+    let id = shown[0].content["transient"]["display_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(shown[0].content["data"]["text/plain"]
+        .as_str()
+        .unwrap()
+        .contains("running for"));
+    let updates: Vec<&Msg> = io
+        .iter()
+        .filter(|m| m.msg_type() == "update_display_data")
+        .collect();
+    assert!(!updates.is_empty(), "{:?}", types(&io));
+    assert!(updates
+        .iter()
+        .all(|m| m.content["transient"]["display_id"] == id.as_str()));
+    let last = updates.last().unwrap().content["data"]["text/plain"]
+        .as_str()
+        .unwrap();
+    assert!(last.contains("finished in 3."), "{last}");
+    // The final update precedes the reply's idle: it is the last display message.
+    let pos_last_update = io
+        .iter()
+        .rposition(|m| m.msg_type() == "update_display_data")
+        .unwrap();
+    let pos_idle = io.iter().rposition(|m| m.msg_type() == "status").unwrap();
+    assert!(pos_last_update < pos_idle);
+}

@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::engine::{Completeness, Engine, ErrorInfo, ExecuteRequest};
 use crate::language::runtime::{Frontend, NullFrontend, StreamName};
+use crate::protocol::cell_progress::CellProgress;
 use crate::protocol::history::History;
 use crate::protocol::kernel_info::kernel_info_content;
 use crate::protocol::notebook::{internal_error, panic_message};
@@ -304,7 +305,12 @@ impl Executor {
             allow_stdin,
             execution_count: count,
         };
+        let progress =
+            (!silent).then(|| CellProgress::start(self.out.clone(), req.header.clone(), count));
         let outcome = self.run_cell(&ereq, fe);
+        if let Some(p) = progress {
+            p.finish();
+        }
         let mut result_text = None;
         if let (Some((data, md)), false) = (&outcome.result, silent) {
             result_text = data

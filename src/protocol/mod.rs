@@ -1,6 +1,7 @@
 //! The Jupyter wire protocol: sockets, signing, message handling, kernelspec install and
 //! headless notebook execution.
 
+pub mod cell_progress;
 pub mod connection;
 pub mod exec;
 pub mod history;
