@@ -9,6 +9,17 @@
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
+use std::sync::Mutex;
+
+/// Recently freed large allocations, reused by [`Buffer::for_overwrite`]: NumPy's results
+/// come from malloc, which hands back warm pages freed a moment ago, while a fresh zeroed
+/// allocation costs a page fault per 4 KiB. Entries are (alloc_len, base address).
+static POOL: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+/// Only allocations at least this large are pooled.
+const POOL_MIN: usize = 1 << 20;
+/// At most this many bytes are held back in the pool.
+const POOL_MAX_BYTES: usize = 256 << 20;
+const POOL_MAX_ENTRIES: usize = 8;
 
 /// Memory could not be allocated.
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +77,38 @@ impl Buffer {
             base,
             alloc_len,
         })
+    }
+
+    /// `len` bytes whose contents the caller overwrites completely before reading: a
+    /// recently freed allocation of the same size when one is pooled (its old bytes are
+    /// initialised memory, so no read can see undefined values), else a zeroed one.
+    pub fn for_overwrite(len: usize) -> Result<Buffer, AllocError> {
+        let alloc_len = len.checked_add(ALIGN).ok_or(AllocError { bytes: len })?;
+        if alloc_len >= POOL_MIN {
+            let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(i) = pool.iter().position(|&(l, _)| l == alloc_len) {
+                let (_, addr) = pool.swap_remove(i);
+                let raw = addr as *mut u8;
+                let pad = (ALIGN - (addr % ALIGN)) % ALIGN;
+                // SAFETY: `addr` is the non-null base of a live allocation of `alloc_len`
+                // bytes that Drop handed to the pool instead of freeing; removing it from
+                // the pool gives this Buffer sole ownership. pad < ALIGN keeps ptr..ptr+len
+                // inside it, exactly as in `zeroed`.
+                let (base, ptr) = unsafe {
+                    (
+                        NonNull::new_unchecked(raw),
+                        NonNull::new_unchecked(raw.add(pad)),
+                    )
+                };
+                return Ok(Buffer {
+                    ptr,
+                    len,
+                    base,
+                    alloc_len,
+                });
+            }
+        }
+        Buffer::zeroed(len)
     }
 
     pub fn len(&self) -> usize {
@@ -130,6 +173,14 @@ impl Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        if self.alloc_len >= POOL_MIN {
+            let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+            let held: usize = pool.iter().map(|&(l, _)| l).sum();
+            if pool.len() < POOL_MAX_ENTRIES && held + self.alloc_len <= POOL_MAX_BYTES {
+                pool.push((self.alloc_len, self.base.as_ptr() as usize));
+                return;
+            }
+        }
         if self.alloc_len != 0 {
             let layout = Layout::from_size_align(self.alloc_len, BASE_ALIGN)
                 .expect("layout was valid at allocation");

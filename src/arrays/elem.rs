@@ -304,6 +304,24 @@ pub fn new_array(shape: &[usize], dtype: DType) -> PyResult<NdArray> {
     NdArray::zeros(shape, dtype).map_err(|_: AllocError| alloc_error(shape, dtype))
 }
 
+/// A new C-contiguous array whose every element the caller writes before anything reads
+/// it (ufunc results): it may reuse a recently freed buffer instead of fresh zeroed pages.
+pub fn new_array_for_overwrite(shape: &[usize], dtype: DType) -> PyResult<NdArray> {
+    let bytes = shape
+        .iter()
+        .try_fold(dtype.itemsize(), |acc, &d| acc.checked_mul(d))
+        .filter(|&b| b <= isize::MAX as usize)
+        .ok_or_else(|| alloc_error(shape, dtype))?;
+    let buf = Buffer::for_overwrite(bytes).map_err(|_| alloc_error(shape, dtype))?;
+    Ok(NdArray {
+        buf: std::sync::Arc::new(buf),
+        offset: 0,
+        shape: shape.to_vec(),
+        strides: NdArray::c_strides(shape, dtype.itemsize()),
+        dtype,
+    })
+}
+
 /// An array holding `data` (C order) with `shape`.
 pub fn from_vec<T: Elem>(shape: &[usize], data: &[T]) -> PyResult<NdArray> {
     let a = new_array(shape, T::DT)?;

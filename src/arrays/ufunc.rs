@@ -2,8 +2,8 @@
 //! dispatch from an operation name to a monomorphised kernel.
 
 use super::elem::{
-    as_slice, broadcast_shapes, broadcast_to, copy_into, first_scalar, new_array, read_vec,
-    shape_str, Elem, B8,
+    as_slice, broadcast_shapes, broadcast_to, copy_into, first_scalar, new_array_for_overwrite,
+    read_vec, shape_str, Elem, B8,
 };
 use super::kernels::{map, zip_map, Arith, Flt, Src};
 use super::promote::{float_of, promote};
@@ -238,7 +238,7 @@ pub fn binary_ufunc(
         check_out(o, &shape)?;
     }
     let (ct, rt) = resolve2(k, a.dtype, b.dtype)?;
-    let res = new_array(&shape, rt)?;
+    let res = new_array_for_overwrite(&shape, rt)?;
     let n = res.size();
     with_dtype!(ct, T => {
         let (x, y) = (Opnd::<T>::of(a, &shape)?, Opnd::<T>::of(b, &shape)?);
@@ -328,7 +328,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
     let n = a.size();
     let res = match name {
         "isnan" | "isinf" | "isfinite" | "logical_not" | "signbit" => {
-            let res = new_array(&a.shape, DType::Bool)?;
+            let res = new_array_for_overwrite(&a.shape, DType::Bool)?;
             let o = res.buf.typed_mut::<B8>(0, n);
             with_dtype!(dt, T => {
                 let v = Opnd::<T>::of(a, &a.shape)?;
@@ -356,7 +356,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
                     "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
                 ));
             }
-            let res = new_array(&a.shape, dt)?;
+            let res = new_array_for_overwrite(&a.shape, dt)?;
             with_dtype!(dt, T => {
                 let x = read_vec::<T>(a);
                 let o = res.buf.typed_mut::<T>(0, n);
@@ -375,7 +375,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
         "floor" | "ceil" | "trunc" if !dt.is_float() => super::elem::contiguous_copy(a)?,
         _ => {
             let ft = float_of(dt);
-            let res = new_array(&a.shape, ft)?;
+            let res = new_array_for_overwrite(&a.shape, ft)?;
             macro_rules! go {
                 ($F:ty) => {{
                     let apply = (0.0 as $F).apply(name).ok_or_else(|| {

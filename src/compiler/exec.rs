@@ -375,11 +375,20 @@ impl Block {
                         format!("cannot allocate {} bytes of local memory", e.bytes),
                     )
                 })?;
-        let tids = [
-            (0..n as u32).map(|l| (l % b[0]) as u64).collect(),
-            (0..n as u32).map(|l| ((l / b[0]) % b[1]) as u64).collect(),
-            (0..n as u32).map(|l| (l / (b[0] * b[1])) as u64).collect(),
+        // Nested loops instead of a division per lane: this runs once per launch and
+        // is part of the launch overhead of small kernels.
+        let mut tids: [Vec<u64>; 3] = [
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
         ];
+        for z in 0..b[2] as u64 {
+            for y in 0..b[1] as u64 {
+                tids[0].extend(0..b[0] as u64);
+                tids[1].extend(std::iter::repeat_n(y, b[0] as usize));
+                tids[2].extend(std::iter::repeat_n(z, b[0] as usize));
+            }
+        }
         Ok(Block {
             n,
             tids,
@@ -424,7 +433,19 @@ impl Block {
                 Stmt::Inst(i) => self.inst(p, i, &act)?,
                 Stmt::If(c, t, e) => {
                     let cr = &self.regs[*c as usize];
-                    let (mut yes, mut no) = (Vec::new(), Vec::new());
+                    // Uniform conditions (a bounds guard in every block but the last) keep
+                    // the active list as it is: no split, no merge, no allocation.
+                    let taken = act.iter().filter(|&&l| cr[l as usize] != 0).count();
+                    if taken == act.len() {
+                        act = self.run(p, t, act)?;
+                        continue;
+                    }
+                    if taken == 0 {
+                        act = self.run(p, e, act)?;
+                        continue;
+                    }
+                    let (mut yes, mut no) =
+                        (Vec::with_capacity(taken), Vec::with_capacity(act.len() - taken));
                     for &l in &act {
                         if cr[l as usize] != 0 {
                             yes.push(l)

@@ -91,7 +91,17 @@ impl Block {
             Op::Cast(r) => {
                 let from = p.k.regs[*r as usize];
                 let a = reg!(*r);
-                map1(&mut d, &a, act, n, |x| cast(x, from, dt));
+                // The casts Numba's typing inserts around float arithmetic get loops of
+                // their own; the general one matches on both types for every lane.
+                match (from, dt) {
+                    (DType::F32, DType::F64) => map1(&mut d, &a, act, n, |x| bf64(f32b(x) as f64)),
+                    (DType::F64, DType::F32) => map1(&mut d, &a, act, n, |x| bf32(f64b(x) as f32)),
+                    (DType::I64, DType::F64) => map1(&mut d, &a, act, n, |x| bf64(x as i64 as f64)),
+                    (DType::I64, DType::F32) => map1(&mut d, &a, act, n, |x| bf32(x as i64 as f32)),
+                    (DType::I32, DType::F64) => map1(&mut d, &a, act, n, |x| bf64(x as i64 as f64)),
+                    (DType::I32, DType::I64) => map1(&mut d, &a, act, n, |x| x),
+                    _ => map1(&mut d, &a, act, n, |x| cast(x, from, dt)),
+                }
             }
             Op::Bin(op, x, y) => {
                 let (a, b) = (reg!(*x), reg!(*y));

@@ -340,7 +340,7 @@ impl UFunc {
             _ => DType::F64,
         };
         let n: usize = shape.iter().product();
-        let block = 1024.min(n.max(1)) as u32;
+        let block = 256.min(n.max(1)) as u32;
         let config = LaunchConfig {
             grid: [n.div_ceil(block as usize).max(1) as u32, 1, 1],
             block: [block, 1, 1],

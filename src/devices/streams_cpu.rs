@@ -5,8 +5,8 @@
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Sender};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -16,7 +16,31 @@ use crate::devices::StreamId;
 #[derive(Default)]
 pub struct Progress {
     done: Mutex<u64>,
+    /// A lock-free copy of `done` for the spinning phase of a wait.
+    seen: AtomicU64,
     cv: Condvar,
+}
+
+/// How long a waiter spins before it sleeps. A sleeping thread costs a futex wake-up of
+/// several microseconds on each side, which would dominate the launch overhead of a small
+/// kernel followed by `cuda.synchronize()`; a short spin hands over in well under one.
+const SPIN: Duration = Duration::from_micros(50);
+
+fn spin_until(mut ready: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    let mut k = 0u32;
+    while start.elapsed() < SPIN {
+        if ready() {
+            return true;
+        }
+        k += 1;
+        if k % 64 == 0 {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+    ready()
 }
 
 impl Progress {
@@ -26,10 +50,14 @@ impl Progress {
     fn advance(&self) {
         let mut d = self.done.lock().unwrap_or_else(|e| e.into_inner());
         *d += 1;
+        self.seen.store(*d, Ordering::Release);
         self.cv.notify_all();
     }
     /// Wait at most `timeout`; true when reached.
     pub fn wait_for(&self, seq: u64, timeout: Duration) -> bool {
+        if spin_until(|| self.seen.load(Ordering::Acquire) >= seq) {
+            return true;
+        }
         let d = self.done.lock().unwrap_or_else(|e| e.into_inner());
         let (d, _) = self
             .cv
@@ -98,6 +126,28 @@ fn point(progress: &Arc<Progress>, seq: u64) -> Ticket {
 
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
+/// The worker's next operation: spin briefly for one (launches come in bursts), then
+/// sleep; None once every sender is gone.
+fn next_op(rx: &Receiver<Op>) -> Option<Op> {
+    let mut got = None;
+    let mut closed = false;
+    spin_until(|| match rx.try_recv() {
+        Ok(op) => {
+            got = Some(op);
+            true
+        }
+        Err(TryRecvError::Empty) => false,
+        Err(TryRecvError::Disconnected) => {
+            closed = true;
+            true
+        }
+    });
+    if got.is_some() || closed {
+        return got;
+    }
+    rx.recv().ok()
+}
+
 /// Pending operations a stream holds before submitting blocks (CUDA's is about 1024).
 const MAX_PENDING: u64 = 1024;
 
@@ -155,7 +205,7 @@ impl StreamSet {
             std::thread::Builder::new()
                 .name(format!("nbcuda-stream-{stream:#x}"))
                 .spawn(move || {
-                    for op in rx {
+                    while let Some(op) = next_op(&rx) {
                         for d in &op.deps {
                             d.wait();
                         }
