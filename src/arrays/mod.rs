@@ -141,6 +141,7 @@ pub mod kernels;
 pub mod methods;
 pub mod numpy_funcs;
 pub mod numpy_misc;
+pub mod numpy_ufuncs;
 pub mod promote;
 pub mod random;
 pub mod reduce;

@@ -444,8 +444,10 @@ impl Block {
                         act = self.run(p, e, act)?;
                         continue;
                     }
-                    let (mut yes, mut no) =
-                        (Vec::with_capacity(taken), Vec::with_capacity(act.len() - taken));
+                    let (mut yes, mut no) = (
+                        Vec::with_capacity(taken),
+                        Vec::with_capacity(act.len() - taken),
+                    );
                     for &l in &act {
                         if cr[l as usize] != 0 {
                             yes.push(l)

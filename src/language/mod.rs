@@ -4,6 +4,7 @@
 pub mod assist;
 pub mod attrs;
 pub mod builtins;
+pub mod builtins_iter;
 pub mod error;
 pub mod expr;
 pub mod frame;
@@ -17,6 +18,7 @@ pub mod repr;
 pub mod runtime;
 pub mod session;
 pub mod stmt;
+pub mod subscript;
 pub mod timing;
 pub mod value;
 
