@@ -196,10 +196,21 @@ fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
         (Value::Int(_) | Value::Bool(_), _) => Ok(Value::Int(v.as_index()?)),
         (_, None) => {
             let x = v.as_f64()?;
-            if !x.is_finite() {
+            if x.is_nan() {
+                return Err(PyErr::value_error("cannot convert float NaN to integer"));
+            }
+            if x.is_infinite() {
                 return Err(PyErr::overflow("cannot convert float infinity to integer"));
             }
-            Ok(Value::Int(round_half_even(x) as i64))
+            let r = round_half_even(x);
+            // 2**63 is exactly representable as f64; anything from there on does not fit.
+            if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&r) {
+                return Err(PyErr::overflow(format!(
+                    "round({}) does not fit nbcuda's 64-bit int",
+                    float_repr(x)
+                )));
+            }
+            Ok(Value::Int(r as i64))
         }
         (_, Some(n)) => {
             let x = v.as_f64()?;

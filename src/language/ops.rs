@@ -223,7 +223,7 @@ fn int_op(op: BinOp, x: i64, y: i64) -> PyResult<Value> {
             if y == 0 {
                 return Err(PyErr::zero_division("integer division or modulo by zero"));
             }
-            Value::Int(x - y * floor_div(x, y))
+            Value::Int(floor_mod(x, y))
         }
         BinOp::Pow => {
             if y < 0 {
@@ -242,10 +242,12 @@ fn int_op(op: BinOp, x: i64, y: i64) -> PyResult<Value> {
             if y < 0 {
                 return Err(PyErr::value_error("negative shift count"));
             }
-            let r = if y >= 64 {
-                None
-            } else {
-                x.checked_mul(1i64 << y)
+            // Shift in 128 bits and check the result fits: `1 << 63` is 2**63, which an i64
+            // cannot hold, while `-1 << 63` can.
+            let r = match y {
+                _ if x == 0 => Some(0),
+                0..=63 => i64::try_from((x as i128) << y).ok(),
+                _ => None,
             };
             Value::Int(r.ok_or_else(ovf)?)
         }
@@ -275,12 +277,24 @@ fn int_op(op: BinOp, x: i64, y: i64) -> PyResult<Value> {
     })
 }
 
+/// Python's `x // y` for `y != 0`, except `i64::MIN // -1` (the caller raises OverflowError).
 fn floor_div(x: i64, y: i64) -> i64 {
-    let q = x / y;
-    if (x % y != 0) && ((x < 0) != (y < 0)) {
+    let q = x.wrapping_div(y);
+    if (x.wrapping_rem(y) != 0) && ((x < 0) != (y < 0)) {
         q - 1
     } else {
         q
+    }
+}
+
+/// Python's `x % y` for `y != 0`: the sign follows the divisor. Never overflows: the result
+/// lies between 0 and y (`i64::MIN % -1` is 0).
+fn floor_mod(x: i64, y: i64) -> i64 {
+    let r = x.wrapping_rem(y);
+    if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
     }
 }
 
