@@ -404,38 +404,35 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
         (BinOp::Mul, Value::Str(s), n) | (BinOp::Mul, n, Value::Str(s))
             if matches!(n, Value::Int(_) | Value::Bool(_)) =>
         {
-            Ok(Value::str(&s.repeat(n.as_index()?.max(0) as usize)))
+            let k = n.as_index()?.max(0) as usize;
+            let total = repeat_len(s.len(), k, "str")?;
+            let mut out = String::new();
+            out.try_reserve_exact(total)
+                .map_err(|_| no_memory("str", total))?;
+            for _ in 0..k {
+                out.push_str(s);
+            }
+            Ok(Value::str(&out))
         }
         (BinOp::Mod, Value::Str(fmt), args) => percent_format(rt, fmt, args),
         (BinOp::Add, Value::List(x), Value::List(y)) => {
-            let mut v = x.borrow().clone();
-            v.extend(y.borrow().iter().cloned());
-            Ok(Value::list(v))
+            let (x, y) = (x.borrow(), y.borrow());
+            Ok(Value::list(repeat_items(&[&x, &y], 1, "list")?))
         }
         (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
-            Ok(Value::tuple(x.iter().chain(y.iter()).cloned().collect()))
+            Ok(Value::tuple(repeat_items(&[x, y], 1, "tuple")?))
         }
         (BinOp::Mul, Value::List(l), n) | (BinOp::Mul, n, Value::List(l))
-            if matches!(n, Value::Int(_)) =>
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
         {
-            let items = l.borrow().clone();
             let k = n.as_index()?.max(0) as usize;
-            Ok(Value::list(
-                items
-                    .iter()
-                    .cloned()
-                    .cycle()
-                    .take(items.len() * k)
-                    .collect(),
-            ))
+            Ok(Value::list(repeat_items(&[&l.borrow()], k, "list")?))
         }
         (BinOp::Mul, Value::Tuple(t), n) | (BinOp::Mul, n, Value::Tuple(t))
-            if matches!(n, Value::Int(_)) =>
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
         {
             let k = n.as_index()?.max(0) as usize;
-            Ok(Value::tuple(
-                t.iter().cloned().cycle().take(t.len() * k).collect(),
-            ))
+            Ok(Value::tuple(repeat_items(&[t], k, "tuple")?))
         }
         (BinOp::BitOr, Value::Dict(x), Value::Dict(y)) => {
             let mut d = x.borrow().clone();
@@ -446,6 +443,42 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
         }
         _ => Err(unsupported(op, a, b)),
     }
+}
+
+/// `len * k`, or MemoryError when even the count does not fit in memory's address space.
+fn repeat_len(len: usize, k: usize, what: &str) -> PyResult<usize> {
+    len.checked_mul(k)
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| no_memory(what, usize::MAX))
+}
+
+/// The MemoryError for a sequence that cannot be allocated. Python raises it bare; the
+/// message and hint say what was asked for.
+fn no_memory(what: &str, items: usize) -> PyErr {
+    let size = if items == usize::MAX {
+        "more items than memory can address".to_string()
+    } else {
+        format!("{items} items")
+    };
+    PyErr::memory_error(format!("cannot allocate a {what} of {size}")).with_hint(
+        "Use fewer items, or a NumPy array (np.zeros(n), np.full(n, value)) for large data.",
+    )
+}
+
+/// The items of `parts` concatenated, `k` times over, in a fallibly allocated vector: a
+/// huge `[0] * n` raises MemoryError instead of aborting the kernel.
+fn repeat_items(parts: &[&[Value]], k: usize, what: &str) -> PyResult<Vec<Value>> {
+    let one: usize = parts.iter().map(|p| p.len()).sum();
+    let total = repeat_len(one, k, what)?;
+    let mut out: Vec<Value> = Vec::new();
+    out.try_reserve_exact(total)
+        .map_err(|_| no_memory(what, total))?;
+    for _ in 0..k {
+        for p in parts {
+            out.extend(p.iter().cloned());
+        }
+    }
+    Ok(out)
 }
 
 /// `fmt % args` (printf-style: %s %r %d %i %f %e %g %x %%, with flags/width/precision).
