@@ -25,3 +25,35 @@ fn huge_repetition_is_memory_error() {
     assert_eq!(s.eval("(1,) * 3 + (2,)"), "(1, 1, 1, 2)");
     assert_eq!(s.eval("[1] * -2"), "[]");
 }
+
+#[test]
+fn list_plus_equals_extends_in_place() {
+    let mut s = Session::new();
+    s.run("l = [1]\nalias = l\nl += [2]\nl += (3, 4)\nl += range(5, 7)\nl += 'ab'")
+        .ok();
+    assert_eq!(s.eval("alias"), "[1, 2, 3, 4, 5, 6, 'a', 'b']");
+    assert_eq!(s.eval("alias is l"), "True");
+    s.run("m = [1, 2]\nm += m").ok();
+    assert_eq!(s.eval("m"), "[1, 2, 1, 2]");
+    s.run("k = [0]\nk2 = k\nk *= 3").ok();
+    assert_eq!(s.eval("k2"), "[0, 0, 0]");
+    // Through a subscript and inside a function: the shared list grows.
+    s.run("d = {'a': [1]}\nref = d['a']\nd['a'] += [2]\ndef add(x):\n    x += [9]\nadd(ref)")
+        .ok();
+    assert_eq!(s.eval("ref"), "[1, 2, 9]");
+    let c = s.run("l += 5");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    assert_eq!(c.evalue(), "'int' object is not iterable");
+}
+
+#[test]
+fn tuple_plus_equals_builds_a_new_tuple() {
+    let mut s = Session::new();
+    s.run("t = (1,)\nu = t\nt += (2,)").ok();
+    assert_eq!(s.eval("t"), "(1, 2)");
+    assert_eq!(s.eval("u"), "(1,)");
+    s.run("w = 'a'\nv = w\nw += 'b'").ok();
+    assert_eq!(s.eval("(w, v)"), "('ab', 'a')");
+    let c = s.run("t += [3]");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}

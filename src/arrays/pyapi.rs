@@ -157,6 +157,37 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
     Ok(Some(wrap_result(res)))
 }
 
+/// `a op= rhs` for an ndarray: computed into `a` itself, so views and aliases see the
+/// change. A result NumPy could not cast back into `a`'s dtype under 'same_kind' (an int
+/// array `+= 1.5`) raises UFuncTypeError instead of truncating.
+pub fn inplace_op(op: BinOp, a: &NdArray, rhs: &Value, rt: &mut Runtime) -> PyResult<Value> {
+    let lhs = Value::Array(a.clone());
+    if op == BinOp::MatMul {
+        let r = binary_op(op, &lhs, rhs, rt)?
+            .ok_or_else(|| PyErr::internal("matmul of an ndarray gave no result"))?;
+        array_setitem(a, &Value::Ellipsis, &r, rt)?;
+        return Ok(lhs);
+    }
+    rt.check_interrupt()?;
+    let Some((x, y)) = operands(rt, &lhs, rhs)? else {
+        return Err(PyErr::type_error(format!(
+            "unsupported operand type(s) for {}=: 'numpy.ndarray' and '{}'",
+            op.symbol(),
+            rhs.type_name()
+        )));
+    };
+    if op == BinOp::Pow && x.dtype.is_integer() && y.dtype.is_integer() {
+        let neg = with_dtype!(y.dtype, T => crate::arrays::elem::read_vec::<T>(&y).iter().any(|v| v.to_f64() < 0.0));
+        if neg {
+            return Err(PyErr::value_error(
+                "Integers to negative integer powers are not allowed.",
+            ));
+        }
+    }
+    binary_ufunc(Ufunc2::from_binop(op)?, &x, &y, Some(a))?;
+    Ok(lhs)
+}
+
 /// 0-d results of operations are NumPy scalars.
 pub fn wrap_result(res: NdArray) -> Value {
     if res.ndim() == 0 {

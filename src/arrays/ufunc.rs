@@ -248,12 +248,43 @@ pub fn binary_ufunc(
             arith_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<T>(0, n));
         }
     });
-    finish(res, out)
+    finish(k.name(), res, out)
 }
 
-fn finish(res: NdArray, out: Option<&NdArray>) -> PyResult<NdArray> {
+/// NumPy's 'same_kind' casting rule: bool → unsigned → signed → float, never downwards in
+/// kind (sizes may shrink within a kind).
+pub fn same_kind(from: DType, to: DType) -> bool {
+    let rank = |d: DType| match d {
+        DType::Bool => 0,
+        d if d.is_float() => 3,
+        d if !d.is_signed() => 1,
+        _ => 2,
+    };
+    rank(from) <= rank(to)
+}
+
+/// The error NumPy raises when a ufunc result cannot be written into `out`.
+pub fn output_cast_error(name: &str, from: DType, to: DType) -> PyErr {
+    PyErr::new(
+        "UFuncTypeError",
+        format!(
+            "Cannot cast ufunc '{name}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+            from.name(),
+            to.name()
+        ),
+    )
+    .with_hint(format!(
+        "Write into an array of dtype {} (or use a new array: x = x op y), or cast explicitly with .astype().",
+        from.name()
+    ))
+}
+
+fn finish(name: &str, res: NdArray, out: Option<&NdArray>) -> PyResult<NdArray> {
     match out {
         Some(o) => {
+            if !same_kind(res.dtype, o.dtype) {
+                return Err(output_cast_error(name, res.dtype, o.dtype));
+            }
             copy_into(o, &res)?;
             Ok(o.clone())
         }
@@ -396,5 +427,5 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
             res
         }
     };
-    finish(res, out)
+    finish(name, res, out)
 }

@@ -94,6 +94,7 @@ pub fn exception_parent(name: &str) -> Option<&'static str> {
         "NotImplementedError" | "RecursionError" => "RuntimeError",
         "ModuleNotFoundError" => "ImportError",
         "UnboundLocalError" => "NameError",
+        "UFuncTypeError" => "TypeError",
         "TypingError" => "NumbaError",
         "NumbaPerformanceWarning" => "NumbaWarning",
         "NumbaWarning" => "Warning",

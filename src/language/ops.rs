@@ -481,6 +481,35 @@ fn repeat_items(parts: &[&[Value]], k: usize, what: &str) -> PyResult<Vec<Value>
     Ok(out)
 }
 
+/// `cur op= rhs`. Lists grow in place (`l += iterable`, `l *= n`) and arrays write into
+/// themselves, so every alias sees the change, as in Python; other values (tuples, numbers,
+/// strings) compute `cur op rhs`, which the caller rebinds.
+pub fn inplace(rt: &mut Runtime, op: BinOp, cur: &Value, rhs: &Value) -> PyResult<Value> {
+    match (op, cur) {
+        (BinOp::Add, Value::List(l)) => {
+            // `l += l` reads the list before it grows.
+            let items = match rhs {
+                Value::List(r) => r.borrow().clone(),
+                other => iterate(rt, other)?,
+            };
+            let mut v = l.borrow_mut();
+            let total = v.len().saturating_add(items.len());
+            v.try_reserve(items.len())
+                .map_err(|_| no_memory("list", total))?;
+            v.extend(items);
+            Ok(cur.clone())
+        }
+        (BinOp::Mul, Value::List(l)) if matches!(rhs, Value::Int(_) | Value::Bool(_)) => {
+            let k = rhs.as_index()?.max(0) as usize;
+            let grown = repeat_items(&[&l.borrow()], k, "list")?;
+            *l.borrow_mut() = grown;
+            Ok(cur.clone())
+        }
+        (_, Value::Array(a)) if a.ndim() > 0 => pyapi::inplace_op(op, a, rhs, rt),
+        _ => binary(rt, op, cur, rhs),
+    }
+}
+
 /// `fmt % args` (printf-style: %s %r %d %i %f %e %g %x %%, with flags/width/precision).
 fn percent_format(rt: &mut Runtime, fmt: &str, args: &Value) -> PyResult<Value> {
     let items: Vec<Value> = match args {

@@ -411,15 +411,7 @@ fn aug_assign(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::StmtAugAssign) -> PyResu
         Expr::Name(n) => {
             let cur = lookup_name(rt, ctx, n.id.as_str())?;
             let rhs = eval(rt, ctx, &a.value)?;
-            let new = ops::binary(rt, op, &cur, &rhs)?;
-            if let Value::Array(arr) = &cur {
-                // NumPy's in-place operators write into the existing array.
-                if arr.ndim() > 0 {
-                    let all = Value::Ellipsis;
-                    crate::arrays::pyapi::array_setitem(arr, &all, &new, rt)?;
-                    return Ok(());
-                }
-            }
+            let new = ops::inplace(rt, op, &cur, &rhs)?;
             ctx.assign(n.id.as_str(), new);
         }
         Expr::Subscript(s) => {
@@ -427,14 +419,14 @@ fn aug_assign(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::StmtAugAssign) -> PyResu
             let key = eval(rt, ctx, &s.slice)?;
             let cur = ops::get_item(rt, &base, &key)?;
             let rhs = eval(rt, ctx, &a.value)?;
-            let new = ops::binary(rt, op, &cur, &rhs)?;
+            let new = ops::inplace(rt, op, &cur, &rhs)?;
             ops::set_item(rt, &base, &key, new)?;
         }
         Expr::Attribute(at) => {
             let base = eval(rt, ctx, &at.value)?;
             let cur = crate::language::attrs::get_attr(rt, &base, at.attr.as_str())?;
             let rhs = eval(rt, ctx, &a.value)?;
-            let new = ops::binary(rt, op, &cur, &rhs)?;
+            let new = ops::inplace(rt, op, &cur, &rhs)?;
             crate::language::attrs::set_attr(rt, &base, at.attr.as_str(), new)?;
         }
         _ => {
