@@ -261,7 +261,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                 _ => a.clone(),
             };
             let r = reduce_ddof(name, &src, axis, 0)?;
-            keepdims(r, a, axis, b[3].as_ref())
+            into_out(name, keepdims(r, a, axis, b[3].as_ref())?, &b[2])
         }
         "std" | "var" => {
             let b = args.bind(fname, &["axis=", "dtype=", "out=", "ddof=", "keepdims="])?;
@@ -271,8 +271,12 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                 .map(|v| v.as_index())
                 .transpose()?
                 .unwrap_or(0);
-            let r = reduce_ddof(name, a, axis, ddof.max(0) as usize)?;
-            keepdims(r, a, axis, b[4].as_ref())
+            let src = match &b[1] {
+                Some(d) if !d.is_none() => super::cast(a, dtype_from_value(rt, d)?)?,
+                _ => a.clone(),
+            };
+            let r = reduce_ddof(name, &src, axis, ddof.max(0) as usize)?;
+            into_out(name, keepdims(r, a, axis, b[4].as_ref())?, &b[2])
         }
         "astype" => {
             let b = args.bind(fname, &["dtype", "order=", "casting=", "subok=", "copy="])?;
@@ -448,6 +452,36 @@ fn keepdims(r: Value, a: &NdArray, axis: Option<isize>, kd: Option<&Value>) -> P
         Some(ax) => shape[super::reduce::norm_axis(ax, a.ndim())?] = 1,
     }
     Ok(wrap_result(reshape(&arr, &shape)?))
+}
+
+/// A reduction's `out=`: the result is cast into it (NumPy casts reduction outputs as
+/// needed) and `out` is returned.
+fn into_out(name: &str, r: Value, out: &Option<Value>) -> PyResult<Value> {
+    let o = match out {
+        None | Some(Value::None) => return Ok(r),
+        Some(Value::Array(o)) => o,
+        Some(other) => {
+            return Err(PyErr::type_error(format!(
+                "output must be an array, not {}",
+                other.type_name()
+            )))
+        }
+    };
+    let res = match &r {
+        Value::Array(x) => x.clone(),
+        Value::Scalar(s) => super::elem::scalar_array(*s),
+        other => super::elem::scalar_array(crate::arrays::numpy_funcs::python_scalar(other)?),
+    };
+    if res.shape != o.shape {
+        return Err(PyErr::value_error(format!(
+            "output parameter for reduction operation {name} has shape {}, but the result has shape {}",
+            shape_str(&o.shape),
+            shape_str(&res.shape)
+        ))
+        .with_hint("Allocate out with the reduced shape (keepdims=True keeps the reduced axes as 1)."));
+    }
+    super::elem::copy_into(o, &res)?;
+    Ok(Value::Array(o.clone()))
 }
 
 /// A description of a shape for messages.

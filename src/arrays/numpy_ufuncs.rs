@@ -2,13 +2,16 @@
 //! `np.sum`, ...): argument handling around the kernels of [`super::ufunc`] and
 //! [`super::reduce`].
 
-use super::elem::copy_into;
+use super::elem::{broadcast_to, cast, copy_into, new_array, read_vec, shape_str, write_slice, B8};
 use super::methods::array_getattr;
 use super::numpy_funcs::{arg, out_arg};
-use super::pyapi::{operands, to_ndarray, wrap_result};
-use super::ufunc::{binary_ufunc, elementwise_unary, Ufunc2, UNARY_NAMES};
-use super::{NdArray, Scalar};
+use super::pyapi::{dtype_from_value, operands, to_ndarray, wrap_result};
+use super::ufunc::{
+    binary_ufunc, elementwise_unary, output_cast_error, same_kind, Ufunc2, UNARY_NAMES,
+};
+use super::{DType, NdArray, Scalar};
 use crate::language::{Module, PyErr, PyResult, Runtime, Value};
+use crate::with_dtype;
 
 const BINARY: &[(&str, Ufunc2)] = &[
     ("add", Ufunc2::Add),
@@ -62,15 +65,159 @@ pub fn call_binary(
     })
 }
 
+/// The keyword arguments every ufunc takes: `out=`, `dtype=`, `where=`, `casting=`.
+struct UfuncKw {
+    out: Option<NdArray>,
+    dtype: Option<DType>,
+    /// The `where=` mask; None for the default `where=True`.
+    mask: Option<NdArray>,
+    /// `casting='unsafe'`: results are written into `out` whatever their dtype.
+    unsafe_cast: bool,
+}
+
+impl UfuncKw {
+    fn parse(
+        rt: &mut Runtime,
+        out: &Option<Value>,
+        dtype: &Option<Value>,
+        mask: &Option<Value>,
+        casting: &Option<Value>,
+    ) -> PyResult<UfuncKw> {
+        let dtype = match dtype {
+            None | Some(Value::None) => None,
+            Some(d) => Some(dtype_from_value(rt, d)?),
+        };
+        let mask = match mask {
+            None | Some(Value::Bool(true)) => None,
+            Some(v) => {
+                let m = to_ndarray(rt, v)?;
+                if m.dtype != DType::Bool {
+                    return Err(PyErr::type_error(format!(
+                        "Cannot cast array data from dtype('{}') to dtype('bool') according to the rule 'safe'",
+                        m.dtype.name()
+                    ))
+                    .with_hint("Pass a boolean mask, e.g. where=(x > 0)."));
+                }
+                Some(m)
+            }
+        };
+        let unsafe_cast = match casting.as_ref().and_then(|v| v.as_str()) {
+            None | Some("same_kind") => false,
+            Some("unsafe") => true,
+            Some(other) => {
+                return Err(PyErr::not_implemented(format!(
+                    "casting='{other}' is not supported by nbcuda's ufuncs"
+                ))
+                .with_hint("Use casting='same_kind' (the default) or casting='unsafe'."))
+            }
+        };
+        Ok(UfuncKw {
+            out: out_arg(out)?,
+            dtype,
+            mask,
+            unsafe_cast,
+        })
+    }
+
+    /// With `dtype=`, the inputs are cast to it so the loop computes in that dtype.
+    fn cast_input(&self, name: &str, i: usize, x: &NdArray) -> PyResult<NdArray> {
+        let Some(dt) = self.dtype else {
+            return Ok(x.clone());
+        };
+        if x.dtype == dt {
+            return Ok(x.clone());
+        }
+        if !self.unsafe_cast && !same_kind(x.dtype, dt) {
+            return Err(PyErr::new(
+                "UFuncTypeError",
+                format!(
+                    "Cannot cast ufunc '{name}' input {i} from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+                    x.dtype.name(),
+                    dt.name()
+                ),
+            )
+            .with_hint("Pick a dtype= of the inputs' kind, or pass casting='unsafe'."));
+        }
+        cast(x, dt)
+    }
+
+    /// Deliver a computed result: check it has the requested dtype, then write it into
+    /// `out` (only where the mask is true) or return it.
+    fn finish(&self, name: &str, r: NdArray) -> PyResult<Value> {
+        if let Some(dt) = self.dtype {
+            if r.dtype != dt && r.dtype != DType::Bool {
+                return Err(PyErr::new(
+                    "UFuncTypeError",
+                    format!(
+                        "ufunc '{name}' has no loop computing in dtype('{}'): its result is {}",
+                        dt.name(),
+                        r.dtype.name()
+                    ),
+                )
+                .with_hint(format!("Use dtype={} or leave dtype= out.", r.dtype.name())));
+            }
+        }
+        let Some(o) = &self.out else {
+            let Some(m) = &self.mask else {
+                return Ok(wrap_result(r));
+            };
+            // NumPy leaves the unselected elements of a fresh result uninitialised; nbcuda
+            // gives zeros there.
+            let fresh = new_array(&r.shape, r.dtype)?;
+            masked_copy(&fresh, &r, m)?;
+            return Ok(wrap_result(fresh));
+        };
+        if o.shape != r.shape {
+            return Err(PyErr::value_error(format!(
+                "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+                shape_str(&o.shape),
+                shape_str(&r.shape)
+            )));
+        }
+        if !self.unsafe_cast && !same_kind(r.dtype, o.dtype) {
+            return Err(output_cast_error(name, r.dtype, o.dtype));
+        }
+        match &self.mask {
+            None => copy_into(o, &r)?,
+            Some(m) => masked_copy(o, &r, m)?,
+        }
+        Ok(Value::Array(o.clone()))
+    }
+}
+
+/// `dst[mask] = src[mask]` with `mask` broadcast to `dst`'s shape and `src` cast to its dtype.
+fn masked_copy(dst: &NdArray, src: &NdArray, mask: &NdArray) -> PyResult<()> {
+    let m = read_vec::<B8>(&broadcast_to(mask, &dst.shape)?);
+    let src = cast(src, dst.dtype)?;
+    with_dtype!(dst.dtype, T => {
+        let mut d = read_vec::<T>(dst);
+        let s = read_vec::<T>(&src);
+        for ((d, s), m) in d.iter_mut().zip(&s).zip(&m) {
+            if m.0 != 0 {
+                *d = *s;
+            }
+        }
+        write_slice(dst, &d);
+    });
+    Ok(())
+}
+
 pub(super) fn ufuncs(m: &Module) {
     for &(name, k) in BINARY {
         m.func(
             name,
-            &format!("{name}(x1, x2, /, out=None)"),
+            &format!("{name}(x1, x2, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
             &format!("NumPy's {name} ufunc, elementwise with broadcasting."),
             move |rt, a| {
                 let b = a.bind(name, &["x1", "x2", "out=", "dtype=", "where=", "casting="])?;
-                call_binary(rt, k, arg(&b, 0), arg(&b, 1), out_arg(&b[2])?)
+                let kw = UfuncKw::parse(rt, &b[2], &b[3], &b[4], &b[5])?;
+                let (x, y) = match operands(rt, arg(&b, 0), arg(&b, 1))? {
+                    Some(p) => p,
+                    None => (to_ndarray(rt, arg(&b, 0))?, to_ndarray(rt, arg(&b, 1))?),
+                };
+                let (x, y) = (kw.cast_input(name, 0, &x)?, kw.cast_input(name, 1, &y)?);
+                let r = binary_ufunc(k, &x, &y, None)?;
+                kw.finish(name, r)
             },
         );
     }
@@ -79,18 +226,14 @@ pub(super) fn ufuncs(m: &Module) {
     for &name in UNARY_NAMES {
         m.func(
             name,
-            &format!("{name}(x, /, out=None)"),
+            &format!("{name}(x, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
             &format!("NumPy's {name} ufunc, elementwise."),
             move |rt, a| {
                 let b = a.bind(name, &["x", "out=", "dtype=", "where=", "casting="])?;
-                let x = to_ndarray(rt, arg(&b, 0))?;
-                let out = out_arg(&b[1])?;
-                let r = elementwise_unary(name, &x, out.as_ref())?;
-                Ok(if out.is_some() {
-                    Value::Array(r)
-                } else {
-                    wrap_result(r)
-                })
+                let kw = UfuncKw::parse(rt, &b[1], &b[2], &b[3], &b[4])?;
+                let x = kw.cast_input(name, 0, &to_ndarray(rt, arg(&b, 0))?)?;
+                let r = elementwise_unary(name, &x, None)?;
+                kw.finish(name, r)
             },
         );
     }
