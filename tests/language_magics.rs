@@ -55,10 +55,74 @@ fn timeit_times_every_statement_on_the_line() {
 #[test]
 fn cell_timeit_runs_setup_once() {
     let mut s = Session::new();
-    let out =
-        s.stdout("%%timeit -n 3 -r 2 setup_runs = globals_counter = [0]\nglobals_counter[0] += 1");
+    s.run("shared = [0]").ok();
+    let out = s.stdout(
+        "%%timeit -n 3 -r 2 setup_runs = shared.append('setup') or [0]\nsetup_runs[0] += 1\nshared[0] += 1",
+    );
     assert!(out.contains("of 2 runs, 3 loops each"), "{out}");
-    assert_eq!(s.eval("globals_counter[0]"), "6");
+    // Setup ran once; the statement ran 2 x 3 times on the user's (shared) list.
+    assert_eq!(s.eval("shared"), "[6, 'setup']");
+}
+
+#[test]
+fn timeit_bindings_stay_local_to_the_timing() {
+    // IPython compiles the timed code into a function: names it binds are locals.
+    let mut s = Session::new();
+    s.run("x = 'user'\ndata = []").ok();
+    s.run("%timeit -n 2 -r 1 x = 5; y = 6; data.append(x)").ok();
+    assert_eq!(s.eval("x"), "'user'");
+    assert_eq!(s.run("y").ename().as_deref(), Some("NameError"));
+    assert_eq!(s.eval("data"), "[5, 5]");
+    s.run("%%timeit -n 1 -r 1 z = 1; w = 2\nq = z + w\ndata.append(q)")
+        .ok();
+    for name in ["z", "w", "q"] {
+        assert_eq!(s.run(name).ename().as_deref(), Some("NameError"), "{name}");
+    }
+    assert_eq!(s.eval("data[-1]"), "3");
+    // Reading the user's names works from inside the timed code.
+    s.run("%timeit -n 1 -r 1 data.append(x)").ok();
+    assert_eq!(s.eval("data[-1]"), "'user'");
+}
+
+#[test]
+fn timeit_flags_may_be_clustered_or_attached() {
+    let mut s = Session::new();
+    let c = s.run("r = %timeit -oq -n10 -r3 x = 1\nr.loops, r.repeat, r._precision");
+    c.ok();
+    assert_eq!(c.out.stdout, "", "-q prints nothing");
+    assert_eq!(c.result().as_deref(), Some("(10, 3, 3)"));
+    let c = s.run("r = %timeit -qon 4 -r2 -p5 x = 1\nr.loops, r.repeat, r._precision");
+    assert_eq!(c.result().as_deref(), Some("(4, 2, 5)"));
+    let c = s.run("%timeit -n x 1");
+    assert_eq!(c.ename().as_deref(), Some("UsageError"));
+    let c = s.run("%timeit -z 1");
+    assert_eq!(c.ename().as_deref(), Some("UsageError"));
+}
+
+#[test]
+fn timeit_precision_sets_significant_digits() {
+    let mut s = Session::new();
+    let out = s.stdout("r = %timeit -n 3 -r 2 -p 6 -o sum(range(1000))\nprint(repr(r.average))");
+    let mut lines = out.lines();
+    let line = lines.next().expect("the timeit line");
+    let avg: f64 = lines.next().expect("the average").parse().expect("a float");
+    let (num, unit) = {
+        let mut w = line.split(' ');
+        (w.next().unwrap_or(""), w.next().unwrap_or(""))
+    };
+    let scale = match unit {
+        "s" => 1.0,
+        "ms" => 1e3,
+        "\u{3bc}s" => 1e6,
+        "ns" => 1e9,
+        other => panic!("unit {other} in {line}"),
+    };
+    let shown: f64 = num.parse().expect("a number");
+    let digits = num.chars().filter(|c| c.is_ascii_digit()).count();
+    assert!(digits <= 6, "{line}");
+    // Six significant digits: the shown mean matches the real one to 1e-5 relative.
+    let rel = (shown / scale - avg).abs() / avg;
+    assert!(rel < 1e-5, "{line} vs {avg}");
 }
 
 #[test]

@@ -122,6 +122,7 @@ impl Object for TimeitResult {
             "best" => Value::Float(self.best()),
             "worst" => Value::Float(self.worst()),
             "compile_time" => Value::Float(0.0),
+            "_precision" => Value::Int(self.precision as i64),
             _ => return Ok(None),
         }))
     }
@@ -155,7 +156,9 @@ pub struct TimeitOptions {
     pub ret: bool,
 }
 
-/// Split `-n10 -r 3 -o stmt` into options and the statement.
+/// Split `-n10 -r 3 -oq stmt` into options and the statement, the way IPython's getopt
+/// does: flags may be clustered (`-oq`), a value may be attached (`-n10`) or follow as the
+/// next word (`-n 10`), and `--` ends the options.
 pub fn parse_timeit_args(line: &str) -> PyResult<(TimeitOptions, String)> {
     let mut o = TimeitOptions {
         number: 0,
@@ -165,46 +168,56 @@ pub fn parse_timeit_args(line: &str) -> PyResult<(TimeitOptions, String)> {
         ret: false,
     };
     let mut rest = line.trim_start();
-    loop {
-        if !rest.starts_with('-')
-            || rest.starts_with("--") && rest.len() > 2 && !rest[2..].starts_with(' ')
-        {
+    while let Some(opt) = rest.strip_prefix('-') {
+        let end = opt.find(char::is_whitespace).unwrap_or(opt.len());
+        let (word, mut after) = opt.split_at(end);
+        if word == "-" {
+            rest = after.trim_start();
             break;
         }
-        let (flag, after) = rest.split_at(2.min(rest.len()));
-        let flag_char = flag.chars().nth(1).unwrap_or(' ');
-        let needs_value = matches!(flag_char, 'n' | 'r' | 'p');
-        let mut after = after;
-        let mut value = String::new();
-        if needs_value {
-            after = after.trim_start();
-            let end = after.find(char::is_whitespace).unwrap_or(after.len());
-            value = after[..end].to_string();
-            after = &after[end..];
-            if value.is_empty() {
-                return Err(PyErr::new(
-                    "UsageError",
-                    format!("Option -{flag_char} requires an argument"),
-                ));
-            }
+        // `-x` where x is not a letter starts the statement (`%timeit -1 + 2`).
+        if !word.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            break;
         }
-        let int = |v: &str| {
-            v.parse::<u64>().map_err(|_| {
-                PyErr::new("UsageError", format!("invalid value for -{flag_char}: {v}"))
-            })
-        };
-        match flag_char {
-            'n' => o.number = int(&value)?,
-            'r' => o.repeat = int(&value)?.max(1) as usize,
-            'p' => o.precision = int(&value)?.clamp(1, 17) as usize,
-            'q' => o.quiet = true,
-            'o' => o.ret = true,
-            't' | 'c' | 'v' => {}
-            other => {
-                return Err(PyErr::new(
-                    "UsageError",
-                    format!("option -{other} not recognized; %timeit accepts -n -r -p -q -o -t -c"),
-                ))
+        let chars: Vec<char> = word.chars().collect();
+        for (i, &flag) in chars.iter().enumerate() {
+            if matches!(flag, 'n' | 'r' | 'p') {
+                let attached: String = chars[i + 1..].iter().collect();
+                let value = if attached.is_empty() {
+                    let a = after.trim_start();
+                    let e = a.find(char::is_whitespace).unwrap_or(a.len());
+                    after = &a[e..];
+                    a[..e].to_string()
+                } else {
+                    attached
+                };
+                if value.is_empty() {
+                    return Err(PyErr::new(
+                        "UsageError",
+                        format!("option -{flag} requires argument"),
+                    ));
+                }
+                let n = value.parse::<u64>().map_err(|_| {
+                    PyErr::new("UsageError", format!("invalid value for -{flag}: {value}"))
+                        .with_hint(format!("-{flag} takes a whole number, e.g. -{flag}10"))
+                })?;
+                match flag {
+                    'n' => o.number = n,
+                    'r' => o.repeat = n.max(1) as usize,
+                    _ => o.precision = n.clamp(1, 17) as usize,
+                }
+                break;
+            }
+            match flag {
+                'q' => o.quiet = true,
+                'o' => o.ret = true,
+                't' | 'c' => {}
+                other => {
+                    return Err(
+                        PyErr::new("UsageError", format!("option -{other} not recognized"))
+                            .with_hint("%timeit accepts -n<N> -r<R> -p<P> -q -o -t -c"),
+                    )
+                }
             }
         }
         rest = after.trim_start();
