@@ -155,16 +155,24 @@ fn line_magic(rt: &mut Runtime, ctx: &mut Ctx, value: &str, _as_expr: bool) -> P
         }
         "matplotlib" => Ok(Value::None),
         "who" => {
-            let names = user_names(ctx);
-            if names.is_empty() {
-                rt.print("Interactive namespace is empty.\n");
-            } else {
-                rt.print(&format!("{}\t\n", names.join("\t ")));
+            let Some(names) = who_names(rt, ctx, args)? else {
+                return Ok(Value::None);
+            };
+            // IPython prints each name followed by a tab and a space, nine to a line.
+            let mut out = String::new();
+            for (i, (n, _)) in names.iter().enumerate() {
+                out.push_str(n);
+                out.push_str("\t ");
+                if i % 9 == 8 {
+                    out.push('\n');
+                }
             }
+            out.push('\n');
+            rt.print(&out);
             Ok(Value::None)
         }
         "whos" => {
-            whos(rt, ctx)?;
+            whos(rt, ctx, args)?;
             Ok(Value::None)
         }
         "reset" => {
@@ -236,54 +244,102 @@ fn user_names(ctx: &Ctx) -> Vec<String> {
     names
 }
 
-fn whos(rt: &mut Runtime, ctx: &Ctx) -> PyResult<()> {
-    let names = user_names(ctx);
-    if names.is_empty() {
-        rt.print("Interactive namespace is empty.\n");
-        return Ok(());
+/// `type(v).__name__`.
+fn type_name_of(rt: &mut Runtime, v: &Value) -> String {
+    let t = crate::language::builtins::type_of(rt, v);
+    match crate::language::attrs::get_attr(rt, &t, "__name__") {
+        Ok(Value::Str(s)) => s.to_string(),
+        _ => match &t {
+            Value::Builtin(b) => b.name.clone(),
+            _ => v.type_name(),
+        },
     }
+}
+
+/// The user's variables for `%who`/`%whos` (sorted, optionally only those whose type name
+/// is in `types`), with their type names; None after printing IPython's "empty" message.
+fn who_names(rt: &mut Runtime, ctx: &Ctx, types: &str) -> PyResult<Option<Vec<(String, String)>>> {
+    let wanted: Vec<&str> = types.split_whitespace().collect();
+    let mut out = Vec::new();
+    for n in user_names(ctx) {
+        let v = ctx.globals.borrow().get(&n).cloned().unwrap_or(Value::None);
+        let t = type_name_of(rt, &v);
+        if wanted.is_empty() || wanted.contains(&t.as_str()) {
+            out.push((n, t));
+        }
+    }
+    if out.is_empty() {
+        rt.print(if wanted.is_empty() {
+            "Interactive namespace is empty.\n"
+        } else {
+            "No variables match your requested type.\n"
+        });
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
+/// `%whos`: IPython's table. Containers show their length, arrays their shape, size, dtype
+/// and bytes, anything else its str() (shortened around `<...>` from 50 characters).
+fn whos(rt: &mut Runtime, ctx: &Ctx, types: &str) -> PyResult<()> {
+    let Some(names) = who_names(rt, ctx, types)? else {
+        return Ok(());
+    };
     let mut rows = Vec::new();
-    for n in &names {
-        let v = ctx.globals.borrow().get(n).cloned().unwrap_or(Value::None);
-        let ty = match &v {
-            Value::Array(_) => "ndarray".to_string(),
-            other => other
-                .type_name()
-                .rsplit('.')
-                .next()
-                .unwrap_or("")
-                .to_string(),
-        };
+    for (n, ty) in names {
+        let v = ctx.globals.borrow().get(&n).cloned().unwrap_or(Value::None);
         let info = match &v {
-            Value::Array(a) => format!(
-                "{}: {} elems, type `{}`, {} bytes",
-                a.shape
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join("x"),
-                a.size(),
-                a.dtype.name(),
-                a.nbytes()
-            ),
-            Value::Module(m) => format!("<module '{}'>", m.name),
+            Value::List(_) | Value::Tuple(_) | Value::Dict(_)
+                if matches!(ty.as_str(), "list" | "tuple" | "dict") =>
+            {
+                format!("n={}", crate::language::ops::len(rt, &v)?)
+            }
+            Value::Array(a) => {
+                // IPython: str(shape) without commas, spaces as 'x', parentheses dropped.
+                let shape = crate::arrays::elem::shape_str(&a.shape)
+                    .replace(',', "")
+                    .replace(' ', "x");
+                let shape = &shape[1..shape.len() - 1];
+                let bytes = a.nbytes();
+                let mut s = format!(
+                    "{shape}: {} elems, type `{}`, {bytes} bytes",
+                    a.size(),
+                    a.dtype.name()
+                );
+                if bytes >= 100_000 {
+                    let f = crate::language::repr::float_repr;
+                    if bytes < 1 << 20 {
+                        s.push_str(&format!(" ({} kb)", f(bytes as f64 / 1024.0)));
+                    } else {
+                        s.push_str(&format!(" ({} Mb)", f(bytes as f64 / 1048576.0)));
+                    }
+                }
+                s
+            }
             other => {
-                let r = crate::language::repr::to_str(rt, other)?;
-                r.chars().take(60).collect()
+                let text = crate::language::repr::to_str(rt, other)?.replace('\n', "\\n");
+                let chars: Vec<char> = text.chars().collect();
+                if chars.len() < 50 {
+                    text
+                } else {
+                    let head: String = chars[..25].iter().collect();
+                    let tail: String = chars[chars.len() - 25..].iter().collect();
+                    format!("{head}<...>{tail}")
+                }
             }
         };
-        rows.push((n.clone(), ty, info));
+        rows.push((n, ty, info));
     }
     let w0 = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(8) + 3;
     let w1 = rows.iter().map(|r| r.1.len()).max().unwrap_or(0).max(4) + 3;
     let mut out = format!(
-        "{:<w0$}{:<w1$}Data/Info\n{}\n",
+        "{:<w0$}{:<w1$} Data/Info\n{}\n",
         "Variable",
         "Type",
-        "-".repeat(w0 + w1 + 9)
+        "-".repeat(w0 + w1 + "Data/Info".len() + 1)
     );
     for (n, t, i) in rows {
-        out.push_str(&format!("{n:<w0$}{t:<w1$}{i}\n"));
+        out.push_str(&format!("{n:<w0$}{t:<w1$} {i}\n"));
     }
     rt.print(&out);
     Ok(())
