@@ -124,6 +124,18 @@ fn timeline_draws_a_chart_and_a_table_whose_totals_match_the_events() {
 }
 
 #[test]
+fn timeline_lanes_are_one_per_stream_then_memory() {
+    let (lanes, of) = nbcuda::display::charts::timeline_lanes(&sample_events());
+    assert_eq!(lanes, ["stream 0", "stream 1", "memory"]);
+    assert_eq!(of, [2, 0, 1, 1, 1]);
+    // Only allocations: the memory lane alone.
+    let (lanes, of) =
+        nbcuda::display::charts::timeline_lanes(&[ev(LedgerKind::Alloc, 4, 0.0, 0.0, 8, true)]);
+    assert_eq!(lanes, ["memory"]);
+    assert_eq!(of, [0]);
+}
+
+#[test]
 fn timeline_of_a_cell_without_device_work_says_so() {
     let (mut rt, displays, out) = runtime();
     nbcuda::display::timeline(&mut rt, &[]).unwrap();
