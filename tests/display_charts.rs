@@ -4,6 +4,7 @@
 mod common;
 
 use std::cell::{RefCell as StdRefCell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -123,6 +124,18 @@ fn timeline_draws_a_chart_and_a_table_whose_totals_match_the_events() {
 }
 
 #[test]
+fn timeline_lanes_are_one_per_stream_then_memory() {
+    let (lanes, of) = nbcuda::display::charts::timeline_lanes(&sample_events());
+    assert_eq!(lanes, ["stream 0", "stream 1", "memory"]);
+    assert_eq!(of, [2, 0, 1, 1, 1]);
+    // Only allocations: the memory lane alone.
+    let (lanes, of) =
+        nbcuda::display::charts::timeline_lanes(&[ev(LedgerKind::Alloc, 4, 0.0, 0.0, 8, true)]);
+    assert_eq!(lanes, ["memory"]);
+    assert_eq!(of, [0]);
+}
+
+#[test]
 fn timeline_of_a_cell_without_device_work_says_so() {
     let (mut rt, displays, out) = runtime();
     nbcuda::display::timeline(&mut rt, &[]).unwrap();
@@ -152,44 +165,151 @@ fn timeit_chart_draws_every_timeit_of_the_session() {
     );
 }
 
-/// A long noisy waveform drawn with and without per-column decimation gives the same
-/// picture: the decimated series keeps, per pixel column, the first, lowest, highest and
-/// last point in order, so the rasterised polyline covers the same pixels.
-#[test]
-fn decimated_long_series_draws_the_same_pixels() {
-    let n = 2_000_000;
-    let mut state = 12345u64;
-    let y: Vec<f64> = (0..n)
-        .map(|i| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let noise = ((state >> 33) as f64 / (1u64 << 31) as f64) - 0.5;
-            (i as f64 / 40_000.0).sin() + 0.2 * noise
-        })
-        .collect();
-    let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
-    let mut fig = FigureData::new(1, 6.4, 4.8, 100.0);
-    let mut ax = AxesData::default();
-    ax.artists.push(Artist::Line(Line {
+const BLUE: [u8; 3] = [0x1f, 0x77, 0xb4];
+
+fn line(x: Vec<f64>, y: Vec<f64>) -> Line {
+    Line {
         x,
         y,
-        color: plotters::style::RGBColor(0x1f, 0x77, 0xb4),
+        color: plotters::style::RGBColor(BLUE[0], BLUE[1], BLUE[2]),
         width: 1.0,
         style: LineStyle::Solid,
         marker: None,
         marker_size: 6.0,
         alpha: 1.0,
         label: None,
-    }));
+    }
+}
+
+/// Render one line as the kernel sends it (PNG) and decode it again.
+fn png_of(l: Line, xlim: Option<(f64, f64)>) -> (u32, u32, Vec<u8>) {
+    let mut fig = FigureData::new(1, 6.4, 4.8, 100.0);
+    let mut ax = AxesData::default();
+    ax.artists.push(Artist::Line(l));
+    ax.xlim = xlim;
     fig.axes.push(Rc::new(RefCell::new(ax)));
-    let (full, w, h) = nbcuda::display::render::render_rgb(&fig, false).unwrap();
-    let (thin, _, _) = nbcuda::display::render::render_rgb(&fig, true).unwrap();
-    let differing = full
-        .chunks(3)
-        .zip(thin.chunks(3))
-        .filter(|(a, b)| a != b)
-        .count();
-    let total = (w * h) as usize;
-    assert_eq!(differing, 0, "{differing} of {total} pixels differ");
+    let png = nbcuda::display::render::render_png(&fig).unwrap();
+    let dec = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Per pixel column, the (top, bottom) rows of the line colour, from the first to the last
+/// column the line touches; panics naming the first column that is empty or has a gap.
+fn line_columns(w: u32, h: u32, rgb: &[u8], color: [u8; 3]) -> Vec<(usize, usize, usize)> {
+    let at = |x: usize, y: usize| {
+        let i = (y * w as usize + x) * 3;
+        rgb[i..i + 3] == color
+    };
+    let rows: Vec<Vec<usize>> = (0..w as usize)
+        .map(|x| (0..h as usize).filter(|&y| at(x, y)).collect())
+        .collect();
+    let first = rows.iter().position(|r| !r.is_empty()).expect("line drawn");
+    let last = rows.iter().rposition(|r| !r.is_empty()).unwrap();
+    (first..=last)
+        .map(|x| {
+            let r = &rows[x];
+            assert!(!r.is_empty(), "column {x} has no line pixels");
+            let (top, bottom) = (r[0], *r.last().unwrap());
+            assert_eq!(
+                r.len(),
+                bottom - top + 1,
+                "column {x}: line pixels {top}..={bottom} have a gap"
+            );
+            (x, top, bottom)
+        })
+        .collect()
+}
+
+/// A steep zig-zag is a solid line: every column between the ends is covered without gaps,
+/// and neighbouring columns touch.
+#[test]
+fn steep_lines_are_drawn_without_gaps() {
+    let y = vec![0.0, 10.0, 0.0, 10.0, 0.0, 10.0];
+    let x = (0..y.len()).map(|i| i as f64).collect();
+    let (w, h, rgb) = png_of(line(x, y), None);
+    let cols = line_columns(w, h, &rgb, BLUE);
+    assert!(cols.len() > 400, "{} columns", cols.len());
+    for p in cols.windows(2) {
+        let ((_, t0, b0), (x1, t1, b1)) = (p[0], p[1]);
+        assert!(
+            t1 <= b0 + 1 && t0 <= b1 + 1,
+            "column {x1} does not touch its neighbour"
+        );
+    }
+}
+
+/// 5,000,000 points: each pixel column of the picture spans exactly the range of the
+/// samples that fall into it, computed here from the data. A single-sample spike and dip
+/// must survive decimation in their own columns and nowhere else.
+#[test]
+fn a_five_million_point_waveform_draws_each_columns_min_and_max() {
+    let n = 5_000_000usize;
+    let spike = 2_500_000;
+    let dip = 1_234_567;
+    let envelope = |i: usize| 1.0 + i as f64 / n as f64;
+    let y: Vec<f64> = (0..n)
+        .map(|i| match i {
+            _ if i == spike => 3.0,
+            _ if i == dip => -3.0,
+            _ if i % 2 == 0 => envelope(i),
+            _ => -envelope(i),
+        })
+        .collect();
+    let x: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    // x limits at the data's ends: the line spans the whole plot area, whose columns are
+    // the intervals [c, c + 1) of the linear x mapping.
+    let (w, h, rgb) = png_of(line(x, y.clone()), Some((0.0, (n - 1) as f64)));
+    let cols = line_columns(w, h, &rgb, BLUE);
+    let (c0, width) = (cols[0].0 as f64, cols.len() as f64);
+    let top = cols.iter().map(|c| c.1).min().unwrap() as f64;
+    let bottom = cols.iter().map(|c| c.2).max().unwrap() as f64;
+    // The extremes of the picture are the spike (3) and the dip (-3).
+    let row = |v: f64| top + (3.0 - v) / 6.0 * (bottom - top);
+    let pos = |i: usize| c0 + i as f64 / (n - 1) as f64 * width;
+    let col_of = |i: usize| pos(i).floor() as usize;
+    // Per column, the range of the samples certainly inside it (not within 2% of a pixel
+    // of its edges) and of those that may be (including that 2%).
+    let mut strict: BTreeMap<usize, (f64, f64)> = BTreeMap::new();
+    let mut loose: BTreeMap<usize, (f64, f64)> = BTreeMap::new();
+    let widen = |m: &mut BTreeMap<usize, (f64, f64)>, c: usize, v: f64| {
+        let e = m.entry(c).or_insert((v, v));
+        e.0 = e.0.max(v);
+        e.1 = e.1.min(v);
+    };
+    for (i, &v) in y.iter().enumerate() {
+        let p = pos(i);
+        let f = p - p.floor();
+        if (0.02..=0.98).contains(&f) {
+            widen(&mut strict, p.floor() as usize, v);
+        }
+        for c in [(p - 0.02).floor(), (p + 0.02).floor()] {
+            widen(&mut loose, c as usize, v);
+        }
+    }
+    for &(x, t, b) in &cols {
+        let (hi, lo) = loose[&x];
+        let (own_hi, own_lo) = strict[&x];
+        let t_ok = (row(hi) - 1.5..=row(own_hi) + 1.5).contains(&(t as f64));
+        let b_ok = (row(own_lo) - 1.5..=row(lo) + 1.5).contains(&(b as f64));
+        assert!(
+            t_ok && b_ok,
+            "column {x}: drawn rows {t}..={b}, data {own_lo:.3}..{own_hi:.3} -> rows {:.1}..{:.1}",
+            row(own_hi),
+            row(own_lo)
+        );
+    }
+    let spike_col = col_of(spike);
+    let dip_col = col_of(dip);
+    for &(x, t, b) in &cols {
+        if x.abs_diff(spike_col) > 1 {
+            assert!(t as f64 > row(2.2), "column {x} reaches the spike's height");
+        }
+        if x.abs_diff(dip_col) > 1 {
+            assert!((b as f64) < row(-2.2), "column {x} reaches the dip's depth");
+        }
+    }
 }

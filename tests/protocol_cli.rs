@@ -207,3 +207,45 @@ fn run_reports_unreadable_notebooks_clearly() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("nbformat 4"));
     let _ = std::fs::remove_dir_all(d);
 }
+
+#[test]
+fn install_sys_prefix_uses_the_active_environment() {
+    // An active virtualenv wins.
+    let venv = tmp();
+    let o = Command::new(env!("CARGO_BIN_EXE_nbcuda"))
+        .args(["install", "--sys-prefix"])
+        .env("VIRTUAL_ENV", &venv)
+        .env_remove("CONDA_PREFIX")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let k = read(&venv.join("share/jupyter/kernels/nbcuda/kernel.json"));
+    assert_eq!(k["language"], "python");
+    assert!(Path::new(k["argv"][0].as_str().unwrap()).is_absolute());
+    // Without one, the prefix is what python3 on PATH reports (a stand-in here).
+    let prefix = tmp();
+    let bin = tmp();
+    let py = bin.join("python3");
+    std::fs::write(&py, format!("#!/bin/sh\necho {}\n", prefix.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&py, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_nbcuda"))
+        .args(["install", "--sys-prefix"])
+        .env_remove("VIRTUAL_ENV")
+        .env_remove("CONDA_PREFIX")
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(prefix
+        .join("share/jupyter/kernels/nbcuda/kernel.json")
+        .exists());
+    for d in [venv, prefix, bin] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

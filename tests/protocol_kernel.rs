@@ -32,6 +32,15 @@ async fn kernel_info_is_wrapped_in_busy_idle() {
     assert_eq!(c["language_info"]["codemirror_mode"]["name"], "ipython");
     assert!(c["banner"].as_str().is_some_and(|b| !b.is_empty()));
     assert!(c["protocol_version"].as_str().unwrap().starts_with("5."));
+    let links = c["help_links"].as_array().expect("help_links is a list");
+    assert!(!links.is_empty());
+    for l in links {
+        assert!(l["text"].as_str().is_some_and(|t| !t.is_empty()), "{l}");
+        assert!(
+            l["url"].as_str().is_some_and(|u| u.starts_with("https://")),
+            "{l}"
+        );
+    }
     let io = k.iopub_until_idle(&id, T).await;
     let mine: Vec<_> = io.iter().filter(|m| m.parent_id() == id).collect();
     assert_eq!(mine.len(), 2, "{io:?}");
@@ -240,6 +249,45 @@ async fn complete_inspect_is_complete_comm_info() {
     let p = &reply.content["payload"];
     assert_eq!(p.as_array().unwrap().len(), 1);
     assert_eq!(p[0]["source"], "page");
+}
+
+/// `obj??` pages the source of a function defined in the session; `obj?` only its
+/// signature, as IPython does; inspect_request at detail_level 1 matches `??`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn double_question_mark_pages_the_source() {
+    let mut k = Kernel::start().await;
+    k.execute("def bump(a):\n    '''Add one.'''\n    return a + 1")
+        .await;
+    let page = |reply: &Msg| {
+        let p = reply.content["payload"]
+            .as_array()
+            .expect("payload")
+            .clone();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0]["source"], "page");
+        p[0]["data"]["text/plain"].as_str().unwrap().to_string()
+    };
+    let (reply, io) = k.execute("bump??").await;
+    assert_eq!(reply.content["status"], "ok");
+    assert!(!io.iter().any(|m| m.msg_type() == "execute_result"));
+    let text = page(&reply);
+    assert!(text.contains("Signature: bump(a)"), "{text}");
+    assert!(text.contains("return a + 1"), "{text}");
+    let (reply, _) = k.execute("bump?").await;
+    let text = page(&reply);
+    assert!(text.contains("Add one."), "{text}");
+    assert!(!text.contains("return a + 1"), "{text}");
+    k.send_shell(
+        "inspect_request",
+        json!({"code": "bump", "cursor_pos": 4, "detail_level": 1}),
+    )
+    .await;
+    let r = k.shell_reply(T).await;
+    assert_eq!(r.content["found"], true);
+    let text = r.content["data"]["text/plain"].as_str().unwrap();
+    assert!(text.contains("return a + 1"), "{text}");
+    let (reply, _) = k.execute("no_such_name??").await;
+    assert!(page(&reply).contains("not found"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -287,6 +287,28 @@ fn kind_color(k: LedgerKind) -> RGBColor {
     }
 }
 
+/// The timeline's lanes, top to bottom: one per stream that copied or ran a kernel, in
+/// stream order, then one for allocations; and the lane of each event.
+pub fn timeline_lanes(events: &[LedgerEvent]) -> (Vec<String>, Vec<usize>) {
+    let mut streams: Vec<u64> = events
+        .iter()
+        .filter(|e| !matches!(e.kind, LedgerKind::Alloc | LedgerKind::Free))
+        .map(|e| e.stream)
+        .collect();
+    streams.sort_unstable();
+    streams.dedup();
+    let mut lanes: Vec<String> = streams.iter().map(|s| format!("stream {s}")).collect();
+    lanes.push("memory".into());
+    let of = events
+        .iter()
+        .map(|e| match e.kind {
+            LedgerKind::Alloc | LedgerKind::Free => streams.len(),
+            _ => streams.iter().position(|s| *s == e.stream).unwrap_or(0),
+        })
+        .collect();
+    (lanes, of)
+}
+
 /// `%%timeline`: the cell's device work on a time axis, one lane per stream and one for
 /// allocations, then a table of every event with bytes, durations and bandwidth.
 pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
@@ -300,19 +322,8 @@ pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
         .map(|e| e.start + e.duration)
         .fold(f64::NEG_INFINITY, f64::max);
     let span = (t1 - t0).max(1e-6);
-    let mut streams: Vec<u64> = events
-        .iter()
-        .filter(|e| !matches!(e.kind, LedgerKind::Alloc | LedgerKind::Free))
-        .map(|e| e.stream)
-        .collect();
-    streams.sort_unstable();
-    streams.dedup();
-    let mut lanes: Vec<String> = streams.iter().map(|s| format!("stream {s}")).collect();
-    lanes.push("memory".into());
-    let lane_of = |e: &LedgerEvent| match e.kind {
-        LedgerKind::Alloc | LedgerKind::Free => streams.len(),
-        _ => streams.iter().position(|s| *s == e.stream).unwrap_or(0),
-    };
+    let (lanes, lane_of_event) = timeline_lanes(events);
+    let lane_of = |i: usize| lane_of_event[i];
     let nl = lanes.len();
     let (w, h) = (900u32, 130 + 60 * nl as u32);
     let to_ms = |t: f64| (t - t0) * 1e3;
@@ -350,8 +361,8 @@ pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
             .map_err(err)?;
         let mut seen = Vec::new();
         let mut key: Vec<(String, ShapeStyle)> = Vec::new();
-        for e in events {
-            let y = (nl - 1 - lane_of(e)) as f64;
+        for (i, e) in events.iter().enumerate() {
+            let y = (nl - 1 - lane_of(i)) as f64;
             let c = kind_color(e.kind);
             let x = to_ms(e.start);
             let style = if e.explicit {

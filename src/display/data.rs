@@ -38,8 +38,8 @@ fn from_array(a: &NdArray) -> Series {
     }
 }
 
-/// Anything with numbers in it. Device and CuPy arrays go through their `__array__`, which
-/// copies them to the host (and the device records that copy).
+/// Anything with numbers in it. Device arrays go through their `__array__` and CuPy arrays
+/// through `get()`, which copy them to the host (and the device records that copy).
 pub fn series(rt: &mut Runtime, v: &Value, what: &str) -> PyResult<Series> {
     match v {
         Value::Array(a) => Ok(from_array(a)),
@@ -69,7 +69,14 @@ pub fn series(rt: &mut Runtime, v: &Value, what: &str) -> PyResult<Series> {
             Ok(Series { values, shape })
         }
         Value::Object(o) => {
-            let method = o.clone().get_attr("__array__", rt)?.ok_or_else(|| {
+            // CuPy refuses `__array__` (as the real one does); matplotlib users plot CuPy
+            // arrays through `.get()`, so take that copy for them.
+            let name = if o.module_name() == "cupy" {
+                "get"
+            } else {
+                "__array__"
+            };
+            let method = o.clone().get_attr(name, rt)?.ok_or_else(|| {
                 PyErr::type_error(format!(
                     "{what}: cannot plot a '{}' object; pass a NumPy array, a list of numbers, or a device array",
                     o.type_name()

@@ -2,6 +2,7 @@
 //! timeline.
 
 pub mod axes;
+pub mod band;
 pub mod charts;
 pub mod data;
 pub mod figure;

@@ -6,6 +6,7 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::band;
 use super::figure::{Artist, AxesData, Bars, FigureData, Image, Line, Scatter};
 use super::style::{LineStyle, Marker};
 
@@ -29,12 +30,23 @@ fn pt(fig: &FigureData, points: f64) -> f64 {
     points * fig.dpi / 72.0
 }
 
-/// Draw the whole figure. `decimate` thins long lines per pixel column (always on in
-/// production; off only to prove the picture does not change).
+/// How lines reach the backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineMode {
+    /// Every point joined by plotters' polyline (a reference for tests).
+    Full,
+    /// Long series thinned per pixel column, still drawn as polylines: vector output, where
+    /// a path is smaller than per-column spans and has no rasterisation gaps.
+    Decimated,
+    /// Solid lines drawn as one span per pixel column (bitmap output).
+    Bands,
+}
+
+/// Draw the whole figure.
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     fig: &FigureData,
-    decimate: bool,
+    mode: LineMode,
 ) -> Result<(), String> {
     ensure_font();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
@@ -46,7 +58,7 @@ pub fn draw<DB: DrawingBackend>(
     }
     let cells = area.split_evenly((fig.rows.max(1), fig.cols.max(1)));
     for (ax, cell) in fig.axes.iter().zip(cells.iter()) {
-        draw_axes(cell, fig, &ax.borrow(), decimate)?;
+        draw_axes(cell, fig, &ax.borrow(), mode)?;
     }
     Ok(())
 }
@@ -119,7 +131,7 @@ fn draw_axes<DB: DrawingBackend>(
     cell: &DrawingArea<DB, Shift>,
     fig: &FigureData,
     ax: &AxesData,
-    decimate: bool,
+    mode: LineMode,
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let mut plot_area = cell.clone();
@@ -198,7 +210,7 @@ fn draw_axes<DB: DrawingBackend>(
     let mut any_label = false;
     for artist in &ax.artists {
         match artist {
-            Artist::Line(l) => any_label |= draw_line(&mut chart, fig, ax, l, decimate)?,
+            Artist::Line(l) => any_label |= draw_line(&mut chart, fig, ax, l, mode)?,
             Artist::Scatter(s) => any_label |= draw_scatter(&mut chart, fig, ax, s)?,
             Artist::Bars(b) => any_label |= draw_bars(&mut chart, ax, b, ty0)?,
             Artist::Image(im) => draw_image(&mut chart, im)?,
@@ -285,7 +297,7 @@ fn draw_line<'a, DB: DrawingBackend + 'a>(
     fig: &FigureData,
     ax: &AxesData,
     l: &Line,
-    decimate: bool,
+    mode: LineMode,
 ) -> Result<bool, String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let pts: Vec<(f64, f64)> =
@@ -297,7 +309,17 @@ fn draw_line<'a, DB: DrawingBackend + 'a>(
     let (w, _) = chart.plotting_area().dim_in_pixel();
     let mut labelled = false;
     for run in finite_runs(pts) {
-        let run = if decimate && l.marker.is_none() && run.len() > 4 * w as usize {
+        let mut banded = false;
+        if mode == LineMode::Bands && l.style == LineStyle::Solid && run.len() > 1 {
+            if let Some(drawn) = draw_band(chart, l, &run, style, labelled)? {
+                labelled |= drawn;
+                banded = true;
+            }
+        }
+        if banded && l.marker.is_none() {
+            continue;
+        }
+        let run = if mode != LineMode::Full && l.marker.is_none() && run.len() > 4 * w as usize {
             let spec = chart.as_coord_spec().clone();
             decimate_by_column(&run, |x| {
                 use plotters::coord::CoordTranslate;
@@ -309,6 +331,7 @@ fn draw_line<'a, DB: DrawingBackend + 'a>(
         let dash = (pt(fig, 3.7 * l.width.max(1.0) / 2.0)) as u32;
         let anno = match l.style {
             LineStyle::None => None,
+            LineStyle::Solid if banded => None,
             LineStyle::Solid => Some(
                 chart
                     .draw_series(LineSeries::new(run.iter().copied(), style))
@@ -359,6 +382,46 @@ fn draw_line<'a, DB: DrawingBackend + 'a>(
         }
     }
     Ok(labelled)
+}
+
+/// Draw a solid line as one pixel span per column (see [`super::band`]). Returns None when
+/// x goes backwards and the line must be drawn point to point, else whether a legend entry
+/// was added.
+fn draw_band<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    l: &Line,
+    run: &[(f64, f64)],
+    style: ShapeStyle,
+    labelled: bool,
+) -> Result<Option<bool>, String> {
+    use plotters::coord::CoordTranslate;
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let spec = chart.as_coord_spec().clone();
+    let pixels = run.iter().map(|p| {
+        let (x, y) = spec.translate(p);
+        (x as f64, y as f64)
+    });
+    let Some(spans) = band::column_spans(pixels) else {
+        return Ok(None);
+    };
+    let area = chart.plotting_area();
+    band::draw_spans(
+        &area.use_screen_coord(),
+        &spans,
+        area.get_pixel_range(),
+        style.stroke_width,
+        style,
+    )?;
+    if let (Some(label), false) = (&l.label, labelled) {
+        // An empty series carries the legend entry for the band.
+        chart
+            .draw_series(Vec::<PathElement<(f64, f64)>>::new())
+            .map_err(err)?
+            .label(label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        return Ok(Some(true));
+    }
+    Ok(Some(false))
 }
 
 /// Draw markers (one shape for the whole series, colour and size per point). Each shape
@@ -584,12 +647,12 @@ fn draw_colorbar<DB: DrawingBackend>(
 }
 
 /// Render to a packed RGB buffer.
-pub fn render_rgb(fig: &FigureData, decimate: bool) -> Result<(Vec<u8>, u32, u32), String> {
+pub fn render_rgb(fig: &FigureData, mode: LineMode) -> Result<(Vec<u8>, u32, u32), String> {
     let (w, h) = fig.pixel_size();
     let mut buf = vec![255u8; w as usize * h as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
-        draw(&root, fig, decimate)?;
+        draw(&root, fig, mode)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok((buf, w, h))
@@ -600,7 +663,7 @@ pub fn render_svg(fig: &FigureData) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
-        draw(&root, fig, true)?;
+        draw(&root, fig, LineMode::Decimated)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(out)
@@ -629,7 +692,7 @@ pub fn encode_png(rgb: &[u8], w: u32, h: u32, dpi: f64) -> Result<Vec<u8>, Strin
 
 /// Draw and encode as PNG.
 pub fn render_png(fig: &FigureData) -> Result<Vec<u8>, String> {
-    let (rgb, w, h) = render_rgb(fig, true)?;
+    let (rgb, w, h) = render_rgb(fig, LineMode::Bands)?;
     encode_png(&rgb, w, h, fig.dpi)
 }
 

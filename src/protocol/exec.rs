@@ -253,14 +253,21 @@ impl Executor {
         }
     }
 
+    /// From here on an interrupt_request or SIGINT stops the cell; a stale one is forgotten.
+    fn arm_interrupt(&self) {
+        self.interrupt.store(false, Ordering::SeqCst);
+        self.executing.store(true, Ordering::SeqCst);
+    }
+
     /// Run one cell under catch_unwind: a panic becomes an InternalError, the session lives.
     fn run_cell(
         &mut self,
         req: &ExecuteRequest<'_>,
         fe: Box<dyn Frontend>,
     ) -> crate::engine::ExecuteOutcome {
-        self.interrupt.store(false, Ordering::SeqCst);
-        self.executing.store(true, Ordering::SeqCst);
+        if !self.executing.load(Ordering::SeqCst) {
+            self.arm_interrupt();
+        }
         let r = catch_unwind(AssertUnwindSafe(|| self.engine.execute(req, fe)));
         self.executing.store(false, Ordering::SeqCst);
         // An interrupt that arrived too late to stop this cell must not hit the next one.
@@ -282,6 +289,9 @@ impl Executor {
             self.count += 1;
         }
         let count = self.count;
+        // Armed before execute_input goes out: a client that interrupts as soon as it sees
+        // the cell start must not find the kernel still "between cells" and be ignored.
+        self.arm_interrupt();
         if !silent {
             self.out.publish(
                 &req.header,
