@@ -588,15 +588,21 @@ impl Block {
             }
             if i < 0 || i >= n {
                 let raw = self.regs[*r as usize][l] as i64;
+                let index: Vec<String> = idx
+                    .iter()
+                    .map(|r| (self.regs[*r as usize][l] as i64).to_string())
+                    .collect();
                 return Err(fault(
                     "IndexError",
                     format!(
-                        "index {raw} is out of bounds for axis {ax} with size {n} {}",
+                        "index {raw} is out of bounds for axis {ax} with size {n}: index {} into an array of shape {} {}",
+                        tuple_text(&index),
+                        tuple_text(&d.shape[..d.ndim].iter().map(|s| s.to_string()).collect::<Vec<_>>()),
                         self.where_(p, inst, l)
                     ),
                 ));
             }
-            off += i as isize * d.strides[ax];
+            off = off.wrapping_add((i as isize).wrapping_mul(d.strides[ax]));
         }
         if !d.mem.fits(off, d.dtype.itemsize()) {
             return Err(fault(
@@ -608,5 +614,14 @@ impl Block {
             ));
         }
         Ok(off)
+    }
+}
+
+/// Python's tuple text: `(3,)`, `(3, 4)`.
+fn tuple_text(items: &[String]) -> String {
+    if items.len() == 1 {
+        format!("({},)", items[0])
+    } else {
+        format!("({})", items.join(", "))
     }
 }
