@@ -91,13 +91,10 @@ fn desc(mem: RawMem, offset: isize, shape: &[usize], strides: &[isize], dtype: D
     }
 }
 
-/// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
-/// `args` (borrowed for the whole launch).
-pub fn prepare<'a>(
-    k: &'a Kernel,
-    cfg: &LaunchConfig,
-    args: &'a [KernelArg],
-) -> Result<Prepared<'a>, KernelFault> {
+/// CUDA's launch limits for `k` under `cfg` (threads per block, grid extents, local and
+/// shared memory). Checked when a launch is queued, so the error is raised by the launch
+/// call itself as cuLaunchKernel does, and again by [`prepare`] for direct callers.
+pub fn check_launch(k: &Kernel, cfg: &LaunchConfig) -> Result<(), KernelFault> {
     let threads = cfg.block.iter().map(|&x| x as u64).product::<u64>();
     if threads > 1024 {
         return Err(invalid_launch(&format!(
@@ -124,6 +121,17 @@ pub fn prepare<'a>(
             "{shared} bytes of shared memory per block; the limit is 49152"
         )));
     }
+    Ok(())
+}
+
+/// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
+/// `args` (borrowed for the whole launch).
+pub fn prepare<'a>(
+    k: &'a Kernel,
+    cfg: &LaunchConfig,
+    args: &'a [KernelArg],
+) -> Result<Prepared<'a>, KernelFault> {
+    check_launch(k, cfg)?;
     if args.len() != k.params.len() {
         return Err(fault(
             "TypeError",

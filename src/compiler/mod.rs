@@ -58,6 +58,12 @@ pub fn execute_on_cpu(
     exec::run(&prepared)
 }
 
+/// CUDA's launch limits, for the dispatcher to raise at the launch call (as a GPU does)
+/// rather than when the queued work runs.
+pub fn check_launch(kernel: &CompiledKernel, config: &LaunchConfig) -> Result<(), KernelFault> {
+    exec::check_launch(&kernel.ir, config)
+}
+
 /// [`execute_on_cpu`] that also stops (KeyboardInterrupt) when `interrupt` is set: for
 /// launches that run on the interpreter thread.
 pub fn execute_on_cpu_interruptible(
