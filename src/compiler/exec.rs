@@ -287,6 +287,16 @@ pub fn run_single(
     k: &Kernel,
     args: &[KernelArg],
 ) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
+    run_host(k, args, false)
+}
+
+/// Run a host function (one thread); with `parallel`, its independent `prange` loops are
+/// split across cores (see [`crate::compiler::prange`]).
+pub fn run_host(
+    k: &Kernel,
+    args: &[KernelArg],
+    parallel: bool,
+) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
     let cfg = LaunchConfig {
         grid: [1, 1, 1],
         block: [1, 1, 1],
@@ -295,6 +305,7 @@ pub fn run_single(
     let p = prepare(k, &cfg, args)?;
     let mut blk = Block::new(&p)?;
     blk.reset([0, 0, 0]);
+    blk.par = parallel;
     blk.run(&p, &k.body, vec![0])?;
     let ret = k.ret.map(|r| blk.regs[r as usize][0]);
     Ok((
@@ -323,6 +334,8 @@ pub struct Block {
     pub(crate) exited: usize,
     pub(crate) loops: Vec<LoopCtx>,
     pub(crate) printed: String,
+    /// Run independent `prange` loops in parallel (a host function with parallel=True).
+    pub(crate) par: bool,
 }
 
 fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
@@ -408,6 +421,7 @@ impl Block {
             exited: 0,
             loops: Vec::new(),
             printed: String::new(),
+            par: false,
         })
     }
 
@@ -426,7 +440,7 @@ impl Block {
         ]
     }
 
-    fn run(
+    pub(crate) fn run(
         &mut self,
         p: &Prepared,
         stmts: &[Stmt],
@@ -436,6 +450,15 @@ impl Block {
         for s in stmts {
             if act.is_empty() {
                 break;
+            }
+            if let Stmt::Loop { id, .. } = s {
+                if self.par && act.len() == 1 {
+                    if let Some(pl) = p.k.par_loops.iter().find(|pl| pl.id == *id) {
+                        if self.run_par_loop(p, s, pl, act[0] as usize)? {
+                            continue;
+                        }
+                    }
+                }
             }
             match s {
                 Stmt::Inst(i) => self.inst(p, i, &act)?,
@@ -452,8 +475,10 @@ impl Block {
                         act = self.run(p, e, act)?;
                         continue;
                     }
-                    let (mut yes, mut no) =
-                        (Vec::with_capacity(taken), Vec::with_capacity(act.len() - taken));
+                    let (mut yes, mut no) = (
+                        Vec::with_capacity(taken),
+                        Vec::with_capacity(act.len() - taken),
+                    );
                     for &l in &act {
                         if cr[l as usize] != 0 {
                             yes.push(l)

@@ -22,6 +22,7 @@ pub mod mem;
 pub mod njit;
 pub mod numba_types;
 pub mod nvrtc;
+pub mod prange;
 pub mod reduce;
 pub mod rng;
 pub mod types;
