@@ -149,3 +149,62 @@ fn oversized_shared_and_local_memory_are_launch_errors() {
     assert_eq!(e.ename, "CudaAPIError");
     assert!(e.message.contains("local memory"), "{}", e.message);
 }
+
+#[test]
+fn out_of_bounds_names_kernel_line_index_full_shape_block_and_thread() {
+    let k = kernel(
+        "def bad2(a):\n    i = cuda.grid(1)\n    a[i, 1] = 2.0\n",
+        &[arr1(DType::F64, 2)],
+    );
+    let a = array_of(&[6, 3], DType::F64, &[0.0; 18]);
+    // Blocks of 4 threads: the first index past the end (6) is block 1, thread 2.
+    let err = launch(&k, cfg(2, 4), &[arg(&a)]).unwrap_err();
+    assert_eq!(err.ename, "IndexError");
+    let m = &err.message;
+    for want in [
+        "kernel 'bad2'",
+        "line 3",
+        "a[i, 1] = 2.0",
+        "index 6 is out of bounds for axis 0 with size 6",
+        "index (6, 1)",
+        "shape (6, 3)",
+        "block (1, 0, 0)",
+        "thread (2, 0, 0)",
+    ] {
+        assert!(m.contains(want), "missing {want:?} in {m}");
+    }
+}
+
+#[test]
+fn raw_memory_refuses_accesses_outside_or_misaligned() {
+    use nbcuda::compiler::mem::RawMem;
+    let mut buf = [0u64; 4];
+    // SAFETY: `buf` outlives `m`, and is only accessed through `m` below.
+    let m = unsafe { RawMem::new(buf.as_mut_ptr() as *mut u8, 32) };
+    assert_eq!(m.load(32, DType::F64), None);
+    assert_eq!(m.load(-8, DType::F64), None);
+    assert_eq!(m.load(4, DType::F64), None, "misaligned");
+    assert!(!m.store(32, DType::I32, 1));
+    assert_eq!(m.rmw(32, DType::I64, |o| Some(o + 1)), None);
+    assert_eq!(m.rmw(0, DType::U8, |o| Some(o + 1)), None, "1-byte atomics");
+    assert!(m.run(0, 8, 5, DType::F64).is_none(), "last element outside");
+    assert!(
+        m.run(24, -8, 5, DType::F64).is_none(),
+        "negative stride past the start"
+    );
+    assert!(
+        m.run(0, 6, 2, DType::F64).is_none(),
+        "stride breaks alignment"
+    );
+    assert!(
+        m.run(0, isize::MAX, 3, DType::F64).is_none(),
+        "offset overflow"
+    );
+    assert!(m.store(8, DType::F64, 7));
+    assert_eq!(m.load(8, DType::F64), Some(7));
+    assert_eq!(m.rmw(8, DType::I64, |o| Some(o + 1)), Some(7));
+    let r = m.run(24, -8, 4, DType::F64).unwrap();
+    let mut out = [9u64; 4];
+    m.load_run(r, &mut out);
+    assert_eq!(out, [0, 0, 8, 0]);
+}

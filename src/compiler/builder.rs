@@ -27,6 +27,7 @@ impl Builder {
                 ret: None,
                 locs: vec![Loc::default()],
                 uses_block: false,
+                par_loops: Vec::new(),
             },
             blocks: vec![Vec::new()],
             // Loop 0 is reserved for the kernel body itself.

@@ -91,13 +91,10 @@ fn desc(mem: RawMem, offset: isize, shape: &[usize], strides: &[isize], dtype: D
     }
 }
 
-/// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
-/// `args` (borrowed for the whole launch).
-pub fn prepare<'a>(
-    k: &'a Kernel,
-    cfg: &LaunchConfig,
-    args: &'a [KernelArg],
-) -> Result<Prepared<'a>, KernelFault> {
+/// CUDA's launch limits for `k` under `cfg` (threads per block, grid extents, local and
+/// shared memory). Checked when a launch is queued, so the error is raised by the launch
+/// call itself as cuLaunchKernel does, and again by [`prepare`] for direct callers.
+pub fn check_launch(k: &Kernel, cfg: &LaunchConfig) -> Result<(), KernelFault> {
     let threads = cfg.block.iter().map(|&x| x as u64).product::<u64>();
     if threads > 1024 {
         return Err(invalid_launch(&format!(
@@ -124,6 +121,17 @@ pub fn prepare<'a>(
             "{shared} bytes of shared memory per block; the limit is 49152"
         )));
     }
+    Ok(())
+}
+
+/// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
+/// `args` (borrowed for the whole launch).
+pub fn prepare<'a>(
+    k: &'a Kernel,
+    cfg: &LaunchConfig,
+    args: &'a [KernelArg],
+) -> Result<Prepared<'a>, KernelFault> {
+    check_launch(k, cfg)?;
     if args.len() != k.params.len() {
         return Err(fault(
             "TypeError",
@@ -279,6 +287,16 @@ pub fn run_single(
     k: &Kernel,
     args: &[KernelArg],
 ) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
+    run_host(k, args, false)
+}
+
+/// Run a host function (one thread); with `parallel`, its independent `prange` loops are
+/// split across cores (see [`crate::compiler::prange`]).
+pub fn run_host(
+    k: &Kernel,
+    args: &[KernelArg],
+    parallel: bool,
+) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
     let cfg = LaunchConfig {
         grid: [1, 1, 1],
         block: [1, 1, 1],
@@ -287,6 +305,7 @@ pub fn run_single(
     let p = prepare(k, &cfg, args)?;
     let mut blk = Block::new(&p)?;
     blk.reset([0, 0, 0]);
+    blk.par = parallel;
     blk.run(&p, &k.body, vec![0])?;
     let ret = k.ret.map(|r| blk.regs[r as usize][0]);
     Ok((
@@ -315,6 +334,8 @@ pub struct Block {
     pub(crate) exited: usize,
     pub(crate) loops: Vec<LoopCtx>,
     pub(crate) printed: String,
+    /// Run independent `prange` loops in parallel (a host function with parallel=True).
+    pub(crate) par: bool,
 }
 
 fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
@@ -400,6 +421,7 @@ impl Block {
             exited: 0,
             loops: Vec::new(),
             printed: String::new(),
+            par: false,
         })
     }
 
@@ -418,7 +440,7 @@ impl Block {
         ]
     }
 
-    fn run(
+    pub(crate) fn run(
         &mut self,
         p: &Prepared,
         stmts: &[Stmt],
@@ -428,6 +450,15 @@ impl Block {
         for s in stmts {
             if act.is_empty() {
                 break;
+            }
+            if let Stmt::Loop { id, .. } = s {
+                if self.par && act.len() == 1 {
+                    if let Some(pl) = p.k.par_loops.iter().find(|pl| pl.id == *id) {
+                        if self.run_par_loop(p, s, pl, act[0] as usize)? {
+                            continue;
+                        }
+                    }
+                }
             }
             match s {
                 Stmt::Inst(i) => self.inst(p, i, &act)?,
@@ -590,15 +621,21 @@ impl Block {
             }
             if i < 0 || i >= n {
                 let raw = self.regs[*r as usize][l] as i64;
+                let index: Vec<String> = idx
+                    .iter()
+                    .map(|r| (self.regs[*r as usize][l] as i64).to_string())
+                    .collect();
                 return Err(fault(
                     "IndexError",
                     format!(
-                        "index {raw} is out of bounds for axis {ax} with size {n} {}",
+                        "index {raw} is out of bounds for axis {ax} with size {n}: index {} into an array of shape {} {}",
+                        tuple_text(&index),
+                        tuple_text(&d.shape[..d.ndim].iter().map(|s| s.to_string()).collect::<Vec<_>>()),
                         self.where_(p, inst, l)
                     ),
                 ));
             }
-            off += i as isize * d.strides[ax];
+            off = off.wrapping_add((i as isize).wrapping_mul(d.strides[ax]));
         }
         if !d.mem.fits(off, d.dtype.itemsize()) {
             return Err(fault(
@@ -610,5 +647,14 @@ impl Block {
             ));
         }
         Ok(off)
+    }
+}
+
+/// Python's tuple text: `(3,)`, `(3, 4)`.
+fn tuple_text(items: &[String]) -> String {
+    if items.len() == 1 {
+        format!("({},)", items[0])
+    } else {
+        format!("({})", items.join(", "))
     }
 }

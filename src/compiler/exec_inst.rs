@@ -8,6 +8,7 @@ use crate::arrays::DType;
 use crate::compiler::exec::{fault, ArrDesc, Block, Prepared};
 use crate::compiler::exec_ops::*;
 use crate::compiler::ir::{AtomicOp, BarrierKind, Bin, Cmp, Inst, Op, PrintArg, RngKind, Special};
+use crate::compiler::mem::Run;
 use crate::compiler::KernelFault;
 
 macro_rules! lanes {
@@ -208,37 +209,43 @@ impl Block {
                 } else {
                     None
                 };
-                if let Some((l0, off)) = run {
-                    desc.mem
-                        .load_run(off, desc.strides[0], desc.dtype, &mut d[l0..l0 + act.len()]);
+                if let Some((l0, run)) = run {
+                    desc.mem.load_run(run, &mut d[l0..l0 + act.len()]);
                 } else if idx.len() == 1 && per_lane == 0 {
                     // The common 1-D case: one stride, one bound.
                     let ir = &self.regs[idx[0] as usize];
                     let (len, st) = (desc.shape[0], desc.strides[0]);
-                    let isz = desc.dtype.itemsize();
                     for &l in act {
                         let l = l as usize;
                         let mut ix = ir[l] as i64;
                         if ix < 0 {
                             ix += len;
                         }
-                        let off = desc.offset + ix as isize * st;
-                        if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
-                            result = self.offset(p, i, &desc, 0, idx, l).map(|_| ());
-                            if result.is_ok() {
-                                result = Err(fault(
-                                    "IndexError",
-                                    format!("misaligned access {}", self.where_(p, i, l)),
-                                ));
+                        let off = desc.offset.wrapping_add((ix as isize).wrapping_mul(st));
+                        match desc.mem.load(off, desc.dtype) {
+                            Some(v) if ix >= 0 && ix < len => d[l] = v,
+                            _ => {
+                                result = self.offset(p, i, &desc, 0, idx, l).map(|_| ());
+                                if result.is_ok() {
+                                    result = Err(fault(
+                                        "IndexError",
+                                        format!("misaligned access {}", self.where_(p, i, l)),
+                                    ));
+                                }
+                                break;
                             }
-                            break;
                         }
-                        d[l] = desc.mem.load(off, desc.dtype);
                     }
                 } else {
                     for &l in act {
                         match self.offset(p, i, &desc, per_lane, idx, l as usize) {
-                            Ok(off) => d[l as usize] = desc.mem.load(off, desc.dtype),
+                            Ok(off) => match desc.mem.load(off, desc.dtype) {
+                                Some(v) => d[l as usize] = v,
+                                None => {
+                                    result = Err(outside(self.where_(p, i, l as usize)));
+                                    break;
+                                }
+                            },
                             Err(e) => {
                                 result = Err(e);
                                 break;
@@ -255,7 +262,13 @@ impl Block {
                         Ok(off) => {
                             let v0 = self.regs[vals[0] as usize][l];
                             let v1 = vals.get(1).map(|r| self.regs[*r as usize][l]).unwrap_or(0);
-                            d[l] = atomic(&desc, off, *op, v0, v1);
+                            match atomic(&desc, off, *op, v0, v1) {
+                                Some(v) => d[l] = v,
+                                None => {
+                                    result = Err(outside(self.where_(p, i, l)));
+                                    break;
+                                }
+                            }
                         }
                         Err(e) => {
                             result = Err(e);
@@ -301,22 +314,26 @@ impl Block {
                     }
                     let o0 = desc.offset + ir as isize * desc.strides[0];
                     let o1 = o0 + desc.strides[1];
-                    if !desc.mem.fits(o0, 8) || !desc.mem.fits(o1, 8) {
+                    let (Some(s0), Some(s1)) =
+                        (desc.mem.load(o0, DType::U64), desc.mem.load(o1, DType::U64))
+                    else {
                         result = Err(fault(
                             "IndexError",
                             format!("random state outside memory {}", self.where_(p, i, l)),
                         ));
                         break;
-                    }
-                    let mut st = [desc.mem.load(o0, DType::U64), desc.mem.load(o1, DType::U64)];
+                    };
+                    let mut st = [s0, s1];
                     d[l] = match kind {
                         RngKind::UniformF32 => bf32(crate::compiler::rng::uniform_f32(&mut st)),
                         RngKind::UniformF64 => bf64(crate::compiler::rng::uniform_f64(&mut st)),
                         RngKind::NormalF32 => bf32(crate::compiler::rng::normal_f32(&mut st)),
                         RngKind::NormalF64 => bf64(crate::compiler::rng::normal_f64(&mut st)),
                     };
-                    desc.mem.store(o0, DType::U64, st[0]);
-                    desc.mem.store(o1, DType::U64, st[1]);
+                    // Both words were loaded from these offsets just above, so they fit.
+                    let stored = desc.mem.store(o0, DType::U64, st[0])
+                        && desc.mem.store(o1, DType::U64, st[1]);
+                    debug_assert!(stored);
                 }
             }
             other => {
@@ -363,36 +380,37 @@ impl Block {
                 } else {
                     None
                 };
-                if let Some((l0, off)) = run {
+                if let Some((l0, run)) = run {
                     let vr = &self.regs[*v as usize];
-                    desc.mem
-                        .store_run(off, desc.strides[0], desc.dtype, &vr[l0..l0 + act.len()]);
+                    desc.mem.store_run(run, &vr[l0..l0 + act.len()]);
                 } else if idx.len() == 1 && per_lane == 0 {
                     let ir = &self.regs[idx[0] as usize];
                     let vr = &self.regs[*v as usize];
                     let (len, st) = (desc.shape[0], desc.strides[0]);
-                    let isz = desc.dtype.itemsize();
                     for &l in act {
                         let l = l as usize;
                         let mut ix = ir[l] as i64;
                         if ix < 0 {
                             ix += len;
                         }
-                        let off = desc.offset + ix as isize * st;
-                        if ix < 0 || ix >= len || !desc.mem.fits(off, isz) {
+                        let off = desc.offset.wrapping_add((ix as isize).wrapping_mul(st));
+                        if ix < 0 || ix >= len || !desc.mem.store(off, desc.dtype, vr[l]) {
                             self.offset(p, i, &desc, 0, idx, l)?;
                             return Err(fault(
                                 "IndexError",
                                 format!("misaligned access {}", self.where_(p, i, l)),
                             ));
                         }
-                        desc.mem.store(off, desc.dtype, vr[l]);
                     }
                 } else {
                     for &l in act {
                         let off = self.offset(p, i, &desc, per_lane, idx, l as usize)?;
-                        desc.mem
-                            .store(off, desc.dtype, self.regs[*v as usize][l as usize]);
+                        if !desc
+                            .mem
+                            .store(off, desc.dtype, self.regs[*v as usize][l as usize])
+                        {
+                            return Err(outside(self.where_(p, i, l as usize)));
+                        }
                     }
                 }
                 Ok(())
@@ -442,7 +460,7 @@ impl Block {
 /// When the active lanes are consecutive, index consecutive in-bounds elements of a 1-D
 /// array, and the first and last element fit the memory: the first lane and byte offset.
 /// Then a load or store is one tight loop without per-lane checks.
-fn contiguous_run(act: &[u32], ir: &[u64], desc: &ArrDesc) -> Option<(usize, isize)> {
+fn contiguous_run(act: &[u32], ir: &[u64], desc: &ArrDesc) -> Option<(usize, Run)> {
     let (l0, l1) = (*act.first()? as usize, *act.last()? as usize);
     let cnt = act.len();
     if l1 + 1 - l0 != cnt {
@@ -459,14 +477,17 @@ fn contiguous_run(act: &[u32], ir: &[u64], desc: &ArrDesc) -> Option<(usize, isi
     if off != 0 {
         return None;
     }
-    let isz = desc.dtype.itemsize() as isize;
     let st = desc.strides[0];
-    if st % isz != 0 {
-        return None;
-    }
-    let first = desc.offset + i0 as isize * st;
-    let last = first + (cnt as isize - 1) * st;
-    (desc.mem.fits(first, isz as usize) && desc.mem.fits(last, isz as usize)).then_some((l0, first))
+    let first = desc.offset.checked_add((i0 as isize).checked_mul(st)?)?;
+    let run = desc.mem.run(first, st, cnt, desc.dtype)?;
+    Some((l0, run))
+}
+
+fn outside(at: String) -> KernelFault {
+    fault(
+        "IndexError",
+        format!("access outside the array's memory {at}"),
+    )
 }
 
 trait Pipe: Sized {
@@ -476,7 +497,7 @@ trait Pipe: Sized {
 }
 impl Pipe for u64 {}
 
-fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> u64 {
+fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> Option<u64> {
     let dt = desc.dtype;
     let m = &desc.mem;
     match op {

@@ -191,6 +191,9 @@ pub fn global_val(b: &mut Builder, v: Value) -> PyResult<Val> {
                 Val::Path(format!("math.{rest}"))
             } else if let Some(rest) = name.strip_prefix("numpy.") {
                 Val::Path(format!("np.{rest}"))
+            } else if name == "numba.prange" {
+                // `from numba import prange`: the same loop as `numba.prange(...)`.
+                Val::Path(name)
             } else {
                 Val::Global(Value::Builtin(bi))
             }
@@ -426,6 +429,19 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
             Some(b.cast(parts[2], it)),
         ),
     };
+    // A prange loop of a top-level host function whose iterations are independent gets a
+    // private copy of its bound, so a parallel run can give each chunk its own bound.
+    let parallel = matches!(&callee, Val::Path(p) if p == "numba.prange")
+        && matches!(cx.kind, FnKind::Host)
+        && cx.depth == 0
+        && crate::compiler::prange::independent(&cx.func.clone().def.body, f);
+    let stop = if parallel {
+        let own = b.new_reg(it);
+        b.emit_to(own, Op::Copy(stop));
+        own
+    } else {
+        stop
+    };
     let ctr = b.new_reg(it);
     b.emit_to(ctr, Op::Copy(start));
     let id = b.new_loop_id();
@@ -460,6 +476,14 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
     b.emit_to(ctr, Op::Copy(next));
     let latch = b.end();
     b.push(Stmt::Loop { id, body, latch });
+    if parallel {
+        b.k.par_loops.push(crate::compiler::ir::ParLoop {
+            id,
+            ctr,
+            stop,
+            step,
+        });
+    }
     Ok(())
 }
 

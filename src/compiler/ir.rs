@@ -310,6 +310,20 @@ pub struct Kernel {
     pub locs: Vec<Loc>,
     /// True when the body has barriers or shared memory (threads of a block interact).
     pub uses_block: bool,
+    /// `prange` loops whose iterations are independent (see [`crate::compiler::prange`]);
+    /// a host run with `parallel=True` may split them across cores. Devices ignore this.
+    pub par_loops: Vec<ParLoop>,
+}
+
+/// A parallelisable counted loop: `Stmt::Loop` `id` runs `ctr` from its value at loop entry
+/// while `ctr < stop` (or `>` for a negative `step`), adding `step` (1 when None).
+/// `stop` is a register private to the loop, so a chunk may lower it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParLoop {
+    pub id: u32,
+    pub ctr: Reg,
+    pub stop: Reg,
+    pub step: Option<Reg>,
 }
 
 impl Kernel {

@@ -40,6 +40,11 @@ pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
         }
     }
     if let Value::Array(a) = v {
+        // Mapped and managed host memory is device-accessible: used in place, as Numba
+        // does, not copied in and back.
+        if let Some(view) = api::device_view(rt, v)? {
+            return Ok(Prep::Device(view));
+        }
         return Ok(Prep::Host {
             arr: a.clone(),
             copy_in: true,
@@ -130,12 +135,20 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
         }
     }
     let kernel = req.kernel.specialize(&tys)?;
+    // Before any implicit copy is queued: a launch CUDA refuses moves no data.
+    crate::compiler::check_launch(&kernel, &req.config)
+        .map_err(|f| PyErr::new(&f.ename, f.message))?;
     let name = req.kernel.func.name.clone();
     if preps.iter().any(|p| matches!(p, Prep::Host { .. })) {
+        // Python's warning filter shows a warning once per location; the location is the
+        // kernel's `def` line, so each kernel warns once per cell.
+        let f = &req.kernel.func;
+        let at = usize::from(ruff_text_size::Ranged::range(&*f.def).start()).min(f.source.len());
+        let line = f.source[..at].matches('\n').count() + 1;
         rt.warn(
             "NumbaPerformanceWarning",
             "Host array used in CUDA kernel will incur copy overhead to/from device.",
-            &req.kernel.func.origin,
+            &format!("{}, line {line}", f.origin),
         );
     }
     let why = || Transfer {

@@ -1,5 +1,10 @@
 //! The executor's one window onto raw memory: element loads, stores and atomics at byte
-//! offsets of a buffer that the caller has already range-checked.
+//! offsets of a buffer.
+//!
+//! Every access is checked here, so no caller can reach memory outside the buffer: single
+//! accesses check their element, runs check their first and last element once (every
+//! element in between then lies inside, since a run is linear), which keeps the
+//! vectorised paths at one check per run rather than one per lane.
 //!
 //! Kernel threads on different blocks (rayon workers) touch the same buffers, as GPU
 //! threads do. Every access therefore goes through std atomics (Relaxed for plain loads
@@ -24,10 +29,20 @@ unsafe impl Send for RawMem {}
 // SAFETY: see `Send`.
 unsafe impl Sync for RawMem {}
 
+/// A run of `count` elements of one dtype, `stride` bytes apart, whose every element was
+/// proved in range and aligned by [`RawMem::run`].
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    off: isize,
+    stride: isize,
+    count: usize,
+    dt: DType,
+}
+
 impl RawMem {
     /// # Safety
-    /// `ptr..ptr+len` must stay allocated for as long as this RawMem is used, and be
-    /// aligned to 8 bytes (Buffer allocations are 64-byte aligned).
+    /// `ptr..ptr+len` must stay allocated (and not be mutated other than through atomics
+    /// or other `RawMem`s) for as long as this RawMem or a copy of it is used.
     pub unsafe fn new(ptr: *mut u8, len: usize) -> RawMem {
         RawMem { ptr, len }
     }
@@ -37,25 +52,66 @@ impl RawMem {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// True when an element of `size` bytes at `off` lies inside and is naturally aligned.
+    /// True when an element of `size` bytes (1, 2, 4 or 8) at `off` lies inside and is
+    /// naturally aligned.
     #[inline(always)]
     pub fn fits(&self, off: isize, size: usize) -> bool {
-        off >= 0
+        size.is_power_of_two()
+            && size <= 8
+            && off >= 0
             && (off as usize)
                 .checked_add(size)
                 .is_some_and(|e| e <= self.len)
-            && (self.ptr as usize + off as usize) & (size - 1) == 0
+            && (self.ptr as usize).wrapping_add(off as usize) & (size - 1) == 0
+    }
+
+    /// Prove a run of `count` elements starting at `off`, `stride` bytes apart: the first
+    /// and last element fit and the stride keeps alignment, so every element between them
+    /// fits too. None when any element would fall outside or be misaligned.
+    #[inline]
+    pub fn run(&self, off: isize, stride: isize, count: usize, dt: DType) -> Option<Run> {
+        let isz = dt.itemsize();
+        if count == 0 {
+            return Some(Run {
+                off: 0,
+                stride: 0,
+                count: 0,
+                dt,
+            });
+        }
+        if stride % isz as isize != 0 {
+            return None;
+        }
+        let last = isize::try_from(count - 1)
+            .ok()?
+            .checked_mul(stride)?
+            .checked_add(off)?;
+        (self.fits(off, isz) && self.fits(last, isz)).then_some(Run {
+            off,
+            stride,
+            count,
+            dt,
+        })
     }
 
     /// Load an element as canonical register bits (integers sign/zero-extended to 64
-    /// bits, f32 in the low 32 bits). The caller checked `fits(off, itemsize)`.
+    /// bits, f32 in the low 32 bits); None when it does not fit.
     #[inline(always)]
-    pub fn load(&self, off: isize, dt: DType) -> u64 {
-        debug_assert!(self.fits(off, dt.itemsize()));
-        // SAFETY: `fits` was checked by the caller: in range and naturally aligned, so the
-        // atomic types can be created over this address (`from_ptr` requirements).
+    pub fn load(&self, off: isize, dt: DType) -> Option<u64> {
+        if !self.fits(off, dt.itemsize()) {
+            return None;
+        }
+        // SAFETY: `fits` just proved the element in range and naturally aligned.
+        Some(unsafe { self.load_at(self.ptr.add(off as usize), dt) })
+    }
+
+    /// # Safety
+    /// `p` must point at an element of `dt` inside this memory, naturally aligned.
+    #[inline(always)]
+    unsafe fn load_at(&self, p: *mut u8, dt: DType) -> u64 {
+        // SAFETY: the caller guarantees `p` in range and aligned, which is what the
+        // atomic types' `from_ptr` requires; all access to this memory is atomic.
         unsafe {
-            let p = self.ptr.add(off as usize);
             match dt {
                 DType::Bool => (AtomicU8::from_ptr(p).load(Ordering::Relaxed) != 0) as u64,
                 DType::U8 => AtomicU8::from_ptr(p).load(Ordering::Relaxed) as u64,
@@ -77,13 +133,12 @@ impl RawMem {
         }
     }
 
-    /// Store canonical register bits as an element. The caller checked `fits`.
+    /// # Safety
+    /// As for [`RawMem::load_at`].
     #[inline(always)]
-    pub fn store(&self, off: isize, dt: DType, v: u64) {
-        debug_assert!(self.fits(off, dt.itemsize()));
-        // SAFETY: as in `load`: in range and aligned (checked by the caller).
+    unsafe fn store_at(&self, p: *mut u8, dt: DType, v: u64) {
+        // SAFETY: the caller guarantees `p` in range and aligned for `dt`.
         unsafe {
-            let p = self.ptr.add(off as usize);
             match dt.itemsize() {
                 1 => AtomicU8::from_ptr(p).store(v as u8, Ordering::Relaxed),
                 2 => AtomicU16::from_ptr(p as *mut u16).store(v as u16, Ordering::Relaxed),
@@ -93,112 +148,128 @@ impl RawMem {
         }
     }
 
-    /// Load `out.len()` elements starting at `off`, `stride` bytes apart. The caller
-    /// checked that the first and last element fit and that `stride` is a multiple of the
-    /// item size (so every element in between fits and is aligned).
-    pub fn load_run(&self, off: isize, stride: isize, dt: DType, out: &mut [u64]) {
-        // SAFETY (all arms): each address lies between the checked first and last
-        // elements and is aligned (stride is a multiple of the item size).
-        unsafe {
-            let base = self.ptr.offset(off);
-            match dt {
-                DType::F32 | DType::U32 => {
-                    for (k, o) in out.iter_mut().enumerate() {
-                        let p = base.offset(k as isize * stride) as *mut u32;
-                        *o = AtomicU32::from_ptr(p).load(Ordering::Relaxed) as u64;
-                    }
+    /// Store canonical register bits as an element; false (nothing written) when it does
+    /// not fit.
+    #[inline(always)]
+    #[must_use]
+    pub fn store(&self, off: isize, dt: DType, v: u64) -> bool {
+        if !self.fits(off, dt.itemsize()) {
+            return false;
+        }
+        // SAFETY: `fits` just proved the element in range and naturally aligned.
+        unsafe { self.store_at(self.ptr.add(off as usize), dt, v) };
+        true
+    }
+
+    /// Load a proved run into `out` (`out.len()` must equal the run's count; a shorter
+    /// `out` loads only its length, which stays inside the run).
+    pub fn load_run(&self, run: Run, out: &mut [u64]) {
+        let n = out.len().min(run.count);
+        let out = &mut out[..n];
+        let base = self.ptr.wrapping_offset(run.off);
+        let at = |k: usize| base.wrapping_offset(k as isize * run.stride);
+        match run.dt {
+            DType::F32 | DType::U32 => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    // SAFETY: element k < count of a run proved by `RawMem::run` (first
+                    // and last in range, stride a multiple of the item size).
+                    *o = unsafe { AtomicU32::from_ptr(at(k) as *mut u32) }.load(Ordering::Relaxed)
+                        as u64;
                 }
-                DType::I32 => {
-                    for (k, o) in out.iter_mut().enumerate() {
-                        let p = base.offset(k as isize * stride) as *mut u32;
-                        *o = AtomicU32::from_ptr(p).load(Ordering::Relaxed) as i32 as i64 as u64;
-                    }
+            }
+            DType::I32 => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    // SAFETY: as above, element k of a proved run.
+                    *o = unsafe { AtomicU32::from_ptr(at(k) as *mut u32) }.load(Ordering::Relaxed)
+                        as i32 as i64 as u64;
                 }
-                DType::F64 | DType::I64 | DType::U64 => {
-                    for (k, o) in out.iter_mut().enumerate() {
-                        let p = base.offset(k as isize * stride) as *mut u64;
-                        *o = AtomicU64::from_ptr(p).load(Ordering::Relaxed);
-                    }
+            }
+            DType::F64 | DType::I64 | DType::U64 => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    // SAFETY: as above, element k of a proved run.
+                    *o = unsafe { AtomicU64::from_ptr(at(k) as *mut u64) }.load(Ordering::Relaxed);
                 }
-                _ => {
-                    for (k, o) in out.iter_mut().enumerate() {
-                        *o = self.load(off + k as isize * stride, dt);
-                    }
+            }
+            dt => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    // SAFETY: as above, element k of a proved run.
+                    *o = unsafe { self.load_at(at(k), dt) };
                 }
             }
         }
     }
 
-    /// Store a run of elements (same preconditions as [`RawMem::load_run`]).
-    pub fn store_run(&self, off: isize, stride: isize, dt: DType, vals: &[u64]) {
-        // SAFETY (all arms): as in `load_run`.
-        unsafe {
-            let base = self.ptr.offset(off);
-            match dt.itemsize() {
-                4 => {
-                    for (k, v) in vals.iter().enumerate() {
-                        let p = base.offset(k as isize * stride) as *mut u32;
-                        AtomicU32::from_ptr(p).store(*v as u32, Ordering::Relaxed);
-                    }
+    /// Store `vals` into a proved run (at most the run's count of them).
+    pub fn store_run(&self, run: Run, vals: &[u64]) {
+        let vals = &vals[..vals.len().min(run.count)];
+        let base = self.ptr.wrapping_offset(run.off);
+        let at = |k: usize| base.wrapping_offset(k as isize * run.stride);
+        match run.dt.itemsize() {
+            4 => {
+                for (k, v) in vals.iter().enumerate() {
+                    // SAFETY: element k < count of a run proved by `RawMem::run`.
+                    unsafe { AtomicU32::from_ptr(at(k) as *mut u32) }
+                        .store(*v as u32, Ordering::Relaxed);
                 }
-                8 => {
-                    for (k, v) in vals.iter().enumerate() {
-                        let p = base.offset(k as isize * stride) as *mut u64;
-                        AtomicU64::from_ptr(p).store(*v, Ordering::Relaxed);
-                    }
+            }
+            8 => {
+                for (k, v) in vals.iter().enumerate() {
+                    // SAFETY: element k < count of a run proved by `RawMem::run`.
+                    unsafe { AtomicU64::from_ptr(at(k) as *mut u64) }.store(*v, Ordering::Relaxed);
                 }
-                _ => {
-                    for (k, v) in vals.iter().enumerate() {
-                        self.store(off + k as isize * stride, dt, *v);
-                    }
+            }
+            _ => {
+                for (k, v) in vals.iter().enumerate() {
+                    // SAFETY: element k < count of a run proved by `RawMem::run`.
+                    unsafe { self.store_at(at(k), run.dt, *v) };
                 }
             }
         }
     }
 
     /// Atomic read-modify-write of a 4- or 8-byte element: `f(old)` gives the new value
-    /// (None leaves memory unchanged). Returns the old canonical bits.
+    /// (None leaves memory unchanged). Returns the old canonical bits, or None when the
+    /// element does not fit or its dtype is not 4 or 8 bytes wide.
     #[inline]
-    pub fn rmw(&self, off: isize, dt: DType, f: impl Fn(u64) -> Option<u64>) -> u64 {
-        debug_assert!(self.fits(off, dt.itemsize()));
+    pub fn rmw(&self, off: isize, dt: DType, f: impl Fn(u64) -> Option<u64>) -> Option<u64> {
+        let isz = dt.itemsize();
+        if !(isz == 4 || isz == 8) || !self.fits(off, isz) {
+            return None;
+        }
         let canon = |raw: u64| -> u64 {
             match dt {
                 DType::I32 => raw as u32 as i32 as i64 as u64,
                 _ => raw,
             }
         };
-        // SAFETY: in range and aligned (checked by the caller); 4/8-byte dtypes only
-        // (the front end restricts atomics to int32/uint32/int64/uint64/float32/float64).
-        unsafe {
-            let p = self.ptr.add(off as usize);
-            if dt.itemsize() == 4 {
-                let a = AtomicU32::from_ptr(p as *mut u32);
-                let mut cur = a.load(Ordering::Relaxed);
-                loop {
-                    let Some(new) = f(canon(cur as u64)) else {
-                        return canon(cur as u64);
-                    };
-                    match a.compare_exchange_weak(
-                        cur,
-                        new as u32,
-                        Ordering::AcqRel,
-                        Ordering::Relaxed,
-                    ) {
-                        Ok(_) => return canon(cur as u64),
-                        Err(x) => cur = x,
-                    }
+        // SAFETY: `fits` just proved the element in range and aligned for its 4 or 8
+        // bytes (checked above), as `from_ptr` requires.
+        let p = unsafe { self.ptr.add(off as usize) };
+        if isz == 4 {
+            // SAFETY: see above.
+            let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+            let mut cur = a.load(Ordering::Relaxed);
+            loop {
+                let Some(new) = f(canon(cur as u64)) else {
+                    return Some(canon(cur as u64));
+                };
+                match a.compare_exchange_weak(cur, new as u32, Ordering::AcqRel, Ordering::Relaxed)
+                {
+                    Ok(_) => return Some(canon(cur as u64)),
+                    Err(x) => cur = x,
                 }
-            } else {
-                let a = AtomicU64::from_ptr(p as *mut u64);
-                let mut cur = a.load(Ordering::Relaxed);
-                loop {
-                    let Some(new) = f(cur) else {
-                        return cur;
-                    };
-                    match a.compare_exchange_weak(cur, new, Ordering::AcqRel, Ordering::Relaxed) {
-                        Ok(_) => return cur,
-                        Err(x) => cur = x,
-                    }
+            }
+        } else {
+            // SAFETY: see above.
+            let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+            let mut cur = a.load(Ordering::Relaxed);
+            loop {
+                let Some(new) = f(cur) else {
+                    return Some(cur);
+                };
+                match a.compare_exchange_weak(cur, new, Ordering::AcqRel, Ordering::Relaxed) {
+                    Ok(_) => return Some(cur),
+                    Err(x) => cur = x,
                 }
             }
         }

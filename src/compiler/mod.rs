@@ -22,6 +22,7 @@ pub mod mem;
 pub mod njit;
 pub mod numba_types;
 pub mod nvrtc;
+pub mod prange;
 pub mod reduce;
 pub mod rng;
 pub mod types;
@@ -56,6 +57,12 @@ pub fn execute_on_cpu(
 ) -> Result<LaunchOutput, KernelFault> {
     let prepared = exec::prepare(&kernel.ir, config, args)?;
     exec::run(&prepared)
+}
+
+/// CUDA's launch limits, for the dispatcher to raise at the launch call (as a GPU does)
+/// rather than when the queued work runs.
+pub fn check_launch(kernel: &CompiledKernel, config: &LaunchConfig) -> Result<(), KernelFault> {
+    exec::check_launch(&kernel.ir, config)
 }
 
 /// [`execute_on_cpu`] that also stops (KeyboardInterrupt) when `interrupt` is set: for

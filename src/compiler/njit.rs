@@ -1,5 +1,7 @@
 //! `@njit` / `@jit(nopython=True)` (and `parallel=True` with `prange`): the kernel front end
-//! compiled for the host and run as one thread over host arrays by reference.
+//! compiled for the host and run as one thread over host arrays by reference; with
+//! `parallel=True`, independent `prange` loops are split across cores (see
+//! [`crate::compiler::prange`] for which loops qualify).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -18,6 +20,8 @@ use crate::language::{Args, Module, Object, PyErr, PyResult, Runtime, Value};
 pub struct NjitFunction {
     pub func: Rc<Function>,
     cache: RefCell<Vec<(Vec<Ty>, Arc<CompiledKernel>)>>,
+    /// `parallel=True`: run independent prange loops on all cores.
+    pub parallel: bool,
 }
 
 use crate::language::function::Function;
@@ -27,6 +31,7 @@ impl NjitFunction {
         NjitFunction {
             func,
             cache: RefCell::new(Vec::new()),
+            parallel: false,
         }
     }
 
@@ -86,7 +91,7 @@ impl Object for NjitFunction {
             }
         }
         let k = self.specialize(&tys)?;
-        let (ret, out) = crate::compiler::exec::run_single(&k.ir, &kargs)
+        let (ret, out) = crate::compiler::exec::run_host(&k.ir, &kargs, self.parallel)
             .map_err(|f| PyErr::new(&f.ename, f.message))?;
         if !out.printed.is_empty() {
             rt.print(&out.printed);
@@ -114,14 +119,16 @@ impl Object for NjitFunction {
 }
 
 fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResult<Value> {
-    move |_rt, args| {
+    move |rt, args| {
         if let Some(f) = args.pos.first().and_then(as_function) {
             return Ok(Value::object(NjitFunction::new(f)));
         }
+        let mut parallel = false;
         for (k, v) in &args.kw {
             match &**k {
-                "nopython" | "parallel" | "cache" | "fastmath" | "nogil" | "boundscheck"
-                | "error_model" | "inline" | "forceobj" | "looplift" => {}
+                "parallel" => parallel = crate::language::ops::truthy(rt, v)?,
+                "nopython" | "cache" | "fastmath" | "nogil" | "boundscheck" | "error_model"
+                | "inline" | "forceobj" | "looplift" => {}
                 "signature" => {
                     crate::compiler::numba_types::signatures_from(v)?;
                 }
@@ -139,11 +146,13 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
             "numba.njit.<decorator>",
             "decorator(func)",
             "Compile func for the host.",
-            |_rt, a| {
+            move |_rt, a| {
                 let f = a.pos.first().and_then(as_function).ok_or_else(|| {
                     PyErr::type_error("@njit decorates a function defined with def")
                 })?;
-                Ok(Value::object(NjitFunction::new(f)))
+                let mut nf = NjitFunction::new(f);
+                nf.parallel = parallel;
+                Ok(Value::object(nf))
             },
         ))
     }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::arrays::{DType, NdArray};
-use crate::compiler::{CompiledKernel, KernelArg, LaunchConfig};
+use crate::compiler::{ArgMem, ArrayArg, CompiledKernel, KernelArg, LaunchConfig};
 use crate::devices::backend::Record;
 use crate::devices::copy::{host_region, region_of};
 use crate::devices::ledger::LedgerKind;
@@ -212,6 +212,22 @@ pub fn launch(
     args: Vec<KernelArg>,
     stream: StreamId,
 ) -> PyResult<()> {
+    crate::compiler::check_launch(&kernel, &config).map_err(|f| {
+        PyErr::new(&f.ename, f.message).with_hint(
+            "Use at most 1024 threads per block and 48 KiB of shared memory per block (static arrays plus the 4th launch-configuration element).",
+        )
+    })?;
+    // Views and `__cuda_array_interface__` wrappers made before a `.free()` share the
+    // freed allocation; the kernel must not run on it.
+    for a in &args {
+        if let KernelArg::Array(ArrayArg {
+            mem: ArgMem::Device(alloc),
+            ..
+        }) = a
+        {
+            state::check_not_freed(rt, alloc.id)?;
+        }
+    }
     device(rt)?.backend().launch(kernel, config, args, stream);
     Ok(())
 }

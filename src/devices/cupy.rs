@@ -19,6 +19,11 @@ pub struct CupyArray {
 }
 
 impl CupyArray {
+    /// The use-after-free error when this array views memory released by a Numba
+    /// array's `.free()` (CuPy arrays made with `cp.asarray(d)` share it).
+    fn live(&self, rt: &mut Runtime) -> PyResult<()> {
+        crate::devices::state::check_not_freed(rt, self.view.alloc.id)
+    }
     pub fn value(view: DeviceView) -> Value {
         Value::object(CupyArray { view })
     }
@@ -109,7 +114,10 @@ impl Object for CupyArray {
         let h = host_copy(rt, &self.view, "str")?;
         Ok(crate::arrays::pyapi::array_str(&h))
     }
-    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        if name != "__class__" {
+            self.live(rt)?;
+        }
         let v = &self.view;
         if let Some(kind) = Reduce::parse(name) {
             let nm = name.to_string();
@@ -304,6 +312,7 @@ impl Object for CupyArray {
         }))
     }
     fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        self.live(rt)?;
         if let Some(idx) = crate::devices::cupy_index::index_array(rt, key)? {
             return Ok(wrap(crate::devices::cupy_index::getitem(
                 rt, &self.view, &idx,
@@ -332,6 +341,7 @@ impl Object for CupyArray {
         })
     }
     fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
+        self.live(rt)?;
         if let Some(idx) = crate::devices::cupy_index::index_array(rt, key)? {
             return crate::devices::cupy_index::setitem_mask(rt, &self.view, &idx, &value);
         }
@@ -373,6 +383,7 @@ impl Object for CupyArray {
         reflected: bool,
         rt: &mut Runtime,
     ) -> PyResult<Option<Value>> {
+        self.live(rt)?;
         let Some(o) = operand(rt, other)? else {
             return Ok(None);
         };
@@ -394,6 +405,7 @@ impl Object for CupyArray {
         Ok(Some(wrap(ops::binary_op(rt, op, a, b)?)))
     }
     fn unary_op(self: Rc<Self>, op: UnaryOp, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        self.live(rt)?;
         Ok(Some(match op {
             UnaryOp::Neg => wrap(ops::unary(rt, "negative", &self.view)?),
             UnaryOp::Pos => wrap(ops::cast_copy(rt, &self.view, self.view.dtype)?),

@@ -194,7 +194,14 @@ pub fn free(rt: &mut Runtime, view: &DeviceView) -> PyResult<()> {
     state::check_not_freed(rt, view.alloc.id)?;
     api::synchronize(rt)?;
     crate::devices::cpu::release_allocation(view.alloc.id, view.alloc.bytes);
-    let wher = format!("Cell In[{}]", rt.execution_count);
+    // The interpreter's variable names are not visible from a method call, so the array
+    // is named by what identifies it to the user: its shape and dtype.
+    let wher = format!(
+        "this device array (shape {}, dtype {}) was freed by .free() in Cell In[{}]",
+        crate::devices::api::shape_str(&view.shape),
+        view.dtype.name(),
+        rt.execution_count
+    );
     rt.state::<DeviceState>().freed.insert(view.alloc.id, wher);
     Ok(())
 }

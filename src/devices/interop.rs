@@ -67,6 +67,8 @@ pub fn view_of(rt: &mut Runtime, v: &Value) -> PyResult<Option<DeviceView>> {
                 return Ok(Some(d.view.clone()));
             }
             if let Some(c) = any.downcast_ref::<crate::devices::cupy::CupyArray>() {
+                // A CuPy view of a Numba array shares its allocation, and so its `.free()`.
+                state::check_not_freed(rt, c.view.alloc.id)?;
                 return Ok(Some(c.view.clone()));
             }
             if let Some(s) = any.downcast_ref::<crate::devices::smart::SmartArray>() {

@@ -92,9 +92,7 @@ pub fn unregister_host(rt: &mut Runtime, buf: &Arc<Buffer>) {
 pub fn check_not_freed(rt: &mut Runtime, alloc_id: u64) -> PyResult<()> {
     match rt.state::<DeviceState>().freed.get(&alloc_id) {
         None => Ok(()),
-        Some(wher) => Err(PyErr::value_error(format!(
-            "this device array was freed by .free() in {wher}"
-        ))
+        Some(wher) => Err(PyErr::value_error(format!("{wher}; it cannot be used any more"))
         .with_hint(
             "Its memory went back to the device; allocate a new one with cuda.device_array or cuda.to_device.",
         )),
