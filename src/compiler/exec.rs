@@ -166,6 +166,15 @@ pub fn prepare<'a>(
                     ArgMem::Host(b) => b,
                     ArgMem::Device(alloc) => match &alloc.storage {
                         Storage::Cpu(b) => b,
+                        Storage::Cuda(_) => {
+                            return Err(fault(
+                                "CudaSupportError",
+                                format!(
+                                    "kernel {} was given GPU memory to run on the CPU executor",
+                                    k.name
+                                ),
+                            ))
+                        }
                     },
                 };
                 // SAFETY: the buffer is borrowed from `args`, which outlives the launch.
@@ -444,8 +453,10 @@ impl Block {
                         act = self.run(p, e, act)?;
                         continue;
                     }
-                    let (mut yes, mut no) =
-                        (Vec::with_capacity(taken), Vec::with_capacity(act.len() - taken));
+                    let (mut yes, mut no) = (
+                        Vec::with_capacity(taken),
+                        Vec::with_capacity(act.len() - taken),
+                    );
                     for &l in &act {
                         if cr[l as usize] != 0 {
                             yes.push(l)
