@@ -115,3 +115,32 @@ fn device_selection_without_a_gpu() {
     }
     set(None);
 }
+
+#[test]
+fn a_missing_nvrtc_names_the_package_to_install() {
+    let msg = nvrtc::missing_nvrtc_message();
+    assert!(msg.contains("pip install nvidia-cuda-nvrtc-cu12"), "{msg}");
+    assert!(msg.contains("CUDA toolkit"), "{msg}");
+    // inspect_asm() raises it as a Python error with the same advice in the hint.
+    let e = nbcuda::compiler::nvrtc::nvrtc_error(msg.clone());
+    assert_eq!(e.ename, "RuntimeError");
+    assert!(e.hint.unwrap().contains("nvidia-cuda-nvrtc-cu12"));
+    // Other failures (a compile error) keep NVRTC's log and get no install hint.
+    let other = nbcuda::compiler::nvrtc::nvrtc_error("NVRTC could not compile x".into());
+    assert!(other.hint.is_none());
+}
+
+#[test]
+fn ptx_is_produced_for_the_documented_default_without_a_gpu() {
+    require_nvrtc();
+    if cuda::probe().is_ok() {
+        return;
+    }
+    assert_eq!(nbcuda::compiler::nvrtc::default_arch(), "compute_80");
+    let out = nbcuda::compiler::nvrtc::compile(
+        "extern \"C\" __global__ void k(int *p) { p[0] = 1; }",
+        &nbcuda::compiler::nvrtc::default_arch(),
+    )
+    .unwrap();
+    assert!(out.ptx.contains(".target sm_80"), "{}", out.ptx);
+}

@@ -8,14 +8,59 @@ use nbcuda::language::{Args, Value};
 #[test]
 fn environment_selects_device_and_capacity() {
     // SAFETY-free in edition 2021; this binary has a single test so nothing races.
-    std::env::set_var("NBCUDA_DEVICE", "cuda");
-    let mut rt = runtime();
     let m = cuda();
+    // This test runs where no GPU is usable; on a GPU machine tests/gpu/smoke.sh covers it.
+    let gpu = nbcuda::devices::cuda::probe().is_ok();
+
+    // Automatic choice: no GPU, so the embedded CPU device, and the banner says so.
+    std::env::remove_var("NBCUDA_DEVICE");
+    if !gpu {
+        let mut rt = runtime();
+        let line = nbcuda::devices::describe(&mut rt);
+        assert!(line.starts_with("nbcuda CPU device ("), "{line}");
+        let banner = nbcuda::devices::cuda::banner_line();
+        assert!(
+            banner.starts_with("Device: the embedded CPU device (no GPU: "),
+            "{banner}"
+        );
+    }
+
+    // Forcing CUDA without a GPU: a clear error in the cell, with the probe's reason.
+    std::env::set_var("NBCUDA_DEVICE", "cuda");
+    if !gpu {
+        let mut rt = runtime();
+        let e = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(4)])).unwrap_err();
+        assert_eq!(e.ename, "CudaSupportError");
+        let reasons = [
+            "no CUDA driver (libcuda.so) was found",
+            "the CUDA driver reports no GPU",
+            "the CUDA driver could not list devices",
+            "the CUDA driver failed while starting",
+        ];
+        assert!(
+            e.message.starts_with("NBCUDA_DEVICE=cuda but ")
+                && reasons.iter().any(|r| e.message.contains(r)),
+            "{}",
+            e.message
+        );
+        assert!(e.hint.unwrap().contains("NBCUDA_DEVICE=cpu"));
+        // Every later cell says the same; the end-of-cell hook does not fail.
+        let again = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(4)])).unwrap_err();
+        assert_eq!(again.ename, "CudaSupportError");
+        nbcuda::devices::end_of_cell(&mut rt).unwrap();
+    }
+
+    // A value nbcuda does not know is a ValueError naming it.
+    std::env::set_var("NBCUDA_DEVICE", "tpu");
+    let mut rt = runtime();
     let e = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(4)])).unwrap_err();
-    assert_eq!(e.ename, "CudaSupportError");
-    assert!(e.hint.unwrap().contains("NBCUDA_DEVICE=cpu"));
-    // The end-of-cell hook does not fail when no device could be made.
-    nbcuda::devices::end_of_cell(&mut rt).unwrap();
+    assert_eq!(e.ename, "ValueError");
+    assert!(e.message.contains("NBCUDA_DEVICE=tpu"), "{}", e.message);
+
+    // Case does not matter.
+    std::env::set_var("NBCUDA_DEVICE", "CPU");
+    let mut rt = runtime();
+    assert!(call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(4)])).is_ok());
 
     std::env::set_var("NBCUDA_DEVICE", "cpu");
     std::env::set_var("NBCUDA_CPU_DEVICE_MEMORY", "1MiB");

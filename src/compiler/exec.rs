@@ -174,6 +174,15 @@ pub fn prepare<'a>(
                     ArgMem::Host(b) => b,
                     ArgMem::Device(alloc) => match &alloc.storage {
                         Storage::Cpu(b) => b,
+                        Storage::Cuda(_) => {
+                            return Err(fault(
+                                "CudaSupportError",
+                                format!(
+                                    "kernel {} was given GPU memory to run on the CPU executor",
+                                    k.name
+                                ),
+                            ))
+                        }
                     },
                 };
                 // SAFETY: the buffer is borrowed from `args`, which outlives the launch.

@@ -1,68 +1,39 @@
-//! NVRTC through cudarc, used by `inspect_asm()` and the NVRTC test. cudarc panics when a
-//! CUDA library is missing, so the library is probed with libloading first.
+//! The compiler's view of NVRTC: `inspect_asm()` and the NVRTC tests compile through the
+//! same wrapper and options as the CUDA device ([`crate::devices::cuda::nvrtc`]), so the
+//! compile the tests verify is the one a launch performs.
 
 use crate::compiler::codegen::cuda_source;
 use crate::compiler::CompiledKernel;
+use crate::devices::cuda::nvrtc as wrapper;
 use crate::language::{PyErr, PyResult};
 
-const HINT: &str = "NVRTC (libnvrtc.so) was not found: pip install nvidia-cuda-nvrtc-cu12 and add its lib/ folder to LD_LIBRARY_PATH (tests/run.sh does this).";
+pub use wrapper::{default_arch, missing_nvrtc_message, Compiled, DEFAULT_ARCH};
 
-/// True when cudarc will be able to load libnvrtc.
+/// True when NVRTC can be loaded.
 pub fn available() -> bool {
-    cudarc::get_lib_name_candidates("nvrtc").iter().any(|name| {
-        // SAFETY: loading libnvrtc runs its initialisers only, which have no preconditions;
-        // the handle is dropped at once (cudarc loads its own).
-        unsafe { libloading::Library::new(name) }.is_ok()
-    })
+    wrapper::nvrtc_available().is_ok()
 }
 
-/// NVRTC output: PTX text and the compile log (warnings), or the log of a failed compile.
-pub struct Compiled {
-    pub ptx: String,
-    pub log: String,
+/// Compile CUDA C for `arch` (e.g. `compute_80`) with the device's options.
+pub fn compile(source: &str, arch: &str) -> Result<Compiled, String> {
+    wrapper::compile_ptx(source, "nbcuda_kernel.cu", arch)
 }
 
-/// Compile CUDA C for `arch` (e.g. `compute_80`).
-pub fn compile(source: &str, arch: &'static str) -> Result<Compiled, String> {
-    if !available() {
-        return Err(HINT.to_string());
+/// The error `inspect_asm()` and friends raise when NVRTC is missing or a compile fails.
+pub fn nvrtc_error(message: String) -> PyErr {
+    let missing = message == missing_nvrtc_message();
+    let e = PyErr::new("RuntimeError", message);
+    if missing {
+        e.with_hint("pip install nvidia-cuda-nvrtc-cu12 (or install the CUDA toolkit), then restart the kernel.")
+    } else {
+        e
     }
-    use cudarc::nvrtc::result;
-    let src = std::ffi::CString::new(source).map_err(|e| e.to_string())?;
-    let prog = result::create_program(&src, None).map_err(|e| format!("{e:?}"))?;
-    let opts = vec![format!("--gpu-architecture={arch}")];
-    // SAFETY: `prog` was created above and is destroyed once below; the options outlive
-    // the call.
-    let compiled = unsafe { result::compile_program(prog, &opts) };
-    // SAFETY: as above; the log is read before the program is destroyed.
-    let log = unsafe { result::get_program_log(prog) }
-        .map(|l| l.iter().map(|&c| c as u8 as char).collect::<String>())
-        .unwrap_or_default();
-    let log = log.trim_end_matches('\0').trim().to_string();
-    let out = match compiled {
-        Ok(()) => {
-            // SAFETY: compilation succeeded, so the program holds PTX.
-            let ptx = unsafe { result::get_ptx(prog) }
-                .map(|p| p.iter().map(|&c| c as u8 as char).collect::<String>())
-                .map_err(|e| format!("{e:?}"))?;
-            Ok(Compiled {
-                ptx: ptx.trim_end_matches('\0').to_string(),
-                log,
-            })
-        }
-        Err(e) => Err(format!("NVRTC failed ({e:?}):\n{log}")),
-    };
-    // SAFETY: destroyed exactly once, after its last use.
-    let _ = unsafe { result::destroy_program(prog) };
-    out
 }
 
-/// PTX of a compiled kernel for `inspect_asm()`.
+/// PTX of a compiled kernel for `inspect_asm()`: for the GPU in use, or for
+/// [`DEFAULT_ARCH`] on the CPU device.
 pub fn ptx_of(kernel: &CompiledKernel) -> PyResult<String> {
-    if !available() {
-        return Err(PyErr::new("RuntimeError", HINT));
-    }
-    compile(&cuda_source(kernel), "compute_80")
+    compile(&cuda_source(kernel), &default_arch())
         .map(|c| c.ptx)
-        .map_err(|e| PyErr::new("RuntimeError", e))
+        .map_err(nvrtc_error)
 }

@@ -1,18 +1,16 @@
 //! The device abstraction: one trait every device implements, and the enum the API
-//! dispatches through (the CUDA device slots in as another variant).
-//!
-//! To add the CUDA device: add `Device::Cuda(..)` implementing [`Backend`] (copies become
-//! cuMemcpy*Async on the stream, `run`/`launch` launch generated kernels, tickets wrap CUDA
-//! events), add `Storage::Cuda(..)` for its allocations (the CPU executor and
-//! [`crate::devices::copy::buffer_of`] must then reject or stage CUDA memory), and choose
-//! it in [`crate::devices::state::device`].
+//! dispatches through. Everything from a cell to [`Backend::launch`] (dispatch, typing,
+//! the IR, argument preparation) is shared; only the implementations of this trait differ:
+//! the CPU device runs the IR in its executor, the CUDA device generates CUDA C from it,
+//! compiles it with NVRTC and launches it ([`crate::devices::cuda`]).
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::arrays::Scalar;
 use crate::compiler::{ArrayArg, CompiledKernel, KernelArg, KernelFault, LaunchConfig};
-use crate::devices::cpu::CpuDevice;
+use crate::devices::cpu::{CpuDevice, Shared};
+use crate::devices::cuda::CudaBackend;
 use crate::devices::ledger::LedgerKind;
 pub use crate::devices::streams_cpu::{Ticket, Waitable};
 use crate::devices::{Allocation, StreamId};
@@ -83,12 +81,21 @@ pub trait Backend {
 /// The device in use.
 pub enum Device {
     Cpu(CpuDevice),
+    Cuda(CudaBackend),
 }
 
 impl Device {
     pub fn backend(&mut self) -> &mut dyn Backend {
         match self {
             Device::Cpu(d) => d,
+            Device::Cuda(d) => d,
+        }
+    }
+    /// The state shared with the device's stream workers (ledger, accounting, faults).
+    pub fn shared(&self) -> &Arc<Shared> {
+        match self {
+            Device::Cpu(d) => &d.shared,
+            Device::Cuda(d) => &d.shared,
         }
     }
     /// A device attribute (see [`Backend::attribute`]).
@@ -98,6 +105,7 @@ impl Device {
     pub fn backend_ref(&self) -> &dyn Backend {
         match self {
             Device::Cpu(d) => d,
+            Device::Cuda(d) => d,
         }
     }
 }

@@ -14,12 +14,14 @@ use crate::devices::{DeviceView, Storage};
 const PARALLEL_MIN: usize = 4 << 20;
 const CHUNK: usize = 1 << 20;
 
-/// The buffer behind a kernel/copy operand on the CPU device.
+/// The buffer behind an operand: CPU device memory itself, or for GPU memory its host
+/// mirror, staged around the operation (see [`crate::devices::cuda::mem`]).
 pub fn buffer_of(mem: &ArgMem) -> Arc<Buffer> {
     match mem {
         ArgMem::Host(b) => b.clone(),
         ArgMem::Device(a) => match &a.storage {
             Storage::Cpu(b) => b.clone(),
+            Storage::Cuda(m) => crate::devices::cuda::mem::host_mirror(m),
         },
     }
 }
@@ -192,10 +194,19 @@ pub fn fill_region(dst: &ArrayArg, value: Scalar) {
     copy_region(&src, dst);
 }
 
-/// Read one element.
+/// Read one element (on the host thread, after the device was synchronised).
 pub fn read_scalar(mem: &ArgMem, at: usize, dtype: DType) -> Scalar {
-    let b = buffer_of(mem);
     let mut tmp = [0u8; 8];
+    if let ArgMem::Device(a) = mem {
+        if let Storage::Cuda(m) = &a.storage {
+            // A failed read reads as zero; the fault surfaces at the next sync.
+            let _ = m
+                .dev
+                .dtoh(&mut tmp[..dtype.itemsize()], m.ptr + at as u64, 0);
+            return Scalar::from_bytes(dtype, &tmp[..dtype.itemsize()]);
+        }
+    }
+    let b = buffer_of(mem);
     b.read(at, &mut tmp[..dtype.itemsize()]);
     Scalar::from_bytes(dtype, &tmp[..dtype.itemsize()])
 }

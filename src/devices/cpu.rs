@@ -110,6 +110,42 @@ pub fn next_alloc_id() -> u64 {
     NEXT_ALLOC.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Account `bytes` of a new allocation to `shared` (returned when the allocation drops),
+/// log it, and return its id.
+pub fn track_allocation(shared: &Arc<Shared>, bytes: usize) -> u64 {
+    let id = next_alloc_id();
+    owners()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(id, (shared.clone(), bytes));
+    shared.log(shared.event(LedgerKind::Alloc, 0, bytes, "alloc"));
+    id
+}
+
+/// Queue `work` on `stream` and log it with its measured start and duration (both
+/// devices time their operations this way: a CUDA operation's job waits for its stream).
+pub fn submit_timed(
+    streams: &mut StreamSet,
+    shared: &Arc<Shared>,
+    stream: StreamId,
+    mut ev: LedgerEvent,
+    work: Box<dyn FnOnce() + Send>,
+) -> Ticket {
+    let shared = shared.clone();
+    ev.cell = shared.cell.load(Ordering::Relaxed);
+    streams.submit(
+        stream,
+        Vec::new(),
+        Box::new(move || {
+            let t0 = Instant::now();
+            work();
+            ev.start = t0.duration_since(shared.epoch).as_secs_f64();
+            ev.duration = t0.elapsed().as_secs_f64();
+            shared.log(ev);
+        }),
+    )
+}
+
 /// Release an allocation's accounting now (`free()`, or its last reference dropping).
 /// Idempotent: returns false when it was already released or never accounted.
 pub fn release_allocation(id: u64, bytes: usize) -> bool {
@@ -170,9 +206,9 @@ pub struct CpuDevice {
     streams: StreamSet,
 }
 
-impl CpuDevice {
-    pub fn new(capacity: usize) -> CpuDevice {
-        let shared = Arc::new(Shared {
+impl Shared {
+    pub fn new(capacity: usize) -> Arc<Shared> {
+        Arc::new(Shared {
             epoch: Instant::now(),
             ledger: Mutex::new(Vec::new()),
             pending: Mutex::new(Pending::default()),
@@ -181,45 +217,56 @@ impl CpuDevice {
             capacity,
             defer_depth: AtomicUsize::new(0),
             deferred: Mutex::new(Vec::new()),
-        });
-        let s = shared.clone();
-        let on_panic = Arc::new(move |msg: String| {
-            s.pending
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .faults
-                .push(KernelFault {
-                    ename: "InternalError".into(),
-                    message: format!("device operation failed: {msg}"),
-                });
-        });
+        })
+    }
+
+    /// Record a fault for the next synchronising call.
+    pub fn fault(&self, ename: &str, message: String) {
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .faults
+            .push(KernelFault {
+                ename: ename.into(),
+                message,
+            });
+    }
+
+    /// Stream workers for a device sharing this state: a panicking operation becomes an
+    /// InternalError at the next synchronising call.
+    pub fn stream_set(self: &Arc<Self>) -> StreamSet {
+        let s = self.clone();
+        StreamSet::new(Arc::new(move |msg: String| {
+            s.fault("InternalError", format!("device operation failed: {msg}"))
+        }))
+    }
+
+    /// Kernel output and faults collected since the last call.
+    pub fn take_pending(&self) -> (String, Vec<KernelFault>) {
+        let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        (
+            std::mem::take(&mut p.printed),
+            std::mem::take(&mut p.faults),
+        )
+    }
+}
+
+impl CpuDevice {
+    pub fn new(capacity: usize) -> CpuDevice {
+        let shared = Shared::new(capacity);
         CpuDevice {
+            streams: shared.stream_set(),
             shared,
-            streams: StreamSet::new(on_panic),
         }
     }
 
-    /// Queue `work` and log it with its measured start and duration.
     fn timed(
         &mut self,
         stream: StreamId,
-        extra: Vec<Ticket>,
-        mut ev: LedgerEvent,
+        ev: LedgerEvent,
         work: Box<dyn FnOnce() + Send>,
     ) -> Ticket {
-        let shared = self.shared.clone();
-        ev.cell = shared.cell.load(Ordering::Relaxed);
-        self.streams.submit(
-            stream,
-            extra,
-            Box::new(move || {
-                let t0 = Instant::now();
-                work();
-                ev.start = t0.duration_since(shared.epoch).as_secs_f64();
-                ev.duration = t0.elapsed().as_secs_f64();
-                shared.log(ev);
-            }),
-        )
+        submit_timed(&mut self.streams, &self.shared, stream, ev, work)
     }
 }
 
@@ -268,13 +315,7 @@ impl Backend for CpuDevice {
                 return Err(oom());
             }
         };
-        let id = next_alloc_id();
-        owners()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(id, (self.shared.clone(), bytes));
-        self.shared
-            .log(self.shared.event(LedgerKind::Alloc, 0, bytes, "alloc"));
+        let id = track_allocation(&self.shared, bytes);
         Ok(Arc::new(Allocation {
             id,
             bytes,
@@ -290,24 +331,14 @@ impl Backend for CpuDevice {
         let bytes = dst.shape.iter().product::<usize>() * dst.dtype.itemsize();
         let mut ev = self.shared.event(rec.kind, stream, bytes, &rec.label);
         ev.explicit = rec.explicit;
-        self.timed(
-            stream,
-            Vec::new(),
-            ev,
-            Box::new(move || copy::copy_region(&src, &dst)),
-        )
+        self.timed(stream, ev, Box::new(move || copy::copy_region(&src, &dst)))
     }
 
     fn fill(&mut self, dst: ArrayArg, value: Scalar, stream: StreamId, rec: Record) -> Ticket {
         let bytes = dst.shape.iter().product::<usize>() * dst.dtype.itemsize();
         let mut ev = self.shared.event(rec.kind, stream, bytes, &rec.label);
         ev.explicit = rec.explicit;
-        self.timed(
-            stream,
-            Vec::new(),
-            ev,
-            Box::new(move || copy::fill_region(&dst, value)),
-        )
+        self.timed(stream, ev, Box::new(move || copy::fill_region(&dst, value)))
     }
 
     fn launch(
@@ -325,7 +356,6 @@ impl Backend for CpuDevice {
         let shared = self.shared.clone();
         self.timed(
             stream,
-            Vec::new(),
             ev,
             Box::new(move || {
                 let r = crate::compiler::execute_on_cpu(&kernel, &config, &args);
@@ -347,7 +377,7 @@ impl Backend for CpuDevice {
     ) -> Ticket {
         let mut ev = self.shared.event(rec.kind, stream, bytes, &rec.label);
         ev.explicit = rec.explicit;
-        self.timed(stream, Vec::new(), ev, work)
+        self.timed(stream, ev, work)
     }
 
     fn record_event(&mut self, stream: StreamId) -> EventMark {
@@ -377,15 +407,7 @@ impl Backend for CpuDevice {
     }
 
     fn take_pending(&mut self) -> (String, Vec<KernelFault>) {
-        let mut p = self
-            .shared
-            .pending
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        (
-            std::mem::take(&mut p.printed),
-            std::mem::take(&mut p.faults),
-        )
+        self.shared.take_pending()
     }
 }
 

@@ -213,8 +213,7 @@ impl Object for DeferCleanup {
     }
     fn enter(self: Rc<Self>, rt: &mut Runtime) -> PyResult<Value> {
         let dev = state::device(rt)?;
-        let crate::devices::backend::Device::Cpu(c) = dev;
-        c.shared.defer_depth.fetch_add(1, Ordering::SeqCst);
+        dev.shared().defer_depth.fetch_add(1, Ordering::SeqCst);
         Ok(Value::None)
     }
     fn exit(&self, rt: &mut Runtime, _error: Option<&PyErr>) -> PyResult<bool> {

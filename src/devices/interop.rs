@@ -20,6 +20,7 @@ pub struct PtrRegistry {
 pub fn base_ptr(alloc: &Allocation) -> usize {
     match &alloc.storage {
         Storage::Cpu(b) => b.as_ptr() as usize,
+        Storage::Cuda(m) => m.ptr as usize,
     }
 }
 

@@ -5,6 +5,8 @@
 //! - [`backend`]: the `Backend` trait and the `Device` enum the API dispatches through.
 //! - [`cpu`], [`streams_cpu`], [`copy`]: the embedded CPU device (capacity accounting,
 //!   one worker thread per stream with legacy default-stream ordering, strided copies).
+//! - [`cuda`]: the CUDA device (cudarc, NVRTC, generated CUDA C), chosen at start when a
+//!   GPU is found.
 //! - [`state`]: per-session state in `rt.state::<DeviceState>()` (device made on first use,
 //!   freed allocations, pinned/mapped/managed host buffers).
 //! - [`api`]: what other parts call (views, alloc, htod/dtoh/dtod, launch, synchronize).
@@ -31,8 +33,10 @@ pub struct Allocation {
 
 /// The memory behind an allocation.
 pub enum Storage {
-    /// Embedded CPU device memory.
+    /// Embedded CPU device memory (and host memory a device view wraps: mapped, managed).
     Cpu(Arc<Buffer>),
+    /// GPU memory of the CUDA device.
+    Cuda(Arc<cuda::CudaMem>),
 }
 
 /// A device-resident array view (DeviceNDArray, CuPy arrays, mapped/managed arrays, any

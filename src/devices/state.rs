@@ -8,6 +8,7 @@ use std::sync::{Arc, Weak};
 use crate::arrays::Buffer;
 use crate::devices::backend::Device;
 use crate::devices::cpu::{CpuDevice, Shared};
+use crate::devices::cuda::CudaBackend;
 use crate::language::{PyErr, PyResult, Runtime};
 
 /// What kind of special host memory a buffer is.
@@ -27,44 +28,40 @@ pub struct DeviceState {
     pub host_mem: HashMap<usize, (Weak<Buffer>, HostKind)>,
 }
 
-/// The device, created on first use. `NBCUDA_DEVICE=cuda` without a CUDA backend is an
-/// error raised in the first cell that touches the device.
+/// The device, created on first use: the GPU when the probe finds one (or
+/// `NBCUDA_DEVICE=cuda` asks for it), else the embedded CPU device. A device that was asked
+/// for and cannot be had is an error raised in every cell that touches the device.
 pub fn device(rt: &mut Runtime) -> PyResult<&mut Device> {
     let cell = rt.execution_count;
     let st = rt.state::<DeviceState>();
     if st.device.is_none() {
-        let want = std::env::var("NBCUDA_DEVICE").unwrap_or_default();
-        match want.trim().to_ascii_lowercase().as_str() {
-            "" | "cpu" => {}
-            "cuda" | "gpu" => return Err(PyErr::new(
-                "CudaSupportError",
-                "NBCUDA_DEVICE=cuda was requested but this nbcuda build has no usable CUDA device",
-            )
-            .with_hint(
-                "Unset NBCUDA_DEVICE (or set NBCUDA_DEVICE=cpu) to use the embedded CPU device.",
-            )),
-            other => {
-                return Err(PyErr::value_error(format!(
-                    "NBCUDA_DEVICE={other} is not a device nbcuda knows"
-                ))
-                .with_hint("Use NBCUDA_DEVICE=cpu or NBCUDA_DEVICE=cuda."))
-            }
-        }
-        st.device = Some(Device::Cpu(CpuDevice::new(
-            crate::devices::cpu::default_capacity(),
-        )));
+        let made = match crate::devices::cuda::select() {
+            Ok(Some(gpu)) => Device::Cuda(CudaBackend::new(gpu)),
+            Ok(None) => Device::Cpu(CpuDevice::new(crate::devices::cpu::default_capacity())),
+            Err(why) => return Err(selection_error(&why)),
+        };
+        st.device = Some(made);
     }
     let dev = st.device.as_mut().expect("device was just created");
-    let Device::Cpu(c) = &*dev;
-    c.shared.cell.store(cell, Ordering::Relaxed);
+    dev.shared().cell.store(cell, Ordering::Relaxed);
     Ok(dev)
+}
+
+/// The error for a device that cannot be used, with the reason the selection gave.
+pub fn selection_error(why: &str) -> PyErr {
+    if why.starts_with("NBCUDA_DEVICE=cuda") {
+        PyErr::new("CudaSupportError", why.to_string()).with_hint(
+            "Unset NBCUDA_DEVICE to choose automatically, or set NBCUDA_DEVICE=cpu to use the embedded CPU device.",
+        )
+    } else {
+        PyErr::value_error(why.to_string())
+            .with_hint("Use NBCUDA_DEVICE=cpu or NBCUDA_DEVICE=cuda, or unset it.")
+    }
 }
 
 /// The shared part of the device, if one was created.
 pub fn shared(rt: &mut Runtime) -> Option<Arc<Shared>> {
-    match rt.state::<DeviceState>().device.as_ref()? {
-        Device::Cpu(c) => Some(c.shared.clone()),
-    }
+    Some(rt.state::<DeviceState>().device.as_ref()?.shared().clone())
 }
 
 /// Remember a host buffer as pinned/mapped/managed.

@@ -167,8 +167,9 @@ impl Session {
 
     pub fn banner(&self) -> String {
         format!(
-            "nbcuda {} — Numba CUDA memory management in a Rust kernel (Python-syntax cells, NumPy/Numba/CuPy surface)",
-            env!("CARGO_PKG_VERSION")
+            "nbcuda {} — Numba CUDA memory management in a Rust kernel (Python-syntax cells, NumPy/Numba/CuPy surface)\n{}",
+            env!("CARGO_PKG_VERSION"),
+            crate::devices::cuda::banner_line()
         )
     }
 

@@ -37,6 +37,25 @@ impl ArrayDesc {
         }
         Some(d)
     }
+
+    /// The layout the compiler's generated kernels read (`nb_arr`): dimension `k` of the
+    /// view at index `k`, so a kernel indexes `shape[axis]` directly. None for more than
+    /// three dimensions.
+    pub fn left_aligned(data: u64, shape: &[usize], strides: &[isize]) -> Option<ArrayDesc> {
+        if shape.len() > 3 || shape.len() != strides.len() {
+            return None;
+        }
+        let mut d = ArrayDesc {
+            data,
+            shape: [1; 3],
+            strides: [0; 3],
+        };
+        for (i, (&n, &s)) in shape.iter().zip(strides).enumerate() {
+            d.shape[i] = n as i64;
+            d.strides[i] = s as i64;
+        }
+        Some(d)
+    }
 }
 
 /// One kernel argument.
@@ -44,8 +63,13 @@ impl ArrayDesc {
 pub enum LaunchArg {
     Array(ArrayDesc),
     Ptr(u64),
+    I8(i8),
+    I16(i16),
     I32(i32),
     I64(i64),
+    U8(u8),
+    U16(u16),
+    U32(u32),
     U64(u64),
     F32(f32),
     F64(f64),

@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
 use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr,
-    DriverError, LaunchConfig, PushKernelArg,
+    result, CudaContext, CudaEvent, CudaFunction, CudaModule, CudaStream, DriverError,
+    LaunchConfig, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
 
@@ -53,20 +53,6 @@ pub struct DeviceInfo {
     pub multiprocessors: i32,
     pub total_memory: usize,
     pub pci_bus_id: i32,
-}
-
-/// One device allocation; the memory is released when this is dropped.
-pub struct CudaBuffer {
-    slice: CudaSlice<u8>,
-}
-
-impl CudaBuffer {
-    pub fn len(&self) -> usize {
-        self.slice.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.slice.is_empty()
-    }
 }
 
 /// Loaded modules by (source hash, compute capability).
@@ -135,60 +121,74 @@ impl CudaDevice {
         Ok(s)
     }
 
-    pub fn alloc(&self, bytes: usize) -> Result<CudaBuffer, CudaError> {
-        let stream = self.stream(0)?;
-        let slice = stream
-            .alloc_zeros::<u8>(bytes.max(1))
-            .map_err(api("cuMemAlloc"))?;
-        Ok(CudaBuffer { slice })
+    /// Allocate `bytes` (at least one) of device memory; returns its device address.
+    pub fn alloc(&self, bytes: usize) -> Result<u64, CudaError> {
+        self.bind()?;
+        // SAFETY: the context is current on this thread (bound above); the memory is
+        // returned uninitialised and nbcuda zeroes or overwrites it before any read.
+        unsafe { result::malloc_sync(bytes.max(1)) }.map_err(api("cuMemAlloc"))
     }
 
-    /// Device address of byte `offset` in `buf` (for array descriptors).
-    pub fn address(&self, buf: &CudaBuffer, offset: usize) -> Result<u64, CudaError> {
-        let stream = self.stream(0)?;
-        let (ptr, _sync) = buf.slice.device_ptr(&stream);
-        Ok(ptr + offset as u64)
+    /// Release memory returned by [`CudaDevice::alloc`]. Errors are ignored: this runs
+    /// from `Drop`, where there is nobody to tell.
+    pub fn free(&self, ptr: u64) {
+        if self.bind().is_ok() {
+            // SAFETY: `ptr` came from `alloc` on this context and is freed exactly once,
+            // by the owner's `Drop`, after the last stream operation using it completed
+            // (every queued operation waits for its stream before it finishes).
+            let _ = unsafe { result::free_sync(ptr) };
+        }
     }
 
-    pub fn htod(
-        &self,
-        src: &[u8],
-        dst: &mut CudaBuffer,
-        offset: usize,
-        stream: u64,
-    ) -> Result<(), CudaError> {
+    /// Set `bytes` at `ptr` to zero and wait.
+    pub fn zero(&self, ptr: u64, bytes: usize) -> Result<(), CudaError> {
+        self.bind()?;
+        // SAFETY: `ptr..ptr + bytes` is a live allocation made by `alloc` on this context.
+        unsafe { result::memset_d8_sync(ptr, 0, bytes) }.map_err(api("cuMemsetD8"))
+    }
+
+    /// A device attribute.
+    pub fn attribute(&self, a: CUdevice_attribute) -> Result<i32, CudaError> {
+        self.ctx.attribute(a).map_err(api("cuDeviceGetAttribute"))
+    }
+
+    /// Make this device's context current on the calling thread (stream workers).
+    pub fn bind(&self) -> Result<(), CudaError> {
+        self.ctx.bind_to_thread().map_err(api("cuCtxSetCurrent"))
+    }
+
+    /// Copy host bytes to device address `dst` on `stream` and wait for the copy.
+    pub fn htod(&self, dst: u64, src: &[u8], stream: u64) -> Result<(), CudaError> {
         let s = self.stream(stream)?;
-        let mut view = dst.slice.slice_mut(offset..offset + src.len());
-        s.memcpy_htod(src, &mut view)
-            .map_err(api("cuMemcpyHtoDAsync"))
+        self.bind()?;
+        // SAFETY: `dst` points into a live allocation with room for `src.len()` bytes (the
+        // caller bounds-checks views against their allocation); `src` stays borrowed until
+        // the stream is synchronised below.
+        unsafe { result::memcpy_htod_async(dst, src, s.cu_stream()) }
+            .map_err(api("cuMemcpyHtoDAsync"))?;
+        s.synchronize().map_err(api("cuStreamSynchronize"))
     }
 
-    pub fn dtoh(
-        &self,
-        src: &CudaBuffer,
-        offset: usize,
-        dst: &mut [u8],
-        stream: u64,
-    ) -> Result<(), CudaError> {
+    /// Copy device bytes at `src` to host memory on `stream` and wait for the copy.
+    pub fn dtoh(&self, dst: &mut [u8], src: u64, stream: u64) -> Result<(), CudaError> {
         let s = self.stream(stream)?;
-        let view = src.slice.slice(offset..offset + dst.len());
-        s.memcpy_dtoh(&view, dst).map_err(api("cuMemcpyDtoHAsync"))
+        self.bind()?;
+        // SAFETY: `src` points into a live allocation holding `dst.len()` bytes; `dst` stays
+        // borrowed until the stream is synchronised below.
+        unsafe { result::memcpy_dtoh_async(dst, src, s.cu_stream()) }
+            .map_err(api("cuMemcpyDtoHAsync"))?;
+        s.synchronize().map_err(api("cuStreamSynchronize"))
     }
 
-    pub fn dtod(
-        &self,
-        src: &CudaBuffer,
-        src_off: usize,
-        dst: &mut CudaBuffer,
-        dst_off: usize,
-        len: usize,
-        stream: u64,
-    ) -> Result<(), CudaError> {
+    /// Copy `len` bytes between device addresses on `stream` and wait for the copy.
+    pub fn dtod(&self, dst: u64, src: u64, len: usize, stream: u64) -> Result<(), CudaError> {
         let s = self.stream(stream)?;
-        let view = src.slice.slice(src_off..src_off + len);
-        let mut out = dst.slice.slice_mut(dst_off..dst_off + len);
-        s.memcpy_dtod(&view, &mut out)
-            .map_err(api("cuMemcpyDtoDAsync"))
+        self.bind()?;
+        // SAFETY: both ranges lie in live allocations (checked by the caller); overlapping
+        // ranges are only passed for identical addresses, where the copy is a no-op.
+        unsafe { result::memcpy_dtod_async(dst, src, len, s.cu_stream()) }
+            .map_err(api("cuMemcpyDtoDAsync"))?;
+        s.synchronize().map_err(api("cuStreamSynchronize"))
     }
 
     pub fn synchronize(&self) -> Result<(), CudaError> {
@@ -250,7 +250,12 @@ impl CudaDevice {
             match a {
                 LaunchArg::Array(d) => b.arg(d),
                 LaunchArg::Ptr(p) | LaunchArg::U64(p) => b.arg(p),
+                LaunchArg::I8(v) => b.arg(v),
+                LaunchArg::I16(v) => b.arg(v),
                 LaunchArg::I32(v) => b.arg(v),
+                LaunchArg::U8(v) => b.arg(v),
+                LaunchArg::U16(v) => b.arg(v),
+                LaunchArg::U32(v) => b.arg(v),
                 LaunchArg::I64(v) => b.arg(v),
                 LaunchArg::F32(v) => b.arg(v),
                 LaunchArg::F64(v) => b.arg(v),

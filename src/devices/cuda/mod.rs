@@ -2,11 +2,18 @@
 //! without CUDA; `probe` decides at session start whether a GPU is there to use.
 
 pub mod abi;
+pub mod backend;
 pub mod device;
 pub mod kernels;
+pub mod mem;
 pub mod nvrtc;
+pub mod ops;
 
-pub use device::{CudaBuffer, CudaDevice, CudaError, DeviceInfo, Dims};
+pub use backend::CudaBackend;
+pub use mem::CudaMem;
+use std::sync::{Arc, OnceLock};
+
+pub use device::{CudaDevice, CudaError, DeviceInfo, Dims};
 
 /// Which device a session should use, from `NBCUDA_DEVICE` (cpu | cuda | unset = auto).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,7 +24,10 @@ pub enum Choice {
 }
 
 pub fn choice_from_env() -> Result<Choice, String> {
-    match std::env::var("NBCUDA_DEVICE").ok().as_deref().map(str::trim) {
+    let want = std::env::var("NBCUDA_DEVICE")
+        .ok()
+        .map(|s| s.trim().to_ascii_lowercase());
+    match want.as_deref() {
         None | Some("") | Some("auto") => Ok(Choice::Auto),
         Some("cpu") => Ok(Choice::Cpu),
         Some("cuda") | Some("gpu") => Ok(Choice::Cuda),
@@ -29,7 +39,13 @@ pub fn choice_from_env() -> Result<Choice, String> {
 
 /// Open the first CUDA device, or say why not. Never panics: cudarc panics when
 /// libcuda is missing, so presence is checked first and the rest runs under catch_unwind.
-pub fn probe() -> Result<CudaDevice, String> {
+/// Probed once per process; sessions share the device (and its module cache).
+pub fn probe() -> Result<Arc<CudaDevice>, String> {
+    static PROBED: OnceLock<Result<Arc<CudaDevice>, String>> = OnceLock::new();
+    PROBED.get_or_init(open_first).clone()
+}
+
+fn open_first() -> Result<Arc<CudaDevice>, String> {
     // SAFETY: only dlopens candidate names of libcuda and drops the handles.
     if !unsafe { cudarc::driver::sys::is_culib_present() } {
         return Err("no CUDA driver (libcuda.so) was found".into());
@@ -40,7 +56,9 @@ pub fn probe() -> Result<CudaDevice, String> {
         if count < 1 {
             return Err("the CUDA driver reports no GPU".to_string());
         }
-        CudaDevice::open(0).map_err(|e| format!("CudaAPIError: {e}"))
+        CudaDevice::open(0)
+            .map(Arc::new)
+            .map_err(|e| format!("CudaAPIError: {e}"))
     });
     opened.unwrap_or_else(|_| Err("the CUDA driver failed while starting".into()))
 }
@@ -48,14 +66,38 @@ pub fn probe() -> Result<CudaDevice, String> {
 /// The device a session starts on: Ok(Some(gpu)), Ok(None) for the CPU device, or Err when
 /// `NBCUDA_DEVICE=cuda` was asked for and cannot be had (shown in the first cell that
 /// touches the device).
-pub fn select() -> Result<Option<CudaDevice>, String> {
+pub fn select() -> Result<Option<Arc<CudaDevice>>, String> {
     match choice_from_env()? {
         Choice::Cpu => Ok(None),
         Choice::Auto => Ok(probe().ok()),
-        Choice::Cuda => probe().map(Some).map_err(|why| {
+        Choice::Cuda => probe().map(Some).map_err(|why| cuda_unavailable(&why)),
+    }
+}
+
+/// The error text for `NBCUDA_DEVICE=cuda` when the probe failed with `why`.
+pub fn cuda_unavailable(why: &str) -> String {
+    format!(
+        "NBCUDA_DEVICE=cuda but {why}: install the NVIDIA driver on a machine with a GPU, or unset NBCUDA_DEVICE to use the embedded CPU device"
+    )
+}
+
+/// The banner's line about the device a new session will use.
+pub fn banner_line() -> String {
+    match select() {
+        Ok(Some(d)) => {
+            let (a, b) = d.info().compute_capability;
             format!(
-                "NBCUDA_DEVICE=cuda but {why}: install the NVIDIA driver on a machine with a GPU, or unset NBCUDA_DEVICE to use the embedded CPU device"
+                "Device: {} (CUDA, compute capability {a}.{b})",
+                d.info().name
             )
-        }),
+        }
+        Ok(None) => match (choice_from_env(), probe()) {
+            (Ok(Choice::Cpu), _) => {
+                "Device: the embedded CPU device (NBCUDA_DEVICE=cpu)".to_string()
+            }
+            (_, Err(why)) => format!("Device: the embedded CPU device (no GPU: {why})"),
+            _ => "Device: the embedded CPU device".to_string(),
+        },
+        Err(why) => format!("Device: none usable ({why})"),
     }
 }

@@ -2,7 +2,7 @@
 //! needed, which is how the test suite verifies every generated kernel.
 
 use std::ffi::CString;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use cudarc::nvrtc::result;
 
@@ -10,6 +10,32 @@ use cudarc::nvrtc::result;
 pub const INSTALL_HINT: &str = "NVRTC (libnvrtc.so.12) could not be loaded: install it with \
 `pip install nvidia-cuda-nvrtc-cu12` and add its lib/ folder \
 (site-packages/nvidia/cuda_nvrtc/lib) to LD_LIBRARY_PATH, or install the CUDA toolkit";
+
+/// The message every NVRTC entry point returns when the library is missing.
+pub fn missing_nvrtc_message() -> String {
+    INSTALL_HINT.to_string()
+}
+
+/// The architecture PTX is produced for when no GPU is in use (`inspect_asm()` on the CPU
+/// device): compute capability 8.0, the oldest the tests verify, so the PTX loads on
+/// every GPU from the A100 on.
+pub const DEFAULT_ARCH: &str = "compute_80";
+
+static DEVICE_ARCH: Mutex<Option<String>> = Mutex::new(None);
+
+/// Remember the compute capability of the GPU in use, for [`default_arch`].
+pub fn set_device_arch(cc: (i32, i32)) {
+    *DEVICE_ARCH.lock().unwrap_or_else(|e| e.into_inner()) = Some(arch_for(cc));
+}
+
+/// The GPU's architecture when one is in use, else [`DEFAULT_ARCH`].
+pub fn default_arch() -> String {
+    DEVICE_ARCH
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(|| DEFAULT_ARCH.to_string())
+}
 
 /// Whether NVRTC can be loaded. cudarc panics on first use when the library is missing, so
 /// every entry point checks this first.
@@ -21,7 +47,7 @@ pub fn nvrtc_available() -> Result<(), String> {
     if present {
         Ok(())
     } else {
-        Err(INSTALL_HINT.to_string())
+        Err(missing_nvrtc_message())
     }
 }
 

@@ -1,0 +1,238 @@
+//! The bodies of the CUDA device's queued operations: copies (cuMemcpy when both sides are
+//! dense, the built-in copy/cast kernels for strided device regions, host staging
+//! otherwise), fills (the built-in fill kernel) and launches of generated kernels. Each
+//! runs on its stream's worker and returns when the GPU has finished it.
+
+use std::sync::Arc;
+
+use crate::arrays::{Buffer, DType, Scalar};
+use crate::compiler::{ArgMem, ArrayArg, CompiledKernel, KernelArg, LaunchConfig};
+use crate::devices::copy;
+use crate::devices::Storage;
+
+use super::abi::{ArrayDesc, LaunchArg};
+use super::device::{CudaDevice, CudaError, Dims};
+use super::kernels;
+use super::mem::{run_staged, CudaMem};
+
+/// Where an operand's bytes live.
+enum Place {
+    Device(Arc<CudaMem>),
+    Host(Arc<Buffer>),
+}
+
+fn place(mem: &ArgMem) -> Place {
+    match mem {
+        ArgMem::Host(b) => Place::Host(b.clone()),
+        ArgMem::Device(a) => match &a.storage {
+            Storage::Cpu(b) => Place::Host(b.clone()),
+            Storage::Cuda(m) => Place::Device(m.clone()),
+        },
+    }
+}
+
+/// Byte offset of the lowest address a region touches.
+fn low(r: &ArrayArg) -> usize {
+    let (lo, _) = copy::extent(&r.shape, &r.strides, r.dtype.itemsize());
+    (r.offset as isize + lo) as usize
+}
+
+fn dense_pair(src: &ArrayArg, dst: &ArrayArg) -> bool {
+    let isz = src.dtype.itemsize();
+    let c = |r: &ArrayArg| crate::arrays::contiguous(&r.shape, &r.strides, isz, true);
+    let f = |r: &ArrayArg| crate::arrays::contiguous(&r.shape, &r.strides, isz, false);
+    src.dtype == dst.dtype && src.shape == dst.shape && ((c(src) && c(dst)) || (f(src) && f(dst)))
+}
+
+/// Launch a built-in kernel over `n` elements with a grid-stride loop.
+fn builtin(
+    dev: &CudaDevice,
+    module: &str,
+    entry: &str,
+    n: usize,
+    stream: u64,
+    args: &[LaunchArg],
+) -> Result<(), String> {
+    let source = kernels::source(module).ok_or_else(|| format!("no built-in module {module}"))?;
+    let m = dev.load_module(&source)?;
+    let blocks = n.div_ceil(256).clamp(1, 65_535) as u32;
+    let dims = Dims {
+        grid: [blocks, 1, 1],
+        block: [256, 1, 1],
+        shared_bytes: 0,
+    };
+    dev.launch(&m, entry, dims, stream, args)
+        .and_then(|()| dev.stream_synchronize(stream))
+        .map_err(|e| format!("CudaAPIError: {e}"))
+}
+
+/// Copy `src` to `dst` (equal shapes; dtypes may differ) on `stream`.
+pub fn copy(dev: &CudaDevice, src: &ArrayArg, dst: &ArrayArg, stream: u64) -> Result<(), String> {
+    let n: usize = dst.shape.iter().product();
+    if n == 0 {
+        return Ok(());
+    }
+    let api = |e: CudaError| format!("CudaAPIError: {e}");
+    let (sp, dp) = (place(&src.mem), place(&dst.mem));
+    if dense_pair(src, dst) {
+        let len = n * src.dtype.itemsize();
+        let (so, dof) = (low(src), low(dst));
+        match (&sp, &dp) {
+            (Place::Host(s), Place::Device(d)) => {
+                return dev
+                    .htod(d.ptr + dof as u64, s.typed::<u8>(so, len), stream)
+                    .map_err(api)
+            }
+            (Place::Device(s), Place::Host(d)) => {
+                return dev
+                    .dtoh(d.typed_mut::<u8>(dof, len), s.ptr + so as u64, stream)
+                    .map_err(api)
+            }
+            (Place::Device(s), Place::Device(d)) => {
+                let (from, to) = (s.ptr + so as u64, d.ptr + dof as u64);
+                if from == to {
+                    return Ok(());
+                }
+                // cuMemcpy requires disjoint ranges; overlapping ones take the staged path.
+                if from + len as u64 <= to || to + len as u64 <= from {
+                    return dev.dtod(to, from, len, stream).map_err(api);
+                }
+            }
+            (Place::Host(_), Place::Host(_)) => {
+                copy::copy_region(src, dst);
+                return Ok(());
+            }
+        }
+    }
+    if let (Place::Device(s), Place::Device(d)) = (&sp, &dp) {
+        let sd = ArrayDesc::new(s.ptr + src.offset as u64, &src.shape, &src.strides);
+        let dd = ArrayDesc::new(d.ptr + dst.offset as u64, &dst.shape, &dst.strides);
+        if let (Some(sd), Some(dd)) = (sd, dd) {
+            let args = [LaunchArg::Array(sd), LaunchArg::Array(dd)];
+            if src.dtype != dst.dtype {
+                let entry = format!(
+                    "nb_cast_{}_{}",
+                    kernels::dtype_suffix(src.dtype),
+                    kernels::dtype_suffix(dst.dtype)
+                );
+                return builtin(dev, "cast", &entry, n, stream, &args);
+            }
+            // Overlapping strided regions of one allocation could race between threads.
+            if !Arc::ptr_eq(s, d) {
+                let entry = format!("nb_copy_b{}", src.dtype.itemsize());
+                return builtin(dev, "copy", &entry, n, stream, &args);
+            }
+        }
+    }
+    let (src, dst) = (src.clone(), dst.clone());
+    run_staged(stream, Vec::new(), move || copy::copy_region(&src, &dst)).map_err(api)
+}
+
+/// The kernel parameter for one scalar, in the C type the kernel declares for `d`.
+fn scalar_arg(v: Scalar, d: DType) -> LaunchArg {
+    match v.cast(d) {
+        Scalar::Bool(b) => LaunchArg::Bool(b),
+        Scalar::I8(x) => LaunchArg::I8(x),
+        Scalar::I16(x) => LaunchArg::I16(x),
+        Scalar::I32(x) => LaunchArg::I32(x),
+        Scalar::I64(x) => LaunchArg::I64(x),
+        Scalar::U8(x) => LaunchArg::U8(x),
+        Scalar::U16(x) => LaunchArg::U16(x),
+        Scalar::U32(x) => LaunchArg::U32(x),
+        Scalar::U64(x) => LaunchArg::U64(x),
+        Scalar::F32(x) => LaunchArg::F32(x),
+        Scalar::F64(x) => LaunchArg::F64(x),
+    }
+}
+
+/// Fill `dst` with `value` on `stream`.
+pub fn fill(dev: &CudaDevice, dst: &ArrayArg, value: Scalar, stream: u64) -> Result<(), String> {
+    let n: usize = dst.shape.iter().product();
+    if n == 0 {
+        return Ok(());
+    }
+    if let Place::Device(d) = place(&dst.mem) {
+        if let Some(desc) = ArrayDesc::new(d.ptr + dst.offset as u64, &dst.shape, &dst.strides) {
+            let entry = format!("nb_fill_{}", kernels::dtype_suffix(dst.dtype));
+            let args = [LaunchArg::Array(desc), scalar_arg(value, dst.dtype)];
+            return builtin(dev, "fill", &entry, n, stream, &args);
+        }
+    }
+    let dst = dst.clone();
+    run_staged(stream, Vec::new(), move || copy::fill_region(&dst, value))
+        .map_err(|e| format!("CudaAPIError: {e}"))
+}
+
+/// Host memory a kernel reads or writes (mapped arrays, host arrays passed directly):
+/// copied to a temporary device buffer for the launch and back afterwards.
+struct Staged {
+    host: Arc<Buffer>,
+    ptr: u64,
+}
+
+/// Generate, compile (cached) and launch `kernel` on `stream`; returns when it finished.
+pub fn launch(
+    dev: &Arc<CudaDevice>,
+    kernel: &CompiledKernel,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+    stream: u64,
+) -> Result<(), String> {
+    let api = |e: CudaError| format!("CudaAPIError: {e}");
+    let module = dev.load_module(&crate::compiler::cuda_source(kernel))?;
+    let mut staged: Vec<Staged> = Vec::new();
+    let mut largs = Vec::with_capacity(args.len());
+    let result = (|| -> Result<(), String> {
+        for (i, a) in args.iter().enumerate() {
+            match a {
+                KernelArg::Scalar(s) => largs.push(scalar_arg(*s, s.dtype())),
+                KernelArg::Array(arr) => {
+                    let base = match place(&arr.mem) {
+                        Place::Device(m) => m.ptr,
+                        Place::Host(host) => {
+                            let ptr = dev.alloc(host.len()).map_err(api)?;
+                            staged.push(Staged {
+                                host: host.clone(),
+                                ptr,
+                            });
+                            dev.htod(ptr, host.typed::<u8>(0, host.len()), stream)
+                                .map_err(api)?;
+                            ptr
+                        }
+                    };
+                    let desc = ArrayDesc::left_aligned(
+                        base + arr.offset as u64,
+                        &arr.shape,
+                        &arr.strides,
+                    )
+                    .ok_or_else(|| {
+                        format!(
+                            "argument {i} of {} has {} dimensions; the CUDA device passes at most 3",
+                            kernel.name,
+                            arr.shape.len()
+                        )
+                    })?;
+                    largs.push(LaunchArg::Array(desc));
+                }
+            }
+        }
+        let dims = Dims {
+            grid: config.grid,
+            block: config.block,
+            shared_bytes: config.dynamic_shared_bytes as u32,
+        };
+        let entry = crate::compiler::entry_name(kernel);
+        dev.launch(&module, &entry, dims, stream, &largs)
+            .and_then(|()| dev.stream_synchronize(stream))
+            .map_err(api)?;
+        for s in &staged {
+            dev.dtoh(s.host.typed_mut::<u8>(0, s.host.len()), s.ptr, stream)
+                .map_err(api)?;
+        }
+        Ok(())
+    })();
+    for s in staged {
+        dev.free(s.ptr);
+    }
+    result
+}
