@@ -19,6 +19,7 @@ use crate::protocol::history::History;
 use crate::protocol::kernel_info::kernel_info_content;
 use crate::protocol::notebook::{internal_error, panic_message};
 use crate::protocol::outbox::{reply_type, Out, Outbox};
+use crate::protocol::typed;
 use crate::protocol::wire::{new_message, Message};
 
 /// A verified shell request and when the shell task received it.
@@ -293,11 +294,8 @@ impl Executor {
         // the cell start must not find the kernel still "between cells" and be ignored.
         self.arm_interrupt();
         if !silent {
-            self.out.publish(
-                &req.header,
-                "execute_input",
-                json!({"code": code, "execution_count": count}),
-            );
+            self.out
+                .publish_typed(&req.header, &typed::execute_input(&code, count));
         }
         let fe = Box::new(WireFrontend {
             out: self.out.clone(),
@@ -327,11 +325,14 @@ impl Executor {
                 .get("text/plain")
                 .and_then(Json::as_str)
                 .map(String::from);
-            self.out.publish(
-                &req.header,
-                "execute_result",
-                json!({"execution_count": count, "data": data, "metadata": md, "transient": {}}),
-            );
+            match typed::execute_result(count, data, md) {
+                Some(c) => self.out.publish_typed(&req.header, &c),
+                None => self.out.publish(
+                    &req.header,
+                    "execute_result",
+                    json!({"execution_count": count, "data": data, "metadata": md, "transient": {}}),
+                ),
+            }
         }
         if store_history {
             self.history.record(count, &code, result_text);
@@ -341,21 +342,11 @@ impl Executor {
                 if !silent {
                     self.out.publish(&req.header, "error", error_content(e));
                 }
-                let mut r = error_content(e);
-                r["status"] = json!("error");
-                r["execution_count"] = json!(count);
-                r["user_expressions"] = json!({});
-                r["payload"] = json!([]);
-                r
+                typed::execute_reply(count, Some(e), &json!([]), json!({}))
             }
             None => {
                 let ue = self.user_expressions(&c["user_expressions"], count);
-                json!({
-                    "status": "ok",
-                    "execution_count": count,
-                    "payload": outcome.payload,
-                    "user_expressions": ue,
-                })
+                typed::execute_reply(count, None, &json!(outcome.payload), ue)
             }
         };
         self.out.reply_shell(req, "execute_reply", reply);

@@ -11,6 +11,7 @@ pub mod notebook;
 pub mod outbox;
 pub mod progress;
 pub mod server;
+pub mod typed;
 pub mod wire;
 
 pub use server::serve;

@@ -5,9 +5,11 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use serde_json::{json, Value as Json};
+use jupyter_protocol::JupyterMessageContent;
+use serde_json::Value as Json;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::protocol::typed;
 use crate::protocol::wire::{new_message, Message, Signer};
 
 /// An item for a socket's sender task.
@@ -52,7 +54,12 @@ impl Outbox {
     }
 
     pub fn status(&self, parent: &Json, state: &str) {
-        self.publish(parent, "status", json!({ "execution_state": state }));
+        self.publish_typed(parent, &typed::status(state));
+    }
+
+    /// Publish jupyter-protocol typed content (see [`typed::wire_content`]).
+    pub fn publish_typed(&self, parent: &Json, content: &JupyterMessageContent) {
+        self.publish(parent, content.message_type(), typed::wire_content(content));
     }
 
     /// A reply to `req`, routed back to its sender's identities.

@@ -9,12 +9,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use bytes::Bytes;
+use jupyter_protocol::IoPubWelcome;
+use jupyter_zmq_client::{parse_subscription_message, SubscriptionEvent};
 use serde_json::{json, Value as Json};
 use tokio::sync::mpsc;
 use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
 
 use crate::engine::Engine;
-use crate::protocol::connection::ConnectionInfo;
+use crate::protocol::connection::{self, endpoint};
 use crate::protocol::exec::{Executor, Incoming};
 use crate::protocol::kernel_info::kernel_info_content;
 use crate::protocol::outbox::{reply_type, Out, Outbox};
@@ -37,7 +39,7 @@ fn to_zmq(f: Vec<Bytes>) -> Option<ZmqMessage> {
 
 /// Serve the Jupyter protocol for the connection file at `path` until shutdown.
 pub fn serve(path: &Path) -> Result<()> {
-    let info = ConnectionInfo::from_file(path)?;
+    let info = connection::from_file(path)?;
     let session = uuid::Uuid::new_v4().to_string();
     let signer = Arc::new(Signer::new(&info.key));
     let interrupt = Arc::new(AtomicBool::new(false));
@@ -76,31 +78,31 @@ pub fn serve(path: &Path) -> Result<()> {
             (
                 "shell",
                 info.shell_port,
-                shell.bind(&info.endpoint(info.shell_port)).await,
+                shell.bind(&endpoint(&info, info.shell_port)).await,
             ),
             (
                 "control",
                 info.control_port,
-                control.bind(&info.endpoint(info.control_port)).await,
+                control.bind(&endpoint(&info, info.control_port)).await,
             ),
             (
                 "stdin",
                 info.stdin_port,
-                stdin.bind(&info.endpoint(info.stdin_port)).await,
+                stdin.bind(&endpoint(&info, info.stdin_port)).await,
             ),
             (
                 "iopub",
                 info.iopub_port,
-                iopub.bind(&info.endpoint(info.iopub_port)).await,
+                iopub.bind(&endpoint(&info, info.iopub_port)).await,
             ),
             (
                 "hb",
                 info.hb_port,
-                hb.bind(&info.endpoint(info.hb_port)).await,
+                hb.bind(&endpoint(&info, info.hb_port)).await,
             ),
         ] {
             bind.with_context(|| {
-                format!("cannot bind the {name} socket to {}", info.endpoint(port))
+                format!("cannot bind the {name} socket to {}", endpoint(&info, port))
             })?;
         }
         anyhow::Ok((shell, control, stdin, iopub, hb))
@@ -255,20 +257,22 @@ async fn iopub_task(
         tokio::select! {
             sub = sock.recv() => match sub {
                 Ok(m) => {
-                    let Some(first) = m.get(0) else { continue };
-                    if first.first() == Some(&1) {
-                        let topic = String::from_utf8_lossy(&first[1..]).into_owned();
-                        let w = new_message(
-                            &out.session,
-                            vec![Bytes::from(topic.clone().into_bytes())],
-                            &json!({}),
-                            "iopub_welcome",
-                            json!({ "subscription": topic }),
-                        );
-                        if let Some(z) = to_zmq(out.signer.encode(&w)) {
-                            if let Err(e) = sock.send(z).await {
-                                log(format!("iopub: welcome failed: {e}"));
-                            }
+                    let Some(SubscriptionEvent::Subscribe(topic)) = parse_subscription_message(&m)
+                    else {
+                        continue;
+                    };
+                    let welcome = serde_json::to_value(IoPubWelcome::new(topic.clone()))
+                        .unwrap_or_else(|_| json!({ "subscription": topic }));
+                    let w = new_message(
+                        &out.session,
+                        vec![Bytes::from(topic.clone().into_bytes())],
+                        &json!({}),
+                        "iopub_welcome",
+                        welcome,
+                    );
+                    if let Some(z) = to_zmq(out.signer.encode(&w)) {
+                        if let Err(e) = sock.send(z).await {
+                            log(format!("iopub: welcome failed: {e}"));
                         }
                     }
                 }
