@@ -177,6 +177,10 @@ impl Executor {
         }
     }
 
+    /// Requests are dispatched on their JSON content, not on jupyter-protocol's typed
+    /// requests: those are stricter than what jupyter_client sends (a history search
+    /// without `unique` or `n`, an execute without `silent` fail to parse), and such
+    /// requests must be served with ipykernel's defaults, not refused.
     fn handle(&mut self, req: &Message) {
         let c = &req.content;
         let t = req.msg_type().to_string();
