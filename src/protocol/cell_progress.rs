@@ -7,9 +7,11 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value as Json};
+use serde_json::{json, Map, Value as Json};
 
 use crate::protocol::outbox::Outbox;
+use crate::protocol::request::Request;
+use crate::protocol::typed;
 
 const FIRST_SHOWN_AFTER: Duration = Duration::from_secs(2);
 const UPDATE_EVERY: Duration = Duration::from_secs(1);
@@ -19,7 +21,7 @@ pub struct CellProgress {
     handle: Option<JoinHandle<()>>,
 }
 
-fn bundle(count: u32, secs: f64, finished: bool) -> Json {
+fn bundle(count: u32, secs: f64, finished: bool) -> Map<String, Json> {
     let text = if finished {
         format!("In [{count}] finished in {secs:.1} s")
     } else {
@@ -31,12 +33,15 @@ fn bundle(count: u32, secs: f64, finished: bool) -> Json {
     } else {
         format!("<div><progress></progress> {text}</div>")
     };
-    json!({"text/plain": text, "text/html": html})
+    let mut b = Map::new();
+    b.insert("text/plain".into(), json!(text));
+    b.insert("text/html".into(), json!(html));
+    b
 }
 
 impl CellProgress {
     /// Start watching the cell `count` whose execute_request header is `parent`.
-    pub fn start(out: Outbox, parent: Json, count: u32) -> CellProgress {
+    pub fn start(out: Outbox, parent: Request, count: u32) -> CellProgress {
         let done = Arc::new((Mutex::new(false), Condvar::new()));
         let flag = done.clone();
         let handle = std::thread::Builder::new()
@@ -44,12 +49,15 @@ impl CellProgress {
             .spawn(move || {
                 let start = Instant::now();
                 let id = format!("nbcuda-progress-{}-{count}", out.session);
-                let transient = json!({ "display_id": id });
                 let (lock, cv) = &*flag;
                 let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
                 let mut shown = false;
                 loop {
-                    let wait = if shown { UPDATE_EVERY } else { FIRST_SHOWN_AFTER };
+                    let wait = if shown {
+                        UPDATE_EVERY
+                    } else {
+                        FIRST_SHOWN_AFTER
+                    };
                     let (g, _) = cv
                         .wait_timeout_while(finished, wait, |d| !*d)
                         .unwrap_or_else(|e| e.into_inner());
@@ -57,14 +65,15 @@ impl CellProgress {
                     let secs = start.elapsed().as_secs_f64();
                     if *finished {
                         if shown {
-                            let c = json!({"data": bundle(count, secs, true), "metadata": {}, "transient": transient});
-                            out.publish(&parent, "update_display_data", c);
+                            let b = bundle(count, secs, true);
+                            let m = typed::display(&parent.msg, &b, &Map::new(), Some(&id), true);
+                            out.publish(Some(&parent), m);
                         }
                         return;
                     }
-                    let c = json!({"data": bundle(count, secs, false), "metadata": {}, "transient": transient});
-                    let kind = if shown { "update_display_data" } else { "display_data" };
-                    out.publish(&parent, kind, c);
+                    let b = bundle(count, secs, false);
+                    let m = typed::display(&parent.msg, &b, &Map::new(), Some(&id), shown);
+                    out.publish(Some(&parent), m);
                     shown = true;
                 }
             })

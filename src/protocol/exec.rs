@@ -10,29 +10,31 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use jupyter_protocol::{
+    CompleteRequest, ExecuteRequest as ExecuteContent, InspectRequest, IsCompleteRequest,
+    JupyterMessageContent as C,
+};
 use serde_json::{json, Map, Value as Json};
 
-use crate::engine::{Completeness, Engine, ErrorInfo, ExecuteRequest};
+use crate::engine::{Engine, ErrorInfo, ExecuteRequest};
 use crate::language::runtime::{Frontend, NullFrontend, StreamName};
 use crate::protocol::cell_progress::CellProgress;
 use crate::protocol::history::History;
-use crate::protocol::kernel_info::kernel_info_content;
 use crate::protocol::notebook::{internal_error, panic_message};
-use crate::protocol::outbox::{reply_type, Out, Outbox};
+use crate::protocol::outbox::Outbox;
+use crate::protocol::request::Request;
 use crate::protocol::typed;
-use crate::protocol::wire::{new_message, Message};
 
 /// A verified shell request and when the shell task received it.
 pub struct Incoming {
-    pub msg: Message,
+    pub msg: Request,
     pub received: Instant,
 }
 
 /// The IOPub/stdin frontend for one execute_request.
 struct WireFrontend {
     out: Outbox,
-    parent: Json,
-    identities: Vec<bytes::Bytes>,
+    parent: Request,
     silent: bool,
     allow_stdin: bool,
     input: Rc<Receiver<String>>,
@@ -56,26 +58,18 @@ impl Frontend for WireFrontend {
         if self.silent {
             return;
         }
-        let transient = match display_id {
-            Some(id) => json!({ "display_id": id }),
-            None => json!({}),
-        };
-        if update {
-            // update_display_data without an id cannot target anything.
-            if display_id.is_some() {
-                let c = json!({"data": data, "metadata": metadata, "transient": transient});
-                self.out.publish(&self.parent, "update_display_data", c);
-            }
-        } else {
-            let c = json!({"data": data, "metadata": metadata, "transient": transient});
-            self.out.publish(&self.parent, "display_data", c);
+        // update_display_data without an id cannot target anything.
+        if update && display_id.is_none() {
+            return;
         }
+        let m = typed::display(&self.parent.msg, &data, &metadata, display_id, update);
+        self.out.publish(Some(&self.parent), m);
     }
 
     fn clear_output(&mut self, wait: bool) {
         if !self.silent {
-            self.out
-                .publish(&self.parent, "clear_output", json!({ "wait": wait }));
+            let m = typed::clear_output(&self.parent.msg, wait);
+            self.out.publish(Some(&self.parent), m);
         }
     }
 
@@ -87,14 +81,8 @@ impl Frontend for WireFrontend {
         }
         // Forget answers to earlier, abandoned requests.
         while self.input.try_recv().is_ok() {}
-        let m = new_message(
-            &self.out.session,
-            self.identities.clone(),
-            &self.parent,
-            "input_request",
-            json!({"prompt": prompt, "password": password}),
-        );
-        let _ = self.out.stdin.send(Out::Frames(self.out.signer.encode(&m)));
+        let m = typed::input_request(&self.parent.msg, prompt, password);
+        self.out.send_stdin(&self.parent, m);
         loop {
             match self.input.recv_timeout(Duration::from_millis(20)) {
                 Ok(v) => return Ok(v),
@@ -123,10 +111,6 @@ pub struct Executor {
     pub history: History,
     /// Requests pulled off the queue while aborting, to handle next.
     pending: VecDeque<Incoming>,
-}
-
-fn flag(c: &Json, key: &str, default: bool) -> bool {
-    c[key].as_bool().unwrap_or(default)
 }
 
 impl Executor {
@@ -162,73 +146,69 @@ impl Executor {
                 },
             };
             let req = next.msg;
-            self.out.status(&req.header, "busy");
+            self.out.status(&req, "busy");
             // Cells are guarded inside execute(); this catches a bug in completion,
             // inspection or history so the thread, and the session, keep going.
             if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.handle(&req))) {
                 let msg = panic_message(&*p);
                 eprintln!("[nbcuda] internal error handling {}: {msg}", req.msg_type());
-                let reply = json!({"status": "error", "ename": "InternalError",
-                                   "evalue": msg, "traceback": []});
-                self.out
-                    .reply_shell(&req, &reply_type(req.msg_type()), reply);
+                let e = ErrorInfo {
+                    ename: "InternalError".into(),
+                    evalue: msg,
+                    traceback: vec![],
+                };
+                self.out.reply_shell(&req, typed::error_reply(&req.msg, &e));
             }
-            self.out.status(&req.header, "idle");
+            self.out.status(&req, "idle");
         }
     }
 
-    /// Requests are dispatched on their JSON content, not on jupyter-protocol's typed
-    /// requests: those are stricter than what jupyter_client sends (a history search
-    /// without `unique` or `n`, an execute without `silent` fail to parse), and such
-    /// requests must be served with ipykernel's defaults, not refused.
-    fn handle(&mut self, req: &Message) {
-        let c = &req.content;
-        let t = req.msg_type().to_string();
-        let reply = match t.as_str() {
-            "execute_request" => return self.execute(req),
-            "kernel_info_request" => kernel_info_content(&self.engine.banner()),
-            "complete_request" => self.complete(c),
-            "inspect_request" => self.inspect(c),
-            "is_complete_request" => is_complete(&self.engine, c),
-            "history_request" => json!({"status": "ok", "history": self.history.query(c)}),
-            "comm_info_request" => json!({"status": "ok", "comms": {}}),
-            "comm_open" => {
+    /// Dispatch on the typed content (see [`crate::protocol::request`] for the defaults
+    /// filled in before parsing).
+    fn handle(&mut self, req: &Request) {
+        let p = &req.msg;
+        let reply = match req.content() {
+            C::ExecuteRequest(c) => return self.execute(req, c),
+            C::KernelInfoRequest(_) => typed::kernel_info_reply(p, &self.engine.banner()),
+            C::CompleteRequest(c) => self.complete(req, c),
+            C::InspectRequest(c) => self.inspect(req, c),
+            C::IsCompleteRequest(IsCompleteRequest { code }) => {
+                typed::is_complete_reply(p, self.engine.is_complete(code))
+            }
+            C::HistoryRequest(h) => typed::history_reply(p, self.history.query(h)),
+            C::CommInfoRequest(_) => typed::comm_info_reply(p),
+            C::CommOpen(c) => {
                 // No comm targets exist: close it at once, as the spec asks.
-                let id = c["comm_id"].clone();
-                self.out.publish(
-                    &req.header,
-                    "comm_close",
-                    json!({"comm_id": id, "data": {}}),
-                );
+                let m = typed::comm_close(p, c.comm_id.clone());
+                self.out.publish(Some(req), m);
                 return;
             }
-            "comm_msg" | "comm_close" => return,
-            "shutdown_request" => {
+            C::CommMsg(_) | C::CommClose(_) => return,
+            C::ShutdownRequest(c) => {
                 // Deprecated on shell since 5.4, still honoured.
-                let restart = flag(c, "restart", false);
-                let content = json!({"status": "ok", "restart": restart});
-                self.out.reply_shell(req, "shutdown_reply", content.clone());
-                self.out.publish(&req.header, "shutdown_reply", content);
-                self.out.status(&req.header, "idle");
+                self.out
+                    .reply_shell(req, typed::shutdown_reply(p, c.restart));
+                self.out
+                    .publish(Some(req), typed::shutdown_reply(p, c.restart));
+                self.out.status(req, "idle");
                 Outbox::flush_blocking(&self.out.iopub);
                 Outbox::flush_blocking(&self.out.shell);
                 std::process::exit(0);
             }
-            other => {
-                eprintln!("nbcuda: unknown shell message type {other:?}; ignored");
+            _ => {
+                eprintln!(
+                    "nbcuda: unknown shell message type {:?}; ignored",
+                    req.msg_type()
+                );
                 return;
             }
         };
-        self.out.reply_shell(req, &reply_type(&t), reply);
+        self.out.reply_shell(req, reply);
     }
 
-    fn complete(&mut self, c: &Json) -> Json {
-        let code = c["code"].as_str().unwrap_or("");
-        let len = code.chars().count();
-        let pos = c["cursor_pos"]
-            .as_u64()
-            .map_or(len, |p| (p as usize).min(len));
-        let comp = self.engine.complete(code, pos);
+    fn complete(&mut self, req: &Request, c: &CompleteRequest) -> typed::Outgoing {
+        let len = c.code.chars().count();
+        let comp = self.engine.complete(&c.code, c.cursor_pos.min(len));
         let types: Vec<Json> = comp
             .types
             .iter()
@@ -236,26 +216,22 @@ impl Executor {
                 json!({"start": comp.cursor_start, "end": comp.cursor_end, "text": text, "type": ty, "signature": ""})
             })
             .collect();
-        json!({
-            "status": "ok",
-            "matches": comp.matches,
-            "cursor_start": comp.cursor_start,
-            "cursor_end": comp.cursor_end,
-            "metadata": {"_jupyter_types_experimental": types},
-        })
+        let mut metadata = Map::new();
+        metadata.insert("_jupyter_types_experimental".into(), Json::Array(types));
+        typed::complete_reply(
+            &req.msg,
+            comp.matches,
+            comp.cursor_start,
+            comp.cursor_end,
+            metadata,
+        )
     }
 
-    fn inspect(&mut self, c: &Json) -> Json {
-        let code = c["code"].as_str().unwrap_or("");
-        let len = code.chars().count();
-        let pos = c["cursor_pos"]
-            .as_u64()
-            .map_or(len, |p| (p as usize).min(len));
-        let level = c["detail_level"].as_u64().unwrap_or(0).min(1) as u8;
-        match self.engine.inspect(code, pos, level) {
-            Some(data) => json!({"status": "ok", "found": true, "data": data, "metadata": {}}),
-            None => json!({"status": "ok", "found": false, "data": {}, "metadata": {}}),
-        }
+    fn inspect(&mut self, req: &Request, c: &InspectRequest) -> typed::Outgoing {
+        let len = c.code.chars().count();
+        let level = c.detail_level.unwrap_or(0).min(1) as u8;
+        let data = self.engine.inspect(&c.code, c.cursor_pos.min(len), level);
+        typed::inspect_reply(&req.msg, data.as_ref())
     }
 
     /// From here on an interrupt_request or SIGINT stops the cell; a stale one is forgotten.
@@ -283,13 +259,12 @@ impl Executor {
         })
     }
 
-    fn execute(&mut self, req: &Message) {
-        let c = &req.content;
-        let code = c["code"].as_str().unwrap_or("").to_string();
-        let silent = flag(c, "silent", false);
-        let store_history = flag(c, "store_history", !silent) && !silent;
-        let allow_stdin = flag(c, "allow_stdin", true);
-        let stop_on_error = flag(c, "stop_on_error", true);
+    fn execute(&mut self, req: &Request, c: &ExecuteContent) {
+        let code = c.code.clone();
+        let silent = c.silent;
+        let store_history = c.store_history && !silent;
+        let allow_stdin = c.allow_stdin;
+        let stop_on_error = c.stop_on_error;
         if store_history {
             self.count += 1;
         }
@@ -299,12 +274,11 @@ impl Executor {
         self.arm_interrupt();
         if !silent {
             self.out
-                .publish_typed(&req.header, &typed::execute_input(&code, count));
+                .publish(Some(req), typed::execute_input(&req.msg, &code, count));
         }
         let fe = Box::new(WireFrontend {
             out: self.out.clone(),
-            parent: req.header.clone(),
-            identities: req.identities.clone(),
+            parent: req.clone(),
             silent,
             allow_stdin,
             input: self.input.clone(),
@@ -317,8 +291,7 @@ impl Executor {
             allow_stdin,
             execution_count: count,
         };
-        let progress =
-            (!silent).then(|| CellProgress::start(self.out.clone(), req.header.clone(), count));
+        let progress = (!silent).then(|| CellProgress::start(self.out.clone(), req.clone(), count));
         let outcome = self.run_cell(&ereq, fe);
         if let Some(p) = progress {
             p.finish();
@@ -329,14 +302,8 @@ impl Executor {
                 .get("text/plain")
                 .and_then(Json::as_str)
                 .map(String::from);
-            match typed::execute_result(count, data, md) {
-                Some(c) => self.out.publish_typed(&req.header, &c),
-                None => self.out.publish(
-                    &req.header,
-                    "execute_result",
-                    json!({"execution_count": count, "data": data, "metadata": md, "transient": {}}),
-                ),
-            }
+            self.out
+                .publish(Some(req), typed::execute_result(&req.msg, count, data, md));
         }
         if store_history {
             self.history.record(count, &code, result_text);
@@ -344,29 +311,32 @@ impl Executor {
         let reply = match &outcome.error {
             Some(e) => {
                 if !silent {
-                    self.out.publish(&req.header, "error", error_content(e));
+                    self.out.publish(Some(req), typed::error(&req.msg, e));
                 }
-                typed::execute_reply(count, Some(e), &json!([]), json!({}))
+                typed::execute_reply(&req.msg, count, Some(e), &json!([]), &json!({}))
             }
             None => {
-                let ue = self.user_expressions(&c["user_expressions"], count);
-                typed::execute_reply(count, None, &json!(outcome.payload), ue)
+                let ue = self.user_expressions(c.user_expressions.as_ref(), count);
+                typed::execute_reply(&req.msg, count, None, &json!(outcome.payload), &ue)
             }
         };
-        self.out.reply_shell(req, "execute_reply", reply);
+        self.out.reply_shell(req, reply);
         if outcome.error.is_some() && stop_on_error {
             self.abort_queued();
         }
     }
 
     /// Evaluate `user_expressions` quietly after a successful cell.
-    fn user_expressions(&mut self, exprs: &Json, count: u32) -> Json {
+    fn user_expressions(
+        &mut self,
+        exprs: Option<&std::collections::HashMap<String, String>>,
+        count: u32,
+    ) -> Json {
         let mut out = Map::new();
-        let Some(exprs) = exprs.as_object() else {
+        let Some(exprs) = exprs else {
             return Json::Object(out);
         };
-        for (name, expr) in exprs {
-            let code = expr.as_str().unwrap_or("");
+        for (name, code) in exprs {
             let req = ExecuteRequest {
                 code,
                 silent: false,
@@ -405,18 +375,16 @@ impl Executor {
         for inc in queued {
             if inc.msg.msg_type() == "execute_request" && inc.received <= cutoff {
                 let req = &inc.msg;
-                self.out.status(&req.header, "busy");
-                let reply = json!({
-                    "status": "error",
-                    "ename": "ExecutionAborted",
-                    "evalue": "not run: an earlier cell raised an error (stop_on_error)",
-                    "traceback": [],
-                    "execution_count": self.count,
-                    "user_expressions": {},
-                    "payload": [],
-                });
-                self.out.reply_shell(req, "execute_reply", reply);
-                self.out.status(&req.header, "idle");
+                self.out.status(req, "busy");
+                let e = ErrorInfo {
+                    ename: "ExecutionAborted".into(),
+                    evalue: "not run: an earlier cell raised an error (stop_on_error)".into(),
+                    traceback: vec![],
+                };
+                let reply =
+                    typed::execute_reply(&req.msg, self.count, Some(&e), &json!([]), &json!({}));
+                self.out.reply_shell(req, reply);
+                self.out.status(req, "idle");
             } else {
                 keep.push_back(inc);
             }
@@ -427,16 +395,6 @@ impl Executor {
 
 pub fn error_content(e: &ErrorInfo) -> Json {
     json!({"ename": e.ename, "evalue": e.evalue, "traceback": e.traceback})
-}
-
-fn is_complete(engine: &Engine, c: &Json) -> Json {
-    let code = c["code"].as_str().unwrap_or("");
-    match engine.is_complete(code) {
-        Completeness::Complete => json!({"status": "complete"}),
-        Completeness::Incomplete(indent) => json!({"status": "incomplete", "indent": indent}),
-        Completeness::Invalid => json!({"status": "invalid"}),
-        Completeness::Unknown => json!({"status": "unknown"}),
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! This session's input history, for `history_request` (tail, range and glob search), as
 //! IPython's history manager answers it for the current session.
 
+use jupyter_protocol::HistoryRequest;
 use serde_json::{json, Value as Json};
 
 /// History of the current process is session 1 (IPython numbers sessions from 1).
@@ -29,45 +30,57 @@ impl History {
         }
     }
 
-    /// Answer a history_request's content.
-    pub fn query(&self, c: &Json) -> Vec<Json> {
-        let output = c["output"].as_bool().unwrap_or(false);
-        let unique = c["unique"].as_bool().unwrap_or(false);
-        let n = c["n"].as_u64().map(|n| n as usize);
-        let picked: Vec<&(u32, String, Option<String>)> = match c["hist_access_type"]
-            .as_str()
-            .unwrap_or("range")
-        {
-            "tail" => {
-                let all = if unique {
-                    dedupe(self.entries.iter().collect())
-                } else {
-                    self.entries.iter().collect()
-                };
-                last(all, Some(n.unwrap_or(10)))
+    /// Answer a history_request.
+    pub fn query(&self, req: &HistoryRequest) -> Vec<Json> {
+        let (picked, output): (Vec<&(u32, String, Option<String>)>, bool) = match req {
+            HistoryRequest::Tail { n, output, .. } => {
+                (last(self.entries.iter().collect(), count(*n)), *output)
             }
-            "search" => {
-                let pat = c["pattern"].as_str().unwrap_or("*");
-                let hits: Vec<_> = self.entries.iter().filter(|e| glob(pat, &e.1)).collect();
-                let hits = if unique { dedupe(hits) } else { hits };
-                last(hits, n)
+            HistoryRequest::Search {
+                pattern,
+                unique,
+                output,
+                n,
+                ..
+            } => {
+                let hits: Vec<_> = self
+                    .entries
+                    .iter()
+                    .filter(|e| glob(pattern, &e.1))
+                    .collect();
+                let hits = if *unique { dedupe(hits) } else { hits };
+                (last(hits, count(*n)), *output)
             }
-            _ => {
-                let session = c["session"].as_i64().unwrap_or(0);
-                // 0 and 1 both mean this session; earlier sessions do not exist here.
+            HistoryRequest::Range {
+                session,
+                start,
+                stop,
+                output,
+                ..
+            } => {
+                // 0 (or none) and 1 both mean this session; earlier sessions do not exist here.
+                let session = i64::from(session.unwrap_or(0));
                 if session != 0 && session != SESSION {
                     return Vec::new();
                 }
-                let start = c["start"].as_u64().unwrap_or(0);
-                let stop = c["stop"].as_u64().filter(|&s| s > 0);
-                self.entries
+                let start = i64::from(*start);
+                // 0 is "to the end" (what a request without `stop` is given).
+                let stop = Some(i64::from(*stop)).filter(|&s| s > 0);
+                let rows = self
+                    .entries
                     .iter()
-                    .filter(|e| u64::from(e.0) >= start && stop.is_none_or(|s| u64::from(e.0) < s))
-                    .collect()
+                    .filter(|e| i64::from(e.0) >= start && stop.is_none_or(|s| i64::from(e.0) < s))
+                    .collect();
+                (rows, *output)
             }
         };
         picked.into_iter().map(|e| Self::row(e, output)).collect()
     }
+}
+
+/// A request's `n` as a limit (a negative one keeps nothing).
+fn count(n: i32) -> Option<usize> {
+    Some(usize::try_from(n).unwrap_or(0))
 }
 
 fn last<T>(mut v: Vec<T>, n: Option<usize>) -> Vec<T> {
@@ -134,6 +147,12 @@ fn glob_at(p: &[char], t: &[char]) -> bool {
 mod tests {
     use super::*;
 
+    /// Query with a request as a client sends it, through the defaults the server fills in.
+    fn q(h: &History, c: Json) -> Vec<Json> {
+        let c = crate::protocol::request::with_defaults("history_request", c);
+        h.query(&serde_json::from_value(c).unwrap())
+    }
+
     fn h() -> History {
         let mut h = History::default();
         for (i, s) in ["1+1", "x=2", "1+2", "1+1"].iter().enumerate() {
@@ -145,17 +164,29 @@ mod tests {
     #[test]
     fn tail_range_search() {
         let h = h();
-        let tail = h.query(&json!({"hist_access_type": "tail", "n": 2}));
+        let tail = q(&h, json!({"hist_access_type": "tail", "n": 2}));
         assert_eq!(tail, vec![json!([1, 3, "1+2"]), json!([1, 4, "1+1"])]);
-        let r = h.query(&json!({"hist_access_type": "range", "session": 1, "start": 2, "stop": 3}));
+        let r = q(
+            &h,
+            json!({"hist_access_type": "range", "session": 1, "start": 2, "stop": 3}),
+        );
         assert_eq!(r, vec![json!([1, 2, "x=2"])]);
-        let s = h.query(&json!({"hist_access_type": "search", "pattern": "1+*"}));
+        let s = q(&h, json!({"hist_access_type": "search", "pattern": "1+*"}));
         assert_eq!(s.len(), 3);
-        let s = h.query(&json!({"hist_access_type": "search", "pattern": "1+1", "unique": true}));
+        let s = q(
+            &h,
+            json!({"hist_access_type": "search", "pattern": "1+1", "unique": true}),
+        );
         assert_eq!(s, vec![json!([1, 4, "1+1"])]);
-        let s = h.query(&json!({"hist_access_type": "search", "pattern": "*", "n": 2}));
+        let s = q(
+            &h,
+            json!({"hist_access_type": "search", "pattern": "*", "n": 2}),
+        );
         assert_eq!(s.len(), 2);
-        let o = h.query(&json!({"hist_access_type": "tail", "n": 1, "output": true}));
+        let o = q(
+            &h,
+            json!({"hist_access_type": "tail", "n": 1, "output": true}),
+        );
         assert_eq!(o, vec![json!([1, 4, ["1+1", null]])]);
     }
 

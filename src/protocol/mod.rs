@@ -10,6 +10,7 @@ pub mod kernel_info;
 pub mod notebook;
 pub mod outbox;
 pub mod progress;
+pub mod request;
 pub mod server;
 pub mod typed;
 pub mod wire;

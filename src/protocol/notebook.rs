@@ -416,7 +416,8 @@ fn run_notebook_here(opts: &RunOptions) -> Result<RunSummary> {
     progress.finish();
 
     nb["cells"] = Json::Array(std::mem::take(&mut state.borrow_mut().cells));
-    nb["metadata"]["language_info"] = crate::protocol::kernel_info::language_info();
+    nb["metadata"]["language_info"] =
+        serde_json::to_value(crate::protocol::kernel_info::language_info()).unwrap_or_default();
     if !nb["metadata"]["kernelspec"].is_object() {
         nb["metadata"]["kernelspec"] = json!({
             "name": crate::protocol::install::KERNEL_NAME,

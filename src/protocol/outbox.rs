@@ -5,12 +5,11 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use jupyter_protocol::JupyterMessageContent;
-use serde_json::Value as Json;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::protocol::typed;
-use crate::protocol::wire::{new_message, Message, Signer};
+use crate::protocol::request::Request;
+use crate::protocol::typed::{self, Outgoing};
+use crate::protocol::wire::Signer;
 
 /// An item for a socket's sender task.
 pub enum Out {
@@ -21,7 +20,7 @@ pub enum Out {
     /// are sent as one `stream` message, like ipykernel's buffered stdout, so a loop of
     /// prints does not flood the frontend with thousands of messages.
     Stream {
-        parent: Json,
+        parent: Request,
         name: &'static str,
         text: String,
     },
@@ -37,15 +36,28 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Publish on IOPub with `parent` (a request header, or `{}`) as parent.
-    pub fn publish(&self, parent: &Json, msg_type: &str, content: Json) {
-        let topic = Bytes::from(format!("kernel.{}.{msg_type}", self.session));
-        let m = new_message(&self.session, vec![topic], parent, msg_type, content);
-        let _ = self.iopub.send(Out::Frames(self.signer.encode(&m)));
+    /// Signed frames for a typed message: replies go to the identities `as_child_of`
+    /// copied from the request, IOPub messages to their topic.
+    pub fn encode(&self, out: Outgoing, parent: Option<&Request>, iopub: bool) -> Vec<Bytes> {
+        let topic = iopub.then(|| {
+            Bytes::from(format!(
+                "kernel.{}.{}",
+                self.session,
+                out.msg.message_type()
+            ))
+        });
+        let parent = parent.map(|p| &*p.raw_header);
+        self.signer
+            .encode(&typed::to_wire(out, &self.session, parent, topic))
+    }
+
+    /// Publish on IOPub; `parent` is the request the message belongs to, if any.
+    pub fn publish(&self, parent: Option<&Request>, out: Outgoing) {
+        let _ = self.iopub.send(Out::Frames(self.encode(out, parent, true)));
     }
 
     /// Queue stream text for IOPub (merged with neighbouring chunks, see [`Out::Stream`]).
-    pub fn stream(&self, parent: &Json, name: &'static str, text: &str) {
+    pub fn stream(&self, parent: &Request, name: &'static str, text: &str) {
         let _ = self.iopub.send(Out::Stream {
             parent: parent.clone(),
             name,
@@ -53,31 +65,21 @@ impl Outbox {
         });
     }
 
-    pub fn status(&self, parent: &Json, state: &str) {
-        self.publish_typed(parent, &typed::status(state));
-    }
-
-    /// Publish jupyter-protocol typed content (see [`typed::wire_content`]).
-    pub fn publish_typed(&self, parent: &Json, content: &JupyterMessageContent) {
-        self.publish(parent, content.message_type(), typed::wire_content(content));
+    pub fn status(&self, parent: &Request, state: &str) {
+        self.publish(Some(parent), typed::status(Some(&parent.msg), state));
     }
 
     /// A reply to `req`, routed back to its sender's identities.
-    pub fn reply_message(&self, req: &Message, msg_type: &str, content: Json) -> Vec<Bytes> {
-        let m = new_message(
-            &self.session,
-            req.identities.clone(),
-            &req.header,
-            msg_type,
-            content,
-        );
-        self.signer.encode(&m)
+    pub fn reply_frames(&self, req: &Request, out: Outgoing) -> Vec<Bytes> {
+        self.encode(out, Some(req), false)
     }
 
-    pub fn reply_shell(&self, req: &Message, msg_type: &str, content: Json) {
-        let _ = self
-            .shell
-            .send(Out::Frames(self.reply_message(req, msg_type, content)));
+    pub fn reply_shell(&self, req: &Request, out: Outgoing) {
+        let _ = self.shell.send(Out::Frames(self.reply_frames(req, out)));
+    }
+
+    pub fn send_stdin(&self, req: &Request, out: Outgoing) {
+        let _ = self.stdin.send(Out::Frames(self.reply_frames(req, out)));
     }
 
     /// Wait (from a plain thread) until `queue` has sent everything queued so far.
@@ -94,13 +96,5 @@ impl Outbox {
         if queue.send(Out::Flush(tx)).is_ok() {
             let _ = rx.await;
         }
-    }
-}
-
-/// The reply type for a request type (`kernel_info_request` → `kernel_info_reply`).
-pub fn reply_type(msg_type: &str) -> String {
-    match msg_type.strip_suffix("_request") {
-        Some(base) => format!("{base}_reply"),
-        None => format!("{msg_type}_reply"),
     }
 }

@@ -9,18 +9,18 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use bytes::Bytes;
-use jupyter_protocol::IoPubWelcome;
+use jupyter_protocol::JupyterMessageContent as C;
 use jupyter_zmq_client::{parse_subscription_message, SubscriptionEvent};
-use serde_json::{json, Value as Json};
 use tokio::sync::mpsc;
 use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
 
 use crate::engine::Engine;
 use crate::protocol::connection::{self, endpoint};
 use crate::protocol::exec::{Executor, Incoming};
-use crate::protocol::kernel_info::kernel_info_content;
-use crate::protocol::outbox::{reply_type, Out, Outbox};
-use crate::protocol::wire::{new_message, Signer};
+use crate::protocol::outbox::{Out, Outbox};
+use crate::protocol::request::{self, Request};
+use crate::protocol::typed;
+use crate::protocol::wire::Signer;
 
 /// The execution thread's stack: the interpreter recurses for nested Python calls.
 pub const EXEC_STACK: usize = 256 << 20;
@@ -216,7 +216,7 @@ async fn sender<S: SocketSend>(name: &str, mut sock: S, mut rx: mpsc::UnboundedR
 
 /// Stream text waiting to be merged with the next chunk.
 struct PendingStream {
-    parent: Json,
+    parent: Request,
     name: &'static str,
     text: String,
     since: tokio::time::Instant,
@@ -229,15 +229,8 @@ const STREAM_MERGE_MAX: usize = 1 << 20;
 
 async fn send_pending(sock: &mut zeromq::XPubSocket, out: &Outbox, p: Option<PendingStream>) {
     let Some(p) = p else { return };
-    let topic = Bytes::from(format!("kernel.{}.stream", out.session));
-    let m = new_message(
-        &out.session,
-        vec![topic],
-        &p.parent,
-        "stream",
-        json!({"name": p.name, "text": p.text}),
-    );
-    if let Some(z) = to_zmq(out.signer.encode(&m)) {
+    let m = typed::stream(&p.parent.msg, p.name, p.text);
+    if let Some(z) = to_zmq(out.encode(m, Some(&p.parent), true)) {
         if let Err(e) = sock.send(z).await {
             log(format!("iopub: send failed: {e}"));
         }
@@ -261,14 +254,12 @@ async fn iopub_task(
                     else {
                         continue;
                     };
-                    let welcome = serde_json::to_value(IoPubWelcome::new(topic.clone()))
-                        .unwrap_or_else(|_| json!({ "subscription": topic }));
-                    let w = new_message(
+                    // Sent on the subscriber's own topic, so its filter lets it through.
+                    let w = typed::to_wire(
+                        typed::iopub_welcome(&topic),
                         &out.session,
-                        vec![Bytes::from(topic.clone().into_bytes())],
-                        &json!({}),
-                        "iopub_welcome",
-                        welcome,
+                        None,
+                        Some(Bytes::from(topic.into_bytes())),
                     );
                     if let Some(z) = to_zmq(out.signer.encode(&w)) {
                         if let Err(e) = sock.send(z).await {
@@ -288,7 +279,7 @@ async fn iopub_task(
             item = rx.recv() => match item {
                 Some(Out::Stream { parent, name, text }) => {
                     if let Some(p) = pending.as_mut() {
-                        if p.name == name && p.parent == parent {
+                        if p.name == name && p.parent.msg_id() == parent.msg_id() {
                             p.text.push_str(&text);
                             if p.text.len() >= STREAM_MERGE_MAX {
                                 send_pending(&mut sock, &out, pending.take()).await;
@@ -327,7 +318,11 @@ async fn shell_reader(
 ) {
     loop {
         match sock.recv().await {
-            Ok(m) => match signer.decode(frames(m)) {
+            Ok(m) => match signer
+                .decode(frames(m))
+                .map_err(|e| e.to_string())
+                .and_then(request::parse)
+            {
                 Ok(msg) => {
                     let inc = Incoming {
                         msg,
@@ -356,10 +351,15 @@ async fn stdin_reader(
 ) {
     loop {
         match sock.recv().await {
-            Ok(m) => match signer.decode(frames(m)) {
-                Ok(msg) if msg.msg_type() == "input_reply" => {
-                    let v = msg.content["value"].as_str().unwrap_or("").to_string();
-                    let _ = input.send(v);
+            Ok(m) => match signer
+                .decode(frames(m))
+                .map_err(|e| e.to_string())
+                .and_then(request::parse)
+            {
+                Ok(msg) if matches!(msg.content(), C::InputReply(_)) => {
+                    if let C::InputReply(r) = msg.content() {
+                        let _ = input.send(r.value.clone());
+                    }
                 }
                 Ok(msg) => log(format!("stdin: ignored {:?}", msg.msg_type())),
                 Err(e) => log(format!("stdin: dropped invalid message: {e}")),
@@ -390,57 +390,62 @@ async fn control_loop(
                 continue;
             }
         };
-        let req = match out.signer.decode(frames(m)) {
+        let req = match out
+            .signer
+            .decode(frames(m))
+            .map_err(|e| e.to_string())
+            .and_then(request::parse)
+        {
             Ok(r) => r,
             Err(e) => {
                 log(format!("control: dropped invalid message: {e}"));
                 continue;
             }
         };
-        let t = req.msg_type().to_string();
-        out.status(&req.header, "busy");
-        let content: Option<Json> = match t.as_str() {
-            "interrupt_request" => {
+        let p = &req.msg;
+        out.status(&req, "busy");
+        let content: Option<typed::Outgoing> = match req.content() {
+            C::InterruptRequest(_) => {
                 if executing.load(Ordering::SeqCst) {
                     interrupt.store(true, Ordering::SeqCst);
                 }
-                Some(json!({"status": "ok"}))
+                Some(typed::interrupt_reply(p))
             }
-            "kernel_info_request" => {
+            C::KernelInfoRequest(_) => {
                 let b = banner.get().cloned().unwrap_or_else(|| "nbcuda".into());
-                Some(kernel_info_content(&b))
+                Some(typed::kernel_info_reply(p, &b))
             }
-            "shutdown_request" => {
+            C::ShutdownRequest(c) => {
                 // The kernel manager starts a new process for a restart, so both cases
                 // exit; a restarted kernel gets the same connection settings and a fresh
                 // session.
-                let restart = req.content["restart"].as_bool().unwrap_or(false);
-                let c = json!({"status": "ok", "restart": restart});
-                let reply = out.reply_message(&req, "shutdown_reply", c.clone());
+                let reply = out.reply_frames(&req, typed::shutdown_reply(p, c.restart));
                 if let Some(z) = to_zmq(reply) {
                     let _ = sock.send(z).await;
                 }
-                out.publish(&req.header, "shutdown_reply", c);
-                out.status(&req.header, "idle");
+                out.publish(Some(&req), typed::shutdown_reply(p, c.restart));
+                out.status(&req, "idle");
                 Outbox::flush(&out.iopub).await;
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 std::process::exit(0);
             }
-            "debug_request" => Some(json!({"status": "error", "ename": "NotImplementedError",
-                "evalue": "nbcuda has no debugger", "traceback": []})),
-            other => {
-                log(format!("control: unknown message type {other:?}; ignored"));
+            C::DebugRequest(_) => Some(typed::debug_unsupported(p)),
+            _ => {
+                log(format!(
+                    "control: unknown message type {:?}; ignored",
+                    req.msg_type()
+                ));
                 None
             }
         };
         if let Some(c) = content {
-            let reply = out.reply_message(&req, &reply_type(&t), c);
+            let reply = out.reply_frames(&req, c);
             if let Some(z) = to_zmq(reply) {
                 if let Err(e) = sock.send(z).await {
                     log(format!("control: send failed: {e}"));
                 }
             }
         }
-        out.status(&req.header, "idle");
+        out.status(&req, "idle");
     }
 }

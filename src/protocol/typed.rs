@@ -1,22 +1,54 @@
-//! jupyter-protocol's typed message content at the wire boundary.
-//!
-//! Outgoing status, execute_input, execute_result and execute_reply content is built as
-//! jupyter-protocol structs and turned into wire JSON here, in one place, where its
-//! serialisation is corrected. Framing, signing and replay protection stay in
-//! [`super::wire`]: jupyter-zmq-client's connection verifies signatures but keeps no
-//! history of them, so it cannot refuse a replayed message.
+//! Every message this kernel sends is built here as jupyter-protocol typed content, made a
+//! child of its request with `as_child_of`, and turned into a wire [`Message`] by
+//! [`to_wire`] — the one place where jupyter-protocol's serialisation is corrected for
+//! the official validators and where what it cannot express is filled in. Framing,
+//! signing and replay protection stay in [`super::wire`]: jupyter-zmq-client's connection
+//! verifies signatures but keeps no history of them, so it cannot refuse a replay.
 
+use bytes::Bytes;
 use jupyter_protocol::{
-    ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, ExecutionState,
-    JupyterMessageContent, Media, Payload, ReplyError, ReplyStatus, Status,
+    ClearOutput, CommClose, CommId, CommInfoReply, CompleteReply, DebugReply, DisplayData,
+    ErrorOutput, ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, ExecutionState,
+    HistoryReply, InputRequest, InspectReply, InterruptReply, IoPubWelcome, IsCompleteReply,
+    IsCompleteReplyStatus, JupyterMessage, JupyterMessageContent, Media, Payload, ReplyError,
+    ReplyStatus, ShutdownReply, Status, Stdio, StreamContent, Transient, UnknownMessage,
+    UpdateDisplayData,
 };
 use serde_json::{json, Map, Value as Json};
 
-use crate::engine::ErrorInfo;
+use crate::engine::{Completeness, ErrorInfo};
+use crate::protocol::kernel_info::{self, PROTOCOL_VERSION};
+use crate::protocol::wire::Message;
+
+/// A typed message on its way out, with the content fields jupyter-protocol 2.0.3 cannot
+/// hold; [`to_wire`] writes them over the typed serialisation.
+pub struct Outgoing {
+    pub msg: JupyterMessage,
+    pub extra: Map<String, Json>,
+}
+
+impl From<JupyterMessage> for Outgoing {
+    fn from(msg: JupyterMessage) -> Outgoing {
+        Outgoing {
+            msg,
+            extra: Map::new(),
+        }
+    }
+}
+
+impl Outgoing {
+    fn with(mut self, key: &str, v: Json) -> Outgoing {
+        self.extra.insert(key.into(), v);
+        self
+    }
+}
 
 /// Fields the spec requires to be objects that jupyter-protocol 2.0.3 writes as `null`
-/// when they are `None`; the official validators reject the null.
+/// when they are `None` (or leaves out); the official validators reject both.
 const OBJECT_FIELDS: [&str; 2] = ["user_expressions", "transient"];
+
+/// Messages whose `transient` the validators require even when there is no display id.
+const WITH_TRANSIENT: [&str; 3] = ["display_data", "update_display_data", "execute_result"];
 
 /// Typed content as the JSON that goes on the wire, with [`OBJECT_FIELDS`] never null.
 pub fn wire_content(c: &JupyterMessageContent) -> Json {
@@ -28,58 +60,195 @@ pub fn wire_content(c: &JupyterMessageContent) -> Json {
                 o.insert(k.into(), json!({}));
             }
         }
+        if WITH_TRANSIENT.contains(&c.message_type()) && !o.contains_key("transient") {
+            o.insert("transient".into(), json!({}));
+        }
     }
     v
 }
 
-pub fn status(state: &str) -> JupyterMessageContent {
+/// The one conversion to the wire. `parent` is the request's header exactly as received
+/// (jupyter-protocol's `Header` would re-format its date and drop fields it does not know,
+/// such as `subshell_id`); `topic` replaces the routing identities on IOPub.
+pub fn to_wire(
+    out: Outgoing,
+    session: &str,
+    parent: Option<&Json>,
+    topic: Option<Bytes>,
+) -> Message {
+    let Outgoing { msg, extra } = out;
+    let msg = msg.with_session(session);
+    let mut header = msg.header.clone();
+    header.username = "nbcuda".into();
+    header.version = PROTOCOL_VERSION.into();
+    let mut content = wire_content(&msg.content);
+    if let Some(o) = content.as_object_mut() {
+        o.extend(extra);
+    }
+    Message {
+        identities: match topic {
+            Some(t) => vec![t],
+            None => msg.zmq_identities,
+        },
+        header: serde_json::to_value(&header).unwrap_or_else(|_| json!({})),
+        parent_header: parent
+            .filter(|p| p.is_object())
+            .cloned()
+            .unwrap_or_else(|| json!({})),
+        metadata: if msg.metadata.is_object() {
+            msg.metadata
+        } else {
+            json!({})
+        },
+        content,
+        buffers: msg.buffers,
+    }
+}
+
+/// A MIME bundle as jupyter-protocol's [`Media`], or None when it does not fit its model
+/// (the caller then sends the bundle as it is, through [`Outgoing::extra`]).
+fn media(data: &Map<String, Json>) -> Option<Media> {
+    serde_json::from_value(Json::Object(data.clone())).ok()
+}
+
+fn reply_error(e: &ErrorInfo) -> Option<Box<ReplyError>> {
+    Some(Box::new(ReplyError {
+        ename: e.ename.clone(),
+        evalue: e.evalue.clone(),
+        traceback: e.traceback.clone(),
+    }))
+}
+
+fn child(c: impl Into<JupyterMessageContent>, parent: &JupyterMessage) -> Outgoing {
+    JupyterMessage::new(c, Some(parent)).into()
+}
+
+pub fn status(parent: Option<&JupyterMessage>, state: &str) -> Outgoing {
     let execution_state = match state {
         "busy" => ExecutionState::Busy,
         "idle" => ExecutionState::Idle,
         "starting" => ExecutionState::Starting,
         other => ExecutionState::Other(other.to_string()),
     };
-    Status { execution_state }.into()
+    JupyterMessage::new(Status { execution_state }, parent).into()
 }
 
-pub fn execute_input(code: &str, count: u32) -> JupyterMessageContent {
+pub fn iopub_welcome(topic: &str) -> Outgoing {
+    JupyterMessage::new(IoPubWelcome::new(topic.to_string()), None).into()
+}
+
+pub fn execute_input(parent: &JupyterMessage, code: &str, count: u32) -> Outgoing {
     ExecuteInput {
         code: code.to_string(),
         execution_count: ExecutionCount::new(count as usize),
     }
+    .as_child_of(parent)
     .into()
 }
 
-/// None when the bundle does not fit jupyter-protocol's media model; the caller then sends
-/// it as it is.
+pub fn stream(parent: &JupyterMessage, name: &str, text: String) -> Outgoing {
+    let name = if name == "stderr" {
+        Stdio::Stderr
+    } else {
+        Stdio::Stdout
+    };
+    StreamContent { name, text }.as_child_of(parent).into()
+}
+
+fn transient(display_id: Option<&str>) -> Transient {
+    Transient {
+        display_id: display_id.map(String::from),
+    }
+}
+
+/// display_data, or update_display_data when `update` (which needs a display id).
+pub fn display(
+    parent: &JupyterMessage,
+    data: &Map<String, Json>,
+    metadata: &Map<String, Json>,
+    display_id: Option<&str>,
+    update: bool,
+) -> Outgoing {
+    let typed = media(data);
+    let m = typed.clone().unwrap_or_default();
+    let out = if update {
+        UpdateDisplayData {
+            data: m,
+            metadata: metadata.clone(),
+            transient: transient(display_id),
+        }
+        .as_child_of(parent)
+    } else {
+        DisplayData {
+            data: m,
+            metadata: metadata.clone(),
+            transient: Some(transient(display_id)),
+        }
+        .as_child_of(parent)
+    };
+    let out = Outgoing::from(out);
+    match typed {
+        Some(_) => out,
+        None => out.with("data", Json::Object(data.clone())),
+    }
+}
+
+pub fn clear_output(parent: &JupyterMessage, wait: bool) -> Outgoing {
+    ClearOutput { wait }.as_child_of(parent).into()
+}
+
+pub fn error(parent: &JupyterMessage, e: &ErrorInfo) -> Outgoing {
+    ErrorOutput {
+        ename: e.ename.clone(),
+        evalue: e.evalue.clone(),
+        traceback: e.traceback.clone(),
+    }
+    .as_child_of(parent)
+    .into()
+}
+
+pub fn input_request(parent: &JupyterMessage, prompt: &str, password: bool) -> Outgoing {
+    InputRequest {
+        prompt: prompt.to_string(),
+        password,
+    }
+    .as_child_of(parent)
+    .into()
+}
+
 pub fn execute_result(
+    parent: &JupyterMessage,
     count: u32,
     data: &Map<String, Json>,
     metadata: &Map<String, Json>,
-) -> Option<JupyterMessageContent> {
-    let data: Media = serde_json::from_value(Json::Object(data.clone())).ok()?;
-    Some(
-        ExecuteResult {
-            execution_count: ExecutionCount::new(count as usize),
-            data,
-            metadata: metadata.clone(),
-            transient: None,
-        }
-        .into(),
-    )
+) -> Outgoing {
+    let typed = media(data);
+    let out: Outgoing = ExecuteResult {
+        execution_count: ExecutionCount::new(count as usize),
+        data: typed.clone().unwrap_or_default(),
+        metadata: metadata.clone(),
+        transient: None,
+    }
+    .as_child_of(parent)
+    .into();
+    match typed {
+        Some(_) => out,
+        None => out.with("data", Json::Object(data.clone())),
+    }
 }
 
-/// An execute_reply. `payload` and `user_expressions` come from the interpreter as JSON;
-/// the payload is read into jupyter-protocol's [`Payload`] (pages) when it fits, the user expressions
-/// are added after serialisation because their error form is ours.
+/// An execute_reply. `payload` and `user_expressions` come from the interpreter as JSON and
+/// are read into jupyter-protocol's [`Payload`] and `ExpressionResult` when they fit; what
+/// does not (a payload source it has no variant for) is sent as the interpreter made it.
 pub fn execute_reply(
+    parent: &JupyterMessage,
     count: u32,
     error: Option<&ErrorInfo>,
     payload: &Json,
-    user_expressions: Json,
-) -> Json {
-    // A payload jupyter-protocol has no variant for is sent as the interpreter made it.
+    user_expressions: &Json,
+) -> Outgoing {
     let typed_payload: Option<Vec<Payload>> = serde_json::from_value(payload.clone()).ok();
+    let typed_ue = serde_json::from_value(user_expressions.clone()).ok();
     let reply = ExecuteReply {
         status: if error.is_some() {
             ReplyStatus::Error
@@ -88,82 +257,193 @@ pub fn execute_reply(
         },
         execution_count: ExecutionCount::new(count as usize),
         payload: typed_payload.clone().unwrap_or_default(),
-        user_expressions: None,
-        error: error.map(|e| {
-            Box::new(ReplyError {
-                ename: e.ename.clone(),
-                evalue: e.evalue.clone(),
-                traceback: e.traceback.clone(),
-            })
-        }),
+        user_expressions: typed_ue.clone(),
+        error: error.and_then(reply_error),
     };
-    let mut v = wire_content(&reply.into());
+    let mut out = child(reply, parent);
     if typed_payload.is_none() {
-        v["payload"] = payload.clone();
+        out = out.with("payload", payload.clone());
     }
-    if user_expressions.is_object() {
-        v["user_expressions"] = user_expressions;
+    if typed_ue.is_none() && user_expressions.is_object() {
+        out = out.with("user_expressions", user_expressions.clone());
     }
-    v
+    out
+}
+
+pub fn kernel_info_reply(parent: &JupyterMessage, banner: &str) -> Outgoing {
+    // jupyter-protocol 2.0.3 has no `supported_features` (protocol 5.5, JEP 92).
+    Outgoing::from(kernel_info::kernel_info(banner).as_child_of(parent))
+        .with("supported_features", json!([]))
+}
+
+pub fn complete_reply(
+    parent: &JupyterMessage,
+    matches: Vec<String>,
+    cursor_start: usize,
+    cursor_end: usize,
+    metadata: Map<String, Json>,
+) -> Outgoing {
+    CompleteReply {
+        matches,
+        cursor_start,
+        cursor_end,
+        metadata,
+        status: ReplyStatus::Ok,
+        error: None,
+    }
+    .as_child_of(parent)
+    .into()
+}
+
+pub fn inspect_reply(parent: &JupyterMessage, data: Option<&Map<String, Json>>) -> Outgoing {
+    let typed = data.map(media);
+    let out: Outgoing = InspectReply {
+        found: data.is_some(),
+        data: typed.clone().flatten().unwrap_or_default(),
+        metadata: Map::new(),
+        status: ReplyStatus::Ok,
+        error: None,
+    }
+    .as_child_of(parent)
+    .into();
+    match (data, typed) {
+        (Some(d), Some(None)) => out.with("data", Json::Object(d.clone())),
+        _ => out,
+    }
+}
+
+pub fn is_complete_reply(parent: &JupyterMessage, c: Completeness) -> Outgoing {
+    let reply = match c {
+        Completeness::Complete => IsCompleteReply::new(IsCompleteReplyStatus::Complete, "".into()),
+        Completeness::Incomplete(indent) => IsCompleteReply::incomplete(indent),
+        Completeness::Invalid => IsCompleteReply::invalid(),
+        Completeness::Unknown => IsCompleteReply::unknown(),
+    };
+    reply.as_child_of(parent).into()
+}
+
+/// `rows` as History::query makes them. jupyter-protocol's `HistoryEntry` has a string
+/// output, but a cell without a result has `null` there (as in IPython), so such a
+/// history is sent as it is.
+pub fn history_reply(parent: &JupyterMessage, rows: Vec<Json>) -> Outgoing {
+    let rows = Json::Array(rows);
+    let typed = serde_json::from_value(rows.clone()).ok();
+    let out = child(
+        HistoryReply {
+            history: typed.clone().unwrap_or_default(),
+            status: ReplyStatus::Ok,
+            error: None,
+        },
+        parent,
+    );
+    match typed {
+        Some(_) => out,
+        None => out.with("history", rows),
+    }
+}
+
+pub fn comm_info_reply(parent: &JupyterMessage) -> Outgoing {
+    CommInfoReply::default().as_child_of(parent).into()
+}
+
+pub fn comm_close(parent: &JupyterMessage, comm_id: CommId) -> Outgoing {
+    CommClose {
+        comm_id,
+        data: Map::new(),
+    }
+    .as_child_of(parent)
+    .into()
+}
+
+pub fn shutdown_reply(parent: &JupyterMessage, restart: bool) -> Outgoing {
+    ShutdownReply {
+        restart,
+        status: ReplyStatus::Ok,
+        error: None,
+    }
+    .as_child_of(parent)
+    .into()
+}
+
+pub fn interrupt_reply(parent: &JupyterMessage) -> Outgoing {
+    InterruptReply::new().as_child_of(parent).into()
+}
+
+pub fn debug_unsupported(parent: &JupyterMessage) -> Outgoing {
+    DebugReply {
+        content: json!({"status": "error", "ename": "NotImplementedError",
+                        "evalue": "nbcuda has no debugger", "traceback": []}),
+    }
+    .as_child_of(parent)
+    .into()
+}
+
+/// The reply type for a request type (`kernel_info_request` → `kernel_info_reply`).
+pub fn reply_type(msg_type: &str) -> String {
+    match msg_type.strip_suffix("_request") {
+        Some(base) => format!("{base}_reply"),
+        None => format!("{msg_type}_reply"),
+    }
+}
+
+/// An error reply to any request whose handler failed (a bug caught by catch_unwind).
+/// Typed where jupyter-protocol's reply has an error form; is_complete_reply and unknown
+/// types have none, so those go out as `UnknownMessage` content.
+pub fn error_reply(parent: &JupyterMessage, e: &ErrorInfo) -> Outgoing {
+    let error = reply_error(e);
+    let status = ReplyStatus::Error;
+    match parent.header.msg_type.as_str() {
+        "complete_request" => child(
+            CompleteReply {
+                status,
+                error,
+                ..Default::default()
+            },
+            parent,
+        ),
+        "inspect_request" => child(
+            InspectReply {
+                status,
+                error,
+                ..Default::default()
+            },
+            parent,
+        ),
+        "history_request" => child(
+            HistoryReply {
+                status,
+                error,
+                ..Default::default()
+            },
+            parent,
+        ),
+        "comm_info_request" => child(
+            CommInfoReply {
+                status,
+                error,
+                ..Default::default()
+            },
+            parent,
+        ),
+        "execute_request" => child(
+            ExecuteReply {
+                status,
+                error,
+                ..Default::default()
+            },
+            parent,
+        ),
+        other => child(
+            UnknownMessage {
+                msg_type: reply_type(other),
+                content: json!({"status": "error", "ename": e.ename, "evalue": e.evalue,
+                                "traceback": e.traceback}),
+            },
+            parent,
+        ),
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn absent_user_expressions_and_transient_are_empty_objects() {
-        // The library's own output, for the record: null.
-        let raw =
-            serde_json::to_value(JupyterMessageContent::from(ExecuteReply::default())).unwrap();
-        assert!(raw["user_expressions"].is_null());
-        let r = execute_reply(3, None, &json!([]), Json::Null);
-        assert_eq!(r["user_expressions"], json!({}));
-        assert_eq!(r["status"], "ok");
-        assert_eq!(r["execution_count"], 3);
-        assert_eq!(r["payload"], json!([]));
-        let mut data = Map::new();
-        data.insert("text/plain".into(), json!("42"));
-        let c = execute_result(3, &data, &Map::new()).unwrap();
-        let v = wire_content(&c);
-        assert_eq!(v["transient"], json!({}));
-        assert_eq!(v["data"]["text/plain"], "42");
-        assert_eq!(v["execution_count"], 3);
-    }
-
-    #[test]
-    fn error_replies_carry_the_error_fields() {
-        let e = ErrorInfo {
-            ename: "ValueError".into(),
-            evalue: "bad".into(),
-            traceback: vec!["ValueError: bad".into()],
-        };
-        let r = execute_reply(1, Some(&e), &json!([]), json!({}));
-        assert_eq!(r["status"], "error");
-        assert_eq!(r["ename"], "ValueError");
-        assert_eq!(r["evalue"], "bad");
-        assert_eq!(r["traceback"], json!(["ValueError: bad"]));
-        assert_eq!(r["user_expressions"], json!({}));
-    }
-
-    #[test]
-    fn pages_survive_the_typed_payload() {
-        let p = json!([{"source": "page", "data": {"text/plain": "Docstring"}, "start": 0}]);
-        let r = execute_reply(2, None, &p, json!({}));
-        assert_eq!(r["payload"], p);
-        let odd = json!([{"source": "something_new", "x": 1}]);
-        assert_eq!(execute_reply(2, None, &odd, json!({}))["payload"], odd);
-    }
-
-    #[test]
-    fn status_and_execute_input_match_the_spec() {
-        assert_eq!(
-            wire_content(&status("busy")),
-            json!({"execution_state": "busy"})
-        );
-        assert_eq!(
-            wire_content(&execute_input("x = 1", 4)),
-            json!({"code": "x = 1", "execution_count": 4})
-        );
-    }
-}
+#[path = "typed_tests.rs"]
+mod tests;

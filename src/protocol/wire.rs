@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use bytes::Bytes;
 use hmac::{Hmac, Mac};
-use serde_json::{json, Map, Value as Json};
+use serde_json::Value as Json;
 use sha2::Sha256;
 
 /// Separates routing identities from the signed message parts.
@@ -183,43 +183,44 @@ impl Signer {
     }
 }
 
-/// A fresh header for a message this kernel sends.
-pub fn new_header(session: &str, msg_type: &str) -> Json {
-    json!({
-        "msg_id": uuid::Uuid::new_v4().to_string(),
-        "session": session,
-        "username": "nbcuda",
-        "date": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
-        "msg_type": msg_type,
-        "version": crate::protocol::kernel_info::PROTOCOL_VERSION,
-    })
-}
-
-/// A message from this kernel: `parent` is the request's header (or `{}`).
-pub fn new_message(
-    session: &str,
-    identities: Vec<Bytes>,
-    parent: &Json,
-    msg_type: &str,
-    content: Json,
-) -> Message {
-    Message {
-        identities,
-        header: new_header(session, msg_type),
-        parent_header: if parent.is_object() {
-            parent.clone()
-        } else {
-            Json::Object(Map::new())
-        },
-        metadata: Json::Object(Map::new()),
-        content,
-        buffers: Vec::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{json, Map};
+
+    /// A message as a client would send it.
+    fn new_header(session: &str, msg_type: &str) -> Json {
+        json!({
+            "msg_id": uuid::Uuid::new_v4().to_string(),
+            "session": session,
+            "username": "nbcuda",
+            "date": chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true),
+            "msg_type": msg_type,
+            "version": "5.3",
+        })
+    }
+
+    /// A message from this kernel: `parent` is the request's header (or `{}`).
+    fn new_message(
+        session: &str,
+        identities: Vec<Bytes>,
+        parent: &Json,
+        msg_type: &str,
+        content: Json,
+    ) -> Message {
+        Message {
+            identities,
+            header: new_header(session, msg_type),
+            parent_header: if parent.is_object() {
+                parent.clone()
+            } else {
+                Json::Object(Map::new())
+            },
+            metadata: Json::Object(Map::new()),
+            content,
+            buffers: Vec::new(),
+        }
+    }
 
     fn sample(s: &Signer) -> Vec<Bytes> {
         let m = new_message(
