@@ -101,6 +101,7 @@ async fn garbage_frames_and_bad_json_are_survived() {
     }
     // Control gets garbage too.
     k.control
+        .socket
         .send(zmsg(vec![
             Bytes::from_static(b"junk"),
             Bytes::from_static(b"more"),

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use protocol_support::*;
 use serde_json::json;
-use zeromq::SocketSend;
 
 const T: Duration = Duration::from_secs(30);
 
@@ -188,11 +187,8 @@ async fn input_asks_the_client_over_stdin() {
     assert_eq!(req.parent_id(), id);
     assert_eq!(req.content["prompt"], "name? ");
     assert_eq!(req.content["password"], false);
-    let h = header(&k.session, "input_reply");
-    k.stdin
-        .send(zmsg(frames(&h, &json!({"value": "Ada"}), None)))
-        .await
-        .unwrap();
+    k.send_stdin("input_reply", json!({"value": "Ada", "status": "ok"}))
+        .await;
     let reply = k.shell_reply(T).await;
     assert_eq!(reply.content["status"], "ok");
     let io = k.iopub_until_idle(&id, T).await;
