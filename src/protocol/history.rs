@@ -7,10 +7,12 @@ use serde_json::{json, Value as Json};
 /// History of the current process is session 1 (IPython numbers sessions from 1).
 pub const SESSION: i64 = 1;
 
+/// (line = execution count, input, text/plain of the result if any)
+type Entry = (u32, String, Option<String>);
+
 #[derive(Default)]
 pub struct History {
-    /// (line = execution count, input, text/plain of the result if any)
-    entries: Vec<(u32, String, Option<String>)>,
+    entries: Vec<Entry>,
 }
 
 impl History {
@@ -22,7 +24,7 @@ impl History {
         self.entries.clear();
     }
 
-    fn row(e: &(u32, String, Option<String>), output: bool) -> Json {
+    fn row(e: &Entry, output: bool) -> Json {
         if output {
             json!([SESSION, e.0, [e.1, e.2]])
         } else {
@@ -32,7 +34,7 @@ impl History {
 
     /// Answer a history_request.
     pub fn query(&self, req: &HistoryRequest) -> Vec<Json> {
-        let (picked, output): (Vec<&(u32, String, Option<String>)>, bool) = match req {
+        let (picked, output): (Vec<&Entry>, bool) = match req {
             HistoryRequest::Tail { n, output, .. } => {
                 (last(self.entries.iter().collect(), count(*n)), *output)
             }
@@ -92,8 +94,8 @@ fn last<T>(mut v: Vec<T>, n: Option<usize>) -> Vec<T> {
 }
 
 /// Keep the latest occurrence of each input, in order.
-fn dedupe(v: Vec<&(u32, String, Option<String>)>) -> Vec<&(u32, String, Option<String>)> {
-    let mut out: Vec<&(u32, String, Option<String>)> = Vec::new();
+fn dedupe(v: Vec<&Entry>) -> Vec<&Entry> {
+    let mut out: Vec<&Entry> = Vec::new();
     for e in v.into_iter().rev() {
         if !out.iter().any(|o| o.1 == e.1) {
             out.push(e);
