@@ -1,5 +1,10 @@
 //! The Jupyter wire protocol: sockets, signing, message handling, kernelspec install and
 //! headless notebook execution.
+//!
+//! A message comes in through [`wire`] (frames, HMAC, replay guard), becomes a
+//! jupyter-protocol typed request in [`request`], is served by [`exec`] or the control
+//! loop in [`server`], and every answer is built as typed content in [`typed`], which
+//! also owns the one conversion back to the wire.
 
 pub mod cell_progress;
 pub mod connection;

@@ -32,9 +32,6 @@ impl Message {
     pub fn msg_type(&self) -> &str {
         self.header["msg_type"].as_str().unwrap_or("")
     }
-    pub fn msg_id(&self) -> &str {
-        self.header["msg_id"].as_str().unwrap_or("")
-    }
 }
 
 /// Why an incoming frame list was dropped.
