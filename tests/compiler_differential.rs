@@ -64,6 +64,7 @@ fn gamma(x: f64) -> f64 {
 
 type Unary = fn(f64) -> f64;
 type Binary = fn(f64, f64) -> f64;
+type BinaryCase = (&'static str, Vec<(f64, f64)>, Binary);
 
 fn unary() -> Vec<(&'static str, Vec<f64>, Unary)> {
     let general = vec![-2.5, -1.0, -0.3, 0.0, 0.25, 0.5, 1.0, 1.7, 3.0];
@@ -102,7 +103,7 @@ fn unary() -> Vec<(&'static str, Vec<f64>, Unary)> {
     ]
 }
 
-fn binary() -> Vec<(&'static str, Vec<(f64, f64)>, Binary)> {
+fn binary() -> Vec<BinaryCase> {
     let pairs = vec![
         (1.0, 2.0),
         (-1.5, 0.5),
@@ -249,7 +250,8 @@ print(sorted(olds.tolist() + [int(ints[6])]))
     let xor = vals.iter().fold(0i64, |a, v| a ^ v);
     let want_ints = [
         1000000 - sum,
-        -1 & !((1i64 << 50) - 1),
+        // -1 with bits 0..49 cleared.
+        !((1i64 << 50) - 1),
         (1i64 << 60) - 1,
         xor,
         *vals.iter().max().unwrap(),

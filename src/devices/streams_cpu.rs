@@ -34,7 +34,7 @@ fn spin_until(mut ready: impl FnMut() -> bool) -> bool {
             return true;
         }
         k += 1;
-        if k % 64 == 0 {
+        if k.is_multiple_of(64) {
             std::thread::yield_now();
         } else {
             std::hint::spin_loop();
