@@ -162,7 +162,7 @@ pub fn register(m: &Module) {
     m.func(
         "njit",
         "njit(signature=None, parallel=False, cache=False, fastmath=False)",
-        "Compile a function for the host in nopython mode.",
+        "Compile a function for the host in nopython mode. With parallel=True, prange loops whose iterations share no scalar state (array writes only; no return or break out of the loop) run split across all cores; loops with scalar reductions run serially.",
         njit_decorator("njit"),
     );
     m.func(

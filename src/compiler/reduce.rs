@@ -275,15 +275,18 @@ pub fn ufunc_reduce(
     Ok(Value::Scalar(s))
 }
 
+/// The block-wise partial reduction and the final fold, for one dtype.
+type KernelPair = (Arc<CompiledKernel>, Arc<CompiledKernel>);
+
 /// `cuda.reduce(binop)`.
 pub struct Reduce {
     pub func: Rc<Function>,
     /// The partial and final kernels, compiled once per dtype.
-    kernels: RefCell<HashMap<DType, (Arc<CompiledKernel>, Arc<CompiledKernel>)>>,
+    kernels: RefCell<HashMap<DType, KernelPair>>,
 }
 
 impl Reduce {
-    fn kernels(&self, dt: DType) -> PyResult<(Arc<CompiledKernel>, Arc<CompiledKernel>)> {
+    fn kernels(&self, dt: DType) -> PyResult<KernelPair> {
         if let Some(k) = self.kernels.borrow().get(&dt) {
             return Ok(k.clone());
         }
