@@ -137,6 +137,7 @@ impl NdArray {
 pub mod elem;
 pub mod format;
 pub mod index;
+pub mod interrupt;
 pub mod kernels;
 pub mod methods;
 pub mod numpy_funcs;
