@@ -139,6 +139,7 @@ pub mod format;
 pub mod index;
 pub mod interrupt;
 pub mod kernels;
+pub mod method_docs;
 pub mod methods;
 pub mod numpy_funcs;
 pub mod numpy_misc;
