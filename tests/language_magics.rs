@@ -341,3 +341,40 @@ fn whos_table_is_ipythons() {
     }
     assert_eq!(lines.len(), expected.len(), "{out}");
 }
+
+#[test]
+fn ndarray_methods_have_signatures_docs_and_keyword_completion() {
+    let mut s = Session::new();
+    s.run("import numpy as np\na = np.zeros((2, 3))").ok();
+    let c = s.engine.complete("a.sum(ax", 8);
+    assert_eq!(
+        c.matches.first().map(String::as_str),
+        Some("axis="),
+        "{:?}",
+        c.matches
+    );
+    let c = s.engine.complete("a.std(dd", 8);
+    assert!(c.matches.contains(&"ddof=".to_string()), "{:?}", c.matches);
+    let c = s.engine.complete("a.reshape(a.sum(), or", 21);
+    assert!(c.matches.contains(&"order=".to_string()), "{:?}", c.matches);
+    for (method, sig) in [
+        (
+            "sum",
+            "sum(axis=None, dtype=None, out=None, keepdims=False)",
+        ),
+        (
+            "astype",
+            "astype(dtype, order='K', casting='unsafe', subok=True, copy=True)",
+        ),
+        ("reshape", "reshape(shape, /, *, order='C')"),
+    ] {
+        let c = s.run(&format!("a.{method}?"));
+        c.ok();
+        let text = c.outcome.payload[0]["data"]["text/plain"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(text.contains(sig), "{text}");
+        assert!(!text.contains("NumPy's ndarray."), "a real doc: {text}");
+    }
+}

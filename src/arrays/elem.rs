@@ -505,6 +505,27 @@ pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> PyResult<NdArray> {
 /// A C-contiguous copy of `a` converted to `to`.
 pub fn cast(a: &NdArray, to: DType) -> PyResult<NdArray> {
     let out = new_array(&a.shape, to)?;
+    let n = a.size();
+    if n >= super::kernels::PAR_MIN && a.is_c_contiguous() {
+        // Long contiguous casts go in chunks so an interrupt stops them midway.
+        let stop = super::interrupt::flag();
+        with_dtype!(to, T => {
+            let dst = out.buf.typed_mut::<T>(0, n);
+            with_dtype!(a.dtype, S => {
+                let src = a.buf.typed::<S>(a.offset, n);
+                for (d, s) in dst.chunks_mut(1 << 16).zip(src.chunks(1 << 16)) {
+                    if super::interrupt::pending(&stop) {
+                        break;
+                    }
+                    for (d, &s) in d.iter_mut().zip(s) {
+                        *d = T::cast_from(s);
+                    }
+                }
+            });
+        });
+        super::interrupt::check()?;
+        return Ok(out);
+    }
     with_dtype!(to, T => {
         let v = read_vec::<T>(a);
         write_slice::<T>(&out, &v);

@@ -466,7 +466,11 @@ pub fn zip_map<T: Copy + Send + Sync, R: Copy + Send>(
     f: impl Fn(T, T) -> R + Sync + Send,
 ) {
     if out.len() >= PAR_MIN {
+        let stop = super::interrupt::flag();
         out.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, o)| {
+            if super::interrupt::pending(&stop) {
+                return;
+            }
             let start = ci * CHUNK;
             zip_seq(a.part(start, o.len()), b.part(start, o.len()), o, &f)
         });
@@ -482,9 +486,13 @@ pub fn map<T: Copy + Send + Sync, R: Send>(
     f: impl Fn(T) -> R + Sync + Send,
 ) {
     if out.len() >= PAR_MIN {
+        let stop = super::interrupt::flag();
         out.par_chunks_mut(CHUNK)
             .zip(a.par_chunks(CHUNK))
             .for_each(|(o, x)| {
+                if super::interrupt::pending(&stop) {
+                    return;
+                }
                 for (o, &x) in o.iter_mut().zip(x) {
                     *o = f(x);
                 }

@@ -241,8 +241,10 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
 
 fn method(a: NdArray, name: &str) -> Value {
     let qual = format!("ndarray.{name}");
-    let sig = format!("{name}(...)");
-    let doc = format!("NumPy's ndarray.{name}.");
+    let (sig, doc) = match super::method_docs::method_doc(name) {
+        Some((s, d)) => (s.to_string(), d.to_string()),
+        None => (format!("{name}(...)"), format!("NumPy's ndarray.{name}.")),
+    };
     let name = name.to_string();
     Value::builtin(&qual, &sig, &doc, move |rt, args| {
         call_method(&a, &name, rt, args)

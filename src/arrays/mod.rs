@@ -137,7 +137,9 @@ impl NdArray {
 pub mod elem;
 pub mod format;
 pub mod index;
+pub mod interrupt;
 pub mod kernels;
+pub mod method_docs;
 pub mod methods;
 pub mod numpy_funcs;
 pub mod numpy_misc;

@@ -294,17 +294,28 @@ fn sort(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
     let v = read_vec::<f64>(&x);
     let src = super::contiguous_copy(&x)?;
     let out = new_array(&x.shape, if arg_only { DType::I64 } else { x.dtype })?;
+    // Rows are the unit of interruption (a comparator that gives up would break sort_by's
+    // total-order contract); a pending interrupt skips the remaining rows.
+    let stop = super::interrupt::flag();
+    let cmp = |a: f64, b: f64| {
+        a.partial_cmp(&b)
+            .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
+    };
     with_dtype!(out.dtype, T => {
         let o = out.buf.typed_mut::<T>(0, v.len());
         let orig = read_vec::<T>(&src);
         for (r, row) in v.chunks(len.max(1)).enumerate() {
+            if super::interrupt::pending(&stop) {
+                break;
+            }
             let mut idx: Vec<usize> = (0..row.len()).collect();
-            idx.sort_by(|&i, &j| row[i].partial_cmp(&row[j]).unwrap_or_else(|| row[i].is_nan().cmp(&row[j].is_nan())));
+            idx.sort_by(|&i, &j| cmp(row[i], row[j]));
             for (k, &i) in idx.iter().enumerate() {
                 o[r * len + k] = if arg_only { T::from_i128(i as i128) } else { orig[r * len + i] };
             }
         }
     });
+    super::interrupt::check()?;
     Ok(out)
 }
 

@@ -130,7 +130,18 @@ fn per_row<T: Elem, R: Elem>(data: &[T], len: usize, outn: usize, f: impl Fn(&[T
     if len == 0 {
         return (0..outn).map(|_| f(&[])).collect();
     }
-    data.chunks(len).map(f).collect()
+    // Rows are the unit of interruption: a pending interrupt skips the remaining rows and
+    // the reduction raises KeyboardInterrupt when it returns.
+    let stop = super::interrupt::flag();
+    data.chunks(len)
+        .map(|r| {
+            if super::interrupt::pending(&stop) {
+                R::default()
+            } else {
+                f(r)
+            }
+        })
+        .collect()
 }
 
 /// Sum with NumPy's summation order: pairwise along a contiguous last axis (or everything),
@@ -152,6 +163,12 @@ pub fn reduce(name: &str, a: &NdArray, axis: Option<isize>) -> PyResult<Value> {
 
 /// `reduce` with the `ddof` of var/std.
 pub fn reduce_ddof(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> PyResult<Value> {
+    let r = reduce_inner(name, a, axis, ddof);
+    super::interrupt::check()?;
+    r
+}
+
+fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> PyResult<Value> {
     let pairwise = match axis {
         None => true,
         Some(ax) => norm_axis(ax, a.ndim())? + 1 == a.ndim(),

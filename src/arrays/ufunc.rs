@@ -248,6 +248,7 @@ pub fn binary_ufunc(
             arith_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<T>(0, n));
         }
     });
+    super::interrupt::check()?;
     finish(k.name(), res, out)
 }
 
@@ -427,5 +428,6 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
             res
         }
     };
+    super::interrupt::check()?;
     finish(name, res, out)
 }

@@ -14,6 +14,14 @@ fn no_attr(v: &Value, name: &str) -> PyErr {
         Value::Module(m) => {
             PyErr::attribute_error(format!("module '{}' has no attribute '{name}'", m.name))
         }
+        // NumPy's types are C types whose name keeps the module ('numpy.ndarray'); Python
+        // classes show the bare name.
+        Value::Array(_) | Value::Scalar(_) if v.type_name().starts_with("numpy.") => {
+            PyErr::attribute_error(format!(
+                "'{}' object has no attribute '{name}'",
+                v.type_name()
+            ))
+        }
         _ => PyErr::attribute_error(format!(
             "'{}' object has no attribute '{name}'",
             v.type_name().rsplit('.').next().unwrap_or("")

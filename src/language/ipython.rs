@@ -104,7 +104,11 @@ pub fn bundle(rt: &mut Runtime, v: &Value) -> PyResult<(Map<String, Json>, Map<S
     if !data.contains_key("text/plain") {
         data.insert("text/plain".into(), Json::String(pretty(rt, v)?));
     }
-    Ok((data, Map::new()))
+    let metadata = v
+        .downcast::<RichObj>()
+        .map(|r| r.metadata.clone())
+        .unwrap_or_default();
+    Ok((data, metadata))
 }
 
 fn new_display_id() -> String {
@@ -143,14 +147,44 @@ fn text_arg(rt: &mut Runtime, a: &Args, fname: &str) -> PyResult<String> {
 }
 
 fn rich(class: &'static str, mime: &str, payload: Json, plain: String) -> Value {
+    rich_md(class, mime, payload, plain, Map::new())
+}
+
+/// A rich object whose MIME type carries metadata (`{mime: md}` in the bundle, as IPython
+/// sends it), when `md` is not empty.
+fn rich_md(
+    class: &'static str,
+    mime: &str,
+    payload: Json,
+    plain: String,
+    md: Map<String, Json>,
+) -> Value {
     let mut data = Map::new();
     data.insert(mime.into(), payload);
     data.insert("text/plain".into(), Json::String(plain));
+    let mut metadata = Map::new();
+    if !md.is_empty() {
+        metadata.insert(mime.into(), Json::Object(md));
+    }
     Value::object(RichObj {
         class,
         data,
-        metadata: Map::new(),
+        metadata,
     })
+}
+
+/// The user's `metadata=` dict, merged over the object's own entries as IPython does.
+fn user_metadata(rt: &mut Runtime, a: &Args, md: &mut Map<String, Json>) -> PyResult<()> {
+    match a.kwarg("metadata") {
+        None | Some(Value::None) => Ok(()),
+        Some(v) => match to_json(rt, v)? {
+            Json::Object(m) => {
+                md.extend(m);
+                Ok(())
+            }
+            _ => Err(PyErr::type_error("metadata= must be a dict")),
+        },
+    }
 }
 
 pub fn module() -> Rc<Module> {
@@ -233,23 +267,41 @@ pub fn module() -> Rc<Module> {
     );
     m.func(
         "JSON",
-        "JSON(data)",
-        "A JSON tree shown as rich output.",
+        "JSON(data=None, expanded=False, root='root', metadata=None)",
+        "A JSON tree shown as rich output; expanded= opens every level, root= names the top.",
         |rt, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let v = a
+                .pos
+                .first()
+                .or(a.kwarg("data"))
+                .cloned()
+                .unwrap_or(Value::None);
             let json = to_json(rt, &v)?;
-            Ok(rich(
+            let expanded = match a.kwarg("expanded") {
+                Some(e) => crate::language::ops::truthy(rt, e)?,
+                None => false,
+            };
+            let root = match a.kwarg("root") {
+                Some(r) => crate::language::repr::to_str(rt, r)?,
+                None => "root".into(),
+            };
+            let mut md = Map::new();
+            md.insert("expanded".into(), Json::Bool(expanded));
+            md.insert("root".into(), Json::String(root));
+            user_metadata(rt, &a, &mut md)?;
+            Ok(rich_md(
                 "JSON",
                 "application/json",
                 json,
                 "<IPython.core.display.JSON object>".into(),
+                md,
             ))
         },
     );
     m.func(
         "Image",
-        "Image(data=None, filename=None, format='png')",
-        "A PNG image from bytes or a file.",
+        "Image(data=None, filename=None, format='png', width=None, height=None, metadata=None)",
+        "A PNG image from bytes or a file; width= and height= set its displayed size.",
         |rt, a| {
             let bytes: Vec<u8> = match (a.pos.first().or(a.kwarg("data")), a.kwarg("filename")) {
                 (Some(Value::Bytes(b)), _) => b.to_vec(),
@@ -259,16 +311,28 @@ pub fn module() -> Rc<Module> {
                 }
                 _ => return Err(PyErr::type_error("Image() needs PNG bytes or filename=")),
             };
-            let _ = rt;
             if !bytes.starts_with(b"\x89PNG") {
-                return Err(PyErr::value_error("Image() supports PNG data only"));
+                return Err(PyErr::value_error("Image() supports PNG data only")
+                    .with_hint("Save the picture as PNG, or show it with plt.imshow."));
             }
             let b64 = base64::engine::general_purpose::STANDARD.encode(&bytes);
-            Ok(rich(
+            // IPython puts width/height (as given) in the image's metadata.
+            let mut md = Map::new();
+            for key in ["width", "height"] {
+                match a.kwarg(key) {
+                    None | Some(Value::None) => {}
+                    Some(v) => {
+                        md.insert(key.into(), to_json(rt, v)?);
+                    }
+                }
+            }
+            user_metadata(rt, &a, &mut md)?;
+            Ok(rich_md(
                 "Image",
                 "image/png",
                 Json::String(b64),
                 "<IPython.core.display.Image object>".into(),
+                md,
             ))
         },
     );

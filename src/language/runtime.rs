@@ -85,6 +85,8 @@ pub struct Runtime {
 
 impl Runtime {
     pub fn new(frontend: Box<dyn Frontend>, interrupt: Arc<AtomicBool>) -> Runtime {
+        // Array kernels cannot reach the runtime; they watch the flag per thread.
+        crate::arrays::interrupt::watch(interrupt.clone());
         Runtime {
             frontend,
             interrupt,

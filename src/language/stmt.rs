@@ -50,6 +50,32 @@ pub fn exec_stmt(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
     exec_inner(rt, ctx, s).map_err(|e| ctx.locate(e, s.range()))
 }
 
+/// The range of the first `yield` in a function body (not in nested functions or lambdas).
+fn find_yield(body: &[Stmt]) -> Option<ruff_text_size::TextRange> {
+    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+    struct Finder(Option<ruff_text_size::TextRange>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            if self.0.is_none() && !matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                walk_stmt(self, s);
+            }
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            match e {
+                _ if self.0.is_some() => {}
+                Expr::Yield(_) | Expr::YieldFrom(_) => self.0 = Some(e.range()),
+                Expr::Lambda(_) => {}
+                _ => walk_expr(self, e),
+            }
+        }
+    }
+    let mut f = Finder(None);
+    for s in body {
+        f.visit_stmt(s);
+    }
+    f.0
+}
+
 fn unsupported(what: &str) -> PyErr {
     PyErr::not_implemented(format!(
         "{what} are not supported in nbcuda's Python subset"
@@ -121,6 +147,18 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
         Stmt::FunctionDef(f) => {
             if f.is_async {
                 return Err(unsupported("async functions"));
+            }
+            if let Some(y) = find_yield(&f.body) {
+                // Calling a generator function would otherwise run the body like a plain
+                // function, so refuse it where it is defined, pointing at the yield.
+                return Err(ctx.locate(
+                    PyErr::not_implemented(format!(
+                        "generator functions (def {} contains yield) are not supported in nbcuda's Python subset",
+                        f.name
+                    ))
+                    .with_hint("Collect the values in a list and return it instead."),
+                    y,
+                ));
             }
             let func = make_function(rt, ctx, Rc::new(f.clone()))?;
             let mut v = Value::Object(Rc::new(func));

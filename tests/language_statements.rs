@@ -1,0 +1,234 @@
+//! Statements, builtins, imports and magics the tutorials use, each checked against what
+//! Python / IPython / NumPy give for the same code.
+
+mod common;
+use common::Session;
+
+#[test]
+fn for_loops_over_every_kind_of_iterable() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    let out = s.stdout(
+        "for x in [1, 2]:\n    print(x)\nfor x in ('a', 'b'):\n    print(x)\n\
+         for x in np.array([1.5, 2.5]):\n    print(x)\n\
+         for row in np.arange(4).reshape(2, 2):\n    print(row)\n\
+         for a, b in zip([1, 2, 3], 'xy'):\n    print(a, b)\n\
+         for i, v in enumerate(['p', 'q'], start=1):\n    print(i, v)\n\
+         for k in {'u': 1, 'v': 2}:\n    print(k)\n\
+         for ch in 'hi':\n    print(ch)",
+    );
+    assert_eq!(
+        out,
+        "1\n2\na\nb\n1.5\n2.5\n[0 1]\n[2 3]\n1 x\n2 y\n1 p\n2 q\nu\nv\nh\ni\n"
+    );
+    // for/else runs the else only without break.
+    let out = s.stdout(
+        "for i in range(3):\n    pass\nelse:\n    print('done', i)\n\
+         for i in range(3):\n    if i == 1:\n        break\nelse:\n    print('never')\nprint(i)",
+    );
+    assert_eq!(out, "done 2\n1\n");
+}
+
+#[test]
+fn with_statement_enters_and_exits() {
+    let mut s = Session::new();
+    s.run("from numba import cuda\nimport numpy as np\na = np.zeros(4)")
+        .ok();
+    let out = s.stdout(
+        "with cuda.pinned(a):\n    print('inside')\nprint('after')\n\
+         with cuda.defer_cleanup():\n    d = cuda.to_device(a)\n    del d\nprint('ok')",
+    );
+    assert_eq!(out, "inside\nafter\nok\n");
+    let c = s.run("with 5:\n    pass");
+    assert!(c.ename().is_some());
+    assert!(c.evalue().contains("context manager"), "{}", c.evalue());
+}
+
+#[test]
+fn del_removes_names_items_and_slices() {
+    let mut s = Session::new();
+    s.run("x = 1\ndel x").ok();
+    let c = s.run("x");
+    assert_eq!(c.ename().as_deref(), Some("NameError"));
+    assert_eq!(c.evalue(), "name 'x' is not defined");
+    s.run("l = [1, 2, 3, 4]\ndel l[0]\nd = {'a': 1, 'b': 2}\ndel d['a']")
+        .ok();
+    assert_eq!(s.eval("l, d"), "([2, 3, 4], {'b': 2})");
+    let c = s.run("del d['zz']");
+    assert_eq!(c.ename().as_deref(), Some("KeyError"));
+    assert_eq!(c.evalue(), "'zz'");
+    let c = s.run("del l[10]");
+    assert_eq!(c.ename().as_deref(), Some("IndexError"));
+    assert_eq!(c.evalue(), "list assignment index out of range");
+}
+
+#[test]
+fn conditional_expressions_and_builtins() {
+    let mut s = Session::new();
+    assert_eq!(s.eval("'big' if 10 > 3 else 'small'"), "'big'");
+    assert_eq!(
+        s.eval("[x if x % 2 else -x for x in range(4)]"),
+        "[0, 1, -2, 3]"
+    );
+    assert_eq!(s.eval("1 if 0 else 2 if '' else 3"), "3");
+    assert_eq!(s.eval("repr('a\\nb')"), "\"'a\\\\nb'\"");
+    assert_eq!(
+        s.eval("repr([1, 'x', None, 2.0])"),
+        "\"[1, 'x', None, 2.0]\""
+    );
+    assert_eq!(s.eval("list('abc')"), "['a', 'b', 'c']");
+    assert_eq!(s.eval("list(range(2, 8, 3))"), "[2, 5]");
+    assert_eq!(s.eval("tuple([1, 2])"), "(1, 2)");
+    assert_eq!(s.eval("tuple('ab')"), "('a', 'b')");
+    assert_eq!(s.eval("dict(a=1, b=2)"), "{'a': 1, 'b': 2}");
+    assert_eq!(s.eval("dict([('x', 1), ('y', 2)])"), "{'x': 1, 'y': 2}");
+    assert_eq!(s.eval("dict({'k': 1}, z=0)"), "{'k': 1, 'z': 0}");
+    let c = s.run("dict([(1, 2, 3)])");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+}
+
+#[test]
+fn attribute_errors_name_the_type_and_attribute() {
+    let mut s = Session::new();
+    let c = s.run("x = 5\nx.shape");
+    assert_eq!(c.ename().as_deref(), Some("AttributeError"));
+    assert_eq!(c.evalue(), "'int' object has no attribute 'shape'");
+    s.run("import numpy as np").ok();
+    let c = s.run("np.zeros(3).lenght");
+    assert_eq!(c.ename().as_deref(), Some("AttributeError"));
+    assert_eq!(
+        c.evalue(),
+        "'numpy.ndarray' object has no attribute 'lenght'"
+    );
+    let c = s.run("import math\nmath.tau2");
+    assert_eq!(c.evalue(), "module 'math' has no attribute 'tau2'");
+}
+
+#[test]
+fn errors_inside_functions_point_at_the_failing_line() {
+    let mut s = Session::new();
+    let c = s.run("def inner(v):\n    w = v + 1\n    return w / 0\n\ndef outer():\n    return inner(2)\n\nouter()");
+    assert_eq!(c.ename().as_deref(), Some("ZeroDivisionError"));
+    let tb = c.traceback();
+    // The call site in the cell, then the failing line inside inner with a caret under it.
+    let call = tb.find("outer()").expect("the cell's call");
+    let div = tb.find("return w / 0").expect("the failing line");
+    assert!(call < div, "{tb}");
+    let after = &tb[tb[..div].rfind('\n').map_or(0, |i| i + 1)..];
+    let caret_line = after.lines().nth(1).unwrap_or("");
+    assert!(caret_line.trim_start().starts_with('^'), "{tb}");
+    // The caret sits under `w / 0` (column of 'w' in "    return w / 0").
+    let line = after.lines().next().unwrap_or("");
+    let col = line.find("w / 0").expect("expression");
+    assert_eq!(caret_line.find('^'), Some(col), "{tb}");
+    assert!(tb.contains("in inner"), "{tb}");
+}
+
+#[test]
+fn numpy_creation_helpers_and_reductions_with_axis() {
+    let mut s = Session::new();
+    s.run("import numpy as np\nm = np.array([[1.0, 2.0], [3.0, 5.0]])")
+        .ok();
+    assert_eq!(s.eval("np.asarray([1, 2])"), "array([1, 2])");
+    assert_eq!(s.eval("np.asarray(m) is m"), "True");
+    assert_eq!(
+        s.eval("np.asarray([1, 2], dtype=np.float32)"),
+        "array([1., 2.], dtype=float32)"
+    );
+    assert_eq!(s.eval("np.empty((2, 3)).shape"), "(2, 3)");
+    assert_eq!(s.eval("np.empty(4, dtype=np.int8).dtype"), "dtype('int8')");
+    assert_eq!(
+        s.eval("np.zeros_like(m)"),
+        "array([[0., 0.],\n       [0., 0.]])"
+    );
+    assert_eq!(s.eval("np.ones_like(np.arange(3))"), "array([1, 1, 1])");
+    assert_eq!(s.eval("np.empty_like(m).shape"), "(2, 2)");
+    assert_eq!(
+        s.eval("np.full_like(np.arange(3), 7.9)"),
+        "array([7, 7, 7])"
+    );
+    assert_eq!(s.eval("np.e"), "2.718281828459045");
+    assert_eq!(s.eval("np.array_equal(m, m.copy())"), "True");
+    assert_eq!(s.eval("np.array_equal(m, m[:1])"), "False");
+    assert_eq!(s.eval("np.array_equal([1, 2], [1, 2])"), "True");
+    assert_eq!(s.eval("m.std(axis=0)"), "array([1. , 1.5])");
+    assert_eq!(s.eval("np.std(m, axis=1)"), "array([0.5, 1. ])");
+    assert_eq!(
+        s.eval("np.array([[True, False], [True, True]]).all(axis=1)"),
+        "array([False,  True])"
+    );
+    assert_eq!(
+        s.eval("np.any(np.array([[0, 0], [0, 3]]), axis=0)"),
+        "array([False,  True])"
+    );
+}
+
+#[test]
+fn cell_time_and_lsmagic() {
+    let mut s = Session::new();
+    let c = s.run("%%time\nx = sum(range(1000))\nx * 2");
+    c.ok();
+    let mut lines = c.out.stdout.lines();
+    let cpu = lines.next().unwrap_or("");
+    assert!(
+        cpu.starts_with("CPU times: user ") && cpu.contains(", sys: ") && cpu.contains(", total: "),
+        "{cpu}"
+    );
+    assert!(lines.next().unwrap_or("").starts_with("Wall time: "));
+    assert_eq!(c.result().as_deref(), Some("999000"));
+    // %%time runs in the user's namespace (unlike %%timeit).
+    assert_eq!(s.eval("x"), "499500");
+    let out = s.stdout("%lsmagic");
+    assert!(out.starts_with("Available line magics:\n"), "{out}");
+    let (line, cell) = out["Available line magics:\n".len()..]
+        .split_once("\n\nAvailable cell magics:\n")
+        .expect("both sections");
+    for m in [
+        "%timeit",
+        "%time",
+        "%who",
+        "%whos",
+        "%reset",
+        "%lsmagic",
+        "%matplotlib",
+    ] {
+        assert!(line.split("  ").any(|w| w.trim() == m), "{m} in {line}");
+    }
+    for m in ["%%timeit", "%%time"] {
+        assert!(cell.split("  ").any(|w| w.trim() == m), "{m} in {cell}");
+    }
+}
+
+#[test]
+fn tutorial_import_forms() {
+    let mut s = Session::new();
+    s.run("import numba.cuda as cuda\nfrom matplotlib import pyplot as plt\nimport sys")
+        .ok();
+    assert_eq!(s.eval("callable(cuda.to_device)"), "True");
+    assert_eq!(s.eval("callable(plt.plot)"), "True");
+    assert!(s.eval("sys.version").starts_with("'3."));
+    let c = s.run("print('to stderr', file=sys.stderr)");
+    c.ok();
+    assert_eq!(c.out.stderr, "to stderr\n");
+    let c = s.run("import os");
+    assert!(c.ename().is_some());
+}
+
+#[test]
+fn generator_functions_are_refused_where_they_are_defined() {
+    let mut s = Session::new();
+    let c = s.run("def gen(n):\n    for i in range(n):\n        yield i");
+    assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
+    assert!(c.evalue().contains("gen"), "{}", c.evalue());
+    assert!(c.traceback().contains("yield i"), "{}", c.traceback());
+    assert_eq!(s.run("gen").ename().as_deref(), Some("NameError"));
+    // A yield only in a nested function refuses that one, not its parent's definition.
+    let c = s.run("def outer():\n    def g():\n        yield 1\n    return 1");
+    c.ok();
+    assert_eq!(
+        s.run("outer()").ename().as_deref(),
+        Some("NotImplementedError")
+    );
+    // Ordinary functions and generator expressions still work.
+    assert_eq!(s.eval("sum(x * x for x in range(4))"), "14");
+}
