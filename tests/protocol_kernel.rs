@@ -551,3 +551,28 @@ async fn long_cells_show_a_progress_display_updated_in_place() {
     let pos_idle = io.iter().rposition(|m| m.msg_type() == "status").unwrap();
     assert!(pos_last_update < pos_idle);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_timeit_shows_which_run_it_is_on() {
+    let mut k = Kernel::start().await;
+    k.execute("import time").await;
+    let (reply, io) = k.execute("%timeit -n 1 -r 5 time.sleep(0.7)").await;
+    assert_eq!(reply.content["status"], "ok");
+    let notes: Vec<String> = io
+        .iter()
+        .filter(|m| m.msg_type().contains("display_data"))
+        .filter_map(|m| m.content["data"]["text/plain"].as_str().map(String::from))
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|t| t.contains("%timeit: run ") && t.contains(" of 5 (1 loop each)")),
+        "{notes:?}"
+    );
+    // The final update says the cell finished, with no stale run note.
+    let last = notes.last().unwrap();
+    assert!(
+        last.contains("finished in") && !last.contains("%timeit"),
+        "{last}"
+    );
+}

@@ -2,6 +2,7 @@
 
 use std::any::Any;
 use std::rc::Rc;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::language::{Object, PyErr, PyResult, Runtime, Value};
@@ -225,6 +226,29 @@ pub fn parse_timeit_args(line: &str) -> PyResult<(TimeitOptions, String)> {
     Ok((o, rest.to_string()))
 }
 
+/// What a long-running magic is doing right now. The kernel's progress display for a long
+/// cell runs on another thread and shows it next to the elapsed time, so a slow `%timeit`
+/// says how far it got; it is process-wide because only one cell runs at a time.
+static ACTIVITY: Mutex<Option<String>> = Mutex::new(None);
+
+/// The current activity note, if a magic set one (see [`ACTIVITY`]).
+pub fn activity() -> Option<String> {
+    ACTIVITY.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+fn set_activity(note: String) {
+    *ACTIVITY.lock().unwrap_or_else(|e| e.into_inner()) = Some(note);
+}
+
+/// Clears the note however the timing ends (errors and interrupts included).
+struct ActivityGuard;
+
+impl Drop for ActivityGuard {
+    fn drop(&mut self) {
+        *ACTIVITY.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
 /// Run `run_once` in IPython's calibrate-then-repeat pattern. `run_once(n)` executes the
 /// statement n times and returns the elapsed seconds.
 pub fn timeit(
@@ -232,10 +256,16 @@ pub fn timeit(
     opts: &TimeitOptions,
     run_once: &mut dyn FnMut(&mut Runtime, u64) -> PyResult<f64>,
 ) -> PyResult<TimeitResult> {
+    let _shown = ActivityGuard;
     let mut number = opts.number;
     if number == 0 {
         for index in 0..10 {
             number = 10u64.pow(index);
+            set_activity(format!(
+                "%timeit: calibrating ({} loop{})",
+                group_thousands(number),
+                if number == 1 { "" } else { "s" }
+            ));
             let t = run_once(rt, number)?;
             if t >= 0.2 {
                 break;
@@ -243,7 +273,14 @@ pub fn timeit(
         }
     }
     let mut all_runs = Vec::with_capacity(opts.repeat);
-    for _ in 0..opts.repeat {
+    for i in 0..opts.repeat {
+        set_activity(format!(
+            "%timeit: run {} of {} ({} loop{} each)",
+            i + 1,
+            opts.repeat,
+            group_thousands(number),
+            if number == 1 { "" } else { "s" }
+        ));
         all_runs.push(run_once(rt, number)?);
     }
     Ok(TimeitResult {

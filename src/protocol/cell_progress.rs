@@ -1,7 +1,7 @@
 //! A progress display for long cells in JupyterLab: a cell still running after 2 s gets a
 //! display (with a `display_id`) that is updated every second with the elapsed time and,
 //! when the cell ends, with its total — so a long `%timeit` or kernel launch shows signs of
-//! life. `nbcuda run` has its own progress bar on stderr instead.
+//! life (a `%timeit` adds which run it is on). `nbcuda run` has its own progress bar on stderr instead.
 
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -25,7 +25,10 @@ fn bundle(count: u32, secs: f64, finished: bool) -> Map<String, Json> {
     let text = if finished {
         format!("In [{count}] finished in {secs:.1} s")
     } else {
-        format!("In [{count}] running for {secs:.0} s …")
+        match crate::language::timing::activity() {
+            Some(note) => format!("In [{count}] running for {secs:.0} s … {note}"),
+            None => format!("In [{count}] running for {secs:.0} s …"),
+        }
     };
     // An indeterminate <progress> pulses in the browser while the cell runs.
     let html = if finished {
