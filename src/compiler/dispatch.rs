@@ -296,27 +296,12 @@ impl Object for CudaKernel {
                 let asm = name == "inspect_asm";
                 Some(Value::method(&self, "CUDADispatcher.inspect_asm", "inspect_asm(signature=None)", "The generated CUDA C (inspect_cuda) or PTX (inspect_asm), a dict keyed by signature when none is given.", move |k, _rt, args| {
                     let a = args.bind("inspect_asm", &["signature="])?;
-                    let render = |c: &CompiledKernel| -> PyResult<Value> {
-                        Ok(Value::str(&if asm { crate::compiler::nvrtc::ptx_of(c)? } else { crate::compiler::cuda_source(c) }))
+                    let entries = if k.device {
+                        crate::compiler::nvrtc::inlined_entries(&k.func, &k.sigs, "device function")?
+                    } else {
+                        k.cache.borrow().clone()
                     };
-                    let entries: Vec<(Vec<Ty>, Arc<CompiledKernel>)> = k.cache.borrow().clone();
-                    match a[0].as_ref() {
-                        Some(sig) if !sig.is_none() => {
-                            let want = signatures_from(sig)?.into_iter().next().map(|s| s.args).unwrap_or_default();
-                            match entries.iter().find(|(t, _)| *t == want) {
-                                Some((_, c)) => render(c),
-                                None => Err(PyErr::key_error("no compiled specialisation has this signature")),
-                            }
-                        }
-                        _ => {
-                            let mut d = crate::language::value::Dict::default();
-                            for (t, c) in &entries {
-                                let key: Vec<Value> = t.iter().map(|x| Value::str(&x.to_string())).collect();
-                                d.entries.push((Value::tuple(key), render(c)?));
-                            }
-                            Ok(Value::Dict(Rc::new(RefCell::new(d))))
-                        }
-                    }
+                    crate::compiler::nvrtc::inspect(&entries, asm, a[0].as_ref())
                 }))
             }
             "inspect_types" | "inspect_ir" => Some(Value::method(

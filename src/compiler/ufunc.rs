@@ -567,6 +567,21 @@ impl Object for UFunc {
                 "Reduce a 1-D array with this binary ufunc.",
                 |u, rt, args| crate::compiler::reduce::ufunc_reduce(rt, &u.func, &u.sigs, args),
             )),
+            "inspect_asm" | "inspect_cuda" if self.target == Target::Cuda => {
+                let asm = name == "inspect_asm";
+                Some(Value::method(
+                    &self,
+                    "CUDAUFuncDispatcher.inspect_asm",
+                    "inspect_asm(signature=None)",
+                    "The generated CUDA C (inspect_cuda) or PTX (inspect_asm) of each signature.",
+                    move |u, _rt, args| {
+                        let a = args.bind("inspect_asm", &["signature="])?;
+                        let entries =
+                            crate::compiler::nvrtc::inlined_entries(&u.func, &u.sigs, "a ufunc")?;
+                        crate::compiler::nvrtc::inspect(&entries, asm, a[0].as_ref())
+                    },
+                ))
+            }
             _ => None,
         })
     }

@@ -4,6 +4,7 @@
 //! the CPU device runs the IR in its executor, the CUDA device generates CUDA C from it,
 //! compiles it with NVRTC and launches it ([`crate::devices::cuda`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -76,6 +77,27 @@ pub trait Backend {
     fn device_tails(&mut self) -> Vec<Ticket>;
     /// Kernel print output and faults collected since the last call.
     fn take_pending(&mut self) -> (String, Vec<KernelFault>);
+}
+
+static COLLECTING: AtomicBool = AtomicBool::new(false);
+static LAUNCHED: Mutex<Vec<Arc<CompiledKernel>>> = Mutex::new(Vec::new());
+
+/// Start (`true`) or stop collecting every kernel specialisation launched in this process,
+/// and return those collected so far. The NVRTC tests use it to compile the generated CUDA
+/// C of every kernel a notebook launches, whichever device ran it.
+pub fn collect_launched(on: bool) -> Vec<Arc<CompiledKernel>> {
+    COLLECTING.store(on, Ordering::SeqCst);
+    std::mem::take(&mut *LAUNCHED.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Called by every [`Backend::launch`]; a relaxed load when collection is off.
+pub fn note_launch(kernel: &Arc<CompiledKernel>) {
+    if COLLECTING.load(Ordering::Relaxed) {
+        LAUNCHED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(kernel.clone());
+    }
 }
 
 /// The device in use.

@@ -348,6 +348,7 @@ impl Backend for CpuDevice {
         args: Vec<KernelArg>,
         stream: StreamId,
     ) -> Ticket {
+        crate::devices::backend::note_launch(&kernel);
         let mut ev = self
             .shared
             .event(LedgerKind::Kernel, stream, 0, &kernel.name);

@@ -163,3 +163,21 @@ pub fn run_staged(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digest_sees_a_change_in_any_byte() {
+        // 8 words and a 3-byte tail: the write-back decision must see both parts.
+        let b = Buffer::zeroed(67).unwrap();
+        let before = digest(&b);
+        for at in [0, 31, 63, 64, 66] {
+            b.write(at, &[1]);
+            assert_ne!(digest(&b), before, "byte {at}");
+            b.write(at, &[0]);
+            assert_eq!(digest(&b), before, "byte {at} restored");
+        }
+    }
+}

@@ -1,5 +1,20 @@
 //! The CUDA device: cudarc with dynamic loading, so every build carries it and runs
 //! without CUDA; `probe` decides at session start whether a GPU is there to use.
+//!
+//! - [`device`]: the cudarc boundary (context, streams, raw allocations and copies,
+//!   NVRTC-compiled modules cached by source hash and compute capability, launches).
+//! - [`backend`]: the [`crate::devices::backend::Backend`] implementation; [`ops`]: the
+//!   bodies of its copies, fills and launches; [`mem`]: GPU allocations and the host
+//!   staging of operations written as closures over host buffers.
+//! - [`nvrtc`]: the one NVRTC wrapper (also used by `inspect_asm()` and the tests);
+//!   [`kernels`]: the built-in kernels of kernels/*.cu; [`abi`]: the argument layout.
+//!
+//! Known differences from the CPU device, by design or not yet done: kernel `print()`
+//! goes to the kernel process's stdout (the driver's printf buffer), not to the cell;
+//! out-of-bounds accesses are not caught (as on a real GPU without debug=True); pinned
+//! and mapped arrays are ordinary host memory (copies from them are pageable copies, and a
+//! kernel reaching mapped memory gets a temporary device copy for the launch); CuPy
+//! operations without a built-in kernel run staged through host mirrors.
 
 pub mod abi;
 pub mod backend;
