@@ -382,21 +382,11 @@ impl Backend for CpuDevice {
     }
 
     fn record_event(&mut self, stream: StreamId) -> EventMark {
-        let time = Arc::new(Mutex::new(None));
-        let t = time.clone();
-        let ticket = self.streams.submit(
-            stream,
-            Vec::new(),
-            Box::new(move || {
-                *t.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-            }),
-        );
-        EventMark { ticket, time }
+        self.streams.record_event(stream)
     }
 
     fn wait_event(&mut self, stream: StreamId, mark: &EventMark) {
-        self.streams
-            .submit(stream, vec![mark.ticket.clone()], Box::new(|| {}));
+        self.streams.wait_event(stream, mark)
     }
 
     fn stream_tail(&mut self, stream: StreamId) -> Option<Ticket> {

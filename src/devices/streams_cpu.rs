@@ -8,8 +8,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crate::devices::backend::EventMark;
 use crate::devices::StreamId;
 
 /// How many operations of a stream have completed; the host and other streams wait on it.
@@ -270,6 +271,26 @@ impl StreamSet {
     }
 
     /// Tickets for the tails of every stream.
+    /// An event on `stream`: it completes, and takes its timestamp, when the stream's
+    /// worker reaches it (both devices' workers finish each operation before the next).
+    pub fn record_event(&mut self, stream: StreamId) -> EventMark {
+        let time = Arc::new(Mutex::new(None));
+        let t = time.clone();
+        let ticket = self.submit(
+            stream,
+            Vec::new(),
+            Box::new(move || {
+                *t.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            }),
+        );
+        EventMark { ticket, time }
+    }
+
+    /// Make later work on `stream` wait for `mark`.
+    pub fn wait_event(&mut self, stream: StreamId, mark: &EventMark) {
+        self.submit(stream, vec![mark.ticket.clone()], Box::new(|| {}));
+    }
+
     pub fn all_tails(&self) -> Vec<Ticket> {
         self.queues
             .values()

@@ -7,8 +7,7 @@
 //! the GPU except where Numba's API does.
 
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute as A;
 
@@ -216,23 +215,13 @@ impl Backend for CudaBackend {
     }
 
     fn record_event(&mut self, stream: StreamId) -> EventMark {
-        let time = Arc::new(Mutex::new(None));
-        let t = time.clone();
         // Every earlier operation on this stream's worker waited for the GPU, so the
-        // worker reaching this point is the moment the event completes.
-        let ticket = self.streams.submit(
-            stream,
-            Vec::new(),
-            Box::new(move || {
-                *t.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-            }),
-        );
-        EventMark { ticket, time }
+        // worker reaching the event is the moment it completes.
+        self.streams.record_event(stream)
     }
 
     fn wait_event(&mut self, stream: StreamId, mark: &EventMark) {
-        self.streams
-            .submit(stream, vec![mark.ticket.clone()], Box::new(|| {}));
+        self.streams.wait_event(stream, mark)
     }
 
     fn stream_tail(&mut self, stream: StreamId) -> Option<Ticket> {
