@@ -3,8 +3,7 @@
 //! when the cell ends, with its total — so a long `%timeit` or kernel launch shows signs of
 //! life (a `%timeit` adds which run it is on). `nbcuda run` has its own progress bar on stderr instead.
 
-use std::sync::{Arc, Condvar, Mutex};
-use std::thread::JoinHandle;
+use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value as Json};
@@ -15,11 +14,6 @@ use crate::protocol::typed;
 
 const FIRST_SHOWN_AFTER: Duration = Duration::from_secs(2);
 const UPDATE_EVERY: Duration = Duration::from_secs(1);
-
-pub struct CellProgress {
-    done: Arc<(Mutex<bool>, Condvar)>,
-    handle: Option<JoinHandle<()>>,
-}
 
 fn bundle(count: u32, secs: f64, finished: bool) -> Map<String, Json> {
     let text = if finished {
@@ -42,56 +36,124 @@ fn bundle(count: u32, secs: f64, finished: bool) -> Map<String, Json> {
     b
 }
 
-impl CellProgress {
-    /// Start watching the cell `count` whose execute_request header is `parent`.
-    pub fn start(out: Outbox, parent: Request, count: u32) -> CellProgress {
-        let done = Arc::new((Mutex::new(false), Condvar::new()));
-        let flag = done.clone();
-        let handle = std::thread::Builder::new()
+/// The cell being watched.
+struct Watched {
+    out: Outbox,
+    parent: Request,
+    count: u32,
+    start: Instant,
+    /// When the display is next due (first shown, then updated).
+    due: Instant,
+    shown: bool,
+}
+
+impl Watched {
+    fn id(&self) -> String {
+        format!("nbcuda-progress-{}-{}", self.out.session, self.count)
+    }
+    fn publish(&self, finished: bool) {
+        let b = bundle(self.count, self.start.elapsed().as_secs_f64(), finished);
+        let update = self.shown;
+        let m = typed::display(&self.parent.msg, &b, &Map::new(), Some(&self.id()), update);
+        self.out.publish(Some(&self.parent), m);
+    }
+}
+
+/// One watcher thread for the whole process: spawning a thread per cell cost more than
+/// the rest of a trivial cell's round trip. Every state change happens under the lock,
+/// publishing included, so the end of a cell never races the watcher's first display.
+struct Watcher {
+    state: Mutex<State>,
+    cv: Condvar,
+}
+
+#[derive(Default)]
+struct State {
+    cell: Option<Watched>,
+    /// The watcher sleeps with no deadline, so a new cell must wake it; otherwise it wakes
+    /// by itself at its next deadline, and a burst of short cells costs no wake-ups.
+    parked: bool,
+}
+
+fn watcher() -> &'static Watcher {
+    static W: OnceLock<&'static Watcher> = OnceLock::new();
+    W.get_or_init(|| {
+        let w: &'static Watcher = Box::leak(Box::new(Watcher {
+            state: Mutex::new(State::default()),
+            cv: Condvar::new(),
+        }));
+        let spawned = std::thread::Builder::new()
             .name("nbcuda-cell-progress".into())
-            .spawn(move || {
-                let start = Instant::now();
-                let id = format!("nbcuda-progress-{}-{count}", out.session);
-                let (lock, cv) = &*flag;
-                let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
-                let mut shown = false;
-                loop {
-                    let wait = if shown {
-                        UPDATE_EVERY
-                    } else {
-                        FIRST_SHOWN_AFTER
-                    };
-                    let (g, _) = cv
-                        .wait_timeout_while(finished, wait, |d| !*d)
-                        .unwrap_or_else(|e| e.into_inner());
-                    finished = g;
-                    let secs = start.elapsed().as_secs_f64();
-                    if *finished {
-                        if shown {
-                            let b = bundle(count, secs, true);
-                            let m = typed::display(&parent.msg, &b, &Map::new(), Some(&id), true);
-                            out.publish(Some(&parent), m);
-                        }
-                        return;
-                    }
-                    let b = bundle(count, secs, false);
-                    let m = typed::display(&parent.msg, &b, &Map::new(), Some(&id), shown);
-                    out.publish(Some(&parent), m);
-                    shown = true;
+            .spawn(move || watch(w));
+        if spawned.is_err() {
+            eprintln!("[nbcuda] no progress display: cannot start its thread");
+        }
+        w
+    })
+}
+
+fn watch(w: &'static Watcher) {
+    let mut g = w.state.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let wait = match g.cell.as_mut() {
+            None => None,
+            Some(c) => {
+                let now = Instant::now();
+                if now >= c.due {
+                    c.publish(false);
+                    c.shown = true;
+                    c.due = now + UPDATE_EVERY;
+                    continue;
                 }
-            })
-            .ok();
-        CellProgress { done, handle }
+                Some(c.due - now)
+            }
+        };
+        g = match wait {
+            None => {
+                g.parked = true;
+                let mut g = w.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+                g.parked = false;
+                g
+            }
+            Some(d) => w.cv.wait_timeout(g, d).unwrap_or_else(|e| e.into_inner()).0,
+        };
+    }
+}
+
+/// The watch over one running cell; [`CellProgress::finish`] ends it.
+pub struct CellProgress(());
+
+impl CellProgress {
+    /// Start watching the cell `count` whose execute_request is `parent`.
+    pub fn start(out: Outbox, parent: Request, count: u32) -> CellProgress {
+        let w = watcher();
+        let now = Instant::now();
+        let mut g = w.state.lock().unwrap_or_else(|e| e.into_inner());
+        g.cell = Some(Watched {
+            out,
+            parent,
+            count,
+            start: now,
+            due: now + FIRST_SHOWN_AFTER,
+            shown: false,
+        });
+        if g.parked {
+            w.cv.notify_one();
+        }
+        CellProgress(())
     }
 
     /// The cell ended: publish the final update (if the display was shown) before the
     /// reply goes out, so it lands in the cell's outputs in order.
-    pub fn finish(mut self) {
-        let (lock, cv) = &*self.done;
-        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
-        cv.notify_all();
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
+    pub fn finish(self) {
+        let taken = watcher()
+            .state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .cell
+            .take();
+        if let Some(c) = taken.filter(|c| c.shown) {
+            c.publish(true);
         }
     }
 }
