@@ -336,22 +336,7 @@ fn comprehension(
     gens: &[ast::Comprehension],
     elem: &mut ElemFn<'_>,
 ) -> PyResult<Vec<Value>> {
-    let mut enclosing = Vec::new();
-    if let Some(l) = &ctx.locals {
-        enclosing.push(l.clone());
-    }
-    enclosing.extend(ctx.enclosing.iter().cloned());
-    let mut inner = Ctx {
-        locals: Some(Rc::new(RefCell::new(HashMap::new()))),
-        globals: ctx.globals.clone(),
-        enclosing,
-        declared_global: Default::default(),
-        declared_nonlocal: Default::default(),
-        source: ctx.source.clone(),
-        origin: ctx.origin.clone(),
-        fname: ctx.fname.clone(),
-        handling: Vec::new(),
-    };
+    let mut inner = ctx.nested_scope();
     let mut out = Vec::new();
     comp_level(rt, &mut inner, gens, 0, elem, &mut out)?;
     Ok(out)

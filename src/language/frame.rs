@@ -37,6 +37,25 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// A fresh local scope nested in this one (comprehensions, `%timeit` bodies): names
+    /// bound inside stay local, while this scope's locals and enclosing scopes stay
+    /// visible as closures see them.
+    pub fn nested_scope(&self) -> Ctx {
+        let mut enclosing: Vec<Scope> = self.locals.iter().cloned().collect();
+        enclosing.extend(self.enclosing.iter().cloned());
+        Ctx {
+            locals: Some(Default::default()),
+            globals: self.globals.clone(),
+            enclosing,
+            declared_global: Default::default(),
+            declared_nonlocal: Default::default(),
+            source: self.source.clone(),
+            origin: self.origin.clone(),
+            fname: self.fname.clone(),
+            handling: Vec::new(),
+        }
+    }
+
     /// Attach this frame's position to an error, once per frame.
     pub fn locate(&self, mut err: PyErr, range: TextRange) -> PyErr {
         let same = err.frames.last().is_some_and(|f| {

@@ -357,19 +357,7 @@ pub fn run_timeit(
     // IPython compiles setup and statement into one function, so the names they bind are
     // that function's locals: they must not leak into the user's namespace (mutating
     // existing objects is visible, as in IPython).
-    let mut enclosing: Vec<crate::language::Scope> = ctx.locals.iter().cloned().collect();
-    enclosing.extend(ctx.enclosing.iter().cloned());
-    let mut inner = Ctx {
-        locals: Some(Default::default()),
-        globals: ctx.globals.clone(),
-        enclosing,
-        declared_global: Default::default(),
-        declared_nonlocal: Default::default(),
-        source: ctx.source.clone(),
-        origin: ctx.origin.clone(),
-        fname: ctx.fname.clone(),
-        handling: Vec::new(),
-    };
+    let mut inner = ctx.nested_scope();
     let ctx = &mut inner;
     if !setup.trim().is_empty() {
         let s = parse_snippet(setup)?;
