@@ -1,9 +1,11 @@
 //! CUDA C generation from the IR: one `extern "C" __global__` function per kernel, array
 //! arguments as `nb_arr` structs (pointer, shape, byte strides), registers as locals,
 //! structured control flow with labelled gotos for break/continue, and helpers for
-//! Python's integer division/modulo, atomics CUDA lacks natively (CAS loops), xoroshiro128+
-//! draws and printf (through `vprintf`, as Numba does). Instructions whose result is never
-//! read are not emitted, so NVRTC compiles the output without warnings.
+//! Python's integer division/modulo, atomics CUDA lacks natively (CAS loops) and
+//! xoroshiro128+ draws. `print()` appends records to a buffer passed as a hidden last
+//! parameter (see [`crate::compiler::printbuf`]), so the host can show the lines in the
+//! cell. Instructions whose result is never read are not emitted, so NVRTC compiles the
+//! output without warnings.
 
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
@@ -18,7 +20,9 @@ use crate::compiler::types::Ty;
 use crate::compiler::CompiledKernel;
 
 mod prelude;
-use prelude::{atomic_helpers, PRELUDE};
+use prelude::{atomic_helpers, PRELUDE, PRINT_HELPER};
+
+use crate::compiler::printbuf;
 
 /// The entry point's name in the generated source (`extern "C"`, so unmangled).
 pub fn entry_name(kernel: &CompiledKernel) -> String {
@@ -149,26 +153,6 @@ fn jumps(body: &[Stmt], brk: &mut BTreeSet<u32>, cont: &mut BTreeSet<u32>) {
     }
 }
 
-fn c_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '%' => out.push_str("%%"),
-            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-            c => {
-                for b in c.to_string().bytes() {
-                    let _ = write!(out, "\\{b:03o}");
-                }
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
 fn literal(s: &Scalar) -> String {
     let bits = scalar_bits(s);
     match s.dtype() {
@@ -194,6 +178,8 @@ struct Gen<'a> {
     brk: BTreeSet<u32>,
     cont: BTreeSet<u32>,
     out: String,
+    /// Print sites emitted so far (their ids, in [`printbuf::sites`] order).
+    print_sites: u32,
 }
 
 impl<'a> Gen<'a> {
@@ -496,55 +482,39 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// One record in the print buffer (see [`crate::compiler::printbuf`]): the values'
+    /// bits in the CPU executor's register representation, formatted on the host.
     fn print(&mut self, depth: usize, args: &[PrintArg]) {
-        let mut fmt = String::new();
-        let mut fields = Vec::new();
-        for (n, a) in args.iter().enumerate() {
-            if n > 0 {
-                fmt.push(' ');
-            }
-            match a {
-                PrintArg::Str(s) => fmt.push_str(&c_string(s)[1..c_string(s).len() - 1]),
-                PrintArg::Reg(r) => {
-                    let t = self.ty(*r);
-                    if t.is_float() {
-                        fmt.push_str("%f");
-                        fields.push(("double", format!("(double)r{r}")));
-                    } else if t == DType::U64 {
-                        fmt.push_str("%llu");
-                        fields.push(("unsigned long long", format!("r{r}")));
-                    } else if t == DType::Bool {
-                        fmt.push_str("%s");
-                        fields.push(("const char *", format!("(r{r} ? \"True\" : \"False\")")));
-                    } else {
-                        fmt.push_str("%lld");
-                        fields.push(("long long", format!("(long long)r{r}")));
-                    }
-                }
-            }
+        let site = self.print_sites;
+        self.print_sites += 1;
+        let vals: Vec<String> = args
+            .iter()
+            .filter_map(|a| match a {
+                PrintArg::Reg(r) => Some(match self.ty(*r) {
+                    DType::F32 => format!("(unsigned long long)__float_as_uint(r{r})"),
+                    DType::F64 => format!("(unsigned long long)__double_as_longlong(r{r})"),
+                    DType::Bool => format!("(r{r} ? 1ULL : 0ULL)"),
+                    d if d.is_signed() => format!("(unsigned long long)(long long)r{r}"),
+                    _ => format!("(unsigned long long)r{r}"),
+                }),
+                PrintArg::Str(_) => None,
+            })
+            .collect();
+        let begin = format!(
+            "nb_print_begin(nb_print, {site}u, {}u, nb_print_seq++)",
+            vals.len()
+        );
+        if vals.is_empty() {
+            self.line(depth, &format!("(void){begin};"));
+            return;
         }
-        fmt.push_str("\\n");
         self.line(depth, "{");
-        if fields.is_empty() {
-            self.line(depth + 1, &format!("vprintf(\"{fmt}\", (const char *)0);"));
-        } else {
-            let members: Vec<String> = fields
-                .iter()
-                .enumerate()
-                .map(|(i, (t, _))| format!("{t} a{i};"))
-                .collect();
-            self.line(
-                depth + 1,
-                &format!("struct {{ {} }} nb_args;", members.join(" ")),
-            );
-            for (i, (_, e)) in fields.iter().enumerate() {
-                self.line(depth + 1, &format!("nb_args.a{i} = {e};"));
-            }
-            self.line(
-                depth + 1,
-                &format!("vprintf(\"{fmt}\", (const char *)&nb_args);"),
-            );
+        self.line(depth + 1, &format!("unsigned long long *nb_rec = {begin};"));
+        self.line(depth + 1, "if (nb_rec) {");
+        for (i, v) in vals.iter().enumerate() {
+            self.line(depth + 2, &format!("nb_rec[{i}] = {v};"));
         }
+        self.line(depth + 1, "}");
         self.line(depth, "}");
     }
 
@@ -613,7 +583,7 @@ pub fn cuda_source(kernel: &CompiledKernel) -> String {
             vals.join(", ")
         );
     }
-    let params: Vec<String> = k
+    let mut params: Vec<String> = k
         .params
         .iter()
         .enumerate()
@@ -622,6 +592,11 @@ pub fn cuda_source(kernel: &CompiledKernel) -> String {
             _ => format!("nb_arr arg{i}"),
         })
         .collect();
+    let prints = printbuf::prints(k);
+    if prints {
+        out.push_str(PRINT_HELPER);
+        params.push("unsigned long long *nb_print".to_string());
+    }
     let mut used = HashSet::new();
     reads(&k.body, &mut used);
     let (mut brk, mut cont) = (BTreeSet::new(), BTreeSet::new());
@@ -632,6 +607,7 @@ pub fn cuda_source(kernel: &CompiledKernel) -> String {
         brk,
         cont,
         out: String::new(),
+        print_sites: 0,
     };
     let _ = writeln!(
         out,
@@ -663,6 +639,9 @@ pub fn cuda_source(kernel: &CompiledKernel) -> String {
         .collect();
     for d in decls {
         g.line(1, &d);
+    }
+    if prints {
+        g.line(1, "unsigned int nb_print_seq = 0;");
     }
     g.block(1, &k.body);
     g.out.push_str("}\n");

@@ -23,6 +23,7 @@ pub mod njit;
 pub mod numba_types;
 pub mod nvrtc;
 pub mod prange;
+pub mod printbuf;
 pub mod reduce;
 pub mod rng;
 pub mod types;
