@@ -8,6 +8,7 @@
 //! the safe accessors.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::any::Any;
 use std::ptr::NonNull;
 use std::sync::Mutex;
 
@@ -36,6 +37,9 @@ pub struct Buffer {
     /// already-zero pages instead of an explicit memset pass over the whole buffer.
     base: NonNull<u8>,
     alloc_len: usize,
+    /// For memory allocated elsewhere (page-locked host memory of the CUDA driver): the
+    /// owner that frees it when dropped. None for this module's own allocations.
+    foreign: Option<Box<dyn Any + Send + Sync>>,
 }
 
 // SAFETY: a Buffer owns its allocation; access from several threads is raw-pointer access
@@ -58,6 +62,7 @@ impl Buffer {
                 len: 0,
                 base: NonNull::dangling(),
                 alloc_len: 0,
+                foreign: None,
             });
         }
         let alloc_len = len.checked_add(ALIGN).ok_or(AllocError { bytes: len })?;
@@ -76,6 +81,7 @@ impl Buffer {
             len,
             base,
             alloc_len,
+            foreign: None,
         })
     }
 
@@ -105,10 +111,40 @@ impl Buffer {
                     len,
                     base,
                     alloc_len,
+                    foreign: None,
                 });
             }
         }
         Buffer::zeroed(len)
+    }
+
+    /// A buffer over `len` bytes at `ptr` that were allocated elsewhere; `owner` frees them
+    /// when it is dropped, which happens when the buffer is (never through the pool).
+    ///
+    /// # Safety
+    /// `ptr` must point to `len` initialised bytes, readable and writable, aligned to 64
+    /// bytes, that stay valid and are not freed by anyone else until `owner` is dropped.
+    pub unsafe fn from_foreign(
+        ptr: NonNull<u8>,
+        len: usize,
+        owner: Box<dyn Any + Send + Sync>,
+    ) -> Buffer {
+        assert!(
+            (ptr.as_ptr() as usize).is_multiple_of(ALIGN),
+            "foreign memory must be 64-byte aligned"
+        );
+        Buffer {
+            ptr,
+            len,
+            base: ptr,
+            alloc_len: 0,
+            foreign: Some(owner),
+        }
+    }
+
+    /// The owner of a foreign buffer (see [`Buffer::from_foreign`]), if it is a `T`.
+    pub fn foreign<T: Any>(&self) -> Option<&T> {
+        self.foreign.as_ref()?.downcast_ref::<T>()
     }
 
     pub fn len(&self) -> usize {
@@ -173,6 +209,10 @@ impl Buffer {
 
 impl Drop for Buffer {
     fn drop(&mut self) {
+        if self.foreign.is_some() {
+            // Dropping the field after this returns runs the owner's deallocator.
+            return;
+        }
         if self.alloc_len >= POOL_MIN {
             let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
             let held: usize = pool.iter().map(|&(l, _)| l).sum();
@@ -255,5 +295,91 @@ impl Buffer {
         // SAFETY: range and alignment checked above; T is Pod. Exclusive use of the range is
         // the caller's contract (see the doc comment).
         unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr().add(offset) as *mut T, len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    /// A test deallocator: owns 64-byte aligned memory from the global allocator and counts
+    /// how often it frees it.
+    struct Counted {
+        base: *mut u8,
+        layout: Layout,
+        frees: Arc<AtomicUsize>,
+    }
+
+    // SAFETY: the test owner only holds the address of memory it alone frees.
+    unsafe impl Send for Counted {}
+    // SAFETY: as above; it has no interior state besides the atomic counter.
+    unsafe impl Sync for Counted {}
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            self.frees.fetch_add(1, Ordering::SeqCst);
+            // SAFETY: `base` was allocated in `foreign_buffer` with `layout`, freed only here.
+            unsafe { dealloc(self.base, self.layout) }
+        }
+    }
+
+    fn foreign_buffer(len: usize) -> (Buffer, Arc<AtomicUsize>, usize) {
+        let layout = Layout::from_size_align(len, ALIGN).unwrap();
+        // SAFETY: len > 0 in every test.
+        let base = unsafe { alloc_zeroed(layout) };
+        let frees = Arc::new(AtomicUsize::new(0));
+        let owner = Counted {
+            base,
+            layout,
+            frees: frees.clone(),
+        };
+        // SAFETY: `base` is `len` zeroed, 64-byte aligned bytes that only `owner` frees.
+        let buf =
+            unsafe { Buffer::from_foreign(NonNull::new(base).unwrap(), len, Box::new(owner)) };
+        (buf, frees, base as usize)
+    }
+
+    #[test]
+    fn foreign_memory_is_used_in_place_and_freed_once_by_its_owner() {
+        let (buf, frees, base) = foreign_buffer(256);
+        assert_eq!(buf.as_ptr() as usize, base);
+        buf.write(8, &[1, 2, 3]);
+        buf.typed_mut::<u64>(64, 1)[0] = 0xdead_beef;
+        let mut out = [0u8; 3];
+        buf.read(8, &mut out);
+        assert_eq!(out, [1, 2, 3]);
+        // SAFETY: reading the owner's memory directly, while the buffer keeps it alive.
+        assert_eq!(unsafe { *((base + 64) as *const u64) }, 0xdead_beef);
+        let shared = Arc::new(buf);
+        let other = shared.clone();
+        drop(shared);
+        assert_eq!(frees.load(Ordering::SeqCst), 0, "freed while referenced");
+        drop(other);
+        assert_eq!(frees.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn large_foreign_buffers_bypass_the_pool() {
+        let (buf, frees, base) = foreign_buffer(POOL_MIN * 2);
+        drop(buf);
+        assert_eq!(frees.load(Ordering::SeqCst), 1);
+        let pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        assert!(
+            pool.iter().all(|&(_, a)| a != base),
+            "freed memory was pooled"
+        );
+    }
+
+    #[test]
+    fn the_owner_is_reachable_by_type() {
+        let (buf, _, base) = foreign_buffer(64);
+        assert_eq!(
+            buf.foreign::<Counted>().map(|c| c.base as usize),
+            Some(base)
+        );
+        assert!(buf.foreign::<String>().is_none());
+        assert!(Buffer::zeroed(64).unwrap().foreign::<Counted>().is_none());
     }
 }

@@ -140,6 +140,58 @@ impl CudaDevice {
         }
     }
 
+    /// Allocate `bytes` (at least one) of zeroed page-locked host memory, usable by every
+    /// context (CU_MEMHOSTALLOC_PORTABLE) and, when `mapped`, mapped into the device's
+    /// address space (CU_MEMHOSTALLOC_DEVICEMAP). Returns the host address and, for mapped
+    /// memory, the device address kernels use for it.
+    pub fn alloc_host(
+        &self,
+        bytes: usize,
+        mapped: bool,
+    ) -> Result<(*mut u8, Option<u64>), CudaError> {
+        use cudarc::driver::sys::{CU_MEMHOSTALLOC_DEVICEMAP, CU_MEMHOSTALLOC_PORTABLE};
+        self.bind()?;
+        let mut flags = CU_MEMHOSTALLOC_PORTABLE;
+        if mapped {
+            flags |= CU_MEMHOSTALLOC_DEVICEMAP;
+        }
+        let bytes = bytes.max(1);
+        // SAFETY: the context is current on this thread (bound above); the driver returns
+        // `bytes` bytes of host memory or an error.
+        let host =
+            unsafe { result::malloc_host(bytes, flags) }.map_err(api("cuMemHostAlloc"))? as *mut u8;
+        // SAFETY: `host` points to the `bytes` bytes just allocated, which nothing else uses yet.
+        unsafe { std::ptr::write_bytes(host, 0, bytes) };
+        if !mapped {
+            return Ok((host, None));
+        }
+        let mut dptr: cudarc::driver::sys::CUdeviceptr = 0;
+        // SAFETY: `host` was allocated with CU_MEMHOSTALLOC_DEVICEMAP in this context; the
+        // driver writes the device address into `dptr` (flags must be 0).
+        let got =
+            unsafe { cudarc::driver::sys::cuMemHostGetDevicePointer_v2(&mut dptr, host.cast(), 0) }
+                .result()
+                .map_err(api("cuMemHostGetDevicePointer"));
+        match got {
+            Ok(()) => Ok((host, Some(dptr))),
+            Err(e) => {
+                self.free_host(host);
+                Err(e)
+            }
+        }
+    }
+
+    /// Release memory returned by [`CudaDevice::alloc_host`]. Errors are ignored, as in
+    /// [`CudaDevice::free`].
+    pub fn free_host(&self, host: *mut u8) {
+        if self.bind().is_ok() {
+            // SAFETY: `host` came from `alloc_host` and is freed exactly once, by its
+            // owner's `Drop`, when the last buffer over it is gone; operations using it
+            // synchronise their stream before they complete.
+            let _ = unsafe { result::free_host(host.cast()) };
+        }
+    }
+
     /// Set `bytes` at `ptr` to zero and wait.
     pub fn zero(&self, ptr: u64, bytes: usize) -> Result<(), CudaError> {
         self.bind()?;
