@@ -5,8 +5,11 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
-use crate::arrays::{DType, NdArray};
+use crate::arrays::{Buffer, DType, NdArray};
+use crate::devices::backend::Device;
+use crate::devices::cuda::pinned;
 use crate::devices::devicearray::DeviceNDArray;
 use crate::devices::interop::host_view;
 use crate::devices::state::{self, HostKind};
@@ -19,13 +22,33 @@ pub fn host_alloc(
     order: char,
     strides: Option<Vec<isize>>,
 ) -> PyResult<NdArray> {
+    host_alloc_with(shape, dtype, order, strides, |bytes| {
+        Buffer::zeroed(bytes).map_err(|e| {
+            PyErr::memory_error(format!(
+                "Unable to allocate {} bytes of page-locked host memory",
+                e.bytes
+            ))
+        })
+    })
+}
+
+/// [`host_alloc`] with the memory from `make(bytes)`.
+fn host_alloc_with(
+    shape: &[usize],
+    dtype: DType,
+    order: char,
+    strides: Option<Vec<isize>>,
+    make: impl FnOnce(usize) -> PyResult<Buffer>,
+) -> PyResult<NdArray> {
     crate::devices::api::checked_nbytes(shape, dtype)?;
-    let mut a = NdArray::zeros(shape, dtype).map_err(|e| {
-        PyErr::memory_error(format!(
-            "Unable to allocate {} bytes of page-locked host memory",
-            e.bytes
-        ))
-    })?;
+    let bytes = shape.iter().product::<usize>() * dtype.itemsize();
+    let mut a = NdArray {
+        buf: Arc::new(make(bytes)?),
+        offset: 0,
+        shape: shape.to_vec(),
+        strides: NdArray::c_strides(shape, dtype.itemsize()),
+        dtype,
+    };
     if let Some(s) = strides {
         if s.len() != shape.len() {
             return Err(PyErr::value_error(
@@ -45,7 +68,9 @@ pub fn host_alloc(
     Ok(a)
 }
 
-/// Allocate host memory of a kind and register it.
+/// Allocate host memory of a kind and register it. On the CUDA device pinned and mapped
+/// memory is page-locked by the driver (see [`crate::devices::cuda::pinned`]); on the CPU
+/// device, and for managed memory, it is ordinary host memory.
 pub fn special_array(
     rt: &mut Runtime,
     shape: &[usize],
@@ -54,7 +79,20 @@ pub fn special_array(
     strides: Option<Vec<isize>>,
     kind: HostKind,
 ) -> PyResult<Value> {
-    let a = host_alloc(shape, dtype, order, strides)?;
+    let gpu = match state::device(rt)? {
+        Device::Cuda(b) if kind != HostKind::Managed => Some(b.dev.clone()),
+        _ => None,
+    };
+    let a = match gpu {
+        Some(dev) => host_alloc_with(shape, dtype, order, strides, |bytes| {
+            pinned::alloc(&dev, bytes, kind == HostKind::Mapped).map_err(|e| {
+                PyErr::new("CudaAPIError", e.to_string()).with_hint(format!(
+                    "The driver could not page-lock {bytes} bytes of host memory. Free pinned or mapped arrays you no longer need, or use an ordinary NumPy array (np.empty) instead."
+                ))
+            })
+        })?,
+        None => host_alloc(shape, dtype, order, strides)?,
+    };
     state::register_host(rt, &a.buf, kind);
     Ok(Value::Array(a))
 }

@@ -193,8 +193,19 @@ impl Backend for CudaBackend {
         ev.grid = config.grid;
         ev.block = config.block;
         let dev = self.dev.clone();
+        let shared = self.shared.clone();
         self.submit(stream, ev, "CudaAPIError", move || {
-            ops::launch(&dev, &kernel, &config, &args, stream)
+            let printed = ops::launch(&dev, &kernel, &config, &args, stream)?;
+            // Shown at the next synchronising call, as on the CPU device.
+            if !printed.is_empty() {
+                shared
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .printed
+                    .push_str(&printed);
+            }
+            Ok(())
         })
     }
 

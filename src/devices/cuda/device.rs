@@ -71,6 +71,8 @@ pub struct CudaDevice {
     streams: Mutex<HashMap<u64, Arc<CudaStream>>>,
     modules: ModuleCache,
     info: DeviceInfo,
+    /// Idle print buffers (device addresses), reused by launches of kernels that print.
+    print_buffers: Mutex<Vec<u64>>,
 }
 
 impl CudaDevice {
@@ -98,6 +100,7 @@ impl CudaDevice {
             streams: Mutex::new(streams),
             modules: Mutex::new(HashMap::new()),
             info,
+            print_buffers: Mutex::new(Vec::new()),
         })
     }
 
@@ -138,6 +141,29 @@ impl CudaDevice {
             // (every queued operation waits for its stream before it finishes).
             let _ = unsafe { result::free_sync(ptr) };
         }
+    }
+
+    /// A device buffer of `bytes` for a launch's `print()` records: an idle one when there
+    /// is one (launches of printing kernels on different streams each take their own).
+    /// Every buffer has the same size, so reuse never needs a size check.
+    pub fn take_print_buffer(&self, bytes: usize) -> Result<u64, CudaError> {
+        let idle = self
+            .print_buffers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .pop();
+        match idle {
+            Some(p) => Ok(p),
+            None => self.alloc(bytes),
+        }
+    }
+
+    /// Return a buffer from [`CudaDevice::take_print_buffer`] after its launch finished.
+    pub fn give_print_buffer(&self, ptr: u64) {
+        self.print_buffers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(ptr);
     }
 
     /// Allocate `bytes` (at least one) of zeroed page-locked host memory, usable by every

@@ -23,6 +23,7 @@ pub mod kernels;
 pub mod mem;
 pub mod nvrtc;
 pub mod ops;
+pub mod pinned;
 
 pub use backend::CudaBackend;
 pub use mem::CudaMem;

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::arrays::{Buffer, DType, Scalar};
+use crate::compiler::printbuf;
 use crate::compiler::{ArgMem, ArrayArg, CompiledKernel, KernelArg, LaunchConfig};
 use crate::devices::copy;
 use crate::devices::Storage;
@@ -14,6 +15,7 @@ use super::abi::{ArrayDesc, LaunchArg};
 use super::device::{CudaDevice, CudaError, Dims};
 use super::kernels;
 use super::mem::{run_staged, CudaMem};
+use super::pinned;
 
 /// Where an operand's bytes live.
 enum Place {
@@ -163,43 +165,60 @@ pub fn fill(dev: &CudaDevice, dst: &ArrayArg, value: Scalar, stream: u64) -> Res
         .map_err(|e| format!("CudaAPIError: {e}"))
 }
 
-/// Host memory a kernel reads or writes (mapped arrays, host arrays passed directly):
-/// copied to a temporary device buffer for the launch and back afterwards.
+/// Host memory a kernel reads or writes that the device cannot address (host arrays passed
+/// directly, pinned arrays, arrays mapped with `cuda.mapped(...)` rather than allocated by
+/// `cuda.mapped_array`): copied to a temporary device buffer for the launch and back after.
 struct Staged {
     host: Arc<Buffer>,
     ptr: u64,
 }
 
-/// Generate, compile (cached) and launch `kernel` on `stream`; returns when it finished.
+/// The device address a kernel uses for an array argument's memory: device memory and
+/// mapped page-locked memory in place, anything else through a staged copy.
+fn arg_base(
+    dev: &CudaDevice,
+    mem: &ArgMem,
+    stream: u64,
+    staged: &mut Vec<Staged>,
+) -> Result<u64, CudaError> {
+    match place(mem) {
+        Place::Device(m) => Ok(m.ptr),
+        Place::Host(host) => {
+            if let Some(ptr) = pinned::mapped_device_ptr(&host) {
+                return Ok(ptr);
+            }
+            let ptr = dev.alloc(host.len())?;
+            staged.push(Staged {
+                host: host.clone(),
+                ptr,
+            });
+            dev.htod(ptr, host.typed::<u8>(0, host.len()), stream)?;
+            Ok(ptr)
+        }
+    }
+}
+
+/// Generate, compile (cached) and launch `kernel` on `stream`; returns, when it finished,
+/// the text its `print()` calls produced.
 pub fn launch(
     dev: &Arc<CudaDevice>,
     kernel: &CompiledKernel,
     config: &LaunchConfig,
     args: &[KernelArg],
     stream: u64,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let api = |e: CudaError| format!("CudaAPIError: {e}");
     let module = dev.load_module(&crate::compiler::cuda_source(kernel))?;
+    let sites = printbuf::sites(&kernel.ir);
     let mut staged: Vec<Staged> = Vec::new();
-    let mut largs = Vec::with_capacity(args.len());
-    let result = (|| -> Result<(), String> {
+    let mut print_buf: Option<u64> = None;
+    let mut largs = Vec::with_capacity(args.len() + 1);
+    let result = (|| -> Result<String, String> {
         for (i, a) in args.iter().enumerate() {
             match a {
                 KernelArg::Scalar(s) => largs.push(scalar_arg(*s, s.dtype())),
                 KernelArg::Array(arr) => {
-                    let base = match place(&arr.mem) {
-                        Place::Device(m) => m.ptr,
-                        Place::Host(host) => {
-                            let ptr = dev.alloc(host.len()).map_err(api)?;
-                            staged.push(Staged {
-                                host: host.clone(),
-                                ptr,
-                            });
-                            dev.htod(ptr, host.typed::<u8>(0, host.len()), stream)
-                                .map_err(api)?;
-                            ptr
-                        }
-                    };
+                    let base = arg_base(dev, &arr.mem, stream, &mut staged).map_err(api)?;
                     let desc = ArrayDesc::left_aligned(
                         base + arr.offset as u64,
                         &arr.shape,
@@ -216,6 +235,13 @@ pub fn launch(
                 }
             }
         }
+        if !sites.is_empty() {
+            let ptr = dev.take_print_buffer(PRINT_BUFFER_BYTES).map_err(api)?;
+            print_buf = Some(ptr);
+            dev.htod(ptr, &printbuf::header(printbuf::CAPACITY_WORDS), stream)
+                .map_err(api)?;
+            largs.push(LaunchArg::Ptr(ptr));
+        }
         let dims = Dims {
             grid: config.grid,
             block: config.block,
@@ -229,10 +255,40 @@ pub fn launch(
             dev.dtoh(s.host.typed_mut::<u8>(0, s.host.len()), s.ptr, stream)
                 .map_err(api)?;
         }
-        Ok(())
+        match print_buf {
+            Some(ptr) => read_printed(dev, ptr, stream, &kernel.name, &sites).map_err(api),
+            None => Ok(String::new()),
+        }
     })();
     for s in staged {
         dev.free(s.ptr);
     }
+    if let Some(ptr) = print_buf {
+        dev.give_print_buffer(ptr);
+    }
     result
+}
+
+/// Bytes of one print buffer: the header and the record area.
+const PRINT_BUFFER_BYTES: usize = (printbuf::HEADER_WORDS + printbuf::CAPACITY_WORDS) * 8;
+
+/// The text of the records a finished launch left in its print buffer at `ptr`: the header
+/// first, then only the part of the record area that was written.
+fn read_printed(
+    dev: &CudaDevice,
+    ptr: u64,
+    stream: u64,
+    kernel_name: &str,
+    sites: &[Vec<printbuf::Piece>],
+) -> Result<String, CudaError> {
+    let head = printbuf::HEADER_WORDS * 8;
+    let mut bytes = vec![0u8; head];
+    dev.dtoh(&mut bytes, ptr, stream)?;
+    let word = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
+    let used = word(0).min(printbuf::CAPACITY_WORDS as u64) as usize * 8;
+    if used > 0 {
+        bytes.resize(head + used, 0);
+        dev.dtoh(&mut bytes[head..], ptr + head as u64, stream)?;
+    }
+    Ok(printbuf::decode(kernel_name, sites, &bytes))
 }
