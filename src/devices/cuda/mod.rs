@@ -8,13 +8,19 @@
 //!   staging of operations written as closures over host buffers.
 //! - [`nvrtc`]: the one NVRTC wrapper (also used by `inspect_asm()` and the tests);
 //!   [`kernels`]: the built-in kernels of kernels/*.cu; [`abi`]: the argument layout.
+//! - [`pinned`]: page-locked host memory (`pinned_array`, `mapped_array`) from
+//!   cuMemHostAlloc, freed with cuMemFreeHost when its last buffer goes; kernels use mapped
+//!   memory in place through its device address.
 //!
-//! Known differences from the CPU device, by design or not yet done: kernel `print()`
-//! goes to the kernel process's stdout (the driver's printf buffer), not to the cell;
-//! out-of-bounds accesses are not caught (as on a real GPU without debug=True); pinned
-//! and mapped arrays are ordinary host memory (copies from them are pageable copies, and a
-//! kernel reaching mapped memory gets a temporary device copy for the launch); CuPy
-//! operations without a built-in kernel run staged through host mirrors.
+//! Kernel `print()` reaches the cell as on the CPU device: printing kernels take a hidden
+//! buffer parameter the host decodes after the launch (see [`crate::compiler::printbuf`]).
+//! Known differences from the CPU device, by design or not yet done: out-of-bounds accesses
+//! are not caught (as on a real GPU without debug=True); host arrays page-locked by the
+//! `cuda.pinned(...)`/`cuda.mapped(...)` context managers stay ordinary host memory (copies
+//! from them are pageable copies, and a kernel reaching them gets a temporary device copy);
+//! every queued operation waits for its CUDA stream before the next starts, so pinned copies
+//! overlap work of other streams, not later work of their own; CuPy operations without a
+//! built-in kernel run staged through host mirrors.
 
 pub mod abi;
 pub mod backend;
