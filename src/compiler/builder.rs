@@ -28,6 +28,7 @@ impl Builder {
                 locs: vec![Loc::default()],
                 uses_block: false,
                 par_loops: Vec::new(),
+                hints: Default::default(),
             },
             blocks: vec![Vec::new()],
             // Loop 0 is reserved for the kernel body itself.
@@ -128,6 +129,7 @@ impl Builder {
 
     pub fn finish(mut self) -> Kernel {
         self.k.body = self.blocks.pop().unwrap_or_default();
+        self.k.hints = crate::compiler::exec_plan::analyse(&self.k);
         self.k
     }
 }

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::arrays::{Buffer, DType};
 use crate::compiler::exec_ops::*;
+use crate::compiler::exec_tags::Tag;
 use crate::compiler::ir::{ArrRef, Inst, Kernel, Stmt};
 use crate::compiler::mem::RawMem;
 use crate::compiler::types::Ty;
@@ -26,6 +27,10 @@ pub struct ArrDesc {
     pub strides: [isize; 3],
     pub ndim: usize,
     pub dtype: DType,
+    /// Each thread of this launch touches only its own elements (see
+    /// [`crate::compiler::exec_plan::ExecHints::gid_exclusive`], checked against the launch
+    /// and the other arguments by [`prepare`]), so runs may use plain accesses.
+    pub exclusive: bool,
 }
 
 pub struct Prepared<'a> {
@@ -88,6 +93,7 @@ fn desc(mem: RawMem, offset: isize, shape: &[usize], strides: &[isize], dtype: D
         strides: st,
         ndim: shape.len(),
         dtype,
+        exclusive: false,
     }
 }
 
@@ -198,6 +204,7 @@ pub fn prepare<'a>(
             }
         }
     }
+    mark_exclusive(k, cfg, &mut params);
     let consts = k
         .consts
         .iter()
@@ -221,13 +228,67 @@ pub fn prepare<'a>(
     })
 }
 
-/// Run every block of a prepared launch.
+/// Mark the parameters that each thread of this launch touches only at its own element.
+/// The kernel's hint says every access is at `cuda.grid(1)`; that makes elements private
+/// to threads only in a 1-D launch, and only if no other argument reaches the same memory
+/// through a different view (an identical view is the same elements at the same indices).
+fn mark_exclusive(k: &Kernel, cfg: &LaunchConfig, params: &mut [Option<ArrDesc>]) {
+    let one_d = cfg.grid[1] == 1 && cfg.grid[2] == 1 && cfg.block[1] == 1 && cfg.block[2] == 1;
+    if !one_d {
+        return;
+    }
+    let hint = |j: usize| k.hints.gid_exclusive.get(j).copied().unwrap_or(false);
+    for j in 0..params.len() {
+        let Some(a) = params[j] else { continue };
+        if !hint(j) {
+            continue;
+        }
+        let ok = params.iter().enumerate().all(|(q, b)| match b {
+            Some(b) if q != j && a.mem.overlaps(&b.mem) => {
+                hint(q)
+                    && b.offset == a.offset
+                    && b.strides[0] == a.strides[0]
+                    && b.dtype == a.dtype
+                    && b.ndim == 1
+            }
+            _ => true,
+        });
+        if let Some(a) = params[j].as_mut() {
+            a.exclusive = ok;
+        }
+    }
+}
+
+/// Lanes the executor aims for when it runs several independent blocks as one set: enough
+/// to amortise each instruction's dispatch, few enough that registers stay in cache.
+const WIDE_LANES: usize = 1024;
+
+/// Run every block of a prepared launch. Kernels whose blocks are independent run several
+/// blocks per executor pass ("chunks" of about [`WIDE_LANES`] lanes); the others one
+/// block per pass, so barriers and shared memory keep CUDA's per-block meaning.
 pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     let g = p.cfg.grid;
     let nblocks = g[0] as usize * g[1] as usize * g[2] as usize;
+    let threads = p
+        .cfg
+        .block
+        .iter()
+        .map(|&b| b as usize)
+        .product::<usize>()
+        .max(1);
+    let per_chunk = if p.k.hints.wide && g[1] == 1 && g[2] == 1 {
+        // Enough chunks to keep every worker busy, each as wide as the budget allows.
+        let workers = rayon::current_num_threads().max(1);
+        (WIDE_LANES / threads)
+            .min(nblocks.div_ceil(workers * 4))
+            .max(1)
+    } else {
+        1
+    };
+    let nchunks = nblocks.div_ceil(per_chunk);
     let printed: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
-    let body = |scratch: &mut Option<Block>, bid: usize| {
+    let body = |scratch: &mut Option<Block>, chunk: usize| {
         if p.stop.load(Ordering::Relaxed) {
             return;
         }
@@ -237,24 +298,21 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
             *ff = Some((0, fault("KeyboardInterrupt", String::new())));
             return;
         }
-        let bidx = [
-            (bid % g[0] as usize) as u32,
-            ((bid / g[0] as usize) % g[1] as usize) as u32,
-            (bid / (g[0] as usize * g[1] as usize)) as u32,
-        ];
+        let first = chunk * per_chunk;
+        let count = per_chunk.min(nblocks - first);
         if scratch.is_none() {
-            match Block::new(p) {
+            match Block::new(p, per_chunk) {
                 Ok(b) => *scratch = Some(b),
                 Err(f) => {
                     p.stop.store(true, Ordering::Relaxed);
-                    *first_fault.lock().unwrap_or_else(|e| e.into_inner()) = Some((bid, f));
+                    *first_fault.lock().unwrap_or_else(|e| e.into_inner()) = Some((first, f));
                     return;
                 }
             }
         }
         let Some(blk) = scratch.as_mut() else { return };
-        blk.reset(bidx);
-        let all: Vec<u32> = (0..blk.n as u32).collect();
+        blk.reset(first, count, g);
+        let all: Vec<u32> = (0..blk.live as u32).collect();
         match blk.run(p, &p.k.body, all) {
             Ok(_) => {
                 if !blk.printed.is_empty() {
@@ -262,24 +320,24 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
                     printed
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .push((bid, text));
+                        .push((first, text));
                 }
             }
             Err(f) if f.ename == STOPPED => {}
             Err(f) => {
                 p.stop.store(true, Ordering::Relaxed);
                 let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-                if ff.as_ref().is_none_or(|(b, _)| bid < *b) {
-                    *ff = Some((bid, f));
+                if ff.as_ref().is_none_or(|(b, _)| first < *b) {
+                    *ff = Some((first, f));
                 }
             }
         }
     };
-    if nblocks == 1 {
+    if nchunks == 1 {
         let mut s = None;
         body(&mut s, 0);
     } else {
-        (0..nblocks).into_par_iter().for_each_init(|| None, body);
+        (0..nchunks).into_par_iter().for_each_init(|| None, body);
     }
     if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(f);
@@ -312,10 +370,11 @@ pub fn run_host(
         dynamic_shared_bytes: 0,
     };
     let p = prepare(k, &cfg, args)?;
-    let mut blk = Block::new(&p)?;
-    blk.reset([0, 0, 0]);
+    let mut blk = Block::new(&p, 1)?;
+    blk.reset(0, 1, [1, 1, 1]);
     blk.par = parallel;
     blk.run(&p, &k.body, vec![0])?;
+    blk.materialise_all();
     let ret = k.ret.map(|r| blk.regs[r as usize][0]);
     Ok((
         ret,
@@ -332,12 +391,25 @@ pub(crate) struct LoopCtx {
 }
 
 pub struct Block {
+    /// Lanes allocated: threads per block times blocks per chunk.
     pub(crate) n: usize,
+    /// Lanes of the current chunk (its last chunk may hold fewer blocks).
+    pub(crate) live: usize,
+    pub(crate) threads: usize,
+    /// Linear id of the chunk's first block.
+    pub(crate) first: usize,
+    /// More than one block per chunk (only for kernels whose blocks are independent).
+    pub(crate) wide: bool,
+    pub(crate) grid: [u32; 3],
     /// threadIdx.x/y/z of every lane (fixed for a launch).
     pub(crate) tids: [Vec<u64>; 3],
     pub(crate) bdim: [u32; 3],
+    /// blockIdx of the chunk's first block.
     pub(crate) bidx: [u32; 3],
     pub(crate) regs: Vec<Vec<u64>>,
+    pub(crate) tags: Vec<Tag>,
+    /// Per register: its lane data is stale and its tag is the truth (see exec_tags).
+    pub(crate) lazy: Vec<bool>,
     pub(crate) shared: Vec<Buffer>,
     pub(crate) local: Vec<Buffer>,
     pub(crate) exited: usize,
@@ -373,9 +445,10 @@ fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
 impl Block {
     /// Scratch state for one block; a MemoryError fault when shared or local memory
     /// cannot be allocated.
-    fn new(p: &Prepared) -> Result<Block, KernelFault> {
+    fn new(p: &Prepared, per_chunk: usize) -> Result<Block, KernelFault> {
         let b = p.cfg.block;
-        let n = (b[0] * b[1] * b[2]) as usize;
+        let threads = (b[0] * b[1] * b[2]) as usize;
+        let n = threads * per_chunk;
         let dyn_bytes = p.cfg.dynamic_shared_bytes;
         let shared =
             p.k.shared
@@ -412,19 +485,28 @@ impl Block {
             Vec::with_capacity(n),
             Vec::with_capacity(n),
         ];
-        for z in 0..b[2] as u64 {
-            for y in 0..b[1] as u64 {
-                tids[0].extend(0..b[0] as u64);
-                tids[1].extend(std::iter::repeat_n(y, b[0] as usize));
-                tids[2].extend(std::iter::repeat_n(z, b[0] as usize));
+        for _ in 0..per_chunk {
+            for z in 0..b[2] as u64 {
+                for y in 0..b[1] as u64 {
+                    tids[0].extend(0..b[0] as u64);
+                    tids[1].extend(std::iter::repeat_n(y, b[0] as usize));
+                    tids[2].extend(std::iter::repeat_n(z, b[0] as usize));
+                }
             }
         }
         Ok(Block {
             n,
+            live: n,
+            threads,
+            first: 0,
+            wide: per_chunk > 1,
+            grid: p.cfg.grid,
             tids,
             bdim: b,
             bidx: [0; 3],
             regs: vec![vec![0u64; n]; p.k.regs.len()],
+            tags: vec![Tag::Var; p.k.regs.len()],
+            lazy: vec![false; p.k.regs.len()],
             shared,
             local,
             exited: 0,
@@ -434,19 +516,60 @@ impl Block {
         })
     }
 
-    fn reset(&mut self, bidx: [u32; 3]) {
-        self.bidx = bidx;
+    /// Start a chunk of `count` blocks beginning at linear block id `first`.
+    fn reset(&mut self, first: usize, count: usize, grid: [u32; 3]) {
+        self.first = first;
+        self.grid = grid;
+        self.bidx = block_coords(first, grid);
+        self.live = count * self.threads;
+        self.tags.fill(Tag::Var);
+        self.lazy.fill(false);
         self.exited = 0;
         self.loops.clear();
     }
 
+    /// A copy for running part of a `prange` loop on another worker (no shared or local
+    /// memory, no tags: the fork's registers are about to be changed directly).
+    pub(crate) fn fork(&self) -> Block {
+        Block {
+            n: self.n,
+            live: self.live,
+            threads: self.threads,
+            first: self.first,
+            wide: self.wide,
+            grid: self.grid,
+            tids: self.tids.clone(),
+            bdim: self.bdim,
+            bidx: self.bidx,
+            regs: self.regs.clone(),
+            tags: vec![Tag::Var; self.tags.len()],
+            lazy: vec![false; self.tags.len()],
+            shared: Vec::new(),
+            local: Vec::new(),
+            exited: 0,
+            loops: Vec::new(),
+            printed: String::new(),
+            par: false,
+        }
+    }
+
+    /// threadIdx of lane `l`.
     pub(crate) fn tid(&self, l: usize) -> [u32; 3] {
-        let l = l as u32;
+        let l = (l % self.threads) as u32;
         [
             l % self.bdim[0],
             (l / self.bdim[0]) % self.bdim[1],
             l / (self.bdim[0] * self.bdim[1]),
         ]
+    }
+
+    /// blockIdx of lane `l`.
+    pub(crate) fn block_of(&self, l: usize) -> [u32; 3] {
+        if self.wide {
+            block_coords(self.first + l / self.threads, self.grid)
+        } else {
+            self.bidx
+        }
     }
 
     pub(crate) fn run(
@@ -472,6 +595,19 @@ impl Block {
             match s {
                 Stmt::Inst(i) => self.inst(p, i, &act)?,
                 Stmt::If(c, t, e) => {
+                    if let Some((yes, no)) = self.split_by_tag(*c, &act) {
+                        act = match (yes.is_empty(), no.is_empty()) {
+                            (_, true) => self.run(p, t, yes)?,
+                            (true, _) => self.run(p, e, no)?,
+                            _ => {
+                                let ry = self.run(p, t, yes)?;
+                                let rn = self.run(p, e, no)?;
+                                merge(ry, rn)
+                            }
+                        };
+                        continue;
+                    }
+                    self.materialise(*c);
                     let cr = &self.regs[*c as usize];
                     // Uniform conditions (a bounds guard in every block but the last) keep
                     // the active list as it is: no split, no merge, no allocation.
@@ -567,17 +703,10 @@ impl Block {
     pub(crate) fn where_(&self, p: &Prepared, inst: &Inst, lane: usize) -> String {
         let loc = p.k.locs.get(inst.loc as usize).cloned().unwrap_or_default();
         let t = self.tid(lane);
+        let b = self.block_of(lane);
         format!(
             "in kernel '{}', line {}: `{}` (block ({}, {}, {}), thread ({}, {}, {}))",
-            p.k.name,
-            loc.line,
-            loc.text,
-            self.bidx[0],
-            self.bidx[1],
-            self.bidx[2],
-            t[0],
-            t[1],
-            t[2]
+            p.k.name, loc.line, loc.text, b[0], b[1], b[2], t[0], t[1], t[2]
         )
     }
 
@@ -657,6 +786,16 @@ impl Block {
         }
         Ok(off)
     }
+}
+
+/// blockIdx of the block with linear id `id` in `grid`.
+fn block_coords(id: usize, grid: [u32; 3]) -> [u32; 3] {
+    let (gx, gy) = (grid[0].max(1) as usize, grid[1].max(1) as usize);
+    [
+        (id % gx) as u32,
+        ((id / gx) % gy) as u32,
+        (id / (gx * gy)) as u32,
+    ]
 }
 
 /// Python's tuple text: `(3,)`, `(3, 4)`.

@@ -7,6 +7,7 @@ use std::sync::atomic::Ordering;
 use crate::arrays::DType;
 use crate::compiler::exec::{fault, ArrDesc, Block, Prepared};
 use crate::compiler::exec_ops::*;
+use crate::compiler::exec_tags::Tag;
 use crate::compiler::ir::{AtomicOp, BarrierKind, Bin, Cmp, Inst, Op, PrintArg, RngKind, Special};
 use crate::compiler::mem::Run;
 use crate::compiler::KernelFault;
@@ -57,7 +58,44 @@ fn map2(d: &mut [u64], a: &[u64], b: &[u64], act: &[u32], n: usize, f: impl Fn(u
 }
 
 impl Block {
-    pub(crate) fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
+    /// Run `i` over the active lanes, reading every operand's lane data (the caller has
+    /// materialised lazily tagged operands; see [`crate::compiler::exec_tags`]).
+    pub(crate) fn inst_lanes(
+        &mut self,
+        p: &Prepared,
+        i: &Inst,
+        act: &[u32],
+    ) -> Result<(), KernelFault> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::compiler::mem::has_avx2() {
+            // SAFETY: the CPU supports AVX2 and FMA (checked at run time just above).
+            return unsafe { self.inst_lanes_avx2(p, i, act) };
+        }
+        self.inst_lanes_generic(p, i, act)
+    }
+
+    /// [`Block::inst_lanes`] compiled for AVX2, so its lane loops use 256-bit vectors.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn inst_lanes_avx2(
+        &mut self,
+        p: &Prepared,
+        i: &Inst,
+        act: &[u32],
+    ) -> Result<(), KernelFault> {
+        self.inst_lanes_generic(p, i, act)
+    }
+
+    #[inline(always)]
+    fn inst_lanes_generic(
+        &mut self,
+        p: &Prepared,
+        i: &Inst,
+        act: &[u32],
+    ) -> Result<(), KernelFault> {
         let n = self.n;
         let Some(dst) = i.dst else {
             return self.effect(p, i, act);
@@ -175,17 +213,34 @@ impl Block {
             Op::Special(s) => {
                 let g = p.cfg.grid;
                 let uniform = |v: u32| v as u64;
+                let thr = self.threads;
                 match s {
                     Special::Tid(k) => {
                         let t = &self.tids[*k as usize];
                         lanes!(act, n, |l| d[l] = t[l]);
+                    }
+                    // A 1-D block: the global id is the first block's first id plus the
+                    // lane (a wide chunk's grid is 1-D, so its blocks follow on).
+                    Special::GlobalId(0) if thr == self.bdim[0] as usize => {
+                        let base = self.bidx[0] as u64 * thr as u64;
+                        lanes!(act, n, |l| d[l] = base + l as u64);
+                    }
+                    // Wide chunks have a 1-D grid: blockIdx.x grows with the lane's block.
+                    Special::GlobalId(0) if self.wide => {
+                        let (t, bd) = (&self.tids[0], self.bdim[0] as u64);
+                        let first = self.first;
+                        lanes!(act, n, |l| d[l] = t[l] + (first + l / thr) as u64 * bd);
+                    }
+                    Special::Ctaid(0) if self.wide => {
+                        let first = self.first;
+                        lanes!(act, n, |l| d[l] = (first + l / thr) as u64);
                     }
                     Special::GlobalId(k) => {
                         let t = &self.tids[*k as usize];
                         let base = self.bidx[*k as usize] as u64 * self.bdim[*k as usize] as u64;
                         lanes!(act, n, |l| d[l] = t[l] + base);
                     }
-                    Special::LaneId => lanes!(act, n, |l| d[l] = (l % 32) as u64),
+                    Special::LaneId => lanes!(act, n, |l| d[l] = ((l % thr) % 32) as u64),
                     other => {
                         let v = uniform(match other {
                             Special::Ctaid(k) => self.bidx[*k as usize],
@@ -205,12 +260,34 @@ impl Block {
             Op::Load(a, idx) => {
                 let (desc, per_lane) = self.arr(p, *a);
                 let run = if idx.len() == 1 && per_lane == 0 {
-                    contiguous_run(act, &self.regs[idx[0] as usize], &desc)
+                    self.run_for(act, idx[0], &desc)
                 } else {
                     None
                 };
+                let uniform = per_lane == 0
+                    && !act.is_empty()
+                    && idx
+                        .iter()
+                        .all(|r| matches!(self.tags[*r as usize], Tag::Uni(_)));
                 if let Some((l0, run)) = run {
-                    desc.mem.load_run(run, &mut d[l0..l0 + act.len()]);
+                    let out = &mut d[l0..l0 + act.len()];
+                    if desc.exclusive {
+                        // SAFETY: `exclusive` arrays are reached only at each thread's own
+                        // global id (proved by exec_plan and prepare), so no other thread
+                        // touches the run's elements during this launch.
+                        unsafe { desc.mem.load_run_exclusive(run, out) };
+                    } else {
+                        desc.mem.load_run(run, out);
+                    }
+                } else if uniform {
+                    // Every lane reads the same element: check and load it once.
+                    match self.offset(p, i, &desc, 0, idx, act[0] as usize) {
+                        Ok(off) => match desc.mem.load(off, desc.dtype) {
+                            Some(v) => lanes!(act, n, |l| d[l] = v),
+                            None => result = Err(outside(self.where_(p, i, act[0] as usize))),
+                        },
+                        Err(e) => result = Err(e),
+                    }
                 } else if idx.len() == 1 && per_lane == 0 {
                     // The common 1-D case: one stride, one bound.
                     let ir = &self.regs[idx[0] as usize];
@@ -376,13 +453,19 @@ impl Block {
             Op::Store(a, idx, v) => {
                 let (desc, per_lane) = self.arr(p, *a);
                 let run = if idx.len() == 1 && per_lane == 0 {
-                    contiguous_run(act, &self.regs[idx[0] as usize], &desc)
+                    self.run_for(act, idx[0], &desc)
                 } else {
                     None
                 };
                 if let Some((l0, run)) = run {
-                    let vr = &self.regs[*v as usize];
-                    desc.mem.store_run(run, &vr[l0..l0 + act.len()]);
+                    let vals = &self.regs[*v as usize][l0..l0 + act.len()];
+                    if desc.exclusive {
+                        // SAFETY: as for exclusive loads: only this lane's thread reaches
+                        // each element of the run during the launch.
+                        unsafe { desc.mem.store_run_exclusive(run, vals) };
+                    } else {
+                        desc.mem.store_run(run, vals);
+                    }
                 } else if idx.len() == 1 && per_lane == 0 {
                     let ir = &self.regs[idx[0] as usize];
                     let vr = &self.regs[*v as usize];
@@ -426,22 +509,10 @@ impl Block {
                     for a in args {
                         parts.push(match a {
                             PrintArg::Str(s) => s.clone(),
-                            PrintArg::Reg(r) => {
-                                let v = self.regs[*r as usize][l as usize];
-                                match p.k.regs[*r as usize] {
-                                    DType::F32 => format!("{:.6}", f32b(v)),
-                                    DType::F64 => format!("{:.6}", f64b(v)),
-                                    DType::U64 => v.to_string(),
-                                    DType::Bool => {
-                                        if v != 0 {
-                                            "True".into()
-                                        } else {
-                                            "False".into()
-                                        }
-                                    }
-                                    _ => (v as i64).to_string(),
-                                }
-                            }
+                            PrintArg::Reg(r) => crate::compiler::printbuf::format_value(
+                                p.k.regs[*r as usize],
+                                self.regs[*r as usize][l as usize],
+                            ),
                         });
                     }
                     self.printed.push_str(&parts.join(" "));
@@ -460,7 +531,7 @@ impl Block {
 /// When the active lanes are consecutive, index consecutive in-bounds elements of a 1-D
 /// array, and the first and last element fit the memory: the first lane and byte offset.
 /// Then a load or store is one tight loop without per-lane checks.
-fn contiguous_run(act: &[u32], ir: &[u64], desc: &ArrDesc) -> Option<(usize, Run)> {
+pub(crate) fn contiguous_run(act: &[u32], ir: &[u64], desc: &ArrDesc) -> Option<(usize, Run)> {
     let (l0, l1) = (*act.first()? as usize, *act.last()? as usize);
     let cnt = act.len();
     if l1 + 1 - l0 != cnt {

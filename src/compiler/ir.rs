@@ -313,6 +313,9 @@ pub struct Kernel {
     /// `prange` loops whose iterations are independent (see [`crate::compiler::prange`]);
     /// a host run with `parallel=True` may split them across cores. Devices ignore this.
     pub par_loops: Vec<ParLoop>,
+    /// Facts the CPU executor relies on, derived from the body by [`crate::compiler::exec_plan`]
+    /// when the kernel is finished.
+    pub hints: crate::compiler::exec_plan::ExecHints,
 }
 
 /// A parallelisable counted loop: `Stmt::Loop` `id` runs `ctr` from its value at loop entry

@@ -9,11 +9,21 @@
 //! Kernel threads on different blocks (rayon workers) touch the same buffers, as GPU
 //! threads do. Every access therefore goes through std atomics (Relaxed for plain loads
 //! and stores, which compile to ordinary moves) so racy kernels are racy in the CUDA sense
-//! without being undefined behaviour in Rust.
+//! without being undefined behaviour in Rust. The one exception is runs of arrays that
+//! the launch proved private to each thread (`*_run_exclusive`): no other thread can touch
+//! those elements, so plain accesses are race-free and let the compiler vectorise.
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 use crate::arrays::DType;
+
+/// True when the CPU has AVX2 and FMA: the executor's lane loops then run in versions
+/// compiled for them (the binary itself targets baseline x86-64).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
 
 /// A raw view of memory shared with other threads: base pointer and length in bytes.
 #[derive(Clone, Copy)]
@@ -24,7 +34,8 @@ pub struct RawMem {
 
 // SAFETY: RawMem is only a pointer and a length; the memory it points to outlives the
 // launch (the launch holds the Arc<Buffer>/Arc<Allocation>/kernel data) and every access
-// below is atomic, so sharing it across worker threads cannot cause data races.
+// below is atomic, or plain only where the caller proved the elements private to one
+// thread, so sharing it across worker threads cannot cause data races.
 unsafe impl Send for RawMem {}
 // SAFETY: see `Send`.
 unsafe impl Sync for RawMem {}
@@ -52,6 +63,12 @@ impl RawMem {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+    /// True when the two views share any byte.
+    pub fn overlaps(&self, other: &RawMem) -> bool {
+        let (a0, b0) = (self.ptr as usize, other.ptr as usize);
+        a0 < b0.wrapping_add(other.len) && b0 < a0.wrapping_add(self.len)
+    }
+
     /// True when an element of `size` bytes (1, 2, 4 or 8) at `off` lies inside and is
     /// naturally aligned.
     #[inline(always)]
@@ -196,6 +213,110 @@ impl RawMem {
                     *o = unsafe { self.load_at(at(k), dt) };
                 }
             }
+        }
+    }
+
+    /// [`RawMem::load_run`] for a unit-stride run of elements no other thread touches
+    /// during the launch: plain loads, which the compiler vectorises.
+    ///
+    /// # Safety
+    /// No other thread may write the run's elements while this runs (the executor proves
+    /// this for arrays every thread reaches only at its own global id).
+    pub unsafe fn load_run_exclusive(&self, run: Run, out: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: AVX2 is present (checked just above); the caller's guarantee
+            // passes through.
+            return unsafe { self.load_run_exclusive_avx2(run, out) };
+        }
+        // SAFETY: the caller's guarantee passes through.
+        unsafe { self.load_run_exclusive_generic(run, out) }
+    }
+
+    /// # Safety
+    /// As for [`RawMem::load_run_exclusive`], and the CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn load_run_exclusive_avx2(&self, run: Run, out: &mut [u64]) {
+        // SAFETY: the caller's guarantee passes through.
+        unsafe { self.load_run_exclusive_generic(run, out) }
+    }
+
+    /// # Safety
+    /// As for [`RawMem::load_run_exclusive`].
+    #[inline(always)]
+    unsafe fn load_run_exclusive_generic(&self, run: Run, out: &mut [u64]) {
+        let n = out.len().min(run.count);
+        let out = &mut out[..n];
+        let base = self.ptr.wrapping_offset(run.off);
+        if run.stride != run.dt.itemsize() as isize {
+            return self.load_run(run, out);
+        }
+        macro_rules! copy {
+            ($t:ty, $conv:expr) => {{
+                let src = base as *const $t;
+                for (k, o) in out.iter_mut().enumerate() {
+                    // SAFETY: element k of a proved run (in range, aligned); the caller
+                    // guarantees no concurrent writer.
+                    *o = $conv(unsafe { src.add(k).read() });
+                }
+            }};
+        }
+        match run.dt {
+            DType::F32 | DType::U32 => copy!(u32, |v: u32| v as u64),
+            DType::I32 => copy!(i32, |v: i32| v as i64 as u64),
+            DType::F64 | DType::I64 | DType::U64 => copy!(u64, |v: u64| v),
+            _ => self.load_run(run, out),
+        }
+    }
+
+    /// [`RawMem::store_run`] for a unit-stride run no other thread touches.
+    ///
+    /// # Safety
+    /// As for [`RawMem::load_run_exclusive`]: no other thread may read or write the run's
+    /// elements while this runs.
+    pub unsafe fn store_run_exclusive(&self, run: Run, vals: &[u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if has_avx2() {
+            // SAFETY: AVX2 is present (checked just above); the caller's guarantee
+            // passes through.
+            return unsafe { self.store_run_exclusive_avx2(run, vals) };
+        }
+        // SAFETY: the caller's guarantee passes through.
+        unsafe { self.store_run_exclusive_generic(run, vals) }
+    }
+
+    /// # Safety
+    /// As for [`RawMem::store_run_exclusive`], and the CPU must support AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn store_run_exclusive_avx2(&self, run: Run, vals: &[u64]) {
+        // SAFETY: the caller's guarantee passes through.
+        unsafe { self.store_run_exclusive_generic(run, vals) }
+    }
+
+    /// # Safety
+    /// As for [`RawMem::store_run_exclusive`].
+    #[inline(always)]
+    unsafe fn store_run_exclusive_generic(&self, run: Run, vals: &[u64]) {
+        let vals = &vals[..vals.len().min(run.count)];
+        let base = self.ptr.wrapping_offset(run.off);
+        if run.stride != run.dt.itemsize() as isize {
+            return self.store_run(run, vals);
+        }
+        macro_rules! copy {
+            ($t:ty) => {{
+                let dst = base as *mut $t;
+                for (k, v) in vals.iter().enumerate() {
+                    // SAFETY: as in `load_run_exclusive`.
+                    unsafe { dst.add(k).write(*v as $t) };
+                }
+            }};
+        }
+        match run.dt.itemsize() {
+            4 => copy!(u32),
+            8 => copy!(u64),
+            _ => self.store_run(run, vals),
         }
     }
 

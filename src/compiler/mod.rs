@@ -10,6 +10,8 @@ pub mod dispatch;
 pub mod exec;
 pub mod exec_inst;
 pub mod exec_ops;
+pub mod exec_plan;
+pub mod exec_tags;
 pub mod frontend;
 pub mod frontend_arrays;
 pub mod frontend_calls;

@@ -108,6 +108,8 @@ impl Block {
         if !self.shared.is_empty() || !self.local.is_empty() {
             return Ok(false);
         }
+        // Forks copy the lane data, so every register must have it.
+        self.materialise_all();
         let get = |r: u32| self.regs[r as usize][l] as i64 as i128;
         let (start, stop) = (get(pl.ctr), get(pl.stop));
         let step = pl.step.map(get).unwrap_or(1);
@@ -128,19 +130,7 @@ impl Block {
         let forks: Vec<Block> = (0..chunks)
             .map(|c| {
                 let (lo, hi) = (count * c / chunks, count * (c + 1) / chunks);
-                let mut b = Block {
-                    n: self.n,
-                    tids: self.tids.clone(),
-                    bdim: self.bdim,
-                    bidx: self.bidx,
-                    regs: self.regs.clone(),
-                    shared: Vec::new(),
-                    local: Vec::new(),
-                    exited: 0,
-                    loops: Vec::new(),
-                    printed: String::new(),
-                    par: false,
-                };
+                let mut b = self.fork();
                 b.regs[pl.ctr as usize][l] = (start + lo * step) as i64 as u64;
                 b.regs[pl.stop as usize][l] = (start + hi * step) as i64 as u64;
                 b
@@ -158,6 +148,7 @@ impl Block {
             self.printed.push_str(&r?);
         }
         self.regs[pl.ctr as usize][l] = (start + count * step) as i64 as u64;
+        self.tags[pl.ctr as usize] = crate::compiler::exec_tags::Tag::Var;
         Ok(true)
     }
 }

@@ -1,0 +1,293 @@
+//! Uniform and affine registers. Most registers of an element-wise kernel hold either one
+//! value for every lane (constants, sizes, scalar parameters) or `base + lane`
+//! (`cuda.grid(1)` and offsets from it), and bounds guards compare one with the other. The
+//! executor tracks this per register as a [`Tag`] and, when an instruction runs on every
+//! lane of the chunk, computes such results for lane 0 only and leaves the other lanes
+//! unwritten ("lazy"). Lane data is filled in ("materialised") only when an instruction
+//! that needs it reads the register, so a guard like `if i < n:` costs a split of the
+//! active list instead of three passes over the lanes, and loads and stores at `a[i]`
+//! check their bounds once per run.
+//!
+//! A tag is set only by writes that cover every lane of the chunk; any other write clears
+//! it. It therefore holds for whatever subset of lanes reads the register later.
+
+use crate::arrays::DType;
+use crate::compiler::exec::{ArrDesc, Block, Prepared};
+use crate::compiler::exec_inst::contiguous_run;
+use crate::compiler::ir::{ArrRef, Bin, Cmp, Inst, Op, PrintArg, Special};
+use crate::compiler::mem::Run;
+use crate::compiler::KernelFault;
+
+/// What the executor knows of a register's value in every lane of the current chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tag {
+    Var,
+    /// The same bits in every lane.
+    Uni(u64),
+    /// `base + lane` as int64, e.g. `cuda.grid(1)` in a 1-D block.
+    Aff(i64),
+    /// A boolean true exactly in lanes below the bound.
+    Below(usize),
+    /// A boolean true exactly in lanes at or above the bound.
+    AtLeast(usize),
+}
+
+/// The registers `op` reads.
+fn sources(op: &Op, mut f: impl FnMut(u32)) {
+    match op {
+        Op::Const(_) | Op::Param(_) | Op::Special(_) | Op::Dim(..) | Op::Fence => {}
+        Op::Copy(r) | Op::Cast(r) | Op::Un(_, r) | Op::Rng(_, _, r) => f(*r),
+        Op::Bin(_, x, y) | Op::Cmp(_, x, y) => {
+            f(*x);
+            f(*y);
+        }
+        Op::Select(c, x, y) => {
+            f(*c);
+            f(*x);
+            f(*y);
+        }
+        Op::Math(_, xs) | Op::Load(_, xs) => xs.iter().for_each(|r| f(*r)),
+        Op::Store(_, idx, v) => {
+            idx.iter().for_each(|r| f(*r));
+            f(*v);
+        }
+        Op::Atomic(_, _, idx, vals) => {
+            idx.iter().chain(vals).for_each(|r| f(*r));
+        }
+        Op::Barrier(_, pred) => pred.iter().for_each(|r| f(*r)),
+        Op::Print(args) => args.iter().for_each(|a| {
+            if let PrintArg::Reg(r) = a {
+                f(*r)
+            }
+        }),
+    }
+}
+
+fn contiguous(act: &[u32]) -> bool {
+    match (act.first(), act.last()) {
+        (Some(&a), Some(&b)) => (b - a) as usize + 1 == act.len(),
+        _ => false,
+    }
+}
+
+impl Block {
+    /// Run one instruction over the active lanes.
+    pub(crate) fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
+        let full = act.len() == self.live;
+        if full && self.try_lazy(p, i)? {
+            return Ok(());
+        }
+        // A 1-D access at an affine index over consecutive lanes needs no index data.
+        let skip = match &i.op {
+            Op::Load(a, idx) | Op::Store(a, idx, _)
+                if idx.len() == 1
+                    && matches!(self.tags[idx[0] as usize], Tag::Aff(_))
+                    && contiguous(act) =>
+            {
+                let (desc, per_lane) = self.arr(p, *a);
+                (per_lane == 0 && self.run_for(act, idx[0], &desc).is_some()).then_some(idx[0])
+            }
+            _ => None,
+        };
+        sources(&i.op, |r| {
+            if Some(r) != skip {
+                self.materialise(r)
+            }
+        });
+        if let Some(d) = i.dst {
+            // Lanes outside a partial write keep their values, so they must exist.
+            if !full {
+                self.materialise(d);
+            }
+        }
+        let result = self.inst_lanes(p, i, act);
+        if let Some(d) = i.dst {
+            self.tags[d as usize] = Tag::Var;
+            self.lazy[d as usize] = false;
+        }
+        result
+    }
+
+    /// For an instruction on every lane whose result has a tag: compute lane 0 only and
+    /// leave the register lazy. False when the instruction needs the lanes.
+    fn try_lazy(&mut self, p: &Prepared, i: &Inst) -> Result<bool, KernelFault> {
+        let Some(dst) = i.dst else {
+            return Ok(false);
+        };
+        let t = |r: &u32| self.tags[*r as usize];
+        let uni = |rs: &[u32]| rs.iter().all(|r| matches!(t(r), Tag::Uni(_)));
+        let i64_op = |r: &u32| p.k.regs[*r as usize] == DType::I64;
+        let one_d = self.threads == self.bdim[0] as usize;
+        enum Kind {
+            Uni,
+            Aff,
+            Copy(Tag),
+            Split,
+        }
+        let kind = match &i.op {
+            Op::Const(_) | Op::Param(_) | Op::Dim(..) => Kind::Uni,
+            Op::Special(s) => match s {
+                Special::Ntid(_) | Special::Nctaid(_) | Special::WarpSize => Kind::Uni,
+                Special::Ctaid(_) if !self.wide => Kind::Uni,
+                Special::GlobalId(0) if one_d => Kind::Aff,
+                Special::Tid(0) if one_d && !self.wide => Kind::Aff,
+                _ => return Ok(false),
+            },
+            Op::Copy(r) if t(r) != Tag::Var => Kind::Copy(t(r)),
+            Op::Cast(r) | Op::Un(_, r) if uni(&[*r]) => Kind::Uni,
+            Op::Math(_, xs) if uni(xs) => Kind::Uni,
+            Op::Select(c, x, y) if uni(&[*c, *x, *y]) => Kind::Uni,
+            Op::Bin(_, x, y) | Op::Cmp(_, x, y) if uni(&[*x, *y]) => Kind::Uni,
+            Op::Bin(b, x, y) if i64_op(x) && p.k.regs[dst as usize] == DType::I64 => {
+                match (t(x), t(y), b) {
+                    (Tag::Aff(_), Tag::Uni(_), Bin::Add | Bin::Sub)
+                    | (Tag::Uni(_), Tag::Aff(_), Bin::Add) => Kind::Aff,
+                    _ => return Ok(false),
+                }
+            }
+            Op::Cmp(_, x, y) if i64_op(x) => match (t(x), t(y)) {
+                (Tag::Aff(_), Tag::Uni(_)) | (Tag::Uni(_), Tag::Aff(_)) => Kind::Split,
+                _ => return Ok(false),
+            },
+            // Every lane reads the same element (local arrays are per lane): load it once.
+            Op::Load(a, idx) if uni(idx) && !matches!(a, ArrRef::Local(_)) => Kind::Uni,
+            _ => return Ok(false),
+        };
+        let du = dst as usize;
+        match kind {
+            Kind::Copy(tag) => {
+                let v = self.regs[*match &i.op {
+                    Op::Copy(r) => r,
+                    _ => unreachable!("Kind::Copy comes from Op::Copy"),
+                } as usize][0];
+                self.regs[du][0] = v;
+                self.tags[du] = tag;
+            }
+            Kind::Uni | Kind::Aff | Kind::Split => {
+                // Lane 0 is active (the write covers every lane) and lazily tagged
+                // operands keep lane 0 current, so this computes the true lane-0 value
+                // and reports a fault as lane 0's.
+                self.inst_lanes(p, i, &[0])?;
+                let v = self.regs[du][0];
+                self.tags[du] = match kind {
+                    Kind::Uni => Tag::Uni(v),
+                    Kind::Aff => Tag::Aff(v as i64),
+                    _ => self.split_tag(&i.op),
+                };
+            }
+        }
+        self.lazy[du] = true;
+        Ok(true)
+    }
+
+    /// The tag of `cmp` between an affine and a uniform int64.
+    fn split_tag(&self, op: &Op) -> Tag {
+        let Op::Cmp(c, x, y) = op else {
+            return Tag::Var;
+        };
+        let (tx, ty) = (self.tags[*x as usize], self.tags[*y as usize]);
+        // Rewrite as `lane <op> bound` (lane = value - base).
+        let (c, base, u) = match (tx, ty) {
+            (Tag::Aff(b), Tag::Uni(u)) => (*c, b, u as i64),
+            (Tag::Uni(u), Tag::Aff(b)) => (
+                match c {
+                    Cmp::Lt => Cmp::Gt,
+                    Cmp::Le => Cmp::Ge,
+                    Cmp::Gt => Cmp::Lt,
+                    Cmp::Ge => Cmp::Le,
+                    other => *other,
+                },
+                b,
+                u as i64,
+            ),
+            _ => return Tag::Var,
+        };
+        let bound = u as i128 - base as i128;
+        let clamp = |k: i128| k.clamp(0, self.live as i128) as usize;
+        match c {
+            Cmp::Lt => Tag::Below(clamp(bound)),
+            Cmp::Le => Tag::Below(clamp(bound + 1)),
+            Cmp::Gt => Tag::AtLeast(clamp(bound + 1)),
+            Cmp::Ge => Tag::AtLeast(clamp(bound)),
+            // Equality holds in at most one lane: not worth a tag of its own.
+            Cmp::Eq | Cmp::Ne => Tag::Var,
+        }
+    }
+
+    /// Write the lane data of a lazy register.
+    pub(crate) fn materialise(&mut self, r: u32) {
+        let r = r as usize;
+        if !self.lazy[r] {
+            return;
+        }
+        let n = self.live;
+        let d = &mut self.regs[r][..n];
+        match self.tags[r] {
+            Tag::Uni(v) => d.fill(v),
+            Tag::Aff(b) => {
+                for (l, o) in d.iter_mut().enumerate() {
+                    *o = (b as u64).wrapping_add(l as u64);
+                }
+            }
+            Tag::Below(k) => {
+                for (l, o) in d.iter_mut().enumerate() {
+                    *o = (l < k) as u64;
+                }
+            }
+            Tag::AtLeast(k) => {
+                for (l, o) in d.iter_mut().enumerate() {
+                    *o = (l >= k) as u64;
+                }
+            }
+            Tag::Var => {}
+        }
+        self.lazy[r] = false;
+    }
+
+    pub(crate) fn materialise_all(&mut self) {
+        for r in 0..self.regs.len() {
+            self.materialise(r as u32);
+        }
+    }
+
+    /// Split the active lanes on a condition register by its tag alone: (taken, not
+    /// taken), or None when the lanes must be read.
+    pub(crate) fn split_by_tag(&self, c: u32, act: &[u32]) -> Option<(Vec<u32>, Vec<u32>)> {
+        let at = |k: usize| act.partition_point(|&l| (l as usize) < k);
+        match self.tags[c as usize] {
+            Tag::Uni(v) if v != 0 => Some((act.to_vec(), Vec::new())),
+            Tag::Uni(_) => Some((Vec::new(), act.to_vec())),
+            Tag::Below(k) => {
+                let (a, b) = act.split_at(at(k));
+                Some((a.to_vec(), b.to_vec()))
+            }
+            Tag::AtLeast(k) => {
+                let (a, b) = act.split_at(at(k));
+                Some((b.to_vec(), a.to_vec()))
+            }
+            _ => None,
+        }
+    }
+
+    /// A proved run for a 1-D access at index register `r` over the active lanes: O(1)
+    /// for an affine index, otherwise one pass over the indices.
+    pub(crate) fn run_for(&self, act: &[u32], r: u32, desc: &ArrDesc) -> Option<(usize, Run)> {
+        match self.tags[r as usize] {
+            Tag::Aff(base) => {
+                let (l0, l1) = (*act.first()? as usize, *act.last()? as usize);
+                let cnt = act.len();
+                if l1 + 1 - l0 != cnt {
+                    return None;
+                }
+                let i0 = base.wrapping_add(l0 as i64);
+                if i0 < 0 || i0 + cnt as i64 > desc.shape[0] {
+                    return None;
+                }
+                let st = desc.strides[0];
+                let first = desc.offset.checked_add((i0 as isize).checked_mul(st)?)?;
+                Some((l0, desc.mem.run(first, st, cnt, desc.dtype)?))
+            }
+            _ => contiguous_run(act, &self.regs[r as usize], desc),
+        }
+    }
+}
