@@ -4,47 +4,18 @@
 //! list; barriers require every live lane to be active (else a fault instead of a
 //! deadlock); blocks run in parallel on rayon.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use crate::arrays::{Buffer, DType};
-use crate::compiler::exec_ops::*;
+use crate::arrays::Buffer;
+pub(crate) use crate::compiler::exec_prepare::desc;
+pub use crate::compiler::exec_prepare::{check_launch, prepare, ArrDesc, Prepared};
 use crate::compiler::exec_tags::Tag;
 use crate::compiler::ir::{ArrRef, Inst, Kernel, Stmt};
 use crate::compiler::mem::RawMem;
-use crate::compiler::types::Ty;
-use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
-use crate::devices::Storage;
-
-/// An array as the executor sees it.
-#[derive(Clone, Copy)]
-pub struct ArrDesc {
-    pub mem: RawMem,
-    pub offset: isize,
-    pub shape: [i64; 3],
-    pub strides: [isize; 3],
-    pub ndim: usize,
-    pub dtype: DType,
-    /// Each thread of this launch touches only its own elements (see
-    /// [`crate::compiler::exec_plan::ExecHints::gid_exclusive`], checked against the launch
-    /// and the other arguments by [`prepare`]), so runs may use plain accesses.
-    pub exclusive: bool,
-}
-
-pub struct Prepared<'a> {
-    pub k: &'a Kernel,
-    pub cfg: LaunchConfig,
-    pub params: Vec<Option<ArrDesc>>,
-    pub scalars: Vec<u64>,
-    pub consts: Vec<ArrDesc>,
-    pub stop: AtomicBool,
-    /// [`CANCEL_EPOCH`] when the launch started.
-    pub epoch: u64,
-    /// The session's interrupt flag, when the launch runs on the interpreter thread.
-    pub interrupt: Option<Arc<AtomicBool>>,
-}
+use crate::compiler::{KernelArg, KernelFault, LaunchConfig, LaunchOutput};
 
 /// Bumped by [`cancel_running_kernels`]; running launches notice the change at loop
 /// back-edges and between blocks and stop with KeyboardInterrupt.
@@ -72,196 +43,12 @@ pub(crate) fn fault(ename: &str, message: String) -> KernelFault {
     }
 }
 
-fn invalid_launch(why: &str) -> KernelFault {
-    fault(
-        "CudaAPIError",
-        format!("[1] Call to cuLaunchKernel results in CUDA_ERROR_INVALID_VALUE ({why})"),
-    )
-}
-
-fn desc(mem: RawMem, offset: isize, shape: &[usize], strides: &[isize], dtype: DType) -> ArrDesc {
-    let mut s = [1i64; 3];
-    let mut st = [0isize; 3];
-    for (i, d) in shape.iter().enumerate().take(3) {
-        s[i] = *d as i64;
-        st[i] = strides[i];
-    }
-    ArrDesc {
-        mem,
-        offset,
-        shape: s,
-        strides: st,
-        ndim: shape.len(),
-        dtype,
-        exclusive: false,
-    }
-}
-
-/// CUDA's launch limits for `k` under `cfg` (threads per block, grid extents, local and
-/// shared memory). Checked when a launch is queued, so the error is raised by the launch
-/// call itself as cuLaunchKernel does, and again by [`prepare`] for direct callers.
-pub fn check_launch(k: &Kernel, cfg: &LaunchConfig) -> Result<(), KernelFault> {
-    let threads = cfg.block.iter().map(|&x| x as u64).product::<u64>();
-    if threads > 1024 {
-        return Err(invalid_launch(&format!(
-            "{threads} threads per block; the limit is 1024"
-        )));
-    }
-    if threads == 0 || cfg.grid.contains(&0) {
-        return Err(invalid_launch("a grid or block dimension is 0"));
-    }
-    if cfg.grid[1] > 65535 || cfg.grid[2] > 65535 || cfg.block[2] > 64 {
-        return Err(invalid_launch(
-            "grid y/z are limited to 65535 and block z to 64",
-        ));
-    }
-    let local: usize = k.local.iter().map(|d| d.bytes()).sum();
-    if local > 512 * 1024 {
-        return Err(invalid_launch(&format!(
-            "{local} bytes of local memory per thread; the limit is 524288"
-        )));
-    }
-    let shared = k.static_shared_bytes() + cfg.dynamic_shared_bytes;
-    if shared > 48 * 1024 {
-        return Err(invalid_launch(&format!(
-            "{shared} bytes of shared memory per block; the limit is 49152"
-        )));
-    }
-    Ok(())
-}
-
-/// Check the launch and resolve arguments to raw views. Argument memory is kept alive by
-/// `args` (borrowed for the whole launch).
-pub fn prepare<'a>(
-    k: &'a Kernel,
-    cfg: &LaunchConfig,
-    args: &'a [KernelArg],
-) -> Result<Prepared<'a>, KernelFault> {
-    check_launch(k, cfg)?;
-    if args.len() != k.params.len() {
-        return Err(fault(
-            "TypeError",
-            format!(
-                "kernel {} takes {} arguments, {} given",
-                k.name,
-                k.params.len(),
-                args.len()
-            ),
-        ));
-    }
-    let mut params = Vec::new();
-    let mut scalars = Vec::new();
-    for (i, (a, t)) in args.iter().zip(&k.params).enumerate() {
-        // The arguments must be what the kernel was compiled for; anything else is a
-        // caller bug reported as a TypeError instead of misread memory.
-        let ok = match (a, t) {
-            (KernelArg::Scalar(s), Ty::Scalar(d)) => s.dtype() == *d,
-            (KernelArg::Array(arr), Ty::Array { dtype, ndim, .. }) => {
-                arr.dtype == *dtype && arr.shape.len() == *ndim && arr.strides.len() == *ndim
-            }
-            _ => false,
-        };
-        if !ok {
-            return Err(fault(
-                "TypeError",
-                format!(
-                    "argument {i} of kernel {} does not match its compiled type {t}",
-                    k.name
-                ),
-            ));
-        }
-        match a {
-            KernelArg::Scalar(s) => {
-                params.push(None);
-                scalars.push(scalar_bits(s));
-            }
-            KernelArg::Array(arr) => {
-                let buf: &Buffer = match &arr.mem {
-                    ArgMem::Host(b) => b,
-                    ArgMem::Device(alloc) => match &alloc.storage {
-                        Storage::Cpu(b) => b,
-                        Storage::Cuda(_) => {
-                            return Err(fault(
-                                "CudaSupportError",
-                                format!(
-                                    "kernel {} was given GPU memory to run on the CPU executor",
-                                    k.name
-                                ),
-                            ))
-                        }
-                    },
-                };
-                // SAFETY: the buffer is borrowed from `args`, which outlives the launch.
-                let mem = unsafe { RawMem::new(buf.as_ptr(), buf.len()) };
-                params.push(Some(desc(
-                    mem,
-                    arr.offset as isize,
-                    &arr.shape,
-                    &arr.strides,
-                    arr.dtype,
-                )));
-                scalars.push(0);
-            }
-        }
-    }
-    mark_exclusive(k, cfg, &mut params);
-    let consts = k
-        .consts
-        .iter()
-        .map(|c| {
-            // SAFETY: constant data lives in the kernel, borrowed for the launch; the
-            // front end rejects stores to constant arrays, so it is only read.
-            let mem = unsafe { RawMem::new(c.data.as_ptr() as *mut u8, c.data.len()) };
-            let strides = crate::arrays::NdArray::c_strides(&c.shape, c.dtype.itemsize());
-            desc(mem, 0, &c.shape, &strides, c.dtype)
-        })
-        .collect();
-    Ok(Prepared {
-        k,
-        cfg: *cfg,
-        params,
-        scalars,
-        consts,
-        stop: AtomicBool::new(false),
-        epoch: CANCEL_EPOCH.load(Ordering::Relaxed),
-        interrupt: None,
-    })
-}
-
-/// Mark the parameters that each thread of this launch touches only at its own element.
-/// The kernel's hint says every access is at `cuda.grid(1)`; that makes elements private
-/// to threads only in a 1-D launch, and only if no other argument reaches the same memory
-/// through a different view (an identical view is the same elements at the same indices).
-fn mark_exclusive(k: &Kernel, cfg: &LaunchConfig, params: &mut [Option<ArrDesc>]) {
-    let one_d = cfg.grid[1] == 1 && cfg.grid[2] == 1 && cfg.block[1] == 1 && cfg.block[2] == 1;
-    if !one_d {
-        return;
-    }
-    let hint = |j: usize| k.hints.gid_exclusive.get(j).copied().unwrap_or(false);
-    for j in 0..params.len() {
-        let Some(a) = params[j] else { continue };
-        if !hint(j) {
-            continue;
-        }
-        let ok = params.iter().enumerate().all(|(q, b)| match b {
-            Some(b) if q != j && a.mem.overlaps(&b.mem) => {
-                hint(q)
-                    && b.offset == a.offset
-                    && b.strides[0] == a.strides[0]
-                    && b.dtype == a.dtype
-                    && b.ndim == 1
-            }
-            _ => true,
-        });
-        if let Some(a) = params[j].as_mut() {
-            a.exclusive = ok;
-        }
-    }
-}
-
 /// Lanes the executor aims for when it runs several independent blocks as one set: enough
 /// to amortise each instruction's dispatch, few enough that registers stay in cache.
 const WIDE_LANES: usize = 1024;
+
+/// Launches of at most this many threads run on the calling thread.
+const SMALL_LAUNCH_LANES: usize = 8192;
 
 /// Run every block of a prepared launch. Kernels whose blocks are independent run several
 /// blocks per executor pass ("chunks" of about [`WIDE_LANES`] lanes); the others one
@@ -276,7 +63,12 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
         .map(|&b| b as usize)
         .product::<usize>()
         .max(1);
-    let per_chunk = if p.k.hints.wide && g[1] == 1 && g[2] == 1 {
+    let wide = p.k.hints.wide && g[1] == 1 && g[2] == 1;
+    // A launch this small finishes in less time than waking the pool's workers takes.
+    let small = nblocks * threads <= SMALL_LAUNCH_LANES;
+    let per_chunk = if wide && small {
+        (WIDE_LANES / threads).max(1)
+    } else if wide {
         // Enough chunks to keep every worker busy, each as wide as the budget allows.
         let workers = rayon::current_num_threads().max(1);
         (WIDE_LANES / threads)
@@ -333,9 +125,11 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
             }
         }
     };
-    if nchunks == 1 {
+    if nchunks == 1 || small {
         let mut s = None;
-        body(&mut s, 0);
+        for chunk in 0..nchunks {
+            body(&mut s, chunk);
+        }
     } else {
         (0..nchunks).into_par_iter().for_each_init(|| None, body);
     }
@@ -401,7 +195,8 @@ pub struct Block {
     /// More than one block per chunk (only for kernels whose blocks are independent).
     pub(crate) wide: bool,
     pub(crate) grid: [u32; 3],
-    /// threadIdx.x/y/z of every lane (fixed for a launch).
+    /// threadIdx.x/y/z of every lane (fixed for a launch), built by [`Block::ensure_tids`]
+    /// for the kernels that read them.
     pub(crate) tids: [Vec<u64>; 3],
     pub(crate) bdim: [u32; 3],
     /// blockIdx of the chunk's first block.
@@ -419,12 +214,59 @@ pub struct Block {
     pub(crate) par: bool,
 }
 
+thread_local! {
+    /// Register lane vectors of finished launches, reused by the next launch on this
+    /// thread: a fresh zeroed allocation per register costs page faults that dominate
+    /// the launch of a small kernel.
+    static LANE_POOL: std::cell::RefCell<Vec<Vec<u64>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// At most this many lane values are kept in a thread's pool.
+const LANE_POOL_MAX: usize = 1 << 20;
+
+/// A register of `n` lanes. Its values are left over from an earlier launch (like a GPU's
+/// registers before the first write), never uninitialised memory.
+fn take_lanes(n: usize) -> Vec<u64> {
+    let mut v = LANE_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    v.truncate(n);
+    v.resize(n, 0);
+    v
+}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        let regs = std::mem::take(&mut self.regs);
+        LANE_POOL.with(|p| {
+            let mut pool = p.borrow_mut();
+            let mut held: usize = pool.iter().map(|v| v.capacity()).sum();
+            for r in regs {
+                if held + r.capacity() > LANE_POOL_MAX {
+                    break;
+                }
+                held += r.capacity();
+                pool.push(r);
+            }
+        });
+    }
+}
+
 fn merge(a: Vec<u32>, b: Vec<u32>) -> Vec<u32> {
     if a.is_empty() {
         return b;
     }
     if b.is_empty() {
         return a;
+    }
+    // The usual result of a bounds guard: every taken lane before every other one.
+    if a[a.len() - 1] < b[0] {
+        let mut a = a;
+        a.extend_from_slice(&b);
+        return a;
+    }
+    if b[b.len() - 1] < a[0] {
+        let mut b = b;
+        b.extend_from_slice(&a);
+        return b;
     }
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
@@ -478,22 +320,6 @@ impl Block {
                         format!("cannot allocate {} bytes of local memory", e.bytes),
                     )
                 })?;
-        // Nested loops instead of a division per lane: this runs once per launch and
-        // is part of the launch overhead of small kernels.
-        let mut tids: [Vec<u64>; 3] = [
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-            Vec::with_capacity(n),
-        ];
-        for _ in 0..per_chunk {
-            for z in 0..b[2] as u64 {
-                for y in 0..b[1] as u64 {
-                    tids[0].extend(0..b[0] as u64);
-                    tids[1].extend(std::iter::repeat_n(y, b[0] as usize));
-                    tids[2].extend(std::iter::repeat_n(z, b[0] as usize));
-                }
-            }
-        }
         Ok(Block {
             n,
             live: n,
@@ -501,10 +327,10 @@ impl Block {
             first: 0,
             wide: per_chunk > 1,
             grid: p.cfg.grid,
-            tids,
+            tids: Default::default(),
             bdim: b,
             bidx: [0; 3],
-            regs: vec![vec![0u64; n]; p.k.regs.len()],
+            regs: (0..p.k.regs.len()).map(|_| take_lanes(n)).collect(),
             tags: vec![Tag::Var; p.k.regs.len()],
             lazy: vec![false; p.k.regs.len()],
             shared,
@@ -550,6 +376,25 @@ impl Block {
             loops: Vec::new(),
             printed: String::new(),
             par: false,
+        }
+    }
+
+    /// Build the per-lane thread indices on first use: most element-wise kernels only read
+    /// `cuda.grid(1)`, which needs none, and small launches should not pay for them.
+    pub(crate) fn ensure_tids(&mut self) {
+        if !self.tids[0].is_empty() || self.n == 0 {
+            return;
+        }
+        let b = self.bdim;
+        // Nested loops instead of a division per lane.
+        for _ in 0..self.n / self.threads {
+            for z in 0..b[2] as u64 {
+                for y in 0..b[1] as u64 {
+                    self.tids[0].extend(0..b[0] as u64);
+                    self.tids[1].extend(std::iter::repeat_n(y, b[0] as usize));
+                    self.tids[2].extend(std::iter::repeat_n(z, b[0] as usize));
+                }
+            }
         }
     }
 

@@ -8,7 +8,9 @@ use crate::arrays::DType;
 use crate::compiler::exec::{fault, ArrDesc, Block, Prepared};
 use crate::compiler::exec_ops::*;
 use crate::compiler::exec_tags::Tag;
-use crate::compiler::ir::{AtomicOp, BarrierKind, Bin, Cmp, Inst, Op, PrintArg, RngKind, Special};
+use crate::compiler::ir::{
+    AtomicOp, BarrierKind, Bin, Cmp, Inst, MathFn, Op, PrintArg, RngKind, Special,
+};
 use crate::compiler::mem::Run;
 use crate::compiler::KernelFault;
 
@@ -152,6 +154,12 @@ impl Block {
                         Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) - f32b(y))),
                         Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) * f32b(y))),
                         Bin::Div => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) / f32b(y))),
+                        Bin::Max => map2(&mut d, &a, &b, act, n, |x, y| {
+                            bf32(py_max(f32b(x), f32b(y)))
+                        }),
+                        Bin::Min => map2(&mut d, &a, &b, act, n, |x, y| {
+                            bf32(py_min(f32b(x), f32b(y)))
+                        }),
                         _ => lanes!(act, n, |l| d[l] =
                             bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
                     },
@@ -160,6 +168,12 @@ impl Block {
                         Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) - f64b(y))),
                         Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) * f64b(y))),
                         Bin::Div => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) / f64b(y))),
+                        Bin::Max => map2(&mut d, &a, &b, act, n, |x, y| {
+                            bf64(py_max(f64b(x), f64b(y)))
+                        }),
+                        Bin::Min => map2(&mut d, &a, &b, act, n, |x, y| {
+                            bf64(py_min(f64b(x), f64b(y)))
+                        }),
                         _ => lanes!(act, n, |l| d[l] =
                             bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
                     },
@@ -198,6 +212,15 @@ impl Block {
                 if f.is_predicate() {
                     lanes!(act, n, |l| d[l] =
                         math_f64(*f, cast(a[l], t, DType::F64).pipe(f64b), 0.0) as u64);
+                } else if t == DType::F32
+                    && act.len() == n
+                    && matches!(f, MathFn::Sin | MathFn::Cos)
+                {
+                    crate::compiler::exec_math::sincos_f32_lanes(
+                        &mut d[..n],
+                        &a[..n],
+                        *f == MathFn::Cos,
+                    );
                 } else if t == DType::F32 {
                     lanes!(act, n, |l| d[l] =
                         bf32(math_f32(*f, f32b(a[l]), f32b(b[l]))));
@@ -216,6 +239,7 @@ impl Block {
                 let thr = self.threads;
                 match s {
                     Special::Tid(k) => {
+                        self.ensure_tids();
                         let t = &self.tids[*k as usize];
                         lanes!(act, n, |l| d[l] = t[l]);
                     }
@@ -227,6 +251,7 @@ impl Block {
                     }
                     // Wide chunks have a 1-D grid: blockIdx.x grows with the lane's block.
                     Special::GlobalId(0) if self.wide => {
+                        self.ensure_tids();
                         let (t, bd) = (&self.tids[0], self.bdim[0] as u64);
                         let first = self.first;
                         lanes!(act, n, |l| d[l] = t[l] + (first + l / thr) as u64 * bd);
@@ -236,6 +261,7 @@ impl Block {
                         lanes!(act, n, |l| d[l] = (first + l / thr) as u64);
                     }
                     Special::GlobalId(k) => {
+                        self.ensure_tids();
                         let t = &self.tids[*k as usize];
                         let base = self.bidx[*k as usize] as u64 * self.bdim[*k as usize] as u64;
                         lanes!(act, n, |l| d[l] = t[l] + base);

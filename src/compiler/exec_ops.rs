@@ -117,7 +117,7 @@ fn py_fmod_f64(a: f64, b: f64) -> f64 {
 }
 
 #[inline(always)]
-fn py_min<T: PartialOrd>(a: T, b: T) -> T {
+pub(crate) fn py_min<T: PartialOrd>(a: T, b: T) -> T {
     if b < a {
         b
     } else {
@@ -125,7 +125,7 @@ fn py_min<T: PartialOrd>(a: T, b: T) -> T {
     }
 }
 #[inline(always)]
-fn py_max<T: PartialOrd>(a: T, b: T) -> T {
+pub(crate) fn py_max<T: PartialOrd>(a: T, b: T) -> T {
     if b > a {
         b
     } else {
