@@ -36,7 +36,7 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    /// Signed frames for a typed message: replies go to the identities `as_child_of`
+    /// Signed frames for a typed message: replies go to the identities `child_of`
     /// copied from the request, IOPub messages to their topic.
     pub fn encode(&self, out: Outgoing, parent: Option<&Request>, iopub: bool) -> Vec<Bytes> {
         let topic = iopub.then(|| {
@@ -46,9 +46,9 @@ impl Outbox {
                 out.msg.message_type()
             ))
         });
-        let parent = parent.map(|p| &*p.raw_header);
+        let parent = parent.map(|p| &p.header_json);
         self.signer
-            .encode(&typed::to_wire(out, &self.session, parent, topic))
+            .encode_parts(typed::to_parts(out, &self.session, parent, topic))
     }
 
     /// Publish on IOPub; `parent` is the request the message belongs to, if any.
