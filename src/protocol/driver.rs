@@ -10,7 +10,10 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Runtime;
+use tokio::sync::mpsc::UnboundedSender;
 use tokio::sync::Notify;
+
+use crate::protocol::outbox::Out;
 
 /// How long the execution thread may be away (running a cell) before the standby thread
 /// drives the sockets. Short enough that heartbeat and interrupt answers stay prompt; long
@@ -37,6 +40,10 @@ struct State {
     /// How often the execution thread has left: while it keeps leaving, the standby thread
     /// looks again every [`GRACE`] rather than parking and having to be woken each time.
     departures: u64,
+    /// Messages queued while no thread drives, in order; whoever drives next passes them
+    /// on. Waking a socket task from outside the runtime costs a system call on each side,
+    /// for a trivial cell the only ones besides the socket I/O.
+    staged: Vec<(UnboundedSender<Out>, Out)>,
 }
 
 impl Driver {
@@ -49,6 +56,7 @@ impl Driver {
                 standby_driving: false,
                 parked: false,
                 departures: 0,
+                staged: Vec::new(),
             }),
             cv: Condvar::new(),
             release: Notify::new(),
@@ -65,16 +73,35 @@ impl Driver {
 
     /// On the execution thread: run the socket tasks here until `fut` completes.
     pub fn drive<F: Future>(&self, fut: F) -> F::Output {
-        {
-            let mut g = self.lock();
-            g.away_since = None;
-            if g.standby_driving {
-                self.release.notify_one();
-            }
-        }
-        let out = self.rt.block_on(fut);
+        let out = self.rt.block_on(async {
+            // Inside the runtime, so passing on staged messages wakes tasks in place.
+            self.arrive();
+            fut.await
+        });
         self.leave();
         out
+    }
+
+    fn arrive(&self) {
+        let mut g = self.lock();
+        g.away_since = None;
+        if g.standby_driving {
+            self.release.notify_one();
+        }
+        pass_on(&mut g.staged);
+    }
+
+    /// Queue `item` for a socket task: at once while a thread drives, else staged for the
+    /// next one (in order: what is staged is passed on under the same lock that makes a
+    /// thread the driver, before anyone can queue directly).
+    pub fn send(&self, queue: &UnboundedSender<Out>, item: Out) {
+        let mut g = self.lock();
+        if g.away_since.is_some() && !g.standby_driving {
+            g.staged.push((queue.clone(), item));
+        } else {
+            drop(g);
+            let _ = queue.send(item);
+        }
     }
 
     /// The execution thread stops driving (also for good, when it ends).
@@ -117,6 +144,7 @@ impl Driver {
                             .0
                     } else {
                         g.standby_driving = true;
+                        pass_on(&mut g.staged);
                         drop(g);
                         // A release requested before this point left a permit, so this
                         // returns at once rather than missing it.
@@ -128,6 +156,13 @@ impl Driver {
                 }
             };
         }
+    }
+}
+
+fn pass_on(staged: &mut Vec<(UnboundedSender<Out>, Out)>) {
+    for (queue, item) in staged.drain(..) {
+        // A closed queue means its socket task ended; there is no one left to tell.
+        let _ = queue.send(item);
     }
 }
 
@@ -172,5 +207,42 @@ mod tests {
         let start = ticks.load(Ordering::SeqCst);
         std::thread::sleep(Duration::from_millis(100));
         assert!(ticks.load(Ordering::SeqCst) > start + 5);
+    }
+
+    #[test]
+    fn messages_queued_while_nobody_drives_arrive_in_order() {
+        let d = driver();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let got = Arc::new(Mutex::new(Vec::new()));
+        let g = got.clone();
+        d.runtime().spawn(async move {
+            while let Some(Out::Frames(f)) = rx.recv().await {
+                g.lock().unwrap().push(f[0].clone());
+            }
+        });
+        let frames = |n: usize| Out::Frames(vec![bytes::Bytes::from(n.to_string())]);
+        let expect = |n: usize| -> Vec<bytes::Bytes> {
+            (0..n).map(|i| bytes::Bytes::from(i.to_string())).collect()
+        };
+        // Away, as while a cell runs: staged, then passed on by the standby thread.
+        for i in 0..3 {
+            d.send(&tx, frames(i));
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while got.lock().unwrap().len() < 3 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(*got.lock().unwrap(), expect(3));
+        // Back: the next drive passes on what was staged before anything else runs.
+        d.drive(async {});
+        for i in 3..6 {
+            d.send(&tx, frames(i));
+        }
+        d.drive(async {
+            while got.lock().unwrap().len() < 6 {
+                tokio::task::yield_now().await;
+            }
+        });
+        assert_eq!(*got.lock().unwrap(), expect(6));
     }
 }

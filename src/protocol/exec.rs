@@ -244,8 +244,8 @@ impl Executor {
                 self.out
                     .publish(Some(req), typed::shutdown_reply(p, c.restart));
                 self.out.status(req, "idle");
-                Outbox::flush_blocking(&self.out.iopub);
-                Outbox::flush_blocking(&self.out.shell);
+                self.out.flush_blocking(&self.out.iopub);
+                self.out.flush_blocking(&self.out.shell);
                 std::process::exit(0);
             }
             _ => {
@@ -486,6 +486,7 @@ mod tests {
             iopub: unbounded_channel().0,
             shell: unbounded_channel().0,
             stdin: unbounded_channel().0,
+            driver: None,
         };
         let (_tx, rx) = unbounded_channel();
         let (_itx, irx) = std::sync::mpsc::channel();

@@ -50,6 +50,12 @@ pub fn serve(path: &Path) -> Result<()> {
     watch_sigint(interrupt.clone(), executing.clone())?;
     watch_parent();
 
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let driver = Arc::new(Driver::new(rt));
+
     let (iopub_tx, iopub_rx) = mpsc::unbounded_channel();
     let (shell_tx, shell_rx) = mpsc::unbounded_channel();
     let (stdin_tx, stdin_rx) = mpsc::unbounded_channel();
@@ -59,18 +65,14 @@ pub fn serve(path: &Path) -> Result<()> {
         iopub: iopub_tx,
         shell: shell_tx,
         stdin: stdin_tx,
+        driver: Some(driver.clone()),
     };
     let (exec_tx, exec_rx) = mpsc::unbounded_channel::<Incoming>();
     let (input_tx, input_rx) = std::sync::mpsc::channel::<String>();
     let banner: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
 
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-
     // Bind everything before starting work, so a bad connection file fails fast.
-    let (shell, control, stdin, iopub, hb) = rt.block_on(async {
+    let (shell, control, stdin, iopub, hb) = driver.runtime().block_on(async {
         let mut shell = zeromq::RouterSocket::new();
         let mut control = zeromq::RouterSocket::new();
         let mut stdin = zeromq::RouterSocket::new();
@@ -110,7 +112,6 @@ pub fn serve(path: &Path) -> Result<()> {
         anyhow::Ok((shell, control, stdin, iopub, hb))
     })?;
 
-    let driver = Arc::new(Driver::new(rt));
     {
         let rt = driver.runtime();
         let (shell_send, shell_recv) = shell.split();
@@ -435,7 +436,7 @@ async fn control_loop(
                 }
                 out.publish(Some(&req), typed::shutdown_reply(p, c.restart));
                 out.status(&req, "idle");
-                Outbox::flush(&out.iopub).await;
+                out.flush(&out.iopub).await;
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 std::process::exit(0);
             }
