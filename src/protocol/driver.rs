@@ -47,12 +47,15 @@ struct State {
 }
 
 impl Driver {
-    /// The execution thread counts as away until it first drives (it is still starting).
+    /// The execution thread counts as away, for long already, until it first drives: while
+    /// it creates the engine the standby thread serves at once (client handshakes,
+    /// kernel_info on control), as start-up time is measured from the first request.
     pub fn new(rt: Runtime) -> Driver {
+        let now = Instant::now();
         Driver {
             rt,
             state: Mutex::new(State {
-                away_since: Some(Instant::now()),
+                away_since: Some(now.checked_sub(GRACE).unwrap_or(now)),
                 standby_driving: false,
                 parked: false,
                 departures: 0,
