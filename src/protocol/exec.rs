@@ -15,10 +15,12 @@ use jupyter_protocol::{
     JupyterMessageContent as C,
 };
 use serde_json::{json, Map, Value as Json};
+use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::engine::{Engine, ErrorInfo, ExecuteRequest};
 use crate::language::runtime::{Frontend, NullFrontend, StreamName};
 use crate::protocol::cell_progress::CellProgress;
+use crate::protocol::driver::Driver;
 use crate::protocol::history::History;
 use crate::protocol::notebook::{internal_error, panic_message};
 use crate::protocol::outbox::Outbox;
@@ -29,6 +31,57 @@ use crate::protocol::typed;
 pub struct Incoming {
     pub msg: Request,
     pub received: Instant,
+}
+
+/// Where the execution thread takes requests from: the shell task's queue, filled while
+/// this thread drives the socket tasks (see [`Driver`]).
+pub struct Inbox {
+    rx: UnboundedReceiver<Incoming>,
+    /// None in unit tests, where nothing serves sockets.
+    driver: Option<Arc<Driver>>,
+}
+
+impl Inbox {
+    pub fn new(rx: UnboundedReceiver<Incoming>, driver: Option<Arc<Driver>>) -> Inbox {
+        Inbox { rx, driver }
+    }
+
+    /// The next request, or None once the shell task is gone.
+    fn recv(&mut self) -> Option<Incoming> {
+        let Inbox { rx, driver } = self;
+        match driver {
+            None => rx.blocking_recv(),
+            Some(d) => d.drive(async {
+                // Outputs of the last request go out before the next request is taken.
+                if !rx.is_empty() {
+                    tokio::task::yield_now().await;
+                }
+                rx.recv().await
+            }),
+        }
+    }
+
+    /// Let the shell task queue every request that has reached the socket.
+    fn settle(&mut self) {
+        let Inbox { rx, driver } = self;
+        if let Some(d) = driver {
+            d.drive(async {
+                loop {
+                    let before = rx.len();
+                    // Twice: one turn reads the socket, the next runs what that woke.
+                    tokio::task::yield_now().await;
+                    tokio::task::yield_now().await;
+                    if rx.len() == before {
+                        break;
+                    }
+                }
+            });
+        }
+    }
+
+    fn try_recv(&mut self) -> Option<Incoming> {
+        self.rx.try_recv().ok()
+    }
 }
 
 /// The IOPub/stdin frontend for one execute_request.
@@ -102,7 +155,7 @@ impl Frontend for WireFrontend {
 pub struct Executor {
     pub engine: Engine,
     pub out: Outbox,
-    pub rx: Receiver<Incoming>,
+    pub inbox: Inbox,
     pub input: Rc<Receiver<String>>,
     pub interrupt: Arc<AtomicBool>,
     /// True while a cell runs: interrupts arriving between cells are ignored.
@@ -117,7 +170,7 @@ impl Executor {
     pub fn new(
         engine: Engine,
         out: Outbox,
-        rx: Receiver<Incoming>,
+        inbox: Inbox,
         input: Receiver<String>,
         interrupt: Arc<AtomicBool>,
         executing: Arc<AtomicBool>,
@@ -125,7 +178,7 @@ impl Executor {
         Executor {
             engine,
             out,
-            rx,
+            inbox,
             input: Rc::new(input),
             interrupt,
             executing,
@@ -140,9 +193,9 @@ impl Executor {
         loop {
             let next = match self.pending.pop_front() {
                 Some(m) => m,
-                None => match self.rx.recv() {
-                    Ok(m) => m,
-                    Err(_) => return,
+                None => match self.inbox.recv() {
+                    Some(m) => m,
+                    None => return,
                 },
             };
             let req = next.msg;
@@ -191,8 +244,8 @@ impl Executor {
                 self.out
                     .publish(Some(req), typed::shutdown_reply(p, c.restart));
                 self.out.status(req, "idle");
-                Outbox::flush_blocking(&self.out.iopub);
-                Outbox::flush_blocking(&self.out.shell);
+                self.out.flush_blocking(&self.out.iopub);
+                self.out.flush_blocking(&self.out.shell);
                 std::process::exit(0);
             }
             _ => {
@@ -366,10 +419,12 @@ impl Executor {
     /// "aborted" in 5.1 and the official validator rejects it) without running them.
     /// Other requests queued meanwhile are still served, in order.
     fn abort_queued(&mut self) {
+        // What has reached the socket by now counts as queued, as in ipykernel.
+        self.inbox.settle();
         let cutoff = Instant::now();
         let mut keep = VecDeque::new();
         let mut queued: Vec<Incoming> = self.pending.drain(..).collect();
-        while let Ok(m) = self.rx.try_recv() {
+        while let Some(m) = self.inbox.try_recv() {
             queued.push(m);
         }
         for inc in queued {
@@ -431,13 +486,14 @@ mod tests {
             iopub: unbounded_channel().0,
             shell: unbounded_channel().0,
             stdin: unbounded_channel().0,
+            driver: None,
         };
-        let (_tx, rx) = std::sync::mpsc::channel();
+        let (_tx, rx) = unbounded_channel();
         let (_itx, irx) = std::sync::mpsc::channel();
         Executor::new(
             Engine::new(interrupt.clone()),
             out,
-            rx,
+            Inbox::new(rx, None),
             irx,
             interrupt,
             Arc::new(AtomicBool::new(false)),

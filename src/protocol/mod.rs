@@ -8,6 +8,7 @@
 
 pub mod cell_progress;
 pub mod connection;
+pub mod driver;
 pub mod exec;
 pub mod history;
 pub mod install;

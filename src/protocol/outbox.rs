@@ -7,6 +7,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::protocol::driver::Driver;
 use crate::protocol::request::Request;
 use crate::protocol::typed::{self, Outgoing};
 use crate::protocol::wire::Signer;
@@ -33,10 +34,13 @@ pub struct Outbox {
     pub iopub: mpsc::UnboundedSender<Out>,
     pub shell: mpsc::UnboundedSender<Out>,
     pub stdin: mpsc::UnboundedSender<Out>,
+    /// In the kernel, the driver of the socket tasks, which holds messages back while no
+    /// thread drives them; None where nothing serves sockets (unit tests).
+    pub driver: Option<Arc<Driver>>,
 }
 
 impl Outbox {
-    /// Signed frames for a typed message: replies go to the identities `as_child_of`
+    /// Signed frames for a typed message: replies go to the identities `child_of`
     /// copied from the request, IOPub messages to their topic.
     pub fn encode(&self, out: Outgoing, parent: Option<&Request>, iopub: bool) -> Vec<Bytes> {
         let topic = iopub.then(|| {
@@ -46,23 +50,24 @@ impl Outbox {
                 out.msg.message_type()
             ))
         });
-        let parent = parent.map(|p| &*p.raw_header);
+        let parent = parent.map(|p| &p.header_json);
         self.signer
-            .encode(&typed::to_wire(out, &self.session, parent, topic))
+            .encode_parts(typed::to_parts(out, &self.session, parent, topic))
     }
 
     /// Publish on IOPub; `parent` is the request the message belongs to, if any.
     pub fn publish(&self, parent: Option<&Request>, out: Outgoing) {
-        let _ = self.iopub.send(Out::Frames(self.encode(out, parent, true)));
+        self.send(&self.iopub, Out::Frames(self.encode(out, parent, true)));
     }
 
     /// Queue stream text for IOPub (merged with neighbouring chunks, see [`Out::Stream`]).
     pub fn stream(&self, parent: &Request, name: &'static str, text: &str) {
-        let _ = self.iopub.send(Out::Stream {
+        let item = Out::Stream {
             parent: parent.clone(),
             name,
             text: text.to_string(),
-        });
+        };
+        self.send(&self.iopub, item);
     }
 
     pub fn status(&self, parent: &Request, state: &str) {
@@ -75,26 +80,34 @@ impl Outbox {
     }
 
     pub fn reply_shell(&self, req: &Request, out: Outgoing) {
-        let _ = self.shell.send(Out::Frames(self.reply_frames(req, out)));
+        self.send(&self.shell, Out::Frames(self.reply_frames(req, out)));
     }
 
     pub fn send_stdin(&self, req: &Request, out: Outgoing) {
-        let _ = self.stdin.send(Out::Frames(self.reply_frames(req, out)));
+        self.send(&self.stdin, Out::Frames(self.reply_frames(req, out)));
     }
 
-    /// Wait (from a plain thread) until `queue` has sent everything queued so far.
-    pub fn flush_blocking(queue: &mpsc::UnboundedSender<Out>) {
-        let (tx, rx) = oneshot::channel();
-        if queue.send(Out::Flush(tx)).is_ok() {
-            let _ = rx.blocking_recv();
+    fn send(&self, queue: &mpsc::UnboundedSender<Out>, item: Out) {
+        match &self.driver {
+            Some(d) => d.send(queue, item),
+            None => {
+                let _ = queue.send(item);
+            }
         }
+    }
+
+    /// Wait (from a plain thread) until `queue` has sent everything queued so far (at
+    /// once when its task is gone: the answer is dropped with the request).
+    pub fn flush_blocking(&self, queue: &mpsc::UnboundedSender<Out>) {
+        let (tx, rx) = oneshot::channel();
+        self.send(queue, Out::Flush(tx));
+        let _ = rx.blocking_recv();
     }
 
     /// Wait (from a task) until `queue` has sent everything queued so far.
-    pub async fn flush(queue: &mpsc::UnboundedSender<Out>) {
+    pub async fn flush(&self, queue: &mpsc::UnboundedSender<Out>) {
         let (tx, rx) = oneshot::channel();
-        if queue.send(Out::Flush(tx)).is_ok() {
-            let _ = rx.await;
-        }
+        self.send(queue, Out::Flush(tx));
+        let _ = rx.await;
     }
 }

@@ -10,6 +10,9 @@
 
 use std::sync::Arc;
 
+use bytes::Bytes;
+use serde::Deserialize;
+
 use jupyter_protocol::{Header, JupyterMessage, JupyterMessageContent, UnknownMessage};
 use serde_json::{json, Map, Value as Json};
 
@@ -21,6 +24,8 @@ use crate::protocol::wire::Message;
 pub struct Request {
     pub msg: Arc<JupyterMessage>,
     pub raw_header: Arc<Json>,
+    /// `raw_header` serialised once, for the parent_header of every message it causes.
+    pub header_json: Bytes,
 }
 
 impl Request {
@@ -45,14 +50,6 @@ const HEADER_STRINGS: [&str; 4] = ["msg_id", "username", "session", "version"];
 /// itself cannot be read (then there is nothing to answer to).
 pub fn parse(m: Message) -> Result<Request, String> {
     let raw_header = m.header;
-    let mut header = raw_header.clone();
-    if let Some(h) = header.as_object_mut() {
-        for k in HEADER_STRINGS {
-            if !h.get(k).is_some_and(Json::is_string) {
-                h.insert(k.into(), json!(""));
-            }
-        }
-    }
     let msg_type = raw_header["msg_type"].as_str().unwrap_or("").to_string();
     let content = with_defaults(&msg_type, m.content);
     let typed =
@@ -63,8 +60,7 @@ pub fn parse(m: Message) -> Result<Request, String> {
                 content: Json::Null,
             })
         });
-    let header: Header =
-        serde_json::from_value(header).map_err(|e| format!("unreadable header: {e}"))?;
+    let header = typed_header(&raw_header)?;
     // The incoming parent_header is never used and may be anything a client chose, so the
     // typed message goes without it: a malformed one cannot make the request unreadable.
     let msg = JupyterMessage {
@@ -76,10 +72,30 @@ pub fn parse(m: Message) -> Result<Request, String> {
         buffers: m.buffers,
         channel: None,
     };
+    let header_json =
+        Bytes::from(serde_json::to_vec(&raw_header).unwrap_or_else(|_| b"{}".to_vec()));
     Ok(Request {
         msg: Arc::new(msg),
         raw_header: Arc::new(raw_header),
+        header_json,
     })
+}
+
+/// The header as jupyter-protocol's `Header`, read in place when it is complete (the
+/// usual case) and from a copy with [`HEADER_STRINGS`] filled in when it is not.
+fn typed_header(raw: &Json) -> Result<Header, String> {
+    if let Ok(h) = Header::deserialize(raw) {
+        return Ok(h);
+    }
+    let mut header = raw.clone();
+    if let Some(h) = header.as_object_mut() {
+        for k in HEADER_STRINGS {
+            if !h.get(k).is_some_and(Json::is_string) {
+                h.insert(k.into(), json!(""));
+            }
+        }
+    }
+    serde_json::from_value(header).map_err(|e| format!("unreadable header: {e}"))
 }
 
 fn set_default(c: &mut Map<String, Json>, key: &str, v: Json) {

@@ -1,6 +1,8 @@
 //! The kernel process: binds the five sockets from the connection file and serves them on
 //! tokio tasks (heartbeat and control each on their own task, so they answer while a cell
-//! computes), with cells running on a dedicated execution thread.
+//! computes), with cells running on a dedicated execution thread. The tasks share one
+//! current-thread runtime that the execution thread drives between cells and a standby
+//! thread during them (see [`crate::protocol::driver`]).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +18,8 @@ use zeromq::{Socket, SocketRecv, SocketSend, ZmqMessage};
 
 use crate::engine::Engine;
 use crate::protocol::connection::{self, endpoint};
-use crate::protocol::exec::{Executor, Incoming};
+use crate::protocol::driver::Driver;
+use crate::protocol::exec::{Executor, Inbox, Incoming};
 use crate::protocol::outbox::{Out, Outbox};
 use crate::protocol::request::{self, Request};
 use crate::protocol::typed;
@@ -47,6 +50,12 @@ pub fn serve(path: &Path) -> Result<()> {
     watch_sigint(interrupt.clone(), executing.clone())?;
     watch_parent();
 
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let driver = Arc::new(Driver::new(rt));
+
     let (iopub_tx, iopub_rx) = mpsc::unbounded_channel();
     let (shell_tx, shell_rx) = mpsc::unbounded_channel();
     let (stdin_tx, stdin_rx) = mpsc::unbounded_channel();
@@ -56,19 +65,14 @@ pub fn serve(path: &Path) -> Result<()> {
         iopub: iopub_tx,
         shell: shell_tx,
         stdin: stdin_tx,
+        driver: Some(driver.clone()),
     };
-    let (exec_tx, exec_rx) = std::sync::mpsc::channel::<Incoming>();
+    let (exec_tx, exec_rx) = mpsc::unbounded_channel::<Incoming>();
     let (input_tx, input_rx) = std::sync::mpsc::channel::<String>();
     let banner: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
 
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-
     // Bind everything before starting work, so a bad connection file fails fast.
-    let (shell, control, stdin, iopub, hb) = rt.block_on(async {
+    let (shell, control, stdin, iopub, hb) = driver.runtime().block_on(async {
         let mut shell = zeromq::RouterSocket::new();
         let mut control = zeromq::RouterSocket::new();
         let mut stdin = zeromq::RouterSocket::new();
@@ -108,35 +112,42 @@ pub fn serve(path: &Path) -> Result<()> {
         anyhow::Ok((shell, control, stdin, iopub, hb))
     })?;
 
+    {
+        let rt = driver.runtime();
+        let (shell_send, shell_recv) = shell.split();
+        let (stdin_send, stdin_recv) = stdin.split();
+        rt.spawn(heartbeat(hb));
+        rt.spawn(iopub_task(iopub, iopub_rx, out.clone()));
+        rt.spawn(sender("shell", shell_send, shell_rx));
+        rt.spawn(sender("stdin", stdin_send, stdin_rx));
+        rt.spawn(shell_reader(shell_recv, signer.clone(), exec_tx));
+        rt.spawn(stdin_reader(stdin_recv, signer.clone(), input_tx));
+        rt.spawn(control_loop(
+            control,
+            out.clone(),
+            interrupt.clone(),
+            executing.clone(),
+            banner.clone(),
+        ));
+    }
+
     // The execution thread owns the Engine (it is !Send).
     {
-        let out = out.clone();
-        let interrupt = interrupt.clone();
-        let executing = executing.clone();
-        let banner = banner.clone();
+        let driver = driver.clone();
         std::thread::Builder::new()
             .name("nbcuda-exec".into())
             .stack_size(EXEC_STACK)
             .spawn(move || {
                 let engine = Engine::new(interrupt.clone());
                 let _ = banner.set(engine.banner());
-                Executor::new(engine, out, exec_rx, input_rx, interrupt, executing).run();
+                let inbox = Inbox::new(exec_rx, Some(driver.clone()));
+                Executor::new(engine, out, inbox, input_rx, interrupt, executing).run();
+                // The standby thread serves control (shutdown) from now on.
+                driver.leave();
             })
             .context("cannot start the execution thread")?;
     }
-
-    rt.block_on(async move {
-        let (shell_send, shell_recv) = shell.split();
-        let (stdin_send, stdin_recv) = stdin.split();
-        tokio::spawn(heartbeat(hb));
-        tokio::spawn(iopub_task(iopub, iopub_rx, out.clone()));
-        tokio::spawn(sender("shell", shell_send, shell_rx));
-        tokio::spawn(sender("stdin", stdin_send, stdin_rx));
-        tokio::spawn(shell_reader(shell_recv, signer.clone(), exec_tx));
-        tokio::spawn(stdin_reader(stdin_recv, signer.clone(), input_tx));
-        control_loop(control, out, interrupt, executing, banner).await;
-    });
-    Ok(())
+    driver.standby()
 }
 
 /// SIGINT interrupts the running cell (and is ignored between cells); it never kills the
@@ -314,7 +325,7 @@ async fn iopub_task(
 async fn shell_reader(
     mut sock: zeromq::RouterRecvHalf,
     signer: Arc<Signer>,
-    exec: std::sync::mpsc::Sender<Incoming>,
+    exec: mpsc::UnboundedSender<Incoming>,
 ) {
     loop {
         match sock.recv().await {
@@ -425,7 +436,7 @@ async fn control_loop(
                 }
                 out.publish(Some(&req), typed::shutdown_reply(p, c.restart));
                 out.status(&req, "idle");
-                Outbox::flush(&out.iopub).await;
+                out.flush(&out.iopub).await;
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 std::process::exit(0);
             }

@@ -1,14 +1,17 @@
 //! Every message this kernel sends is built here as jupyter-protocol typed content, made a
-//! child of its request with `as_child_of`, and turned into a wire [`Message`] by
+//! child of its request with `child_of`, and turned into a wire [`Message`] by
 //! [`to_wire`] — the one place where jupyter-protocol's serialisation is corrected for
 //! the official validators and where what it cannot express is filled in. Framing,
 //! signing and replay protection stay in [`super::wire`]: jupyter-zmq-client's connection
 //! verifies signatures but keeps no history of them, so it cannot refuse a replay.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
 use bytes::Bytes;
 use jupyter_protocol::{
     ClearOutput, CommClose, CommId, CommInfoReply, CompleteReply, DebugReply, DisplayData,
-    ErrorOutput, ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, ExecutionState,
+    ErrorOutput, ExecuteInput, ExecuteReply, ExecuteResult, ExecutionCount, ExecutionState, Header,
     HistoryReply, InputRequest, InspectReply, InterruptReply, IoPubWelcome, IsCompleteReply,
     IsCompleteReplyStatus, JupyterMessage, JupyterMessageContent, Media, Payload, ReplyError,
     ReplyStatus, ShutdownReply, Status, Stdio, StreamContent, Transient, UnknownMessage,
@@ -18,7 +21,7 @@ use serde_json::{json, Map, Value as Json};
 
 use crate::engine::{Completeness, ErrorInfo};
 use crate::protocol::kernel_info::{self, PROTOCOL_VERSION};
-use crate::protocol::wire::Message;
+use crate::protocol::wire::{Message, Parts};
 
 /// A typed message on its way out, with the content fields jupyter-protocol 2.0.3 cannot
 /// hold; [`to_wire`] writes them over the typed serialisation.
@@ -67,6 +70,41 @@ pub fn wire_content(c: &JupyterMessageContent) -> Json {
     v
 }
 
+/// What [`to_wire`] and [`to_parts`] share: everything but the parent header.
+struct Pieces {
+    identities: Vec<Bytes>,
+    header: Header,
+    metadata: Json,
+    content: Json,
+    buffers: Vec<Bytes>,
+}
+
+fn pieces(out: Outgoing, session: &str, topic: Option<Bytes>) -> Pieces {
+    let Outgoing { msg, extra } = out;
+    let mut header = msg.header;
+    header.session = session.to_string();
+    header.username = "nbcuda".into();
+    header.version = PROTOCOL_VERSION.into();
+    let mut content = wire_content(&msg.content);
+    if let Some(o) = content.as_object_mut() {
+        o.extend(extra);
+    }
+    Pieces {
+        identities: match topic {
+            Some(t) => vec![t],
+            None => msg.zmq_identities,
+        },
+        header,
+        metadata: if msg.metadata.is_object() {
+            msg.metadata
+        } else {
+            json!({})
+        },
+        content,
+        buffers: msg.buffers,
+    }
+}
+
 /// The one conversion to the wire. `parent` is the request's header exactly as received
 /// (jupyter-protocol's `Header` would re-format its date and drop fields it does not know,
 /// such as `subshell_id`); `topic` replaces the routing identities on IOPub.
@@ -76,32 +114,92 @@ pub fn to_wire(
     parent: Option<&Json>,
     topic: Option<Bytes>,
 ) -> Message {
-    let Outgoing { msg, extra } = out;
-    let msg = msg.with_session(session);
-    let mut header = msg.header.clone();
-    header.username = "nbcuda".into();
-    header.version = PROTOCOL_VERSION.into();
-    let mut content = wire_content(&msg.content);
-    if let Some(o) = content.as_object_mut() {
-        o.extend(extra);
-    }
+    let p = pieces(out, session, topic);
     Message {
-        identities: match topic {
-            Some(t) => vec![t],
-            None => msg.zmq_identities,
-        },
-        header: serde_json::to_value(&header).unwrap_or_else(|_| json!({})),
+        identities: p.identities,
+        header: serde_json::to_value(&p.header).unwrap_or_else(|_| json!({})),
         parent_header: parent
             .filter(|p| p.is_object())
             .cloned()
             .unwrap_or_else(|| json!({})),
-        metadata: if msg.metadata.is_object() {
-            msg.metadata
-        } else {
-            json!({})
+        metadata: p.metadata,
+        content: p.content,
+        buffers: p.buffers,
+    }
+}
+
+/// [`to_wire`], serialised for signing, with `parent` the request's header as serialised
+/// once per request ([`crate::protocol::request::Request::header_json`]).
+pub fn to_parts(
+    out: Outgoing,
+    session: &str,
+    parent: Option<&Bytes>,
+    topic: Option<Bytes>,
+) -> Parts {
+    let p = pieces(out, session, topic);
+    fn json<T: serde::Serialize>(v: &T) -> Bytes {
+        Bytes::from(serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec()))
+    }
+    Parts {
+        identities: p.identities,
+        header: json(&p.header),
+        parent_header: parent.cloned().unwrap_or_else(|| Bytes::from_static(b"{}")),
+        metadata: json(&p.metadata),
+        content: json(&p.content),
+        buffers: p.buffers,
+    }
+}
+
+/// Message ids: the text of a version-4 UUID made from a random half drawn once per
+/// process and a counter: as unique as jupyter-protocol's, without a system call for
+/// randomness per message.
+fn new_msg_id() -> String {
+    static HIGH: OnceLock<u64> = OnceLock::new();
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let high = *HIGH.get_or_init(|| uuid::Uuid::new_v4().as_u64_pair().0);
+    // The version and variant bits overwrite the counter's top two bits, out of reach.
+    let n = COUNT.fetch_add(1, Ordering::Relaxed);
+    let bits = (u128::from(high) << 64) | u128::from(n);
+    uuid::Builder::from_random_bytes(bits.to_be_bytes())
+        .into_uuid()
+        .to_string()
+}
+
+/// A message from this kernel, child of `parent` if any: jupyter-protocol's
+/// `JupyterMessage::new` without what [`to_wire`] replaces (session, user name, version,
+/// the parent's header) and with [`new_msg_id`].
+fn new_message(
+    content: impl Into<JupyterMessageContent>,
+    parent: Option<&JupyterMessage>,
+) -> JupyterMessage {
+    let content = content.into();
+    JupyterMessage {
+        zmq_identities: parent.map_or_else(Vec::new, |p| p.zmq_identities.clone()),
+        header: Header {
+            msg_id: new_msg_id(),
+            username: String::new(),
+            session: String::new(),
+            date: chrono::Utc::now(),
+            msg_type: content.message_type().to_owned(),
+            version: String::new(),
         },
+        parent_header: None,
+        metadata: json!({}),
         content,
-        buffers: msg.buffers,
+        buffers: Vec::new(),
+        channel: None,
+    }
+}
+
+/// `.child_of(parent)` for the typed contents, in place of jupyter-protocol's
+/// `as_child_of` (which also clones the content).
+trait ChildOf {
+    fn child_of(self, parent: &JupyterMessage) -> JupyterMessage;
+}
+
+impl<T: Into<JupyterMessageContent>> ChildOf for T {
+    fn child_of(self, parent: &JupyterMessage) -> JupyterMessage {
+        new_message(self, Some(parent))
     }
 }
 
@@ -120,7 +218,7 @@ fn reply_error(e: &ErrorInfo) -> Option<Box<ReplyError>> {
 }
 
 fn child(c: impl Into<JupyterMessageContent>, parent: &JupyterMessage) -> Outgoing {
-    JupyterMessage::new(c, Some(parent)).into()
+    new_message(c, Some(parent)).into()
 }
 
 pub fn status(parent: Option<&JupyterMessage>, state: &str) -> Outgoing {
@@ -130,11 +228,11 @@ pub fn status(parent: Option<&JupyterMessage>, state: &str) -> Outgoing {
         "starting" => ExecutionState::Starting,
         other => ExecutionState::Other(other.to_string()),
     };
-    JupyterMessage::new(Status { execution_state }, parent).into()
+    new_message(Status { execution_state }, parent).into()
 }
 
 pub fn iopub_welcome(topic: &str) -> Outgoing {
-    JupyterMessage::new(IoPubWelcome::new(topic.to_string()), None).into()
+    new_message(IoPubWelcome::new(topic.to_string()), None).into()
 }
 
 pub fn execute_input(parent: &JupyterMessage, code: &str, count: u32) -> Outgoing {
@@ -142,7 +240,7 @@ pub fn execute_input(parent: &JupyterMessage, code: &str, count: u32) -> Outgoin
         code: code.to_string(),
         execution_count: ExecutionCount::new(count as usize),
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into()
 }
 
@@ -152,7 +250,7 @@ pub fn stream(parent: &JupyterMessage, name: &str, text: String) -> Outgoing {
     } else {
         Stdio::Stdout
     };
-    StreamContent { name, text }.as_child_of(parent).into()
+    StreamContent { name, text }.child_of(parent).into()
 }
 
 fn transient(display_id: Option<&str>) -> Transient {
@@ -177,14 +275,14 @@ pub fn display(
             metadata: metadata.clone(),
             transient: transient(display_id),
         }
-        .as_child_of(parent)
+        .child_of(parent)
     } else {
         DisplayData {
             data: m,
             metadata: metadata.clone(),
             transient: Some(transient(display_id)),
         }
-        .as_child_of(parent)
+        .child_of(parent)
     };
     let out = Outgoing::from(out);
     match typed {
@@ -194,7 +292,7 @@ pub fn display(
 }
 
 pub fn clear_output(parent: &JupyterMessage, wait: bool) -> Outgoing {
-    ClearOutput { wait }.as_child_of(parent).into()
+    ClearOutput { wait }.child_of(parent).into()
 }
 
 pub fn error(parent: &JupyterMessage, e: &ErrorInfo) -> Outgoing {
@@ -203,7 +301,7 @@ pub fn error(parent: &JupyterMessage, e: &ErrorInfo) -> Outgoing {
         evalue: e.evalue.clone(),
         traceback: e.traceback.clone(),
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into()
 }
 
@@ -212,7 +310,7 @@ pub fn input_request(parent: &JupyterMessage, prompt: &str, password: bool) -> O
         prompt: prompt.to_string(),
         password,
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into()
 }
 
@@ -229,7 +327,7 @@ pub fn execute_result(
         metadata: metadata.clone(),
         transient: None,
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into();
     match typed {
         Some(_) => out,
@@ -272,7 +370,7 @@ pub fn execute_reply(
 
 pub fn kernel_info_reply(parent: &JupyterMessage, banner: &str) -> Outgoing {
     // jupyter-protocol 2.0.3 has no `supported_features` (protocol 5.5, JEP 92).
-    Outgoing::from(kernel_info::kernel_info(banner).as_child_of(parent))
+    Outgoing::from(kernel_info::kernel_info(banner).child_of(parent))
         .with("supported_features", json!([]))
 }
 
@@ -291,7 +389,7 @@ pub fn complete_reply(
         status: ReplyStatus::Ok,
         error: None,
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into()
 }
 
@@ -304,7 +402,7 @@ pub fn inspect_reply(parent: &JupyterMessage, data: Option<&Map<String, Json>>) 
         status: ReplyStatus::Ok,
         error: None,
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into();
     match (data, typed) {
         (Some(d), Some(None)) => out.with("data", Json::Object(d.clone())),
@@ -319,7 +417,7 @@ pub fn is_complete_reply(parent: &JupyterMessage, c: Completeness) -> Outgoing {
         Completeness::Invalid => IsCompleteReply::invalid(),
         Completeness::Unknown => IsCompleteReply::unknown(),
     };
-    reply.as_child_of(parent).into()
+    reply.child_of(parent).into()
 }
 
 /// `rows` as History::query makes them. jupyter-protocol's `HistoryEntry` has a string
@@ -343,7 +441,7 @@ pub fn history_reply(parent: &JupyterMessage, rows: Vec<Json>) -> Outgoing {
 }
 
 pub fn comm_info_reply(parent: &JupyterMessage) -> Outgoing {
-    CommInfoReply::default().as_child_of(parent).into()
+    CommInfoReply::default().child_of(parent).into()
 }
 
 pub fn comm_close(parent: &JupyterMessage, comm_id: CommId) -> Outgoing {
@@ -351,7 +449,7 @@ pub fn comm_close(parent: &JupyterMessage, comm_id: CommId) -> Outgoing {
         comm_id,
         data: Map::new(),
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into()
 }
 
@@ -361,12 +459,12 @@ pub fn shutdown_reply(parent: &JupyterMessage, restart: bool) -> Outgoing {
         status: ReplyStatus::Ok,
         error: None,
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into()
 }
 
 pub fn interrupt_reply(parent: &JupyterMessage) -> Outgoing {
-    InterruptReply::new().as_child_of(parent).into()
+    InterruptReply::new().child_of(parent).into()
 }
 
 pub fn debug_unsupported(parent: &JupyterMessage) -> Outgoing {
@@ -374,7 +472,7 @@ pub fn debug_unsupported(parent: &JupyterMessage) -> Outgoing {
         content: json!({"status": "error", "ename": "NotImplementedError",
                         "evalue": "nbcuda has no debugger", "traceback": []}),
     }
-    .as_child_of(parent)
+    .child_of(parent)
     .into()
 }
 

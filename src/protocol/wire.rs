@@ -93,7 +93,7 @@ impl Signer {
                 for p in parts {
                     m.update(p);
                 }
-                hex::encode(m.finalize().into_bytes())
+                hex_lower(&m.finalize().into_bytes())
             }
         }
     }
@@ -165,19 +165,50 @@ impl Signer {
 
     /// Encode a message into signed frames.
     pub fn encode(&self, msg: &Message) -> Vec<Bytes> {
-        let parts: Vec<Vec<u8>> = [&msg.header, &msg.parent_header, &msg.metadata, &msg.content]
-            .iter()
-            .map(|v| serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec()))
-            .collect();
-        let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
-        let sig = self.sign(&refs);
-        let mut frames = msg.identities.clone();
+        let json = |v: &Json| Bytes::from(serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec()));
+        self.encode_parts(Parts {
+            identities: msg.identities.clone(),
+            header: json(&msg.header),
+            parent_header: json(&msg.parent_header),
+            metadata: json(&msg.metadata),
+            content: json(&msg.content),
+            buffers: msg.buffers.clone(),
+        })
+    }
+
+    /// Sign parts that are already serialised into frames.
+    pub fn encode_parts(&self, p: Parts) -> Vec<Bytes> {
+        let sig = self.sign(&[&p.header, &p.parent_header, &p.metadata, &p.content]);
+        let mut frames = Vec::with_capacity(p.identities.len() + 6 + p.buffers.len());
+        frames.extend(p.identities);
         frames.push(Bytes::from_static(DELIMITER));
         frames.push(Bytes::from(sig.into_bytes()));
-        frames.extend(parts.into_iter().map(Bytes::from));
-        frames.extend(msg.buffers.iter().cloned());
+        frames.extend([p.header, p.parent_header, p.metadata, p.content]);
+        frames.extend(p.buffers);
         frames
     }
+}
+
+/// A message whose signed parts are serialised already: the parent header of a request's
+/// children is serialised once per request rather than once per child.
+pub struct Parts {
+    pub identities: Vec<Bytes>,
+    pub header: Bytes,
+    pub parent_header: Bytes,
+    pub metadata: Bytes,
+    pub content: Bytes,
+    pub buffers: Vec<Bytes>,
+}
+
+/// Lower-case hex, without the per-character iterator of `hex::encode`.
+fn hex_lower(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
 }
 
 #[cfg(test)]
