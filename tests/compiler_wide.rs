@@ -210,3 +210,35 @@ fn plain_access_only_for_private_elements() {
     let want: Vec<f64> = (0..1000).map(|i| i as f64 + 1.0).collect();
     assert_eq!(values(&x), want);
 }
+
+#[test]
+fn arithmetic_with_a_uniform_operand_on_either_side() {
+    for dt in [DType::F32, DType::F64] {
+        let k = kernel(
+            "def k(x, out, s):\n    i = cuda.grid(1)\n    if i < out.size:\n        v = x[i]\n        out[i] = (s - v) * (v - s) + s / (v + s) - v / s + max(v, s) - min(s, v) + max(s, v)\n",
+            &[arr1(dt, 1), arr1(dt, 1), Ty::Scalar(dt)],
+        );
+        let n = 3000;
+        let xs: Vec<f64> = (0..n).map(|i| (i as f64 - 1500.0) * 0.37).collect();
+        let x = array_of(&[n], dt, &xs);
+        let o = array_of(&[n], dt, &vec![0.0; n]);
+        let s = 3.25;
+        let sarg = KernelArg::Scalar(Scalar::F64(s).cast(dt));
+        launch(&k, cfg(12, 256), &[arg(&x), arg(&o), sarg]).unwrap();
+        let want: Vec<f64> = xs
+            .iter()
+            .map(|&v| {
+                // Every operand has the array's type, so float32 stays float32: round
+                // each step as the kernel does.
+                let r = |a: f64| if dt == DType::F32 { a as f32 as f64 } else { a };
+                let v = r(v);
+                let t1 = r(r(s - v) * r(v - s));
+                let t2 = r(s / r(v + s));
+                let t3 = r(v / s);
+                let t = r(r(r(r(t1 + t2) - t3) + v.max(s)) - s.min(v));
+                r(t + v.max(s))
+            })
+            .collect();
+        assert_eq!(values(&o), want, "{dt:?}");
+    }
+}

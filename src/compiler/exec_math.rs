@@ -5,7 +5,9 @@
 //! double-rounding cases (at most one unit in the last place, as CUDA's `sinf` allows).
 //! Arguments beyond the reduction's exact range, infinities and NaN take the C library.
 
-use crate::compiler::exec_ops::{bf32, f32b};
+use crate::arrays::DType;
+use crate::compiler::exec_ops::{bf32, bf64, f32b, f64b, py_max, py_min};
+use crate::compiler::ir::Bin;
 
 /// Arguments up to this magnitude are reduced exactly enough by the two-part pi/2.
 const REDUCE_MAX: f32 = 1.0e5;
@@ -42,6 +44,12 @@ fn cos_poly(r: f64) -> f64 {
     1.0 + z * p
 }
 
+/// Within the exact reduction range (false for NaN and infinities).
+#[inline(always)]
+fn reducible(x: f32) -> bool {
+    x.abs() <= REDUCE_MAX
+}
+
 /// `out[l] = sin(a[l])` (or cos) for float32 lanes held as register bits.
 #[inline(always)]
 pub fn sincos_f32_lanes(out: &mut [u64], a: &[u64], cos: bool) {
@@ -50,8 +58,7 @@ pub fn sincos_f32_lanes(out: &mut [u64], a: &[u64], cos: bool) {
     let shift = cos as u64;
     let mut outside = false;
     for (o, &bits) in out.iter_mut().zip(a) {
-        // Written so that NaN also counts as outside.
-        outside |= !(f32b(bits).abs() <= REDUCE_MAX);
+        outside |= !reducible(f32b(bits));
         let x = f32b(bits) as f64;
         let t = x * TWO_OVER_PI + ROUND_MAGIC;
         // cos(x) = sin(x + pi/2): one more quadrant.
@@ -68,10 +75,91 @@ pub fn sincos_f32_lanes(out: &mut [u64], a: &[u64], cos: bool) {
     }
     for (o, &bits) in out.iter_mut().zip(a) {
         let x = f32b(bits);
-        if !(x.abs() <= REDUCE_MAX) {
+        if !reducible(x) {
             *o = bf32(if cos { x.cos() } else { x.sin() });
         }
     }
+}
+
+/// `d[l] = v[l] <op> s` (or `s <op> v[l]` when `scalar_left`) for float lanes and one
+/// uniform operand `s`, without writing `s` into every lane first. False (nothing written)
+/// for operations this does not cover.
+pub fn bin_scalar_lanes(
+    d: &mut [u64],
+    v: &[u64],
+    s: u64,
+    op: Bin,
+    dt: DType,
+    scalar_left: bool,
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if crate::compiler::mem::has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked just above).
+        return unsafe { bin_scalar_lanes_avx2(d, v, s, op, dt, scalar_left) };
+    }
+    bin_scalar_lanes_generic(d, v, s, op, dt, scalar_left)
+}
+
+/// # Safety
+/// The CPU must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn bin_scalar_lanes_avx2(
+    d: &mut [u64],
+    v: &[u64],
+    s: u64,
+    op: Bin,
+    dt: DType,
+    scalar_left: bool,
+) -> bool {
+    bin_scalar_lanes_generic(d, v, s, op, dt, scalar_left)
+}
+
+#[inline(always)]
+fn bin_scalar_lanes_generic(
+    d: &mut [u64],
+    v: &[u64],
+    s: u64,
+    op: Bin,
+    dt: DType,
+    scalar_left: bool,
+) -> bool {
+    let n = d.len().min(v.len());
+    let (d, v) = (&mut d[..n], &v[..n]);
+    macro_rules! run {
+        ($to:expr, $from:expr, $f:expr) => {{
+            let s = $to(s);
+            let f = $f;
+            if scalar_left {
+                for (o, x) in d.iter_mut().zip(v) {
+                    *o = $from(f(s, $to(*x)));
+                }
+            } else {
+                for (o, x) in d.iter_mut().zip(v) {
+                    *o = $from(f($to(*x), s));
+                }
+            }
+        }};
+    }
+    macro_rules! float_ops {
+        ($to:expr, $from:expr) => {
+            match op {
+                Bin::Add => run!($to, $from, |a, b| a + b),
+                Bin::Sub => run!($to, $from, |a, b| a - b),
+                Bin::Mul => run!($to, $from, |a, b| a * b),
+                Bin::Div => run!($to, $from, |a, b| a / b),
+                Bin::Max => run!($to, $from, py_max),
+                Bin::Min => run!($to, $from, py_min),
+                _ => return false,
+            }
+        };
+    }
+    match dt {
+        DType::F32 => float_ops!(f32b, bf32),
+        DType::F64 => float_ops!(f64b, bf64),
+        _ => return false,
+    }
+    true
 }
 
 #[cfg(test)]
@@ -95,9 +183,9 @@ mod tests {
             -0.0,
             1e-30,
             -1e-8,
-            0.785_398_2,
+            std::f32::consts::FRAC_PI_4,
             1.570_796_4,
-            3.141_592_7,
+            std::f32::consts::PI,
             99_999.0,
             1e5,
             1.5e5,

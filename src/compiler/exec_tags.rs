@@ -14,6 +14,7 @@
 use crate::arrays::DType;
 use crate::compiler::exec::{ArrDesc, Block, Prepared};
 use crate::compiler::exec_inst::contiguous_run;
+use crate::compiler::exec_math::bin_scalar_lanes;
 use crate::compiler::ir::{ArrRef, Bin, Cmp, Inst, Op, PrintArg, Special};
 use crate::compiler::mem::Run;
 use crate::compiler::KernelFault;
@@ -75,6 +76,9 @@ impl Block {
     pub(crate) fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
         let full = act.len() == self.live;
         if full && self.try_lazy(p, i)? {
+            return Ok(());
+        }
+        if full && self.try_bin_scalar(p, i) {
             return Ok(());
         }
         // A 1-D access at an affine index over consecutive lanes needs no index data.
@@ -178,6 +182,49 @@ impl Block {
         }
         self.lazy[du] = true;
         Ok(true)
+    }
+
+    /// Float arithmetic on every lane with one lazy uniform operand: use its value
+    /// directly instead of writing it into every lane first.
+    fn try_bin_scalar(&mut self, p: &Prepared, i: &Inst) -> bool {
+        let (Some(dst), Op::Bin(b, x, y)) = (i.dst, &i.op) else {
+            return false;
+        };
+        let uni = |r: u32| match (self.lazy[r as usize], self.tags[r as usize]) {
+            (true, Tag::Uni(v)) => Some(v),
+            _ => None,
+        };
+        let (s, other, left) = match (uni(*x), uni(*y)) {
+            (Some(s), None) => (s, *y, true),
+            (None, Some(s)) => (s, *x, false),
+            _ => return false,
+        };
+        let dt = p.k.regs[dst as usize];
+        if !matches!(dt, DType::F32 | DType::F64) {
+            return false;
+        }
+        self.materialise(other);
+        let n = self.live;
+        let mut d = std::mem::take(&mut self.regs[dst as usize]);
+        let done = if dst == other {
+            let v = d[..n].to_vec();
+            bin_scalar_lanes(&mut d[..n], &v, s, *b, dt, left)
+        } else {
+            bin_scalar_lanes(
+                &mut d[..n],
+                &self.regs[other as usize][..n],
+                s,
+                *b,
+                dt,
+                left,
+            )
+        };
+        self.regs[dst as usize] = d;
+        if done {
+            self.tags[dst as usize] = Tag::Var;
+            self.lazy[dst as usize] = false;
+        }
+        done
     }
 
     /// The tag of `cmp` between an affine and a uniform int64.
