@@ -89,6 +89,8 @@ fn every_form_of_bounds_guard() {
         ("i > n", Box::new(|i, n| i > n)),
         ("n <= i + 3", Box::new(|i, n| n <= i + 3)),
         ("n < i - 2", Box::new(|i, n| n < i - 2)),
+        ("i == n", Box::new(|i, n| i == n)),
+        ("n != i + 1", Box::new(|i, n| n != i + 1)),
     ];
     for (guard, host) in guards {
         let src = format!(

@@ -125,8 +125,9 @@ impl Block {
         enum Kind {
             Uni,
             Aff,
-            Copy(Tag),
-            Split,
+            /// A copy of this tagged register.
+            Copy(u32),
+            Split(Tag),
         }
         let kind = match &i.op {
             Op::Const(_) | Op::Param(_) | Op::Dim(..) => Kind::Uni,
@@ -137,7 +138,7 @@ impl Block {
                 Special::Tid(0) if one_d && !self.wide => Kind::Aff,
                 _ => return Ok(false),
             },
-            Op::Copy(r) if t(r) != Tag::Var => Kind::Copy(t(r)),
+            Op::Copy(r) if t(r) != Tag::Var => Kind::Copy(*r),
             Op::Cast(r) | Op::Un(_, r) if uni(&[*r]) => Kind::Uni,
             Op::Math(_, xs) if uni(xs) => Kind::Uni,
             Op::Select(c, x, y) if uni(&[*c, *x, *y]) => Kind::Uni,
@@ -149,9 +150,9 @@ impl Block {
                     _ => return Ok(false),
                 }
             }
-            Op::Cmp(_, x, y) if i64_op(x) => match (t(x), t(y)) {
-                (Tag::Aff(_), Tag::Uni(_)) | (Tag::Uni(_), Tag::Aff(_)) => Kind::Split,
-                _ => return Ok(false),
+            Op::Cmp(_, x, _) if i64_op(x) => match self.split_tag(&i.op) {
+                Some(tag) => Kind::Split(tag),
+                None => return Ok(false),
             },
             // Every lane reads the same element (local arrays are per lane): load it once.
             Op::Load(a, idx) if uni(idx) && !matches!(a, ArrRef::Local(_)) => Kind::Uni,
@@ -159,24 +160,20 @@ impl Block {
         };
         let du = dst as usize;
         match kind {
-            Kind::Copy(tag) => {
-                let v = self.regs[*match &i.op {
-                    Op::Copy(r) => r,
-                    _ => unreachable!("Kind::Copy comes from Op::Copy"),
-                } as usize][0];
-                self.regs[du][0] = v;
-                self.tags[du] = tag;
+            Kind::Copy(src) => {
+                self.regs[du][0] = self.regs[src as usize][0];
+                self.tags[du] = self.tags[src as usize];
             }
-            Kind::Uni | Kind::Aff | Kind::Split => {
+            Kind::Uni | Kind::Aff | Kind::Split(_) => {
                 // Lane 0 is active (the write covers every lane) and lazily tagged
                 // operands keep lane 0 current, so this computes the true lane-0 value
                 // and reports a fault as lane 0's.
                 self.inst_lanes(p, i, &[0])?;
                 let v = self.regs[du][0];
                 self.tags[du] = match kind {
-                    Kind::Uni => Tag::Uni(v),
                     Kind::Aff => Tag::Aff(v as i64),
-                    _ => self.split_tag(&i.op),
+                    Kind::Split(tag) => tag,
+                    _ => Tag::Uni(v),
                 };
             }
         }
@@ -227,10 +224,11 @@ impl Block {
         done
     }
 
-    /// The tag of `cmp` between an affine and a uniform int64.
-    fn split_tag(&self, op: &Op) -> Tag {
+    /// The tag of an ordering `cmp` between an affine and a uniform int64; None for
+    /// anything else (equality holds in at most one lane and has no tag).
+    fn split_tag(&self, op: &Op) -> Option<Tag> {
         let Op::Cmp(c, x, y) = op else {
-            return Tag::Var;
+            return None;
         };
         let (tx, ty) = (self.tags[*x as usize], self.tags[*y as usize]);
         // Rewrite as `lane <op> bound` (lane = value - base).
@@ -247,17 +245,16 @@ impl Block {
                 b,
                 u as i64,
             ),
-            _ => return Tag::Var,
+            _ => return None,
         };
         let bound = u as i128 - base as i128;
         let clamp = |k: i128| k.clamp(0, self.live as i128) as usize;
         match c {
-            Cmp::Lt => Tag::Below(clamp(bound)),
-            Cmp::Le => Tag::Below(clamp(bound + 1)),
-            Cmp::Gt => Tag::AtLeast(clamp(bound + 1)),
-            Cmp::Ge => Tag::AtLeast(clamp(bound)),
-            // Equality holds in at most one lane: not worth a tag of its own.
-            Cmp::Eq | Cmp::Ne => Tag::Var,
+            Cmp::Lt => Some(Tag::Below(clamp(bound))),
+            Cmp::Le => Some(Tag::Below(clamp(bound + 1))),
+            Cmp::Gt => Some(Tag::AtLeast(clamp(bound + 1))),
+            Cmp::Ge => Some(Tag::AtLeast(clamp(bound))),
+            Cmp::Eq | Cmp::Ne => None,
         }
     }
 
