@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::arrays::Buffer;
 pub(crate) use crate::compiler::exec_prepare::desc;
 pub use crate::compiler::exec_prepare::{check_launch, prepare, ArrDesc, Prepared};
-use crate::compiler::exec_tags::Tag;
+use crate::compiler::exec_tags::{Split, Tag};
 use crate::compiler::ir::{ArrRef, Inst, Kernel, Stmt};
 use crate::compiler::mem::RawMem;
 use crate::compiler::{KernelArg, KernelFault, LaunchConfig, LaunchOutput};
@@ -103,7 +103,7 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
             }
         }
         let Some(blk) = scratch.as_mut() else { return };
-        blk.reset(first, count, g);
+        blk.reset(first, count);
         let all: Vec<u32> = (0..blk.live as u32).collect();
         match blk.run(p, &p.k.body, all) {
             Ok(_) => {
@@ -165,7 +165,7 @@ pub fn run_host(
     };
     let p = prepare(k, &cfg, args)?;
     let mut blk = Block::new(&p, 1)?;
-    blk.reset(0, 1, [1, 1, 1]);
+    blk.reset(0, 1);
     blk.par = parallel;
     blk.run(&p, &k.body, vec![0])?;
     blk.materialise_all();
@@ -343,10 +343,9 @@ impl Block {
     }
 
     /// Start a chunk of `count` blocks beginning at linear block id `first`.
-    fn reset(&mut self, first: usize, count: usize, grid: [u32; 3]) {
+    fn reset(&mut self, first: usize, count: usize) {
         self.first = first;
-        self.grid = grid;
-        self.bidx = block_coords(first, grid);
+        self.bidx = block_coords(first, self.grid);
         self.live = count * self.threads;
         self.tags.fill(Tag::Var);
         self.lazy.fill(false);
@@ -440,53 +439,15 @@ impl Block {
             match s {
                 Stmt::Inst(i) => self.inst(p, i, &act)?,
                 Stmt::If(c, t, e) => {
-                    if let Some((yes, no)) = self.split_by_tag(*c, &act) {
-                        act = match (yes.is_empty(), no.is_empty()) {
-                            (_, true) => self.run(p, t, yes)?,
-                            (true, _) => self.run(p, e, no)?,
-                            _ => {
-                                let ry = self.run(p, t, yes)?;
-                                let rn = self.run(p, e, no)?;
-                                merge(ry, rn)
-                            }
-                        };
-                        continue;
-                    }
-                    self.materialise(*c);
-                    let cr = &self.regs[*c as usize];
-                    // Uniform conditions (a bounds guard in every block but the last) keep
-                    // the active list as it is: no split, no merge, no allocation.
-                    let taken = act.iter().filter(|&&l| cr[l as usize] != 0).count();
-                    if taken == act.len() {
-                        act = self.run(p, t, act)?;
-                        continue;
-                    }
-                    if taken == 0 {
-                        act = self.run(p, e, act)?;
-                        continue;
-                    }
-                    let (mut yes, mut no) = (
-                        Vec::with_capacity(taken),
-                        Vec::with_capacity(act.len() - taken),
-                    );
-                    for &l in &act {
-                        if cr[l as usize] != 0 {
-                            yes.push(l)
-                        } else {
-                            no.push(l)
+                    act = match self.split(*c, std::mem::take(&mut act)) {
+                        Split::All(all) => self.run(p, t, all)?,
+                        Split::None(all) => self.run(p, e, all)?,
+                        Split::Both(yes, no) => {
+                            let ry = self.run(p, t, yes)?;
+                            let rn = self.run(p, e, no)?;
+                            merge(ry, rn)
                         }
-                    }
-                    let ry = if yes.is_empty() {
-                        yes
-                    } else {
-                        self.run(p, t, yes)?
                     };
-                    let rn = if no.is_empty() {
-                        no
-                    } else {
-                        self.run(p, e, no)?
-                    };
-                    act = merge(ry, rn);
                 }
                 Stmt::Loop { id, body, latch } => {
                     let mut cur = std::mem::take(&mut act);

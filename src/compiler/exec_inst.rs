@@ -11,7 +11,6 @@ use crate::compiler::exec_tags::Tag;
 use crate::compiler::ir::{
     AtomicOp, BarrierKind, Bin, Cmp, Inst, MathFn, Op, PrintArg, RngKind, Special,
 };
-use crate::compiler::mem::Run;
 use crate::compiler::KernelFault;
 
 macro_rules! lanes {
@@ -296,15 +295,7 @@ impl Block {
                         .iter()
                         .all(|r| matches!(self.tags[*r as usize], Tag::Uni(_)));
                 if let Some((l0, run)) = run {
-                    let out = &mut d[l0..l0 + act.len()];
-                    if desc.exclusive {
-                        // SAFETY: `exclusive` arrays are reached only at each thread's own
-                        // global id (proved by exec_plan and prepare), so no other thread
-                        // touches the run's elements during this launch.
-                        unsafe { desc.mem.load_run_exclusive(run, out) };
-                    } else {
-                        desc.mem.load_run(run, out);
-                    }
+                    desc.load_run(run, &mut d[l0..l0 + act.len()]);
                 } else if uniform {
                     // Every lane reads the same element: check and load it once.
                     match self.offset(p, i, &desc, 0, idx, act[0] as usize) {
@@ -484,14 +475,7 @@ impl Block {
                     None
                 };
                 if let Some((l0, run)) = run {
-                    let vals = &self.regs[*v as usize][l0..l0 + act.len()];
-                    if desc.exclusive {
-                        // SAFETY: as for exclusive loads: only this lane's thread reaches
-                        // each element of the run during the launch.
-                        unsafe { desc.mem.store_run_exclusive(run, vals) };
-                    } else {
-                        desc.mem.store_run(run, vals);
-                    }
+                    desc.store_run(run, &self.regs[*v as usize][l0..l0 + act.len()]);
                 } else if idx.len() == 1 && per_lane == 0 {
                     let ir = &self.regs[idx[0] as usize];
                     let vr = &self.regs[*v as usize];
@@ -552,32 +536,6 @@ impl Block {
             )),
         }
     }
-}
-
-/// When the active lanes are consecutive, index consecutive in-bounds elements of a 1-D
-/// array, and the first and last element fit the memory: the first lane and byte offset.
-/// Then a load or store is one tight loop without per-lane checks.
-pub(crate) fn contiguous_run(act: &[u32], ir: &[u64], desc: &ArrDesc) -> Option<(usize, Run)> {
-    let (l0, l1) = (*act.first()? as usize, *act.last()? as usize);
-    let cnt = act.len();
-    if l1 + 1 - l0 != cnt {
-        return None;
-    }
-    let i0 = ir[l0] as i64;
-    if i0 < 0 || i0 + cnt as i64 > desc.shape[0] {
-        return None;
-    }
-    // A branch-free check (vectorisable): any index off the run sets bits in `off`.
-    let off = ir[l0..=l1].iter().enumerate().fold(0u64, |acc, (k, &x)| {
-        acc | (x ^ (i0 as u64).wrapping_add(k as u64))
-    });
-    if off != 0 {
-        return None;
-    }
-    let st = desc.strides[0];
-    let first = desc.offset.checked_add((i0 as isize).checked_mul(st)?)?;
-    let run = desc.mem.run(first, st, cnt, desc.dtype)?;
-    Some((l0, run))
 }
 
 fn outside(at: String) -> KernelFault {

@@ -9,7 +9,7 @@ use crate::arrays::{Buffer, DType};
 use crate::compiler::exec::{fault, CANCEL_EPOCH};
 use crate::compiler::exec_ops::scalar_bits;
 use crate::compiler::ir::Kernel;
-use crate::compiler::mem::RawMem;
+use crate::compiler::mem::{RawMem, Run};
 use crate::compiler::types::Ty;
 use crate::compiler::{ArgMem, KernelArg, KernelFault, LaunchConfig};
 use crate::devices::Storage;
@@ -27,6 +27,31 @@ pub struct ArrDesc {
     /// [`crate::compiler::exec_plan::ExecHints::gid_exclusive`], checked against the launch
     /// and the other arguments by [`prepare`]), so runs may use plain accesses.
     pub exclusive: bool,
+}
+
+impl ArrDesc {
+    /// Load a proved run of this array: plain, vectorised loads when it is `exclusive`,
+    /// relaxed atomics otherwise.
+    pub fn load_run(&self, run: Run, out: &mut [u64]) {
+        if self.exclusive {
+            // SAFETY: an exclusive array is reached only at each thread's own global id
+            // (proved by exec_plan and `mark_exclusive`), so no other thread touches the
+            // run's elements during this launch.
+            unsafe { self.mem.load_run_exclusive(run, out) }
+        } else {
+            self.mem.load_run(run, out)
+        }
+    }
+
+    /// Store a proved run of this array (see [`ArrDesc::load_run`]).
+    pub fn store_run(&self, run: Run, vals: &[u64]) {
+        if self.exclusive {
+            // SAFETY: as in `load_run`: only each element's own thread reaches it.
+            unsafe { self.mem.store_run_exclusive(run, vals) }
+        } else {
+            self.mem.store_run(run, vals)
+        }
+    }
 }
 
 pub struct Prepared<'a> {

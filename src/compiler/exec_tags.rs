@@ -13,7 +13,6 @@
 
 use crate::arrays::DType;
 use crate::compiler::exec::{ArrDesc, Block, Prepared};
-use crate::compiler::exec_inst::contiguous_run;
 use crate::compiler::exec_math::bin_scalar_lanes;
 use crate::compiler::ir::{ArrRef, Bin, Cmp, Inst, Op, PrintArg, Special};
 use crate::compiler::mem::Run;
@@ -31,6 +30,23 @@ pub(crate) enum Tag {
     Below(usize),
     /// A boolean true exactly in lanes at or above the bound.
     AtLeast(usize),
+}
+
+/// The active lanes of an `if`, divided by its condition.
+pub(crate) enum Split {
+    All(Vec<u32>),
+    None(Vec<u32>),
+    Both(Vec<u32>, Vec<u32>),
+}
+
+impl Split {
+    fn of(yes: Vec<u32>, no: Vec<u32>) -> Split {
+        match (yes.is_empty(), no.is_empty()) {
+            (_, true) => Split::All(yes),
+            (true, _) => Split::None(no),
+            _ => Split::Both(yes, no),
+        }
+    }
 }
 
 /// The registers `op` reads.
@@ -64,13 +80,6 @@ fn sources(op: &Op, mut f: impl FnMut(u32)) {
     }
 }
 
-fn contiguous(act: &[u32]) -> bool {
-    match (act.first(), act.last()) {
-        (Some(&a), Some(&b)) => (b - a) as usize + 1 == act.len(),
-        _ => false,
-    }
-}
-
 impl Block {
     /// Run one instruction over the active lanes.
     pub(crate) fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
@@ -84,9 +93,7 @@ impl Block {
         // A 1-D access at an affine index over consecutive lanes needs no index data.
         let skip = match &i.op {
             Op::Load(a, idx) | Op::Store(a, idx, _)
-                if idx.len() == 1
-                    && matches!(self.tags[idx[0] as usize], Tag::Aff(_))
-                    && contiguous(act) =>
+                if idx.len() == 1 && matches!(self.tags[idx[0] as usize], Tag::Aff(_)) =>
             {
                 let (desc, per_lane) = self.arr(p, *a);
                 (per_lane == 0 && self.run_for(act, idx[0], &desc).is_some()).then_some(idx[0])
@@ -294,44 +301,68 @@ impl Block {
         }
     }
 
-    /// Split the active lanes on a condition register by its tag alone: (taken, not
-    /// taken), or None when the lanes must be read.
-    pub(crate) fn split_by_tag(&self, c: u32, act: &[u32]) -> Option<(Vec<u32>, Vec<u32>)> {
-        let at = |k: usize| act.partition_point(|&l| (l as usize) < k);
+    /// Split the active lanes on a condition register: by its tag when it has one (no
+    /// lane reads), else by reading the lanes.
+    pub(crate) fn split(&mut self, c: u32, mut act: Vec<u32>) -> Split {
+        let at = |act: &[u32], k: usize| act.partition_point(|&l| (l as usize) < k);
         match self.tags[c as usize] {
-            Tag::Uni(v) if v != 0 => Some((act.to_vec(), Vec::new())),
-            Tag::Uni(_) => Some((Vec::new(), act.to_vec())),
+            Tag::Uni(0) => return Split::None(act),
+            Tag::Uni(_) => return Split::All(act),
             Tag::Below(k) => {
-                let (a, b) = act.split_at(at(k));
-                Some((a.to_vec(), b.to_vec()))
+                let no = act.split_off(at(&act, k));
+                return Split::of(act, no);
             }
             Tag::AtLeast(k) => {
-                let (a, b) = act.split_at(at(k));
-                Some((b.to_vec(), a.to_vec()))
+                let yes = act.split_off(at(&act, k));
+                return Split::of(yes, act);
             }
-            _ => None,
+            Tag::Aff(_) | Tag::Var => {}
         }
+        self.materialise(c);
+        let cr = &self.regs[c as usize];
+        // Uniform conditions (a bounds guard in every block but the last) keep the active
+        // list as it is: no split, no allocation.
+        let taken = act.iter().filter(|&&l| cr[l as usize] != 0).count();
+        if taken == act.len() {
+            return Split::All(act);
+        }
+        if taken == 0 {
+            return Split::None(act);
+        }
+        let (yes, no): (Vec<u32>, Vec<u32>) = act.iter().partition(|&&l| cr[l as usize] != 0);
+        Split::Both(yes, no)
     }
 
-    /// A proved run for a 1-D access at index register `r` over the active lanes: O(1)
-    /// for an affine index, otherwise one pass over the indices.
+    /// When the active lanes are consecutive and index consecutive in-bounds elements of
+    /// a 1-D array whose first and last element fit the memory: the first lane and the
+    /// proved run, so a load or store is one tight loop without per-lane checks. O(1) for
+    /// an affine index, one pass over the indices otherwise.
     pub(crate) fn run_for(&self, act: &[u32], r: u32, desc: &ArrDesc) -> Option<(usize, Run)> {
-        match self.tags[r as usize] {
-            Tag::Aff(base) => {
-                let (l0, l1) = (*act.first()? as usize, *act.last()? as usize);
-                let cnt = act.len();
-                if l1 + 1 - l0 != cnt {
-                    return None;
-                }
-                let i0 = base.wrapping_add(l0 as i64);
-                if i0 < 0 || i0 + cnt as i64 > desc.shape[0] {
-                    return None;
-                }
-                let st = desc.strides[0];
-                let first = desc.offset.checked_add((i0 as isize).checked_mul(st)?)?;
-                Some((l0, desc.mem.run(first, st, cnt, desc.dtype)?))
-            }
-            _ => contiguous_run(act, &self.regs[r as usize], desc),
+        let (l0, l1) = (*act.first()? as usize, *act.last()? as usize);
+        let cnt = act.len();
+        if l1 + 1 - l0 != cnt {
+            return None;
         }
+        let affine = self.tags[r as usize];
+        let ir = &self.regs[r as usize];
+        let i0 = match affine {
+            Tag::Aff(base) => base.wrapping_add(l0 as i64),
+            _ => ir[l0] as i64,
+        };
+        if i0 < 0 || i0 + cnt as i64 > desc.shape[0] {
+            return None;
+        }
+        if !matches!(affine, Tag::Aff(_)) {
+            // A branch-free check (vectorisable): any index off the run sets bits in `off`.
+            let off = ir[l0..=l1].iter().enumerate().fold(0u64, |acc, (k, &x)| {
+                acc | (x ^ (i0 as u64).wrapping_add(k as u64))
+            });
+            if off != 0 {
+                return None;
+            }
+        }
+        let st = desc.strides[0];
+        let first = desc.offset.checked_add((i0 as isize).checked_mul(st)?)?;
+        Some((l0, desc.mem.run(first, st, cnt, desc.dtype)?))
     }
 }
