@@ -29,7 +29,7 @@ pub fn cancel_running_kernels() {
 
 const STOPPED: &str = "$stopped";
 
-fn cancelled(p: &Prepared) -> bool {
+pub(crate) fn cancelled(p: &Prepared) -> bool {
     CANCEL_EPOCH.load(Ordering::Relaxed) != p.epoch
         || p.interrupt
             .as_ref()
@@ -54,6 +54,11 @@ const SMALL_LAUNCH_LANES: usize = 8192;
 /// blocks per executor pass ("chunks" of about [`WIDE_LANES`] lanes); the others one
 /// block per pass, so barriers and shared memory keep CUDA's per-block meaning.
 pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
+    if let Some(plan) = &p.k.hints.stream {
+        if let Some(done) = crate::compiler::exec_stream::run(plan, p) {
+            return done;
+        }
+    }
     let g = p.cfg.grid;
     let nblocks = g[0] as usize * g[1] as usize * g[2] as usize;
     let threads = p

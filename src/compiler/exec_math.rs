@@ -1,7 +1,8 @@
 //! Math over a whole set of lanes in loops the compiler can vectorise. The C library's
 //! `sinf`/`cosf` are accurate but one call per lane; float32 sine and cosine here are
 //! evaluated in float64 (Cody-Waite reduction by pi/2, Taylor polynomials to degree 13/14)
-//! and rounded once, which gives the correctly rounded float32 result except in rare
+//! with fused multiply-adds (exact in every build: the baseline build computes the same
+//! fused result in software) and rounded once, which gives the correctly rounded float32 result except in rare
 //! double-rounding cases (at most one unit in the last place, as CUDA's `sinf` allows).
 //! Arguments beyond the reduction's exact range, infinities and NaN take the C library.
 
@@ -22,32 +23,47 @@ const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 #[inline(always)]
 fn sin_poly(r: f64) -> f64 {
     let z = r * r;
-    let p = 1.0 / 6_227_020_800.0;
-    let p = p * z - 1.0 / 39_916_800.0;
-    let p = p * z + 1.0 / 362_880.0;
-    let p = p * z - 1.0 / 5_040.0;
-    let p = p * z + 1.0 / 120.0;
-    let p = p * z - 1.0 / 6.0;
-    r + r * z * p
+    let p: f64 = 1.0 / 6_227_020_800.0;
+    let p = p.mul_add(z, -1.0 / 39_916_800.0);
+    let p = p.mul_add(z, 1.0 / 362_880.0);
+    let p = p.mul_add(z, -1.0 / 5_040.0);
+    let p = p.mul_add(z, 1.0 / 120.0);
+    let p = p.mul_add(z, -1.0 / 6.0);
+    (r * z).mul_add(p, r)
 }
 
 #[inline(always)]
 fn cos_poly(r: f64) -> f64 {
     let z = r * r;
-    let p = -1.0 / 87_178_291_200.0;
-    let p = p * z + 1.0 / 479_001_600.0;
-    let p = p * z - 1.0 / 3_628_800.0;
-    let p = p * z + 1.0 / 40_320.0;
-    let p = p * z - 1.0 / 720.0;
-    let p = p * z + 1.0 / 24.0;
-    let p = p * z - 0.5;
-    1.0 + z * p
+    let p: f64 = -1.0 / 87_178_291_200.0;
+    let p = p.mul_add(z, 1.0 / 479_001_600.0);
+    let p = p.mul_add(z, -1.0 / 3_628_800.0);
+    let p = p.mul_add(z, 1.0 / 40_320.0);
+    let p = p.mul_add(z, -1.0 / 720.0);
+    let p = p.mul_add(z, 1.0 / 24.0);
+    let p = p.mul_add(z, -0.5);
+    z.mul_add(p, 1.0)
 }
 
 /// Within the exact reduction range (false for NaN and infinities).
 #[inline(always)]
 fn reducible(x: f32) -> bool {
     x.abs() <= REDUCE_MAX
+}
+
+/// sin(x) (cos when `shift` is 1) of a float32 inside the reduction range, in float64.
+#[inline(always)]
+fn sincos_reduced(x: f32, shift: u64) -> f32 {
+    let x = x as f64;
+    let t = x * TWO_OVER_PI + ROUND_MAGIC;
+    // cos(x) = sin(x + pi/2): one more quadrant.
+    let q = (t.to_bits().wrapping_add(shift)) & 3;
+    let k = t - ROUND_MAGIC;
+    let r = (x - k * PIO2_HI) - k * PIO2_LO;
+    let (s, c) = (sin_poly(r), cos_poly(r));
+    let v = if q & 1 != 0 { c } else { s };
+    let v = if q & 2 != 0 { -v } else { v };
+    v as f32
 }
 
 /// `out[l] = sin(a[l])` (or cos) for float32 lanes held as register bits.
@@ -59,16 +75,7 @@ pub fn sincos_f32_lanes(out: &mut [u64], a: &[u64], cos: bool) {
     let mut outside = false;
     for (o, &bits) in out.iter_mut().zip(a) {
         outside |= !reducible(f32b(bits));
-        let x = f32b(bits) as f64;
-        let t = x * TWO_OVER_PI + ROUND_MAGIC;
-        // cos(x) = sin(x + pi/2): one more quadrant.
-        let q = (t.to_bits().wrapping_add(shift)) & 3;
-        let k = t - ROUND_MAGIC;
-        let r = (x - k * PIO2_HI) - k * PIO2_LO;
-        let (s, c) = (sin_poly(r), cos_poly(r));
-        let v = if q & 1 != 0 { c } else { s };
-        let v = if q & 2 != 0 { -v } else { v };
-        *o = bf32(v as f32);
+        *o = bf32(sincos_reduced(f32b(bits), shift));
     }
     if !outside {
         return;
@@ -77,6 +84,27 @@ pub fn sincos_f32_lanes(out: &mut [u64], a: &[u64], cos: bool) {
         let x = f32b(bits);
         if !reducible(x) {
             *o = bf32(if cos { x.cos() } else { x.sin() });
+        }
+    }
+}
+
+/// `out[l] = sin(a[l])` (or cos) for native float32 values (see [`sincos_f32_lanes`]).
+#[inline(always)]
+pub fn sincos_f32(out: &mut [f32], a: &[f32], cos: bool) {
+    let n = out.len().min(a.len());
+    let (out, a) = (&mut out[..n], &a[..n]);
+    let shift = cos as u64;
+    let mut outside = false;
+    for (o, &x) in out.iter_mut().zip(a) {
+        outside |= !reducible(x);
+        *o = sincos_reduced(x, shift);
+    }
+    if !outside {
+        return;
+    }
+    for (o, &x) in out.iter_mut().zip(a) {
+        if !reducible(x) {
+            *o = if cos { x.cos() } else { x.sin() };
         }
     }
 }

@@ -10,7 +10,7 @@
 use crate::compiler::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
 use crate::compiler::types::Ty;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct ExecHints {
     /// No barriers, shared memory or print: threads of different blocks never observe
     /// each other except through global memory and atomics, and the order of printed
@@ -21,6 +21,8 @@ pub struct ExecHints {
     /// access), with no atomics or RNG draws on it. In a 1-D launch distinct threads then
     /// touch distinct elements of it.
     pub gid_exclusive: Vec<bool>,
+    /// Element-wise kernels: how they run as typed loops over chunks of threads.
+    pub stream: Option<std::sync::Arc<crate::compiler::exec_stream_plan::StreamPlan>>,
 }
 
 #[derive(Default, Clone)]
@@ -106,7 +108,7 @@ pub fn analyse(k: &Kernel) -> ExecHints {
         pos: 0,
     };
     w.block(&k.body, true);
-    let gid_exclusive = k
+    let gid_exclusive: Vec<bool> = k
         .params
         .iter()
         .zip(&w.access)
@@ -117,8 +119,11 @@ pub fn analyse(k: &Kernel) -> ExecHints {
             _ => false,
         })
         .collect();
+    let stream =
+        crate::compiler::exec_stream_plan::plan(k, &gid_exclusive).map(std::sync::Arc::new);
     ExecHints {
         wide: !k.uses_block && !w.print,
         gid_exclusive,
+        stream,
     }
 }
