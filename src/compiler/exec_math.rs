@@ -69,42 +69,40 @@ fn sincos_reduced(x: f32, shift: u64) -> f32 {
 /// `out[l] = sin(a[l])` (or cos) for float32 lanes held as register bits.
 #[inline(always)]
 pub fn sincos_f32_lanes(out: &mut [u64], a: &[u64], cos: bool) {
-    let n = out.len().min(a.len());
-    let (out, a) = (&mut out[..n], &a[..n]);
-    let shift = cos as u64;
-    let mut outside = false;
-    for (o, &bits) in out.iter_mut().zip(a) {
-        outside |= !reducible(f32b(bits));
-        *o = bf32(sincos_reduced(f32b(bits), shift));
-    }
-    if !outside {
-        return;
-    }
-    for (o, &bits) in out.iter_mut().zip(a) {
-        let x = f32b(bits);
-        if !reducible(x) {
-            *o = bf32(if cos { x.cos() } else { x.sin() });
-        }
-    }
+    sincos_map(out, a, cos, f32b, bf32)
 }
 
-/// `out[l] = sin(a[l])` (or cos) for native float32 values (see [`sincos_f32_lanes`]).
+/// `out[l] = sin(a[l])` (or cos) for native float32 values.
 #[inline(always)]
 pub fn sincos_f32(out: &mut [f32], a: &[f32], cos: bool) {
+    sincos_map(out, a, cos, |x| x, |x| x)
+}
+
+/// The float32 sine or cosine of values held as `T`, read with `get` and written with `put`.
+#[inline(always)]
+fn sincos_map<T: Copy>(
+    out: &mut [T],
+    a: &[T],
+    cos: bool,
+    get: impl Fn(T) -> f32,
+    put: impl Fn(f32) -> T,
+) {
     let n = out.len().min(a.len());
     let (out, a) = (&mut out[..n], &a[..n]);
     let shift = cos as u64;
     let mut outside = false;
-    for (o, &x) in out.iter_mut().zip(a) {
+    for (o, &v) in out.iter_mut().zip(a) {
+        let x = get(v);
         outside |= !reducible(x);
-        *o = sincos_reduced(x, shift);
+        *o = put(sincos_reduced(x, shift));
     }
     if !outside {
         return;
     }
-    for (o, &x) in out.iter_mut().zip(a) {
+    for (o, &v) in out.iter_mut().zip(a) {
+        let x = get(v);
         if !reducible(x) {
-            *o = if cos { x.cos() } else { x.sin() };
+            *o = put(if cos { x.cos() } else { x.sin() });
         }
     }
 }

@@ -27,8 +27,9 @@ use crate::compiler::{KernelFault, LaunchOutput};
 
 /// Threads per chunk: every chunk register then stays in the first-level cache.
 const CHUNK: usize = 1024;
-/// Threads per task handed to a worker.
-const TASK: usize = 16 * CHUNK;
+/// Threads per task handed to a worker, at most: fewer, larger tasks cost less to hand
+/// out; a launch is still cut into enough tasks to keep every worker busy.
+const MAX_TASK: usize = 64 * CHUNK;
 /// Launches of at most this many threads run on the calling thread.
 const INLINE_THREADS: usize = 8192;
 
@@ -355,12 +356,17 @@ pub fn run(plan: &StreamPlan, p: &Prepared) -> Option<Result<LaunchOutput, Kerne
         .filter_map(|j| p.params[*j as usize].map(|d| d.dtype.itemsize() * hi))
         .sum();
     let stream_out = footprint > crate::compiler::mem::cache_bytes();
+    let workers = rayon::current_num_threads().max(1);
+    let task = hi
+        .div_ceil(workers * 8)
+        .next_multiple_of(CHUNK)
+        .clamp(CHUNK, MAX_TASK);
     let done = |sc: &mut Scratch, t: usize| -> bool {
         if cancelled(p) {
             return false;
         }
-        let end = ((t + 1) * TASK).min(hi);
-        let mut s = t * TASK;
+        let end = ((t + 1) * task).min(hi);
+        let mut s = t * task;
         while s < end {
             let n = CHUNK.min(end - s);
             chunk(plan, p, &u, sc, s, n);
@@ -371,7 +377,7 @@ pub fn run(plan: &StreamPlan, p: &Prepared) -> Option<Result<LaunchOutput, Kerne
         }
         true
     };
-    let tasks = hi.div_ceil(TASK);
+    let tasks = hi.div_ceil(task);
     let finished = if hi <= INLINE_THREADS {
         let mut sc = Scratch::new(plan, stream_out);
         (0..tasks).all(|t| done(&mut sc, t))
