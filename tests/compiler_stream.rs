@@ -99,6 +99,18 @@ fn element_wise_kernels_get_a_plan_and_others_do_not() {
         );
         assert!(has_plan(&src, &[f.clone(), i64s.clone()]), "guard {guard}");
     }
+    for exit in ["i >= n", "n <= i", "i > n - 1", "n - 1 < i"] {
+        let src = format!(
+            "def k(a, n):\n    i = cuda.grid(1)\n    if {exit}:\n        return\n    a[i] = 2 * a[i]\n"
+        );
+        let k = kernel(&src, &[f.clone(), i64s.clone()]);
+        assert!(k.ir.hints.stream.is_some(), "early exit {exit}");
+        let out = both(&k, &[f32s(1000)], &[Scalar::I64(700)], cfg(4, 256));
+        let want: Vec<f64> = (0..1000)
+            .map(|i| sample(i, DType::F32) as f32 as f64 * if i < 700 { 2.0 } else { 1.0 })
+            .collect();
+        assert_eq!(values(&out[0]), want, "early exit {exit}");
+    }
     assert!(has_plan(
         "def k(a):\n    a[cuda.grid(1)] = 1\n",
         std::slice::from_ref(&f)

@@ -54,8 +54,20 @@ pub(crate) fn operands(op: &Op) -> Vec<Reg> {
 /// The stream plan of `k`, or None when the kernel does not have the element-wise shape.
 /// `exclusive` is [`crate::compiler::exec_plan::ExecHints::gid_exclusive`].
 pub fn plan(k: &Kernel, exclusive: &[bool]) -> Option<StreamPlan> {
-    let (top, guarded, guard): (&[Stmt], &[Stmt], Option<Reg>) = match k.body.split_last() {
-        Some((Stmt::If(c, then, els), rest)) if els.is_empty() => (rest, then, Some(*c)),
+    // The guard: `if i < n:` around the body, or `if i >= n: return` before it (the
+    // flag says the condition is the exit's).
+    let exit_at = k.body.iter().position(
+        |s| matches!(s, Stmt::If(_, then, els) if els.is_empty() && matches!(then[..], [Stmt::Exit])),
+    );
+    type Split<'a> = (&'a [Stmt], &'a [Stmt], Option<(Reg, bool)>);
+    let (top, guarded, guard): Split = match (k.body.split_last(), exit_at) {
+        (_, Some(at)) => match &k.body[at] {
+            Stmt::If(c, _, _) => (&k.body[..at], &k.body[at + 1..], Some((*c, true))),
+            _ => return None,
+        },
+        (Some((Stmt::If(c, then, els), rest)), None) if els.is_empty() => {
+            (rest, then, Some((*c, false)))
+        }
         _ => (&k.body, &[], None),
     };
     let mut regs = k.regs.clone();
@@ -169,10 +181,19 @@ pub fn plan(k: &Kernel, exclusive: &[bool]) -> Option<StreamPlan> {
 
     let bound = match guard {
         None => None,
-        Some(c) => {
+        Some((c, exit)) => {
             let def = seq[..guard_at].iter().find(|i| i.dst == Some(c))?;
             let Op::Cmp(cm, a, b) = def.op else {
                 return None;
+            };
+            // Threads go on where the exit's condition is false.
+            let cm = match (exit, cm) {
+                (false, cm) => cm,
+                (true, Cmp::Ge) => Cmp::Lt,
+                (true, Cmp::Gt) => Cmp::Le,
+                (true, Cmp::Le) => Cmp::Gt,
+                (true, Cmp::Lt) => Cmp::Ge,
+                _ => return None,
             };
             if defs[c as usize] != 1 || ty(a) != DType::I64 {
                 return None;
