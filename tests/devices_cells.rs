@@ -173,3 +173,46 @@ fn device_attributes_from_cells() {
     );
     assert_eq!(out, "32 1024 (7, 5) 0\n1 nbcuda CPU device\nTrue\n");
 }
+
+#[test]
+fn multi_dimensional_ufuncs_on_every_layout() {
+    // Contiguous arrays of one shape run as a 1-D launch; transposed, sliced and broadcast
+    // ones keep the N-D kernel. Every layout must give NumPy's answer.
+    let mut s = Session::new();
+    s.run(
+        "import numpy as np\nfrom numba import cuda, vectorize\n@vectorize(['float32(float32, float32)'], target='cuda')\ndef f(a, b):\n    return a * 2 + b\nx = np.arange(24, dtype=np.float32).reshape(2, 3, 4)\ny = np.arange(24, dtype=np.float32).reshape(2, 3, 4) % 5\n",
+    )
+    .ok();
+    for (call, numpy) in [
+        ("f(x, y)", "x * 2 + y"),
+        ("f(x[0], y[1])", "x[0] * 2 + y[1]"),
+        ("f(x.T, y.T)", "x.T * 2 + y.T"),
+        (
+            "f(x[:, 1:, ::2], y[:, :2, 1::2])",
+            "x[:, 1:, ::2] * 2 + y[:, :2, 1::2]",
+        ),
+        ("f(x, y[0, 0])", "x * 2 + y[0, 0]"),
+        ("f(x[:1], y)", "x[:1] * 2 + y"),
+        (
+            "f(cuda.to_device(x), cuda.to_device(y)).copy_to_host()",
+            "x * 2 + y",
+        ),
+        (
+            "f(cuda.to_device(x)[1], cuda.to_device(y)[0]).copy_to_host()",
+            "x[1] * 2 + y[0]",
+        ),
+    ] {
+        assert_eq!(
+            s.eval(&format!("np.array_equal({call}, {numpy})")),
+            "True",
+            "{call}"
+        );
+    }
+    s.run("o = cuda.device_array((2, 3, 4), dtype=np.float32)\nf(x, y, out=o)\nh = np.zeros((2, 3, 4), dtype=np.float32)\nf(x, y, out=h)")
+        .ok();
+    assert_eq!(
+        s.eval("np.array_equal(o.copy_to_host(), x * 2 + y)"),
+        "True"
+    );
+    assert_eq!(s.eval("np.array_equal(h, x * 2 + y)"), "True");
+}

@@ -167,6 +167,63 @@ fn bstrides(shape: &[usize], strides: &[isize], target: &[usize]) -> Vec<isize> 
         .collect()
 }
 
+/// The kernel for the call's dimensions, and its 1-D twin for calls whose arrays are all
+/// C-contiguous over the same shape: those index by the global id directly, which lets
+/// the CPU device run them as typed loops (see [`crate::compiler::exec_stream`]).
+struct Kernels {
+    nd: Arc<CompiledKernel>,
+    flat: Option<Arc<CompiledKernel>>,
+}
+
+impl Kernels {
+    /// The kernel to launch with `kargs`, flattening the array arguments when it is the
+    /// 1-D one.
+    fn pick(&self, kargs: &mut [KernelArg]) -> Arc<CompiledKernel> {
+        match &self.flat {
+            Some(flat) if flatten(kargs) => flat.clone(),
+            _ => self.nd.clone(),
+        }
+    }
+}
+
+/// View every array argument as 1-D when each is C-contiguous over one shape (axes of
+/// extent 1 may have any stride); false, leaving them alone, otherwise.
+fn flatten(kargs: &mut [KernelArg]) -> bool {
+    let arrays: Vec<&ArrayArg> = kargs
+        .iter()
+        .filter_map(|a| match a {
+            KernelArg::Array(x) => Some(x),
+            KernelArg::Scalar(_) => None,
+        })
+        .collect();
+    let contiguous = |x: &ArrayArg| {
+        let mut want = x.dtype.itemsize() as isize;
+        for (extent, stride) in x.shape.iter().zip(&x.strides).rev() {
+            if *extent != 1 && *stride != want {
+                return false;
+            }
+            want *= *extent as isize;
+        }
+        true
+    };
+    let Some(first) = arrays.first() else {
+        return false;
+    };
+    if !arrays
+        .iter()
+        .all(|x| x.shape == first.shape && contiguous(x))
+    {
+        return false;
+    }
+    for a in kargs.iter_mut() {
+        if let KernelArg::Array(x) = a {
+            x.shape = vec![x.shape.iter().product()];
+            x.strides = vec![x.dtype.itemsize() as isize];
+        }
+    }
+    true
+}
+
 enum Input {
     Scalar(Scalar, bool),
     Host(NdArray),
@@ -334,8 +391,15 @@ impl UFunc {
                 Input::Device(v) => InKind::Array(v.dtype),
             })
             .collect();
-        let k = self.kernel(&ins, &arg_tys, ret, shape.len())?;
-        let out_dt = match k.ir.params.last() {
+        let k = Kernels {
+            nd: self.kernel(&ins, &arg_tys, ret, shape.len())?,
+            flat: if shape.len() > 1 {
+                Some(self.kernel(&ins, &arg_tys, ret, 1)?)
+            } else {
+                None
+            },
+        };
+        let out_dt = match k.nd.ir.params.last() {
             Some(Ty::Array { dtype, .. }) => *dtype,
             _ => DType::F64,
         };
@@ -413,6 +477,7 @@ impl UFunc {
         }
         kargs.push(host_arg(&out));
         if n > 0 {
+            let k = k.pick(&mut kargs);
             run_on_host(rt, &k, &config, &kargs)?;
         }
         if all_scalar && self.target != Target::Cuda && out_v.is_none() {
@@ -426,7 +491,7 @@ impl UFunc {
     fn run_device(
         &self,
         rt: &mut Runtime,
-        k: &Arc<CompiledKernel>,
+        k: &Kernels,
         inputs: &[Input],
         ins: &[InKind],
         shape: &[usize],
@@ -507,7 +572,8 @@ impl UFunc {
         kargs.push(out_view.kernel_arg());
         let n: usize = shape.iter().product();
         if n > 0 {
-            match api::launch(rt, k.clone(), config, kargs, stream) {
+            let k = k.pick(&mut kargs);
+            match api::launch(rt, k, config, kargs, stream) {
                 Ok(()) => {}
                 Err(e) if e.is("NotImplementedError") && !any_device => return Ok(None),
                 Err(e) => return Err(e),
@@ -668,5 +734,48 @@ pub fn register(m: &Module, cuda: bool) {
             vectorize(Target::Cpu),
         );
         crate::compiler::gufunc::register(m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(shape: &[usize], strides: &[isize]) -> KernelArg {
+        KernelArg::Array(ArrayArg {
+            mem: ArgMem::Host(Arc::new(crate::arrays::Buffer::zeroed(8).unwrap())),
+            offset: 0,
+            shape: shape.to_vec(),
+            strides: strides.to_vec(),
+            dtype: DType::F32,
+        })
+    }
+
+    fn shape_of(a: &KernelArg) -> (Vec<usize>, Vec<isize>) {
+        match a {
+            KernelArg::Array(x) => (x.shape.clone(), x.strides.clone()),
+            KernelArg::Scalar(_) => panic!("an array"),
+        }
+    }
+
+    #[test]
+    fn only_contiguous_arguments_of_one_shape_are_flattened() {
+        let scalar = KernelArg::Scalar(Scalar::F32(1.0));
+        let mut c = vec![arg(&[2, 3], &[12, 4]), scalar, arg(&[2, 3], &[12, 4])];
+        assert!(flatten(&mut c));
+        assert_eq!(shape_of(&c[0]), (vec![6], vec![4]));
+        assert_eq!(shape_of(&c[2]), (vec![6], vec![4]));
+        // An axis of extent 1 may have any stride (broadcasting gives it 0).
+        let mut one = vec![arg(&[1, 3], &[0, 4]), arg(&[1, 3], &[12, 4])];
+        assert!(flatten(&mut one));
+        for (shape, strides) in [
+            (vec![2, 3], vec![4, 8]),  // transposed
+            (vec![2, 3], vec![0, 4]),  // broadcast rows
+            (vec![2, 3], vec![24, 4]), // every other row
+        ] {
+            let mut v = vec![arg(&shape, &strides), arg(&[2, 3], &[12, 4])];
+            assert!(!flatten(&mut v), "{shape:?} {strides:?}");
+            assert_eq!(shape_of(&v[0]), (shape, strides));
+        }
     }
 }
