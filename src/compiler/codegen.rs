@@ -77,7 +77,9 @@ fn suffix(d: DType) -> &'static str {
 fn reads(body: &[Stmt], out: &mut HashSet<Reg>) {
     for s in body {
         match s {
-            Stmt::Inst(i) => op_reads(&i.op, out),
+            Stmt::Inst(i) => i.op.reads(|r| {
+                out.insert(r);
+            }),
             Stmt::If(c, t, e) => {
                 out.insert(*c);
                 reads(t, out);
@@ -89,45 +91,6 @@ fn reads(body: &[Stmt], out: &mut HashSet<Reg>) {
             }
             _ => {}
         }
-    }
-}
-
-fn op_reads(op: &Op, out: &mut HashSet<Reg>) {
-    match op {
-        Op::Copy(r) | Op::Cast(r) | Op::Un(_, r) => {
-            out.insert(*r);
-        }
-        Op::Bin(_, a, b) | Op::Cmp(_, a, b) => {
-            out.insert(*a);
-            out.insert(*b);
-        }
-        Op::Select(c, a, b) => {
-            out.extend([*c, *a, *b]);
-        }
-        Op::Math(_, xs) => out.extend(xs.iter().copied()),
-        Op::Load(_, ix) => out.extend(ix.iter().copied()),
-        Op::Store(_, ix, v) => {
-            out.extend(ix.iter().copied());
-            out.insert(*v);
-        }
-        Op::Atomic(_, _, ix, vs) => {
-            out.extend(ix.iter().copied());
-            out.extend(vs.iter().copied());
-        }
-        Op::Barrier(_, Some(p)) => {
-            out.insert(*p);
-        }
-        Op::Print(args) => {
-            for a in args {
-                if let PrintArg::Reg(r) = a {
-                    out.insert(*r);
-                }
-            }
-        }
-        Op::Rng(_, _, i) => {
-            out.insert(*i);
-        }
-        _ => {}
     }
 }
 

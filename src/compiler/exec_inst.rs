@@ -209,8 +209,7 @@ impl Block {
                 let a = reg!(xs[0]);
                 let b = if xs.len() > 1 { reg!(xs[1]) } else { a.clone() };
                 if f.is_predicate() {
-                    lanes!(act, n, |l| d[l] =
-                        math_f64(*f, cast(a[l], t, DType::F64).pipe(f64b), 0.0) as u64);
+                    lanes!(act, n, |l| d[l] = math(*f, t, a[l], 0));
                 } else if t == DType::F32
                     && act.len() == n
                     && matches!(f, MathFn::Sin | MathFn::Cos)
@@ -544,13 +543,6 @@ fn outside(at: String) -> KernelFault {
         format!("access outside the array's memory {at}"),
     )
 }
-
-trait Pipe: Sized {
-    fn pipe<R>(self, f: impl FnOnce(Self) -> R) -> R {
-        f(self)
-    }
-}
-impl Pipe for u64 {}
 
 fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> Option<u64> {
     let dt = desc.dtype;

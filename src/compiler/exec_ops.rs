@@ -284,6 +284,19 @@ pub fn un(op: Un, dt: DType, a: u64) -> u64 {
     }
 }
 
+/// A `math.*` function on canonical bits of type `t` (the second operand is ignored by
+/// one-argument functions); predicates give a boolean.
+#[inline(always)]
+pub fn math(f: MathFn, t: DType, a: u64, b: u64) -> u64 {
+    if f.is_predicate() {
+        math_f64(f, f64b(cast(a, t, DType::F64)), 0.0) as u64
+    } else if t == DType::F32 {
+        bf32(math_f32(f, f32b(a), f32b(b)))
+    } else {
+        bf64(math_f64(f, f64b(a), f64b(b)))
+    }
+}
+
 pub fn math_f64(f: MathFn, a: f64, b: f64) -> f64 {
     use MathFn::*;
     match f {

@@ -8,7 +8,9 @@
 //! executors give the same bits for the same kernel.
 
 use crate::arrays::DType;
-use crate::compiler::exec_ops::{bf32, bf64, bin, cast, cmp, f32b, f64b, math_f32, math_f64, un};
+use crate::compiler::exec_ops::{
+    bf32, bf64, bin, cast, cmp, f32b, f64b, math, math_f32, math_f64, un,
+};
 use crate::compiler::ir::{Bin, Cmp, MathFn, Un};
 
 /// A value of one dtype in its native width, convertible to and from canonical bits.
@@ -278,9 +280,7 @@ simd_fn!(avx512 math64_loop<>(f: MathFn, o: &mut [f64], a: Opnd<f64>, b: Opnd<f6
 
 /// `math.isnan` and the other predicates: a float in, a boolean out.
 pub(crate) fn predicate_loop<T: Elem>(f: MathFn, o: &mut [B8], a: Opnd<T>) {
-    map1(o, a, |x: T| {
-        B8(math_f64(f, f64b(cast(x.bits(), T::DT, DType::F64)), 0.0) as u8)
-    })
+    map1(o, a, |x: T| B8(math(f, T::DT, x.bits(), 0) as u8))
 }
 
 /// The thread's global id, `first + k`, for each element `k`.

@@ -40,14 +40,17 @@ pub struct StreamPlan {
     pub(crate) arrays: Vec<u32>,
 }
 
-pub(crate) fn operands(op: &Op) -> Vec<Reg> {
+/// The values `op` reads on the stream path: its index registers are the global id, which
+/// a stream step knows without reading a register.
+fn operands(op: &Op) -> Vec<Reg> {
     match op {
-        Op::Copy(a) | Op::Cast(a) | Op::Un(_, a) => vec![*a],
-        Op::Bin(_, a, b) | Op::Cmp(_, a, b) => vec![*a, *b],
-        Op::Select(c, a, b) => vec![*c, *a, *b],
-        Op::Math(_, xs) => xs.clone(),
+        Op::Load(..) => Vec::new(),
         Op::Store(_, _, v) => vec![*v],
-        _ => Vec::new(),
+        _ => {
+            let mut regs = Vec::new();
+            op.reads(|r| regs.push(r));
+            regs
+        }
     }
 }
 
@@ -294,7 +297,7 @@ fn flatten(
                     return None;
                 }
                 let mut i = i.clone();
-                rename(&mut i.op, |r| now(cur, r));
+                i.op.reads_mut(|r| *r = now(cur, *r));
                 if let Some(d) = i.dst {
                     if in_branch {
                         let fresh = regs.len() as Reg;
@@ -337,29 +340,6 @@ fn flatten(
         }
     }
     Some(())
-}
-
-/// Replace every register `op` reads (index registers included) by `f(reg)`.
-fn rename(op: &mut Op, f: impl Fn(Reg) -> Reg) {
-    match op {
-        Op::Copy(a) | Op::Cast(a) | Op::Un(_, a) => *a = f(*a),
-        Op::Bin(_, a, b) | Op::Cmp(_, a, b) => {
-            *a = f(*a);
-            *b = f(*b);
-        }
-        Op::Select(c, a, b) => {
-            *c = f(*c);
-            *a = f(*a);
-            *b = f(*b);
-        }
-        Op::Math(_, xs) => xs.iter_mut().for_each(|x| *x = f(*x)),
-        Op::Load(_, idx) => idx.iter_mut().for_each(|x| *x = f(*x)),
-        Op::Store(_, idx, v) => {
-            idx.iter_mut().for_each(|x| *x = f(*x));
-            *v = f(*v);
-        }
-        _ => {}
-    }
 }
 
 /// Drop the per-thread instructions nothing stored depends on (the guard's comparison, a

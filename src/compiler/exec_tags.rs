@@ -14,7 +14,7 @@
 use crate::arrays::DType;
 use crate::compiler::exec::{ArrDesc, Block, Prepared};
 use crate::compiler::exec_math::bin_scalar_lanes;
-use crate::compiler::ir::{ArrRef, Bin, Cmp, Inst, Op, PrintArg, Special};
+use crate::compiler::ir::{ArrRef, Bin, Cmp, Inst, Op, Special};
 use crate::compiler::mem::Run;
 use crate::compiler::KernelFault;
 
@@ -49,37 +49,6 @@ impl Split {
     }
 }
 
-/// The registers `op` reads.
-fn sources(op: &Op, mut f: impl FnMut(u32)) {
-    match op {
-        Op::Const(_) | Op::Param(_) | Op::Special(_) | Op::Dim(..) | Op::Fence => {}
-        Op::Copy(r) | Op::Cast(r) | Op::Un(_, r) | Op::Rng(_, _, r) => f(*r),
-        Op::Bin(_, x, y) | Op::Cmp(_, x, y) => {
-            f(*x);
-            f(*y);
-        }
-        Op::Select(c, x, y) => {
-            f(*c);
-            f(*x);
-            f(*y);
-        }
-        Op::Math(_, xs) | Op::Load(_, xs) => xs.iter().for_each(|r| f(*r)),
-        Op::Store(_, idx, v) => {
-            idx.iter().for_each(|r| f(*r));
-            f(*v);
-        }
-        Op::Atomic(_, _, idx, vals) => {
-            idx.iter().chain(vals).for_each(|r| f(*r));
-        }
-        Op::Barrier(_, pred) => pred.iter().for_each(|r| f(*r)),
-        Op::Print(args) => args.iter().for_each(|a| {
-            if let PrintArg::Reg(r) = a {
-                f(*r)
-            }
-        }),
-    }
-}
-
 impl Block {
     /// Run one instruction over the active lanes.
     pub(crate) fn inst(&mut self, p: &Prepared, i: &Inst, act: &[u32]) -> Result<(), KernelFault> {
@@ -100,7 +69,7 @@ impl Block {
             }
             _ => None,
         };
-        sources(&i.op, |r| {
+        i.op.reads(|r| {
             if Some(r) != skip {
                 self.materialise(r)
             }

@@ -262,6 +262,70 @@ pub enum Op {
     Rng(RngKind, ArrRef, Reg),
 }
 
+/// Calls `$f` with every register `$op` reads, index registers included. Written once
+/// for `&Op` and `&mut Op`: match ergonomics bind `&Reg` or `&mut Reg` accordingly.
+macro_rules! each_read {
+    ($op:expr, $f:expr) => {{
+        let mut f = $f;
+        match $op {
+            Op::Const(_) | Op::Param(_) | Op::Special(_) | Op::Dim(..) | Op::Fence => {}
+            Op::Copy(r) | Op::Cast(r) | Op::Un(_, r) | Op::Rng(_, _, r) => f(r),
+            Op::Bin(_, x, y) | Op::Cmp(_, x, y) => {
+                f(x);
+                f(y);
+            }
+            Op::Select(c, x, y) => {
+                f(c);
+                f(x);
+                f(y);
+            }
+            Op::Math(_, xs) | Op::Load(_, xs) => {
+                for r in xs {
+                    f(r);
+                }
+            }
+            Op::Store(_, idx, v) => {
+                for r in idx {
+                    f(r);
+                }
+                f(v);
+            }
+            Op::Atomic(_, _, idx, vals) => {
+                for r in idx {
+                    f(r);
+                }
+                for r in vals {
+                    f(r);
+                }
+            }
+            Op::Barrier(_, pred) => {
+                if let Some(r) = pred {
+                    f(r);
+                }
+            }
+            Op::Print(args) => {
+                for a in args {
+                    if let PrintArg::Reg(r) = a {
+                        f(r);
+                    }
+                }
+            }
+        }
+    }};
+}
+
+impl Op {
+    /// Call `f` with every register this operation reads (index registers included).
+    pub fn reads(&self, mut f: impl FnMut(Reg)) {
+        each_read!(self, |r: &Reg| f(*r))
+    }
+
+    /// Call `f` on every register this operation reads, to rewrite it.
+    pub fn reads_mut(&mut self, f: impl FnMut(&mut Reg)) {
+        each_read!(self, f)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Inst {
     pub dst: Option<Reg>,
