@@ -16,13 +16,12 @@ use std::sync::atomic::Ordering;
 use rayon::prelude::*;
 
 use crate::arrays::DType;
-use crate::compiler::exec::{cancelled, fault, Prepared};
-use crate::compiler::exec_ops::{
-    bf32, bf64, bin, cast, cmp, f32b, f64b, math_f32, math_f64, scalar_bits, un,
-};
+use crate::compiler::exec::{cancelled, fault, ArrDesc, Prepared};
+use crate::compiler::exec_ops::{bin, cast, cmp, math, scalar_bits, un};
 use crate::compiler::exec_stream_ops::{self as ops, with_elem, Elem, Opnd};
 use crate::compiler::exec_stream_plan::{Step, StreamPlan};
 use crate::compiler::ir::{ArrRef, Inst, Op, Reg, Special};
+use crate::compiler::mem::Run;
 use crate::compiler::{KernelFault, LaunchOutput};
 
 /// Threads per chunk: every chunk register then stays in the first-level cache.
@@ -57,17 +56,7 @@ fn eval(plan: &StreamPlan, p: &Prepared, i: &Inst, u: &[u64]) -> u64 {
                 at(b)
             }
         }
-        Op::Math(f, xs) => {
-            let t = ty(&xs[0]);
-            let (a, b) = (at(&xs[0]), at(xs.get(1).unwrap_or(&xs[0])));
-            if f.is_predicate() {
-                math_f64(*f, f64b(cast(a, t, DType::F64)), 0.0) as u64
-            } else if t == DType::F32 {
-                bf32(math_f32(*f, f32b(a), f32b(b)))
-            } else {
-                bf64(math_f64(*f, f64b(a), f64b(b)))
-            }
-        }
+        Op::Math(f, xs) => math(*f, ty(&xs[0]), at(&xs[0]), at(xs.get(1).unwrap_or(&xs[0]))),
         Op::Special(Special::Ntid(a)) => p.cfg.block[*a as usize] as u64,
         Op::Special(Special::Nctaid(a)) => p.cfg.grid[*a as usize] as u64,
         Op::Special(Special::WarpSize) => 32,
@@ -83,6 +72,9 @@ struct Scratch {
     stream_out: bool,
     /// Per register: the array memory it reads in place (a view load), or null.
     views: Vec<*const u8>,
+    /// A chunk buffer a step writes before it becomes the destination register's, so a
+    /// step may read the register it writes (`v = v * 2`).
+    spare: Vec<u64>,
 }
 
 impl Scratch {
@@ -95,6 +87,7 @@ impl Scratch {
                 .map(|&v| if v { vec![0; CHUNK] } else { Vec::new() })
                 .collect(),
             views: vec![std::ptr::null(); plan.varying.len()],
+            spare: vec![0; CHUNK],
         }
     }
 
@@ -129,6 +122,17 @@ impl Scratch {
     }
 }
 
+/// The byte offset of thread `s`'s element of a 1-D array reached at the global id, and
+/// the run of the elements of threads `s..s + n` (proved in range at launch).
+fn chunk_run(d: &ArrDesc, s: usize, n: usize) -> (isize, Run) {
+    let off = d.offset + s as isize * d.strides[0];
+    let run = d
+        .mem
+        .run(off, d.strides[0], n, d.dtype)
+        .expect("proved at launch");
+    (off, run)
+}
+
 /// Run one step over threads `s..s + n`.
 fn step(
     plan: &StreamPlan,
@@ -145,11 +149,7 @@ fn step(
         Op::Load(ArrRef::Param(j), _) => {
             let d = param(j);
             let r = st.inst.dst.expect("a load has a destination") as usize;
-            let off = d.offset + s as isize * d.strides[0];
-            let run = d
-                .mem
-                .run(off, d.strides[0], n, d.dtype)
-                .expect("proved at launch");
+            let (off, run) = chunk_run(&d, s, n);
             if st.view && d.strides[0] == d.dtype.itemsize() as isize {
                 sc.views[r] = d.mem.ptr_at(off);
                 return;
@@ -166,18 +166,18 @@ fn step(
         }
         Op::Store(ArrRef::Param(j), _, v) => {
             let d = param(j);
-            let off = d.offset + s as isize * d.strides[0];
-            let run = d
-                .mem
-                .run(off, d.strides[0], n, d.dtype)
-                .expect("proved at launch");
+            let (_, run) = chunk_run(&d, s, n);
             with_elem!(d.dtype, T, {
-                let vals: Vec<T>;
                 let src: &[T] = match sc.opnd::<T>(plan, u, *v, n) {
                     Opnd::V(x) => x,
                     Opnd::S(x) => {
-                        vals = vec![x; n];
-                        &vals
+                        // SAFETY: the spare buffer holds CHUNK >= n u64s, aligned for T;
+                        // no operand reads it.
+                        let fill = unsafe {
+                            std::slice::from_raw_parts_mut(sc.spare.as_mut_ptr() as *mut T, n)
+                        };
+                        fill.fill(x);
+                        fill
                     }
                 };
                 // SAFETY: as for loads; `src` may be a view of this very run (a copy onto
@@ -194,8 +194,7 @@ fn step(
                 if sc.stream_out || a.strides[0] != a.dtype.itemsize() as isize {
                     return None;
                 }
-                let off = a.offset + s as isize * a.strides[0];
-                let ptr = a.mem.ptr_at(off);
+                let ptr = a.mem.ptr_at(chunk_run(&a, s, n).0);
                 let (lo, hi) = (ptr as usize, ptr as usize + n * a.dtype.itemsize());
                 let clash = st
                     .args
@@ -204,15 +203,10 @@ fn step(
                     .any(|(a0, a1)| a0 < hi && lo < a1);
                 (!clash).then_some(ptr)
             });
-            let alias = st.args.contains(&(d as Reg));
-            let mut buf = if alias {
-                sc.bufs[d].clone()
-            } else {
-                std::mem::take(&mut sc.bufs[d])
-            };
+            let mut buf = std::mem::take(&mut sc.spare);
             let out = target.unwrap_or(buf.as_mut_ptr() as *mut u8);
-            // SAFETY: `out` is this register's own buffer (CHUNK >= n values, aligned for
-            // any element type, taken out of `sc` so no operand reads it), or the stored
+            // SAFETY: `out` is the spare buffer (CHUNK >= n values, aligned for any
+            // element type, taken out of `sc` so no operand reads it), or the stored
             // array's proved run of n elements of type `dt`, private to this worker and
             // read in place by no operand (checked above).
             unsafe { compute(plan, p, u, sc, &st.inst, dt, s, n, out) };
@@ -220,11 +214,7 @@ fn step(
                 if let Some(j) = st.forward {
                     // The forward was refused for this chunk: store from the buffer.
                     let a = param(&j);
-                    let off = a.offset + s as isize * a.strides[0];
-                    let run = a
-                        .mem
-                        .run(off, a.strides[0], n, a.dtype)
-                        .expect("proved at launch");
+                    let (_, run) = chunk_run(&a, s, n);
                     with_elem!(dt, T, {
                         // SAFETY: the buffer holds the n values of T written just above.
                         let vals =
@@ -241,7 +231,13 @@ fn step(
                     })
                 }
             }
-            sc.bufs[d] = buf;
+            // The buffer now holds the register's values (unless they went straight to
+            // memory, and then nothing reads the register); its old one becomes the spare.
+            sc.spare = if target.is_none() {
+                std::mem::replace(&mut sc.bufs[d], buf)
+            } else {
+                buf
+            };
             sc.views[d] = std::ptr::null();
         }
     }
