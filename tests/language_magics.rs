@@ -100,12 +100,42 @@ fn timeit_flags_may_be_clustered_or_attached() {
 }
 
 #[test]
+fn timeit_warns_before_the_line_when_one_run_is_far_slower() {
+    let mut s = Session::new();
+    // Only the first run sleeps, so the slowest is thousands of times the fastest.
+    let out = s.stdout(
+        "import time\ncalls = [0]\ndef f():\n    calls[0] += 1\n    if calls[0] == 1:\n        time.sleep(0.02)\n%timeit -n 1 -r 4 f()",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let ratio: f64 = lines[0]
+        .strip_prefix("The slowest run took ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("no warning first in {out}"));
+    assert!(ratio > 4.0, "{out}");
+    assert!(
+        lines[0].ends_with(" times longer than the fastest. This could mean that an intermediate result is being cached."),
+        "{out}"
+    );
+    assert!(lines[1].contains(" per loop (mean "), "{out}");
+}
+
+#[test]
 fn timeit_precision_sets_significant_digits() {
     let mut s = Session::new();
     let out = s.stdout("r = %timeit -n 3 -r 2 -p 6 -o sum(range(1000))\nprint(repr(r.average))");
-    let mut lines = out.lines();
-    let line = lines.next().expect("the timeit line");
-    let avg: f64 = lines.next().expect("the average").parse().expect("a float");
+    // IPython may print its "slowest run took N times longer" warning before
+    // the timing line when the runs vary, so find the lines by what they say.
+    let line = out
+        .lines()
+        .find(|l| l.contains(" per loop "))
+        .unwrap_or_else(|| panic!("no timing line in {out:?}"));
+    let avg: f64 = out
+        .lines()
+        .last()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or_else(|| panic!("no average after the timing line in {out:?}"));
     let (num, unit) = {
         let mut w = line.split(' ');
         (w.next().unwrap_or(""), w.next().unwrap_or(""))
