@@ -35,6 +35,7 @@ pub mod reduce;
 pub mod rng;
 pub mod types;
 pub mod ufunc;
+mod ufunc_kernel;
 
 pub use abi::{ArgMem, ArrayArg, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
 pub use codegen::{cuda_source, entry_name};
