@@ -172,6 +172,21 @@ fn cuda_vectorize_scalars_and_broadcasting() {
         }
     }
     assert_eq!(values(&r), want);
+    // Shapes that do not broadcast: NumPy's error, shapes written as tuples.
+    let e = call(
+        &mut rt,
+        &f,
+        Args::new(vec![
+            Value::Array(f64_array(&[1.0, 2.0, 3.0])),
+            Value::Array(f64_array(&[1.0, 2.0, 3.0, 4.0])),
+        ]),
+    )
+    .unwrap_err();
+    assert_eq!(e.ename, "ValueError");
+    assert_eq!(
+        e.message.trim_end(),
+        "operands could not be broadcast together with shapes (3,) (4,)"
+    );
 }
 
 #[test]

@@ -19,8 +19,8 @@ use crate::devices::DeviceView;
 use crate::language::function::Function;
 use crate::language::{Args, Module, Object, PyErr, PyResult, Runtime, Value};
 
-pub use crate::compiler::ufunc_kernel::{broadcast, build_kernel, InKind};
 use crate::compiler::ufunc_kernel::{bstrides, Kernels};
+pub use crate::compiler::ufunc_kernel::{build_kernel, InKind};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Target {
@@ -187,7 +187,8 @@ impl UFunc {
                 Input::Scalar(..) => None,
             })
             .collect();
-        let mut shape = broadcast(&shapes)?;
+        let views: Vec<&[usize]> = shapes.iter().map(Vec::as_slice).collect();
+        let mut shape = crate::arrays::elem::broadcast_shapes(&views)?;
         if shape.is_empty() {
             shape = vec![1];
         }

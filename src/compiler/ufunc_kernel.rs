@@ -1,5 +1,5 @@
 //! The element-wise kernel behind `@vectorize`, built once per (input kinds, dtypes,
-//! rank), and the layout decisions of a call: NumPy broadcasting, and when the arrays may
+//! rank), and the layout decisions of a call: broadcast strides, and when the arrays may
 //! be viewed as 1-D so the simpler kernel runs.
 
 use std::rc::Rc;
@@ -12,7 +12,7 @@ use crate::compiler::ir::{ArrRef, Bin, Cmp, Op, Special, Stmt};
 use crate::compiler::types::{Layout, Ty};
 use crate::compiler::{ArrayArg, CompiledKernel, KernelArg};
 use crate::language::function::Function;
-use crate::language::{PyErr, PyResult};
+use crate::language::PyResult;
 
 /// How one input reaches the kernel.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -104,27 +104,6 @@ pub fn build_kernel(
         layout: Layout::A,
     };
     Ok(CompiledKernel::from_ir(b.finish()))
-}
-
-/// NumPy broadcasting of shapes.
-pub fn broadcast(shapes: &[Vec<usize>]) -> PyResult<Vec<usize>> {
-    let nd = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut out = vec![1usize; nd];
-    for s in shapes {
-        for (k, &d) in s.iter().enumerate() {
-            let o = &mut out[nd - s.len() + k];
-            if *o == 1 {
-                *o = d;
-            } else if d != 1 && d != *o {
-                let text: Vec<String> = shapes.iter().map(|s| format!("{s:?}")).collect();
-                return Err(PyErr::value_error(format!(
-                    "operands could not be broadcast together with shapes {}",
-                    text.join(" ").replace('[', "(").replace(']', ")")
-                )));
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// Strides that view `shape`/`strides` as `target` (0 on broadcast axes).
