@@ -25,7 +25,7 @@ use crate::compiler::mem::Run;
 use crate::compiler::{KernelFault, LaunchOutput};
 
 /// Threads per chunk: every chunk register then stays in the first-level cache.
-const CHUNK: usize = 1024;
+const CHUNK: usize = 512;
 /// Threads per task handed to a worker, at most: fewer, larger tasks cost less to hand
 /// out; a launch is still cut into enough tasks to keep every worker busy.
 const MAX_TASK: usize = 64 * CHUNK;
