@@ -12,9 +12,15 @@
 //! - [`engine`]: the boundary between the wire and the language.
 
 pub mod arrays;
-pub mod compiler;
-pub mod devices;
-pub mod display;
+pub mod cupy;
+pub mod device;
 pub mod engine;
-pub mod language;
+pub mod gpu;
+pub mod interp;
+pub mod kernel;
+pub mod numba;
+pub mod numba_cuda;
+pub mod numpy;
 pub mod protocol;
+pub mod py;
+pub mod pyplot;

@@ -1,11 +1,12 @@
 //! The pure array functions other parts call (no interpreter): elementwise operations,
 //! reductions, casting, strided copies and broadcasting. Expected values computed by hand.
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::arrays::elem::{broadcast_shapes, cast, contiguous_copy, copy_into};
 use nbcuda::arrays::elem::{from_vec, read_vec, scalar_array};
-use nbcuda::arrays::{
-    broadcast_shapes, cast, contiguous_copy, copy_into, elementwise_binary, elementwise_unary,
-    reduce, DType, NdArray, Scalar,
-};
-use nbcuda::language::{BinOp, Value};
+use nbcuda::arrays::reduce::reduce;
+use nbcuda::arrays::ufunc::{elementwise_binary, elementwise_unary};
+use nbcuda::arrays::NdArray;
+use nbcuda::py::value::{BinOp, Value};
 
 fn f32s(shape: &[usize], v: &[f32]) -> NdArray {
     from_vec(shape, v).unwrap()

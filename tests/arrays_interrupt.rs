@@ -4,8 +4,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use nbcuda::arrays::dtype::DType;
+use nbcuda::arrays::elem::cast;
+use nbcuda::arrays::reduce::reduce;
 use nbcuda::arrays::ufunc::{binary_ufunc, elementwise_unary, Ufunc2};
-use nbcuda::arrays::{cast, interrupt, reduce, DType, NdArray};
+use nbcuda::arrays::{interrupt, NdArray};
 
 const N: usize = 1 << 20;
 
@@ -15,7 +18,7 @@ fn big() -> NdArray {
 
 /// Run `op` with an interrupt pending and check it was reported and consumed.
 #[track_caller]
-fn interrupted<T>(what: &str, op: impl FnOnce() -> Result<T, nbcuda::language::PyErr>) {
+fn interrupted<T>(what: &str, op: impl FnOnce() -> Result<T, nbcuda::py::error::PyErr>) {
     let flag = Arc::new(AtomicBool::new(false));
     interrupt::watch(flag.clone());
     flag.store(true, Ordering::SeqCst);
@@ -54,12 +57,13 @@ fn without_an_interrupt_the_operations_complete() {
 
 #[test]
 fn sorting_many_rows_stops_between_rows() {
-    use nbcuda::language::{Args, Runtime, Value};
+    use nbcuda::py::runtime::Runtime;
+    use nbcuda::py::value::{Args, Value};
     let flag = Arc::new(AtomicBool::new(false));
     // Creating the session's runtime registers its flag for this thread.
     let mut rt = Runtime::new(Box::new(NoFrontend), flag.clone());
     let m = NdArray::zeros(&[4096, 256], DType::F64).expect("8 MiB");
-    let Some(Value::Builtin(sort)) = nbcuda::arrays::numpy::function("sort") else {
+    let Some(Value::Builtin(sort)) = nbcuda::numpy::function("sort") else {
         panic!("np.sort is a builtin");
     };
     assert!((sort.f)(&mut rt, Args::new(vec![Value::Array(m.clone())])).is_ok());
@@ -73,8 +77,8 @@ fn sorting_many_rows_stops_between_rows() {
 }
 
 struct NoFrontend;
-impl nbcuda::language::Frontend for NoFrontend {
-    fn stream(&mut self, _: nbcuda::language::StreamName, _: &str) {}
+impl nbcuda::py::runtime::Frontend for NoFrontend {
+    fn stream(&mut self, _: nbcuda::py::runtime::StreamName, _: &str) {}
     fn display(
         &mut self,
         _: serde_json::Map<String, serde_json::Value>,

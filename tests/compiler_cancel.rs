@@ -4,7 +4,7 @@
 mod compiler_support;
 
 use compiler_support::*;
-use nbcuda::arrays::DType;
+use nbcuda::arrays::dtype::DType;
 
 #[test]
 fn global_cancel_stops_an_endless_kernel() {
@@ -20,7 +20,7 @@ fn global_cancel_stops_an_endless_kernel() {
     let canceller = std::thread::spawn(move || {
         while !d2.load(std::sync::atomic::Ordering::SeqCst) {
             std::thread::sleep(std::time::Duration::from_millis(50));
-            nbcuda::compiler::cancel_running_kernels();
+            nbcuda::kernel::exec::cancel_running_kernels();
         }
     });
     let err = launch(&k, cfg(4, 8), &[arg(&a)]).unwrap_err();

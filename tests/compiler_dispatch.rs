@@ -11,9 +11,10 @@ use std::sync::Arc;
 
 use common::Session;
 use compiler_support::*;
-use nbcuda::arrays::{DType, Scalar};
-use nbcuda::language::runtime::{Frontend, StreamName};
-use nbcuda::language::{Args, Runtime, Value};
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::py::runtime::Runtime;
+use nbcuda::py::runtime::{Frontend, StreamName};
+use nbcuda::py::value::{Args, Value};
 use serde_json::{Map, Value as Json};
 
 #[derive(Clone, Default)]
@@ -36,18 +37,18 @@ impl Frontend for Out {
 fn runtime() -> (Runtime, Out) {
     let out = Out::default();
     let mut rt = Runtime::new(Box::new(out.clone()), Arc::new(AtomicBool::new(false)));
-    rt.caller = Some(nbcuda::language::expr::call_value);
+    rt.caller = Some(nbcuda::interp::expr::call_value);
     (rt, out)
 }
 
 fn module_fn(rt: &mut Runtime, module: &str, name: &str) -> Value {
-    let m = nbcuda::language::modules::import(rt, module).unwrap();
+    let m = nbcuda::interp::modules::import(rt, module).unwrap();
     m.get(name)
         .unwrap_or_else(|| panic!("{module}.{name} missing"))
 }
 
-fn call(rt: &mut Runtime, f: &Value, args: Args) -> Result<Value, nbcuda::language::PyErr> {
-    nbcuda::language::expr::call_value(rt, f, args)
+fn call(rt: &mut Runtime, f: &Value, args: Args) -> Result<Value, nbcuda::py::error::PyErr> {
+    nbcuda::interp::expr::call_value(rt, f, args)
 }
 
 fn decorate(rt: &mut Runtime, decorator: Value, src: &str) -> Value {
@@ -361,7 +362,7 @@ fn shared_matrix_multiply_in_a_session_free_setup() {
     let (mut rt, _) = runtime();
     let g = globals();
     g.borrow_mut().insert("TPB".into(), Value::Int(4));
-    let numba = nbcuda::language::modules::import(&mut rt, "numba").unwrap();
+    let numba = nbcuda::interp::modules::import(&mut rt, "numba").unwrap();
     g.borrow_mut()
         .insert("float32".into(), numba.get("float32").unwrap());
     let fs = functions(

@@ -4,8 +4,8 @@
 mod compiler_support;
 
 use compiler_support::*;
-use nbcuda::arrays::DType;
-use nbcuda::compiler::types::Ty;
+use nbcuda::arrays::dtype::DType;
+use nbcuda::kernel::types::Ty;
 
 #[test]
 fn increment_by_one_matches_host_loop() {
@@ -33,7 +33,7 @@ fn add_kernel_two_dimensional_grid() {
     let a = array_of(&[r, c], DType::F64, &av);
     let b = array_of(&[r, c], DType::F64, &bv);
     let o = array_of(&[r, c], DType::F64, &vec![0.0; r * c]);
-    let conf = nbcuda::compiler::LaunchConfig {
+    let conf = nbcuda::kernel::abi::LaunchConfig {
         grid: [3, 2, 1],
         block: [16, 16, 1],
         dynamic_shared_bytes: 0,
@@ -55,7 +55,7 @@ fn loops_break_continue_and_scalars() {
         cfg(2, 32),
         &[
             arg(&o),
-            nbcuda::compiler::KernelArg::Scalar(nbcuda::arrays::Scalar::I64(20)),
+            nbcuda::kernel::abi::KernelArg::Scalar(nbcuda::arrays::dtype::Scalar::I64(20)),
         ],
     )
     .unwrap();
@@ -131,7 +131,7 @@ fn an_endless_kernel_stops_on_interrupt() {
         std::thread::sleep(std::time::Duration::from_millis(50));
         f2.store(true, std::sync::atomic::Ordering::SeqCst);
     });
-    let err = nbcuda::compiler::execute_on_cpu_interruptible(&k, &cfg(2, 32), &[arg(&a)], flag)
+    let err = nbcuda::kernel::execute_on_cpu_interruptible(&k, &cfg(2, 32), &[arg(&a)], flag)
         .unwrap_err();
     setter.join().unwrap();
     assert_eq!(err.ename, "KeyboardInterrupt");
@@ -177,7 +177,7 @@ fn out_of_bounds_names_kernel_line_index_full_shape_block_and_thread() {
 
 #[test]
 fn raw_memory_refuses_accesses_outside_or_misaligned() {
-    use nbcuda::compiler::mem::RawMem;
+    use nbcuda::kernel::exec::mem::RawMem;
     let mut buf = [0u64; 4];
     // SAFETY: `buf` outlives `m`, and is only accessed through `m` below.
     let m = unsafe { RawMem::new(buf.as_mut_ptr() as *mut u8, 32) };

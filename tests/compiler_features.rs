@@ -4,9 +4,9 @@
 mod compiler_support;
 
 use compiler_support::*;
-use nbcuda::arrays::{DType, Scalar};
-use nbcuda::compiler::types::Ty;
-use nbcuda::compiler::{KernelArg, LaunchConfig};
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::kernel::abi::{KernelArg, LaunchConfig};
+use nbcuda::kernel::types::Ty;
 
 #[test]
 fn shared_memory_block_sum_with_syncthreads() {
@@ -109,12 +109,12 @@ fn device_functions_are_inlined_with_tuples_and_early_returns() {
         &g,
     );
     for name in ["clamp", "divmod2"] {
-        let d = nbcuda::compiler::dispatch::CudaKernel::new(fs[name].clone(), true, Vec::new())
-            .unwrap();
+        let d =
+            nbcuda::numba::dispatch::CudaKernel::new(fs[name].clone(), true, Vec::new()).unwrap();
         g.borrow_mut()
-            .insert(name.into(), nbcuda::language::Value::object(d));
+            .insert(name.into(), nbcuda::py::value::Value::object(d));
     }
-    let kk = nbcuda::compiler::compile::compile_function(
+    let kk = nbcuda::numba::compile::compile_function(
         &fs["k"],
         &[arr1(DType::F64, 1), arr1(DType::F64, 1)],
         false,
@@ -137,10 +137,10 @@ fn local_and_const_arrays() {
     let g = globals();
     let table = array_of(&[4], DType::F32, &[10.0, 20.0, 30.0, 40.0]);
     g.borrow_mut()
-        .insert("TABLE".into(), nbcuda::language::Value::Array(table));
+        .insert("TABLE".into(), nbcuda::py::value::Value::Array(table));
     let fs = functions("def k(out):\n    c = cuda.const.array_like(TABLE)\n    tmp = cuda.local.array(4, np.float32)\n    t = cuda.threadIdx.x\n    for j in range(4):\n        tmp[j] = c[j] * t\n    s = 0.0\n    for j in range(4):\n        s += tmp[3 - j]\n    out[t] = s\n", &g);
-    let k = nbcuda::compiler::compile::compile_function(&fs["k"], &[arr1(DType::F32, 1)], false)
-        .unwrap();
+    let k =
+        nbcuda::numba::compile::compile_function(&fs["k"], &[arr1(DType::F32, 1)], false).unwrap();
     let o = f32_array(&[0.0; 16]);
     launch(&k, cfg(1, 16), &[arg(&o)]).unwrap();
     let want: Vec<f64> = (0..16).map(|t| 100.0 * t as f64).collect();
@@ -149,22 +149,22 @@ fn local_and_const_arrays() {
 
 #[test]
 fn xoroshiro_draws_match_the_reference_algorithm() {
-    use nbcuda::compiler::rng;
+    use nbcuda::kernel::rng;
     let g = globals();
-    let random = std::rc::Rc::new(nbcuda::language::Module::new("numba.cuda.random", ""));
-    nbcuda::compiler::intrinsics::register_random(&random);
+    let random = std::rc::Rc::new(nbcuda::py::value::Module::new("numba.cuda.random", ""));
+    nbcuda::numba::intrinsics::register_random(&random);
     g.borrow_mut().insert(
         "xoroshiro128p_uniform_float32".into(),
         random.get("xoroshiro128p_uniform_float32").unwrap(),
     );
     let fs = functions("def k(states, out):\n    i = cuda.grid(1)\n    if i < out.shape[0]:\n        for j in range(out.shape[1]):\n            out[i, j] = xoroshiro128p_uniform_float32(states, i)\n", &g);
-    let k = nbcuda::compiler::compile::compile_function(
+    let k = nbcuda::numba::compile::compile_function(
         &fs["k"],
         &[arr1(DType::U64, 2), arr1(DType::F32, 2)],
         false,
     )
     .unwrap();
-    let states = nbcuda::compiler::launch::states_array(64, 7, 0).unwrap();
+    let states = nbcuda::numba::launch::states_array(64, 7, 0).unwrap();
     let out = array_of(&[64, 5], DType::F32, &[0.0; 320]);
     launch(&k, cfg(2, 32), &[arg(&states), arg(&out)]).unwrap();
     let mut want = Vec::new();
@@ -179,7 +179,7 @@ fn xoroshiro_draws_match_the_reference_algorithm() {
 #[test]
 fn typing_rules_float32_stays_float32() {
     let k = kernel("def f(a, out):\n    i = cuda.grid(1)\n    x = a[i]\n    out[i] = math.sin(x) * x + np.float32(1)\n", &[arr1(DType::F32, 1), arr1(DType::F32, 1)]);
-    let text = nbcuda::compiler::ir::print_kernel(&k.ir);
+    let text = nbcuda::kernel::ir::print_kernel(&k.ir);
     assert!(text.contains("float32 = math.sin"), "{text}");
     assert!(
         !text.contains("float64"),
@@ -189,7 +189,7 @@ fn typing_rules_float32_stays_float32() {
         "def f(a, out):\n    i = cuda.grid(1)\n    out[i] = a[i] * 2\n",
         &[arr1(DType::F32, 1), arr1(DType::F32, 1)],
     );
-    let text = nbcuda::compiler::ir::print_kernel(&k.ir);
+    let text = nbcuda::kernel::ir::print_kernel(&k.ir);
     assert!(
         text.contains("float64 = mul"),
         "float32 * int64 is float64 in Numba:\n{text}"
@@ -226,11 +226,11 @@ fn partial_indexing_gives_row_views() {
         "def row_total(row):\n    s = 0.0\n    for j in range(row.shape[0]):\n        s += row[j]\n    return s\n\ndef k(a, out, counts):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        row = a[i]\n        out[i] = row_total(row) + a[i][0] * 1000 + len(row)\n        cuda.atomic.add(counts[i % 2], 0, 1)\n",
         &g,
     );
-    let d = nbcuda::compiler::dispatch::CudaKernel::new(fs["row_total"].clone(), true, Vec::new())
+    let d = nbcuda::numba::dispatch::CudaKernel::new(fs["row_total"].clone(), true, Vec::new())
         .unwrap();
     g.borrow_mut()
-        .insert("row_total".into(), nbcuda::language::Value::object(d));
-    let k = nbcuda::compiler::compile::compile_function(
+        .insert("row_total".into(), nbcuda::py::value::Value::object(d));
+    let k = nbcuda::numba::compile::compile_function(
         &fs["k"],
         &[
             arr1(DType::F64, 2),

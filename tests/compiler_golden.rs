@@ -6,9 +6,9 @@
 mod compiler_support;
 
 use compiler_support::*;
-use nbcuda::arrays::DType;
-use nbcuda::compiler::ir::print_kernel;
-use nbcuda::compiler::types::Ty;
+use nbcuda::arrays::dtype::DType;
+use nbcuda::kernel::ir::print_kernel;
+use nbcuda::kernel::types::Ty;
 
 fn check(name: &str, text: &str) {
     let path = format!("{}/tests/golden/{name}.ir", env!("CARGO_MANIFEST_DIR"));
@@ -40,7 +40,7 @@ fn golden_loop_with_unified_accumulator() {
 
 #[test]
 fn golden_add_ufunc_wrapper() {
-    use nbcuda::compiler::ufunc::{build_kernel, InKind};
+    use nbcuda::numba::vectorize::{build_kernel, InKind};
     let f = function("def add_ufunc(x, y):\n    return x + y\n");
     let k = build_kernel(
         &f,

@@ -121,21 +121,21 @@ fn cuda_reduce_runs_on_the_device_with_init_size_res_and_stream() {
 
 #[test]
 fn cuda_reduce_is_a_device_launch_in_the_ledger() {
-    use nbcuda::devices::ledger::LedgerKind;
+    use nbcuda::device::ledger::LedgerKind;
     let (mut rt, f) = reduce_runtime();
-    let before = nbcuda::devices::ledger::events_since(&mut rt, usize::MAX).1;
-    let x = nbcuda::arrays::NdArray::zeros(&[5000], nbcuda::arrays::DType::F64).unwrap();
+    let before = nbcuda::device::ledger::events_since(&mut rt, usize::MAX).1;
+    let x = nbcuda::arrays::NdArray::zeros(&[5000], nbcuda::arrays::dtype::DType::F64).unwrap();
     for i in 0..5000 {
         x.buf.write(i * 8, &(i as f64).to_le_bytes());
     }
-    let d = nbcuda::devices::api::implicit_to_device(&mut rt, &x, 0, "test").unwrap();
-    let dv = nbcuda::devices::api::wrap(&mut rt, d);
-    let r = nbcuda::language::expr::call_value(&mut rt, &f, nbcuda::language::Args::new(vec![dv]))
+    let d = nbcuda::device::api::implicit_to_device(&mut rt, &x, 0, "test").unwrap();
+    let dv = nbcuda::device::api::wrap(&mut rt, d);
+    let r = nbcuda::interp::expr::call_value(&mut rt, &f, nbcuda::py::value::Args::new(vec![dv]))
         .unwrap();
     assert!(
-        matches!(r, nbcuda::language::Value::Scalar(nbcuda::arrays::Scalar::F64(v)) if v == (0..5000).sum::<i64>() as f64)
+        matches!(r, nbcuda::py::value::Value::Scalar(nbcuda::arrays::dtype::Scalar::F64(v)) if v == (0..5000).sum::<i64>() as f64)
     );
-    let (events, _) = nbcuda::devices::ledger::events_since(&mut rt, before);
+    let (events, _) = nbcuda::device::ledger::events_since(&mut rt, before);
     let kernels: Vec<_> = events
         .iter()
         .filter(|e| e.kind == LedgerKind::Kernel)
@@ -157,7 +157,7 @@ fn cuda_reduce_is_a_device_launch_in_the_ledger() {
     assert_eq!(dtoh[0].bytes, 8);
 }
 
-fn reduce_runtime() -> (nbcuda::language::Runtime, nbcuda::language::Value) {
+fn reduce_runtime() -> (nbcuda::py::runtime::Runtime, nbcuda::py::value::Value) {
     let mut rt = bare_runtime();
     let f = decorated(
         &mut rt,
@@ -168,26 +168,26 @@ fn reduce_runtime() -> (nbcuda::language::Runtime, nbcuda::language::Value) {
     (rt, f)
 }
 
-fn bare_runtime() -> nbcuda::language::Runtime {
+fn bare_runtime() -> nbcuda::py::runtime::Runtime {
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
-    let mut rt = nbcuda::language::Runtime::new(
-        Box::new(nbcuda::language::runtime::NullFrontend),
+    let mut rt = nbcuda::py::runtime::Runtime::new(
+        Box::new(nbcuda::py::runtime::NullFrontend),
         Arc::new(AtomicBool::new(false)),
     );
-    rt.caller = Some(nbcuda::language::expr::call_value);
+    rt.caller = Some(nbcuda::interp::expr::call_value);
     rt.begin_cell(1);
     rt
 }
 
 /// `module.decorator` applied to the one function defined in `src`.
 fn decorated(
-    rt: &mut nbcuda::language::Runtime,
+    rt: &mut nbcuda::py::runtime::Runtime,
     module: &str,
     decorator: &str,
     src: &str,
-) -> nbcuda::language::Value {
-    let m = nbcuda::language::modules::import(rt, module).unwrap();
+) -> nbcuda::py::value::Value {
+    let m = nbcuda::interp::modules::import(rt, module).unwrap();
     let dec = m.get(decorator).unwrap();
     let mut body = ruff_python_parser::parse_module(src)
         .unwrap()
@@ -199,12 +199,12 @@ fn decorated(
     let mut globals = std::collections::HashMap::new();
     globals.insert(
         "cuda".to_string(),
-        nbcuda::language::Value::Module(std::rc::Rc::new(nbcuda::language::Module::new(
+        nbcuda::py::value::Value::Module(std::rc::Rc::new(nbcuda::py::value::Module::new(
             "numba.cuda",
             "",
         ))),
     );
-    let f = std::rc::Rc::new(nbcuda::language::function::Function {
+    let f = std::rc::Rc::new(nbcuda::py::function::Function {
         name: def.name.id.to_string(),
         qualname: def.name.id.to_string(),
         def: std::rc::Rc::new(def),
@@ -216,18 +216,18 @@ fn decorated(
         kw_defaults: Vec::new(),
         doc: None,
     });
-    nbcuda::language::expr::call_value(
+    nbcuda::interp::expr::call_value(
         rt,
         &dec,
-        nbcuda::language::Args::new(vec![nbcuda::language::Value::Object(f)]),
+        nbcuda::py::value::Args::new(vec![nbcuda::py::value::Value::Object(f)]),
     )
     .unwrap()
 }
 
 #[test]
 fn kernel_launches_are_ledger_entries_with_grid_block_and_duration() {
-    use nbcuda::devices::ledger::LedgerKind;
-    use nbcuda::language::{Args, Value};
+    use nbcuda::device::ledger::LedgerKind;
+    use nbcuda::py::value::{Args, Value};
     let mut rt = bare_runtime();
     let k = decorated(
         &mut rt,
@@ -235,19 +235,19 @@ fn kernel_launches_are_ledger_entries_with_grid_block_and_duration() {
         "jit",
         "def fill(a):\n    x, y = cuda.grid(2)\n    if x < a.shape[0] and y < a.shape[1]:\n        a[x, y] = x * 100 + y\n",
     );
-    let before = nbcuda::devices::ledger::events_since(&mut rt, usize::MAX).1;
-    let view =
-        nbcuda::devices::api::alloc(&mut rt, &[40, 30], nbcuda::arrays::DType::F64, 0).unwrap();
-    let d = nbcuda::devices::api::wrap(&mut rt, view);
+    let before = nbcuda::device::ledger::events_since(&mut rt, usize::MAX).1;
+    let view = nbcuda::device::api::alloc(&mut rt, &[40, 30], nbcuda::arrays::dtype::DType::F64, 0)
+        .unwrap();
+    let d = nbcuda::device::api::wrap(&mut rt, view);
     let Value::Object(ko) = &k else { panic!() };
     let cfg = Value::tuple(vec![
         Value::tuple(vec![Value::Int(3), Value::Int(2)]),
         Value::tuple(vec![Value::Int(16), Value::Int(16)]),
     ]);
     let launcher = ko.clone().get_item(&cfg, &mut rt).unwrap();
-    nbcuda::language::expr::call_value(&mut rt, &launcher, Args::new(vec![d])).unwrap();
-    nbcuda::devices::api::synchronize(&mut rt).unwrap();
-    let (events, _) = nbcuda::devices::ledger::events_since(&mut rt, before);
+    nbcuda::interp::expr::call_value(&mut rt, &launcher, Args::new(vec![d])).unwrap();
+    nbcuda::device::api::synchronize(&mut rt).unwrap();
+    let (events, _) = nbcuda::device::ledger::events_since(&mut rt, before);
     let launch = events
         .iter()
         .find(|e| e.kind == LedgerKind::Kernel)
@@ -308,7 +308,7 @@ fn njit_parallel_prange_matches_the_serial_run_and_the_host() {
 
 #[test]
 fn prange_independence_rule() {
-    use nbcuda::compiler::prange::independent;
+    use nbcuda::kernel::exec::prange::independent;
     let check = |src: &str| {
         let parsed = ruff_python_parser::parse_module(src).unwrap();
         let body = parsed.into_syntax().body;

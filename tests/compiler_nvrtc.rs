@@ -4,12 +4,13 @@
 
 mod compiler_support;
 
-use nbcuda::compiler::{cuda_source, entry_name, nvrtc};
+use nbcuda::kernel::codegen::{cuda_source, entry_name};
+use nbcuda::numba::inspect_asm;
 
 #[test]
 fn every_kernel_compiles_with_nvrtc_without_warnings() {
     assert!(
-        nvrtc::available(),
+        inspect_asm::available(),
         "NVRTC (libnvrtc.so) is not loadable. Run tests/run.sh, which installs nvidia-cuda-nvrtc-cu12 from PyPI and sets LD_LIBRARY_PATH to its lib/ folder."
     );
     let mut failures = Vec::new();
@@ -19,7 +20,7 @@ fn every_kernel_compiles_with_nvrtc_without_warnings() {
         let src = cuda_source(k);
         assert!(src.contains(&format!("extern \"C\" __global__ void {}(", entry_name(k))));
         for arch in ["compute_80", "compute_90"] {
-            match nvrtc::compile(&src, arch) {
+            match inspect_asm::compile(&src, arch) {
                 Ok(c) if c.log.is_empty() => {
                     assert!(
                         c.ptx.contains(&format!(".entry {}", entry_name(k))),
@@ -40,11 +41,11 @@ fn every_kernel_compiles_with_nvrtc_without_warnings() {
 #[test]
 fn nvrtc_warnings_are_visible_to_the_check() {
     assert!(
-        nvrtc::available(),
+        inspect_asm::available(),
         "NVRTC is not loadable: run tests/run.sh"
     );
     // An unused variable draws a warning: the log the main test checks is not silently empty.
-    let c = nvrtc::compile(
+    let c = inspect_asm::compile(
         "extern \"C\" __global__ void w(int *p) { int unused = 1; p[0] = 2; }",
         "compute_80",
     )
@@ -54,7 +55,7 @@ fn nvrtc_warnings_are_visible_to_the_check() {
         "expected a warning, got log: {:?}",
         c.log
     );
-    assert!(nvrtc::compile(
+    assert!(inspect_asm::compile(
         "extern \"C\" __global__ void e() { undefined_call(); }",
         "compute_80"
     )

@@ -5,11 +5,13 @@
 mod compiler_support;
 
 use compiler_support::*;
-use nbcuda::arrays::{DType, Scalar};
-use nbcuda::compiler::exec_ops::scalar_bits;
-use nbcuda::compiler::printbuf::{self, Piece, HEADER_WORDS};
-use nbcuda::compiler::types::Ty;
-use nbcuda::compiler::{cuda_source, CompiledKernel, KernelArg};
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::kernel::abi::KernelArg;
+use nbcuda::kernel::codegen::cuda_source;
+use nbcuda::kernel::exec::scalar_ops::scalar_bits;
+use nbcuda::kernel::printbuf::{self, Piece, HEADER_WORDS};
+use nbcuda::kernel::types::Ty;
+use nbcuda::kernel::CompiledKernel;
 
 /// The bits a generated kernel stores for value `v` printed as `dtype` (the CPU executor's
 /// register representation, which the generated CUDA C reproduces).

@@ -6,9 +6,11 @@
 mod compiler_support;
 
 use compiler_support::*;
-use nbcuda::arrays::{DType, NdArray, Scalar};
-use nbcuda::compiler::types::Ty;
-use nbcuda::compiler::{ArgMem, ArrayArg, CompiledKernel, KernelArg, LaunchConfig};
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::arrays::NdArray;
+use nbcuda::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
+use nbcuda::kernel::types::Ty;
+use nbcuda::kernel::CompiledKernel;
 
 /// The same kernel with the stream plan removed: it runs on the lane interpreter.
 fn interpreted(k: &CompiledKernel) -> CompiledKernel {

@@ -6,9 +6,9 @@
 mod compiler_support;
 
 use compiler_support::*;
-use nbcuda::arrays::{DType, Scalar};
-use nbcuda::compiler::types::Ty;
-use nbcuda::compiler::{KernelArg, LaunchConfig};
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::kernel::abi::{KernelArg, LaunchConfig};
+use nbcuda::kernel::types::Ty;
 
 fn i64_arg(v: i64) -> KernelArg {
     KernelArg::Scalar(Scalar::I64(v))
@@ -163,11 +163,11 @@ fn out_of_bounds_in_a_wide_chunk_names_the_right_thread() {
 }
 
 fn exclusive_flags(
-    k: &nbcuda::compiler::CompiledKernel,
+    k: &nbcuda::kernel::CompiledKernel,
     c: LaunchConfig,
     args: &[KernelArg],
 ) -> Vec<bool> {
-    let p = nbcuda::compiler::exec::prepare(&k.ir, &c, args).unwrap();
+    let p = nbcuda::kernel::exec::prepare(&k.ir, &c, args).unwrap();
     p.params
         .iter()
         .map(|d| d.is_some_and(|d| d.exclusive))

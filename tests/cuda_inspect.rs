@@ -39,7 +39,7 @@ fn ufuncs_and_device_functions_show_one_entry_per_signature() {
 
 #[test]
 fn inspect_asm_returns_ptx_for_each_kind() {
-    if !nbcuda::compiler::nvrtc::available() {
+    if !nbcuda::numba::inspect_asm::available() {
         // Without NVRTC the same call must explain how to install it.
         let mut s = Session::new();
         s.run(DEFS).ok();

@@ -1,7 +1,8 @@
 //! The CUDA device without a GPU: every built-in kernel compiles cleanly with NVRTC for
 //! sm_80 and sm_90, and probing for a GPU on a machine without one fails politely.
 
-use nbcuda::devices::cuda::{self, kernels, nvrtc};
+use nbcuda::device::cuda::{self, builtin_kernels};
+use nbcuda::gpu::nvrtc;
 
 const ARCHS: [&str; 2] = ["compute_80", "compute_90"];
 
@@ -17,8 +18,8 @@ fn require_nvrtc() {
 #[test]
 fn every_builtin_kernel_module_compiles_without_warnings() {
     require_nvrtc();
-    for (name, _) in kernels::SOURCES {
-        let src = kernels::source(name).unwrap();
+    for (name, _) in builtin_kernels::SOURCES {
+        let src = builtin_kernels::source(name).unwrap();
         for arch in ARCHS {
             let out = nvrtc::compile_ptx(&src, &format!("{name}.cu"), arch)
                 .unwrap_or_else(|e| panic!("{name}.cu for {arch}: {e}"));
@@ -36,12 +37,13 @@ fn every_builtin_kernel_module_compiles_without_warnings() {
 fn builtin_modules_define_the_entry_points_the_device_calls() {
     require_nvrtc();
     let entries = |m: &str| {
-        let out = nvrtc::compile_ptx(&kernels::source(m).unwrap(), m, "compute_80").unwrap();
-        kernels::entries_in_ptx(&out.ptx)
+        let out =
+            nvrtc::compile_ptx(&builtin_kernels::source(m).unwrap(), m, "compute_80").unwrap();
+        builtin_kernels::entries_in_ptx(&out.ptx)
     };
     let fill = entries("fill");
-    for d in nbcuda::arrays::DType::ALL {
-        let want = format!("nb_fill_{}", kernels::dtype_suffix(d));
+    for d in nbcuda::arrays::dtype::DType::ALL {
+        let want = format!("nb_fill_{}", builtin_kernels::dtype_suffix(d));
         assert!(fill.contains(&want), "missing {want}");
     }
     // Every (from, to) pair of the 11 dtypes.
@@ -122,11 +124,11 @@ fn a_missing_nvrtc_names_the_package_to_install() {
     assert!(msg.contains("pip install nvidia-cuda-nvrtc-cu12"), "{msg}");
     assert!(msg.contains("CUDA toolkit"), "{msg}");
     // inspect_asm() raises it as a Python error with the same advice in the hint.
-    let e = nbcuda::compiler::nvrtc::nvrtc_error(msg.clone());
+    let e = nbcuda::numba::inspect_asm::nvrtc_error(msg.clone());
     assert_eq!(e.ename, "RuntimeError");
     assert!(e.hint.unwrap().contains("nvidia-cuda-nvrtc-cu12"));
     // Other failures (a compile error) keep NVRTC's log and get no install hint.
-    let other = nbcuda::compiler::nvrtc::nvrtc_error("NVRTC could not compile x".into());
+    let other = nbcuda::numba::inspect_asm::nvrtc_error("NVRTC could not compile x".into());
     assert!(other.hint.is_none());
 }
 
@@ -136,10 +138,10 @@ fn ptx_is_produced_for_the_documented_default_without_a_gpu() {
     if cuda::probe().is_ok() {
         return;
     }
-    assert_eq!(nbcuda::compiler::nvrtc::default_arch(), "compute_80");
-    let out = nbcuda::compiler::nvrtc::compile(
+    assert_eq!(nbcuda::numba::inspect_asm::default_arch(), "compute_80");
+    let out = nbcuda::numba::inspect_asm::compile(
         "extern \"C\" __global__ void k(int *p) { p[0] = 1; }",
-        &nbcuda::compiler::nvrtc::default_arch(),
+        &nbcuda::numba::inspect_asm::default_arch(),
     )
     .unwrap();
     assert!(out.ptx.contains(".target sm_80"), "{}", out.ptx);

@@ -3,25 +3,25 @@
 mod devices_support;
 use devices_support::*;
 
-use nbcuda::arrays::DType;
-use nbcuda::language::{Args, BinOp, Value};
+use nbcuda::arrays::dtype::DType;
+use nbcuda::py::value::{Args, BinOp, Value};
 
-fn cp() -> std::rc::Rc<nbcuda::language::Module> {
-    nbcuda::devices::cupy_module()
+fn cp() -> std::rc::Rc<nbcuda::py::value::Module> {
+    nbcuda::cupy::module()
 }
 
-fn get(rt: &mut nbcuda::language::Runtime, v: &Value) -> Vec<f64> {
+fn get(rt: &mut nbcuda::py::runtime::Runtime, v: &Value) -> Vec<f64> {
     values(&meth(rt, v, "get", Args::default()).unwrap())
 }
 
-fn dtype(rt: &mut nbcuda::language::Runtime, v: &Value) -> DType {
+fn dtype(rt: &mut nbcuda::py::runtime::Runtime, v: &Value) -> DType {
     match attr(rt, v, "dtype").unwrap() {
         Value::DType(d) => d,
         _ => panic!(),
     }
 }
 
-fn bin(rt: &mut nbcuda::language::Runtime, op: BinOp, a: &Value, b: &Value) -> Value {
+fn bin(rt: &mut nbcuda::py::runtime::Runtime, op: BinOp, a: &Value, b: &Value) -> Value {
     let Value::Object(o) = a else { panic!() };
     o.clone().binary_op(op, b, false, rt).unwrap().unwrap()
 }
@@ -229,11 +229,11 @@ fn cupy_work_is_recorded_as_kernels() {
     let m = cp();
     let x = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(8)])).unwrap();
     let _y = bin(&mut rt, BinOp::Add, &x, &x);
-    nbcuda::devices::api::synchronize(&mut rt).unwrap();
-    let (events, _) = nbcuda::devices::ledger::events_since(&mut rt, 0);
+    nbcuda::device::api::synchronize(&mut rt).unwrap();
+    let (events, _) = nbcuda::device::ledger::events_since(&mut rt, 0);
     assert!(events
         .iter()
-        .any(|e| e.kind == nbcuda::devices::LedgerKind::Kernel && e.label == "cupy_add"));
+        .any(|e| e.kind == nbcuda::device::ledger::LedgerKind::Kernel && e.label == "cupy_add"));
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn cupy_streams_scope_work() {
     let y = bin(&mut rt, BinOp::Add, &x, &Value::Int(1));
     so.exit(&mut rt, None).unwrap();
     meth(&mut rt, &s, "synchronize", Args::default()).unwrap();
-    let (events, _) = nbcuda::devices::ledger::events_since(&mut rt, 0);
+    let (events, _) = nbcuda::device::ledger::events_since(&mut rt, 0);
     let sid = match attr(&mut rt, &s, "ptr").unwrap() {
         Value::Int(i) => i as u64,
         _ => panic!(),

@@ -3,22 +3,22 @@
 mod devices_support;
 use devices_support::*;
 
-use nbcuda::language::{Args, Value};
+use nbcuda::py::value::{Args, Value};
 
 #[test]
 fn environment_selects_device_and_capacity() {
     // SAFETY-free in edition 2021; this binary has a single test so nothing races.
     let m = cuda();
     // This test runs where no GPU is usable; on a GPU machine tests/gpu/smoke.sh covers it.
-    let gpu = nbcuda::devices::cuda::probe().is_ok();
+    let gpu = nbcuda::device::cuda::probe().is_ok();
 
     // Automatic choice: no GPU, so the embedded CPU device, and the banner says so.
     std::env::remove_var("NBCUDA_DEVICE");
     if !gpu {
         let mut rt = runtime();
-        let line = nbcuda::devices::describe(&mut rt);
+        let line = nbcuda::device::describe(&mut rt);
         assert!(line.starts_with("nbcuda CPU device ("), "{line}");
-        let banner = nbcuda::devices::cuda::banner_line();
+        let banner = nbcuda::device::cuda::banner_line();
         assert!(
             banner.starts_with("Device: the embedded CPU device (no GPU: "),
             "{banner}"
@@ -47,7 +47,7 @@ fn environment_selects_device_and_capacity() {
         // Every later cell says the same; the end-of-cell hook does not fail.
         let again = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(4)])).unwrap_err();
         assert_eq!(again.ename, "CudaSupportError");
-        nbcuda::devices::end_of_cell(&mut rt).unwrap();
+        nbcuda::device::end_of_cell(&mut rt).unwrap();
     }
 
     // A value nbcuda does not know is a ValueError naming it.

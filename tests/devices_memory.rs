@@ -3,8 +3,8 @@
 mod devices_support;
 use devices_support::*;
 
-use nbcuda::arrays::DType;
-use nbcuda::language::{Args, Value};
+use nbcuda::arrays::dtype::DType;
+use nbcuda::py::value::{Args, Value};
 
 #[test]
 fn to_device_round_trip_restores_values() {
@@ -134,7 +134,7 @@ fn memory_info_tracks_allocations_and_drops() {
     let mut rt = runtime();
     let m = cuda();
     let ctx = call(&mut rt, &m, "current_context", Args::default()).unwrap();
-    let free = |rt: &mut nbcuda::language::Runtime| {
+    let free = |rt: &mut nbcuda::py::runtime::Runtime| {
         let mi = meth(rt, &ctx, "get_memory_info", Args::default()).unwrap();
         match attr(rt, &mi, "free").unwrap() {
             Value::Int(f) => f,
@@ -167,10 +167,10 @@ fn integer_index_returns_numpy_scalar_and_slices_are_views() {
     .unwrap();
     let Value::Object(o) = &d else { panic!() };
     let x = o.clone().get_item(&Value::Int(-1), &mut rt).unwrap();
-    assert!(matches!(x, Value::Scalar(nbcuda::arrays::Scalar::F32(v)) if v == 9.0));
+    assert!(matches!(x, Value::Scalar(nbcuda::arrays::dtype::Scalar::F32(v)) if v == 9.0));
     let e = o.clone().get_item(&Value::Int(10), &mut rt).unwrap_err();
     assert_eq!(e.ename, "IndexError");
-    let sl = Value::Slice(std::rc::Rc::new(nbcuda::language::value::SliceValue {
+    let sl = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
         start: Some(1),
         stop: None,
         step: Some(2),
@@ -188,7 +188,7 @@ fn integer_index_returns_numpy_scalar_and_slices_are_views() {
     let e = meth(&mut rt, &v, "ravel", Args::default()).unwrap_err();
     assert_eq!(e.ename, "NotImplementedError");
     // Negative strides cannot be copied to the host.
-    let rev = Value::Slice(std::rc::Rc::new(nbcuda::language::value::SliceValue {
+    let rev = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
         start: None,
         stop: None,
         step: Some(-1),
@@ -208,7 +208,7 @@ fn setitem_broadcasts_and_checks_shapes() {
     let m = cuda();
     let d = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(5)])).unwrap();
     let Value::Object(o) = &d else { panic!() };
-    let all = Value::Slice(std::rc::Rc::new(nbcuda::language::value::SliceValue {
+    let all = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
         start: None,
         stop: None,
         step: None,
@@ -317,7 +317,7 @@ fn free_then_use_names_the_cell() {
     let m = cuda();
     let d = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(10)])).unwrap();
     let Value::Object(o) = &d else { panic!() };
-    let all = Value::Slice(std::rc::Rc::new(nbcuda::language::value::SliceValue {
+    let all = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
         start: None,
         stop: None,
         step: None,
@@ -342,7 +342,7 @@ fn arithmetic_on_device_arrays_is_a_type_error() {
     let Value::Object(o) = &d else { panic!() };
     let e = o
         .clone()
-        .binary_op(nbcuda::language::BinOp::Add, &d, false, &mut rt)
+        .binary_op(nbcuda::py::value::BinOp::Add, &d, false, &mut rt)
         .unwrap_err();
     assert_eq!(e.ename, "TypeError");
     assert_eq!(
@@ -476,7 +476,7 @@ fn copy_to_device_layout_rules() {
     .unwrap();
     let Value::Object(o) = &f else { panic!() };
     let x = o.clone().get_item(&tuple(&[1, 0]), &mut rt).unwrap();
-    assert!(matches!(x, Value::Scalar(nbcuda::arrays::Scalar::F64(v)) if v == 3.0));
+    assert!(matches!(x, Value::Scalar(nbcuda::arrays::dtype::Scalar::F64(v)) if v == 3.0));
     // A non-contiguous device target cannot receive a single-region copy.
     let row = o.clone().get_item(&Value::Int(1), &mut rt).unwrap();
     let e = meth(

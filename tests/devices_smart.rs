@@ -3,19 +3,19 @@
 mod devices_support;
 use devices_support::*;
 
-use nbcuda::arrays::DType;
-use nbcuda::devices::LedgerKind;
-use nbcuda::language::{Args, Module, Value};
+use nbcuda::arrays::dtype::DType;
+use nbcuda::device::ledger::LedgerKind;
+use nbcuda::py::value::{Args, Module, Value};
 
 fn numba_with_smart() -> Module {
     let m = Module::new("numba", "");
-    nbcuda::devices::register_numba_toplevel(&m);
+    nbcuda::numba_cuda::smart::register(&m);
     m
 }
 
-fn count(rt: &mut nbcuda::language::Runtime, kind: LedgerKind) -> usize {
-    nbcuda::devices::api::synchronize(rt).unwrap();
-    let (ev, _) = nbcuda::devices::ledger::events_since(rt, 0);
+fn count(rt: &mut nbcuda::py::runtime::Runtime, kind: LedgerKind) -> usize {
+    nbcuda::device::api::synchronize(rt).unwrap();
+    let (ev, _) = nbcuda::device::ledger::events_since(rt, 0);
     ev.iter().filter(|e| e.kind == kind).count()
 }
 
@@ -63,11 +63,11 @@ fn kernel_faults_and_output_surface_at_synchronize() {
     let mut rt = runtime();
     let m = cuda();
     call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(1)])).unwrap();
-    let shared = nbcuda::devices::state::shared(&mut rt).unwrap();
+    let shared = nbcuda::device::state::shared(&mut rt).unwrap();
     {
         let mut p = shared.pending.lock().unwrap();
         p.printed.push_str("hello from a thread\n");
-        p.faults.push(nbcuda::compiler::KernelFault {
+        p.faults.push(nbcuda::kernel::abi::KernelFault {
             ename: "IndexError".into(),
             message: "index 10 is out of bounds for axis 0 with size 10".into(),
         });
@@ -76,7 +76,7 @@ fn kernel_faults_and_output_surface_at_synchronize() {
     assert_eq!(e.ename, "IndexError");
     // Reported once.
     call(&mut rt, &m, "synchronize", Args::default()).unwrap();
-    nbcuda::devices::end_of_cell(&mut rt).unwrap();
+    nbcuda::device::end_of_cell(&mut rt).unwrap();
 }
 
 #[test]
@@ -91,7 +91,7 @@ fn memory_report_names_variables_and_totals() {
     )
     .unwrap();
     let names = vec![("d_x".to_string(), d), ("n".to_string(), Value::Int(3))];
-    let r = nbcuda::devices::memory_report(&mut rt, &names);
+    let r = nbcuda::numba_cuda::memory_report::memory_report(&mut rt, &names);
     let line = r
         .lines()
         .find(|l| l.starts_with("d_x"))
@@ -119,7 +119,10 @@ fn memory_report_has_no_side_effects_and_skips_freed_arrays() {
     let before = count(&mut rt, LedgerKind::HtoD);
     let d = call(&mut rt, &c, "device_array", Args::new(vec![Value::Int(8)])).unwrap();
     meth(&mut rt, &d, "free", Args::default()).unwrap();
-    let r = nbcuda::devices::memory_report(&mut rt, &[("s".into(), s), ("d".into(), d)]);
+    let r = nbcuda::numba_cuda::memory_report::memory_report(
+        &mut rt,
+        &[("s".into(), s), ("d".into(), d)],
+    );
     assert_eq!(
         count(&mut rt, LedgerKind::HtoD),
         before,
@@ -131,13 +134,13 @@ fn memory_report_has_no_side_effects_and_skips_freed_arrays() {
 #[test]
 fn ledger_before_the_device_exists_and_banner_line() {
     let mut rt = runtime();
-    let (ev, next) = nbcuda::devices::ledger::events_since(&mut rt, usize::MAX);
+    let (ev, next) = nbcuda::device::ledger::events_since(&mut rt, usize::MAX);
     assert!(ev.is_empty());
     assert_eq!(
         next, 0,
         "no device yet: everything from the start belongs to the next cell"
     );
-    let line = nbcuda::devices::describe(&mut rt);
+    let line = nbcuda::device::describe(&mut rt);
     assert!(
         line.starts_with("nbcuda CPU device (") && line.ends_with(" GiB of device memory)"),
         "{line}"
@@ -149,7 +152,7 @@ fn ledger_before_the_device_exists_and_banner_line() {
         Args::new(vec![Value::Int(2)]),
     )
     .unwrap();
-    let (ev, _) = nbcuda::devices::ledger::events_since(&mut rt, next);
+    let (ev, _) = nbcuda::device::ledger::events_since(&mut rt, next);
     assert_eq!(ev.len(), 1);
     assert_eq!(ev[0].kind, LedgerKind::Alloc);
     drop(d);

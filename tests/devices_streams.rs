@@ -3,9 +3,9 @@
 mod devices_support;
 use devices_support::*;
 
-use nbcuda::arrays::DType;
-use nbcuda::devices::LedgerKind;
-use nbcuda::language::{Args, Value};
+use nbcuda::arrays::dtype::DType;
+use nbcuda::device::ledger::LedgerKind;
+use nbcuda::py::value::{Args, Value};
 
 const BIG: usize = 16 << 20; // elements of float32: 64 MB
 
@@ -157,7 +157,9 @@ fn default_stream_waits_for_other_streams() {
         meth(&mut rt, &end, "query", Args::default()).unwrap(),
         Value::Bool(true)
     ));
-    assert!(matches!(last, Value::Scalar(nbcuda::arrays::Scalar::F32(v)) if v == (BIG - 1) as f32));
+    assert!(
+        matches!(last, Value::Scalar(nbcuda::arrays::dtype::Scalar::F32(v)) if v == (BIG - 1) as f32)
+    );
 }
 
 #[test]
@@ -188,8 +190,8 @@ fn ledger_records_allocations_and_transfers() {
     let d = call(&mut rt, &m, "to_device", Args::new(vec![Value::Array(h)])).unwrap();
     meth(&mut rt, &d, "copy_to_host", Args::default()).unwrap();
     drop(d);
-    nbcuda::devices::api::synchronize(&mut rt).unwrap();
-    let (events, next) = nbcuda::devices::ledger::events_since(&mut rt, 0);
+    nbcuda::device::api::synchronize(&mut rt).unwrap();
+    let (events, next) = nbcuda::device::ledger::events_since(&mut rt, 0);
     let kinds: Vec<LedgerKind> = events.iter().map(|e| e.kind).collect();
     assert_eq!(
         kinds,
@@ -204,7 +206,7 @@ fn ledger_records_allocations_and_transfers() {
     assert_eq!(events[1].label, "to_device");
     assert!(events[1].explicit);
     assert_eq!(events[2].label, "copy_to_host");
-    let (more, _) = nbcuda::devices::ledger::events_since(&mut rt, next);
+    let (more, _) = nbcuda::device::ledger::events_since(&mut rt, next);
     assert!(more.is_empty());
 }
 
@@ -212,8 +214,8 @@ fn ledger_records_allocations_and_transfers() {
 fn implicit_transfers_are_marked() {
     let mut rt = runtime();
     let h = arange(10, DType::F32);
-    let v = nbcuda::devices::api::implicit_to_device(&mut rt, &h, 0, "add_ufunc").unwrap();
-    let (events, _) = nbcuda::devices::ledger::events_since(&mut rt, 0);
+    let v = nbcuda::device::api::implicit_to_device(&mut rt, &h, 0, "add_ufunc").unwrap();
+    let (events, _) = nbcuda::device::ledger::events_since(&mut rt, 0);
     let htod = events.iter().find(|e| e.kind == LedgerKind::HtoD).unwrap();
     assert!(!htod.explicit);
     assert_eq!(htod.label, "add_ufunc");
@@ -225,7 +227,7 @@ fn defer_cleanup_postpones_frees() {
     let mut rt = runtime();
     let m = cuda();
     let ctx = call(&mut rt, &m, "current_context", Args::default()).unwrap();
-    let free = |rt: &mut nbcuda::language::Runtime| {
+    let free = |rt: &mut nbcuda::py::runtime::Runtime| {
         let mi = meth(rt, &ctx, "get_memory_info", Args::default()).unwrap();
         match attr(rt, &mi, "free").unwrap() {
             Value::Int(f) => f,
@@ -263,12 +265,12 @@ fn mapped_arrays_are_device_views_of_host_memory() {
     let Value::Array(arr) = &a else {
         panic!("mapped_array gives a host ndarray")
     };
-    let view = nbcuda::devices::api::device_view(&mut rt, &a)
+    let view = nbcuda::device::api::device_view(&mut rt, &a)
         .unwrap()
         .expect("mapped arrays are device memory");
-    let d = nbcuda::devices::api::wrap(&mut rt, view);
+    let d = nbcuda::device::api::wrap(&mut rt, view);
     let Value::Object(o) = &d else { panic!() };
-    let all = Value::Slice(std::rc::Rc::new(nbcuda::language::value::SliceValue {
+    let all = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
         start: None,
         stop: None,
         step: None,
@@ -276,7 +278,7 @@ fn mapped_arrays_are_device_views_of_host_memory() {
     o.set_item(&all, Value::Int(123), &mut rt).unwrap();
     assert_eq!(arr.to_f64_vec(), vec![123.0; 10]);
     let p = call(&mut rt, &m, "pinned_array", Args::new(vec![Value::Int(3)])).unwrap();
-    assert!(nbcuda::devices::api::device_view(&mut rt, &p)
+    assert!(nbcuda::device::api::device_view(&mut rt, &p)
         .unwrap()
         .is_none());
 }
@@ -301,8 +303,8 @@ fn pinned_context_used_as_array_explains_itself() {
 #[test]
 fn detect_prints_the_device() {
     struct Capture(std::rc::Rc<std::cell::RefCell<String>>);
-    impl nbcuda::language::Frontend for Capture {
-        fn stream(&mut self, _: nbcuda::language::StreamName, t: &str) {
+    impl nbcuda::py::runtime::Frontend for Capture {
+        fn stream(&mut self, _: nbcuda::py::runtime::StreamName, t: &str) {
             self.0.borrow_mut().push_str(t)
         }
         fn display(
@@ -319,7 +321,7 @@ fn detect_prints_the_device() {
         }
     }
     let out = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
-    let mut rt = nbcuda::language::Runtime::new(
+    let mut rt = nbcuda::py::runtime::Runtime::new(
         Box::new(Capture(out.clone())),
         std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     );
@@ -348,7 +350,7 @@ fn pageable_copies_on_a_stream_complete_before_returning() {
         Args::new(vec![Value::Array(host.clone())]).with_kw("stream", s.clone()),
     )
     .unwrap();
-    let tail = nbcuda::devices::state::device(&mut rt)
+    let tail = nbcuda::device::state::device(&mut rt)
         .unwrap()
         .backend()
         .stream_tail(sid)
@@ -364,5 +366,7 @@ fn pageable_copies_on_a_stream_complete_before_returning() {
         .clone()
         .get_item(&Value::Int(BIG as i64 - 1), &mut rt)
         .unwrap();
-    assert!(matches!(last, Value::Scalar(nbcuda::arrays::Scalar::F32(v)) if v == (BIG - 1) as f32));
+    assert!(
+        matches!(last, Value::Scalar(nbcuda::arrays::dtype::Scalar::F32(v)) if v == (BIG - 1) as f32)
+    );
 }

@@ -9,11 +9,11 @@ use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use nbcuda::devices::{LedgerEvent, LedgerKind};
-use nbcuda::display::figure::{Artist, AxesData, FigureData, Line};
-use nbcuda::display::style::LineStyle;
-use nbcuda::language::runtime::{Frontend, StreamName};
-use nbcuda::language::Runtime;
+use nbcuda::device::ledger::{LedgerEvent, LedgerKind};
+use nbcuda::py::runtime::Runtime;
+use nbcuda::py::runtime::{Frontend, StreamName};
+use nbcuda::pyplot::figure::{Artist, AxesData, FigureData, Line};
+use nbcuda::pyplot::style::LineStyle;
 use serde_json::{Map, Value as Json};
 
 type Displays = Rc<StdRefCell<Vec<Map<String, Json>>>>;
@@ -80,20 +80,20 @@ fn sample_events() -> Vec<LedgerEvent> {
 
 #[test]
 fn ledger_summary_names_bytes_copies_and_kernels() {
-    let line = nbcuda::display::ledger_summary(&sample_events()).expect("something moved");
+    let line = nbcuda::engine::charts::ledger_summary(&sample_events()).expect("something moved");
     assert_eq!(
         line,
         "moved 10.0 MB H\u{2192}D (2 copies, 1 implicit, 5 ms), 10.0 MB D\u{2192}H (1 copy, 1 ms); \
          1 kernel, 500 \u{3bc}s; allocated 4.0 MB in 1 array"
     );
-    assert_eq!(nbcuda::display::ledger_summary(&[]), None);
+    assert_eq!(nbcuda::engine::charts::ledger_summary(&[]), None);
 }
 
 #[test]
 fn timeline_draws_a_chart_and_a_table_whose_totals_match_the_events() {
     let (mut rt, displays, _) = runtime();
     let events = sample_events();
-    nbcuda::display::timeline(&mut rt, &events).unwrap();
+    nbcuda::engine::charts::timeline(&mut rt, &events).unwrap();
     let d = displays.borrow();
     assert_eq!(d.len(), 2, "chart, then table");
     assert!(d[0].contains_key("image/png"));
@@ -125,12 +125,12 @@ fn timeline_draws_a_chart_and_a_table_whose_totals_match_the_events() {
 
 #[test]
 fn timeline_lanes_are_one_per_stream_then_memory() {
-    let (lanes, of) = nbcuda::display::charts::timeline_lanes(&sample_events());
+    let (lanes, of) = nbcuda::engine::charts::timeline_lanes(&sample_events());
     assert_eq!(lanes, ["stream 0", "stream 1", "memory"]);
     assert_eq!(of, [2, 0, 1, 1, 1]);
     // Only allocations: the memory lane alone.
     let (lanes, of) =
-        nbcuda::display::charts::timeline_lanes(&[ev(LedgerKind::Alloc, 4, 0.0, 0.0, 8, true)]);
+        nbcuda::engine::charts::timeline_lanes(&[ev(LedgerKind::Alloc, 4, 0.0, 0.0, 8, true)]);
     assert_eq!(lanes, ["memory"]);
     assert_eq!(of, [0]);
 }
@@ -138,7 +138,7 @@ fn timeline_lanes_are_one_per_stream_then_memory() {
 #[test]
 fn timeline_of_a_cell_without_device_work_says_so() {
     let (mut rt, displays, out) = runtime();
-    nbcuda::display::timeline(&mut rt, &[]).unwrap();
+    nbcuda::engine::charts::timeline(&mut rt, &[]).unwrap();
     assert!(displays.borrow().is_empty());
     assert!(out.borrow().contains("no device work"));
 }
@@ -188,7 +188,7 @@ fn png_of(l: Line, xlim: Option<(f64, f64)>) -> (u32, u32, Vec<u8>) {
     ax.artists.push(Artist::Line(l));
     ax.xlim = xlim;
     fig.axes.push(Rc::new(RefCell::new(ax)));
-    let png = nbcuda::display::render::render_png(&fig).unwrap();
+    let png = nbcuda::pyplot::render::render_png(&fig).unwrap();
     let dec = png::Decoder::new(std::io::Cursor::new(png));
     let mut reader = dec.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size()];

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use nbcuda::engine::{Engine, ExecuteRequest};
-use nbcuda::language::{Frontend, StreamName};
+use nbcuda::py::runtime::{Frontend, StreamName};
 use serde_json::{json, Map, Value as Json};
 
 /// (data, metadata, display_id, is_update) of every display message.

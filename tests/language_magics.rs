@@ -302,7 +302,7 @@ fn interrupt_flag_stops_a_loop_and_keeps_state() {
             allow_stdin: false,
             execution_count: 1,
         };
-        engine.execute(&req, Box::new(nbcuda::language::runtime::NullFrontend))
+        engine.execute(&req, Box::new(nbcuda::py::runtime::NullFrontend))
     };
     assert!(run(&mut engine, "kept = 7").error.is_none());
     let f2 = flag.clone();

@@ -7,7 +7,8 @@
 mod common;
 use common::Session;
 
-use nbcuda::compiler::{cuda_source, entry_name, nvrtc};
+use nbcuda::kernel::codegen::{cuda_source, entry_name};
+use nbcuda::numba::inspect_asm;
 
 fn code_cells(path: &std::path::Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
@@ -28,7 +29,7 @@ fn code_cells(path: &std::path::Path) -> Vec<String> {
 #[test]
 fn every_notebook_kernel_compiles_with_nvrtc_without_warnings() {
     assert!(
-        nvrtc::available(),
+        inspect_asm::available(),
         "NVRTC (libnvrtc.so) is not loadable. Run tests/run.sh, which installs nvidia-cuda-nvrtc-cu12 from PyPI and sets LD_LIBRARY_PATH to its lib/ folder."
     );
     // This binary has one test, so nothing else launches kernels while collecting.
@@ -44,7 +45,7 @@ fn every_notebook_kernel_compiles_with_nvrtc_without_warnings() {
     let mut failures = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for path in &notebooks {
-        nbcuda::devices::backend::collect_launched(true);
+        nbcuda::device::backend::collect_launched(true);
         let mut s = Session::new();
         let cells = code_cells(path);
         let kernel_cells = cells
@@ -54,7 +55,7 @@ fn every_notebook_kernel_compiles_with_nvrtc_without_warnings() {
         for src in &cells {
             s.run(src);
         }
-        let launched = nbcuda::devices::backend::collect_launched(false);
+        let launched = nbcuda::device::backend::collect_launched(false);
         assert!(
             kernel_cells == 0 || !launched.is_empty(),
             "{path:?} defines kernels but none was launched"
@@ -65,7 +66,7 @@ fn every_notebook_kernel_compiles_with_nvrtc_without_warnings() {
                 continue;
             }
             for arch in ["compute_80", "compute_90"] {
-                match nvrtc::compile(&src, arch) {
+                match inspect_asm::compile(&src, arch) {
                     Ok(c) if c.log.is_empty() => assert!(
                         c.ptx.contains(&format!(".entry {}", entry_name(&k))),
                         "{}: PTX lacks the entry point",

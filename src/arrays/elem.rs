@@ -4,9 +4,11 @@
 
 use std::sync::Arc;
 
-use super::buffer::Pod;
-use super::{AllocError, Buffer, DType, NdArray, Scalar};
-use crate::language::{PyErr, PyResult};
+use crate::arrays::buffer::Pod;
+use crate::arrays::buffer::{AllocError, Buffer};
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::NdArray;
+use crate::py::error::{PyErr, PyResult};
 
 /// NumPy's bool as stored: one byte, 0 or 1.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Debug)]
@@ -180,47 +182,47 @@ macro_rules! with_dtype {
     ($dt:expr, $T:ident => $body:expr) => {{
         use $crate::arrays::elem::B8;
         match $dt {
-            $crate::arrays::DType::Bool => {
+            $crate::arrays::dtype::DType::Bool => {
                 type $T = B8;
                 $body
             }
-            $crate::arrays::DType::I8 => {
+            $crate::arrays::dtype::DType::I8 => {
                 type $T = i8;
                 $body
             }
-            $crate::arrays::DType::I16 => {
+            $crate::arrays::dtype::DType::I16 => {
                 type $T = i16;
                 $body
             }
-            $crate::arrays::DType::I32 => {
+            $crate::arrays::dtype::DType::I32 => {
                 type $T = i32;
                 $body
             }
-            $crate::arrays::DType::I64 => {
+            $crate::arrays::dtype::DType::I64 => {
                 type $T = i64;
                 $body
             }
-            $crate::arrays::DType::U8 => {
+            $crate::arrays::dtype::DType::U8 => {
                 type $T = u8;
                 $body
             }
-            $crate::arrays::DType::U16 => {
+            $crate::arrays::dtype::DType::U16 => {
                 type $T = u16;
                 $body
             }
-            $crate::arrays::DType::U32 => {
+            $crate::arrays::dtype::DType::U32 => {
                 type $T = u32;
                 $body
             }
-            $crate::arrays::DType::U64 => {
+            $crate::arrays::dtype::DType::U64 => {
                 type $T = u64;
                 $body
             }
-            $crate::arrays::DType::F32 => {
+            $crate::arrays::dtype::DType::F32 => {
                 type $T = f32;
                 $body
             }
-            $crate::arrays::DType::F64 => {
+            $crate::arrays::dtype::DType::F64 => {
                 type $T = f64;
                 $body
             }
@@ -506,15 +508,15 @@ pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> PyResult<NdArray> {
 pub fn cast(a: &NdArray, to: DType) -> PyResult<NdArray> {
     let out = new_array(&a.shape, to)?;
     let n = a.size();
-    if n >= super::kernels::PAR_MIN && a.is_c_contiguous() {
+    if n >= crate::arrays::kernels::PAR_MIN && a.is_c_contiguous() {
         // Long contiguous casts go in chunks so an interrupt stops them midway.
-        let stop = super::interrupt::flag();
+        let stop = crate::arrays::interrupt::flag();
         with_dtype!(to, T => {
             let dst = out.buf.typed_mut::<T>(0, n);
             with_dtype!(a.dtype, S => {
                 let src = a.buf.typed::<S>(a.offset, n);
                 for (d, s) in dst.chunks_mut(1 << 16).zip(src.chunks(1 << 16)) {
-                    if super::interrupt::pending(&stop) {
+                    if crate::arrays::interrupt::pending(&stop) {
                         break;
                     }
                     for (d, &s) in d.iter_mut().zip(s) {
@@ -523,7 +525,7 @@ pub fn cast(a: &NdArray, to: DType) -> PyResult<NdArray> {
                 }
             });
         });
-        super::interrupt::check()?;
+        crate::arrays::interrupt::check()?;
         return Ok(out);
     }
     with_dtype!(to, T => {

@@ -3,8 +3,9 @@
 //! Shortest round-trip digits come from Rust's float formatting, which, like Dragon4 in
 //! unique mode, yields the shortest digits that read back to the same float32/float64.
 
-use super::elem::{read_scalar_at, shape_str};
-use super::{DType, NdArray, Scalar};
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{read_scalar_at, shape_str};
+use crate::arrays::NdArray;
 
 const PRECISION: usize = 8;
 const THRESHOLD: usize = 1000;

@@ -2,10 +2,11 @@
 //! advanced indexing (integer arrays, boolean masks) gathers or scatters through a list of
 //! element offsets.
 
-use super::elem::{broadcast_shapes, broadcast_to, read_scalar_at, read_vec};
-use super::{DType, NdArray};
-use crate::language::value::SliceValue;
-use crate::language::{PyErr, PyResult};
+use crate::arrays::dtype::DType;
+use crate::arrays::elem::{broadcast_shapes, broadcast_to, read_scalar_at, read_vec};
+use crate::arrays::NdArray;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::value::SliceValue;
 use crate::with_dtype;
 
 /// One component of an index key.
@@ -247,7 +248,7 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
     let mut arrs = Vec::new();
     for (ax, k) in keys.iter().enumerate() {
         match k {
-            Idx::Int(i) => arrs.push(super::elem::scalar_array(super::Scalar::I64(*i))),
+            Idx::Int(i) => arrs.push(crate::arrays::elem::scalar_array(crate::arrays::dtype::Scalar::I64(*i))),
             Idx::Array(x) if x.dtype != DType::Bool => arrs.push(x.clone()),
             _ => {
                 return Err(PyErr::not_implemented(format!(
@@ -262,7 +263,7 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
             "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
             shapes
                 .iter()
-                .map(|s| super::elem::shape_str(s))
+                .map(|s| crate::arrays::elem::shape_str(s))
                 .collect::<Vec<_>>()
                 .join(" ")
         ))
@@ -292,7 +293,7 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
 
 /// Copy the elements at `offsets` of `a` into a new array of `shape`.
 pub fn gather(a: &NdArray, shape: &[usize], offsets: &[usize]) -> PyResult<NdArray> {
-    let out = super::elem::new_array(shape, a.dtype)?;
+    let out = crate::arrays::elem::new_array(shape, a.dtype)?;
     with_dtype!(a.dtype, T => {
         let o = out.buf.typed_mut::<T>(0, offsets.len());
         for (d, &off) in o.iter_mut().zip(offsets) {
@@ -307,8 +308,8 @@ pub fn scatter(a: &NdArray, shape: &[usize], offsets: &[usize], value: &NdArray)
     let v = broadcast_to(value, shape).map_err(|_| {
         PyErr::value_error(format!(
             "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
-            super::elem::shape_str(&value.shape),
-            super::elem::shape_str(shape)
+            crate::arrays::elem::shape_str(&value.shape),
+            crate::arrays::elem::shape_str(shape)
         ))
     })?;
     with_dtype!(a.dtype, T => {
@@ -321,6 +322,6 @@ pub fn scatter(a: &NdArray, shape: &[usize], offsets: &[usize], value: &NdArray)
 }
 
 /// The element at a byte offset as a scalar (for integer indexing of every axis).
-pub fn element(a: &NdArray, off: usize) -> super::Scalar {
+pub fn element(a: &NdArray, off: usize) -> crate::arrays::dtype::Scalar {
     read_scalar_at(a, off)
 }

@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::elem::{Elem, B8};
+use crate::arrays::elem::{Elem, B8};
 
 /// Arrays at least this long run on several cores.
 pub const PAR_MIN: usize = 1 << 16;
@@ -466,9 +466,9 @@ pub fn zip_map<T: Copy + Send + Sync, R: Copy + Send>(
     f: impl Fn(T, T) -> R + Sync + Send,
 ) {
     if out.len() >= PAR_MIN {
-        let stop = super::interrupt::flag();
+        let stop = crate::arrays::interrupt::flag();
         out.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, o)| {
-            if super::interrupt::pending(&stop) {
+            if crate::arrays::interrupt::pending(&stop) {
                 return;
             }
             let start = ci * CHUNK;
@@ -486,11 +486,11 @@ pub fn map<T: Copy + Send + Sync, R: Send>(
     f: impl Fn(T) -> R + Sync + Send,
 ) {
     if out.len() >= PAR_MIN {
-        let stop = super::interrupt::flag();
+        let stop = crate::arrays::interrupt::flag();
         out.par_chunks_mut(CHUNK)
             .zip(a.par_chunks(CHUNK))
             .for_each(|(o, x)| {
-                if super::interrupt::pending(&stop) {
+                if crate::arrays::interrupt::pending(&stop) {
                     return;
                 }
                 for (o, &x) in o.iter_mut().zip(x) {

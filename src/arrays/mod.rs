@@ -1,14 +1,22 @@
 //! Host-side NumPy arrays: dtypes, shared buffers, strided views, elementwise operations,
 //! reductions and NumPy-identical formatting. The same [`Buffer`] type also backs the
-//! embedded CPU device's "device memory" (accounted separately by [`crate::devices`]).
+//! embedded CPU device's "device memory" (accounted separately by [`crate::device`]).
 
 pub mod buffer;
 pub mod dtype;
-
-pub use buffer::{AllocError, Buffer};
-pub use dtype::{DType, Scalar};
+pub mod elem;
+pub mod format;
+pub mod index;
+pub mod interrupt;
+pub mod kernels;
+pub mod promote;
+pub mod reduce;
+pub mod ufunc;
 
 use std::sync::Arc;
+
+use crate::arrays::buffer::{AllocError, Buffer};
+use crate::arrays::dtype::{DType, Scalar};
 
 /// A strided view of a [`Buffer`]: NumPy's ndarray layout. Strides and offset are in bytes;
 /// strides may be negative or zero (broadcast).
@@ -104,9 +112,6 @@ pub fn contiguous(shape: &[usize], strides: &[isize], itemsize: usize, c_order: 
     true
 }
 
-pub mod numpy;
-pub mod pyapi;
-
 impl NdArray {
     /// All elements in C order, converted to f64 (for plotting and tests).
     pub fn to_f64_vec(&self) -> Vec<f64> {
@@ -133,23 +138,3 @@ impl NdArray {
         out
     }
 }
-
-pub mod elem;
-pub mod format;
-pub mod index;
-pub mod interrupt;
-pub mod kernels;
-pub mod method_docs;
-pub mod methods;
-pub mod numpy_funcs;
-pub mod numpy_misc;
-pub mod numpy_ufuncs;
-pub mod promote;
-pub mod random;
-pub mod reduce;
-pub mod testing;
-pub mod ufunc;
-
-pub use elem::{broadcast_shapes, cast, contiguous_copy, copy_into};
-pub use reduce::reduce;
-pub use ufunc::{elementwise_binary, elementwise_unary};

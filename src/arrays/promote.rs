@@ -1,8 +1,9 @@
 //! NumPy 2 type promotion (NEP 50): the dtype table for two arrays or NumPy scalars, and
 //! "weak" Python scalars that adopt the array's dtype when they fit its kind.
 
-use super::DType;
-use crate::language::{PyErr, PyResult, Value};
+use crate::arrays::dtype::DType;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::value::Value;
 
 fn kind_rank(d: DType) -> u8 {
     match d {

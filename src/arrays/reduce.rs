@@ -4,10 +4,12 @@
 
 use std::borrow::Cow;
 
-use super::elem::{as_slice, from_vec, read_vec, Elem};
-use super::kernels::Arith;
-use super::{DType, NdArray, Scalar};
-use crate::language::{PyErr, PyResult, Value};
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{as_slice, from_vec, read_vec, Elem};
+use crate::arrays::kernels::Arith;
+use crate::arrays::NdArray;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::value::Value;
 use crate::with_dtype;
 
 /// NumPy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src), blocks of 128 with
@@ -43,7 +45,7 @@ pub fn pairwise_sum<T: Arith>(a: &[T]) -> T {
         let mut n2 = n / 2;
         n2 -= n2 % 8;
         // Splitting along NumPy's own recursion keeps the result bit-identical.
-        let (l, r) = if n >= super::kernels::PAR_MIN {
+        let (l, r) = if n >= crate::arrays::kernels::PAR_MIN {
             rayon::join(|| pairwise_sum(&a[..n2]), || pairwise_sum(&a[n2..]))
         } else {
             (pairwise_sum(&a[..n2]), pairwise_sum(&a[n2..]))
@@ -132,10 +134,10 @@ fn per_row<T: Elem, R: Elem>(data: &[T], len: usize, outn: usize, f: impl Fn(&[T
     }
     // Rows are the unit of interruption: a pending interrupt skips the remaining rows and
     // the reduction raises KeyboardInterrupt when it returns.
-    let stop = super::interrupt::flag();
+    let stop = crate::arrays::interrupt::flag();
     data.chunks(len)
         .map(|r| {
-            if super::interrupt::pending(&stop) {
+            if crate::arrays::interrupt::pending(&stop) {
                 R::default()
             } else {
                 f(r)
@@ -164,7 +166,7 @@ pub fn reduce(name: &str, a: &NdArray, axis: Option<isize>) -> PyResult<Value> {
 /// `reduce` with the `ddof` of var/std.
 pub fn reduce_ddof(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> PyResult<Value> {
     let r = reduce_inner(name, a, axis, ddof);
-    super::interrupt::check()?;
+    crate::arrays::interrupt::check()?;
     r
 }
 
@@ -286,7 +288,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Py
                         let sh = view.shape.pop().unwrap_or(0);
                         view.shape.insert(k, sh);
                         view.strides.insert(k, st);
-                        super::elem::contiguous_copy(&view)?
+                        crate::arrays::elem::contiguous_copy(&view)?
                     }
                 };
                 Ok(Value::Array(out))

@@ -1,14 +1,16 @@
 //! Elementwise operations on whole arrays: type resolution, broadcasting, `out=`, and the
 //! dispatch from an operation name to a monomorphised kernel.
 
-use super::elem::{
+use crate::arrays::dtype::DType;
+use crate::arrays::elem::{
     as_slice, broadcast_shapes, broadcast_to, copy_into, first_scalar, new_array_for_overwrite,
     read_vec, shape_str, Elem, B8,
 };
-use super::kernels::{map, zip_map, Arith, Flt, Src};
-use super::promote::{float_of, promote};
-use super::{DType, NdArray};
-use crate::language::{BinOp, PyErr, PyResult};
+use crate::arrays::kernels::{map, zip_map, Arith, Flt, Src};
+use crate::arrays::promote::{float_of, promote};
+use crate::arrays::NdArray;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::value::BinOp;
 use crate::with_dtype;
 
 /// A binary ufunc.
@@ -248,7 +250,7 @@ pub fn binary_ufunc(
             arith_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<T>(0, n));
         }
     });
-    super::interrupt::check()?;
+    crate::arrays::interrupt::check()?;
     finish(k.name(), res, out)
 }
 
@@ -404,7 +406,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
             res
         }
         // NumPy 2.3 keeps integer and bool dtypes for floor/ceil/trunc.
-        "floor" | "ceil" | "trunc" if !dt.is_float() => super::elem::contiguous_copy(a)?,
+        "floor" | "ceil" | "trunc" if !dt.is_float() => crate::arrays::elem::contiguous_copy(a)?,
         _ => {
             let ft = float_of(dt);
             let res = new_array_for_overwrite(&a.shape, ft)?;
@@ -428,6 +430,6 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
             res
         }
     };
-    super::interrupt::check()?;
+    crate::arrays::interrupt::check()?;
     finish(name, res, out)
 }

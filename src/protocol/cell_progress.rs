@@ -19,7 +19,7 @@ fn bundle(count: u32, secs: f64, finished: bool) -> Map<String, Json> {
     let text = if finished {
         format!("In [{count}] finished in {secs:.1} s")
     } else {
-        match crate::language::timing::activity() {
+        match crate::interp::timing::activity() {
             Some(note) => format!("In [{count}] running for {secs:.0} s … {note}"),
             None => format!("In [{count}] running for {secs:.0} s …"),
         }

@@ -18,7 +18,6 @@ use serde_json::{json, Map, Value as Json};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::engine::{Engine, ErrorInfo, ExecuteRequest};
-use crate::language::runtime::{Frontend, NullFrontend, StreamName};
 use crate::protocol::cell_progress::CellProgress;
 use crate::protocol::driver::Driver;
 use crate::protocol::history::History;
@@ -26,6 +25,7 @@ use crate::protocol::notebook::{internal_error, panic_message};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::request::Request;
 use crate::protocol::typed;
+use crate::py::runtime::{Frontend, NullFrontend, StreamName};
 
 /// A verified shell request and when the shell task received it.
 pub struct Incoming {

@@ -17,8 +17,8 @@ use anyhow::{bail, Context, Result};
 use serde_json::{json, Map, Value as Json};
 
 use crate::engine::{Engine, ErrorInfo, ExecuteRequest};
-use crate::language::runtime::{Frontend, StreamName};
 use crate::protocol::progress::{CellStatus, Progress};
+use crate::py::runtime::{Frontend, StreamName};
 
 pub struct RunOptions {
     pub input: PathBuf,
@@ -405,7 +405,7 @@ fn run_notebook_here(opts: &RunOptions) -> Result<RunSummary> {
                         i + 1,
                         e.ename,
                         e.evalue,
-                        crate::language::error::strip_ansi(&e.traceback.join("\n"))
+                        crate::py::error::strip_ansi(&e.traceback.join("\n"))
                     );
                     summary.failed = true;
                     break;

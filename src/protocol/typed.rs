@@ -2,7 +2,7 @@
 //! child of its request with `child_of`, and turned into a wire [`Message`] by
 //! [`to_wire`] — the one place where jupyter-protocol's serialisation is corrected for
 //! the official validators and where what it cannot express is filled in. Framing,
-//! signing and replay protection stay in [`super::wire`]: jupyter-zmq-client's connection
+//! signing and replay protection stay in [`crate::protocol::wire`]: jupyter-zmq-client's connection
 //! verifies signatures but keeps no history of them, so it cannot refuse a replay.
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use nbcuda::engine::{Engine, ExecuteOutcome, ExecuteRequest};
-use nbcuda::language::runtime::{Frontend, StreamName};
+use nbcuda::py::runtime::{Frontend, StreamName};
 use serde_json::{Map, Value as Json};
 
 /// Everything a cell sent to the frontend.
@@ -80,7 +80,7 @@ impl Cell {
         self.outcome
             .error
             .as_ref()
-            .map(|e| nbcuda::language::error::strip_ansi(&e.traceback.join("\n")))
+            .map(|e| nbcuda::py::error::strip_ansi(&e.traceback.join("\n")))
             .unwrap_or_default()
     }
     #[track_caller]

@@ -3,10 +3,10 @@
 
 use std::rc::Rc;
 
-use nbcuda::arrays::DType;
-use nbcuda::compiler::types::Ty;
-use nbcuda::compiler::CompiledKernel;
-use nbcuda::language::Value;
+use nbcuda::arrays::dtype::DType;
+use nbcuda::kernel::types::Ty;
+use nbcuda::kernel::CompiledKernel;
+use nbcuda::py::value::Value;
 
 use super::*;
 
@@ -21,12 +21,11 @@ fn compile(
     let fs = functions(src, &g);
     for (n, f) in &fs {
         if n != name {
-            let d =
-                nbcuda::compiler::dispatch::CudaKernel::new(f.clone(), true, Vec::new()).unwrap();
+            let d = nbcuda::numba::dispatch::CudaKernel::new(f.clone(), true, Vec::new()).unwrap();
             g.borrow_mut().insert(n.clone(), Value::object(d));
         }
     }
-    let k = nbcuda::compiler::compile::compile_function(&fs[name], params, false)
+    let k = nbcuda::numba::compile::compile_function(&fs[name], params, false)
         .unwrap_or_else(|e| panic!("{name}: {}", e.plain_traceback()));
     (name.to_string(), k)
 }
@@ -50,8 +49,8 @@ pub fn all() -> Vec<(String, CompiledKernel)> {
             g.borrow_mut().insert("TABLE".into(), Value::Array(array_of(&[4], DType::F32, &[10.0, 20.0, 30.0, 40.0])));
         }),
         compile("rng", "def rng(states, out):\n    i = cuda.grid(1)\n    if i < out.shape[0]:\n        for j in range(out.shape[1]):\n            out[i, j] = xoroshiro128p_uniform_float32(states, i) + xoroshiro128p_normal_float64(states, i)\n", &[a(DType::U64, 2), a(DType::F32, 2)], |g| {
-            let random = Rc::new(nbcuda::language::Module::new("numba.cuda.random", ""));
-            nbcuda::compiler::intrinsics::register_random(&random);
+            let random = Rc::new(nbcuda::py::value::Module::new("numba.cuda.random", ""));
+            nbcuda::numba::intrinsics::register_random(&random);
             for n in ["xoroshiro128p_uniform_float32", "xoroshiro128p_normal_float64"] {
                 g.borrow_mut().insert(n.into(), random.get(n).unwrap());
             }
@@ -69,7 +68,7 @@ pub fn all() -> Vec<(String, CompiledKernel)> {
         compile("rows", "def row_total(row):\n    s = 0.0\n    for j in range(row.shape[0]):\n        s += row[j]\n    return s\n\ndef rows(a, out, counts):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        row = a[i]\n        out[i] = row_total(row) + a[i][0] * 1000 + len(row)\n        cuda.atomic.add(counts[i % 2], 0, 1)\n", &[a(DType::F64, 2), a(DType::F64, 1), a(DType::I32, 2)], none),
     ];
     let f = function("def add_ufunc(x, y):\n    return x + y\n");
-    use nbcuda::compiler::ufunc::{build_kernel, InKind};
+    use nbcuda::numba::vectorize::{build_kernel, InKind};
     out.push((
         "add_ufunc".into(),
         build_kernel(
@@ -100,13 +99,13 @@ pub fn all() -> Vec<(String, CompiledKernel)> {
     let f = function("def row_sum(x, res):\n    s = 0.0\n    for i in range(x.shape[0]):\n        s += x[i]\n    res[0] = s\n");
     out.push((
         "gufunc".into(),
-        nbcuda::compiler::gufunc::build(&f, &[a(DType::F64, 2), a(DType::F64, 2)], true, 0)
+        nbcuda::numba::guvectorize::build(&f, &[a(DType::F64, 2), a(DType::F64, 2)], true, 0)
             .unwrap(),
     ));
     let f = function("def sum_reduce(a, b):\n    return a + b\n");
     out.push((
         "reduce".into(),
-        nbcuda::compiler::reduce::fold_kernel(&f, DType::F64, true).unwrap(),
+        nbcuda::numba::cuda_reduce::fold_kernel(&f, DType::F64, true).unwrap(),
     ));
     out
 }

@@ -9,13 +9,13 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use nbcuda::arrays::{DType, NdArray, Scalar};
-use nbcuda::compiler::types::Ty;
-use nbcuda::compiler::{
-    ArgMem, ArrayArg, CompiledKernel, KernelArg, KernelFault, LaunchConfig, LaunchOutput,
-};
-use nbcuda::language::function::Function;
-use nbcuda::language::{Module, Value};
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::arrays::NdArray;
+use nbcuda::kernel::abi::{ArgMem, ArrayArg, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+use nbcuda::kernel::types::Ty;
+use nbcuda::kernel::CompiledKernel;
+use nbcuda::py::function::Function;
+use nbcuda::py::value::{Module, Value};
 use ruff_python_ast::Stmt;
 
 pub const ORIGIN: &str = "Cell In[1]";
@@ -84,21 +84,21 @@ pub fn arr1(dtype: DType, ndim: usize) -> Ty {
     Ty::Array {
         dtype,
         ndim,
-        layout: nbcuda::compiler::types::Layout::A,
+        layout: nbcuda::kernel::types::Layout::A,
     }
 }
 
 pub fn kernel(src: &str, params: &[Ty]) -> CompiledKernel {
     let f = function(src);
-    match nbcuda::compiler::compile::compile_function(&f, params, false) {
+    match nbcuda::numba::compile::compile_function(&f, params, false) {
         Ok(k) => k,
         Err(e) => panic!("compile failed: {}", e.plain_traceback()),
     }
 }
 
-pub fn compile_err(src: &str, params: &[Ty]) -> nbcuda::language::PyErr {
+pub fn compile_err(src: &str, params: &[Ty]) -> nbcuda::py::error::PyErr {
     let f = function(src);
-    match nbcuda::compiler::compile::compile_function(&f, params, false) {
+    match nbcuda::numba::compile::compile_function(&f, params, false) {
         Ok(_) => panic!("expected a compile error"),
         Err(e) => e,
     }
@@ -154,7 +154,7 @@ pub fn launch(
     c: LaunchConfig,
     args: &[KernelArg],
 ) -> Result<LaunchOutput, KernelFault> {
-    nbcuda::compiler::execute_on_cpu(k, &c, args)
+    nbcuda::kernel::execute_on_cpu(k, &c, args)
 }
 
 pub fn _keep(_: Arc<()>) {}

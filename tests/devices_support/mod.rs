@@ -5,9 +5,12 @@ use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use nbcuda::arrays::{DType, NdArray, Scalar};
-use nbcuda::language::runtime::NullFrontend;
-use nbcuda::language::{Args, Module, PyResult, Runtime, Value};
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::arrays::NdArray;
+use nbcuda::py::error::PyResult;
+use nbcuda::py::runtime::NullFrontend;
+use nbcuda::py::runtime::Runtime;
+use nbcuda::py::value::{Args, Module, Value};
 
 pub fn runtime() -> Runtime {
     let mut rt = Runtime::new(Box::new(NullFrontend), Arc::new(AtomicBool::new(false)));
@@ -16,7 +19,7 @@ pub fn runtime() -> Runtime {
 }
 
 pub fn cuda() -> Rc<Module> {
-    nbcuda::devices::numba_cuda_module()
+    nbcuda::numba_cuda::module()
 }
 
 pub fn call(rt: &mut Runtime, m: &Module, name: &str, args: Args) -> PyResult<Value> {
@@ -31,7 +34,7 @@ pub fn attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
         Value::Object(o) => o
             .clone()
             .get_attr(name, rt)?
-            .ok_or_else(|| nbcuda::language::PyErr::attribute_error(name.to_string())),
+            .ok_or_else(|| nbcuda::py::error::PyErr::attribute_error(name.to_string())),
         _ => panic!("not an object: {}", v.type_name()),
     }
 }

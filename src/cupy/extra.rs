@@ -1,0 +1,244 @@
+//! More of CuPy's array functions: `maximum`, `minimum`, `where`, `clip`, `dot`, `matmul`
+//! (also the `@` operator), computed as device work.
+
+use crate::arrays::dtype::Scalar;
+use crate::cupy::elementwise::{
+    broadcast_shapes, queue, queue_elementwise, result_dtype, stream_of, Operand,
+};
+use crate::device::copy::{buffer_of, region_of};
+use crate::device::{api, DeviceView};
+use crate::kernel::abi::ArrayArg;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+
+fn shape_of(o: &Operand) -> Vec<usize> {
+    match o {
+        Operand::Arr(v) => v.shape.clone(),
+        _ => vec![],
+    }
+}
+
+/// Elementwise maximum (`want_max`) or minimum; NaN propagates as in NumPy.
+pub fn extreme(rt: &mut Runtime, a: Operand, b: Operand, want_max: bool) -> PyResult<DeviceView> {
+    let shape = broadcast_shapes(&[&shape_of(&a), &shape_of(&b)])?;
+    let dt = result_dtype(&[a.clone(), b.clone()]);
+    let stream = stream_of(rt, &[a.clone(), b.clone()]);
+    let out = api::alloc(rt, &shape, dt, stream)?;
+    let name = if want_max {
+        "cupy_maximum"
+    } else {
+        "cupy_minimum"
+    };
+    queue_elementwise(rt, stream, name, vec![a, b], out.clone(), move |v| {
+        if dt.is_float() {
+            let (x, y) = (v[0].as_f64(), v[1].as_f64());
+            Scalar::F64(if x.is_nan() || y.is_nan() {
+                f64::NAN
+            } else if (x > y) == want_max {
+                x
+            } else {
+                y
+            })
+        } else {
+            let (x, y) = (v[0].as_i64(), v[1].as_i64());
+            Scalar::I64(if want_max { x.max(y) } else { x.min(y) })
+        }
+    })?;
+    Ok(out)
+}
+
+/// `where(condition, x, y)`.
+pub fn where_(rt: &mut Runtime, c: Operand, x: Operand, y: Operand) -> PyResult<DeviceView> {
+    let shape = broadcast_shapes(&[&shape_of(&c), &shape_of(&x), &shape_of(&y)])?;
+    let dt = result_dtype(&[x.clone(), y.clone()]);
+    let stream = stream_of(rt, &[c.clone(), x.clone(), y.clone()]);
+    let out = api::alloc(rt, &shape, dt, stream)?;
+    queue_elementwise(rt, stream, "cupy_where", vec![c, x, y], out.clone(), |v| {
+        if v[0].as_f64() != 0.0 {
+            v[1]
+        } else {
+            v[2]
+        }
+    })?;
+    Ok(out)
+}
+
+/// All elements of a region in C order, as f64.
+fn gather(r: &ArrayArg) -> Vec<f64> {
+    let b = buffer_of(&r.mem);
+    let isz = r.dtype.itemsize();
+    let n: usize = r.shape.iter().product();
+    let mut out = Vec::with_capacity(n);
+    let mut idx = vec![0usize; r.shape.len()];
+    let mut tmp = [0u8; 8];
+    for _ in 0..n {
+        let mut off = r.offset as isize;
+        for (ax, &i) in idx.iter().enumerate() {
+            off += i as isize * r.strides[ax];
+        }
+        b.read(off as usize, &mut tmp[..isz]);
+        out.push(Scalar::from_bytes(r.dtype, &tmp[..isz]).as_f64());
+        for ax in (0..idx.len()).rev() {
+            idx[ax] += 1;
+            if idx[ax] < r.shape[ax] {
+                break;
+            }
+            idx[ax] = 0;
+        }
+    }
+    out
+}
+
+/// `dot` / `matmul` for 1-D and 2-D operands.
+pub fn matmul(rt: &mut Runtime, a: &DeviceView, b: &DeviceView) -> PyResult<DeviceView> {
+    let (m, k1, a_vec) = match a.shape.as_slice() {
+        [k] => (1, *k, true),
+        [m, k] => (*m, *k, false),
+        _ => {
+            return Err(PyErr::not_implemented(
+                "matmul of arrays with more than 2 dimensions",
+            ))
+        }
+    };
+    let (k2, n, b_vec) = match b.shape.as_slice() {
+        [k] => (*k, 1, true),
+        [k, n] => (*k, *n, false),
+        _ => {
+            return Err(PyErr::not_implemented(
+                "matmul of arrays with more than 2 dimensions",
+            ))
+        }
+    };
+    if k1 != k2 {
+        return Err(PyErr::value_error(format!(
+            "shapes {} and {} not aligned: {k1} (dim {}) != {k2} (dim 0)",
+            api::shape_str(&a.shape),
+            api::shape_str(&b.shape),
+            a.shape.len() - 1
+        )));
+    }
+    let mut shape = Vec::new();
+    if !a_vec {
+        shape.push(m);
+    }
+    if !b_vec {
+        shape.push(n);
+    }
+    let dt = result_dtype(&[Operand::Arr(a.clone()), Operand::Arr(b.clone())]);
+    let stream = stream_of(rt, &[Operand::Arr(a.clone()), Operand::Arr(b.clone())]);
+    let out = api::alloc(rt, &shape, dt, stream)?;
+    let (ra, rb, ro) = (region_of(a), region_of(b), region_of(&out));
+    queue(
+        rt,
+        stream,
+        "cupy_matmul",
+        m * n * dt.itemsize(),
+        move || {
+            let (xa, xb) = (gather(&ra), gather(&rb));
+            let ob = buffer_of(&ro.mem);
+            let isz = dt.itemsize();
+            let mut bytes = vec![0u8; m * n * isz];
+            for i in 0..m {
+                for j in 0..n {
+                    let mut acc = 0.0;
+                    for p in 0..k1 {
+                        acc += xa[i * k1 + p] * xb[p * n + j];
+                    }
+                    let at = (i * n + j) * isz;
+                    bytes[at..at + isz].copy_from_slice(&Scalar::F64(acc).cast(dt).to_bytes());
+                }
+            }
+            ob.write(ro.offset, &bytes);
+        },
+    );
+    Ok(out)
+}
+
+/// Register `maximum`, `minimum`, `where`, `clip`, `dot` and `matmul` on the module.
+pub fn register(m: &crate::py::value::Module) {
+    use crate::cupy::ndarray::{operand, wrap};
+    use crate::numba_cuda::devicearray::arg;
+    use crate::py::value::Value;
+    fn need(rt: &mut Runtime, v: Option<&Value>) -> PyResult<Operand> {
+        let v = v.unwrap_or(&Value::None);
+        operand(rt, v)?
+            .ok_or_else(|| PyErr::type_error(format!("Unsupported type {}", v.type_name())))
+    }
+    fn need_arr(rt: &mut Runtime, v: Option<&Value>) -> PyResult<DeviceView> {
+        match need(rt, v)? {
+            Operand::Arr(a) => Ok(a),
+            _ => Err(PyErr::type_error("dot/matmul need CuPy arrays")),
+        }
+    }
+    for (name, want_max) in [("maximum", true), ("minimum", false)] {
+        m.func(
+            name,
+            &format!("{name}(x1, x2)"),
+            "Elementwise extreme of two arrays (NaN propagates).",
+            move |rt, a| {
+                let b = a.bind(name, &["x1", "x2", "out=", "dtype="])?;
+                let (x, y) = (need(rt, arg(&b, 0))?, need(rt, arg(&b, 1))?);
+                Ok(wrap(extreme(rt, x, y, want_max)?))
+            },
+        );
+    }
+    m.func(
+        "where",
+        "where(condition, x, y)",
+        "Elements of x where condition is true, else of y.",
+        |rt, a| {
+            let b = a.bind("where", &["condition", "x=", "y="])?;
+            if arg(&b, 1).is_none() || arg(&b, 2).is_none() {
+                return Err(PyErr::not_implemented(
+                    "where(condition) with one argument (nonzero) is not supported by nbcuda",
+                ));
+            }
+            let (c, x, y) = (
+                need(rt, arg(&b, 0))?,
+                need(rt, arg(&b, 1))?,
+                need(rt, arg(&b, 2))?,
+            );
+            Ok(wrap(where_(rt, c, x, y)?))
+        },
+    );
+    m.func(
+        "clip",
+        "clip(a, a_min, a_max)",
+        "Limit values to [a_min, a_max].",
+        |rt, a| {
+            let b = a.bind("clip", &["a", "a_min", "a_max", "out="])?;
+            let x = need(rt, arg(&b, 0))?;
+            let lo = arg(&b, 1)
+                .filter(|v| !v.is_none())
+                .map(|v| need(rt, Some(v)))
+                .transpose()?;
+            let hi = arg(&b, 2)
+                .filter(|v| !v.is_none())
+                .map(|v| need(rt, Some(v)))
+                .transpose()?;
+            let mut cur = x;
+            if let Some(lo) = lo {
+                cur = Operand::Arr(extreme(rt, cur, lo, true)?);
+            }
+            if let Some(hi) = hi {
+                cur = Operand::Arr(extreme(rt, cur, hi, false)?);
+            }
+            match cur {
+                Operand::Arr(v) => Ok(wrap(v)),
+                _ => Err(PyErr::type_error("clip() needs an array")),
+            }
+        },
+    );
+    for name in ["dot", "matmul"] {
+        m.func(
+            name,
+            &format!("{name}(a, b)"),
+            "Matrix (or vector) product on the device.",
+            move |rt, a| {
+                let b = a.bind(name, &["a", "b", "out="])?;
+                let (x, y) = (need_arr(rt, arg(&b, 0))?, need_arr(rt, arg(&b, 1))?);
+                Ok(wrap(matmul(rt, &x, &y)?))
+            },
+        );
+    }
+}

@@ -1,0 +1,472 @@
+//! CuPy arrays on nbcuda's devices: `cupy.ndarray` and the `cupy` module's creation,
+//! transfer, elementwise, ufunc and reduction functions.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::cupy::elementwise::{self as ops, Operand};
+use crate::cupy::reductions::{self as red, Reduce};
+use crate::device::api::{self, Transfer};
+use crate::device::DeviceView;
+use crate::numba_cuda::devicearray::{arg, flags_dict, ints, istrides};
+use crate::numba_cuda::view_index::{basic_index, parse_shape, Indexed, Layout};
+use crate::numba_cuda::{hostconv, viewops};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, BinOp, Object, UnaryOp, Value};
+
+/// `cupy.ndarray`.
+pub struct CupyArray {
+    pub view: DeviceView,
+}
+
+impl CupyArray {
+    /// The use-after-free error when this array views memory released by a Numba
+    /// array's `.free()` (CuPy arrays made with `cp.asarray(d)` share it).
+    fn live(&self, rt: &mut Runtime) -> PyResult<()> {
+        crate::device::state::check_not_freed(rt, self.view.alloc.id)
+    }
+    pub fn value(view: DeviceView) -> Value {
+        Value::object(CupyArray { view })
+    }
+}
+
+pub(crate) fn wrap(v: DeviceView) -> Value {
+    CupyArray::value(v)
+}
+
+/// An operand for CuPy arithmetic; host NumPy arrays are refused as CuPy does.
+pub(crate) fn operand(rt: &mut Runtime, v: &Value) -> PyResult<Option<Operand>> {
+    Ok(Some(match v {
+        Value::Bool(b) => Operand::Py(Scalar::Bool(*b)),
+        Value::Int(i) => Operand::Py(Scalar::I64(*i)),
+        Value::Float(f) => Operand::Py(Scalar::F64(*f)),
+        Value::Scalar(s) => Operand::Np(*s),
+        Value::Array(_) => {
+            return Err(PyErr::type_error(
+                "Unsupported type <class 'numpy.ndarray'>",
+            )
+            .with_hint("CuPy does not mix host and device arrays implicitly: move it with cp.asarray(host_array) first."))
+        }
+        other => match api::device_view(rt, other)? {
+            Some(v) => Operand::Arr(v),
+            None => return Ok(None),
+        },
+    }))
+}
+
+/// A synchronous host copy of a CuPy array.
+pub(crate) fn host_copy(
+    rt: &mut Runtime,
+    v: &DeviceView,
+    call: &str,
+) -> PyResult<crate::arrays::NdArray> {
+    api::to_host(rt, v, Transfer::explicit(call))
+}
+
+fn reduce_method(
+    rt: &mut Runtime,
+    v: &DeviceView,
+    kind: Reduce,
+    a: &Args,
+    name: &str,
+) -> PyResult<Value> {
+    let b = a.bind(name, &["axis=", "dtype=", "out=", "keepdims="])?;
+    let axis = match arg(&b, 0) {
+        None | Some(Value::None) => None,
+        Some(x) => Some(x.as_index()?),
+    };
+    Ok(wrap(red::reduce(rt, kind, v, axis)?))
+}
+
+/// The elements of a 0-d (or size-1) array as a Python number.
+fn item(rt: &mut Runtime, v: &DeviceView) -> PyResult<Value> {
+    if v.size() != 1 {
+        return Err(PyErr::value_error(
+            "can only convert an array of size 1 to a Python scalar",
+        ));
+    }
+    let h = host_copy(rt, v, "item")?;
+    let s = crate::device::copy::read_scalar(
+        &crate::kernel::abi::ArgMem::Host(h.buf.clone()),
+        h.offset,
+        h.dtype,
+    );
+    Ok(if s.dtype().is_float() {
+        Value::Float(s.as_f64())
+    } else if s.dtype() == DType::Bool {
+        Value::Bool(s.as_i64() != 0)
+    } else {
+        Value::Int(s.as_i64())
+    })
+}
+
+impl Object for CupyArray {
+    fn type_name(&self) -> String {
+        "ndarray".into()
+    }
+    fn module_name(&self) -> String {
+        "cupy".into()
+    }
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        let h = host_copy(rt, &self.view, "repr")?;
+        Ok(crate::py::ndarray_attrs::array_repr(&h))
+    }
+    fn str(&self, rt: &mut Runtime) -> PyResult<String> {
+        let h = host_copy(rt, &self.view, "str")?;
+        Ok(crate::py::ndarray_attrs::array_str(&h))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        if name != "__class__" {
+            self.live(rt)?;
+        }
+        let v = &self.view;
+        if let Some(kind) = Reduce::parse(name) {
+            let nm = name.to_string();
+            return Ok(Some(Value::method(
+                &self,
+                &format!("ndarray.{name}"),
+                &format!("{name}(axis=None)"),
+                "A reduction computed on the device; returns a CuPy array (0-d for axis=None).",
+                move |c, rt, a| reduce_method(rt, &c.view, kind, &a, &nm),
+            )));
+        }
+        Ok(Some(match name {
+            "shape" => ints(&v.shape),
+            "strides" => istrides(&v.strides),
+            "dtype" => Value::DType(v.dtype),
+            "size" => Value::Int(v.size() as i64),
+            "ndim" => Value::Int(v.shape.len() as i64),
+            "itemsize" => Value::Int(v.dtype.itemsize() as i64),
+            "nbytes" => Value::Int((v.size() * v.dtype.itemsize()) as i64),
+            "flags" => flags_dict(v),
+            "__cuda_array_interface__" => crate::numba_cuda::interop::cupy_cai(v),
+            "data" => {
+                Value::Int((crate::numba_cuda::interop::base_ptr(&v.alloc) + v.offset) as i64)
+            }
+            "T" => wrap(DeviceView {
+                shape: v.shape.iter().rev().copied().collect(),
+                strides: v.strides.iter().rev().copied().collect(),
+                ..v.clone()
+            }),
+            "get" => Value::method(
+                &self,
+                "ndarray.get",
+                "get(stream=None)",
+                "Copy to the host: a NumPy array.",
+                |c, rt, a| {
+                    let b = a.bind("get", &["stream=", "order=", "out="])?;
+                    let _ = arg(&b, 0);
+                    Ok(Value::Array(host_copy(rt, &c.view, "get")?))
+                },
+            ),
+            "copy" => Value::method(
+                &self,
+                "ndarray.copy",
+                "copy()",
+                "A new device copy.",
+                |c, rt, _| Ok(wrap(ops::cast_copy(rt, &c.view, c.view.dtype)?)),
+            ),
+            "astype" => Value::method(
+                &self,
+                "ndarray.astype",
+                "astype(dtype)",
+                "A device copy converted to dtype.",
+                |c, rt, a| {
+                    let b = a.bind("astype", &["dtype", "copy="])?;
+                    let dt = crate::py::ndarray_attrs::dtype_from_value(
+                        rt,
+                        arg(&b, 0).unwrap_or(&Value::None),
+                    )?;
+                    Ok(wrap(ops::cast_copy(rt, &c.view, dt)?))
+                },
+            ),
+            "reshape" => Value::method(
+                &self,
+                "ndarray.reshape",
+                "reshape(*shape)",
+                "A view with a new shape (a copy if needed).",
+                |c, rt, a| {
+                    let req: Vec<i64> = match a.pos.as_slice() {
+                        [one @ (Value::Tuple(_) | Value::List(_))] => parse_shape(one)
+                            .map(|s| s.into_iter().map(|n| n as i64).collect())
+                            .or_else(|_| match one {
+                                Value::Tuple(t) => t.iter().map(|x| x.as_index()).collect(),
+                                _ => Err(PyErr::type_error("bad shape")),
+                            })?,
+                        items => items
+                            .iter()
+                            .map(|x| x.as_index())
+                            .collect::<PyResult<_>>()?,
+                    };
+                    let shape = viewops::resolve_shape(&req, c.view.size())?;
+                    match viewops::reshape(&c.view, shape.clone(), 'C') {
+                        Ok(v) => Ok(wrap(v)),
+                        Err(_) => {
+                            let cc = ops::cast_copy(rt, &c.view, c.view.dtype)?;
+                            Ok(wrap(viewops::reshape(&cc, shape, 'C')?))
+                        }
+                    }
+                },
+            ),
+            "ravel" | "flatten" => Value::method(
+                &self,
+                "ndarray.ravel",
+                "ravel()",
+                "A 1-D array.",
+                |c, rt, _| {
+                    let base = match viewops::ravel(&c.view, 'C') {
+                        Ok(v) => return Ok(wrap(v)),
+                        Err(_) => ops::cast_copy(rt, &c.view, c.view.dtype)?,
+                    };
+                    Ok(wrap(viewops::ravel(&base, 'C')?))
+                },
+            ),
+            "fill" => Value::method(
+                &self,
+                "ndarray.fill",
+                "fill(value)",
+                "Set every element to value.",
+                |c, rt, a| {
+                    let b = a.bind("fill", &["value"])?;
+                    let val = arg(&b, 0).unwrap_or(&Value::None);
+                    let s = hostconv::host_array(rt, val)?;
+                    let sc = crate::device::copy::read_scalar(
+                        &crate::kernel::abi::ArgMem::Host(s.buf.clone()),
+                        s.offset,
+                        s.dtype,
+                    );
+                    let dst = crate::device::copy::region_of(&c.view);
+                    ops::queue(
+                        rt,
+                        c.view.stream,
+                        "cupy_fill",
+                        c.view.size() * c.view.dtype.itemsize(),
+                        move || crate::device::copy::fill_region(&dst, sc),
+                    );
+                    Ok(Value::None)
+                },
+            ),
+            "__float__" | "__int__" | "__index__" => {
+                let kind = name.to_string();
+                Value::method(
+                    &self,
+                    &format!("ndarray.{name}"),
+                    &format!("{name}()"),
+                    "The single element as a Python number (waits for the device).",
+                    move |c, rt, _| {
+                        let v = item(rt, &c.view)?;
+                        Ok(match (kind.as_str(), v) {
+                            ("__float__", v) => Value::Float(v.as_f64()?),
+                            ("__index__", Value::Float(_)) => {
+                                return Err(PyErr::type_error(
+                                    "only integer scalar arrays can be converted to a scalar index",
+                                ))
+                            }
+                            (_, Value::Float(f)) => Value::Int(f.trunc() as i64),
+                            (_, Value::Bool(b)) => Value::Int(b as i64),
+                            (_, other) => other,
+                        })
+                    },
+                )
+            }
+            "item" => Value::method(
+                &self,
+                "ndarray.item",
+                "item()",
+                "The single element as a Python number.",
+                |c, rt, _| item(rt, &c.view),
+            ),
+            "tolist" => Value::method(
+                &self,
+                "ndarray.tolist",
+                "tolist()",
+                "The elements as (nested) Python lists.",
+                |c, rt, _| {
+                    let h = host_copy(rt, &c.view, "tolist")?;
+                    let vals = h.to_f64_vec();
+                    let conv = |x: f64| {
+                        if c.view.dtype.is_float() {
+                            Value::Float(x)
+                        } else {
+                            Value::Int(x as i64)
+                        }
+                    };
+                    Ok(if h.shape.len() <= 1 && !h.shape.is_empty() {
+                        Value::list(vals.into_iter().map(conv).collect())
+                    } else if h.shape.is_empty() {
+                        conv(vals[0])
+                    } else {
+                        return Err(PyErr::not_implemented(
+                            "tolist() of a multi-dimensional CuPy array; use .get() first",
+                        ));
+                    })
+                },
+            ),
+            "__array__" => Value::method(
+                &self,
+                "ndarray.__array__",
+                "__array__()",
+                "CuPy refuses implicit host conversion.",
+                |_, _, _| {
+                    Err(PyErr::type_error("Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly."))
+                },
+            ),
+            _ => return Ok(None),
+        }))
+    }
+    fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        self.live(rt)?;
+        if let Some(idx) = crate::cupy::advanced_index::index_array(rt, key)? {
+            return Ok(wrap(crate::cupy::advanced_index::getitem(
+                rt, &self.view, &idx,
+            )?));
+        }
+        let v = &self.view;
+        let l = Layout {
+            offset: v.offset,
+            shape: v.shape.clone(),
+            strides: v.strides.clone(),
+        };
+        Ok(match basic_index(&l, key)? {
+            // CuPy gives a 0-d array for an integer index.
+            Indexed::Element(at) => wrap(DeviceView {
+                offset: at,
+                shape: vec![],
+                strides: vec![],
+                ..v.clone()
+            }),
+            Indexed::View(l) => wrap(DeviceView {
+                offset: l.offset,
+                shape: l.shape,
+                strides: l.strides,
+                ..v.clone()
+            }),
+        })
+    }
+    fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
+        self.live(rt)?;
+        if let Some(idx) = crate::cupy::advanced_index::index_array(rt, key)? {
+            return crate::cupy::advanced_index::setitem_mask(rt, &self.view, &idx, &value);
+        }
+        let s = if self.view.stream == 0 {
+            Value::Int(0)
+        } else {
+            crate::numba_cuda::stream_objects::Stream::bound(self.view.stream)
+        };
+        crate::numba_cuda::devicearray::setitem(rt, &self.view, key, &value, Some(&s))
+    }
+    fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
+        match self.view.shape.first() {
+            Some(&n) => Ok(Some(n)),
+            None => Err(PyErr::type_error("len() of unsized object")),
+        }
+    }
+    fn iter(self: Rc<Self>, rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        let n = self.len(rt)?.unwrap_or(0);
+        (0..n)
+            .map(|i| self.clone().get_item(&Value::Int(i as i64), rt))
+            .collect::<PyResult<Vec<_>>>()
+            .map(Some)
+    }
+    fn truthy(&self, rt: &mut Runtime) -> PyResult<bool> {
+        if self.view.size() != 1 {
+            return Err(PyErr::value_error("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()"));
+        }
+        Ok(match item(rt, &self.view)? {
+            Value::Float(f) => f != 0.0,
+            Value::Int(i) => i != 0,
+            Value::Bool(b) => b,
+            _ => true,
+        })
+    }
+    fn binary_op(
+        self: Rc<Self>,
+        op: BinOp,
+        other: &Value,
+        reflected: bool,
+        rt: &mut Runtime,
+    ) -> PyResult<Option<Value>> {
+        self.live(rt)?;
+        let Some(o) = operand(rt, other)? else {
+            return Ok(None);
+        };
+        if op == BinOp::MatMul {
+            let Operand::Arr(other_view) = o else {
+                return Err(PyErr::value_error(
+                    "matmul: Input operand does not have enough dimensions",
+                ));
+            };
+            let (x, y) = if reflected {
+                (other_view, self.view.clone())
+            } else {
+                (self.view.clone(), other_view)
+            };
+            return Ok(Some(wrap(crate::cupy::extra::matmul(rt, &x, &y)?)));
+        }
+        let me = Operand::Arr(self.view.clone());
+        let (a, b) = if reflected { (o, me) } else { (me, o) };
+        Ok(Some(wrap(ops::binary_op(rt, op, a, b)?)))
+    }
+    fn unary_op(self: Rc<Self>, op: UnaryOp, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        self.live(rt)?;
+        Ok(Some(match op {
+            UnaryOp::Neg => wrap(ops::unary(rt, "negative", &self.view)?),
+            UnaryOp::Pos => wrap(ops::cast_copy(rt, &self.view, self.view.dtype)?),
+            UnaryOp::Invert => {
+                if self.view.dtype == DType::Bool {
+                    wrap(ops::binary_op(
+                        rt,
+                        BinOp::Eq,
+                        Operand::Arr(self.view.clone()),
+                        Operand::Py(Scalar::Bool(false)),
+                    )?)
+                } else {
+                    wrap(ops::binary_op(
+                        rt,
+                        BinOp::BitXor,
+                        Operand::Arr(self.view.clone()),
+                        Operand::Py(Scalar::I64(-1)),
+                    )?)
+                }
+            }
+        }))
+    }
+    fn dir(&self) -> Vec<String> {
+        [
+            "shape",
+            "dtype",
+            "size",
+            "ndim",
+            "strides",
+            "nbytes",
+            "itemsize",
+            "T",
+            "get",
+            "copy",
+            "astype",
+            "reshape",
+            "ravel",
+            "fill",
+            "item",
+            "tolist",
+            "sum",
+            "mean",
+            "min",
+            "max",
+            "std",
+            "var",
+            "argmax",
+            "argmin",
+            "__cuda_array_interface__",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+pub use crate::cupy::module;

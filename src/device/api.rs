@@ -1,0 +1,322 @@
+//! The host-side device API used by the kernel dispatchers, CuPy and display: views of
+//! device arrays, allocation, transfers, launches and synchronisation on the current device.
+
+use std::sync::Arc;
+
+use crate::arrays::dtype::DType;
+use crate::arrays::NdArray;
+use crate::device::backend::Record;
+use crate::device::copy::{host_region, region_of};
+use crate::device::cpu_streams::Ticket;
+use crate::device::ledger::LedgerKind;
+use crate::device::state::{self, device};
+use crate::device::{DeviceView, StreamId};
+use crate::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
+use crate::kernel::CompiledKernel;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::Value;
+
+/// Why a transfer happens, for the ledger and the implicit-copy warning.
+#[derive(Clone, Debug)]
+pub struct Transfer {
+    /// False when nbcuda copies on the user's behalf (a host array passed to a kernel).
+    pub explicit: bool,
+    /// The call that caused it: `to_device`, `copy_to_host`, `add_ufunc`.
+    pub call: String,
+}
+
+impl Transfer {
+    pub fn explicit(call: &str) -> Transfer {
+        Transfer {
+            explicit: true,
+            call: call.to_string(),
+        }
+    }
+    pub fn implicit(call: &str) -> Transfer {
+        Transfer {
+            explicit: false,
+            call: call.to_string(),
+        }
+    }
+}
+
+/// The device view behind a value: DeviceNDArray, CuPy arrays, mapped/managed arrays and
+/// any object with `__cuda_array_interface__`. Ok(None) for everything else.
+pub fn device_view(rt: &mut Runtime, v: &Value) -> PyResult<Option<DeviceView>> {
+    crate::numba_cuda::interop::view_of(rt, v)
+}
+
+/// A new DeviceNDArray object over a view.
+pub fn wrap(_rt: &mut Runtime, view: DeviceView) -> Value {
+    crate::numba_cuda::devicearray::DeviceNDArray::value(view)
+}
+
+/// Allocate uninitialised device memory (`cuda.device_array`): CudaAPIError when the
+/// device is out of memory.
+pub fn alloc(
+    rt: &mut Runtime,
+    shape: &[usize],
+    dtype: DType,
+    stream: StreamId,
+) -> PyResult<DeviceView> {
+    let size = checked_nbytes(shape, dtype)?;
+    let alloc = device(rt)?.backend().alloc(size)?;
+    crate::numba_cuda::interop::register_alloc(rt, &alloc);
+    Ok(DeviceView {
+        alloc,
+        offset: 0,
+        shape: shape.to_vec(),
+        strides: NdArray::c_strides(shape, dtype.itemsize()),
+        dtype,
+        stream,
+    })
+}
+
+/// Bytes of a C-contiguous array of `shape`, or ValueError when that does not fit in memory
+/// addresses (checked before any stride arithmetic).
+pub fn checked_nbytes(shape: &[usize], dtype: DType) -> PyResult<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+        .and_then(|n| n.checked_mul(dtype.itemsize()))
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| {
+            PyErr::value_error(format!(
+                "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size (shape {})",
+                shape_str(shape)
+            ))
+        })
+}
+
+fn check_same_shape(a: &[usize], b: &[usize]) -> PyResult<()> {
+    if a != b {
+        return Err(PyErr::value_error(format!(
+            "incompatible shape: {} vs. {}",
+            shape_str(a),
+            shape_str(b)
+        )));
+    }
+    Ok(())
+}
+
+/// A shape as Python prints a tuple: `(5,)`, `(2, 3)`.
+pub fn shape_str(s: &[usize]) -> String {
+    match s.len() {
+        1 => format!("({},)", s[0]),
+        _ => format!(
+            "({})",
+            s.iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Whether a host array is page-locked (pinned, mapped or managed). As on CUDA, copies on a
+/// stream are asynchronous only for such memory; with ordinary (pageable) memory the call
+/// returns once the copy is done, which is why the tutorials pin memory for overlap.
+pub fn page_locked(rt: &mut Runtime, a: &NdArray) -> bool {
+    state::host_kind(rt, &a.buf).is_some()
+}
+
+/// Copy a host array into a device view of the same shape (asynchronous on a stream when
+/// the host memory is page-locked).
+pub fn htod(
+    rt: &mut Runtime,
+    src: &NdArray,
+    dst: &DeviceView,
+    stream: StreamId,
+    why: Transfer,
+) -> PyResult<()> {
+    check_same_shape(&src.shape, &dst.shape)?;
+    state::check_not_freed(rt, dst.alloc.id)?;
+    let rec = Record {
+        kind: LedgerKind::HtoD,
+        label: why.call,
+        explicit: why.explicit,
+    };
+    let t = device(rt)?
+        .backend()
+        .copy(host_region(src), region_of(dst), stream, rec);
+    if stream == 0 || !page_locked(rt, src) {
+        wait(rt, vec![t])?;
+    }
+    Ok(())
+}
+
+/// Copy a device view into a host array of the same shape; waits for completion unless a
+/// stream is given and the host memory is page-locked, as CUDA does.
+pub fn dtoh(
+    rt: &mut Runtime,
+    src: &DeviceView,
+    dst: &NdArray,
+    stream: StreamId,
+    why: Transfer,
+) -> PyResult<()> {
+    check_same_shape(&src.shape, &dst.shape)?;
+    state::check_not_freed(rt, src.alloc.id)?;
+    let rec = Record {
+        kind: LedgerKind::DtoH,
+        label: why.call,
+        explicit: why.explicit,
+    };
+    let t = device(rt)?
+        .backend()
+        .copy(region_of(src), host_region(dst), stream, rec);
+    if stream == 0 || !page_locked(rt, dst) {
+        wait(rt, vec![t])?;
+    }
+    Ok(())
+}
+
+/// Copy between two device views of the same shape (async on `stream`).
+pub fn dtod(
+    rt: &mut Runtime,
+    src: &DeviceView,
+    dst: &DeviceView,
+    stream: StreamId,
+    why: Transfer,
+) -> PyResult<()> {
+    check_same_shape(&src.shape, &dst.shape)?;
+    state::check_not_freed(rt, src.alloc.id)?;
+    state::check_not_freed(rt, dst.alloc.id)?;
+    let rec = Record {
+        kind: LedgerKind::DtoD,
+        label: why.call,
+        explicit: why.explicit,
+    };
+    device(rt)?
+        .backend()
+        .copy(region_of(src), region_of(dst), stream, rec);
+    Ok(())
+}
+
+/// Interpret a `stream=` argument: None/0 → the default stream, a Stream object → its id.
+pub fn parse_stream(_rt: &mut Runtime, v: Option<&Value>) -> PyResult<StreamId> {
+    match v {
+        None | Some(Value::None) | Some(Value::Int(0)) => Ok(0),
+        Some(v) => match v.downcast::<crate::numba_cuda::stream_objects::Stream>() {
+            Some(s) => Ok(s.id),
+            None => Err(PyErr::type_error(format!(
+                "expected a CUDA stream, got {}",
+                v.type_name()
+            ))
+            .with_hint("Pass a stream made by cuda.stream(), or 0 for the default stream.")),
+        },
+    }
+}
+
+/// Queue a kernel launch on `stream` and return at once.
+pub fn launch(
+    rt: &mut Runtime,
+    kernel: Arc<CompiledKernel>,
+    config: LaunchConfig,
+    args: Vec<KernelArg>,
+    stream: StreamId,
+) -> PyResult<()> {
+    crate::kernel::check_launch(&kernel, &config).map_err(|f| {
+        PyErr::new(&f.ename, f.message).with_hint(
+            "Use at most 1024 threads per block and 48 KiB of shared memory per block (static arrays plus the 4th launch-configuration element).",
+        )
+    })?;
+    // Views and `__cuda_array_interface__` wrappers made before a `.free()` share the
+    // freed allocation; the kernel must not run on it.
+    for a in &args {
+        if let KernelArg::Array(ArrayArg {
+            mem: ArgMem::Device(alloc),
+            ..
+        }) = a
+        {
+            state::check_not_freed(rt, alloc.id)?;
+        }
+    }
+    device(rt)?.backend().launch(kernel, config, args, stream);
+    Ok(())
+}
+
+/// Wait for `tickets` (watching for interrupts), then surface kernel output and faults.
+pub fn wait(rt: &mut Runtime, tickets: Vec<Ticket>) -> PyResult<()> {
+    for t in tickets {
+        if !t.wait_interruptible(&rt.interrupt) {
+            rt.check_interrupt()?;
+        }
+    }
+    surface_pending(rt)
+}
+
+/// Print kernel output collected so far and raise the first kernel fault.
+pub fn surface_pending(rt: &mut Runtime) -> PyResult<()> {
+    if rt.state::<state::DeviceState>().device.is_none() {
+        return Ok(());
+    }
+    let (printed, faults) = device(rt)?.backend().take_pending();
+    if !printed.is_empty() {
+        rt.print(&printed);
+    }
+    match faults.into_iter().next() {
+        Some(f) => Err(PyErr::new(&f.ename, f.message)),
+        None => Ok(()),
+    }
+}
+
+/// `cuda.synchronize()`: wait for all streams; raises pending kernel faults.
+pub fn synchronize(rt: &mut Runtime) -> PyResult<()> {
+    if rt.state::<state::DeviceState>().device.is_none() {
+        return Ok(());
+    }
+    let tails = device(rt)?.backend().device_tails();
+    wait(rt, tails)
+}
+
+/// Wait for one stream.
+pub fn stream_synchronize(rt: &mut Runtime, stream: StreamId) -> PyResult<()> {
+    if rt.state::<state::DeviceState>().device.is_none() {
+        return Ok(());
+    }
+    let tail = device(rt)?.backend().stream_tail(stream);
+    wait(rt, tail.into_iter().collect())
+}
+
+/// A host copy of a device view (synchronous on stream 0): same shape and dtype,
+/// C-contiguous. Used by `np.asarray(d)`, CuPy's `get()` and the dispatchers.
+pub fn to_host(rt: &mut Runtime, view: &DeviceView, why: Transfer) -> PyResult<NdArray> {
+    let host = NdArray::zeros(&view.shape, view.dtype).map_err(|e| {
+        PyErr::memory_error(format!(
+            "Unable to allocate {} bytes for a host copy of a device array",
+            e.bytes
+        ))
+    })?;
+    dtoh(rt, view, &host, view.stream, why)?;
+    if view.stream != 0 {
+        stream_synchronize(rt, view.stream)?;
+    }
+    Ok(host)
+}
+
+/// Implicit transfer in for a dispatcher: a device copy of a host array (recorded as
+/// implicit, for `call`).
+pub fn implicit_to_device(
+    rt: &mut Runtime,
+    host: &NdArray,
+    stream: StreamId,
+    call: &str,
+) -> PyResult<DeviceView> {
+    let view = alloc(rt, &host.shape, host.dtype, stream)?;
+    htod(rt, host, &view, stream, Transfer::implicit(call))?;
+    Ok(view)
+}
+
+/// Implicit transfer out for a dispatcher: copy a device view back into a host array
+/// (synchronously), recorded as implicit.
+pub fn implicit_to_host(
+    rt: &mut Runtime,
+    view: &DeviceView,
+    host: &NdArray,
+    stream: StreamId,
+    call: &str,
+) -> PyResult<()> {
+    dtoh(rt, view, host, stream, Transfer::implicit(call))?;
+    stream_synchronize(rt, stream)
+}

@@ -1,0 +1,213 @@
+//! Strided copies between buffers (host arrays and CPU device memory are both `Buffer`s):
+//! one parallel chunked memcpy when both sides share a contiguous layout, a row-wise copy
+//! otherwise, and an element-wise cast when dtypes differ.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::arrays::buffer::Buffer;
+use crate::arrays::dtype::{DType, Scalar};
+use crate::device::{DeviceView, Storage};
+use crate::kernel::abi::{ArgMem, ArrayArg};
+
+/// Below this many bytes a single memcpy beats splitting the work.
+const PARALLEL_MIN: usize = 4 << 20;
+const CHUNK: usize = 1 << 20;
+
+/// The buffer behind an operand: CPU device memory itself, or for GPU memory its host
+/// mirror, staged around the operation (see [`crate::device::cuda::mem`]).
+pub fn buffer_of(mem: &ArgMem) -> Arc<Buffer> {
+    match mem {
+        ArgMem::Host(b) => b.clone(),
+        ArgMem::Device(a) => match &a.storage {
+            Storage::Cpu(b) => b.clone(),
+            Storage::Cuda(m) => crate::device::cuda::mem::host_mirror(m),
+        },
+    }
+}
+
+/// The bytes a strided layout touches, relative to its element 0: (lowest, one past highest).
+pub fn extent(shape: &[usize], strides: &[isize], itemsize: usize) -> (isize, isize) {
+    if shape.contains(&0) {
+        return (0, 0);
+    }
+    let (mut lo, mut hi) = (0isize, itemsize as isize);
+    // Saturating: absurd user strides give an absurd extent that bounds checks reject.
+    for (&n, &s) in shape.iter().zip(strides) {
+        let span = (n as isize).saturating_sub(1).saturating_mul(s);
+        if span < 0 {
+            lo = lo.saturating_add(span);
+        } else {
+            hi = hi.saturating_add(span);
+        }
+    }
+    (lo, hi)
+}
+
+/// A region (view) as a copy operand.
+pub fn region_of(view: &DeviceView) -> ArrayArg {
+    ArrayArg {
+        mem: ArgMem::Device(view.alloc.clone()),
+        offset: view.offset,
+        shape: view.shape.clone(),
+        strides: view.strides.clone(),
+        dtype: view.dtype,
+    }
+}
+
+pub fn host_region(a: &crate::arrays::NdArray) -> ArrayArg {
+    ArrayArg {
+        mem: ArgMem::Host(a.buf.clone()),
+        offset: a.offset,
+        shape: a.shape.clone(),
+        strides: a.strides.clone(),
+        dtype: a.dtype,
+    }
+}
+
+fn same_dense_layout(src: &ArrayArg, dst: &ArrayArg) -> bool {
+    let isz = src.dtype.itemsize();
+    let c = |r: &ArrayArg| crate::arrays::contiguous(&r.shape, &r.strides, isz, true);
+    let f = |r: &ArrayArg| crate::arrays::contiguous(&r.shape, &r.strides, isz, false);
+    (c(src) && c(dst)) || (f(src) && f(dst))
+}
+
+/// memcpy of `len` bytes, split across threads when large.
+pub fn bulk_copy(dst: &Buffer, dst_off: usize, src: &Buffer, src_off: usize, len: usize) {
+    if len < PARALLEL_MIN {
+        dst.copy_from(dst_off, src, src_off, len);
+        return;
+    }
+    let chunks = len.div_ceil(CHUNK);
+    (0..chunks).into_par_iter().for_each(|i| {
+        let start = i * CHUNK;
+        let n = CHUNK.min(len - start);
+        dst.copy_from(dst_off + start, src, src_off + start, n);
+    });
+}
+
+/// Copy `src` into `dst` element by element in C order. Shapes must be equal (the caller
+/// checks and raises); `src` may have zero strides (broadcast); dtypes may differ (cast).
+pub fn copy_region(src: &ArrayArg, dst: &ArrayArg) {
+    let n: usize = dst.shape.iter().product();
+    if n == 0 {
+        return;
+    }
+    let sb = buffer_of(&src.mem);
+    let db = buffer_of(&dst.mem);
+    if src.dtype == dst.dtype && src.shape == dst.shape && same_dense_layout(src, dst) {
+        let isz = src.dtype.itemsize();
+        let (slo, _) = extent(&src.shape, &src.strides, isz);
+        let (dlo, _) = extent(&dst.shape, &dst.strides, isz);
+        bulk_copy(
+            &db,
+            (dst.offset as isize + dlo) as usize,
+            &sb,
+            (src.offset as isize + slo) as usize,
+            n * isz,
+        );
+        return;
+    }
+    strided_copy(&sb, src, &db, dst);
+}
+
+fn strided_copy(sb: &Buffer, src: &ArrayArg, db: &Buffer, dst: &ArrayArg) {
+    let nd = dst.shape.len();
+    let (si, di) = (src.dtype.itemsize(), dst.dtype.itemsize());
+    // 0-d: one element.
+    let inner = if nd == 0 { 1 } else { dst.shape[nd - 1] };
+    let (ss, ds) = if nd == 0 {
+        (0, 0)
+    } else {
+        (src.strides[nd - 1], dst.strides[nd - 1])
+    };
+    let rows: usize = dst.shape[..nd.saturating_sub(1)].iter().product();
+    let outer = &dst.shape[..nd.saturating_sub(1)];
+    let mut idx = vec![0usize; outer.len()];
+    let same = src.dtype == dst.dtype;
+    let mut tmp = [0u8; 8];
+    for _ in 0..rows {
+        let mut so = src.offset as isize;
+        let mut dof = dst.offset as isize;
+        for (ax, &i) in idx.iter().enumerate() {
+            so += i as isize * src.strides[ax];
+            dof += i as isize * dst.strides[ax];
+        }
+        if same && ss == si as isize && ds == di as isize {
+            db.copy_from(dof as usize, sb, so as usize, inner * si);
+        } else {
+            for k in 0..inner as isize {
+                let s_at = (so + k * ss) as usize;
+                let d_at = (dof + k * ds) as usize;
+                if same {
+                    db.copy_from(d_at, sb, s_at, si);
+                } else {
+                    sb.read(s_at, &mut tmp[..si]);
+                    let v = Scalar::from_bytes(src.dtype, &tmp[..si]).cast(dst.dtype);
+                    db.write(d_at, &v.to_bytes());
+                }
+            }
+        }
+        for ax in (0..idx.len()).rev() {
+            idx[ax] += 1;
+            if idx[ax] < outer[ax] {
+                break;
+            }
+            idx[ax] = 0;
+        }
+    }
+}
+
+/// Fill a region with one value.
+pub fn fill_region(dst: &ArrayArg, value: Scalar) {
+    let bytes = value.cast(dst.dtype).to_bytes();
+    let n: usize = dst.shape.iter().product();
+    if n == 0 {
+        return;
+    }
+    let db = buffer_of(&dst.mem);
+    let isz = dst.dtype.itemsize();
+    if crate::arrays::contiguous(&dst.shape, &dst.strides, isz, true)
+        || crate::arrays::contiguous(&dst.shape, &dst.strides, isz, false)
+    {
+        let (lo, _) = extent(&dst.shape, &dst.strides, isz);
+        let start = (dst.offset as isize + lo) as usize;
+        if bytes.iter().all(|&b| b == bytes[0]) {
+            db.fill(start, n * isz, bytes[0]);
+            return;
+        }
+        for i in 0..n {
+            db.write(start + i * isz, &bytes);
+        }
+        return;
+    }
+    // A one-element broadcast source copied everywhere.
+    let one = Buffer::zeroed(isz).expect("one element");
+    one.write(0, &bytes);
+    let src = ArrayArg {
+        mem: ArgMem::Host(Arc::new(one)),
+        offset: 0,
+        shape: dst.shape.clone(),
+        strides: vec![0; dst.shape.len()],
+        dtype: dst.dtype,
+    };
+    copy_region(&src, dst);
+}
+
+/// Read one element (on the host thread, after the device was synchronised).
+pub fn read_scalar(mem: &ArgMem, at: usize, dtype: DType) -> Scalar {
+    let mut tmp = [0u8; 8];
+    if let ArgMem::Device(a) = mem {
+        if let Storage::Cuda(m) = &a.storage {
+            // A failed read reads as zero; the fault surfaces at the next sync.
+            let _ = m
+                .dev
+                .dtoh(&mut tmp[..dtype.itemsize()], m.ptr + at as u64, 0);
+            return Scalar::from_bytes(dtype, &tmp[..dtype.itemsize()]);
+        }
+    }
+    let b = buffer_of(mem);
+    b.read(at, &mut tmp[..dtype.itemsize()]);
+    Scalar::from_bytes(dtype, &tmp[..dtype.itemsize()])
+}

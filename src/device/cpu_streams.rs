@@ -1,0 +1,300 @@
+//! Stream workers of the embedded CPU device: one thread per stream runs queued operations
+//! in order, asynchronously to the host. Ordering between streams follows CUDA's legacy
+//! default stream: work on stream 0 waits for everything queued before it on every stream,
+//! and work queued on other streams after it waits for it.
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::device::backend::EventMark;
+use crate::device::StreamId;
+
+/// How many operations of a stream have completed; the host and other streams wait on it.
+#[derive(Default)]
+pub struct Progress {
+    done: Mutex<u64>,
+    /// A lock-free copy of `done` for the spinning phase of a wait.
+    seen: AtomicU64,
+    cv: Condvar,
+}
+
+/// How long a waiter spins before it sleeps. A sleeping thread costs a futex wake-up of
+/// several microseconds on each side, which would dominate the launch overhead of a small
+/// kernel followed by `cuda.synchronize()`; a short spin hands over in well under one.
+const SPIN: Duration = Duration::from_micros(50);
+
+fn spin_until(mut ready: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    let mut k = 0u32;
+    while start.elapsed() < SPIN {
+        if ready() {
+            return true;
+        }
+        k += 1;
+        if k.is_multiple_of(64) {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+    ready()
+}
+
+impl Progress {
+    pub fn completed(&self) -> u64 {
+        *self.done.lock().unwrap_or_else(|e| e.into_inner())
+    }
+    fn advance(&self) {
+        let mut d = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        *d += 1;
+        self.seen.store(*d, Ordering::Release);
+        self.cv.notify_all();
+    }
+    /// Wait at most `timeout`; true when reached.
+    pub fn wait_for(&self, seq: u64, timeout: Duration) -> bool {
+        if spin_until(|| self.seen.load(Ordering::Acquire) >= seq) {
+            return true;
+        }
+        let d = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        let (d, _) = self
+            .cv
+            .wait_timeout_while(d, timeout, |d| *d < seq)
+            .unwrap_or_else(|e| e.into_inner());
+        *d >= seq
+    }
+}
+
+/// Something the host or a stream can wait for: a point in a CPU stream, or (for the CUDA
+/// device) a recorded CUDA event.
+pub trait Waitable: Send + Sync {
+    fn done(&self) -> bool;
+    /// Wait at most `timeout`; true when reached.
+    fn wait_timeout(&self, timeout: Duration) -> bool;
+}
+
+/// A point in a stream that later work or the host can wait for.
+#[derive(Clone)]
+pub struct Ticket(Arc<dyn Waitable>);
+
+impl Ticket {
+    pub fn new(w: impl Waitable + 'static) -> Ticket {
+        Ticket(Arc::new(w))
+    }
+    pub fn done(&self) -> bool {
+        self.0.done()
+    }
+    pub fn wait(&self) {
+        while !self.0.wait_timeout(Duration::from_secs(1)) {}
+    }
+    /// Wait while watching `interrupt`; false when interrupted first.
+    pub fn wait_interruptible(&self, interrupt: &AtomicBool) -> bool {
+        loop {
+            if self.0.wait_timeout(Duration::from_millis(50)) {
+                return true;
+            }
+            if interrupt.load(Ordering::Relaxed) {
+                return false;
+            }
+        }
+    }
+}
+
+/// A point in a CPU stream: reached when `progress` has completed `seq` operations.
+struct CpuPoint {
+    progress: Arc<Progress>,
+    seq: u64,
+}
+
+impl Waitable for CpuPoint {
+    fn done(&self) -> bool {
+        self.progress.completed() >= self.seq
+    }
+    fn wait_timeout(&self, timeout: Duration) -> bool {
+        self.progress.wait_for(self.seq, timeout)
+    }
+}
+
+fn point(progress: &Arc<Progress>, seq: u64) -> Ticket {
+    Ticket::new(CpuPoint {
+        progress: progress.clone(),
+        seq,
+    })
+}
+
+pub type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// The worker's next operation: spin briefly for one (launches come in bursts), then
+/// sleep; None once every sender is gone.
+fn next_op(rx: &Receiver<Op>) -> Option<Op> {
+    let mut got = None;
+    let mut closed = false;
+    spin_until(|| match rx.try_recv() {
+        Ok(op) => {
+            got = Some(op);
+            true
+        }
+        Err(TryRecvError::Empty) => false,
+        Err(TryRecvError::Disconnected) => {
+            closed = true;
+            true
+        }
+    });
+    if got.is_some() || closed {
+        return got;
+    }
+    rx.recv().ok()
+}
+
+/// Pending operations a stream holds before submitting blocks (CUDA's is about 1024).
+const MAX_PENDING: u64 = 1024;
+
+struct Op {
+    deps: Vec<Ticket>,
+    job: Job,
+}
+
+struct Queue {
+    tx: Sender<Op>,
+    progress: Arc<Progress>,
+    submitted: u64,
+}
+
+/// The set of streams of one device.
+pub struct StreamSet {
+    queues: BTreeMap<StreamId, Queue>,
+    next_id: StreamId,
+    /// Called with a message when a queued job panics (a bug, reported as a fault).
+    on_panic: Arc<dyn Fn(String) + Send + Sync>,
+}
+
+impl StreamSet {
+    pub fn new(on_panic: Arc<dyn Fn(String) + Send + Sync>) -> StreamSet {
+        StreamSet {
+            queues: BTreeMap::new(),
+            // Handles 1 and 2 mean the legacy and per-thread default streams, as on CUDA.
+            next_id: 0x1000,
+            on_panic,
+        }
+    }
+
+    /// A new stream handle (its worker starts on first use).
+    pub fn create(&mut self) -> StreamId {
+        let id = self.next_id;
+        self.next_id += 0x10;
+        id
+    }
+
+    /// The legacy (1) and per-thread (2) default stream handles behave as stream 0 here.
+    fn canonical(stream: StreamId) -> StreamId {
+        if stream <= 2 {
+            0
+        } else {
+            stream
+        }
+    }
+
+    fn queue(&mut self, stream: StreamId) -> &mut Queue {
+        let on_panic = self.on_panic.clone();
+        self.queues.entry(stream).or_insert_with(|| {
+            let (tx, rx) = channel::<Op>();
+            let progress = Arc::new(Progress::default());
+            let p = progress.clone();
+            std::thread::Builder::new()
+                .name(format!("nbcuda-stream-{stream:#x}"))
+                .spawn(move || {
+                    while let Some(op) = next_op(&rx) {
+                        for d in &op.deps {
+                            d.wait();
+                        }
+                        if let Err(e) = catch_unwind(AssertUnwindSafe(op.job)) {
+                            let msg = e
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_else(|| "unknown panic".into());
+                            on_panic(msg);
+                        }
+                        p.advance();
+                    }
+                })
+                .expect("spawning a stream worker thread");
+            Queue {
+                tx,
+                progress,
+                submitted: 0,
+            }
+        })
+    }
+
+    /// Queue `job` on `stream` after `extra` and the legacy-default-stream dependencies.
+    pub fn submit(&mut self, stream: StreamId, extra: Vec<Ticket>, job: Job) -> Ticket {
+        let stream = Self::canonical(stream);
+        let mut deps = extra;
+        if stream == 0 {
+            for (id, q) in &self.queues {
+                if *id != 0 && q.submitted > 0 {
+                    deps.push(point(&q.progress, q.submitted));
+                }
+            }
+        } else if let Some(q0) = self.queues.get(&0) {
+            if q0.submitted > 0 {
+                deps.push(point(&q0.progress, q0.submitted));
+            }
+        }
+        let q = self.queue(stream);
+        // A GPU's launch queue is finite: once about a thousand operations are pending, the
+        // next launch blocks the host until one completes. Without this, an unsynchronised
+        // `%timeit` would measure only queueing and pile up unbounded work.
+        if q.submitted >= MAX_PENDING {
+            while !q
+                .progress
+                .wait_for(q.submitted + 1 - MAX_PENDING, Duration::from_secs(3600))
+            {}
+        }
+        q.submitted += 1;
+        let ticket = point(&q.progress, q.submitted);
+        if q.tx.send(Op { deps, job }).is_err() {
+            // The worker is gone (cannot happen unless it was torn down); count it done.
+            q.progress.advance();
+        }
+        ticket
+    }
+
+    /// The point after everything queued so far on `stream`.
+    pub fn tail(&mut self, stream: StreamId) -> Option<Ticket> {
+        let q = self.queues.get(&Self::canonical(stream))?;
+        Some(point(&q.progress, q.submitted))
+    }
+
+    /// Tickets for the tails of every stream.
+    /// An event on `stream`: it completes, and takes its timestamp, when the stream's
+    /// worker reaches it (both devices' workers finish each operation before the next).
+    pub fn record_event(&mut self, stream: StreamId) -> EventMark {
+        let time = Arc::new(Mutex::new(None));
+        let t = time.clone();
+        let ticket = self.submit(
+            stream,
+            Vec::new(),
+            Box::new(move || {
+                *t.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            }),
+        );
+        EventMark { ticket, time }
+    }
+
+    /// Make later work on `stream` wait for `mark`.
+    pub fn wait_event(&mut self, stream: StreamId, mark: &EventMark) {
+        self.submit(stream, vec![mark.ticket.clone()], Box::new(|| {}));
+    }
+
+    pub fn all_tails(&self) -> Vec<Ticket> {
+        self.queues
+            .values()
+            .map(|q| point(&q.progress, q.submitted))
+            .collect()
+    }
+}

@@ -1,0 +1,251 @@
+//! The CUDA device behind the [`Backend`] trait.
+//!
+//! Ordering reuses the CPU device's stream workers: each nbcuda stream has a worker thread
+//! and a CUDA stream; a queued operation is issued on the CUDA stream by the worker, which
+//! waits for it before taking the next. Tickets, events, the legacy default stream and the
+//! ledger's timings therefore mean the same on both devices, and the host never blocks on
+//! the GPU except where Numba's API does.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute as A;
+
+use crate::arrays::dtype::Scalar;
+use crate::device::backend::{Backend, EventMark, Record};
+use crate::device::cpu::{submit_timed, track_allocation, Shared};
+use crate::device::cpu_streams::{StreamSet, Ticket};
+use crate::device::ledger::{LedgerEvent, LedgerKind};
+use crate::device::{Allocation, Storage, StreamId};
+use crate::kernel::abi::{ArrayArg, KernelArg, KernelFault, LaunchConfig};
+use crate::kernel::CompiledKernel;
+use crate::py::error::{PyErr, PyResult};
+
+use crate::device::cuda::mem::{run_staged, take_prepared, CudaMem};
+use crate::device::cuda::ops;
+use crate::gpu::driver::CudaDevice;
+
+pub struct CudaBackend {
+    pub shared: Arc<Shared>,
+    pub dev: Arc<CudaDevice>,
+    streams: StreamSet,
+}
+
+impl CudaBackend {
+    pub fn new(dev: Arc<CudaDevice>) -> CudaBackend {
+        crate::gpu::nvrtc::set_device_arch(dev.info().compute_capability);
+        let total = dev.info().total_memory;
+        let shared = Shared::new(total);
+        CudaBackend {
+            streams: shared.stream_set(),
+            shared,
+            dev,
+        }
+    }
+
+    fn event(&self, rec: &Record, stream: StreamId, bytes: usize) -> LedgerEvent {
+        let mut ev = self.shared.event(rec.kind, stream, bytes, &rec.label);
+        ev.explicit = rec.explicit;
+        ev
+    }
+
+    /// Queue `op`; an error it returns becomes a fault raised at the next sync.
+    fn submit(
+        &mut self,
+        stream: StreamId,
+        ev: LedgerEvent,
+        ename: &'static str,
+        op: impl FnOnce() -> Result<(), String> + Send + 'static,
+    ) -> Ticket {
+        let shared = self.shared.clone();
+        submit_timed(
+            &mut self.streams,
+            &self.shared,
+            stream,
+            ev,
+            Box::new(move || {
+                if let Err(msg) = op() {
+                    shared.fault(ename, msg);
+                }
+            }),
+        )
+    }
+}
+
+/// The driver attribute for a `CU_DEVICE_ATTRIBUTE_*` short name nbcuda exposes.
+fn attribute_of(name: &str) -> Option<A> {
+    Some(match name {
+        "MULTIPROCESSOR_COUNT" => A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        "MAX_THREADS_PER_BLOCK" => A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+        "MAX_BLOCK_DIM_X" => A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+        "MAX_BLOCK_DIM_Y" => A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+        "MAX_BLOCK_DIM_Z" => A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+        "MAX_GRID_DIM_X" => A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+        "MAX_GRID_DIM_Y" => A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+        "MAX_GRID_DIM_Z" => A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+        "MAX_SHARED_MEMORY_PER_BLOCK" => A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+        "WARP_SIZE" => A::CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+        "MAX_THREADS_PER_MULTIPROCESSOR" => A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+        "COMPUTE_CAPABILITY_MAJOR" => A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+        "COMPUTE_CAPABILITY_MINOR" => A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+        "PCI_BUS_ID" => A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
+        "PCI_DEVICE_ID" => A::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,
+        "PCI_DOMAIN_ID" => A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
+        "ASYNC_ENGINE_COUNT" => A::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+        "UNIFIED_ADDRESSING" => A::CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,
+        "CAN_MAP_HOST_MEMORY" => A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
+        "MANAGED_MEMORY" => A::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
+        "CONCURRENT_KERNELS" => A::CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,
+        "KERNEL_EXEC_TIMEOUT" => A::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT,
+        "CLOCK_RATE" => A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+        "TOTAL_CONSTANT_MEMORY" => A::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
+        _ => return None,
+    })
+}
+
+/// The out-of-memory error, worded as on the CPU device.
+fn oom(bytes: usize, free: usize, total: usize) -> PyErr {
+    PyErr::new(
+        "CudaAPIError",
+        "[2] Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY",
+    )
+    .with_hint(format!(
+        "The GPU cannot hold this array: requested {bytes} bytes, {free} bytes free of {total} bytes total. Free device arrays you no longer need (del d, or d.free()) or allocate smaller arrays."
+    ))
+}
+
+impl Backend for CudaBackend {
+    fn name(&self) -> String {
+        self.dev.info().name.clone()
+    }
+
+    fn memory_info(&self) -> (usize, usize) {
+        let total = self.dev.info().total_memory;
+        self.dev.mem_info().unwrap_or((0, total))
+    }
+
+    fn attribute(&self, name: &str) -> Option<i64> {
+        let a = attribute_of(name)?;
+        self.dev.attribute(a).ok().map(i64::from)
+    }
+
+    fn compute_capability(&self) -> (i64, i64) {
+        let (a, b) = self.dev.info().compute_capability;
+        (a as i64, b as i64)
+    }
+
+    fn alloc(&mut self, bytes: usize) -> PyResult<Arc<Allocation>> {
+        let (free, total) = self.memory_info();
+        if bytes > free {
+            return Err(oom(bytes, free, total));
+        }
+        let ptr = match self.dev.alloc(bytes) {
+            Ok(p) => p,
+            Err(e) if e.name.contains("OUT_OF_MEMORY") => return Err(oom(bytes, free, total)),
+            Err(e) => return Err(PyErr::new("CudaAPIError", e.to_string())),
+        };
+        let mem = CudaMem::new(self.dev.clone(), ptr, bytes);
+        // Zeroed like the CPU device's memory, so that both devices print the same values
+        // for a never-written device_array.
+        self.dev
+            .zero(ptr, bytes.max(1))
+            .map_err(|e| PyErr::new("CudaAPIError", e.to_string()))?;
+        self.shared.used.fetch_add(bytes, Ordering::SeqCst);
+        let id = track_allocation(&self.shared, bytes);
+        Ok(Arc::new(Allocation {
+            id,
+            bytes,
+            storage: Storage::Cuda(Arc::new(mem)),
+        }))
+    }
+
+    fn create_stream(&mut self) -> StreamId {
+        self.streams.create()
+    }
+
+    fn copy(&mut self, src: ArrayArg, dst: ArrayArg, stream: StreamId, rec: Record) -> Ticket {
+        let bytes = dst.shape.iter().product::<usize>() * dst.dtype.itemsize();
+        let ev = self.event(&rec, stream, bytes);
+        let dev = self.dev.clone();
+        self.submit(stream, ev, "CudaAPIError", move || {
+            ops::copy(&dev, &src, &dst, stream)
+        })
+    }
+
+    fn fill(&mut self, dst: ArrayArg, value: Scalar, stream: StreamId, rec: Record) -> Ticket {
+        let bytes = dst.shape.iter().product::<usize>() * dst.dtype.itemsize();
+        let ev = self.event(&rec, stream, bytes);
+        let dev = self.dev.clone();
+        self.submit(stream, ev, "CudaAPIError", move || {
+            ops::fill(&dev, &dst, value, stream)
+        })
+    }
+
+    fn launch(
+        &mut self,
+        kernel: Arc<CompiledKernel>,
+        config: LaunchConfig,
+        args: Vec<KernelArg>,
+        stream: StreamId,
+    ) -> Ticket {
+        crate::device::backend::note_launch(&kernel);
+        let mut ev = self
+            .shared
+            .event(LedgerKind::Kernel, stream, 0, &kernel.name);
+        ev.grid = config.grid;
+        ev.block = config.block;
+        let dev = self.dev.clone();
+        let shared = self.shared.clone();
+        self.submit(stream, ev, "CudaAPIError", move || {
+            let printed = ops::launch(&dev, &kernel, &config, &args, stream)?;
+            // Shown at the next synchronising call, as on the CPU device.
+            if !printed.is_empty() {
+                shared
+                    .pending
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .printed
+                    .push_str(&printed);
+            }
+            Ok(())
+        })
+    }
+
+    fn run(
+        &mut self,
+        stream: StreamId,
+        rec: Record,
+        bytes: usize,
+        work: Box<dyn FnOnce() + Send>,
+    ) -> Ticket {
+        let ev = self.event(&rec, stream, bytes);
+        // Operations written as closures over host buffers run on host mirrors of the
+        // device memory they touch (see `mem`).
+        let prepared = take_prepared();
+        self.submit(stream, ev, "CudaAPIError", move || {
+            run_staged(stream, prepared, work).map_err(|e| e.to_string())
+        })
+    }
+
+    fn record_event(&mut self, stream: StreamId) -> EventMark {
+        // Every earlier operation on this stream's worker waited for the GPU, so the
+        // worker reaching the event is the moment it completes.
+        self.streams.record_event(stream)
+    }
+
+    fn wait_event(&mut self, stream: StreamId, mark: &EventMark) {
+        self.streams.wait_event(stream, mark)
+    }
+
+    fn stream_tail(&mut self, stream: StreamId) -> Option<Ticket> {
+        self.streams.tail(stream)
+    }
+
+    fn device_tails(&mut self) -> Vec<Ticket> {
+        self.streams.all_tails()
+    }
+
+    fn take_pending(&mut self) -> (String, Vec<KernelFault>) {
+        self.shared.take_pending()
+    }
+}

@@ -1,0 +1,120 @@
+//! The CUDA device: cudarc with dynamic loading, so every build carries it and runs
+//! without CUDA; `probe` decides at session start whether a GPU is there to use.
+//!
+//! - [`device`]: the cudarc boundary (context, streams, raw allocations and copies,
+//!   NVRTC-compiled modules cached by source hash and compute capability, launches).
+//! - [`backend`]: the [`crate::device::backend::Backend`] implementation; [`ops`]: the
+//!   bodies of its copies, fills and launches; [`mem`]: GPU allocations and the host
+//!   staging of operations written as closures over host buffers.
+//! - [`nvrtc`]: the one NVRTC wrapper (also used by `inspect_asm()` and the tests);
+//!   [`kernels`]: the built-in kernels of kernels/*.cu; [`abi`]: the argument layout.
+//! - [`pinned`]: page-locked host memory (`pinned_array`, `mapped_array`) from
+//!   cuMemHostAlloc, freed with cuMemFreeHost when its last buffer goes; kernels use mapped
+//!   memory in place through its device address.
+//!
+//! Kernel `print()` reaches the cell as on the CPU device: printing kernels take a hidden
+//! buffer parameter the host decodes after the launch (see [`crate::kernel::printbuf`]).
+//! Known differences from the CPU device, by design or not yet done: out-of-bounds accesses
+//! are not caught (as on a real GPU without debug=True); host arrays page-locked by the
+//! `cuda.pinned(...)`/`cuda.mapped(...)` context managers stay ordinary host memory (copies
+//! from them are pageable copies, and a kernel reaching them gets a temporary device copy);
+//! every queued operation waits for its CUDA stream before the next starts, so pinned copies
+//! overlap work of other streams, not later work of their own; CuPy operations without a
+//! built-in kernel run staged through host mirrors.
+
+pub mod backend;
+pub mod builtin_kernels;
+pub mod mem;
+pub mod ops;
+pub mod pinned;
+
+use std::sync::{Arc, OnceLock};
+
+use crate::gpu::driver::CudaDevice;
+
+/// Which device a session should use, from `NBCUDA_DEVICE` (cpu | cuda | unset = auto).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Auto,
+    Cpu,
+    Cuda,
+}
+
+pub fn choice_from_env() -> Result<Choice, String> {
+    let want = std::env::var("NBCUDA_DEVICE")
+        .ok()
+        .map(|s| s.trim().to_ascii_lowercase());
+    match want.as_deref() {
+        None | Some("") | Some("auto") => Ok(Choice::Auto),
+        Some("cpu") => Ok(Choice::Cpu),
+        Some("cuda") | Some("gpu") => Ok(Choice::Cuda),
+        Some(other) => Err(format!(
+            "NBCUDA_DEVICE={other} is not understood: use NBCUDA_DEVICE=cpu for the embedded CPU device or NBCUDA_DEVICE=cuda for a GPU"
+        )),
+    }
+}
+
+/// Open the first CUDA device, or say why not. Never panics: cudarc panics when
+/// libcuda is missing, so presence is checked first and the rest runs under catch_unwind.
+/// Probed once per process; sessions share the device (and its module cache).
+pub fn probe() -> Result<Arc<CudaDevice>, String> {
+    static PROBED: OnceLock<Result<Arc<CudaDevice>, String>> = OnceLock::new();
+    PROBED.get_or_init(open_first).clone()
+}
+
+fn open_first() -> Result<Arc<CudaDevice>, String> {
+    // SAFETY: only dlopens candidate names of libcuda and drops the handles.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err("no CUDA driver (libcuda.so) was found".into());
+    }
+    let opened = std::panic::catch_unwind(|| {
+        let count = cudarc::driver::CudaContext::device_count()
+            .map_err(|e| format!("the CUDA driver could not list devices ({e:?})"))?;
+        if count < 1 {
+            return Err("the CUDA driver reports no GPU".to_string());
+        }
+        CudaDevice::open(0)
+            .map(Arc::new)
+            .map_err(|e| format!("CudaAPIError: {e}"))
+    });
+    opened.unwrap_or_else(|_| Err("the CUDA driver failed while starting".into()))
+}
+
+/// The device a session starts on: Ok(Some(gpu)), Ok(None) for the CPU device, or Err when
+/// `NBCUDA_DEVICE=cuda` was asked for and cannot be had (shown in the first cell that
+/// touches the device).
+pub fn select() -> Result<Option<Arc<CudaDevice>>, String> {
+    match choice_from_env()? {
+        Choice::Cpu => Ok(None),
+        Choice::Auto => Ok(probe().ok()),
+        Choice::Cuda => probe().map(Some).map_err(|why| cuda_unavailable(&why)),
+    }
+}
+
+/// The error text for `NBCUDA_DEVICE=cuda` when the probe failed with `why`.
+pub fn cuda_unavailable(why: &str) -> String {
+    format!(
+        "NBCUDA_DEVICE=cuda but {why}: install the NVIDIA driver on a machine with a GPU, or unset NBCUDA_DEVICE to use the embedded CPU device"
+    )
+}
+
+/// The banner's line about the device a new session will use.
+pub fn banner_line() -> String {
+    match select() {
+        Ok(Some(d)) => {
+            let (a, b) = d.info().compute_capability;
+            format!(
+                "Device: {} (CUDA, compute capability {a}.{b})",
+                d.info().name
+            )
+        }
+        Ok(None) => match (choice_from_env(), probe()) {
+            (Ok(Choice::Cpu), _) => {
+                "Device: the embedded CPU device (NBCUDA_DEVICE=cpu)".to_string()
+            }
+            (_, Err(why)) => format!("Device: the embedded CPU device (no GPU: {why})"),
+            _ => "Device: the embedded CPU device".to_string(),
+        },
+        Err(why) => format!("Device: none usable ({why})"),
+    }
+}

@@ -1,0 +1,97 @@
+//! What the engine plugs into a session's interpreter: every importable module under its
+//! import name, and the magics that need the device or the charts (`%timeit_chart`,
+//! `%ledger`, `%memory`, `%%timeline`). The interpreter finds them through
+//! [`crate::py::registry`] and never imports the modules that build them.
+
+use std::rc::Rc;
+
+use crate::py::error::{PyErr, PyResult};
+use crate::py::function::Scope;
+use crate::py::registry::{self, ModuleBuilder};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Module, Value};
+
+/// Whether `%ledger on` is active.
+#[derive(Default)]
+pub struct LedgerSetting {
+    pub on: bool,
+}
+
+/// Fill the session's registries. The module order is the order an import error lists them.
+pub fn install(rt: &mut Runtime) {
+    let bindings: [(&'static str, ModuleBuilder); 7] = [
+        ("numpy", |_| Ok(crate::numpy::module())),
+        ("numba", |rt| {
+            let m = crate::numba::numba_module();
+            crate::numba_cuda::smart::register(&m);
+            let cuda = registry::import(rt, "numba.cuda")?;
+            m.set("cuda", Value::Module(cuda));
+            Ok(m)
+        }),
+        ("numba.cuda", |rt| {
+            let m = crate::numba_cuda::module();
+            crate::numba::register_cuda_api(&m);
+            let random = registry::import(rt, "numba.cuda.random")?;
+            m.set("random", Value::Module(random));
+            Ok(m)
+        }),
+        ("numba.cuda.random", |_| {
+            Ok(crate::numba::cuda_random_module())
+        }),
+        ("cupy", |_| Ok(crate::cupy::module())),
+        ("matplotlib", |rt| {
+            let m = Module::new("matplotlib", "Plotting, drawn by nbcuda with plotters.");
+            m.set(
+                "pyplot",
+                Value::Module(registry::import(rt, "matplotlib.pyplot")?),
+            );
+            m.func(
+                "use",
+                "use(backend)",
+                "Accepted for compatibility; nbcuda always draws inline.",
+                |_, _| Ok(Value::None),
+            );
+            Ok(Rc::new(m))
+        }),
+        ("matplotlib.pyplot", |_| Ok(crate::pyplot::module())),
+    ];
+    let stdlib = crate::interp::modules::stdlib_builders();
+    // numpy, numba..., cupy, then math, time, sys, then matplotlib..., IPython..., warnings.
+    let (first, rest) = bindings.split_at(5);
+    for (name, b) in first
+        .iter()
+        .chain(&stdlib[..3])
+        .chain(rest)
+        .chain(&stdlib[3..])
+    {
+        registry::register_module(rt, name, *b);
+    }
+    registry::register_line_magic(rt, "timeit_chart", |rt, _, _| {
+        crate::engine::charts::timeit_chart(rt)?;
+        Ok(Value::None)
+    });
+    registry::register_line_magic(rt, "ledger", ledger_magic);
+    registry::register_line_magic(rt, "memory", memory_magic);
+    registry::register_cell_magic_name(rt, "timeline");
+}
+
+fn ledger_magic(rt: &mut Runtime, args: &str, _: &Scope) -> PyResult<Value> {
+    let on = match args {
+        "on" => true,
+        "off" => false,
+        _ => return Err(PyErr::new("UsageError", "usage: %ledger on | %ledger off")),
+    };
+    rt.state::<LedgerSetting>().on = on;
+    Ok(Value::None)
+}
+
+fn memory_magic(rt: &mut Runtime, _: &str, globals: &Scope) -> PyResult<Value> {
+    let names: Vec<(String, Value)> = globals
+        .borrow()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let report = crate::numba_cuda::memory_report::memory_report(rt, &names);
+    rt.print(&report);
+    Ok(Value::None)
+}

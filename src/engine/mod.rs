@@ -1,0 +1,111 @@
+//! The boundary between the wire and the language: everything the protocol server and
+//! `nbcuda run` ask of a session. An [`Engine`] is single-threaded (`!Send`): create it on
+//! the thread that executes cells.
+
+pub mod bindings;
+pub mod charts;
+pub mod session;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use serde_json::{Map, Value as Json};
+
+use crate::py::runtime::Frontend;
+
+/// An execute_request, as the engine needs it.
+pub struct ExecuteRequest<'a> {
+    pub code: &'a str,
+    pub silent: bool,
+    pub store_history: bool,
+    pub allow_stdin: bool,
+    /// The execution count this cell runs as (`In[n]`).
+    pub execution_count: u32,
+}
+
+/// An error as Jupyter shows it.
+#[derive(Clone, Debug)]
+pub struct ErrorInfo {
+    pub ename: String,
+    pub evalue: String,
+    pub traceback: Vec<String>,
+}
+
+/// What a cell produced besides the side effects sent to the frontend while it ran.
+#[derive(Clone, Debug, Default)]
+pub struct ExecuteOutcome {
+    /// The `execute_result` (data, metadata) of the last expression, if any.
+    pub result: Option<(Map<String, Json>, Map<String, Json>)>,
+    pub error: Option<ErrorInfo>,
+    /// Reply payloads (`page` for `obj?`).
+    pub payload: Vec<Json>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Completeness {
+    Complete,
+    /// Incomplete, with the indent to suggest for the next line.
+    Incomplete(String),
+    Invalid,
+    Unknown,
+}
+
+/// A complete_reply. Positions are in Unicode code points.
+#[derive(Clone, Debug, Default)]
+pub struct Completion {
+    pub matches: Vec<String>,
+    pub cursor_start: usize,
+    pub cursor_end: usize,
+    /// (text, type) pairs for `_jupyter_types_experimental`.
+    pub types: Vec<(String, String)>,
+}
+
+/// One interactive session: interpreter state, device, history of results.
+pub struct Engine {
+    inner: crate::engine::session::Session,
+}
+
+impl Engine {
+    pub fn new(interrupt: Arc<AtomicBool>) -> Engine {
+        Engine {
+            inner: crate::engine::session::Session::new(interrupt),
+        }
+    }
+
+    /// Run one cell. Side effects go to `frontend` while it runs.
+    pub fn execute(
+        &mut self,
+        req: &ExecuteRequest<'_>,
+        frontend: Box<dyn Frontend>,
+    ) -> ExecuteOutcome {
+        self.inner.execute(req, frontend)
+    }
+
+    pub fn complete(&mut self, code: &str, cursor_pos: usize) -> Completion {
+        self.inner.complete(code, cursor_pos)
+    }
+
+    /// An inspect_reply's data (MIME bundle), or None when nothing is found.
+    pub fn inspect(
+        &mut self,
+        code: &str,
+        cursor_pos: usize,
+        detail_level: u8,
+    ) -> Option<Map<String, Json>> {
+        self.inner.inspect(code, cursor_pos, detail_level)
+    }
+
+    pub fn is_complete(&self, code: &str) -> Completeness {
+        self.inner.is_complete(code)
+    }
+
+    /// The kernel_info banner (names the device in use).
+    pub fn banner(&self) -> String {
+        self.inner.banner()
+    }
+
+    /// Forget all session state (`%reset -f`, restart).
+    pub fn reset(&mut self) {
+        self.inner.reset()
+    }
+}

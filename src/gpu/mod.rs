@@ -1,0 +1,3 @@
+pub mod driver;
+pub mod launch_args;
+pub mod nvrtc;

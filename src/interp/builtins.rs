@@ -1,0 +1,711 @@
+//! Python's builtins, as far as the subset goes.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::interp::objects::{ExceptionType, RangeObj, BUILTIN_EXCEPTIONS};
+use crate::interp::ops;
+use crate::interp::repr::{float_repr, format_value, repr, to_str};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::runtime::StreamName;
+use crate::py::value::{Args, Object, Value};
+
+/// A class object for non-builtin types (`type(d)` of a device array).
+pub struct ClassObj {
+    pub module: String,
+    pub name: String,
+}
+
+impl Object for ClassObj {
+    fn type_name(&self) -> String {
+        "type".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(if self.module == "builtins" {
+            format!("<class '{}'>", self.name)
+        } else {
+            format!("<class '{}.{}'>", self.module, self.name)
+        })
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "__name__" => Some(Value::str(&self.name)),
+            "__module__" => Some(Value::str(&self.module)),
+            _ => None,
+        })
+    }
+    fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
+        Ok(Some(other.downcast::<ClassObj>().is_some_and(|o| {
+            o.name == self.name && o.module == self.module
+        })))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `type(v)`.
+pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
+    let core = match v {
+        Value::None => None,
+        Value::Bool(_) => Some("bool"),
+        Value::Int(_) => Some("int"),
+        Value::Float(_) => Some("float"),
+        Value::Str(_) => Some("str"),
+        Value::List(_) => Some("list"),
+        Value::Tuple(_) => Some("tuple"),
+        Value::Dict(_) => Some("dict"),
+        Value::Set(_) => Some("set"),
+        _ => None,
+    };
+    if let Some(name) = core {
+        if let Some(b) = rt
+            .state::<crate::interp::expr::InterpState>()
+            .builtins
+            .get(name)
+        {
+            return b.clone();
+        }
+    }
+    let (module, name) = match v {
+        Value::None => ("builtins".to_string(), "NoneType".to_string()),
+        Value::Array(_) => ("numpy".into(), "ndarray".into()),
+        Value::Scalar(s) => ("numpy".into(), s.dtype().name().to_string()),
+        Value::DType(d) => (
+            "numpy.dtypes".into(),
+            format!("{}DType", capitalize(d.name())),
+        ),
+        Value::Module(_) => ("builtins".into(), "module".into()),
+        Value::Builtin(_) => ("builtins".into(), "builtin_function_or_method".into()),
+        Value::Object(o) => (o.module_name(), o.type_name()),
+        other => ("builtins".into(), other.type_name()),
+    };
+    Value::object(ClassObj { module, name })
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+fn to_int(rt: &mut Runtime, v: &Value, base: Option<i64>) -> PyResult<Value> {
+    Ok(Value::Int(match v {
+        Value::Int(i) => *i,
+        Value::Bool(b) => *b as i64,
+        Value::Float(f) => {
+            if !f.is_finite() {
+                return Err(if f.is_nan() {
+                    PyErr::value_error("cannot convert float NaN to integer")
+                } else {
+                    PyErr::overflow("cannot convert float infinity to integer")
+                });
+            }
+            if f.abs() >= 9.2e18 {
+                return Err(PyErr::overflow("int too large for nbcuda's 64-bit int"));
+            }
+            f.trunc() as i64
+        }
+        Value::Scalar(s) => {
+            if s.dtype().is_float() {
+                return to_int(rt, &Value::Float(s.as_f64()), None);
+            }
+            s.as_i64()
+        }
+        Value::Str(s) => {
+            let t = s.trim().replace('_', "");
+            let b = base.unwrap_or(10) as u32;
+            i64::from_str_radix(&t, b).map_err(|_| {
+                PyErr::value_error(format!(
+                    "invalid literal for int() with base {b}: {}",
+                    repr(rt, v).unwrap_or_default()
+                ))
+            })?
+        }
+        Value::Array(a) if a.size() == 1 => {
+            return to_int(rt, &Value::Float(a.to_f64_vec()[0]), None)
+        }
+        Value::Object(o) if base.is_none() => {
+            // The number protocol: objects such as CuPy scalars and streams define __int__.
+            if let Some(m) = o.clone().get_attr("__int__", rt)? {
+                let r = rt.call(&m, Args::new(vec![]))?;
+                return to_int(rt, &r, None);
+            }
+            return Err(PyErr::type_error(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                o.type_name()
+            )));
+        }
+        other => {
+            return Err(PyErr::type_error(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                other.type_name()
+            )))
+        }
+    }))
+}
+
+fn to_float(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
+    Ok(Value::Float(match v {
+        Value::Str(s) => {
+            let t = s.trim().to_lowercase();
+            match t.as_str() {
+                "nan" | "+nan" | "-nan" => f64::NAN,
+                "inf" | "+inf" | "infinity" => f64::INFINITY,
+                "-inf" | "-infinity" => f64::NEG_INFINITY,
+                _ => t.parse::<f64>().map_err(|_| {
+                    PyErr::value_error(format!(
+                        "could not convert string to float: {}",
+                        repr(rt, v).unwrap_or_default()
+                    ))
+                })?,
+            }
+        }
+        Value::Array(a) if a.size() == 1 => a.to_f64_vec()[0],
+        Value::Object(o) => match o.clone().get_attr("__float__", rt)? {
+            Some(m) => {
+                let r = rt.call(&m, Args::new(vec![]))?;
+                return to_float(rt, &r);
+            }
+            None => {
+                return Err(PyErr::type_error(format!(
+                    "float() argument must be a string or a real number, not '{}'",
+                    o.type_name()
+                )))
+            }
+        },
+        other => other.as_f64().map_err(|_| {
+            PyErr::type_error(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                other.type_name()
+            ))
+        })?,
+    }))
+}
+
+fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
+    let round_half_even = |x: f64| {
+        let r = x.round();
+        if (x - x.trunc()).abs() == 0.5 {
+            2.0 * (x / 2.0).round()
+        } else {
+            r
+        }
+    };
+    match (v, nd) {
+        (Value::Int(_) | Value::Bool(_), _) => Ok(Value::Int(v.as_index()?)),
+        (_, None) => {
+            let x = v.as_f64()?;
+            if x.is_nan() {
+                return Err(PyErr::value_error("cannot convert float NaN to integer"));
+            }
+            if x.is_infinite() {
+                return Err(PyErr::overflow("cannot convert float infinity to integer"));
+            }
+            let r = round_half_even(x);
+            // 2**63 is exactly representable as f64; anything from there on does not fit.
+            if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&r) {
+                return Err(PyErr::overflow(format!(
+                    "round({}) does not fit nbcuda's 64-bit int",
+                    float_repr(x)
+                )));
+            }
+            Ok(Value::Int(r as i64))
+        }
+        (_, Some(n)) => {
+            let x = v.as_f64()?;
+            let p = 10f64.powi(n as i32);
+            // Round via the decimal string to avoid binary artefacts (round(2.675, 2) == 2.67).
+            let s = format!("{:.*}", n.max(0) as usize, x);
+            let r = if n >= 0 {
+                s.parse::<f64>().unwrap_or(round_half_even(x * p) / p)
+            } else {
+                round_half_even(x * p) / p
+            };
+            Ok(match v {
+                Value::Scalar(s) => {
+                    Value::Scalar(crate::arrays::dtype::Scalar::F64(r).cast(s.dtype()))
+                }
+                _ => Value::Float(r),
+            })
+        }
+    }
+}
+
+fn print_builtin(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    let sep = match a.kwarg("sep") {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => " ".into(),
+    };
+    let end = match a.kwarg("end") {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => "\n".into(),
+    };
+    let parts = a
+        .pos
+        .iter()
+        .map(|v| to_str(rt, v))
+        .collect::<PyResult<Vec<_>>>()?;
+    let text = format!("{}{}", parts.join(&sep), end);
+    let stream = match a.kwarg("file") {
+        Some(f) if matches!(f.downcast::<crate::interp::modules::StdStream>(), Some(s) if s.0 == StreamName::Stderr) => {
+            StreamName::Stderr
+        }
+        _ => StreamName::Stdout,
+    };
+    rt.frontend.stream(stream, &text);
+    Ok(Value::None)
+}
+
+fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
+    if let Value::Tuple(t) = cls {
+        for c in t.iter() {
+            if isinstance(rt, v, c)? {
+                return Ok(true);
+            }
+        }
+        return Ok(false);
+    }
+    if let Value::Builtin(b) = cls {
+        return Ok(match b.name.as_str() {
+            "int" => matches!(v, Value::Int(_) | Value::Bool(_)),
+            "float" => {
+                matches!(v, Value::Float(_))
+                    || matches!(v, Value::Scalar(s) if s.dtype() == crate::arrays::dtype::DType::F64)
+            }
+            "bool" => matches!(v, Value::Bool(_)),
+            "str" => matches!(v, Value::Str(_)),
+            "list" => matches!(v, Value::List(_)),
+            "tuple" => matches!(v, Value::Tuple(_)),
+            "dict" => matches!(v, Value::Dict(_)),
+            "set" => matches!(v, Value::Set(_)),
+            "object" => true,
+            _ => false,
+        });
+    }
+    if let Some(e) = cls.downcast::<ExceptionType>() {
+        return Ok(v
+            .downcast::<crate::interp::objects::ExceptionValue>()
+            .is_some_and(|x| crate::interp::objects::exception_matches(&x.err.ename, &e.name)));
+    }
+    let cls_name = match crate::interp::attrs::get_attr(rt, cls, "__name__") {
+        Ok(Value::Str(s)) => s.to_string(),
+        _ => {
+            return Err(PyErr::type_error(
+                "isinstance() arg 2 must be a type, a tuple of types, or a union",
+            ))
+        }
+    };
+    let t = type_of(rt, v);
+    let vname = match crate::interp::attrs::get_attr(rt, &t, "__name__") {
+        Ok(Value::Str(s)) => s.to_string(),
+        _ => v.type_name(),
+    };
+    Ok(vname == cls_name || v.type_name() == cls_name)
+}
+
+pub use crate::interp::builtins_iter::sort_values;
+
+/// Build the builtins table.
+pub fn builtins() -> HashMap<String, Value> {
+    let mut b: HashMap<String, Value> = HashMap::new();
+    let mut f =
+        |name: &str, sig: &str, doc: &str, func: fn(&mut Runtime, Args) -> PyResult<Value>| {
+            b.insert(name.to_string(), Value::builtin(name, sig, doc, func));
+        };
+    f("print", "print(*values, sep=' ', end='\\n', file=sys.stdout)", "Write the values to the cell's stdout (or stderr with file=sys.stderr), separated by sep and followed by end.", print_builtin);
+    f(
+        "len",
+        "len(obj, /)",
+        "The number of items in a container; for arrays the length of the first axis.",
+        |rt, a| {
+            let [v] = a.pos.as_slice() else {
+                return Err(PyErr::type_error(format!(
+                    "len() takes exactly one argument ({} given)",
+                    a.pos.len()
+                )));
+            };
+            Ok(Value::Int(ops::len(rt, v)? as i64))
+        },
+    );
+    f(
+        "range",
+        "range(stop) / range(start, stop[, step])",
+        "An immutable sequence of integers, iterated lazily by for loops.",
+        |_, a| {
+            let ints = a
+                .pos
+                .iter()
+                .map(|v| v.as_index())
+                .collect::<PyResult<Vec<_>>>()?;
+            let (start, stop, step) = match ints.as_slice() {
+                [s] => (0, *s, 1),
+                [a, b] => (*a, *b, 1),
+                [a, b, c] => (*a, *b, *c),
+                _ => {
+                    return Err(PyErr::type_error(format!(
+                        "range expected at most 3 arguments, got {}",
+                        ints.len()
+                    )))
+                }
+            };
+            if step == 0 {
+                return Err(PyErr::value_error("range() arg 3 must not be zero"));
+            }
+            Ok(Value::object(RangeObj { start, stop, step }))
+        },
+    );
+    f(
+        "int",
+        "int(x=0, base=10)",
+        "Convert a number or string to an integer (truncating floats toward zero).",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::Int(0)),
+            Some(v) => {
+                let base = a
+                    .pos
+                    .get(1)
+                    .or(a.kwarg("base"))
+                    .map(|b| b.as_index())
+                    .transpose()?;
+                to_int(rt, v, base)
+            }
+        },
+    );
+    f(
+        "float",
+        "float(x=0.0)",
+        "Convert a number or string to a floating-point number.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::Float(0.0)),
+            Some(v) => to_float(rt, v),
+        },
+    );
+    f(
+        "str",
+        "str(object='')",
+        "The string form of an object (what print shows).",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::str("")),
+            Some(v) => Ok(Value::str(&to_str(rt, v)?)),
+        },
+    );
+    f(
+        "bool",
+        "bool(x=False)",
+        "The truth value of x.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::Bool(false)),
+            Some(v) => Ok(Value::Bool(ops::truthy(rt, v)?)),
+        },
+    );
+    f(
+        "repr",
+        "repr(obj, /)",
+        "The printable representation of an object.",
+        |rt, a| {
+            Ok(Value::str(&repr(
+                rt,
+                a.pos.first().unwrap_or(&Value::None),
+            )?))
+        },
+    );
+    f(
+        "abs",
+        "abs(x, /)",
+        "The absolute value of a number (elementwise for arrays).",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            match &v {
+                Value::Int(i) => Ok(Value::Int(
+                    i.checked_abs()
+                        .ok_or_else(|| PyErr::overflow("integer overflow"))?,
+                )),
+                Value::Bool(b) => Ok(Value::Int(*b as i64)),
+                Value::Float(x) => Ok(Value::Float(x.abs())),
+                _ => {
+                    let np = crate::interp::modules::import(rt, "numpy")?;
+                    match np.get("abs") {
+                        Some(absf) => rt.call(&absf, Args::new(vec![v])),
+                        None => Err(PyErr::type_error(format!(
+                            "bad operand type for abs(): '{}'",
+                            v.type_name()
+                        ))),
+                    }
+                }
+            }
+        },
+    );
+    f(
+        "round",
+        "round(number, ndigits=None)",
+        "Round half to even; with ndigits a float, without an int.",
+        |_, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let nd = a
+                .pos
+                .get(1)
+                .or(a.kwarg("ndigits"))
+                .filter(|v| !v.is_none())
+                .map(|v| v.as_index())
+                .transpose()?;
+            py_round(&v, nd)
+        },
+    );
+    f("divmod", "divmod(a, b, /)", "(a // b, a % b).", |rt, a| {
+        let [x, y] = a.pos.as_slice() else {
+            return Err(PyErr::type_error("divmod expected 2 arguments"));
+        };
+        Ok(Value::tuple(vec![
+            ops::binary(rt, crate::py::value::BinOp::FloorDiv, x, y)?,
+            ops::binary(rt, crate::py::value::BinOp::Mod, x, y)?,
+        ]))
+    });
+    f(
+        "pow",
+        "pow(base, exp, mod=None)",
+        "base ** exp.",
+        |rt, a| {
+            let [x, y] = &a.pos[..2.min(a.pos.len())] else {
+                return Err(PyErr::type_error("pow expected 2 arguments"));
+            };
+            ops::binary(rt, crate::py::value::BinOp::Pow, x, y)
+        },
+    );
+    f(
+        "type",
+        "type(object)",
+        "The class of an object.",
+        |rt, a| Ok(type_of(rt, a.pos.first().unwrap_or(&Value::None))),
+    );
+    f(
+        "isinstance",
+        "isinstance(obj, class_or_tuple, /)",
+        "Whether obj is an instance of the class (or of any class in the tuple).",
+        |rt, a| {
+            let [v, c] = a.pos.as_slice() else {
+                return Err(PyErr::type_error("isinstance expected 2 arguments"));
+            };
+            Ok(Value::Bool(isinstance(rt, v, c)?))
+        },
+    );
+    f(
+        "hasattr",
+        "hasattr(obj, name, /)",
+        "Whether the object has the attribute.",
+        |rt, a| {
+            let [v, Value::Str(n)] = a.pos.as_slice() else {
+                return Err(PyErr::type_error(
+                    "hasattr(): attribute name must be string",
+                ));
+            };
+            match crate::interp::attrs::get_attr(rt, v, n) {
+                Ok(_) => Ok(Value::Bool(true)),
+                Err(e) if e.is("AttributeError") => Ok(Value::Bool(false)),
+                Err(e) => Err(e),
+            }
+        },
+    );
+    f(
+        "getattr",
+        "getattr(obj, name[, default])",
+        "The named attribute of the object, or default when missing.",
+        |rt, a| {
+            let (v, n) = match a.pos.as_slice() {
+                [v, Value::Str(n), ..] => (v.clone(), n.clone()),
+                _ => {
+                    return Err(PyErr::type_error(
+                        "getattr(): attribute name must be string",
+                    ))
+                }
+            };
+            match crate::interp::attrs::get_attr(rt, &v, &n) {
+                Ok(x) => Ok(x),
+                Err(e) if e.is("AttributeError") && a.pos.len() > 2 => Ok(a.pos[2].clone()),
+                Err(e) => Err(e),
+            }
+        },
+    );
+    f(
+        "setattr",
+        "setattr(obj, name, value, /)",
+        "Set the named attribute.",
+        |rt, a| {
+            let [v, Value::Str(n), x] = a.pos.as_slice() else {
+                return Err(PyErr::type_error("setattr expected 3 arguments"));
+            };
+            crate::interp::attrs::set_attr(rt, v, n, x.clone())?;
+            Ok(Value::None)
+        },
+    );
+    f(
+        "callable",
+        "callable(obj, /)",
+        "Whether the object can be called.",
+        |_, a| {
+            Ok(Value::Bool(matches!(
+                a.pos.first(),
+                Some(Value::Builtin(_)) | Some(Value::Object(_))
+            )))
+        },
+    );
+    f(
+        "id",
+        "id(obj, /)",
+        "A number identifying the object for its lifetime.",
+        |_, a| {
+            Ok(Value::Int(match a.pos.first() {
+                Some(Value::Object(o)) => Rc::as_ptr(o) as *const u8 as usize as i64,
+                Some(Value::List(l)) => Rc::as_ptr(l) as usize as i64,
+                Some(Value::Dict(d)) => Rc::as_ptr(d) as usize as i64,
+                _ => 0,
+            }))
+        },
+    );
+    f(
+        "input",
+        "input(prompt='', /)",
+        "Ask the user for a line of text (through the frontend's stdin).",
+        |rt, a| {
+            let prompt = match a.pos.first() {
+                Some(v) => to_str(rt, v)?,
+                None => String::new(),
+            };
+            rt.frontend
+                .input(&prompt, false)
+                .map(|s| Value::str(&s))
+                .map_err(|e| {
+                    PyErr::new(
+                        "StdinNotImplementedError",
+                        format!("input() is not available here: {e}"),
+                    )
+                })
+        },
+    );
+    f(
+        "format",
+        "format(value, format_spec='', /)",
+        "Format a value with the format mini-language.",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let spec = match a.pos.get(1) {
+                Some(Value::Str(s)) => s.to_string(),
+                _ => String::new(),
+            };
+            Ok(Value::str(&format_value(rt, &v, &spec)?))
+        },
+    );
+    f(
+        "chr",
+        "chr(i, /)",
+        "The one-character string for a Unicode code point.",
+        |_, a| {
+            let i = a.pos.first().unwrap_or(&Value::None).as_index()?;
+            char::from_u32(i as u32)
+                .map(|c| Value::str(&c.to_string()))
+                .ok_or_else(|| PyErr::value_error("chr() arg not in range(0x110000)"))
+        },
+    );
+    f(
+        "ord",
+        "ord(c, /)",
+        "The Unicode code point of a one-character string.",
+        |_, a| match a.pos.first() {
+            Some(Value::Str(s)) if s.chars().count() == 1 => {
+                Ok(Value::Int(s.chars().next().unwrap_or('\0') as i64))
+            }
+            _ => Err(PyErr::type_error("ord() expected a character")),
+        },
+    );
+    f(
+        "hex",
+        "hex(number, /)",
+        "The hexadecimal string of an integer.",
+        |_, a| {
+            let i = a.pos.first().unwrap_or(&Value::None).as_index()?;
+            Ok(Value::str(&if i < 0 {
+                format!("-0x{:x}", -i)
+            } else {
+                format!("0x{i:x}")
+            }))
+        },
+    );
+    f(
+        "dir",
+        "dir(obj)",
+        "The attribute names of an object.",
+        |rt, a| {
+            let names = match a.pos.first() {
+                Some(v) => crate::interp::attrs::dir(v),
+                None => {
+                    let _ = rt;
+                    vec![]
+                }
+            };
+            Ok(Value::list(names.iter().map(|s| Value::str(s)).collect()))
+        },
+    );
+    f(
+        "slice",
+        "slice(start, stop[, step])",
+        "A slice object.",
+        |_, a| {
+            let g = |v: Option<&Value>| -> PyResult<Option<i64>> {
+                v.filter(|v| !v.is_none()).map(|v| v.as_index()).transpose()
+            };
+            let (start, stop, step) = match a.pos.len() {
+                1 => (None, g(a.pos.first())?, None),
+                _ => (g(a.pos.first())?, g(a.pos.get(1))?, g(a.pos.get(2))?),
+            };
+            Ok(Value::Slice(Rc::new(crate::py::value::SliceValue {
+                start,
+                stop,
+                step,
+            })))
+        },
+    );
+    f(
+        "display",
+        "display(*objs, display_id=None)",
+        "Show objects as rich output (IPython's display).",
+        crate::interp::ipython::display_builtin,
+    );
+    f(
+        "hash",
+        "hash(obj, /)",
+        "A hash of an immutable value.",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            ops::check_hashable(&v)?;
+            let s = repr(rt, &v)?;
+            Ok(Value::Int(
+                s.bytes().fold(1469598103934665603u64, |h, c| {
+                    (h ^ c as u64).wrapping_mul(1099511628211)
+                }) as i64
+                    >> 1,
+            ))
+        },
+    );
+    crate::interp::builtins_iter::register(&mut b);
+    b.insert(
+        "object".into(),
+        Value::builtin("object", "object()", "The base class.", |_, _| {
+            Ok(Value::None)
+        }),
+    );
+    b.insert("NotImplemented".into(), Value::None);
+    b.insert("Ellipsis".into(), Value::Ellipsis);
+    for name in BUILTIN_EXCEPTIONS {
+        b.insert(
+            name.to_string(),
+            Value::object(ExceptionType {
+                name: name.to_string(),
+            }),
+        );
+    }
+    let _ = float_repr;
+    b
+}

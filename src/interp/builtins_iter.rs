@@ -1,0 +1,350 @@
+//! The builtins that consume iterables: containers built from iterables (list, tuple, set,
+//! dict), ordering (sorted, reversed, min, max), folds (sum, any, all) and the lazy helpers
+//! nbcuda materialises as lists (enumerate, zip, map, filter, iter).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::interp::ops;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Dict, Value};
+
+/// Sort values with an optional key function and reverse flag (stable, as Python).
+pub fn sort_values(
+    rt: &mut Runtime,
+    items: Vec<Value>,
+    key: Option<&Value>,
+    reverse: Option<&Value>,
+) -> PyResult<Vec<Value>> {
+    let keys: Vec<Value> = match key {
+        Some(k) if !k.is_none() => items
+            .iter()
+            .map(|v| rt.call(k, Args::new(vec![v.clone()])))
+            .collect::<PyResult<_>>()?,
+        _ => items.clone(),
+    };
+    let mut idx: Vec<usize> = (0..items.len()).collect();
+    let mut err = None;
+    idx.sort_by(|&a, &b| match ops::py_cmp(rt, &keys[a], &keys[b]) {
+        Ok(o) => o,
+        Err(e) => {
+            err.get_or_insert(e);
+            std::cmp::Ordering::Equal
+        }
+    });
+    if let Some(e) = err {
+        return Err(e);
+    }
+    let rev = match reverse {
+        Some(r) => ops::truthy(rt, r)?,
+        None => false,
+    };
+    if rev {
+        // Stable reverse sort: reverse, sort, reverse keeps equal items in original order.
+        idx.reverse();
+        let mut err = None;
+        idx.sort_by(|&a, &b| match ops::py_cmp(rt, &keys[b], &keys[a]) {
+            Ok(o) => o,
+            Err(e) => {
+                err.get_or_insert(e);
+                std::cmp::Ordering::Equal
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+    }
+    Ok(idx.into_iter().map(|i| items[i].clone()).collect())
+}
+
+fn minmax(rt: &mut Runtime, a: Args, want_max: bool) -> PyResult<Value> {
+    let name = if want_max { "max" } else { "min" };
+    let items = if a.pos.len() == 1 {
+        ops::iterate(rt, &a.pos[0])?
+    } else {
+        a.pos.clone()
+    };
+    if items.is_empty() {
+        return match a.kwarg("default") {
+            Some(d) => Ok(d.clone()),
+            None => Err(PyErr::value_error(format!(
+                "{name}() iterable argument is empty"
+            ))),
+        };
+    }
+    let key = a.kwarg("key").cloned();
+    let mut best = items[0].clone();
+    let mut best_key = match &key {
+        Some(k) => rt.call(k, Args::new(vec![best.clone()]))?,
+        None => best.clone(),
+    };
+    for it in items.into_iter().skip(1) {
+        let k = match &key {
+            Some(kf) => rt.call(kf, Args::new(vec![it.clone()]))?,
+            None => it.clone(),
+        };
+        let o = ops::py_cmp(rt, &k, &best_key)?;
+        if (want_max && o == std::cmp::Ordering::Greater)
+            || (!want_max && o == std::cmp::Ordering::Less)
+        {
+            best = it;
+            best_key = k;
+        }
+    }
+    Ok(best)
+}
+
+/// Add these builtins to the table.
+pub(crate) fn register(b: &mut HashMap<String, Value>) {
+    let mut f =
+        |name: &str, sig: &str, doc: &str, func: fn(&mut Runtime, Args) -> PyResult<Value>| {
+            b.insert(name.to_string(), Value::builtin(name, sig, doc, func));
+        };
+    f(
+        "min",
+        "min(iterable, *, key=None, default=...) / min(a, b, *args)",
+        "The smallest item.",
+        |rt, a| minmax(rt, a, false),
+    );
+    f(
+        "max",
+        "max(iterable, *, key=None, default=...) / max(a, b, *args)",
+        "The largest item.",
+        |rt, a| minmax(rt, a, true),
+    );
+    f(
+        "sum",
+        "sum(iterable, /, start=0)",
+        "The sum of the items plus start.",
+        |rt, a| {
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let mut acc = a
+                .pos
+                .get(1)
+                .or(a.kwarg("start"))
+                .cloned()
+                .unwrap_or(Value::Int(0));
+            for (i, it) in items.into_iter().enumerate() {
+                if i % 100_000 == 0 {
+                    rt.check_interrupt()?;
+                }
+                acc = ops::binary(rt, crate::py::value::BinOp::Add, &acc, &it)?;
+            }
+            Ok(acc)
+        },
+    );
+    f(
+        "enumerate",
+        "enumerate(iterable, start=0)",
+        "Pairs (index, item) for the items of an iterable.",
+        |rt, a| {
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let start = a
+                .pos
+                .get(1)
+                .or(a.kwarg("start"))
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0);
+            Ok(Value::list(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
+                    .collect(),
+            ))
+        },
+    );
+    f(
+        "zip",
+        "zip(*iterables)",
+        "Tuples of corresponding items, stopping at the shortest iterable.",
+        |rt, a| {
+            let lists = a
+                .pos
+                .iter()
+                .map(|v| ops::iterate(rt, v))
+                .collect::<PyResult<Vec<_>>>()?;
+            let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
+            Ok(Value::list(
+                (0..n)
+                    .map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect()))
+                    .collect(),
+            ))
+        },
+    );
+    f(
+        "list",
+        "list(iterable=())",
+        "A new list of the iterable's items.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::list(vec![])),
+            Some(v) => Ok(Value::list(ops::iterate(rt, v)?)),
+        },
+    );
+    f(
+        "tuple",
+        "tuple(iterable=())",
+        "A new tuple of the iterable's items.",
+        |rt, a| match a.pos.first() {
+            None => Ok(Value::tuple(vec![])),
+            Some(v) => Ok(Value::tuple(ops::iterate(rt, v)?)),
+        },
+    );
+    f(
+        "set",
+        "set(iterable=())",
+        "A new set of the iterable's distinct items.",
+        |rt, a| {
+            let items = match a.pos.first() {
+                None => vec![],
+                Some(v) => ops::iterate(rt, v)?,
+            };
+            let mut out: Vec<Value> = Vec::new();
+            for v in items {
+                ops::check_hashable(&v)?;
+                if !ops::contains(rt, &Value::list(out.clone()), &v)? {
+                    out.push(v);
+                }
+            }
+            Ok(Value::Set(Rc::new(RefCell::new(out))))
+        },
+    );
+    f(
+        "dict",
+        "dict(mapping_or_pairs=(), **kwargs)",
+        "A new dict from a mapping, pairs, or keyword arguments.",
+        |rt, a| {
+            let mut d = Dict::default();
+            if let Some(src) = a.pos.first() {
+                match src {
+                    Value::Dict(o) => d = o.borrow().clone(),
+                    other => {
+                        for pair in ops::iterate(rt, other)? {
+                            let kv = ops::iterate(rt, &pair)?;
+                            let [k, v] = kv.as_slice() else {
+                                return Err(PyErr::value_error(
+                                    "dictionary update sequence element has wrong length",
+                                ));
+                            };
+                            ops::dict_set(rt, &mut d, k.clone(), v.clone())?;
+                        }
+                    }
+                }
+            }
+            for (k, v) in &a.kw {
+                ops::dict_set(rt, &mut d, Value::Str(k.clone()), v.clone())?;
+            }
+            Ok(Value::Dict(Rc::new(RefCell::new(d))))
+        },
+    );
+    f(
+        "sorted",
+        "sorted(iterable, /, *, key=None, reverse=False)",
+        "A new sorted list of the iterable's items.",
+        |rt, a| {
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            Ok(Value::list(sort_values(
+                rt,
+                items,
+                a.kwarg("key"),
+                a.kwarg("reverse"),
+            )?))
+        },
+    );
+    f(
+        "reversed",
+        "reversed(sequence, /)",
+        "The items in reverse order.",
+        |rt, a| {
+            let mut items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            items.reverse();
+            Ok(Value::list(items))
+        },
+    );
+    f(
+        "any",
+        "any(iterable, /)",
+        "True if any item is true.",
+        |rt, a| {
+            for v in ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+                if ops::truthy(rt, &v)? {
+                    return Ok(Value::Bool(true));
+                }
+            }
+            Ok(Value::Bool(false))
+        },
+    );
+    f(
+        "all",
+        "all(iterable, /)",
+        "True if every item is true.",
+        |rt, a| {
+            for v in ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+                if !ops::truthy(rt, &v)? {
+                    return Ok(Value::Bool(false));
+                }
+            }
+            Ok(Value::Bool(true))
+        },
+    );
+    f(
+        "map",
+        "map(function, iterable, ...)",
+        "The results of calling function on the items (a list in nbcuda).",
+        |rt, a| {
+            let Some((func, rest)) = a.pos.split_first() else {
+                return Err(PyErr::type_error("map() must have at least two arguments."));
+            };
+            let lists = rest
+                .iter()
+                .map(|v| ops::iterate(rt, v))
+                .collect::<PyResult<Vec<_>>>()?;
+            let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
+            let mut out = Vec::with_capacity(n);
+            for i in 0..n {
+                out.push(rt.call(
+                    func,
+                    Args::new(lists.iter().map(|l| l[i].clone()).collect()),
+                )?);
+            }
+            Ok(Value::list(out))
+        },
+    );
+    f(
+        "filter",
+        "filter(function, iterable)",
+        "The items for which function is true (a list in nbcuda).",
+        |rt, a| {
+            let [func, it] = a.pos.as_slice() else {
+                return Err(PyErr::type_error("filter expected 2 arguments"));
+            };
+            let mut out = Vec::new();
+            for v in ops::iterate(rt, it)? {
+                let keep = if func.is_none() {
+                    ops::truthy(rt, &v)?
+                } else {
+                    let r = rt.call(func, Args::new(vec![v.clone()]))?;
+                    ops::truthy(rt, &r)?
+                };
+                if keep {
+                    out.push(v);
+                }
+            }
+            Ok(Value::list(out))
+        },
+    );
+    f(
+        "iter",
+        "iter(iterable)",
+        "The items of an iterable (a list in nbcuda).",
+        |rt, a| {
+            Ok(Value::list(ops::iterate(
+                rt,
+                a.pos.first().unwrap_or(&Value::None),
+            )?))
+        },
+    );
+}

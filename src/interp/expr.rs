@@ -1,0 +1,603 @@
+//! Expression evaluation.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::Ranged;
+
+use crate::interp::attrs::get_attr;
+use crate::interp::frame::Ctx;
+use crate::interp::ops;
+use crate::interp::repr::{format_value, repr, to_str};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::function::Function;
+use crate::py::runtime::Runtime;
+use crate::py::value::SliceValue;
+use crate::py::value::{Args, BinOp, Dict, UnaryOp, Value};
+
+/// Interpreter-wide state kept in the runtime.
+#[derive(Default)]
+pub struct InterpState {
+    pub builtins: HashMap<String, Value>,
+    pub depth: usize,
+    /// Reply payloads of the running cell (`obj?` pages).
+    pub payload: Vec<serde_json::Value>,
+}
+
+pub const MAX_DEPTH: usize = 400;
+
+pub fn eval(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
+    eval_inner(rt, ctx, e).map_err(|err| ctx.locate(err, e.range()))
+}
+
+fn name_error(name: &str) -> PyErr {
+    PyErr::name_error(format!("name '{name}' is not defined"))
+}
+
+pub fn lookup_name(rt: &mut Runtime, ctx: &Ctx, name: &str) -> PyResult<Value> {
+    if let Some(v) = ctx.lookup(name) {
+        return Ok(v);
+    }
+    rt.state::<InterpState>()
+        .builtins
+        .get(name)
+        .cloned()
+        .ok_or_else(|| name_error(name))
+}
+
+fn op_of(op: ast::Operator) -> BinOp {
+    use ast::Operator as O;
+    match op {
+        O::Add => BinOp::Add,
+        O::Sub => BinOp::Sub,
+        O::Mult => BinOp::Mul,
+        O::MatMult => BinOp::MatMul,
+        O::Div => BinOp::Div,
+        O::Mod => BinOp::Mod,
+        O::Pow => BinOp::Pow,
+        O::LShift => BinOp::LShift,
+        O::RShift => BinOp::RShift,
+        O::BitOr => BinOp::BitOr,
+        O::BitXor => BinOp::BitXor,
+        O::BitAnd => BinOp::BitAnd,
+        O::FloorDiv => BinOp::FloorDiv,
+    }
+}
+
+pub fn binop_of(op: ast::Operator) -> BinOp {
+    op_of(op)
+}
+
+fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
+    Ok(match e {
+        Expr::NumberLiteral(n) => match &n.value {
+            ast::Number::Int(i) => Value::Int(i.as_i64().ok_or_else(|| {
+                PyErr::overflow("integer literal too large for nbcuda's 64-bit int")
+            })?),
+            ast::Number::Float(f) => Value::Float(*f),
+            ast::Number::Complex { .. } => {
+                return Err(PyErr::not_implemented(
+                    "complex numbers are not supported in nbcuda",
+                ))
+            }
+        },
+        Expr::StringLiteral(s) => Value::str(s.value.to_str()),
+        Expr::BytesLiteral(b) => Value::Bytes(b.value.bytes().collect::<Vec<u8>>().into()),
+        Expr::BooleanLiteral(b) => Value::Bool(b.value),
+        Expr::NoneLiteral(_) => Value::None,
+        Expr::EllipsisLiteral(_) => Value::Ellipsis,
+        Expr::FString(f) => Value::str(&fstring(rt, ctx, f)?),
+        Expr::Name(n) => lookup_name(rt, ctx, n.id.as_str())?,
+        Expr::Attribute(a) => {
+            let base = eval(rt, ctx, &a.value)?;
+            get_attr(rt, &base, a.attr.as_str())?
+        }
+        Expr::Subscript(s) => {
+            let base = eval(rt, ctx, &s.value)?;
+            let key = eval(rt, ctx, &s.slice)?;
+            ops::get_item(rt, &base, &key)?
+        }
+        Expr::Slice(s) => {
+            let mut part = |x: &Option<Box<Expr>>| -> PyResult<Option<i64>> {
+                match x {
+                    None => Ok(None),
+                    Some(x) => match eval(rt, ctx, x)? {
+                        Value::None => Ok(None),
+                        v => Ok(Some(v.as_index().map_err(|_| {
+                            PyErr::type_error("slice indices must be integers or None or have an __index__ method")
+                        })?)),
+                    },
+                }
+            };
+            let (start, stop, step) = (part(&s.lower)?, part(&s.upper)?, part(&s.step)?);
+            Value::Slice(Rc::new(SliceValue { start, stop, step }))
+        }
+        Expr::BinOp(b) => {
+            let l = eval(rt, ctx, &b.left)?;
+            let r = eval(rt, ctx, &b.right)?;
+            ops::binary(rt, op_of(b.op), &l, &r)?
+        }
+        Expr::UnaryOp(u) => {
+            let v = eval(rt, ctx, &u.operand)?;
+            match u.op {
+                ast::UnaryOp::Not => Value::Bool(!ops::truthy(rt, &v)?),
+                ast::UnaryOp::USub => ops::unary(rt, UnaryOp::Neg, &v)?,
+                ast::UnaryOp::UAdd => ops::unary(rt, UnaryOp::Pos, &v)?,
+                ast::UnaryOp::Invert => ops::unary(rt, UnaryOp::Invert, &v)?,
+            }
+        }
+        Expr::BoolOp(b) => {
+            let mut last = Value::None;
+            for (i, v) in b.values.iter().enumerate() {
+                last = eval(rt, ctx, v)?;
+                let t = ops::truthy(rt, &last)?;
+                let stop = match b.op {
+                    ast::BoolOp::And => !t,
+                    ast::BoolOp::Or => t,
+                };
+                if stop || i + 1 == b.values.len() {
+                    break;
+                }
+            }
+            last
+        }
+        Expr::Compare(c) => {
+            let mut left = eval(rt, ctx, &c.left)?;
+            let mut result = Value::Bool(true);
+            for (op, right_e) in c.ops.iter().zip(c.comparators.iter()) {
+                let right = eval(rt, ctx, right_e)?;
+                let r = match op {
+                    ast::CmpOp::Eq => ops::compare(rt, BinOp::Eq, &left, &right)?,
+                    ast::CmpOp::NotEq => ops::compare(rt, BinOp::Ne, &left, &right)?,
+                    ast::CmpOp::Lt => ops::compare(rt, BinOp::Lt, &left, &right)?,
+                    ast::CmpOp::LtE => ops::compare(rt, BinOp::Le, &left, &right)?,
+                    ast::CmpOp::Gt => ops::compare(rt, BinOp::Gt, &left, &right)?,
+                    ast::CmpOp::GtE => ops::compare(rt, BinOp::Ge, &left, &right)?,
+                    ast::CmpOp::Is => Value::Bool(ops::is_same(&left, &right)),
+                    ast::CmpOp::IsNot => Value::Bool(!ops::is_same(&left, &right)),
+                    ast::CmpOp::In => Value::Bool(ops::contains(rt, &right, &left)?),
+                    ast::CmpOp::NotIn => Value::Bool(!ops::contains(rt, &right, &left)?),
+                };
+                if c.ops.len() == 1 {
+                    return Ok(r);
+                }
+                if !ops::truthy(rt, &r)? {
+                    return Ok(r);
+                }
+                result = r;
+                left = right;
+            }
+            result
+        }
+        Expr::If(i) => {
+            let t = eval(rt, ctx, &i.test)?;
+            if ops::truthy(rt, &t)? {
+                eval(rt, ctx, &i.body)?
+            } else {
+                eval(rt, ctx, &i.orelse)?
+            }
+        }
+        Expr::Call(c) => {
+            let f = eval(rt, ctx, &c.func)?;
+            let args = eval_args(rt, ctx, &c.arguments)?;
+            call_value(rt, &f, args)?
+        }
+        Expr::Tuple(t) => Value::tuple(eval_seq(rt, ctx, &t.elts)?),
+        Expr::List(l) => Value::list(eval_seq(rt, ctx, &l.elts)?),
+        Expr::Set(s) => {
+            let items = eval_seq(rt, ctx, &s.elts)?;
+            let mut out: Vec<Value> = Vec::new();
+            for v in items {
+                ops::check_hashable(&v)?;
+                if !ops::contains(rt, &Value::list(out.clone()), &v)? {
+                    out.push(v);
+                }
+            }
+            Value::Set(Rc::new(RefCell::new(out)))
+        }
+        Expr::Dict(d) => {
+            let mut dict = Dict::default();
+            for item in &d.items {
+                let v = eval(rt, ctx, &item.value)?;
+                match &item.key {
+                    Some(k) => {
+                        let k = eval(rt, ctx, k)?;
+                        ops::dict_set(rt, &mut dict, k, v)?;
+                    }
+                    None => match v {
+                        Value::Dict(other) => {
+                            for (k, v) in other.borrow().entries.clone() {
+                                ops::dict_set(rt, &mut dict, k, v)?;
+                            }
+                        }
+                        other => {
+                            return Err(PyErr::type_error(format!(
+                                "'{}' object is not a mapping",
+                                other.type_name()
+                            )))
+                        }
+                    },
+                }
+            }
+            Value::Dict(Rc::new(RefCell::new(dict)))
+        }
+        Expr::ListComp(l) => Value::list(comprehension(rt, ctx, &l.generators, &mut |rt, c| {
+            Ok(vec![eval(rt, c, &l.elt)?])
+        })?),
+        Expr::Generator(g) => Value::list(comprehension(rt, ctx, &g.generators, &mut |rt, c| {
+            Ok(vec![eval(rt, c, &g.elt)?])
+        })?),
+        Expr::SetComp(s) => {
+            let items = comprehension(rt, ctx, &s.generators, &mut |rt, c| {
+                Ok(vec![eval(rt, c, &s.elt)?])
+            })?;
+            let mut out: Vec<Value> = Vec::new();
+            for v in items {
+                if !ops::contains(rt, &Value::list(out.clone()), &v)? {
+                    out.push(v);
+                }
+            }
+            Value::Set(Rc::new(RefCell::new(out)))
+        }
+        Expr::DictComp(d) => {
+            let pairs = comprehension(rt, ctx, &d.generators, &mut |rt, c| {
+                let k = eval(rt, c, &d.key)?;
+                let v = eval(rt, c, &d.value)?;
+                Ok(vec![Value::tuple(vec![k, v])])
+            })?;
+            let mut dict = Dict::default();
+            for p in pairs {
+                if let Value::Tuple(t) = p {
+                    ops::dict_set(rt, &mut dict, t[0].clone(), t[1].clone())?;
+                }
+            }
+            Value::Dict(Rc::new(RefCell::new(dict)))
+        }
+        Expr::Lambda(l) => make_lambda(rt, ctx, l)?,
+        Expr::Named(n) => {
+            let v = eval(rt, ctx, &n.value)?;
+            crate::interp::stmt::assign_target(rt, ctx, &n.target, v.clone())?;
+            v
+        }
+        Expr::Starred(_) => {
+            return Err(PyErr::new(
+                "SyntaxError",
+                "can't use starred expression here",
+            ))
+        }
+        Expr::IpyEscapeCommand(c) => {
+            crate::interp::magics::run_escape(rt, ctx, c.kind, &c.value, true)?
+        }
+        Expr::Await(_) => {
+            return Err(PyErr::not_implemented(
+                "await (async code) is not supported in nbcuda",
+            ))
+        }
+        Expr::Yield(_) | Expr::YieldFrom(_) => {
+            return Err(PyErr::not_implemented(
+                "generators (yield) are not supported in nbcuda; build a list instead",
+            ))
+        }
+        Expr::TString(_) => {
+            return Err(PyErr::not_implemented(
+                "template strings are not supported in nbcuda",
+            ))
+        }
+    })
+}
+
+pub fn eval_seq(rt: &mut Runtime, ctx: &mut Ctx, elts: &[Expr]) -> PyResult<Vec<Value>> {
+    let mut out = Vec::with_capacity(elts.len());
+    for e in elts {
+        if let Expr::Starred(s) = e {
+            let v = eval(rt, ctx, &s.value)?;
+            out.extend(ops::iterate(rt, &v)?);
+        } else {
+            out.push(eval(rt, ctx, e)?);
+        }
+    }
+    Ok(out)
+}
+
+pub fn eval_args(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::Arguments) -> PyResult<Args> {
+    let pos = eval_seq(rt, ctx, &a.args)?;
+    let mut kw = Vec::new();
+    for k in a.keywords.iter() {
+        let v = eval(rt, ctx, &k.value)?;
+        match &k.arg {
+            Some(name) => kw.push((Rc::from(name.as_str()), v)),
+            None => match v {
+                Value::Dict(d) => {
+                    for (k, v) in d.borrow().entries.iter() {
+                        let Value::Str(s) = k else {
+                            return Err(PyErr::type_error("keywords must be strings"));
+                        };
+                        kw.push((s.clone(), v.clone()));
+                    }
+                }
+                other => {
+                    return Err(PyErr::type_error(format!(
+                        "argument after ** must be a mapping, not {}",
+                        other.type_name()
+                    )))
+                }
+            },
+        }
+    }
+    Ok(Args { pos, kw })
+}
+
+type ElemFn<'a> = dyn FnMut(&mut Runtime, &mut Ctx) -> PyResult<Vec<Value>> + 'a;
+
+fn comprehension(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    gens: &[ast::Comprehension],
+    elem: &mut ElemFn<'_>,
+) -> PyResult<Vec<Value>> {
+    let mut inner = ctx.nested_scope();
+    let mut out = Vec::new();
+    comp_level(rt, &mut inner, gens, 0, elem, &mut out)?;
+    Ok(out)
+}
+
+fn comp_level(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    gens: &[ast::Comprehension],
+    i: usize,
+    elem: &mut ElemFn<'_>,
+    out: &mut Vec<Value>,
+) -> PyResult<()> {
+    if i == gens.len() {
+        out.extend(elem(rt, ctx)?);
+        return Ok(());
+    }
+    let g = &gens[i];
+    let iterable = eval(rt, ctx, &g.iter)?;
+    let items = ops::iterate(rt, &iterable)?;
+    'items: for item in items {
+        rt.check_interrupt()?;
+        crate::interp::stmt::assign_target(rt, ctx, &g.target, item)?;
+        for cond in &g.ifs {
+            let c = eval(rt, ctx, cond)?;
+            if !ops::truthy(rt, &c)? {
+                continue 'items;
+            }
+        }
+        comp_level(rt, ctx, gens, i + 1, elem, out)?;
+    }
+    Ok(())
+}
+
+fn fstring(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::ExprFString) -> PyResult<String> {
+    let mut out = String::new();
+    for part in f.value.iter() {
+        match part {
+            ast::FStringPart::Literal(l) => out.push_str(&l.value),
+            ast::FStringPart::FString(fs) => interpolate(rt, ctx, &fs.elements, &mut out)?,
+        }
+    }
+    Ok(out)
+}
+
+fn interpolate(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    elements: &ast::InterpolatedStringElements,
+    out: &mut String,
+) -> PyResult<()> {
+    for el in elements.iter() {
+        match el {
+            ast::InterpolatedStringElement::Literal(l) => out.push_str(&l.value),
+            ast::InterpolatedStringElement::Interpolation(i) => {
+                let v = eval(rt, ctx, &i.expression)?;
+                if let Some(d) = &i.debug_text {
+                    let src = &ctx.source[i.expression.range().start().to_usize()
+                        ..i.expression.range().end().to_usize()];
+                    out.push_str(&d.leading);
+                    out.push_str(src);
+                    out.push_str(&d.trailing);
+                }
+                let mut spec = String::new();
+                if let Some(fs) = &i.format_spec {
+                    interpolate(rt, ctx, &fs.elements, &mut spec)?;
+                }
+                let v = match i.conversion {
+                    ast::ConversionFlag::Repr => Value::str(&repr(rt, &v)?),
+                    ast::ConversionFlag::Str => Value::str(&to_str(rt, &v)?),
+                    ast::ConversionFlag::Ascii => Value::str(&repr(rt, &v)?),
+                    ast::ConversionFlag::None if i.debug_text.is_some() && spec.is_empty() => {
+                        Value::str(&repr(rt, &v)?)
+                    }
+                    ast::ConversionFlag::None => v,
+                };
+                out.push_str(&format_value(rt, &v, &spec)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn make_lambda(rt: &mut Runtime, ctx: &mut Ctx, l: &ast::ExprLambda) -> PyResult<Value> {
+    let range = l.range();
+    let def = ast::StmtFunctionDef {
+        node_index: Default::default(),
+        range,
+        is_async: false,
+        decorator_list: vec![],
+        name: ast::Identifier::new("<lambda>", range),
+        type_params: None,
+        parameters: l.parameters.clone().unwrap_or_default(),
+        returns: None,
+        body: vec![ast::Stmt::Return(ast::StmtReturn {
+            node_index: Default::default(),
+            range: l.body.range(),
+            value: Some(l.body.clone()),
+        })],
+    };
+    let f = crate::interp::stmt::make_function(rt, ctx, Rc::new(def))?;
+    Ok(Value::Object(Rc::new(f)))
+}
+
+/// Call any callable value.
+pub fn call_value(rt: &mut Runtime, f: &Value, args: Args) -> PyResult<Value> {
+    rt.check_interrupt()?;
+    match f {
+        Value::Builtin(b) => (b.f)(rt, args),
+        Value::Object(o) => {
+            if let Some(func) = o.as_any().downcast_ref::<Function>() {
+                call_function(rt, func, args)
+            } else {
+                o.clone().call(args, rt)
+            }
+        }
+        other => Err(PyErr::type_error(format!(
+            "'{}' object is not callable",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Bind arguments to a user function's parameters and run its body.
+pub fn call_function(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
+    let depth = {
+        let st = rt.state::<InterpState>();
+        st.depth += 1;
+        st.depth
+    };
+    let result = if depth > MAX_DEPTH {
+        Err(PyErr::new(
+            "RecursionError",
+            "maximum recursion depth exceeded",
+        ))
+    } else {
+        call_function_inner(rt, f, args)
+    };
+    rt.state::<InterpState>().depth -= 1;
+    result
+}
+
+fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
+    let locals: crate::py::function::Scope = Rc::new(RefCell::new(HashMap::new()));
+    bind_params(f, args, &mut locals.borrow_mut())?;
+    let mut ctx = Ctx {
+        locals: Some(locals),
+        globals: f.globals.clone(),
+        enclosing: f.enclosing.clone(),
+        declared_global: Default::default(),
+        declared_nonlocal: Default::default(),
+        source: f.source.clone(),
+        origin: Rc::from(f.origin.as_str()),
+        fname: f.name.clone(),
+        handling: Vec::new(),
+    };
+    crate::interp::stmt::collect_declarations(&f.def.body, &mut ctx);
+    match crate::interp::stmt::exec_block(rt, &mut ctx, &f.def.body)? {
+        crate::interp::frame::Flow::Return(v) => Ok(v),
+        _ => Ok(Value::None),
+    }
+}
+
+fn bind_params(f: &Function, args: Args, locals: &mut HashMap<String, Value>) -> PyResult<()> {
+    let p = &f.def.parameters;
+    let positional: Vec<&ast::ParameterWithDefault> =
+        p.posonlyargs.iter().chain(p.args.iter()).collect();
+    let n_pos = positional.len();
+    let mut pos = args.pos.into_iter();
+    for param in positional.iter() {
+        match pos.next() {
+            Some(v) => {
+                locals.insert(param.parameter.name.id.to_string(), v);
+            }
+            None => break,
+        }
+    }
+    let extra: Vec<Value> = pos.collect();
+    if let Some(va) = &p.vararg {
+        locals.insert(va.name.id.to_string(), Value::tuple(extra));
+    } else if !extra.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "{}() takes {} positional argument{} but {} were given",
+            f.name,
+            n_pos,
+            if n_pos == 1 { "" } else { "s" },
+            n_pos + extra.len()
+        )));
+    }
+    let mut kwargs = Dict::default();
+    for (k, v) in args.kw {
+        let is_pos = positional
+            .iter()
+            .position(|pp| pp.parameter.name.id.as_str() == &*k);
+        let is_kwonly = p
+            .kwonlyargs
+            .iter()
+            .any(|pp| pp.parameter.name.id.as_str() == &*k);
+        if let Some(i) = is_pos {
+            if i < p.posonlyargs.len() {
+                return Err(PyErr::type_error(format!(
+                    "{}() got some positional-only arguments passed as keyword arguments: '{k}'",
+                    f.name
+                )));
+            }
+        }
+        if is_pos.is_some() || is_kwonly {
+            if locals.contains_key(&*k) {
+                return Err(PyErr::type_error(format!(
+                    "{}() got multiple values for argument '{k}'",
+                    f.name
+                )));
+            }
+            locals.insert(k.to_string(), v);
+        } else if p.kwarg.is_some() {
+            kwargs.insert_str(&k, v);
+        } else {
+            return Err(PyErr::type_error(format!(
+                "{}() got an unexpected keyword argument '{k}'",
+                f.name
+            )));
+        }
+    }
+    if let Some(kw) = &p.kwarg {
+        locals.insert(
+            kw.name.id.to_string(),
+            Value::Dict(Rc::new(RefCell::new(kwargs))),
+        );
+    }
+    let first_default = n_pos - f.defaults.len().min(n_pos);
+    let mut missing = Vec::new();
+    for (i, param) in positional.iter().enumerate() {
+        let name = param.parameter.name.id.as_str();
+        if !locals.contains_key(name) {
+            if i >= first_default {
+                locals.insert(name.to_string(), f.defaults[i - first_default].clone());
+            } else {
+                missing.push(format!("'{name}'"));
+            }
+        }
+    }
+    for param in &p.kwonlyargs {
+        let name = param.parameter.name.id.as_str();
+        if !locals.contains_key(name) {
+            match f.kw_defaults.iter().find(|(k, _)| k == name) {
+                Some((_, v)) => {
+                    locals.insert(name.to_string(), v.clone());
+                }
+                None => missing.push(format!("'{name}'")),
+            }
+        }
+    }
+    if !missing.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "{}() missing {} required positional argument{}: {}",
+            f.name,
+            missing.len(),
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(" and ")
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! Execution frames: where names live while a cell or a function body runs, and how errors
+//! get their source positions.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use ruff_text_size::TextRange;
+
+use crate::py::error::Frame;
+use crate::py::error::PyErr;
+use crate::py::function::Scope;
+use crate::py::value::Value;
+
+/// Control flow out of a statement.
+pub enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(Value),
+}
+
+/// One activation: a cell (module level) or a function call.
+pub struct Ctx {
+    /// Function locals; None at module level, where globals are the locals.
+    pub locals: Option<Scope>,
+    pub globals: Scope,
+    /// Enclosing function scopes, innermost first.
+    pub enclosing: Vec<Scope>,
+    pub declared_global: HashSet<String>,
+    pub declared_nonlocal: HashSet<String>,
+    /// The source the AST ranges index into.
+    pub source: Rc<str>,
+    /// `Cell In[3]`.
+    pub origin: Rc<str>,
+    /// `<module>` or the function's name.
+    pub fname: String,
+    /// Exceptions being handled (for bare `raise`), innermost last.
+    pub handling: Vec<PyErr>,
+}
+
+impl Ctx {
+    /// A fresh local scope nested in this one (comprehensions, `%timeit` bodies): names
+    /// bound inside stay local, while this scope's locals and enclosing scopes stay
+    /// visible as closures see them.
+    pub fn nested_scope(&self) -> Ctx {
+        let mut enclosing: Vec<Scope> = self.locals.iter().cloned().collect();
+        enclosing.extend(self.enclosing.iter().cloned());
+        Ctx {
+            locals: Some(Default::default()),
+            globals: self.globals.clone(),
+            enclosing,
+            declared_global: Default::default(),
+            declared_nonlocal: Default::default(),
+            source: self.source.clone(),
+            origin: self.origin.clone(),
+            fname: self.fname.clone(),
+            handling: Vec::new(),
+        }
+    }
+
+    /// Attach this frame's position to an error, once per frame.
+    pub fn locate(&self, mut err: PyErr, range: TextRange) -> PyErr {
+        let same = err.frames.last().is_some_and(|f| {
+            *f.origin == *self.origin
+                && f.function == self.fname
+                && Rc::ptr_eq(&f.source, &self.source)
+        });
+        if !same {
+            err.frames.push(Frame {
+                origin: self.origin.to_string(),
+                source: self.source.clone(),
+                start: range.start().to_usize(),
+                end: range.end().to_usize(),
+                function: self.fname.clone(),
+            });
+        }
+        err
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        if let Some(l) = &self.locals {
+            if !self.declared_global.contains(name) {
+                if let Some(v) = l.borrow().get(name) {
+                    return Some(v.clone());
+                }
+            }
+        }
+        for s in &self.enclosing {
+            if let Some(v) = s.borrow().get(name) {
+                return Some(v.clone());
+            }
+        }
+        self.globals.borrow().get(name).cloned()
+    }
+
+    pub fn assign(&self, name: &str, value: Value) {
+        if self.declared_nonlocal.contains(name) {
+            for s in &self.enclosing {
+                if s.borrow().contains_key(name) {
+                    s.borrow_mut().insert(name.to_string(), value);
+                    return;
+                }
+            }
+        }
+        match &self.locals {
+            Some(l) if !self.declared_global.contains(name) => {
+                l.borrow_mut().insert(name.to_string(), value);
+            }
+            _ => {
+                self.globals.borrow_mut().insert(name.to_string(), value);
+            }
+        }
+    }
+
+    /// Remove a binding; false when it did not exist.
+    pub fn delete(&self, name: &str) -> bool {
+        match &self.locals {
+            Some(l) if !self.declared_global.contains(name) => {
+                l.borrow_mut().remove(name).is_some()
+            }
+            _ => self.globals.borrow_mut().remove(name).is_some(),
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! The cell language: Python syntax parsed by ruff's parser (IPython mode), executed by
+//! nbcuda's own interpreter over a defined subset of Python.
+
+pub mod assist;
+pub mod attrs;
+pub mod builtins;
+pub mod builtins_iter;
+pub mod expr;
+pub mod frame;
+pub mod ipython;
+pub mod magics;
+pub mod modules;
+pub mod objects;
+pub mod ops;
+pub mod repr;
+pub mod stmt;
+pub mod subscript;
+pub mod timing;

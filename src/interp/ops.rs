@@ -1,0 +1,692 @@
+//! Operations on values with Python semantics: truth, equality, ordering, arithmetic,
+//! iteration, length, subscripts. NumPy values go to [`crate::py::ndarray_attrs`], other objects
+//! to their [`Object`](crate::py::value::Object) implementation.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::interp::objects::RangeObj;
+use crate::interp::repr::repr;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::ndarray_attrs;
+use crate::py::runtime::Runtime;
+use crate::py::value::{BinOp, UnaryOp, Value};
+
+pub fn truthy(rt: &mut Runtime, v: &Value) -> PyResult<bool> {
+    Ok(match v {
+        Value::None => false,
+        Value::Bool(b) => *b,
+        Value::Int(i) => *i != 0,
+        Value::Float(f) => *f != 0.0,
+        Value::Str(s) => !s.is_empty(),
+        Value::Bytes(b) => !b.is_empty(),
+        Value::Tuple(t) => !t.is_empty(),
+        Value::List(l) => !l.borrow().is_empty(),
+        Value::Dict(d) => !d.borrow().entries.is_empty(),
+        Value::Set(s) => !s.borrow().is_empty(),
+        Value::Array(a) => ndarray_attrs::array_truthy(a)?,
+        Value::Scalar(s) => s.as_f64() != 0.0,
+        Value::Object(o) => o.truthy(rt)?,
+        _ => true,
+    })
+}
+
+fn is_numeric(v: &Value) -> bool {
+    matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+}
+
+fn is_numpy(v: &Value) -> bool {
+    matches!(v, Value::Array(_) | Value::Scalar(_))
+}
+
+/// `a == b` as a Python bool (identity/structural; arrays compare elementwise elsewhere).
+pub fn py_eq(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
+    Ok(match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Ellipsis, Value::Ellipsis) => true,
+        (x, y) if is_numeric(x) && is_numeric(y) => match (x, y) {
+            (Value::Float(_), _) | (_, Value::Float(_)) => x.as_f64()? == y.as_f64()?,
+            _ => x.as_index()? == y.as_index()?,
+        },
+        (Value::Scalar(s), y) if is_numeric(y) => s.as_f64() == y.as_f64()?,
+        (x, Value::Scalar(s)) if is_numeric(x) => s.as_f64() == x.as_f64()?,
+        (Value::Scalar(s), Value::Scalar(t)) => s.as_f64() == t.as_f64(),
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Bytes(x), Value::Bytes(y)) => x == y,
+        (Value::Tuple(x), Value::Tuple(y)) => seq_eq(rt, x, y)?,
+        (Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow().clone(), y.borrow().clone());
+            seq_eq(rt, &x, &y)?
+        }
+        (Value::Dict(x), Value::Dict(y)) => {
+            let (x, y) = (x.borrow().clone(), y.borrow().clone());
+            if x.entries.len() != y.entries.len() {
+                return Ok(false);
+            }
+            for (k, v) in &x.entries {
+                match dict_get(rt, &y, k)? {
+                    Some(w) if py_eq(rt, v, &w)? => {}
+                    _ => return Ok(false),
+                }
+            }
+            true
+        }
+        (Value::Slice(x), Value::Slice(y)) => x == y,
+        (Value::DType(x), Value::DType(y)) => x == y,
+        (Value::DType(d), Value::Str(s)) | (Value::Str(s), Value::DType(d)) => {
+            crate::arrays::dtype::DType::parse(s) == Some(*d)
+        }
+        (Value::DType(d), other) | (other, Value::DType(d))
+            if matches!(other, Value::Object(_) | Value::Builtin(_)) =>
+        {
+            ndarray_attrs::dtype_from_value(rt, other).ok() == Some(*d)
+        }
+        (Value::Module(x), Value::Module(y)) => Rc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => Rc::ptr_eq(x, y),
+        (Value::Object(x), y) => match x.py_eq(y, rt)? {
+            Some(r) => r,
+            None => matches!(y, Value::Object(o) if Rc::ptr_eq(x, o)),
+        },
+        (x, Value::Object(y)) => y.py_eq(x, rt)?.unwrap_or(false),
+        _ => false,
+    })
+}
+
+fn seq_eq(rt: &mut Runtime, x: &[Value], y: &[Value]) -> PyResult<bool> {
+    if x.len() != y.len() {
+        return Ok(false);
+    }
+    for (a, b) in x.iter().zip(y) {
+        if !py_eq(rt, a, b)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// `a is b`.
+pub fn is_same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::None, Value::None) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Int(x), Value::Int(y)) => x == y,
+        (Value::Ellipsis, Value::Ellipsis) => true,
+        (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y) || x == y,
+        (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),
+        (Value::Dict(x), Value::Dict(y)) => Rc::ptr_eq(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),
+        (Value::Module(x), Value::Module(y)) => Rc::ptr_eq(x, y),
+        (Value::Builtin(x), Value::Builtin(y)) => Rc::ptr_eq(x, y),
+        (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            std::sync::Arc::ptr_eq(&x.buf, &y.buf)
+                && x.offset == y.offset
+                && x.shape == y.shape
+                && x.strides == y.strides
+        }
+        _ => false,
+    }
+}
+
+/// Ordering for `<`, `sorted`, `min`, `max`: Some(ordering) or TypeError.
+pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    let numeric = |v: &Value| is_numeric(v) || matches!(v, Value::Scalar(_));
+    Ok(match (a, b) {
+        (x, y) if numeric(x) && numeric(y) => {
+            if let (Ok(i), Ok(j)) = (x.as_index(), y.as_index()) {
+                if !matches!(x, Value::Float(_) | Value::Scalar(_))
+                    && !matches!(y, Value::Float(_) | Value::Scalar(_))
+                {
+                    return Ok(i.cmp(&j));
+                }
+            }
+            x.as_f64()?
+                .partial_cmp(&y.as_f64()?)
+                .unwrap_or(Ordering::Equal)
+        }
+        (Value::Str(x), Value::Str(y)) => x.cmp(y),
+        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(rt, x, y)?,
+        (Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow().clone(), y.borrow().clone());
+            seq_cmp(rt, &x, &y)?
+        }
+        _ => {
+            return Err(PyErr::type_error(format!(
+                "'<' not supported between instances of '{}' and '{}'",
+                a.type_name(),
+                b.type_name()
+            )))
+        }
+    })
+}
+
+fn seq_cmp(rt: &mut Runtime, x: &[Value], y: &[Value]) -> PyResult<std::cmp::Ordering> {
+    for (a, b) in x.iter().zip(y) {
+        let o = py_cmp(rt, a, b)?;
+        if o != std::cmp::Ordering::Equal {
+            return Ok(o);
+        }
+    }
+    Ok(x.len().cmp(&y.len()))
+}
+
+/// A comparison operator (`==`, `<`, ...). NumPy operands compare elementwise.
+pub fn compare(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
+    if is_numpy(a) || is_numpy(b) {
+        if let Some(v) = ndarray_attrs::binary_op(op, a, b, rt)? {
+            return Ok(v);
+        }
+    }
+    if let Value::Object(o) = a {
+        if let Some(v) = o.clone().binary_op(op, b, false, rt)? {
+            return Ok(v);
+        }
+    }
+    if let Value::Object(o) = b {
+        if let Some(v) = o.clone().binary_op(op, a, true, rt)? {
+            return Ok(v);
+        }
+    }
+    use std::cmp::Ordering::*;
+    Ok(Value::Bool(match op {
+        BinOp::Eq => py_eq(rt, a, b)?,
+        BinOp::Ne => !py_eq(rt, a, b)?,
+        BinOp::Lt => py_cmp(rt, a, b)? == Less,
+        BinOp::Le => py_cmp(rt, a, b)? != Greater,
+        BinOp::Gt => py_cmp(rt, a, b)? == Greater,
+        BinOp::Ge => py_cmp(rt, a, b)? != Less,
+        _ => unreachable!("not a comparison"),
+    }))
+}
+
+fn int_op(op: BinOp, x: i64, y: i64) -> PyResult<Value> {
+    let ovf = || PyErr::overflow("integer result too large for nbcuda's 64-bit int");
+    Ok(match op {
+        BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(ovf)?),
+        BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(ovf)?),
+        BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(ovf)?),
+        BinOp::Div => {
+            if y == 0 {
+                return Err(PyErr::zero_division("division by zero"));
+            }
+            Value::Float(x as f64 / y as f64)
+        }
+        BinOp::FloorDiv => {
+            if y == 0 {
+                return Err(PyErr::zero_division("integer division or modulo by zero"));
+            }
+            if x == i64::MIN && y == -1 {
+                return Err(ovf());
+            }
+            Value::Int(floor_div(x, y))
+        }
+        BinOp::Mod => {
+            if y == 0 {
+                return Err(PyErr::zero_division("integer division or modulo by zero"));
+            }
+            Value::Int(floor_mod(x, y))
+        }
+        BinOp::Pow => {
+            if y < 0 {
+                if x == 0 {
+                    return Err(PyErr::zero_division(
+                        "0.0 cannot be raised to a negative power",
+                    ));
+                }
+                Value::Float((x as f64).powi(y as i32))
+            } else {
+                let e = u32::try_from(y).map_err(|_| ovf())?;
+                Value::Int(x.checked_pow(e).ok_or_else(ovf)?)
+            }
+        }
+        BinOp::LShift => {
+            if y < 0 {
+                return Err(PyErr::value_error("negative shift count"));
+            }
+            // Shift in 128 bits and check the result fits: `1 << 63` is 2**63, which an i64
+            // cannot hold, while `-1 << 63` can.
+            let r = match y {
+                _ if x == 0 => Some(0),
+                0..=63 => i64::try_from((x as i128) << y).ok(),
+                _ => None,
+            };
+            Value::Int(r.ok_or_else(ovf)?)
+        }
+        BinOp::RShift => {
+            if y < 0 {
+                return Err(PyErr::value_error("negative shift count"));
+            }
+            Value::Int(if y >= 64 {
+                if x < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else {
+                x >> y
+            })
+        }
+        BinOp::BitAnd => Value::Int(x & y),
+        BinOp::BitOr => Value::Int(x | y),
+        BinOp::BitXor => Value::Int(x ^ y),
+        BinOp::MatMul => {
+            return Err(PyErr::type_error(
+                "unsupported operand type(s) for @: 'int' and 'int'",
+            ))
+        }
+        _ => unreachable!("comparisons are handled by compare()"),
+    })
+}
+
+/// Python's `x // y` for `y != 0`, except `i64::MIN // -1` (the caller raises OverflowError).
+fn floor_div(x: i64, y: i64) -> i64 {
+    let q = x.wrapping_div(y);
+    if (x.wrapping_rem(y) != 0) && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// Python's `x % y` for `y != 0`: the sign follows the divisor. Never overflows: the result
+/// lies between 0 and y (`i64::MIN % -1` is 0).
+fn floor_mod(x: i64, y: i64) -> i64 {
+    let r = x.wrapping_rem(y);
+    if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    }
+}
+
+fn float_op(op: BinOp, x: f64, y: f64) -> PyResult<Value> {
+    Ok(Value::Float(match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::Div => {
+            if y == 0.0 {
+                return Err(PyErr::zero_division("float division by zero"));
+            }
+            x / y
+        }
+        BinOp::FloorDiv => {
+            if y == 0.0 {
+                return Err(PyErr::zero_division("float floor division by zero"));
+            }
+            (x / y).floor()
+        }
+        BinOp::Mod => {
+            if y == 0.0 {
+                return Err(PyErr::zero_division("float modulo"));
+            }
+            let r = x % y;
+            if r != 0.0 && ((r < 0.0) != (y < 0.0)) {
+                r + y
+            } else {
+                r
+            }
+        }
+        BinOp::Pow => {
+            if x == 0.0 && y < 0.0 {
+                return Err(PyErr::zero_division(
+                    "0.0 cannot be raised to a negative power",
+                ));
+            }
+            let r = x.powf(y);
+            if r.is_infinite() && x.is_finite() && y.is_finite() {
+                return Err(PyErr::overflow("(34, 'Numerical result out of range')"));
+            }
+            r
+        }
+        _ => {
+            return Err(PyErr::type_error(format!(
+                "unsupported operand type(s) for {}: 'float' and 'float'",
+                op.symbol()
+            )))
+        }
+    }))
+}
+
+fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyErr {
+    PyErr::type_error(format!(
+        "unsupported operand type(s) for {}: '{}' and '{}'",
+        op.symbol(),
+        a.type_name(),
+        b.type_name()
+    ))
+}
+
+/// An arithmetic operator.
+pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
+    if matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    ) {
+        return compare(rt, op, a, b);
+    }
+    match (a, b) {
+        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
+            return int_op(op, a.as_index()?, b.as_index()?)
+        }
+        (x, y) if is_numeric(x) && is_numeric(y) => {
+            if matches!(
+                op,
+                BinOp::BitAnd
+                    | BinOp::BitOr
+                    | BinOp::BitXor
+                    | BinOp::LShift
+                    | BinOp::RShift
+                    | BinOp::MatMul
+            ) {
+                return Err(unsupported(op, a, b));
+            }
+            return float_op(op, x.as_f64()?, y.as_f64()?);
+        }
+        _ => {}
+    }
+    if let (Value::Object(o), _) = (a, b) {
+        if let Some(v) = o.clone().binary_op(op, b, false, rt)? {
+            return Ok(v);
+        }
+    }
+    if let (_, Value::Object(o)) = (a, b) {
+        if let Some(v) = o.clone().binary_op(op, a, true, rt)? {
+            return Ok(v);
+        }
+    }
+    if is_numpy(a) || is_numpy(b) {
+        if let Some(v) = ndarray_attrs::binary_op(op, a, b, rt)? {
+            return Ok(v);
+        }
+    }
+    match (op, a, b) {
+        (BinOp::Add, Value::Str(x), Value::Str(y)) => Ok(Value::str(&format!("{x}{y}"))),
+        (BinOp::Mul, Value::Str(s), n) | (BinOp::Mul, n, Value::Str(s))
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+        {
+            let k = n.as_index()?.max(0) as usize;
+            let total = repeat_len(s.len(), k, "str")?;
+            let mut out = String::new();
+            out.try_reserve_exact(total)
+                .map_err(|_| no_memory("str", total))?;
+            for _ in 0..k {
+                out.push_str(s);
+            }
+            Ok(Value::str(&out))
+        }
+        (BinOp::Mod, Value::Str(fmt), args) => percent_format(rt, fmt, args),
+        (BinOp::Add, Value::List(x), Value::List(y)) => {
+            let (x, y) = (x.borrow(), y.borrow());
+            Ok(Value::list(repeat_items(&[&x, &y], 1, "list")?))
+        }
+        (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
+            Ok(Value::tuple(repeat_items(&[x, y], 1, "tuple")?))
+        }
+        (BinOp::Mul, Value::List(l), n) | (BinOp::Mul, n, Value::List(l))
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+        {
+            let k = n.as_index()?.max(0) as usize;
+            Ok(Value::list(repeat_items(&[&l.borrow()], k, "list")?))
+        }
+        (BinOp::Mul, Value::Tuple(t), n) | (BinOp::Mul, n, Value::Tuple(t))
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+        {
+            let k = n.as_index()?.max(0) as usize;
+            Ok(Value::tuple(repeat_items(&[t], k, "tuple")?))
+        }
+        (BinOp::BitOr, Value::Dict(x), Value::Dict(y)) => {
+            let mut d = x.borrow().clone();
+            for (k, v) in y.borrow().entries.clone() {
+                dict_set(rt, &mut d, k, v)?;
+            }
+            Ok(Value::Dict(Rc::new(RefCell::new(d))))
+        }
+        _ => Err(unsupported(op, a, b)),
+    }
+}
+
+/// `len * k`, or MemoryError when even the count does not fit in memory's address space.
+fn repeat_len(len: usize, k: usize, what: &str) -> PyResult<usize> {
+    len.checked_mul(k)
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| no_memory(what, usize::MAX))
+}
+
+/// The MemoryError for a sequence that cannot be allocated. Python raises it bare; the
+/// message and hint say what was asked for.
+fn no_memory(what: &str, items: usize) -> PyErr {
+    let size = if items == usize::MAX {
+        "more items than memory can address".to_string()
+    } else {
+        format!("{items} items")
+    };
+    PyErr::memory_error(format!("cannot allocate a {what} of {size}")).with_hint(
+        "Use fewer items, or a NumPy array (np.zeros(n), np.full(n, value)) for large data.",
+    )
+}
+
+/// The items of `parts` concatenated, `k` times over, in a fallibly allocated vector: a
+/// huge `[0] * n` raises MemoryError instead of aborting the kernel.
+fn repeat_items(parts: &[&[Value]], k: usize, what: &str) -> PyResult<Vec<Value>> {
+    let one: usize = parts.iter().map(|p| p.len()).sum();
+    let total = repeat_len(one, k, what)?;
+    let mut out: Vec<Value> = Vec::new();
+    out.try_reserve_exact(total)
+        .map_err(|_| no_memory(what, total))?;
+    for _ in 0..k {
+        for p in parts {
+            out.extend(p.iter().cloned());
+        }
+    }
+    Ok(out)
+}
+
+/// `cur op= rhs`. Lists grow in place (`l += iterable`, `l *= n`) and arrays write into
+/// themselves, so every alias sees the change, as in Python; other values (tuples, numbers,
+/// strings) compute `cur op rhs`, which the caller rebinds.
+pub fn inplace(rt: &mut Runtime, op: BinOp, cur: &Value, rhs: &Value) -> PyResult<Value> {
+    match (op, cur) {
+        (BinOp::Add, Value::List(l)) => {
+            // `l += l` reads the list before it grows.
+            let items = match rhs {
+                Value::List(r) => r.borrow().clone(),
+                other => iterate(rt, other)?,
+            };
+            let mut v = l.borrow_mut();
+            let total = v.len().saturating_add(items.len());
+            v.try_reserve(items.len())
+                .map_err(|_| no_memory("list", total))?;
+            v.extend(items);
+            Ok(cur.clone())
+        }
+        (BinOp::Mul, Value::List(l)) if matches!(rhs, Value::Int(_) | Value::Bool(_)) => {
+            let k = rhs.as_index()?.max(0) as usize;
+            let grown = repeat_items(&[&l.borrow()], k, "list")?;
+            *l.borrow_mut() = grown;
+            Ok(cur.clone())
+        }
+        (_, Value::Array(a)) if a.ndim() > 0 => ndarray_attrs::inplace_op(op, a, rhs, rt),
+        _ => binary(rt, op, cur, rhs),
+    }
+}
+
+/// `fmt % args` (printf-style: %s %r %d %i %f %e %g %x %%, with flags/width/precision).
+fn percent_format(rt: &mut Runtime, fmt: &str, args: &Value) -> PyResult<Value> {
+    let items: Vec<Value> = match args {
+        Value::Tuple(t) => t.to_vec(),
+        other => vec![other.clone()],
+    };
+    let mut out = String::new();
+    let mut it = items.into_iter();
+    let chars: Vec<char> = fmt.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '%' {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        i += 1;
+        let start = i;
+        while i < chars.len() && !chars[i].is_ascii_alphabetic() && chars[i] != '%' {
+            i += 1;
+        }
+        let Some(&conv) = chars.get(i) else {
+            return Err(PyErr::value_error("incomplete format"));
+        };
+        i += 1;
+        if conv == '%' {
+            out.push('%');
+            continue;
+        }
+        let flags: String = chars[start..i - 1].iter().collect();
+        let v = it
+            .next()
+            .ok_or_else(|| PyErr::type_error("not enough arguments for format string"))?;
+        let spec = match conv {
+            's' => format!("{flags}s"),
+            'r' => {
+                let r = repr(rt, &v)?;
+                out.push_str(&crate::interp::repr::format_value(
+                    rt,
+                    &Value::str(&r),
+                    &flags,
+                )?);
+                continue;
+            }
+            'i' | 'u' => format!("{flags}d"),
+            c => format!("{flags}{c}"),
+        };
+        let spec = spec.replacen('-', "<", 1);
+        out.push_str(&crate::interp::repr::format_value(rt, &v, &spec)?);
+    }
+    Ok(Value::str(&out))
+}
+
+pub fn unary(rt: &mut Runtime, op: UnaryOp, v: &Value) -> PyResult<Value> {
+    match (op, v) {
+        (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(
+            i.checked_neg()
+                .ok_or_else(|| PyErr::overflow("integer overflow"))?,
+        )),
+        (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
+        (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+        (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(v.clone()),
+        (UnaryOp::Pos, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
+        (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
+        (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),
+        (_, Value::Array(_) | Value::Scalar(_)) => {
+            ndarray_attrs::unary_op(op, v, rt)?.ok_or_else(|| bad_unary(op, v))
+        }
+        (_, Value::Object(o)) => o.clone().unary_op(op, rt)?.ok_or_else(|| bad_unary(op, v)),
+        _ => Err(bad_unary(op, v)),
+    }
+}
+
+fn bad_unary(op: UnaryOp, v: &Value) -> PyErr {
+    let s = match op {
+        UnaryOp::Neg => "-",
+        UnaryOp::Pos => "+",
+        UnaryOp::Invert => "~",
+    };
+    PyErr::type_error(format!(
+        "bad operand type for unary {s}: '{}'",
+        v.type_name()
+    ))
+}
+
+/// Materialise an iterable.
+pub fn iterate(rt: &mut Runtime, v: &Value) -> PyResult<Vec<Value>> {
+    Ok(match v {
+        Value::List(l) => l.borrow().clone(),
+        Value::Tuple(t) => t.to_vec(),
+        Value::Set(s) => s.borrow().clone(),
+        Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
+        Value::Bytes(b) => b.iter().map(|&c| Value::Int(c as i64)).collect(),
+        Value::Dict(d) => d.borrow().entries.iter().map(|(k, _)| k.clone()).collect(),
+        Value::Array(a) => ndarray_attrs::array_iter(a)?,
+        Value::Object(o) => match o.clone().iter(rt)? {
+            Some(items) => items,
+            None => return Err(not_iterable(v)),
+        },
+        _ => return Err(not_iterable(v)),
+    })
+}
+
+fn not_iterable(v: &Value) -> PyErr {
+    PyErr::type_error(format!("'{}' object is not iterable", v.type_name()))
+}
+
+pub fn len(rt: &mut Runtime, v: &Value) -> PyResult<usize> {
+    Ok(match v {
+        Value::Str(s) => s.chars().count(),
+        Value::Bytes(b) => b.len(),
+        Value::List(l) => l.borrow().len(),
+        Value::Tuple(t) => t.len(),
+        Value::Dict(d) => d.borrow().entries.len(),
+        Value::Set(s) => s.borrow().len(),
+        Value::Array(a) => {
+            if a.ndim() == 0 {
+                return Err(PyErr::type_error("len() of unsized object"));
+            }
+            a.shape[0]
+        }
+        Value::Object(o) => match o.len(rt)? {
+            Some(n) => n,
+            None => {
+                return Err(PyErr::type_error(format!(
+                    "object of type '{}' has no len()",
+                    v.type_name()
+                )))
+            }
+        },
+        _ => {
+            return Err(PyErr::type_error(format!(
+                "object of type '{}' has no len()",
+                v.type_name()
+            )))
+        }
+    })
+}
+
+/// `x in container`.
+pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool> {
+    match container {
+        Value::Str(s) => match x {
+            Value::Str(sub) => Ok(s.contains(&**sub)),
+            _ => Err(PyErr::type_error(format!(
+                "'in <string>' requires string as left operand, not {}",
+                x.type_name()
+            ))),
+        },
+        Value::Dict(d) => {
+            let d = d.borrow().clone();
+            Ok(dict_get(rt, &d, x)?.is_some())
+        }
+        Value::Object(o) if o.as_any().is::<RangeObj>() => {
+            let r = o.as_any().downcast_ref::<RangeObj>().expect("checked");
+            let Ok(i) = x.as_index() else {
+                return Ok(false);
+            };
+            let n = r.len();
+            Ok(n > 0
+                && (i - r.start) % r.step == 0
+                && ((i - r.start) / r.step) >= 0
+                && (((i - r.start) / r.step) as usize) < n)
+        }
+        other => {
+            for item in iterate(rt, other)? {
+                if py_eq(rt, &item, x)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+    }
+}
+
+pub use crate::interp::subscript::{
+    check_hashable, del_item, dict_get, dict_set, get_item, seq_index, set_item, slice_items,
+};

@@ -1,0 +1,591 @@
+//! `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format
+//! specification mini-language, as CPython and IPython print them.
+
+use crate::py::error::{PyErr, PyResult};
+use crate::py::ndarray_attrs;
+use crate::py::runtime::Runtime;
+use crate::py::value::Value;
+
+/// Python's `repr(float)`: shortest round-trip digits, exponent form below 1e-4 and from 1e16.
+pub fn float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: "1.2345e-5".
+    let sci = format!("{x:e}");
+    let (mant, exp) = sci.split_once('e').expect("exponent form");
+    let exp: i32 = exp.parse().expect("integer exponent");
+    let neg = mant.starts_with('-');
+    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
+    let sign = if neg { "-" } else { "" };
+    if !(-4..16).contains(&exp) {
+        let m = if digits.len() > 1 {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        } else {
+            digits.clone()
+        };
+        let es = if exp < 0 { '-' } else { '+' };
+        return format!("{sign}{m}e{es}{:02}", exp.abs());
+    }
+    let point = exp + 1; // digits before the decimal point
+    if point <= 0 {
+        format!("{sign}0.{}{}", "0".repeat((-point) as usize), digits)
+    } else if point as usize >= digits.len() {
+        format!(
+            "{sign}{}{}.0",
+            digits,
+            "0".repeat(point as usize - digits.len())
+        )
+    } else {
+        format!(
+            "{sign}{}.{}",
+            &digits[..point as usize],
+            &digits[point as usize..]
+        )
+    }
+}
+
+fn str_repr(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// `repr(v)`.
+pub fn repr(rt: &mut Runtime, v: &Value) -> PyResult<String> {
+    Ok(match v {
+        Value::None => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => float_repr(*f),
+        Value::Str(s) => str_repr(s),
+        Value::Bytes(b) => {
+            let mut s = String::from("b'");
+            for &c in b.iter() {
+                match c {
+                    b'\\' => s.push_str("\\\\"),
+                    b'\'' => s.push_str("\\'"),
+                    b'\n' => s.push_str("\\n"),
+                    0x20..=0x7e => s.push(c as char),
+                    _ => s.push_str(&format!("\\x{c:02x}")),
+                }
+            }
+            s.push('\'');
+            s
+        }
+        Value::Tuple(items) => {
+            let parts = items
+                .iter()
+                .map(|x| repr(rt, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            if parts.len() == 1 {
+                format!("({},)", parts[0])
+            } else {
+                format!("({})", parts.join(", "))
+            }
+        }
+        Value::List(items) => {
+            let items = items.borrow().clone();
+            let parts = items
+                .iter()
+                .map(|x| repr(rt, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            format!("[{}]", parts.join(", "))
+        }
+        Value::Set(items) => {
+            let items = items.borrow().clone();
+            if items.is_empty() {
+                "set()".into()
+            } else {
+                let parts = items
+                    .iter()
+                    .map(|x| repr(rt, x))
+                    .collect::<PyResult<Vec<_>>>()?;
+                format!("{{{}}}", parts.join(", "))
+            }
+        }
+        Value::Dict(d) => {
+            let entries = d.borrow().entries.clone();
+            let mut parts = Vec::new();
+            for (k, v) in &entries {
+                parts.push(format!("{}: {}", repr(rt, k)?, repr(rt, v)?));
+            }
+            format!("{{{}}}", parts.join(", "))
+        }
+        Value::Slice(s) => {
+            let f = |x: Option<i64>| x.map(|v| v.to_string()).unwrap_or_else(|| "None".into());
+            format!("slice({}, {}, {})", f(s.start), f(s.stop), f(s.step))
+        }
+        Value::Ellipsis => "Ellipsis".into(),
+        Value::Array(a) => ndarray_attrs::array_repr(a),
+        Value::Scalar(s) => ndarray_attrs::scalar_repr(s),
+        Value::DType(d) => format!("dtype('{}')", d.name()),
+        Value::Module(m) => format!("<module '{}'>", m.name),
+        Value::Builtin(b) => {
+            if is_type_builtin(&b.name) {
+                format!("<class '{}'>", b.name)
+            } else {
+                format!(
+                    "<built-in function {}>",
+                    b.name.rsplit('.').next().unwrap_or(&b.name)
+                )
+            }
+        }
+        Value::Object(o) => o.clone().repr(rt)?,
+    })
+}
+
+/// Builtins that are classes in Python (`int`, `float`, ...): their repr is `<class 'int'>`.
+pub fn is_type_builtin(name: &str) -> bool {
+    matches!(
+        name,
+        "int"
+            | "float"
+            | "str"
+            | "bool"
+            | "list"
+            | "tuple"
+            | "dict"
+            | "set"
+            | "range"
+            | "type"
+            | "object"
+            | "slice"
+    )
+}
+
+/// `str(v)`.
+pub fn to_str(rt: &mut Runtime, v: &Value) -> PyResult<String> {
+    Ok(match v {
+        Value::Str(s) => s.to_string(),
+        Value::Array(a) => ndarray_attrs::array_str(a),
+        Value::Scalar(s) => ndarray_attrs::scalar_str(s),
+        Value::DType(d) => d.name().to_string(),
+        Value::Object(o) => o.clone().str(rt)?,
+        other => repr(rt, other)?,
+    })
+}
+
+/// IPython's pretty printer for results: like repr, but containers that do not fit in 79
+/// columns are broken after each item, with nested indentation.
+pub fn pretty(rt: &mut Runtime, v: &Value) -> PyResult<String> {
+    pretty_at(rt, v, 0)
+}
+
+fn pretty_at(rt: &mut Runtime, v: &Value, indent: usize) -> PyResult<String> {
+    let flat = repr(rt, v)?;
+    if flat.len() + indent <= 79 || flat.contains('\n') {
+        return Ok(flat);
+    }
+    let (open, close, items): (&str, &str, Vec<String>) = match v {
+        Value::List(items) => {
+            let items = items.borrow().clone();
+            ("[", "]", pretty_items(rt, &items, indent + 1)?)
+        }
+        Value::Tuple(items) => {
+            let mut parts = pretty_items(rt, items, indent + 1)?;
+            if parts.len() == 1 {
+                parts[0].push(',');
+            }
+            ("(", ")", parts)
+        }
+        Value::Dict(d) => {
+            let entries = d.borrow().entries.clone();
+            let mut parts = Vec::new();
+            for (k, val) in &entries {
+                let ks = repr(rt, k)?;
+                let vs = pretty_at(rt, val, indent + 1 + ks.len() + 2)?;
+                parts.push(format!("{ks}: {vs}"));
+            }
+            ("{", "}", parts)
+        }
+        _ => return Ok(flat),
+    };
+    let sep = format!(",\n{}", " ".repeat(indent + 1));
+    Ok(format!("{open}{}{close}", items.join(&sep)))
+}
+
+fn pretty_items(rt: &mut Runtime, items: &[Value], indent: usize) -> PyResult<Vec<String>> {
+    items.iter().map(|x| pretty_at(rt, x, indent)).collect()
+}
+
+/// Apply a format spec (`format(value, spec)`, f-string `{x:spec}`).
+pub fn format_value(rt: &mut Runtime, v: &Value, spec: &str) -> PyResult<String> {
+    if spec.is_empty() {
+        return to_str(rt, v);
+    }
+    let spec_parsed = parse_spec(spec)?;
+    let body = match spec_parsed.ty {
+        Some('s') => to_str(rt, v)?,
+        None if matches!(v, Value::Str(_)) => to_str(rt, v)?,
+        ty => {
+            let is_int = matches!(v, Value::Int(_) | Value::Bool(_))
+                || matches!(v, Value::Scalar(s) if !s.dtype().is_float());
+            match (ty, is_int) {
+                (Some('d'), true) | (None, true) | (Some('n'), true) => {
+                    let i = v.as_index()?;
+                    group(
+                        &i.abs().to_string(),
+                        spec_parsed.grouping,
+                        i < 0,
+                        spec_parsed.sign,
+                    )
+                }
+                (Some('x'), true) => format!("{:x}", v.as_index()?),
+                (Some('X'), true) => format!("{:X}", v.as_index()?),
+                (Some('b'), true) => format!("{:b}", v.as_index()?),
+                (Some('o'), true) => format!("{:o}", v.as_index()?),
+                (Some('c'), true) => char::from_u32(v.as_index()? as u32)
+                    .map(String::from)
+                    .unwrap_or_default(),
+                (Some('d'), false) => {
+                    return Err(PyErr::value_error(format!(
+                        "Unknown format code 'd' for object of type '{}'",
+                        v.type_name()
+                    )))
+                }
+                (ty, _) => {
+                    let x = v.as_f64().map_err(|_| {
+                        PyErr::type_error(format!(
+                            "unsupported format string passed to {}.__format__",
+                            v.type_name()
+                        ))
+                    })?;
+                    format_float(
+                        x,
+                        ty,
+                        spec_parsed.precision,
+                        spec_parsed.grouping,
+                        spec_parsed.sign,
+                        spec_parsed.alt,
+                    )
+                }
+            }
+        }
+    };
+    Ok(pad(&body, &spec_parsed, matches!(v, Value::Str(_))))
+}
+
+struct Spec {
+    fill: char,
+    align: Option<char>,
+    sign: Option<char>,
+    alt: bool,
+    zero: bool,
+    width: usize,
+    grouping: Option<char>,
+    precision: Option<usize>,
+    ty: Option<char>,
+}
+
+fn parse_spec(spec: &str) -> PyResult<Spec> {
+    let chars: Vec<char> = spec.chars().collect();
+    let mut i = 0;
+    let mut s = Spec {
+        fill: ' ',
+        align: None,
+        sign: None,
+        alt: false,
+        zero: false,
+        width: 0,
+        grouping: None,
+        precision: None,
+        ty: None,
+    };
+    let is_align = |c: char| matches!(c, '<' | '>' | '^' | '=');
+    if chars.len() >= 2 && is_align(chars[1]) {
+        s.fill = chars[0];
+        s.align = Some(chars[1]);
+        i = 2;
+    } else if !chars.is_empty() && is_align(chars[0]) {
+        s.align = Some(chars[0]);
+        i = 1;
+    }
+    if i < chars.len() && matches!(chars[i], '+' | '-' | ' ') {
+        s.sign = Some(chars[i]);
+        i += 1;
+    }
+    if i < chars.len() && chars[i] == '#' {
+        s.alt = true;
+        i += 1;
+    }
+    if i < chars.len() && chars[i] == '0' {
+        s.zero = true;
+        i += 1;
+    }
+    let start = i;
+    while i < chars.len() && chars[i].is_ascii_digit() {
+        i += 1;
+    }
+    if i > start {
+        s.width = chars[start..i]
+            .iter()
+            .collect::<String>()
+            .parse()
+            .unwrap_or(0);
+    }
+    if i < chars.len() && matches!(chars[i], ',' | '_') {
+        s.grouping = Some(chars[i]);
+        i += 1;
+    }
+    if i < chars.len() && chars[i] == '.' {
+        i += 1;
+        let st = i;
+        while i < chars.len() && chars[i].is_ascii_digit() {
+            i += 1;
+        }
+        s.precision = Some(chars[st..i].iter().collect::<String>().parse().unwrap_or(0));
+    }
+    if i < chars.len() {
+        s.ty = Some(chars[i]);
+        i += 1;
+    }
+    if i != chars.len() {
+        return Err(PyErr::value_error(format!(
+            "Invalid format specifier '{spec}'"
+        )));
+    }
+    Ok(s)
+}
+
+fn group(digits: &str, grouping: Option<char>, neg: bool, sign: Option<char>) -> String {
+    let body = match grouping {
+        Some(g) => {
+            let mut out = String::new();
+            for (i, c) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                    out.push(g);
+                }
+                out.push(c);
+            }
+            out
+        }
+        None => digits.to_string(),
+    };
+    let sign = if neg {
+        "-"
+    } else {
+        match sign {
+            Some('+') => "+",
+            Some(' ') => " ",
+            _ => "",
+        }
+    };
+    format!("{sign}{body}")
+}
+
+/// Format a float per the mini-language (`f`, `e`, `g`, `%`, and the default `None`).
+pub fn format_float(
+    x: f64,
+    ty: Option<char>,
+    precision: Option<usize>,
+    grouping: Option<char>,
+    sign: Option<char>,
+    alt: bool,
+) -> String {
+    let neg = x.is_sign_negative() && !x.is_nan();
+    let a = x.abs();
+    let body = if !a.is_finite() {
+        if a.is_nan() {
+            "nan".into()
+        } else {
+            "inf".into()
+        }
+    } else {
+        match ty {
+            Some('f') | Some('F') => fixed_grouped(a, precision.unwrap_or(6), grouping),
+            Some('%') => format!(
+                "{}%",
+                fixed_grouped(a * 100.0, precision.unwrap_or(6), grouping)
+            ),
+            Some('e') | Some('E') => {
+                let s = sci(a, precision.unwrap_or(6));
+                if ty == Some('E') {
+                    s.to_uppercase()
+                } else {
+                    s
+                }
+            }
+            Some('g') | Some('G') | Some('n') => general(a, precision.unwrap_or(6).max(1), alt),
+            _ => match precision {
+                // Python's default float format with a precision behaves like 'g' but keeps
+                // at least one digit after the point.
+                Some(p) => {
+                    let g = general(a, p.max(1), alt);
+                    if g.contains(['.', 'e', 'n', 'i']) {
+                        g
+                    } else {
+                        format!("{g}.0")
+                    }
+                }
+                None => {
+                    let r = float_repr(a);
+                    if grouping.is_some() {
+                        let (int, frac) = r.split_once('.').unwrap_or((&r, ""));
+                        let g = group(int, grouping, false, None);
+                        if frac.is_empty() {
+                            g
+                        } else {
+                            format!("{g}.{frac}")
+                        }
+                    } else {
+                        r
+                    }
+                }
+            },
+        }
+    };
+    let sign = if neg {
+        "-"
+    } else {
+        match sign {
+            Some('+') => "+",
+            Some(' ') => " ",
+            _ => "",
+        }
+    };
+    format!("{sign}{body}")
+}
+
+fn fixed_grouped(a: f64, prec: usize, grouping: Option<char>) -> String {
+    let s = format!("{a:.prec$}");
+    if grouping.is_none() {
+        return s;
+    }
+    let (int, frac) = s.split_once('.').unwrap_or((&s, ""));
+    let g = group(int, grouping, false, None);
+    if frac.is_empty() {
+        g
+    } else {
+        format!("{g}.{frac}")
+    }
+}
+
+fn sci(a: f64, prec: usize) -> String {
+    let s = format!("{a:.prec$e}");
+    let (m, e) = s.split_once('e').expect("exponent");
+    let e: i32 = e.parse().expect("int");
+    format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+}
+
+/// `%g` with precision `p` (C's rules, trailing zeros removed unless `alt`).
+pub fn general(a: f64, p: usize, alt: bool) -> String {
+    if a == 0.0 {
+        return "0".into();
+    }
+    let exp = {
+        let s = format!("{:.*e}", p - 1, a);
+        s.split_once('e')
+            .expect("exp")
+            .1
+            .parse::<i32>()
+            .expect("int")
+    };
+    let s = if exp < -4 || exp >= p as i32 {
+        let s = sci(a, p - 1);
+        if alt {
+            s
+        } else {
+            let (m, e) = s.split_once('e').expect("exp");
+            let m = if m.contains('.') {
+                m.trim_end_matches('0').trim_end_matches('.')
+            } else {
+                m
+            };
+            format!("{m}e{e}")
+        }
+    } else {
+        let decimals = (p as i32 - 1 - exp).max(0) as usize;
+        let s = format!("{a:.decimals$}");
+        if alt || !s.contains('.') {
+            s
+        } else {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+    };
+    s
+}
+
+fn pad(body: &str, s: &Spec, is_str: bool) -> String {
+    let len = body.chars().count();
+    if len >= s.width {
+        return body.to_string();
+    }
+    let n = s.width - len;
+    let (fill, align) = if s.zero && s.align.is_none() {
+        ('0', '=')
+    } else {
+        (s.fill, s.align.unwrap_or(if is_str { '<' } else { '>' }))
+    };
+    let f = |k: usize| fill.to_string().repeat(k);
+    match align {
+        '<' => format!("{body}{}", f(n)),
+        '^' => format!("{}{body}{}", f(n / 2), f(n - n / 2)),
+        '=' => {
+            let (sign, rest) = if body.starts_with(['-', '+', ' ']) {
+                body.split_at(1)
+            } else {
+                ("", body)
+            };
+            format!("{sign}{}{rest}", f(n))
+        }
+        _ => format!("{}{body}", f(n)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_repr_matches_python() {
+        assert_eq!(float_repr(1.0), "1.0");
+        assert_eq!(float_repr(0.1), "0.1");
+        assert_eq!(float_repr(1e-5), "1e-05");
+        assert_eq!(float_repr(1.5e16), "1.5e+16");
+        assert_eq!(float_repr(123456789.0), "123456789.0");
+        assert_eq!(float_repr(-0.0001), "-0.0001");
+        assert_eq!(float_repr(1e22), "1e+22");
+        assert_eq!(float_repr(2.0f64.sqrt()), "1.4142135623730951");
+    }
+
+    #[test]
+    fn general_format() {
+        assert_eq!(general(0.0009996, 3, false), "0.001");
+        assert_eq!(general(123456.0, 3, false), "1.23e+05");
+        assert_eq!(general(1.5, 3, false), "1.5");
+        assert_eq!(general(20.4, 3, false), "20.4");
+    }
+}

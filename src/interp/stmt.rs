@@ -1,0 +1,606 @@
+//! Statement execution.
+
+use std::rc::Rc;
+
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+use crate::interp::expr::{binop_of, call_value, eval, lookup_name};
+use crate::interp::frame::{Ctx, Flow};
+use crate::interp::objects::{exception_matches, ExceptionType, ExceptionValue, RangeObj};
+use crate::interp::ops;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::function::Function;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Value};
+
+pub fn exec_block(rt: &mut Runtime, ctx: &mut Ctx, body: &[Stmt]) -> PyResult<Flow> {
+    for s in body {
+        match exec_stmt(rt, ctx, s)? {
+            Flow::Normal => {}
+            other => return Ok(other),
+        }
+    }
+    Ok(Flow::Normal)
+}
+
+/// Record `global` / `nonlocal` declarations of a function body before running it.
+pub fn collect_declarations(body: &[Stmt], ctx: &mut Ctx) {
+    for s in body {
+        match s {
+            Stmt::Global(g) => ctx
+                .declared_global
+                .extend(g.names.iter().map(|n| n.id.to_string())),
+            Stmt::Nonlocal(n) => ctx
+                .declared_nonlocal
+                .extend(n.names.iter().map(|n| n.id.to_string())),
+            Stmt::If(i) => {
+                collect_declarations(&i.body, ctx);
+                for c in &i.elif_else_clauses {
+                    collect_declarations(&c.body, ctx);
+                }
+            }
+            Stmt::For(f) => collect_declarations(&f.body, ctx),
+            Stmt::While(w) => collect_declarations(&w.body, ctx),
+            Stmt::With(w) => collect_declarations(&w.body, ctx),
+            Stmt::Try(t) => collect_declarations(&t.body, ctx),
+            _ => {}
+        }
+    }
+}
+
+pub fn exec_stmt(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
+    exec_inner(rt, ctx, s).map_err(|e| ctx.locate(e, s.range()))
+}
+
+/// The range of the first `yield` in a function body (not in nested functions or lambdas).
+fn find_yield(body: &[Stmt]) -> Option<ruff_text_size::TextRange> {
+    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
+    struct Finder(Option<ruff_text_size::TextRange>);
+    impl<'a> Visitor<'a> for Finder {
+        fn visit_stmt(&mut self, s: &'a Stmt) {
+            if self.0.is_none() && !matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
+                walk_stmt(self, s);
+            }
+        }
+        fn visit_expr(&mut self, e: &'a Expr) {
+            match e {
+                _ if self.0.is_some() => {}
+                Expr::Yield(_) | Expr::YieldFrom(_) => self.0 = Some(e.range()),
+                Expr::Lambda(_) => {}
+                _ => walk_expr(self, e),
+            }
+        }
+    }
+    let mut f = Finder(None);
+    for s in body {
+        f.visit_stmt(s);
+    }
+    f.0
+}
+
+fn unsupported(what: &str) -> PyErr {
+    PyErr::not_implemented(format!(
+        "{what} are not supported in nbcuda's Python subset"
+    ))
+}
+
+fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
+    match s {
+        Stmt::Expr(e) => {
+            eval(rt, ctx, &e.value)?;
+        }
+        Stmt::Assign(a) => {
+            let v = eval(rt, ctx, &a.value)?;
+            for t in &a.targets {
+                assign_target(rt, ctx, t, v.clone())?;
+            }
+        }
+        Stmt::AnnAssign(a) => {
+            if let Some(value) = &a.value {
+                let v = eval(rt, ctx, value)?;
+                assign_target(rt, ctx, &a.target, v)?;
+            }
+        }
+        Stmt::AugAssign(a) => aug_assign(rt, ctx, a)?,
+        Stmt::If(i) => {
+            let t = eval(rt, ctx, &i.test)?;
+            if ops::truthy(rt, &t)? {
+                return exec_block(rt, ctx, &i.body);
+            }
+            for clause in &i.elif_else_clauses {
+                let take = match &clause.test {
+                    Some(test) => {
+                        let t = eval(rt, ctx, test)?;
+                        ops::truthy(rt, &t)?
+                    }
+                    None => true,
+                };
+                if take {
+                    return exec_block(rt, ctx, &clause.body);
+                }
+            }
+        }
+        Stmt::For(f) => return exec_for(rt, ctx, f),
+        Stmt::While(w) => loop {
+            rt.check_interrupt()?;
+            let t = eval(rt, ctx, &w.test)?;
+            if !ops::truthy(rt, &t)? {
+                return exec_block(rt, ctx, &w.orelse);
+            }
+            match exec_block(rt, ctx, &w.body)? {
+                Flow::Break => break,
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                _ => {}
+            }
+        },
+        Stmt::Break(_) => return Ok(Flow::Break),
+        Stmt::Continue(_) => return Ok(Flow::Continue),
+        Stmt::Pass(_) => {}
+        Stmt::Return(r) => {
+            if ctx.locals.is_none() {
+                return Err(PyErr::new("SyntaxError", "'return' outside function"));
+            }
+            let v = match &r.value {
+                Some(e) => eval(rt, ctx, e)?,
+                None => Value::None,
+            };
+            return Ok(Flow::Return(v));
+        }
+        Stmt::FunctionDef(f) => {
+            if f.is_async {
+                return Err(unsupported("async functions"));
+            }
+            if let Some(y) = find_yield(&f.body) {
+                // Calling a generator function would otherwise run the body like a plain
+                // function, so refuse it where it is defined, pointing at the yield.
+                return Err(ctx.locate(
+                    PyErr::not_implemented(format!(
+                        "generator functions (def {} contains yield) are not supported in nbcuda's Python subset",
+                        f.name
+                    ))
+                    .with_hint("Collect the values in a list and return it instead."),
+                    y,
+                ));
+            }
+            let func = make_function(rt, ctx, Rc::new(f.clone()))?;
+            let mut v = Value::Object(Rc::new(func));
+            for d in f.decorator_list.iter().rev() {
+                let dec = eval(rt, ctx, &d.expression)?;
+                v = call_value(rt, &dec, Args::new(vec![v]))
+                    .map_err(|e| ctx.locate(e, d.range()))?;
+            }
+            ctx.assign(f.name.as_str(), v);
+        }
+        Stmt::Delete(d) => {
+            for t in &d.targets {
+                match t {
+                    Expr::Name(n) => {
+                        if !ctx.delete(n.id.as_str()) {
+                            return Err(PyErr::name_error(format!(
+                                "name '{}' is not defined",
+                                n.id
+                            )));
+                        }
+                    }
+                    Expr::Subscript(sub) => {
+                        let base = eval(rt, ctx, &sub.value)?;
+                        let key = eval(rt, ctx, &sub.slice)?;
+                        ops::del_item(rt, &base, &key)?;
+                    }
+                    _ => {
+                        return Err(PyErr::not_implemented(
+                            "only names and subscripts can be deleted in nbcuda",
+                        ))
+                    }
+                }
+            }
+        }
+        Stmt::Global(g) => ctx
+            .declared_global
+            .extend(g.names.iter().map(|n| n.id.to_string())),
+        Stmt::Nonlocal(n) => ctx
+            .declared_nonlocal
+            .extend(n.names.iter().map(|n| n.id.to_string())),
+        Stmt::Import(i) => {
+            for alias in &i.names {
+                let full = alias.name.as_str();
+                let module = crate::interp::modules::import(rt, full)?;
+                match &alias.asname {
+                    Some(asname) => ctx.assign(asname.as_str(), Value::Module(module)),
+                    None => {
+                        let top = full.split('.').next().unwrap_or(full);
+                        let top_mod = crate::interp::modules::import(rt, top)?;
+                        ctx.assign(top, Value::Module(top_mod));
+                    }
+                }
+            }
+        }
+        Stmt::ImportFrom(i) => {
+            if i.level > 0 {
+                return Err(PyErr::not_implemented(
+                    "relative imports are not supported in nbcuda",
+                ));
+            }
+            let name = i.module.as_ref().map(|m| m.as_str()).unwrap_or("");
+            let module = crate::interp::modules::import(rt, name)?;
+            for alias in &i.names {
+                let attr = alias.name.as_str();
+                if attr == "*" {
+                    for (k, v) in module.attrs.borrow().iter() {
+                        if !k.starts_with('_') {
+                            ctx.assign(k, v.clone());
+                        }
+                    }
+                    continue;
+                }
+                let v = match module.get(attr) {
+                    Some(v) => v,
+                    None => match crate::interp::modules::import(rt, &format!("{name}.{attr}")) {
+                        Ok(m) => Value::Module(m),
+                        Err(_) => {
+                            return Err(PyErr::new(
+                                "ImportError",
+                                format!(
+                                "cannot import name '{attr}' from '{name}' (nbcuda provides: {})",
+                                module.names().join(", ")
+                            ),
+                            ))
+                        }
+                    },
+                };
+                ctx.assign(alias.asname.as_ref().map(|a| a.as_str()).unwrap_or(attr), v);
+            }
+        }
+        Stmt::With(w) => return exec_with(rt, ctx, w, 0),
+        Stmt::Try(t) => return exec_try(rt, ctx, t),
+        Stmt::Raise(r) => {
+            let err = match &r.exc {
+                None => ctx
+                    .handling
+                    .last()
+                    .cloned()
+                    .ok_or_else(|| PyErr::runtime_error("No active exception to reraise"))?,
+                Some(e) => {
+                    let v = eval(rt, ctx, e)?;
+                    to_exception(rt, &v)?
+                }
+            };
+            return Err(err);
+        }
+        Stmt::Assert(a) => {
+            let t = eval(rt, ctx, &a.test)?;
+            if !ops::truthy(rt, &t)? {
+                let msg = match &a.msg {
+                    Some(m) => {
+                        let v = eval(rt, ctx, m)?;
+                        crate::interp::repr::to_str(rt, &v)?
+                    }
+                    None => String::new(),
+                };
+                return Err(PyErr::new("AssertionError", msg));
+            }
+        }
+        Stmt::IpyEscapeCommand(c) => {
+            crate::interp::magics::run_escape(rt, ctx, c.kind, &c.value, false)?;
+        }
+        Stmt::ClassDef(_) => return Err(unsupported("class definitions")),
+        Stmt::Match(_) => return Err(unsupported("match statements")),
+        Stmt::TypeAlias(_) => return Err(unsupported("type aliases")),
+    }
+    Ok(Flow::Normal)
+}
+
+/// Turn a raised value into an exception.
+pub fn to_exception(_rt: &mut Runtime, v: &Value) -> PyResult<PyErr> {
+    if let Some(t) = v.downcast::<ExceptionType>() {
+        return Ok(PyErr::new(&t.name, ""));
+    }
+    if let Some(e) = v.downcast::<ExceptionValue>() {
+        let mut err = e.err.clone();
+        err.frames.clear();
+        return Ok(err);
+    }
+    Err(PyErr::type_error(
+        "exceptions must derive from BaseException",
+    ))
+}
+
+fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow> {
+    if f.is_async {
+        return Err(unsupported("async for loops"));
+    }
+    let iterable = eval(rt, ctx, &f.iter)?;
+    // Ranges iterate lazily so `for i in range(10**9)` needs no memory.
+    if let Some(r) = iterable.downcast::<RangeObj>() {
+        let (n, start, step) = (r.len(), r.start, r.step);
+        for k in 0..n {
+            rt.check_interrupt()?;
+            assign_target(rt, ctx, &f.target, Value::Int(start + step * k as i64))?;
+            match exec_block(rt, ctx, &f.body)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                _ => {}
+            }
+        }
+        return exec_block(rt, ctx, &f.orelse);
+    }
+    let items = ops::iterate(rt, &iterable)?;
+    for item in items {
+        rt.check_interrupt()?;
+        assign_target(rt, ctx, &f.target, item)?;
+        match exec_block(rt, ctx, &f.body)? {
+            Flow::Break => return Ok(Flow::Normal),
+            Flow::Return(v) => return Ok(Flow::Return(v)),
+            _ => {}
+        }
+    }
+    exec_block(rt, ctx, &f.orelse)
+}
+
+fn exec_with(rt: &mut Runtime, ctx: &mut Ctx, w: &ast::StmtWith, i: usize) -> PyResult<Flow> {
+    if w.is_async {
+        return Err(unsupported("async with statements"));
+    }
+    if i == w.items.len() {
+        return exec_block(rt, ctx, &w.body);
+    }
+    let item = &w.items[i];
+    let manager = eval(rt, ctx, &item.context_expr)?;
+    let Value::Object(obj) = &manager else {
+        return Err(PyErr::type_error(format!(
+            "'{}' object does not support the context manager protocol",
+            manager.type_name()
+        )));
+    };
+    let entered = obj.clone().enter(rt)?;
+    if let Some(target) = &item.optional_vars {
+        assign_target(rt, ctx, target, entered)?;
+    }
+    let result = exec_with(rt, ctx, w, i + 1);
+    match result {
+        Ok(flow) => {
+            obj.exit(rt, None)?;
+            Ok(flow)
+        }
+        Err(e) => {
+            if obj.exit(rt, Some(&e))? {
+                Ok(Flow::Normal)
+            } else {
+                Err(e)
+            }
+        }
+    }
+}
+
+fn handler_matches(rt: &mut Runtime, ctx: &mut Ctx, err: &PyErr, ty: &Expr) -> PyResult<bool> {
+    let v = eval(rt, ctx, ty)?;
+    let classes = match &v {
+        Value::Tuple(t) => t.to_vec(),
+        other => vec![other.clone()],
+    };
+    for c in classes {
+        let name = match &c {
+            Value::Object(_) if c.downcast::<ExceptionType>().is_some() => {
+                c.downcast::<ExceptionType>().map(|t| t.name.clone())
+            }
+            _ => None,
+        };
+        match name {
+            Some(n) if exception_matches(&err.ename, &n) => return Ok(true),
+            Some(_) => {}
+            None => {
+                return Err(PyErr::type_error(
+                    "catching classes that do not inherit from BaseException is not allowed",
+                ))
+            }
+        }
+    }
+    Ok(false)
+}
+
+fn exec_try(rt: &mut Runtime, ctx: &mut Ctx, t: &ast::StmtTry) -> PyResult<Flow> {
+    if t.is_star {
+        return Err(unsupported("except* clauses"));
+    }
+    let body = exec_block(rt, ctx, &t.body);
+    let outcome = match body {
+        Ok(flow) => match flow {
+            Flow::Normal => exec_block(rt, ctx, &t.orelse),
+            other => Ok(other),
+        },
+        Err(err) => {
+            let mut handled = None;
+            for h in &t.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                let matches = match &h.type_ {
+                    None => true,
+                    Some(ty) => handler_matches(rt, ctx, &err, ty)?,
+                };
+                if matches {
+                    if let Some(name) = &h.name {
+                        ctx.assign(
+                            name.as_str(),
+                            Value::object(ExceptionValue {
+                                err: err.clone(),
+                                args: vec![],
+                            }),
+                        );
+                    }
+                    ctx.handling.push(err.clone());
+                    let r = exec_block(rt, ctx, &h.body);
+                    ctx.handling.pop();
+                    handled = Some(r);
+                    break;
+                }
+            }
+            handled.unwrap_or(Err(err))
+        }
+    };
+    if !t.finalbody.is_empty() {
+        match exec_block(rt, ctx, &t.finalbody)? {
+            Flow::Normal => {}
+            other => return Ok(other),
+        }
+    }
+    outcome
+}
+
+fn aug_assign(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::StmtAugAssign) -> PyResult<()> {
+    let op = binop_of(a.op);
+    match &*a.target {
+        Expr::Name(n) => {
+            let cur = lookup_name(rt, ctx, n.id.as_str())?;
+            let rhs = eval(rt, ctx, &a.value)?;
+            let new = ops::inplace(rt, op, &cur, &rhs)?;
+            ctx.assign(n.id.as_str(), new);
+        }
+        Expr::Subscript(s) => {
+            let base = eval(rt, ctx, &s.value)?;
+            let key = eval(rt, ctx, &s.slice)?;
+            let cur = ops::get_item(rt, &base, &key)?;
+            let rhs = eval(rt, ctx, &a.value)?;
+            let new = ops::inplace(rt, op, &cur, &rhs)?;
+            ops::set_item(rt, &base, &key, new)?;
+        }
+        Expr::Attribute(at) => {
+            let base = eval(rt, ctx, &at.value)?;
+            let cur = crate::interp::attrs::get_attr(rt, &base, at.attr.as_str())?;
+            let rhs = eval(rt, ctx, &a.value)?;
+            let new = ops::inplace(rt, op, &cur, &rhs)?;
+            crate::interp::attrs::set_attr(rt, &base, at.attr.as_str(), new)?;
+        }
+        _ => {
+            return Err(PyErr::new(
+                "SyntaxError",
+                "illegal expression for augmented assignment",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Bind a value to an assignment target (names, tuples with a starred item, subscripts,
+/// attributes).
+pub fn assign_target(rt: &mut Runtime, ctx: &mut Ctx, target: &Expr, v: Value) -> PyResult<()> {
+    match target {
+        Expr::Name(n) => {
+            ctx.assign(n.id.as_str(), v);
+            Ok(())
+        }
+        Expr::Tuple(t) => unpack(rt, ctx, &t.elts, v),
+        Expr::List(l) => unpack(rt, ctx, &l.elts, v),
+        Expr::Subscript(s) => {
+            let base = eval(rt, ctx, &s.value)?;
+            let key = eval(rt, ctx, &s.slice)?;
+            ops::set_item(rt, &base, &key, v)
+        }
+        Expr::Attribute(a) => {
+            let base = eval(rt, ctx, &a.value)?;
+            crate::interp::attrs::set_attr(rt, &base, a.attr.as_str(), v)
+        }
+        Expr::Starred(_) => Err(PyErr::new(
+            "SyntaxError",
+            "starred assignment target must be in a list or tuple",
+        )),
+        _ => Err(PyErr::new("SyntaxError", "cannot assign to expression")),
+    }
+}
+
+fn unpack(rt: &mut Runtime, ctx: &mut Ctx, targets: &[Expr], v: Value) -> PyResult<()> {
+    let items = ops::iterate(rt, &v)?;
+    let star = targets.iter().position(|t| matches!(t, Expr::Starred(_)));
+    match star {
+        None => {
+            if items.len() != targets.len() {
+                return Err(PyErr::value_error(if items.len() > targets.len() {
+                    format!("too many values to unpack (expected {})", targets.len())
+                } else {
+                    format!(
+                        "not enough values to unpack (expected {}, got {})",
+                        targets.len(),
+                        items.len()
+                    )
+                }));
+            }
+            for (t, item) in targets.iter().zip(items) {
+                assign_target(rt, ctx, t, item)?;
+            }
+        }
+        Some(si) => {
+            let after = targets.len() - si - 1;
+            if items.len() < si + after {
+                return Err(PyErr::value_error(format!(
+                    "not enough values to unpack (expected at least {}, got {})",
+                    si + after,
+                    items.len()
+                )));
+            }
+            for (t, item) in targets[..si].iter().zip(items.iter()) {
+                assign_target(rt, ctx, t, item.clone())?;
+            }
+            let mid = items[si..items.len() - after].to_vec();
+            if let Expr::Starred(s) = &targets[si] {
+                assign_target(rt, ctx, &s.value, Value::list(mid))?;
+            }
+            for (t, item) in targets[si + 1..]
+                .iter()
+                .zip(items[items.len() - after..].iter())
+            {
+                assign_target(rt, ctx, t, item.clone())?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Build a function object from a `def` in the current frame (defaults evaluated now).
+pub fn make_function(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    def: Rc<ast::StmtFunctionDef>,
+) -> PyResult<Function> {
+    let p = &def.parameters;
+    let mut defaults = Vec::new();
+    for a in p.posonlyargs.iter().chain(p.args.iter()) {
+        if let Some(d) = &a.default {
+            defaults.push(eval(rt, ctx, d)?);
+        }
+    }
+    let mut kw_defaults = Vec::new();
+    for a in &p.kwonlyargs {
+        if let Some(d) = &a.default {
+            kw_defaults.push((a.parameter.name.id.to_string(), eval(rt, ctx, d)?));
+        }
+    }
+    let mut enclosing = Vec::new();
+    if let Some(l) = &ctx.locals {
+        enclosing.push(l.clone());
+    }
+    enclosing.extend(ctx.enclosing.iter().cloned());
+    let doc = match def.body.first() {
+        Some(Stmt::Expr(e)) => match &*e.value {
+            Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let name = def.name.id.to_string();
+    let qualname = if ctx.locals.is_some() {
+        format!("{}.<locals>.{}", ctx.fname, name)
+    } else {
+        name.clone()
+    };
+    Ok(Function {
+        name,
+        qualname,
+        def,
+        source: ctx.source.clone(),
+        origin: ctx.origin.to_string(),
+        globals: ctx.globals.clone(),
+        enclosing,
+        defaults,
+        kw_defaults,
+        doc,
+    })
+}

@@ -1,0 +1,207 @@
+//! Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects,
+//! and the dict entry helpers they share with literals and builtins.
+
+use crate::interp::ops::{iterate, py_eq};
+use crate::interp::repr::repr;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::ndarray_attrs;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Dict, Value};
+
+pub fn dict_get(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<Value>> {
+    for (k, v) in &d.entries {
+        if py_eq(rt, k, key)? {
+            return Ok(Some(v.clone()));
+        }
+    }
+    Ok(None)
+}
+
+pub fn check_hashable(key: &Value) -> PyResult<()> {
+    match key {
+        Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Array(_) => Err(
+            PyErr::type_error(format!("unhashable type: '{}'", key.type_name())),
+        ),
+        _ => Ok(()),
+    }
+}
+
+pub fn dict_set(rt: &mut Runtime, d: &mut Dict, key: Value, value: Value) -> PyResult<()> {
+    check_hashable(&key)?;
+    for slot in d.entries.iter_mut() {
+        if py_eq(rt, &slot.0, &key)? {
+            slot.1 = value;
+            return Ok(());
+        }
+    }
+    d.entries.push((key, value));
+    Ok(())
+}
+
+/// Normalise a Python index for a sequence of `len` items.
+pub fn seq_index(i: i64, len: usize, what: &str) -> PyResult<usize> {
+    let n = len as i64;
+    let j = if i < 0 { i + n } else { i };
+    if j < 0 || j >= n {
+        return Err(PyErr::index_error(format!("{what} index out of range")));
+    }
+    Ok(j as usize)
+}
+
+/// `container[key]`.
+pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Value> {
+    match (container, key) {
+        (Value::Array(a), _) => ndarray_attrs::array_getitem(a, key, rt),
+        (Value::List(l), Value::Slice(s)) => {
+            let items = l.borrow().clone();
+            Ok(Value::list(slice_items(&items, s)?))
+        }
+        (Value::Tuple(t), Value::Slice(s)) => Ok(Value::tuple(slice_items(t, s)?)),
+        (Value::Str(st), Value::Slice(s)) => {
+            let chars: Vec<Value> = st.chars().map(|c| Value::str(&c.to_string())).collect();
+            let picked = slice_items(&chars, s)?;
+            Ok(Value::str(
+                &picked
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect::<String>(),
+            ))
+        }
+        (Value::List(l), k) => {
+            let l = l.borrow();
+            let i = seq_index(
+                k.as_index().map_err(|_| list_idx_err("list", k))?,
+                l.len(),
+                "list",
+            )?;
+            Ok(l[i].clone())
+        }
+        (Value::Tuple(t), k) => {
+            let i = seq_index(
+                k.as_index().map_err(|_| list_idx_err("tuple", k))?,
+                t.len(),
+                "tuple",
+            )?;
+            Ok(t[i].clone())
+        }
+        (Value::Str(s), k) => {
+            let chars: Vec<char> = s.chars().collect();
+            let i = seq_index(
+                k.as_index().map_err(|_| list_idx_err("string", k))?,
+                chars.len(),
+                "string",
+            )?;
+            Ok(Value::str(&chars[i].to_string()))
+        }
+        (Value::Dict(d), k) => {
+            check_hashable(k)?;
+            let d = d.borrow().clone();
+            match dict_get(rt, &d, k)? {
+                Some(v) => Ok(v),
+                None => Err(PyErr::key_error(repr(rt, k)?)),
+            }
+        }
+        (Value::Object(o), k) => o.clone().get_item(k, rt),
+        (Value::Scalar(_), _) => Err(PyErr::index_error("invalid index to scalar variable.")),
+        _ => Err(PyErr::type_error(format!(
+            "'{}' object is not subscriptable",
+            container.type_name()
+        ))),
+    }
+}
+
+fn list_idx_err(what: &str, k: &Value) -> PyErr {
+    PyErr::type_error(format!(
+        "{what} indices must be integers or slices, not {}",
+        k.type_name()
+    ))
+}
+
+pub fn slice_items(items: &[Value], s: &crate::py::value::SliceValue) -> PyResult<Vec<Value>> {
+    let (start, _stop, step) = s.indices(items.len())?;
+    let n = s.len_for(items.len())?;
+    Ok((0..n)
+        .map(|k| items[(start + k as isize * step) as usize].clone())
+        .collect())
+}
+
+/// `container[key] = value`.
+pub fn set_item(rt: &mut Runtime, container: &Value, key: &Value, value: Value) -> PyResult<()> {
+    match (container, key) {
+        (Value::Array(a), _) => ndarray_attrs::array_setitem(a, key, &value, rt),
+        (Value::List(l), Value::Slice(s)) => {
+            let new = iterate(rt, &value)?;
+            let mut l = l.borrow_mut();
+            let (start, stop, step) = s.indices(l.len())?;
+            if step != 1 {
+                let n = s.len_for(l.len())?;
+                if n != new.len() {
+                    return Err(PyErr::value_error(format!(
+                        "attempt to assign sequence of size {} to extended slice of size {n}",
+                        new.len()
+                    )));
+                }
+                for (k, v) in new.into_iter().enumerate() {
+                    l[(start + k as isize * step) as usize] = v;
+                }
+            } else {
+                let stop = stop.max(start) as usize;
+                l.splice(start as usize..stop, new);
+            }
+            Ok(())
+        }
+        (Value::List(l), k) => {
+            let mut l = l.borrow_mut();
+            let i = seq_index(
+                k.as_index().map_err(|_| list_idx_err("list", k))?,
+                l.len(),
+                "list assignment",
+            )?;
+            l[i] = value;
+            Ok(())
+        }
+        (Value::Dict(d), k) => {
+            let mut copy = d.borrow().clone();
+            dict_set(rt, &mut copy, k.clone(), value)?;
+            *d.borrow_mut() = copy;
+            Ok(())
+        }
+        (Value::Object(o), k) => o.set_item(k, value, rt),
+        (Value::Tuple(_), _) => Err(PyErr::type_error(
+            "'tuple' object does not support item assignment",
+        )),
+        (Value::Str(_), _) => Err(PyErr::type_error(
+            "'str' object does not support item assignment",
+        )),
+        _ => Err(PyErr::type_error(format!(
+            "'{}' object does not support item assignment",
+            container.type_name()
+        ))),
+    }
+}
+
+pub fn del_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<()> {
+    match (container, key) {
+        (Value::List(l), k) => {
+            let mut l = l.borrow_mut();
+            let i = seq_index(k.as_index()?, l.len(), "list assignment")?;
+            l.remove(i);
+            Ok(())
+        }
+        (Value::Dict(d), k) => {
+            let entries = d.borrow().entries.clone();
+            for (i, (kk, _)) in entries.iter().enumerate() {
+                if py_eq(rt, kk, k)? {
+                    d.borrow_mut().entries.remove(i);
+                    return Ok(());
+                }
+            }
+            Err(PyErr::key_error(repr(rt, k)?))
+        }
+        (Value::Object(o), k) => o.del_item(k, rt),
+        _ => Err(PyErr::type_error(format!(
+            "'{}' object does not support item deletion",
+            container.type_name()
+        ))),
+    }
+}

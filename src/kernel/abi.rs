@@ -1,0 +1,59 @@
+//! What crosses from the host side to a device at launch: the launch configuration and
+//! the kernel arguments. Shared by the compiler's dispatchers, the CPU executor and the
+//! CUDA device.
+
+use std::sync::Arc;
+
+use crate::arrays::buffer::Buffer;
+use crate::arrays::dtype::{DType, Scalar};
+use crate::device::Allocation;
+
+/// Grid and block dimensions (x, y, z; unused dimensions are 1) and dynamic shared bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub dynamic_shared_bytes: usize,
+}
+
+/// Where an array argument's memory lives.
+#[derive(Clone)]
+pub enum ArgMem {
+    /// Host memory (a host array the CPU device works on directly, pinned/mapped memory).
+    Host(Arc<Buffer>),
+    /// A device allocation (kept alive by the launch until it completes).
+    Device(Arc<Allocation>),
+}
+
+/// A strided array argument.
+#[derive(Clone)]
+pub struct ArrayArg {
+    pub mem: ArgMem,
+    /// Byte offset of element 0 within the memory.
+    pub offset: usize,
+    pub shape: Vec<usize>,
+    /// Byte strides (may be negative for reversed views).
+    pub strides: Vec<isize>,
+    pub dtype: DType,
+}
+
+#[derive(Clone)]
+pub enum KernelArg {
+    Array(ArrayArg),
+    Scalar(Scalar),
+}
+
+/// A fault raised by a kernel (bounds violation, divergent barrier): surfaced on the host
+/// as the named Python exception at the next synchronising call.
+#[derive(Clone, Debug)]
+pub struct KernelFault {
+    pub ename: String,
+    pub message: String,
+}
+
+/// What a completed launch leaves behind besides memory effects.
+#[derive(Clone, Debug, Default)]
+pub struct LaunchOutput {
+    /// Text printed by `print()` inside the kernel, in completion order.
+    pub printed: String,
+}

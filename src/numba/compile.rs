@@ -1,0 +1,100 @@
+//! Compiling a user function for one argument-type specialisation, and typing host
+//! arguments the way Numba's `typeof` does.
+
+use std::rc::Rc;
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::NdArray;
+use crate::kernel::builder::Builder;
+use crate::kernel::ir::Kernel;
+use crate::kernel::types::{Layout, Ty};
+use crate::kernel::CompiledKernel;
+use crate::numba::frontend::{bind_params, lower_body, FnCtx, FnKind, Val, RET};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::function::Function;
+use crate::py::value::Value;
+
+/// Lower `func` for parameter types `params`. `host` compiles an `@njit` body (may return
+/// a value); otherwise a `@cuda.jit` kernel (must return None).
+pub fn compile_function(
+    func: &Rc<Function>,
+    params: &[Ty],
+    host: bool,
+) -> PyResult<CompiledKernel> {
+    let names = func.param_names();
+    if names.len() != params.len() {
+        return Err(PyErr::type_error(format!(
+            "{}() takes {} positional arguments but {} were given",
+            func.name,
+            names.len(),
+            params.len()
+        )));
+    }
+    let mut b = Builder::new(&func.name, params.to_vec());
+    let kind = if host { FnKind::Host } else { FnKind::Kernel };
+    let mut cx = FnCtx::new(func.clone(), kind, 0);
+    bind_params(&mut b, &mut cx, params)?;
+    lower_body(&mut b, &mut cx, &func.def.body)?;
+    if host {
+        match cx.vars.get(RET) {
+            Some(Val::Reg(r)) => b.k.ret = Some(*r),
+            Some(Val::Tuple(_)) => {
+                return Err(PyErr::not_implemented(format!(
+                    "{}: returning tuples from @njit functions is not supported by nbcuda; return one number or write into an array",
+                    func.name
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(CompiledKernel::from_ir(b.finish()))
+}
+
+/// Numba's type for a host argument value (arrays by dtype/ndim/layout, Python numbers as
+/// int64/float64/boolean, NumPy scalars by dtype).
+pub fn typeof_scalar(v: &Value) -> Option<Scalar> {
+    Some(match v {
+        Value::Int(i) => Scalar::I64(*i),
+        Value::Float(f) => Scalar::F64(*f),
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Scalar(s) => *s,
+        _ => return None,
+    })
+}
+
+pub fn array_ty(dtype: DType, shape: &[usize], strides: &[isize]) -> Ty {
+    let c = crate::arrays::contiguous(shape, strides, dtype.itemsize(), true);
+    Ty::Array {
+        dtype,
+        ndim: shape.len(),
+        layout: if c { Layout::C } else { Layout::A },
+    }
+}
+
+pub fn ndarray_ty(a: &NdArray) -> Ty {
+    array_ty(a.dtype, &a.shape, &a.strides)
+}
+
+/// Does a compiled specialisation accept this argument type? Layout A accepts C arrays.
+pub fn accepts(param: &Ty, arg: &Ty) -> bool {
+    match (param, arg) {
+        (
+            Ty::Array {
+                dtype: d1,
+                ndim: n1,
+                layout: l1,
+            },
+            Ty::Array {
+                dtype: d2,
+                ndim: n2,
+                layout: l2,
+            },
+        ) => d1 == d2 && n1 == n2 && (*l1 == Layout::A || l1 == l2),
+        (a, b) => a == b,
+    }
+}
+
+/// IR of a compiled kernel in text form (for tests and `inspect_types`).
+pub fn ir_text(k: &Kernel) -> String {
+    crate::kernel::ir::print_kernel(k)
+}

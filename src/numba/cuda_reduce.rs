@@ -1,0 +1,461 @@
+//! Reductions with a binary device function: `cuda.reduce(binop)` / `cuda.Reduce`, and
+//! `ufunc.reduce`.
+//!
+//! `cuda.reduce` runs on the device, on the caller's stream, as two launches compiled from
+//! the user's function: a block-wide tree reduction ([`partial_kernel`]: each thread folds a
+//! grid-stride slice, then the block combines pairs in shared memory) that leaves one value
+//! per block, and a one-thread pass ([`fold_kernel`]) that folds those partial values into
+//! `init` and writes the result into a device array. `ufunc.reduce` on host data folds on
+//! the host with the same [`fold_kernel`].
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::NdArray;
+use crate::device::api::{self, Transfer};
+use crate::kernel::abi::{KernelArg, LaunchConfig};
+use crate::kernel::builder::Builder;
+use crate::kernel::ir::{ArrRef, ArrayDecl, BarrierKind, Bin, Cmp, Op, Special, Stmt};
+use crate::kernel::types::{Layout, Signature, Ty};
+use crate::kernel::CompiledKernel;
+use crate::numba::dispatch::{as_function, device_function, CudaKernel};
+use crate::numba::frontend::{FnCtx, FnKind, Val};
+use crate::numba::launch::host_arg;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::function::Function;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Module, Object, Value};
+
+/// `out[0] = f(...f(f(init, a[0]), a[1])..., a[n-1])` for `n = size` elements.
+pub fn fold_kernel(func: &Rc<Function>, dt: DType, with_init: bool) -> PyResult<CompiledKernel> {
+    let params = vec![
+        Ty::Array {
+            dtype: dt,
+            ndim: 1,
+            layout: Layout::A,
+        },
+        Ty::Array {
+            dtype: dt,
+            ndim: 1,
+            layout: Layout::A,
+        },
+        Ty::Scalar(DType::I64),
+        Ty::Scalar(dt),
+    ];
+    let mut b = Builder::new(&format!("reduce_{}", func.name), params);
+    let mut cx = FnCtx::new(func.clone(), FnKind::Kernel, 0);
+    use ruff_text_size::Ranged;
+    let range = func.def.range();
+    cx.set_loc(&mut b, func.def.name.range);
+    let arr = ArrRef::Param(0);
+    let n = b.emit(DType::I64, Op::Param(2));
+    let acc = b.new_reg(dt);
+    let start = if with_init {
+        let init = b.emit(dt, Op::Param(3));
+        b.emit_to(acc, Op::Copy(init));
+        b.konst(Scalar::I64(0))
+    } else {
+        let zero = b.konst(Scalar::I64(0));
+        let first = b.emit(dt, Op::Load(arr, vec![zero]));
+        b.emit_to(acc, Op::Copy(first));
+        b.konst(Scalar::I64(1))
+    };
+    let j = b.new_reg(DType::I64);
+    b.emit_to(j, Op::Copy(start));
+    let id = b.new_loop_id();
+    b.begin();
+    let c = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, j, n));
+    b.push(Stmt::If(c, vec![], vec![Stmt::Break(id)]));
+    let x = b.emit(dt, Op::Load(arr, vec![j]));
+    let r = crate::numba::frontend::calls::inline_call(
+        &mut b,
+        &mut cx,
+        func.clone(),
+        vec![Val::Reg(acc), Val::Reg(x)],
+        Vec::new(),
+        range,
+    )?;
+    let Val::Reg(r) = r else {
+        return Err(cx.typing("a reduction function must return a number", range));
+    };
+    b.assign(acc, r);
+    let one = b.konst(Scalar::I64(1));
+    let nj = b.emit(DType::I64, Op::Bin(Bin::Add, j, one));
+    b.emit_to(j, Op::Copy(nj));
+    let body = b.end();
+    b.push(Stmt::Loop {
+        id,
+        body,
+        latch: vec![],
+    });
+    let zero = b.konst(Scalar::I64(0));
+    b.emit_void(Op::Store(ArrRef::Param(1), vec![zero], acc));
+    Ok(CompiledKernel::from_ir(b.finish()))
+}
+
+/// Threads per block of the partial reduction (a power of two: the tree halves it).
+const BLOCK: usize = 256;
+/// At most this many blocks, so the final one-thread pass folds at most this many values.
+const MAX_BLOCKS: usize = 256;
+
+/// `dst[blockIdx.x]` = the block's fold of `src[i]` for its threads' grid-stride slices of
+/// `i < n`. Threads past `n` hold no value; the tree only combines slots below the block's
+/// count of valid threads, so no identity element is needed.
+pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel> {
+    let arr = |dtype| Ty::Array {
+        dtype,
+        ndim: 1,
+        layout: Layout::A,
+    };
+    let params = vec![arr(dt), arr(dt), Ty::Scalar(DType::I64)];
+    let mut b = Builder::new(&format!("reduce_partial_{}", func.name), params);
+    let mut cx = FnCtx::new(func.clone(), FnKind::Kernel, 0);
+    use ruff_text_size::Ranged;
+    let range = func.def.range();
+    cx.set_loc(&mut b, func.def.name.range);
+    b.k.shared.push(ArrayDecl {
+        dtype: dt,
+        shape: vec![BLOCK],
+        dynamic: false,
+        data: Vec::new(),
+    });
+    b.k.uses_block = true;
+    let (src, shared) = (ArrRef::Param(0), ArrRef::Shared(0));
+    let n = b.emit(DType::I64, Op::Param(2));
+    let special = |b: &mut Builder, s| {
+        let r = b.emit(DType::I32, Op::Special(s));
+        b.cast(r, DType::I64)
+    };
+    let tid = special(&mut b, Special::Tid(0));
+    let bid = special(&mut b, Special::Ctaid(0));
+    let nblocks = special(&mut b, Special::Nctaid(0));
+    let bdim = b.konst(Scalar::I64(BLOCK as i64));
+    let base = b.emit(DType::I64, Op::Bin(Bin::Mul, bid, bdim));
+    let gi = b.emit(DType::I64, Op::Bin(Bin::Add, base, tid));
+    let step = b.emit(DType::I64, Op::Bin(Bin::Mul, nblocks, bdim));
+    let mut call = |b: &mut Builder, x: u32, y: u32| -> PyResult<u32> {
+        match crate::numba::frontend::calls::inline_call(
+            b,
+            &mut cx,
+            func.clone(),
+            vec![Val::Reg(x), Val::Reg(y)],
+            Vec::new(),
+            range,
+        )? {
+            Val::Reg(r) => Ok(r),
+            _ => Err(PyErr::new(
+                "TypingError",
+                format!("the reduction function {} must return a number", func.name),
+            )),
+        }
+    };
+    // Each valid thread folds its grid-stride slice into `acc`.
+    let acc = b.new_reg(dt);
+    let zero = b.konst(Scalar::I64(0).cast(dt));
+    b.emit_to(acc, Op::Copy(zero));
+    let valid = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, gi, n));
+    b.begin();
+    let first = b.emit(dt, Op::Load(src, vec![gi]));
+    b.emit_to(acc, Op::Copy(first));
+    let j = b.emit(DType::I64, Op::Bin(Bin::Add, gi, step));
+    let id = b.new_loop_id();
+    b.begin();
+    let more = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, j, n));
+    b.push(Stmt::If(more, vec![], vec![Stmt::Break(id)]));
+    let x = b.emit(dt, Op::Load(src, vec![j]));
+    let r = call(&mut b, acc, x)?;
+    b.assign(acc, r);
+    let nj = b.emit(DType::I64, Op::Bin(Bin::Add, j, step));
+    b.emit_to(j, Op::Copy(nj));
+    let body = b.end();
+    b.push(Stmt::Loop {
+        id,
+        body,
+        latch: vec![],
+    });
+    let then = b.end();
+    b.push(Stmt::If(valid, then, vec![]));
+    b.emit_void(Op::Store(shared, vec![tid], acc));
+    // Valid threads of this block are a prefix of length min(BLOCK, n - base).
+    let left = b.emit(DType::I64, Op::Bin(Bin::Sub, n, base));
+    let count = b.emit(DType::I64, Op::Bin(Bin::Min, left, bdim));
+    let mut half = BLOCK / 2;
+    while half >= 1 {
+        b.emit_void(Op::Barrier(BarrierKind::Plain, None));
+        let h = b.konst(Scalar::I64(half as i64));
+        let partner = b.emit(DType::I64, Op::Bin(Bin::Add, tid, h));
+        let low = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, tid, h));
+        let has = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, partner, count));
+        let both = b.emit(DType::Bool, Op::Bin(Bin::And, low, has));
+        b.begin();
+        let mine = b.emit(dt, Op::Load(shared, vec![tid]));
+        let theirs = b.emit(dt, Op::Load(shared, vec![partner]));
+        let r = call(&mut b, mine, theirs)?;
+        let r = b.cast(r, dt);
+        b.emit_void(Op::Store(shared, vec![tid], r));
+        let then = b.end();
+        b.push(Stmt::If(both, then, vec![]));
+        half /= 2;
+    }
+    let z = b.konst(Scalar::I64(0));
+    let lead = b.emit(DType::Bool, Op::Cmp(Cmp::Eq, tid, z));
+    b.begin();
+    let total = b.emit(dt, Op::Load(shared, vec![z]));
+    b.emit_void(Op::Store(ArrRef::Param(1), vec![bid], total));
+    let then = b.end();
+    b.push(Stmt::If(lead, then, vec![]));
+    Ok(CompiledKernel::from_ir(b.finish()))
+}
+
+/// A host copy of a reduction input (device arrays are copied back first).
+fn host_input(rt: &mut Runtime, v: &Value, call: &str) -> PyResult<NdArray> {
+    if let Value::Array(a) = v {
+        return Ok(a.clone());
+    }
+    if let Some(view) = api::device_view(rt, v)? {
+        let a = NdArray::zeros(&view.shape, view.dtype)
+            .map_err(|e| PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes)))?;
+        api::dtoh(
+            rt,
+            &view,
+            &a,
+            0,
+            Transfer {
+                explicit: false,
+                call: call.into(),
+            },
+        )?;
+        return Ok(a);
+    }
+    crate::py::ndarray_attrs::to_ndarray(rt, v)
+}
+
+fn fold(
+    rt: &mut Runtime,
+    func: &Rc<Function>,
+    a: &NdArray,
+    n: usize,
+    init: Option<Scalar>,
+) -> PyResult<Scalar> {
+    let k = fold_kernel(func, a.dtype, init.is_some())?;
+    let out = NdArray::zeros(&[1], a.dtype)
+        .map_err(|e| PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes)))?;
+    let args = vec![
+        host_arg(a),
+        host_arg(&out),
+        KernelArg::Scalar(Scalar::I64(n as i64)),
+        KernelArg::Scalar(init.unwrap_or(Scalar::I64(0)).cast(a.dtype)),
+    ];
+    let (_, printed) = crate::kernel::exec::run_single(&k.ir, &args)
+        .map_err(|f| PyErr::new(&f.ename, f.message))?;
+    if !printed.printed.is_empty() {
+        rt.print(&printed.printed);
+    }
+    let mut b = [0u8; 8];
+    out.buf.read(0, &mut b[..a.dtype.itemsize()]);
+    Ok(Scalar::from_bytes(a.dtype, &b))
+}
+
+/// `ufunc.reduce(arr, stream=0)`.
+pub fn ufunc_reduce(
+    rt: &mut Runtime,
+    func: &Rc<Function>,
+    _sigs: &[Signature],
+    args: Args,
+) -> PyResult<Value> {
+    let a = args.bind("reduce", &["arr", "stream="])?;
+    let arr = host_input(rt, a[0].as_ref().unwrap_or(&Value::None), &func.name)?;
+    if arr.ndim() != 1 {
+        return Err(PyErr::type_error("only support 1D array"));
+    }
+    if arr.size() == 0 {
+        return Err(PyErr::type_error("Reduction on an empty array."));
+    }
+    let s = fold(rt, func, &arr, arr.size(), None)?;
+    Ok(Value::Scalar(s))
+}
+
+/// The block-wise partial reduction and the final fold, for one dtype.
+type KernelPair = (Arc<CompiledKernel>, Arc<CompiledKernel>);
+
+/// `cuda.reduce(binop)`.
+pub struct Reduce {
+    pub func: Rc<Function>,
+    /// The partial and final kernels, compiled once per dtype.
+    kernels: RefCell<HashMap<DType, KernelPair>>,
+}
+
+impl Reduce {
+    fn kernels(&self, dt: DType) -> PyResult<KernelPair> {
+        if let Some(k) = self.kernels.borrow().get(&dt) {
+            return Ok(k.clone());
+        }
+        let k = (
+            Arc::new(partial_kernel(&self.func, dt)?),
+            Arc::new(fold_kernel(&self.func, dt, true)?),
+        );
+        self.kernels.borrow_mut().insert(dt, k.clone());
+        Ok(k)
+    }
+
+    /// Queue the reduction of `input[..size]` into `out[0]` on `stream`.
+    fn queue(
+        &self,
+        rt: &mut Runtime,
+        input: &crate::device::DeviceView,
+        size: usize,
+        init: Scalar,
+        out: &crate::device::DeviceView,
+        stream: crate::device::StreamId,
+    ) -> PyResult<()> {
+        let dt = input.dtype;
+        let (partial, fold) = self.kernels(dt)?;
+        let one = |n: usize| LaunchConfig {
+            grid: [n as u32, 1, 1],
+            block: [1, 1, 1],
+            dynamic_shared_bytes: 0,
+        };
+        // With nothing to reduce the final pass folds zero values: the result is `init`.
+        let (values, count) = if size == 0 {
+            (input.clone(), 0)
+        } else {
+            let blocks = size.div_ceil(BLOCK).min(MAX_BLOCKS);
+            let partials = api::alloc(rt, &[blocks], dt, stream)?;
+            let config = LaunchConfig {
+                block: [BLOCK as u32, 1, 1],
+                ..one(blocks)
+            };
+            let args = vec![
+                input.kernel_arg(),
+                partials.kernel_arg(),
+                KernelArg::Scalar(Scalar::I64(size as i64)),
+            ];
+            api::launch(rt, partial, config, args, stream)?;
+            (partials, blocks)
+        };
+        let args = vec![
+            values.kernel_arg(),
+            out.kernel_arg(),
+            KernelArg::Scalar(Scalar::I64(count as i64)),
+            KernelArg::Scalar(init.cast(dt)),
+        ];
+        api::launch(rt, fold, one(1), args, stream)
+    }
+}
+
+impl Object for Reduce {
+    fn type_name(&self) -> String {
+        "Reduce".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.kernels.reduction".into()
+    }
+    fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
+        let a = args.bind(
+            "Reduce.__call__",
+            &["arr", "size=", "res=", "init=", "stream="],
+        )?;
+        let stream = api::parse_stream(rt, a[4].as_ref())?;
+        let arg = a[0].clone().unwrap_or(Value::None);
+        let name = self.func.name.clone();
+        // Host data is copied in (as Numba does); device data is reduced where it is.
+        let input = match api::device_view(rt, &arg)? {
+            Some(v) => v,
+            None => {
+                let host = crate::py::ndarray_attrs::to_ndarray(rt, &arg)?;
+                if host.ndim() != 1 {
+                    return Err(PyErr::type_error("only support 1D array"));
+                }
+                api::implicit_to_device(rt, &host, stream, &name)?
+            }
+        };
+        if input.shape.len() != 1 {
+            return Err(PyErr::type_error("only support 1D array"));
+        }
+        let dt = input.dtype;
+        let size = match &a[1] {
+            Some(Value::None) | None => input.size(),
+            Some(v) => (v.as_index()?.max(0) as usize).min(input.size()),
+        };
+        let init = match &a[3] {
+            None | Some(Value::None) => Scalar::I64(0),
+            Some(v) => crate::numba::compile::typeof_scalar(v)
+                .ok_or_else(|| PyErr::type_error("init must be a number"))?,
+        };
+        match &a[2] {
+            None | Some(Value::None) => {
+                let out = api::alloc(rt, &[1], dt, stream)?;
+                self.queue(rt, &input, size, init, &out, stream)?;
+                let host = NdArray::zeros(&[1], dt).map_err(|e| {
+                    PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes))
+                })?;
+                api::implicit_to_host(rt, &out, &host, stream, &name)?;
+                let mut b = [0u8; 8];
+                host.buf.read(0, &mut b[..dt.itemsize()]);
+                Ok(Value::Scalar(Scalar::from_bytes(dt, &b)))
+            }
+            Some(res) => {
+                let Some(mut view) = api::device_view(rt, res)? else {
+                    return Err(PyErr::type_error("res must be a device array")
+                        .with_hint("Pass an array made by cuda.device_array(1, dtype=...)."));
+                };
+                if view.dtype != dt || view.size() == 0 {
+                    return Err(PyErr::type_error(format!(
+                        "res must be a non-empty device array of dtype {}, got dtype {} with {} elements",
+                        dt.name(),
+                        view.dtype.name(),
+                        view.size()
+                    )));
+                }
+                view.shape = vec![1];
+                view.strides = vec![dt.itemsize() as isize];
+                self.queue(rt, &input, size, init, &view, stream)?;
+                Ok(Value::None)
+            }
+        }
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "__name__" => Some(Value::str(&self.func.name)),
+            _ => None,
+        })
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn make_reduce(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
+    let a = args.bind("reduce", &["binop"])?;
+    let v = a[0].clone().unwrap_or(Value::None);
+    let func = as_function(&v)
+        .or_else(|| device_function(&v))
+        .or_else(|| v.downcast::<CudaKernel>().map(|k| k.func.clone()))
+        .ok_or_else(|| {
+            PyErr::type_error(format!(
+                "cuda.reduce needs a binary function, got {}",
+                v.type_name()
+            ))
+        })?;
+    if func.param_names().len() != 2 {
+        return Err(PyErr::type_error(format!(
+            "the reduction function {} must take exactly 2 arguments",
+            func.name
+        )));
+    }
+    Ok(Value::object(Reduce {
+        func,
+        kernels: RefCell::new(HashMap::new()),
+    }))
+}
+
+pub fn register(cuda: &Module) {
+    let doc =
+        "Build a reduction from a binary function: r(arr, size=None, res=None, init=0, stream=0).";
+    cuda.func("reduce", "reduce(binop)", doc, make_reduce);
+    cuda.func("Reduce", "Reduce(functor)", doc, make_reduce);
+}

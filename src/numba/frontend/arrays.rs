@@ -1,0 +1,278 @@
+//! AST → IR for array constructs of the kernel API: `cuda.shared.array`,
+//! `cuda.local.array`, `cuda.const.array_like` (compile-time shapes and data) and
+//! `cuda.atomic.*`.
+
+use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::NdArray;
+use crate::kernel::builder::Builder;
+use crate::kernel::ir::{ArrRef, ArrayDecl, AtomicOp, Op};
+use crate::kernel::types::numba_name;
+use crate::numba::frontend::calls::nargs;
+use crate::numba::frontend::expr::{dtype_of, expr, scalar};
+use crate::numba::frontend::{FnCtx, Val};
+use crate::py::error::PyResult;
+use crate::py::value::Value;
+
+pub fn atomic(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    name: &str,
+    args: Vec<Val>,
+    range: TextRange,
+) -> PyResult<Val> {
+    let op = match name {
+        "add" => AtomicOp::Add,
+        "sub" => AtomicOp::Sub,
+        "max" => AtomicOp::Max,
+        "min" => AtomicOp::Min,
+        "nanmax" => AtomicOp::NanMax,
+        "nanmin" => AtomicOp::NanMin,
+        "and_" => AtomicOp::And,
+        "or_" => AtomicOp::Or,
+        "xor" => AtomicOp::Xor,
+        "exch" => AtomicOp::Exch,
+        "inc" => AtomicOp::Inc,
+        "dec" => AtomicOp::Dec,
+        "cas" | "compare_and_swap" => AtomicOp::Cas,
+        other => {
+            return Err(cx.typing(
+                format!("Unknown attribute '{other}' of module cuda.atomic"),
+                range,
+            ))
+        }
+    };
+    let want = if name == "compare_and_swap" {
+        3
+    } else if op == AtomicOp::Cas {
+        4
+    } else {
+        3
+    };
+    nargs(cx, &format!("cuda.atomic.{name}"), &args, want, range)?;
+    let mut it = args.into_iter();
+    let first = it.next().unwrap_or(Val::None);
+    let Some((a, dt, nd, prefix)) = crate::numba::frontend::expr::array_parts(&first) else {
+        return Err(cx.typing(
+            format!("cuda.atomic.{name}() needs an array as first argument"),
+            range,
+        ));
+    };
+    let mut idx = prefix;
+    if name == "compare_and_swap" {
+        if nd != 1 {
+            return Err(cx.typing("compare_and_swap needs a 1-dimensional array", range));
+        }
+        idx.push(b.konst(Scalar::I64(0)));
+    } else {
+        let iv = it.next().unwrap_or(Val::None);
+        let items = match iv {
+            Val::Tuple(t) => t,
+            other => vec![other],
+        };
+        if items.len() != nd {
+            return Err(cx.typing(
+                format!(
+                    "cuda.atomic.{name}(): an index of {} value(s) for a {nd}-dimensional array",
+                    items.len()
+                ),
+                range,
+            ));
+        }
+        for x in items {
+            let r = scalar(b, cx, x, range)?;
+            idx.push(b.cast(r, DType::I64));
+        }
+    }
+    let ok = match op {
+        AtomicOp::Add | AtomicOp::Sub | AtomicOp::Max | AtomicOp::Min | AtomicOp::Exch => {
+            matches!(
+                dt,
+                DType::I32 | DType::U32 | DType::I64 | DType::U64 | DType::F32 | DType::F64
+            )
+        }
+        AtomicOp::NanMax | AtomicOp::NanMin => {
+            dt.is_float() || matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64)
+        }
+        AtomicOp::And | AtomicOp::Or | AtomicOp::Xor | AtomicOp::Cas => {
+            matches!(dt, DType::I32 | DType::U32 | DType::I64 | DType::U64)
+        }
+        AtomicOp::Inc | AtomicOp::Dec => matches!(dt, DType::U32 | DType::U64),
+    };
+    if !ok {
+        return Err(cx.typing(
+            format!(
+                "No implementation of cuda.atomic.{name} for array({}, {nd}d)",
+                numba_name(dt)
+            ),
+            range,
+        ));
+    }
+    let mut vals = Vec::new();
+    for v in it {
+        let r = scalar(b, cx, v, range)?;
+        vals.push(b.cast(r, dt));
+    }
+    Ok(Val::Reg(b.emit(dt, Op::Atomic(op, a, idx, vals))))
+}
+
+/// Evaluate a compile-time constant shape: an int or a tuple of ints (literals or globals).
+fn const_shape(cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
+    fn one(cx: &FnCtx, e: &Expr) -> PyResult<i64> {
+        match e {
+            Expr::NumberLiteral(_) | Expr::UnaryOp(_) => {
+                crate::numba::frontend::expr::const_int(cx, e)
+            }
+            Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
+                Some(Value::Int(i)) => Ok(i),
+                _ => Err(cx.typing(
+                    format!(
+                        "array shape '{}' must be a constant (a literal or a global int)",
+                        n.id
+                    ),
+                    e.range(),
+                )),
+            },
+            Expr::BinOp(bo) => {
+                let (l, r) = (one(cx, &bo.left)?, one(cx, &bo.right)?);
+                match bo.op {
+                    ast::Operator::Add => Ok(l + r),
+                    ast::Operator::Sub => Ok(l - r),
+                    ast::Operator::Mult => Ok(l * r),
+                    ast::Operator::FloorDiv if r != 0 => Ok(l.div_euclid(r)),
+                    _ => {
+                        Err(cx.typing("unsupported constant expression in array shape", e.range()))
+                    }
+                }
+            }
+            _ => Err(cx.typing("array shapes must be constants", e.range())),
+        }
+    }
+    let dims = match e {
+        Expr::Tuple(t) => t
+            .elts
+            .iter()
+            .map(|x| one(cx, x))
+            .collect::<PyResult<Vec<_>>>()?,
+        Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
+            Some(Value::Tuple(t)) => t
+                .iter()
+                .map(|v| {
+                    v.as_index()
+                        .map_err(|_| cx.typing("array shapes must be integers", e.range()))
+                })
+                .collect::<PyResult<Vec<_>>>()?,
+            _ => vec![one(cx, e)?],
+        },
+        _ => vec![one(cx, e)?],
+    };
+    if dims.iter().any(|d| *d < 0) || dims.is_empty() || dims.len() > 3 {
+        return Err(cx.typing(
+            "array shapes need 1 to 3 non-negative dimensions",
+            e.range(),
+        ));
+    }
+    Ok(dims.into_iter().map(|d| d as usize).collect())
+}
+
+pub fn array_ctor(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    shared: bool,
+    c: &ast::ExprCall,
+) -> PyResult<Val> {
+    let range = c.range;
+    let what = if shared {
+        "cuda.shared.array"
+    } else {
+        "cuda.local.array"
+    };
+    let mut shape_e = c.arguments.args.first();
+    let mut dtype_e = c.arguments.args.get(1);
+    for k in c.arguments.keywords.iter() {
+        match k.arg.as_ref().map(|a| a.id.as_str()) {
+            Some("shape") => shape_e = Some(&k.value),
+            Some("dtype") => dtype_e = Some(&k.value),
+            _ => return Err(cx.typing(format!("{what}() takes shape and dtype"), k.range)),
+        }
+    }
+    let (Some(se), Some(de)) = (shape_e, dtype_e) else {
+        return Err(cx.typing(format!("{what}() missing shape or dtype"), range));
+    };
+    let shape = const_shape(cx, se)?;
+    let dv = expr(b, cx, de)?;
+    let dtype = dtype_of(&dv).ok_or_else(|| {
+        cx.typing(
+            format!("{what}(): dtype must be a NumPy or Numba type such as np.float32"),
+            de.range(),
+        )
+    })?;
+    let dynamic = shared && shape == [0];
+    let decl = ArrayDecl {
+        dtype,
+        shape: shape.clone(),
+        dynamic,
+        data: Vec::new(),
+    };
+    let nd = shape.len();
+    if shared {
+        b.k.uses_block = true;
+        b.k.shared.push(decl);
+        Ok(Val::Array(
+            ArrRef::Shared((b.k.shared.len() - 1) as u32),
+            dtype,
+            nd,
+        ))
+    } else {
+        b.k.local.push(decl);
+        Ok(Val::Array(
+            ArrRef::Local((b.k.local.len() - 1) as u32),
+            dtype,
+            nd,
+        ))
+    }
+}
+
+/// A host array captured at compile time becomes a constant array of the kernel.
+pub fn const_array(
+    b: &mut Builder,
+    cx: &FnCtx,
+    host: &NdArray,
+    range: TextRange,
+) -> PyResult<(ArrRef, DType, usize)> {
+    if host.ndim() == 0 || host.ndim() > 3 {
+        return Err(cx.typing("constant arrays need 1 to 3 dimensions", range));
+    }
+    let isz = host.dtype.itemsize();
+    let n = host.size();
+    let mut data = vec![0u8; n * isz];
+    let mut idx = vec![0usize; host.ndim()];
+    for k in 0..n {
+        let mut off = host.offset as isize;
+        for (d, &i) in idx.iter().enumerate() {
+            off += i as isize * host.strides[d];
+        }
+        host.buf
+            .read(off as usize, &mut data[k * isz..(k + 1) * isz]);
+        for ax in (0..idx.len()).rev() {
+            idx[ax] += 1;
+            if idx[ax] < host.shape[ax] {
+                break;
+            }
+            idx[ax] = 0;
+        }
+    }
+    b.k.consts.push(ArrayDecl {
+        dtype: host.dtype,
+        shape: host.shape.clone(),
+        dynamic: false,
+        data,
+    });
+    Ok((
+        ArrRef::Const((b.k.consts.len() - 1) as u32),
+        host.dtype,
+        host.ndim(),
+    ))
+}

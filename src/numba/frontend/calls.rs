@@ -1,0 +1,626 @@
+//! AST → IR for calls: builtins, `math.*`/`np.*`, casts, the `cuda.*` intrinsics (grid,
+//! shared/local/const arrays, barriers, fences, atomics), xoroshiro128p draws, `print`,
+//! and inlined device functions.
+
+use std::rc::Rc;
+
+use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::{Ranged, TextRange};
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::kernel::builder::Builder;
+use crate::kernel::ir::{BarrierKind, Bin, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt, Un};
+use crate::kernel::types::{self, numba_name};
+use crate::numba::frontend::expr::{describe, expr, scalar, to_bool};
+use crate::numba::frontend::{lower_body, FnCtx, FnKind, Val, RET};
+use crate::py::error::PyResult;
+use crate::py::function::Function;
+use crate::py::value::Value;
+
+const MAX_INLINE_DEPTH: usize = 16;
+
+pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val> {
+    let callee = expr(b, cx, &c.func)?;
+    let range = c.range;
+    // Shape/dtype arguments of array constructors are compile-time constants.
+    if let Val::Path(p) = &callee {
+        if p == "cuda.shared.array" || p == "cuda.local.array" {
+            return crate::numba::frontend::arrays::array_ctor(b, cx, p == "cuda.shared.array", c);
+        }
+    }
+    let mut args = Vec::new();
+    for a in c.arguments.args.iter() {
+        if matches!(a, Expr::Starred(_)) {
+            return Err(cx.unsupported("*args in calls", a.range()));
+        }
+        args.push(expr(b, cx, a)?);
+    }
+    let mut kwargs = Vec::new();
+    for k in c.arguments.keywords.iter() {
+        let Some(name) = &k.arg else {
+            return Err(cx.unsupported("**kwargs in calls", k.range));
+        };
+        kwargs.push((name.id.to_string(), expr(b, cx, &k.value)?));
+    }
+    match callee {
+        Val::Path(p) => path_call(b, cx, &p, args, kwargs, c),
+        Val::Global(g) => {
+            if let Some(d) = crate::numba::numba_types::dtype_of_value(&g) {
+                return cast_call(b, cx, d, args, range);
+            }
+            if let Some(f) = crate::numba::dispatch::device_function(&g) {
+                return inline_call(b, cx, f, args, kwargs, range);
+            }
+            if g.downcast::<crate::numba::dispatch::CudaKernel>().is_some() {
+                return Err(cx.typing(
+                    "a @cuda.jit kernel cannot be called from GPU code; declare the callee with @cuda.jit(device=True)",
+                    range,
+                ));
+            }
+            if g.downcast::<Function>().is_some() {
+                return Err(cx.typing(
+                    format!(
+                        "Untyped global name '{}': cannot determine Numba type of <class 'function'>; decorate it with @cuda.jit(device=True) to call it from a kernel",
+                        c.func.as_ref().as_name_expr().map(|n| n.id.as_str()).unwrap_or("?")
+                    ),
+                    range,
+                ));
+            }
+            Err(cx.typing(
+                format!(
+                    "cannot call a value of type {} in compiled code",
+                    g.type_name()
+                ),
+                range,
+            ))
+        }
+        other => Err(cx.typing(
+            format!("'{}' is not callable in compiled code", describe(b, &other)),
+            range,
+        )),
+    }
+}
+
+pub fn nargs(cx: &FnCtx, name: &str, args: &[Val], n: usize, range: TextRange) -> PyResult<()> {
+    if args.len() != n {
+        return Err(cx.typing(
+            format!(
+                "{name}() takes {n} argument(s) but {} were given",
+                args.len()
+            ),
+            range,
+        ));
+    }
+    Ok(())
+}
+
+fn cast_call(
+    b: &mut Builder,
+    cx: &FnCtx,
+    d: DType,
+    args: Vec<Val>,
+    range: TextRange,
+) -> PyResult<Val> {
+    nargs(cx, numba_name(d), &args, 1, range)?;
+    let r = scalar(b, cx, args.into_iter().next().unwrap_or(Val::None), range)?;
+    if d == DType::Bool {
+        return Ok(Val::Reg(to_bool(b, r)));
+    }
+    Ok(Val::Reg(b.cast(r, d)))
+}
+
+fn math_call(
+    b: &mut Builder,
+    cx: &FnCtx,
+    f: MathFn,
+    p: &str,
+    args: Vec<Val>,
+    range: TextRange,
+) -> PyResult<Val> {
+    nargs(cx, p, &args, f.arity(), range)?;
+    let mut regs = Vec::new();
+    for a in args {
+        regs.push(scalar(b, cx, a, range)?);
+    }
+    let t = regs
+        .iter()
+        .fold(None, |acc: Option<DType>, r| {
+            Some(match acc {
+                None => b.ty(*r),
+                Some(a) => types::promote(a, b.ty(*r)),
+            })
+        })
+        .unwrap_or(DType::F64);
+    if f.is_predicate() && !t.is_float() {
+        // Integers are never NaN or infinite.
+        return Ok(Val::Reg(
+            b.konst(Scalar::Bool(matches!(f, MathFn::IsFinite))),
+        ));
+    }
+    if matches!(f, MathFn::Fabs) && p.starts_with("np.") && !t.is_float() {
+        let x = b.cast(regs[0], t);
+        return Ok(Val::Reg(b.emit(t, Op::Un(Un::Abs, x))));
+    }
+    let ft = types::math_float(t);
+    let xs: Vec<Reg> = regs.iter().map(|r| b.cast(*r, ft)).collect();
+    if f.is_predicate() {
+        return Ok(Val::Reg(b.emit(DType::Bool, Op::Math(f, xs))));
+    }
+    let r = b.emit(ft, Op::Math(f, xs));
+    // Python's math.floor/ceil/trunc return integers; NumPy's return floats.
+    if p.starts_with("math.") && matches!(f, MathFn::Floor | MathFn::Ceil | MathFn::Trunc) {
+        return Ok(Val::Reg(b.cast(r, DType::I64)));
+    }
+    Ok(Val::Reg(r))
+}
+
+fn const_arg(b: &Builder, cx: &FnCtx, v: &Val, what: &str, range: TextRange) -> PyResult<i64> {
+    if let Val::Reg(r) = v {
+        if let Some(Scalar::I64(x)) = defining_const(b, *r) {
+            return Ok(x);
+        }
+    }
+    Err(cx.typing(format!("{what} must be an integer constant"), range))
+}
+
+/// The constant a register was defined with, if its definition is a `Const`.
+fn defining_const(b: &Builder, r: Reg) -> Option<Scalar> {
+    fn find(stmts: &[Stmt], r: Reg) -> Option<Scalar> {
+        for s in stmts {
+            match s {
+                Stmt::Inst(i) if i.dst == Some(r) => {
+                    return match &i.op {
+                        Op::Const(s) => Some(*s),
+                        _ => None,
+                    }
+                }
+                Stmt::If(_, t, e) => {
+                    if let Some(x) = find(t, r).or_else(|| find(e, r)) {
+                        return Some(x);
+                    }
+                }
+                Stmt::Loop { body, latch, .. } => {
+                    if let Some(x) = find(body, r).or_else(|| find(latch, r)) {
+                        return Some(x);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+    b.open_blocks().iter().find_map(|blk| find(blk, r))
+}
+
+fn path_call(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    p: &str,
+    args: Vec<Val>,
+    kwargs: Vec<(String, Val)>,
+    c: &ast::ExprCall,
+) -> PyResult<Val> {
+    let range = c.range;
+    if !kwargs.is_empty() && !p.starts_with("cuda.") {
+        return Err(cx.typing(
+            format!("{p}() does not take keyword arguments in compiled code"),
+            range,
+        ));
+    }
+    let scal = |b: &mut Builder, cx: &FnCtx, v: Val| scalar(b, cx, v, range);
+    match p {
+        "builtin.range" => Err(cx.unsupported("range() outside a for loop", range)),
+        "builtin.len" => {
+            nargs(cx, "len", &args, 1, range)?;
+            match &args[0] {
+                Val::Array(..) | Val::View(..) => {
+                    let (a, _, _, p) =
+                        crate::numba::frontend::expr::array_parts(&args[0]).expect("an array");
+                    Ok(Val::Reg(b.emit(DType::I64, Op::Dim(a, p.len() as u8))))
+                }
+                Val::Tuple(t) => Ok(Val::Reg(b.konst(Scalar::I64(t.len() as i64)))),
+                other => Err(cx.typing(format!("len() of {}", describe(b, other)), range)),
+            }
+        }
+        "builtin.min" | "builtin.max" => {
+            let items = match args.as_slice() {
+                [Val::Tuple(t)] => t.clone(),
+                _ => args,
+            };
+            if items.len() < 2 {
+                return Err(cx.typing(
+                    format!(
+                        "{}() of a single value is not supported; pass two or more numbers",
+                        &p[8..]
+                    ),
+                    range,
+                ));
+            }
+            let mut regs = Vec::new();
+            for it in items {
+                regs.push(scal(b, cx, it)?);
+            }
+            let t = regs
+                .iter()
+                .skip(1)
+                .fold(b.ty(regs[0]), |a, r| types::promote(a, b.ty(*r)));
+            let op = if p == "builtin.min" {
+                Bin::Min
+            } else {
+                Bin::Max
+            };
+            let mut acc = b.cast(regs[0], t);
+            for r in &regs[1..] {
+                let x = b.cast(*r, t);
+                acc = b.emit(t, Op::Bin(op, acc, x));
+            }
+            Ok(Val::Reg(acc))
+        }
+        "builtin.abs" => {
+            nargs(cx, "abs", &args, 1, range)?;
+            let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
+            let t = if b.ty(r) == DType::Bool {
+                DType::I64
+            } else {
+                b.ty(r)
+            };
+            let x = b.cast(r, t);
+            Ok(Val::Reg(b.emit(t, Op::Un(Un::Abs, x))))
+        }
+        "builtin.int" => cast_call(b, cx, DType::I64, args, range),
+        "builtin.float" => cast_call(b, cx, DType::F64, args, range),
+        "builtin.bool" => cast_call(b, cx, DType::Bool, args, range),
+        "builtin.round" => {
+            if args.len() != 1 {
+                return Err(cx.unsupported("round() with ndigits in compiled code", range));
+            }
+            let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
+            if !b.ty(r).is_float() {
+                return Ok(Val::Reg(b.cast(r, DType::I64)));
+            }
+            let t = b.ty(r);
+            let x = b.emit(t, Op::Math(MathFn::Round, vec![r]));
+            Ok(Val::Reg(b.cast(x, DType::I64)))
+        }
+        "builtin.pow" => {
+            nargs(cx, "pow", &args, 2, range)?;
+            let mut it = args.into_iter();
+            let (x, y) = (
+                it.next().unwrap_or(Val::None),
+                it.next().unwrap_or(Val::None),
+            );
+            crate::numba::frontend::expr::binop(b, cx, ast::Operator::Pow, x, y, range)
+        }
+        "builtin.print" => {
+            let mut out = Vec::new();
+            for a in args {
+                match a {
+                    Val::Str(s) => out.push(PrintArg::Str(s)),
+                    Val::Reg(r) => out.push(PrintArg::Reg(r)),
+                    Val::Tuple(items) => {
+                        for it in items {
+                            out.push(PrintArg::Reg(scal(b, cx, it)?));
+                        }
+                    }
+                    Val::None => out.push(PrintArg::Str("None".into())),
+                    other => {
+                        return Err(cx.typing(
+                            format!("cannot print {} in a kernel", describe(b, &other)),
+                            range,
+                        ))
+                    }
+                }
+            }
+            b.emit_void(Op::Print(out));
+            Ok(Val::None)
+        }
+        "cuda.grid" | "cuda.gridsize" => {
+            nargs(cx, p, &args, 1, range)?;
+            let n = const_arg(b, cx, &args[0], "the argument of cuda.grid()", range)?;
+            if !(1..=3).contains(&n) {
+                return Err(cx.typing(format!("{p}() argument must be 1, 2 or 3, got {n}"), range));
+            }
+            let mut items = Vec::new();
+            for d in 0..n as u8 {
+                let r = if p == "cuda.grid" {
+                    b.emit(DType::I64, Op::Special(Special::GlobalId(d)))
+                } else {
+                    let n = b.emit(DType::I32, Op::Special(Special::Ntid(d)));
+                    let g = b.emit(DType::I32, Op::Special(Special::Nctaid(d)));
+                    let (n, g) = (b.cast(n, DType::I64), b.cast(g, DType::I64));
+                    b.emit(DType::I64, Op::Bin(Bin::Mul, n, g))
+                };
+                items.push(Val::Reg(r));
+            }
+            Ok(if n == 1 {
+                items.pop().unwrap_or(Val::None)
+            } else {
+                Val::Tuple(items)
+            })
+        }
+        "cuda.syncthreads" => {
+            nargs(cx, p, &args, 0, range)?;
+            b.k.uses_block = true;
+            b.emit_void(Op::Barrier(BarrierKind::Plain, None));
+            Ok(Val::None)
+        }
+        "cuda.syncthreads_count" | "cuda.syncthreads_and" | "cuda.syncthreads_or" => {
+            nargs(cx, p, &args, 1, range)?;
+            b.k.uses_block = true;
+            let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
+            let bl = to_bool(b, r);
+            let pr = b.cast(bl, DType::I32);
+            let kind = match p {
+                "cuda.syncthreads_count" => BarrierKind::Count,
+                "cuda.syncthreads_and" => BarrierKind::And,
+                _ => BarrierKind::Or,
+            };
+            Ok(Val::Reg(b.emit(DType::I32, Op::Barrier(kind, Some(pr)))))
+        }
+        "cuda.threadfence"
+        | "cuda.threadfence_block"
+        | "cuda.threadfence_system"
+        | "cuda.syncwarp" => {
+            b.emit_void(Op::Fence);
+            Ok(Val::None)
+        }
+        "cuda.const.array_like" => {
+            nargs(cx, p, &args, 1, range)?;
+            match &args[0] {
+                Val::Global(Value::Array(host)) => {
+                    let (a, d, n) =
+                        crate::numba::frontend::arrays::const_array(b, cx, host, range)?;
+                    Ok(Val::Array(a, d, n))
+                }
+                Val::Array(..) => Ok(args[0].clone()),
+                other => Err(cx.typing(
+                    format!(
+                        "cuda.const.array_like() needs a host array known at compile time, got {}",
+                        describe(b, other)
+                    ),
+                    range,
+                )),
+            }
+        }
+        _ if p.starts_with("cuda.atomic.") => {
+            crate::numba::frontend::arrays::atomic(b, cx, &p[12..], args, range)
+        }
+        _ if p.starts_with("random.xoroshiro128p_") => {
+            let kind = match &p[21..] {
+                "uniform_float32" => RngKind::UniformF32,
+                "uniform_float64" => RngKind::UniformF64,
+                "normal_float32" => RngKind::NormalF32,
+                "normal_float64" => RngKind::NormalF64,
+                other => {
+                    return Err(cx.typing(
+                        format!("unknown random function xoroshiro128p_{other}"),
+                        range,
+                    ))
+                }
+            };
+            nargs(cx, p, &args, 2, range)?;
+            let mut it = args.into_iter();
+            let states = it.next().unwrap_or(Val::None);
+            let Val::Array(a, DType::U64, 2) = states else {
+                return Err(cx.typing(
+                    "the first argument must be the states array from create_xoroshiro128p_states()",
+                    range,
+                ));
+            };
+            let i = scal(b, cx, it.next().unwrap_or(Val::None))?;
+            let i = b.cast(i, DType::I64);
+            let t = match kind {
+                RngKind::UniformF32 | RngKind::NormalF32 => DType::F32,
+                _ => DType::F64,
+            };
+            Ok(Val::Reg(b.emit(t, Op::Rng(kind, a, i))))
+        }
+        _ => {
+            let name = p.rsplit('.').next().unwrap_or(p);
+            if p.starts_with("np.") || p.starts_with("numba.") {
+                if let Ok(d) = types::parse_dtype(name) {
+                    return cast_call(b, cx, d, args, range);
+                }
+            }
+            if p.starts_with("math.") || p.starts_with("np.") {
+                if let Some(f) = MathFn::from_name(name) {
+                    return math_call(b, cx, f, p, args, range);
+                }
+                if name == "abs" || name == "absolute" {
+                    return path_call(b, cx, "builtin.abs", args, kwargs, c);
+                }
+                if name == "radians" || name == "degrees" {
+                    nargs(cx, p, &args, 1, range)?;
+                    let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
+                    let t = types::math_float(b.ty(r));
+                    let x = b.cast(r, t);
+                    let k = if name == "radians" {
+                        std::f64::consts::PI / 180.0
+                    } else {
+                        180.0 / std::f64::consts::PI
+                    };
+                    let kk = b.konst(Scalar::F64(k));
+                    let kk = b.cast(kk, t);
+                    return Ok(Val::Reg(b.emit(t, Op::Bin(Bin::Mul, x, kk))));
+                }
+            }
+            Err(cx.typing(
+                format!("Unknown function {p}() in compiled code (not in nbcuda's kernel subset)"),
+                range,
+            ))
+        }
+    }
+}
+
+fn count_returns(body: &[ruff_python_ast::Stmt]) -> usize {
+    use ruff_python_ast::Stmt as S;
+    body.iter()
+        .map(|s| match s {
+            S::Return(_) => 1,
+            S::If(i) => {
+                count_returns(&i.body)
+                    + i.elif_else_clauses
+                        .iter()
+                        .map(|c| count_returns(&c.body))
+                        .sum::<usize>()
+            }
+            S::For(x) => count_returns(&x.body) + count_returns(&x.orelse),
+            S::While(x) => count_returns(&x.body) + count_returns(&x.orelse),
+            S::With(x) => count_returns(&x.body),
+            S::Try(x) => count_returns(&x.body) + 1,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Names a function body assigns (including loop targets).
+fn assigned_names(body: &[ruff_python_ast::Stmt], out: &mut std::collections::HashSet<String>) {
+    use ruff_python_ast::Stmt as S;
+    fn target(e: &Expr, out: &mut std::collections::HashSet<String>) {
+        match e {
+            Expr::Name(n) => {
+                out.insert(n.id.to_string());
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|x| target(x, out)),
+            Expr::List(t) => t.elts.iter().for_each(|x| target(x, out)),
+            Expr::Starred(s) => target(&s.value, out),
+            _ => {}
+        }
+    }
+    for s in body {
+        match s {
+            S::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+            S::AugAssign(a) => target(&a.target, out),
+            S::AnnAssign(a) => target(&a.target, out),
+            S::For(f) => {
+                target(&f.target, out);
+                assigned_names(&f.body, out);
+                assigned_names(&f.orelse, out);
+            }
+            S::While(w) => {
+                assigned_names(&w.body, out);
+                assigned_names(&w.orelse, out);
+            }
+            S::If(i) => {
+                assigned_names(&i.body, out);
+                for c in &i.elif_else_clauses {
+                    assigned_names(&c.body, out);
+                }
+            }
+            S::With(w) => assigned_names(&w.body, out),
+            S::Try(t) => assigned_names(&t.body, out),
+            S::FunctionDef(f) => {
+                out.insert(f.name.id.to_string());
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Inline a device function: its body runs inside a one-shot loop that `return` breaks.
+pub fn inline_call(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    f: Rc<Function>,
+    args: Vec<Val>,
+    kwargs: Vec<(String, Val)>,
+    range: TextRange,
+) -> PyResult<Val> {
+    if cx.depth >= MAX_INLINE_DEPTH {
+        return Err(cx.typing(
+            format!(
+                "recursive device function calls are not supported ({} calls deep)",
+                cx.depth
+            ),
+            range,
+        ));
+    }
+    let names = f.param_names();
+    let mut bound: Vec<Option<Val>> = vec![None; names.len()];
+    if args.len() > names.len() {
+        return Err(cx.typing(
+            format!(
+                "{}() takes {} arguments but {} were given",
+                f.name,
+                names.len(),
+                args.len()
+            ),
+            range,
+        ));
+    }
+    for (i, a) in args.into_iter().enumerate() {
+        bound[i] = Some(a);
+    }
+    for (k, v) in kwargs {
+        match names.iter().position(|n| *n == k) {
+            Some(i) => bound[i] = Some(v),
+            None => {
+                return Err(cx.typing(
+                    format!("{}() got an unexpected keyword argument '{k}'", f.name),
+                    range,
+                ))
+            }
+        }
+    }
+    let nd = f.defaults.len();
+    for (i, slot) in bound.iter_mut().enumerate() {
+        if slot.is_none() {
+            let di = i as isize - (names.len() - nd) as isize;
+            if di >= 0 {
+                *slot = Some(crate::numba::frontend::global_val(
+                    b,
+                    f.defaults[di as usize].clone(),
+                )?);
+            } else {
+                return Err(cx.typing(
+                    format!("{}() missing argument '{}'", f.name, names[i]),
+                    range,
+                ));
+            }
+        }
+    }
+    let id = b.new_loop_id();
+    let mut sub = FnCtx::new(f.clone(), FnKind::Inline(id), cx.depth + 1);
+    let mut assigned = std::collections::HashSet::new();
+    assigned_names(&f.def.body, &mut assigned);
+    let bind = |b: &mut Builder, sub: &mut FnCtx, bound: Vec<Option<Val>>| {
+        for (n, v) in names.iter().zip(bound) {
+            let v = v.unwrap_or(Val::None);
+            if assigned.contains(n.as_str()) {
+                sub.assign_name(b, n, v);
+            } else {
+                // Never reassigned: the callee reads the caller's value directly.
+                sub.vars.insert(n.clone(), v);
+            }
+        }
+    };
+    // A body whose only `return` is its last statement needs no exit loop: its value is
+    // the returned expression itself.
+    let body = &f.def.body;
+    if let Some((ruff_python_ast::Stmt::Return(last), rest)) = body.split_last() {
+        if count_returns(rest) == 0 {
+            bind(b, &mut sub, bound);
+            lower_body(b, &mut sub, rest)?;
+            return match &last.value {
+                Some(e) => {
+                    sub.set_loc(b, e.range());
+                    expr(b, &mut sub, e)
+                }
+                None => Ok(Val::None),
+            };
+        }
+    }
+    b.begin();
+    bind(b, &mut sub, bound);
+    lower_body(b, &mut sub, &f.def.body)?;
+    let mut body = b.end();
+    if !matches!(body.last(), Some(Stmt::Break(x)) if *x == id) {
+        body.push(Stmt::Break(id));
+    }
+    b.push(Stmt::Loop {
+        id,
+        body,
+        latch: vec![],
+    });
+    Ok(sub.vars.get(RET).cloned().unwrap_or(Val::None))
+}

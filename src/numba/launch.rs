@@ -1,0 +1,261 @@
+//! Launching a `@cuda.jit` kernel from host code: argument classification (device arrays
+//! by reference, host arrays copied in and back, `cuda.In/Out/InOut`, scalars by value),
+//! specialisation, and the launch through the devices API. Also `create_xoroshiro128p_states`.
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::NdArray;
+use crate::device::api::{self, Transfer};
+use crate::device::DeviceView;
+use crate::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
+use crate::kernel::types::Ty;
+use crate::kernel::CompiledKernel;
+use crate::numba::compile::{accepts, array_ty, ndarray_ty, typeof_scalar};
+use crate::numba::dispatch::{CudaKernel, HostArg};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Module, Value};
+
+pub struct LaunchRequest<'a> {
+    pub kernel: &'a CudaKernel,
+    pub config: LaunchConfig,
+    pub stream: &'a Value,
+    pub args: Args,
+}
+
+/// One kernel argument after classification.
+pub enum Prep {
+    Device(DeviceView),
+    Host {
+        arr: NdArray,
+        copy_in: bool,
+        copy_out: bool,
+    },
+    Scalar(Scalar),
+}
+
+pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
+    if let Some(h) = v.downcast::<HostArg>() {
+        if let Value::Array(a) = &h.array {
+            return Ok(Prep::Host {
+                arr: a.clone(),
+                copy_in: h.copy_in,
+                copy_out: h.copy_out,
+            });
+        }
+    }
+    if let Value::Array(a) = v {
+        // Mapped and managed host memory is device-accessible: used in place, as Numba
+        // does, not copied in and back.
+        if let Some(view) = api::device_view(rt, v)? {
+            return Ok(Prep::Device(view));
+        }
+        return Ok(Prep::Host {
+            arr: a.clone(),
+            copy_in: true,
+            copy_out: true,
+        });
+    }
+    if let Some(s) = typeof_scalar(v) {
+        return Ok(Prep::Scalar(s));
+    }
+    if let Some(view) = api::device_view(rt, v)? {
+        return Ok(Prep::Device(view));
+    }
+    Err(PyErr::type_error(format!(
+        "kernel argument {i} of type '{}' is not supported: pass device arrays, NumPy arrays or numbers",
+        v.type_name()
+    )))
+}
+
+pub fn prep_ty(p: &Prep) -> Ty {
+    match p {
+        Prep::Device(v) => array_ty(v.dtype, &v.shape, &v.strides),
+        Prep::Host { arr, .. } => ndarray_ty(arr),
+        Prep::Scalar(s) => Ty::Scalar(s.dtype()),
+    }
+}
+
+pub fn host_arg(a: &NdArray) -> KernelArg {
+    KernelArg::Array(ArrayArg {
+        mem: ArgMem::Host(a.buf.clone()),
+        offset: a.offset,
+        shape: a.shape.clone(),
+        strides: a.strides.clone(),
+        dtype: a.dtype,
+    })
+}
+
+/// Run on host memory directly (used while no device API is available, and by the cpu
+/// targets). Kernel output is printed at once; faults become Python exceptions.
+pub fn run_on_host(
+    rt: &mut Runtime,
+    k: &CompiledKernel,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+) -> PyResult<()> {
+    match crate::kernel::execute_on_cpu_interruptible(k, config, args, rt.interrupt.clone()) {
+        Ok(out) => {
+            if !out.printed.is_empty() {
+                rt.print(&out.printed);
+            }
+            Ok(())
+        }
+        Err(f) if f.ename == "KeyboardInterrupt" => {
+            rt.check_interrupt()?;
+            Err(PyErr::keyboard_interrupt())
+        }
+        Err(f) => Err(PyErr::new(&f.ename, f.message)),
+    }
+}
+
+pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
+    if let Some((k, _)) = req.args.kw.first() {
+        return Err(PyErr::type_error(format!(
+            "kernels take positional arguments only, got keyword '{k}'"
+        )));
+    }
+    let stream = api::parse_stream(rt, Some(req.stream))?;
+    let mut preps = Vec::new();
+    for (i, v) in req.args.pos.iter().enumerate() {
+        preps.push(classify(rt, i, v)?);
+    }
+    let mut tys: Vec<Ty> = preps.iter().map(prep_ty).collect();
+    // With eager signatures, numbers are converted to the declared scalar types.
+    if !req.kernel.sigs.is_empty() {
+        let sig = req.kernel.sigs.iter().find(|s| {
+            s.args.len() == tys.len()
+                && s.args.iter().zip(&tys).all(|(p, a)| match (p, a) {
+                    (Ty::Scalar(_), Ty::Scalar(_)) => true,
+                    _ => accepts(p, a),
+                })
+        });
+        if let Some(sig) = sig {
+            for (p, t) in preps.iter_mut().zip(sig.args.iter()) {
+                if let (Prep::Scalar(s), Ty::Scalar(d)) = (&*p, t) {
+                    *p = Prep::Scalar(s.cast(*d));
+                }
+            }
+            tys = sig.args.clone();
+        }
+    }
+    let kernel = req.kernel.specialize(&tys)?;
+    // Before any implicit copy is queued: a launch CUDA refuses moves no data.
+    crate::kernel::check_launch(&kernel, &req.config)
+        .map_err(|f| PyErr::new(&f.ename, f.message))?;
+    let name = req.kernel.func.name.clone();
+    if preps.iter().any(|p| matches!(p, Prep::Host { .. })) {
+        // Python's warning filter shows a warning once per location; the location is the
+        // kernel's `def` line, so each kernel warns once per cell.
+        let f = &req.kernel.func;
+        let at = usize::from(ruff_text_size::Ranged::range(&*f.def).start()).min(f.source.len());
+        let line = f.source[..at].matches('\n').count() + 1;
+        rt.warn(
+            "NumbaPerformanceWarning",
+            "Host array used in CUDA kernel will incur copy overhead to/from device.",
+            &format!("{}, line {line}", f.origin),
+        );
+    }
+    let why = || Transfer {
+        explicit: false,
+        call: name.clone(),
+    };
+    // Device path: copy host arrays in, launch, copy back.
+    let mut kargs = Vec::new();
+    let mut copies: Vec<(DeviceView, NdArray)> = Vec::new();
+    let mut device_ok = true;
+    for p in &preps {
+        match p {
+            Prep::Device(v) => kargs.push(v.kernel_arg()),
+            Prep::Scalar(s) => kargs.push(KernelArg::Scalar(*s)),
+            Prep::Host {
+                arr,
+                copy_in,
+                copy_out,
+            } => {
+                let view = match api::alloc(rt, &arr.shape, arr.dtype, stream) {
+                    Ok(v) => v,
+                    Err(e) if e.is("NotImplementedError") => {
+                        device_ok = false;
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                };
+                if *copy_in {
+                    api::htod(rt, arr, &view, stream, why())?;
+                }
+                kargs.push(view.kernel_arg());
+                if *copy_out {
+                    copies.push((view, arr.clone()));
+                }
+            }
+        }
+    }
+    if device_ok {
+        match api::launch(rt, kernel.clone(), req.config, kargs, stream) {
+            Ok(()) => {
+                for (view, arr) in copies {
+                    api::dtoh(rt, &view, &arr, 0, why())?;
+                }
+                return Ok(());
+            }
+            Err(e) if e.is("NotImplementedError") => {}
+            Err(e) => return Err(e),
+        }
+    }
+    // No device API yet: run on the host buffers (only possible without device arrays).
+    let mut hargs = Vec::new();
+    for p in &preps {
+        match p {
+            Prep::Host { arr, .. } => hargs.push(host_arg(arr)),
+            Prep::Scalar(s) => hargs.push(KernelArg::Scalar(*s)),
+            Prep::Device(v) => hargs.push(v.kernel_arg()),
+        }
+    }
+    run_on_host(rt, &kernel, &req.config, &hargs)
+}
+
+/// The states array for `n` generators as a host array of shape (n, 2), uint64.
+pub fn states_array(n: usize, seed: u64, subsequence_start: u64) -> PyResult<NdArray> {
+    let states = crate::kernel::rng::init_states(n, seed, subsequence_start);
+    let arr = NdArray::zeros(&[n, 2], DType::U64).map_err(|e| {
+        PyErr::memory_error(format!(
+            "cannot allocate {} bytes for random states",
+            e.bytes
+        ))
+    })?;
+    for (i, s) in states.iter().enumerate() {
+        arr.buf.write(i * 16, &s[0].to_le_bytes());
+        arr.buf.write(i * 16 + 8, &s[1].to_le_bytes());
+    }
+    Ok(arr)
+}
+
+pub fn register_random(m: &Module) {
+    m.func(
+        "create_xoroshiro128p_states",
+        "create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0)",
+        "A device array of n xoroshiro128+ generator states, each 2**64 steps apart, seeded like Numba's.",
+        |rt, args| {
+            let a = args.bind("create_xoroshiro128p_states", &["n", "seed", "subsequence_start=", "stream="])?;
+            let n = a[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
+            if n < 0 {
+                return Err(PyErr::value_error("negative dimensions are not allowed"));
+            }
+            let seed = a[1].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0) as u64;
+            let sub = a[2].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
+            if sub < 0 {
+                return Err(PyErr::value_error("subsequence_start must be non-negative"));
+            }
+            let stream = api::parse_stream(rt, a[3].as_ref())?;
+            let host = states_array(n as usize, seed, sub as u64)?;
+            match api::alloc(rt, &host.shape, DType::U64, stream) {
+                Ok(view) => {
+                    api::htod(rt, &host, &view, stream, Transfer { explicit: true, call: "create_xoroshiro128p_states".into() })?;
+                    Ok(api::wrap(rt, view))
+                }
+                Err(e) if e.is("NotImplementedError") => Ok(Value::Array(host)),
+                Err(e) => Err(e),
+            }
+        },
+    );
+}

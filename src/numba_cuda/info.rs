@@ -1,0 +1,303 @@
+//! Devices and contexts as Numba shows them: `cuda.gpus`, `Device`, `current_context()`,
+//! `MemoryInfo`, `detect()`.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use crate::device::api;
+use crate::device::state::device;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Object, Value};
+
+/// What the CPU device reports as its compute capability (a common, fully featured one).
+pub const CPU_COMPUTE_CAPABILITY: (i64, i64) = (7, 5);
+const UUID: &str = "GPU-6e626375-6461-4350-5564-657669636530";
+
+fn cpu_count() -> i64 {
+    std::thread::available_parallelism()
+        .map(|n| n.get() as i64)
+        .unwrap_or(1)
+}
+
+/// A CPU-device attribute by its `CU_DEVICE_ATTRIBUTE_*` short name.
+pub fn cpu_attribute(name: &str) -> Option<i64> {
+    Some(match name {
+        "MULTIPROCESSOR_COUNT" => cpu_count(),
+        "MAX_THREADS_PER_BLOCK" => 1024,
+        "MAX_BLOCK_DIM_X" | "MAX_BLOCK_DIM_Y" => 1024,
+        "MAX_BLOCK_DIM_Z" => 64,
+        "MAX_GRID_DIM_X" => 2147483647,
+        "MAX_GRID_DIM_Y" | "MAX_GRID_DIM_Z" => 65535,
+        "MAX_SHARED_MEMORY_PER_BLOCK" => 49152,
+        "WARP_SIZE" => 32,
+        "MAX_THREADS_PER_MULTIPROCESSOR" => 2048,
+        "COMPUTE_CAPABILITY_MAJOR" => CPU_COMPUTE_CAPABILITY.0,
+        "COMPUTE_CAPABILITY_MINOR" => CPU_COMPUTE_CAPABILITY.1,
+        "PCI_BUS_ID" | "PCI_DEVICE_ID" | "PCI_DOMAIN_ID" => 0,
+        "ASYNC_ENGINE_COUNT" => 1,
+        "UNIFIED_ADDRESSING" | "CAN_MAP_HOST_MEMORY" | "MANAGED_MEMORY" => 1,
+        "CONCURRENT_KERNELS" => 1,
+        "KERNEL_EXEC_TIMEOUT" => 0,
+        _ => return None,
+    })
+}
+
+/// `Device`: the device in use.
+pub struct DeviceObj;
+
+impl Object for DeviceObj {
+    fn type_name(&self) -> String {
+        "Device".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.driver".into()
+    }
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!("<CUDA device 0 '{}'>", device_name(rt)?))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(Some(match name {
+            "id" => Value::Int(0),
+            "name" => Value::str(&device_name(rt)?),
+            "compute_capability" => {
+                let (a, b) = device(rt)?.backend().compute_capability();
+                Value::tuple(vec![Value::Int(a), Value::Int(b)])
+            }
+            "uuid" => Value::str(UUID),
+            "supports_float16" => Value::Bool(true),
+            "supports_bfloat16" | "supports_fp8" => Value::Bool(false),
+            "reset" => Value::builtin(
+                "Device.reset",
+                "reset()",
+                "Wait for the device and forget pending work.",
+                |rt, _| {
+                    api::synchronize(rt)?;
+                    Ok(Value::None)
+                },
+            ),
+            other => match device(rt)?.backend_ref_attr(other) {
+                Some(n) => Value::Int(n),
+                None => return Ok(None),
+            },
+        }))
+    }
+    fn dir(&self) -> Vec<String> {
+        [
+            "id",
+            "name",
+            "compute_capability",
+            "uuid",
+            "reset",
+            "MULTIPROCESSOR_COUNT",
+            "MAX_THREADS_PER_BLOCK",
+            "WARP_SIZE",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+pub fn device_name(rt: &mut Runtime) -> PyResult<String> {
+    Ok(device(rt)?.backend().name())
+}
+
+/// `cuda.gpus[i]`: a context manager that makes device i current, forwarding attributes.
+pub struct ManagedDevice;
+
+impl Object for ManagedDevice {
+    fn type_name(&self) -> String {
+        "_DeviceContextManager".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.devices".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok("<Managed Device 0>".into())
+    }
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Rc::new(DeviceObj).get_attr(name, rt)
+    }
+    fn enter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Value> {
+        Ok(Value::object(ManagedDevice))
+    }
+    fn exit(&self, _rt: &mut Runtime, _e: Option<&PyErr>) -> PyResult<bool> {
+        Ok(false)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `cuda.gpus`: the list of devices (one).
+pub struct GpuList;
+
+impl Object for GpuList {
+    fn type_name(&self) -> String {
+        "_DeviceList".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.devices".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok("<Managed Device 0>".into())
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "current" => Some(Value::object(DeviceObj)),
+            _ => None,
+        })
+    }
+    fn get_item(self: Rc<Self>, key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
+        match key.as_index()? {
+            0 | -1 => Ok(Value::object(ManagedDevice)),
+            i => Err(PyErr::index_error(format!(
+                "device {i} does not exist: nbcuda has one device (cuda.gpus[0])"
+            ))),
+        }
+    }
+    fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
+        Ok(Some(1))
+    }
+    fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        Ok(Some(vec![Value::object(ManagedDevice)]))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `MemoryInfo(free=..., total=...)`.
+pub struct MemoryInfo {
+    pub free: usize,
+    pub total: usize,
+}
+
+impl Object for MemoryInfo {
+    fn type_name(&self) -> String {
+        "MemoryInfo".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!(
+            "MemoryInfo(free={}, total={})",
+            self.free, self.total
+        ))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "free" => Some(Value::Int(self.free as i64)),
+            "total" => Some(Value::Int(self.total as i64)),
+            _ => None,
+        })
+    }
+    fn get_item(self: Rc<Self>, key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
+        match key.as_index()? {
+            0 | -2 => Ok(Value::Int(self.free as i64)),
+            1 | -1 => Ok(Value::Int(self.total as i64)),
+            _ => Err(PyErr::index_error("tuple index out of range")),
+        }
+    }
+    fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
+        Ok(Some(2))
+    }
+    fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        Ok(Some(vec![
+            Value::Int(self.free as i64),
+            Value::Int(self.total as i64),
+        ]))
+    }
+    fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
+        Ok(Some(match other {
+            Value::Tuple(t) if t.len() == 2 => {
+                matches!((&t[0], &t[1]), (Value::Int(a), Value::Int(b)) if *a as usize == self.free && *b as usize == self.total)
+            }
+            _ => false,
+        }))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+pub fn memory_info(rt: &mut Runtime) -> PyResult<Value> {
+    let (free, total) = device(rt)?.backend().memory_info();
+    Ok(Value::object(MemoryInfo { free, total }))
+}
+
+/// `cuda.current_context()`.
+pub struct Context;
+
+impl Object for Context {
+    fn type_name(&self) -> String {
+        "Context".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.driver".into()
+    }
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!(
+            "<CUDA context c_void_p(1) of device 0 '{}'>",
+            device_name(rt)?
+        ))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(Some(match name {
+            "get_memory_info" => Value::builtin(
+                "Context.get_memory_info",
+                "get_memory_info()",
+                "Free and total device memory in bytes, as MemoryInfo(free=..., total=...).",
+                |rt, a| {
+                    a.bind("get_memory_info", &[])?;
+                    memory_info(rt)
+                },
+            ),
+            "synchronize" => Value::builtin(
+                "Context.synchronize",
+                "synchronize()",
+                "Wait for all work on the device.",
+                |rt, _| {
+                    api::synchronize(rt)?;
+                    Ok(Value::None)
+                },
+            ),
+            "reset" => Value::builtin(
+                "Context.reset",
+                "reset()",
+                "Wait for the device and forget pending work.",
+                |rt, _| {
+                    api::synchronize(rt)?;
+                    Ok(Value::None)
+                },
+            ),
+            "device" => Value::object(DeviceObj),
+            _ => return Ok(None),
+        }))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `cuda.detect()`'s report.
+pub fn detect_text(rt: &mut Runtime) -> PyResult<String> {
+    let name = device_name(rt)?;
+    let (major, minor) = device(rt)?.backend().compute_capability();
+    let mut s = String::from("Found 1 CUDA devices\n");
+    s.push_str(&format!("id {}    {:>20} {:>40}\n", 0, name, "[SUPPORTED]"));
+    let attrs = [
+        ("Compute Capability", format!("{major}.{minor}")),
+        ("PCI Device ID", "0".into()),
+        ("PCI Bus ID", "0".into()),
+        ("UUID", UUID.into()),
+        ("Watchdog", "Disabled".into()),
+        ("FP32/FP64 Performance Ratio", "1".into()),
+    ];
+    for (k, v) in attrs {
+        s.push_str(&format!("{k:>40}: {v}\n"));
+    }
+    s.push_str("Summary:\n\t1/1 devices are supported\n");
+    Ok(s)
+}

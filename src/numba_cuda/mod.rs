@@ -1,0 +1,613 @@
+//! The `numba.cuda` module: allocation, transfer, streams, events, devices.
+
+pub mod devicearray;
+pub mod devicemethods;
+pub mod hostconv;
+pub mod hostmem;
+pub mod info;
+pub mod interop;
+pub mod memory_report;
+pub mod smart;
+pub mod stream_objects;
+pub mod view_index;
+pub mod viewops;
+
+use std::rc::Rc;
+
+use crate::arrays::dtype::DType;
+use crate::arrays::{contiguous, NdArray};
+use crate::device::api::{self, Transfer};
+use crate::device::state::HostKind;
+use crate::device::DeviceView;
+use crate::numba_cuda::devicearray::{arg, DeviceNDArray, ERR_CONTIGUOUS};
+use crate::numba_cuda::hostmem::{DeferCleanup, HostCtx};
+use crate::numba_cuda::stream_objects::{Event, Stream, StreamKind};
+use crate::numba_cuda::view_index::parse_shape;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Module, Value};
+
+/// The `numba.cuda` module's memory, stream, event and device API; the engine adds the
+/// kernel API from [`crate::numba`].
+pub fn module() -> Rc<Module> {
+    let m = Module::new("numba.cuda", "Numba's CUDA API on nbcuda's devices.");
+    build(&m);
+    Rc::new(m)
+}
+
+fn dtype_arg(rt: &mut Runtime, v: Option<&Value>) -> PyResult<DType> {
+    match v {
+        None | Some(Value::None) => Ok(DType::F64),
+        Some(v) => crate::py::ndarray_attrs::dtype_from_value(rt, v),
+    }
+}
+
+fn order_arg(v: Option<&Value>) -> PyResult<char> {
+    match v.and_then(|v| v.as_str()) {
+        None => Ok('C'),
+        Some("C") => Ok('C'),
+        Some("F") => Ok('F'),
+        Some(o) => Err(PyErr::value_error(format!(
+            "order must be 'C' or 'F', not {o:?}"
+        ))),
+    }
+}
+
+fn strides_arg(v: Option<&Value>) -> PyResult<Option<Vec<isize>>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(v) => Ok(Some(
+            parse_shape(v)
+                .or_else(|_| match v {
+                    Value::Tuple(t) => t.iter().map(|x| x.as_index().map(|n| n as usize)).collect(),
+                    _ => Err(PyErr::type_error("strides must be a tuple of ints")),
+                })?
+                .into_iter()
+                .map(|n| n as isize)
+                .collect(),
+        )),
+    }
+}
+
+/// `cuda.device_array(shape, dtype, strides, order, stream)`.
+pub fn device_array(
+    rt: &mut Runtime,
+    shape: &[usize],
+    dtype: DType,
+    order: char,
+    strides: Option<Vec<isize>>,
+    stream: u64,
+) -> PyResult<DeviceView> {
+    let isz = dtype.itemsize();
+    api::checked_nbytes(shape, dtype)?;
+    let strides = match strides {
+        Some(s) if s.len() != shape.len() => {
+            return Err(PyErr::value_error(format!(
+                "strides {s:?} do not match the {} dimensions of shape {}",
+                shape.len(),
+                api::shape_str(shape)
+            )))
+        }
+        Some(s) => s,
+        None if order == 'F' => NdArray::f_strides(shape, isz),
+        None => NdArray::c_strides(shape, isz),
+    };
+    let (lo, hi) = crate::device::copy::extent(shape, &strides, isz);
+    if lo < 0 {
+        return Err(PyErr::value_error(
+            "negative strides are not supported for new device arrays",
+        ));
+    }
+    let base = api::alloc(rt, &[(hi as usize).div_ceil(isz)], dtype, stream)?;
+    Ok(DeviceView {
+        shape: shape.to_vec(),
+        strides,
+        ..base
+    })
+}
+
+/// `cuda.to_device(obj, stream=0, copy=True, to=None)`.
+pub fn to_device(
+    rt: &mut Runtime,
+    obj: &Value,
+    stream: u64,
+    copy: bool,
+    to: Option<&Value>,
+) -> PyResult<Value> {
+    hostmem::check_not_ctx(obj)?;
+    if let Some(to) = to.filter(|v| !v.is_none()) {
+        let view = api::device_view(rt, to)?.ok_or_else(|| {
+            PyErr::type_error(format!(
+                "to= must be a device array, not {}",
+                to.type_name()
+            ))
+        })?;
+        crate::numba_cuda::devicearray::copy_to_device(
+            rt,
+            &view,
+            obj,
+            Some(&Stream::bound(stream)),
+        )?;
+        return Ok(to.clone());
+    }
+    if obj.downcast::<DeviceNDArray>().is_some() {
+        api::device_view(rt, obj)?;
+        return Ok(obj.clone());
+    }
+    // Mapped and managed host arrays already are device memory.
+    if matches!(obj, Value::Array(_)) && api::device_view(rt, obj)?.is_some() {
+        return Ok(obj.clone());
+    }
+    if !matches!(obj, Value::Array(_)) {
+        if let Some(v) = api::device_view(rt, obj)? {
+            return Ok(DeviceNDArray::value(v));
+        }
+    }
+    let host = hostconv::host_array(rt, obj)?;
+    let isz = host.dtype.itemsize();
+    // Broadcast (0-stride) axes are kept; only the core is stored and copied.
+    let core_shape: Vec<usize> = host
+        .shape
+        .iter()
+        .zip(&host.strides)
+        .map(|(&n, &s)| if s == 0 { 1.min(n) } else { n })
+        .collect();
+    if !contiguous(&core_shape, &host.strides, isz, true)
+        && !contiguous(&core_shape, &host.strides, isz, false)
+    {
+        return Err(PyErr::value_error(ERR_CONTIGUOUS));
+    }
+    let (lo, hi) = crate::device::copy::extent(&core_shape, &host.strides, isz);
+    let elems = ((hi - lo) as usize).div_ceil(isz);
+    let base = api::alloc(rt, &[elems], host.dtype, stream)?;
+    let view = DeviceView {
+        offset: (-lo) as usize,
+        shape: host.shape.clone(),
+        strides: host.strides.clone(),
+        ..base
+    };
+    if copy && elems > 0 {
+        let core_host = NdArray {
+            shape: core_shape.clone(),
+            ..host.clone()
+        };
+        let core_dev = DeviceView {
+            shape: core_shape,
+            ..view.clone()
+        };
+        api::htod(
+            rt,
+            &core_host,
+            &core_dev,
+            stream,
+            Transfer::explicit("to_device"),
+        )?;
+    }
+    Ok(DeviceNDArray::value(view))
+}
+
+fn like(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, DType, char)> {
+    hostmem::check_not_ctx(v)?;
+    let (shape, strides, dtype) = match api::device_view(rt, v)? {
+        Some(d) => (d.shape, d.strides, d.dtype),
+        None => {
+            let h = hostconv::host_array(rt, v)?;
+            (h.shape, h.strides, h.dtype)
+        }
+    };
+    let isz = dtype.itemsize();
+    let order =
+        if !contiguous(&shape, &strides, isz, true) && contiguous(&shape, &strides, isz, false) {
+            'F'
+        } else {
+            'C'
+        };
+    Ok((shape, dtype, order))
+}
+
+fn host_arrays(rt: &mut Runtime, vals: &[Value]) -> PyResult<Vec<NdArray>> {
+    vals.iter()
+        .map(|v| match v {
+            Value::Array(a) => Ok(a.clone()),
+            other => hostconv::host_array(rt, other),
+        })
+        .collect()
+}
+
+fn class(module: &str, name: &str) -> Value {
+    Value::object(crate::interp::builtins::ClassObj {
+        module: module.to_string(),
+        name: name.to_string(),
+    })
+}
+
+/// `cuda.cudadrv` with `devicearray` and `driver`, for `isinstance` checks and the
+/// documented class paths.
+fn cudadrv() -> Value {
+    let da = Module::new("numba.cuda.cudadrv.devicearray", "Device arrays.");
+    da.set(
+        "DeviceNDArray",
+        class("numba.cuda.cudadrv.devicearray", "DeviceNDArray"),
+    );
+    let drv = Module::new("numba.cuda.cudadrv.driver", "Streams, events, contexts.");
+    for n in ["Stream", "Event", "Context", "Device"] {
+        drv.set(n, class("numba.cuda.cudadrv.driver", n));
+    }
+    let pkg = Module::new("numba.cuda.cudadrv", "The CUDA driver layer.");
+    pkg.set("devicearray", Value::Module(Rc::new(da)));
+    pkg.set("driver", Value::Module(Rc::new(drv)));
+    Value::Module(Rc::new(pkg))
+}
+
+/// Build the module's memory, stream, event and device functions.
+pub fn build(m: &Module) {
+    let drv = cudadrv();
+    if let Value::Module(p) = &drv {
+        if let Some(da) = p.get("devicearray") {
+            m.set("devicearray", da);
+        }
+    }
+    m.set("cudadrv", drv);
+    m.func("to_device", "to_device(obj, stream=0, copy=True, to=None)",
+        "Allocate a device array like obj and copy obj into it (or into `to=`). Device arrays are returned as they are.",
+        |rt, a| {
+            let b = a.bind("to_device", &["obj", "stream=", "copy=", "to="])?;
+            let s = api::parse_stream(rt, arg(&b, 1))?;
+            let copy = !matches!(arg(&b, 2), Some(Value::Bool(false)));
+            to_device(rt, arg(&b, 0).unwrap_or(&Value::None), s, copy, arg(&b, 3))
+        });
+    m.func(
+        "device_array",
+        "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0)",
+        "An uninitialised device array (like np.empty, in device memory).",
+        |rt, a| {
+            let b = a.bind(
+                "device_array",
+                &["shape", "dtype=", "strides=", "order=", "stream="],
+            )?;
+            let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
+            let dt = dtype_arg(rt, arg(&b, 1))?;
+            let st = strides_arg(arg(&b, 2))?;
+            let order = order_arg(arg(&b, 3))?;
+            let s = api::parse_stream(rt, arg(&b, 4))?;
+            Ok(DeviceNDArray::value(device_array(
+                rt, &shape, dt, order, st, s,
+            )?))
+        },
+    );
+    m.func(
+        "device_array_like",
+        "device_array_like(ary, stream=0)",
+        "An uninitialised device array with ary's shape and dtype.",
+        |rt, a| {
+            let b = a.bind("device_array_like", &["ary", "stream="])?;
+            let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(&Value::None))?;
+            let s = api::parse_stream(rt, arg(&b, 1))?;
+            Ok(DeviceNDArray::value(device_array(
+                rt, &shape, dt, order, None, s,
+            )?))
+        },
+    );
+    for (name, kind, doc) in [
+        (
+            "pinned_array",
+            HostKind::Pinned,
+            "A host array in page-locked memory (faster, asynchronous transfers).",
+        ),
+        (
+            "mapped_array",
+            HostKind::Mapped,
+            "A page-locked host array also mapped into the device: kernels use it directly.",
+        ),
+        (
+            "managed_array",
+            HostKind::Managed,
+            "A unified-memory array usable on host and device.",
+        ),
+    ] {
+        m.func(
+            name,
+            &format!("{name}(shape, dtype=np.float64, strides=None, order='C')"),
+            doc,
+            move |rt, a| {
+                let params: &[&str] = match kind {
+                    HostKind::Pinned => &["shape", "dtype=", "strides=", "order="],
+                    HostKind::Mapped => &[
+                        "shape",
+                        "dtype=",
+                        "strides=",
+                        "order=",
+                        "stream=",
+                        "portable=",
+                        "wc=",
+                    ],
+                    HostKind::Managed => &[
+                        "shape",
+                        "dtype=",
+                        "strides=",
+                        "order=",
+                        "stream=",
+                        "attach_global=",
+                    ],
+                };
+                let b = a.bind(name, params)?;
+                let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
+                let dt = dtype_arg(rt, arg(&b, 1))?;
+                let st = strides_arg(arg(&b, 2))?;
+                let order = order_arg(arg(&b, 3))?;
+                hostmem::special_array(rt, &shape, dt, order, st, kind)
+            },
+        );
+        let like_name = format!("{name}_like");
+        m.func(
+            &like_name.clone(),
+            &format!("{like_name}(ary)"),
+            doc,
+            move |rt, a| {
+                let b = a.bind(&like_name, &["ary", "stream=", "portable=", "wc="])?;
+                let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(&Value::None))?;
+                hostmem::special_array(rt, &shape, dt, order, None, kind)
+            },
+        );
+    }
+    m.func(
+        "pinned",
+        "pinned(*arrays)",
+        "A context manager that page-locks existing host arrays for the duration of the block.",
+        |rt, a| {
+            let arrays = host_arrays(rt, &a.pos)?;
+            Ok(Value::object(HostCtx::new(arrays, HostKind::Pinned, 0)))
+        },
+    );
+    m.func(
+        "mapped",
+        "mapped(*arrays, stream=0)",
+        "A context manager that maps host arrays into the device; yields the device array(s).",
+        |rt, a| {
+            let s = api::parse_stream(rt, a.kwarg("stream"))?;
+            let arrays = host_arrays(rt, &a.pos)?;
+            Ok(Value::object(HostCtx::new(arrays, HostKind::Mapped, s)))
+        },
+    );
+    m.func(
+        "as_cuda_array",
+        "as_cuda_array(obj, sync=True)",
+        "A DeviceNDArray sharing the memory of any object with __cuda_array_interface__ (no copy).",
+        |rt, a| {
+            let b = a.bind("as_cuda_array", &["obj", "sync="])?;
+            let obj = arg(&b, 0).unwrap_or(&Value::None);
+            match api::device_view(rt, obj)? {
+                Some(v) => Ok(DeviceNDArray::value(v)),
+                None => Err(PyErr::type_error(
+                    "*obj* doesn't implement the cuda array interface.",
+                )),
+            }
+        },
+    );
+    m.func(
+        "is_cuda_array",
+        "is_cuda_array(obj)",
+        "True when obj exposes __cuda_array_interface__.",
+        |rt, a| {
+            let b = a.bind("is_cuda_array", &["obj"])?;
+            let obj = arg(&b, 0).unwrap_or(&Value::None);
+            Ok(Value::Bool(match obj {
+                Value::Object(_) => api::device_view(rt, obj).ok().flatten().is_some(),
+                Value::Array(_) => api::device_view(rt, obj)?.is_some(),
+                _ => false,
+            }))
+        },
+    );
+    m.func(
+        "from_cuda_array_interface",
+        "from_cuda_array_interface(desc, owner=None, sync=True)",
+        "A DeviceNDArray from a __cuda_array_interface__ dict.",
+        |rt, a| {
+            let b = a.bind("from_cuda_array_interface", &["desc", "owner=", "sync="])?;
+            match arg(&b, 0) {
+                Some(Value::Dict(d)) => {
+                    let d = d.borrow().clone();
+                    Ok(DeviceNDArray::value(interop::from_cai(rt, &d)?))
+                }
+                _ => Err(PyErr::type_error(
+                    "from_cuda_array_interface() needs a dict",
+                )),
+            }
+        },
+    );
+    m.func(
+        "synchronize",
+        "synchronize()",
+        "Wait until all work on the device has finished.",
+        |rt, a| {
+            a.bind("synchronize", &[])?;
+            api::synchronize(rt)?;
+            Ok(Value::None)
+        },
+    );
+    m.func(
+        "stream",
+        "stream()",
+        "A new CUDA stream: work on it runs in order, asynchronously to the host.",
+        |rt, a| {
+            a.bind("stream", &[])?;
+            let id = crate::device::state::device(rt)?.backend().create_stream();
+            Ok(Stream::value(id, StreamKind::User))
+        },
+    );
+    m.func(
+        "default_stream",
+        "default_stream()",
+        "The default stream (handle 0).",
+        |_, _| Ok(Stream::value(0, StreamKind::Default)),
+    );
+    m.func(
+        "legacy_default_stream",
+        "legacy_default_stream()",
+        "The legacy default stream (handle 1).",
+        |_, _| Ok(Stream::value(1, StreamKind::Legacy)),
+    );
+    m.func(
+        "per_thread_default_stream",
+        "per_thread_default_stream()",
+        "The per-thread default stream (handle 2).",
+        |_, _| Ok(Stream::value(2, StreamKind::PerThread)),
+    );
+    m.func(
+        "external_stream",
+        "external_stream(ptr)",
+        "Wrap a stream handle made elsewhere.",
+        |_, a| {
+            let b = a.bind("external_stream", &["ptr"])?;
+            match arg(&b, 0) {
+                Some(Value::Int(p)) if *p > 2 => Ok(Stream::value(*p as u64, StreamKind::External)),
+                Some(Value::Int(p)) => Ok(Stream::bound(*p as u64)),
+                _ => Err(PyErr::type_error("ptr must be an int")),
+            }
+        },
+    );
+    m.func(
+        "event",
+        "event(timing=True)",
+        "A new event, to mark points in streams and time the work between them.",
+        |_, a| {
+            let b = a.bind("event", &["timing="])?;
+            let timing = !matches!(arg(&b, 0), Some(Value::Bool(false)) | Some(Value::Int(0)));
+            Ok(Value::object(Event {
+                timing,
+                mark: Default::default(),
+            }))
+        },
+    );
+    m.func(
+        "event_elapsed_time",
+        "event_elapsed_time(evtstart, evtend)",
+        "Milliseconds between two recorded events.",
+        |_, a| {
+            let b = a.bind("event_elapsed_time", &["evtstart", "evtend"])?;
+            match (
+                arg(&b, 0).and_then(|v| v.downcast::<Event>()),
+                arg(&b, 1).and_then(|v| v.downcast::<Event>()),
+            ) {
+                (Some(s), Some(e)) => Ok(Value::Float(Event::elapsed(s, e)?)),
+                _ => Err(PyErr::type_error(
+                    "event_elapsed_time() needs two cuda.event() objects",
+                )),
+            }
+        },
+    );
+    m.func(
+        "defer_cleanup",
+        "defer_cleanup()",
+        "A context manager that postpones freeing device memory until the block ends.",
+        |_, _| Ok(Value::object(DeferCleanup)),
+    );
+    m.set("gpus", Value::object(info::GpuList));
+    m.func(
+        "list_devices",
+        "list_devices()",
+        "The list of devices (cuda.gpus).",
+        |_, _| Ok(Value::object(info::GpuList)),
+    );
+    m.func(
+        "select_device",
+        "select_device(device_id)",
+        "Make a device current; nbcuda has device 0.",
+        |rt, a| {
+            let b = a.bind("select_device", &["device_id"])?;
+            match arg(&b, 0).map(|v| v.as_index()).transpose()? {
+                Some(0) => {
+                    crate::device::state::device(rt)?;
+                    Ok(Value::object(info::DeviceObj))
+                }
+                other => Err(PyErr::new(
+                    "CudaSupportError",
+                    format!(
+                        "device {} does not exist: nbcuda has one device (id 0)",
+                        other.unwrap_or(-1)
+                    ),
+                )),
+            }
+        },
+    );
+    m.func(
+        "get_current_device",
+        "get_current_device()",
+        "The current Device.",
+        |rt, _| {
+            crate::device::state::device(rt)?;
+            Ok(Value::object(info::DeviceObj))
+        },
+    );
+    m.func(
+        "current_context",
+        "current_context()",
+        "The current context (created on demand).",
+        |rt, _| {
+            crate::device::state::device(rt)?;
+            Ok(Value::object(info::Context))
+        },
+    );
+    m.func(
+        "detect",
+        "detect()",
+        "Print the devices found and return True when one is supported.",
+        |rt, _| {
+            let s = info::detect_text(rt)?;
+            rt.print(&s);
+            Ok(Value::Bool(true))
+        },
+    );
+    m.func(
+        "is_available",
+        "is_available()",
+        "True: nbcuda always has a device.",
+        |_, _| Ok(Value::Bool(true)),
+    );
+    m.func(
+        "is_supported_version",
+        "is_supported_version()",
+        "True.",
+        |_, _| Ok(Value::Bool(true)),
+    );
+    m.func(
+        "close",
+        "close()",
+        "Wait for the device and close the context.",
+        |rt, _| {
+            api::synchronize(rt)?;
+            Ok(Value::None)
+        },
+    );
+    m.func(
+        "require_context",
+        "require_context(fn)",
+        "Decorator that makes sure a context exists before fn runs (nbcuda always has one).",
+        |_, a| {
+            let b = a.bind("require_context", &["fn"])?;
+            Ok(arg(&b, 0).cloned().unwrap_or(Value::None))
+        },
+    );
+    let runtime = Module::new("numba.cuda.cudadrv.runtime", "CUDA runtime queries.");
+    runtime.func(
+        "get_version",
+        "get_version()",
+        "The CUDA runtime version nbcuda emulates, as (major, minor).",
+        |_, _| Ok(Value::tuple(vec![Value::Int(12), Value::Int(8)])),
+    );
+    runtime.func(
+        "is_supported_version",
+        "is_supported_version()",
+        "True.",
+        |_, _| Ok(Value::Bool(true)),
+    );
+    m.set("runtime", Value::Module(Rc::new(runtime)));
+    for name in ["profile_start", "profile_stop"] {
+        m.func(
+            name,
+            &format!("{name}()"),
+            "Accepted for compatibility; does nothing.",
+            |_, _| Ok(Value::None),
+        );
+    }
+}

@@ -1,0 +1,297 @@
+//! `cuda.stream()`, the default-stream objects and `cuda.event()`.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::device::api;
+use crate::device::backend::EventMark;
+use crate::device::state::device;
+use crate::device::StreamId;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Object, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamKind {
+    Default,
+    Legacy,
+    PerThread,
+    User,
+    External,
+}
+
+/// A CUDA stream handle.
+pub struct Stream {
+    pub id: StreamId,
+    pub kind: StreamKind,
+}
+
+impl Stream {
+    pub fn value(id: StreamId, kind: StreamKind) -> Value {
+        Value::object(Stream { id, kind })
+    }
+    /// The object for an array's bound stream: 0 when none, else a Stream.
+    pub fn bound(id: StreamId) -> Value {
+        match id {
+            0 => Value::Int(0),
+            1 => Stream::value(1, StreamKind::Legacy),
+            2 => Stream::value(2, StreamKind::PerThread),
+            n => Stream::value(n, StreamKind::User),
+        }
+    }
+}
+
+impl Object for Stream {
+    fn type_name(&self) -> String {
+        "Stream".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.driver".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(match self.kind {
+            StreamKind::Default => "<Default CUDA stream>".into(),
+            StreamKind::Legacy => "<Legacy default CUDA stream>".into(),
+            StreamKind::PerThread => "<Per-thread default CUDA stream>".into(),
+            StreamKind::User => format!("<CUDA stream {}>", self.id),
+            StreamKind::External => format!("<External CUDA stream {}>", self.id),
+        })
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        let id = self.id;
+        Ok(Some(match name {
+            "handle" => Value::Int(id as i64),
+            "__int__" | "__index__" => Value::builtin(
+                "Stream.__int__",
+                "__int__()",
+                "The stream handle as an int.",
+                move |_, _| Ok(Value::Int(id as i64)),
+            ),
+            "external" => Value::Bool(self.kind == StreamKind::External),
+            "synchronize" => Value::method(
+                &self,
+                "Stream.synchronize",
+                "synchronize()",
+                "Wait until all work queued on this stream has finished.",
+                |s, rt, a| {
+                    a.bind("synchronize", &[])?;
+                    api::stream_synchronize(rt, s.id)?;
+                    Ok(Value::None)
+                },
+            ),
+            "auto_synchronize" => Value::method(
+                &self,
+                "Stream.auto_synchronize",
+                "auto_synchronize()",
+                "A context manager that yields the stream and synchronizes it on exit.",
+                |s, _rt, a| {
+                    a.bind("auto_synchronize", &[])?;
+                    Ok(Value::object(AutoSync {
+                        stream: Stream::value(s.id, s.kind),
+                        id: s.id,
+                    }))
+                },
+            ),
+            "add_callback" => Value::method(
+                &self,
+                "Stream.add_callback",
+                "add_callback(callback, arg=None)",
+                "Call callback(stream, status, arg) once the work queued so far is done.",
+                |s, rt, a| {
+                    let b = a.bind("add_callback", &["callback", "arg="])?;
+                    api::stream_synchronize(rt, s.id)?;
+                    let args = Args::new(vec![
+                        Stream::value(s.id, s.kind),
+                        Value::Int(0),
+                        b[1].clone().unwrap_or(Value::None),
+                    ]);
+                    let cb = b[0].clone().unwrap_or(Value::None);
+                    rt.call(&cb, args)?;
+                    Ok(Value::None)
+                },
+            ),
+            _ => return Ok(None),
+        }))
+    }
+    fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
+        Ok(Some(match other.downcast::<Stream>() {
+            Some(o) => o.id == self.id,
+            None => matches!(other, Value::Int(n) if *n as u64 == self.id),
+        }))
+    }
+    fn dir(&self) -> Vec<String> {
+        [
+            "handle",
+            "external",
+            "synchronize",
+            "auto_synchronize",
+            "add_callback",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `with stream.auto_synchronize() as s:`
+struct AutoSync {
+    stream: Value,
+    id: StreamId,
+}
+
+impl Object for AutoSync {
+    fn type_name(&self) -> String {
+        "_GeneratorContextManager".into()
+    }
+    fn module_name(&self) -> String {
+        "contextlib".into()
+    }
+    fn enter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Value> {
+        Ok(self.stream.clone())
+    }
+    fn exit(&self, rt: &mut Runtime, error: Option<&PyErr>) -> PyResult<bool> {
+        if error.is_none() {
+            api::stream_synchronize(rt, self.id)?;
+        }
+        Ok(false)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `cuda.event(timing=True)`.
+pub struct Event {
+    pub timing: bool,
+    pub mark: RefCell<Option<EventMark>>,
+}
+
+fn invalid_handle(call: &str) -> PyErr {
+    PyErr::new(
+        "CudaAPIError",
+        format!("[400] Call to {call} results in CUDA_ERROR_INVALID_HANDLE"),
+    )
+}
+
+impl Event {
+    /// Milliseconds between two recorded, completed events.
+    pub fn elapsed(start: &Event, end: &Event) -> PyResult<f64> {
+        if !start.timing || !end.timing {
+            return Err(invalid_handle("cuEventElapsedTime").with_hint(
+                "Events made with cuda.event(timing=False) cannot be timed; use cuda.event() for timing.",
+            ));
+        }
+        let (a, b) = match (&*start.mark.borrow(), &*end.mark.borrow()) {
+            (Some(a), Some(b)) => (a.clone(), b.clone()),
+            _ => {
+                return Err(invalid_handle("cuEventElapsedTime").with_hint(
+                    "Call .record() on both events before asking for the time between them.",
+                ))
+            }
+        };
+        let ta = *a.time.lock().unwrap_or_else(|e| e.into_inner());
+        let tb = *b.time.lock().unwrap_or_else(|e| e.into_inner());
+        match (ta, tb) {
+            (Some(ta), Some(tb)) => Ok(if tb >= ta {
+                tb.duration_since(ta).as_secs_f64() * 1e3
+            } else {
+                -(ta.duration_since(tb).as_secs_f64() * 1e3)
+            }),
+            _ => Err(PyErr::new(
+                "CudaAPIError",
+                "[600] Call to cuEventElapsedTime results in CUDA_ERROR_NOT_READY",
+            )
+            .with_hint("Wait for the end event first with evt.synchronize().")),
+        }
+    }
+}
+
+impl Object for Event {
+    fn type_name(&self) -> String {
+        "Event".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.driver".into()
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(Some(match name {
+            "record" => Value::method(
+                &self,
+                "Event.record",
+                "record(stream=0)",
+                "Mark the current point of a stream; the event completes when the stream gets there.",
+                |e, rt, a| {
+                    let b = a.bind("record", &["stream="])?;
+                    let s = api::parse_stream(rt, b[0].as_ref())?;
+                    let mark = device(rt)?.backend().record_event(s);
+                    *e.mark.borrow_mut() = Some(mark);
+                    Ok(Value::None)
+                },
+            ),
+            "synchronize" => Value::method(
+                &self,
+                "Event.synchronize",
+                "synchronize()",
+                "Wait on the host until the event has completed.",
+                |e, rt, a| {
+                    a.bind("synchronize", &[])?;
+                    let t = e.mark.borrow().as_ref().map(|m| m.ticket.clone());
+                    api::wait(rt, t.into_iter().collect())?;
+                    Ok(Value::None)
+                },
+            ),
+            "wait" => Value::method(
+                &self,
+                "Event.wait",
+                "wait(stream=0)",
+                "Make later work on a stream wait until this event has completed.",
+                |e, rt, a| {
+                    let b = a.bind("wait", &["stream="])?;
+                    let s = api::parse_stream(rt, b[0].as_ref())?;
+                    let m = e.mark.borrow().clone();
+                    if let Some(m) = m {
+                        device(rt)?.backend().wait_event(s, &m);
+                    }
+                    Ok(Value::None)
+                },
+            ),
+            "query" => Value::method(
+                &self,
+                "Event.query",
+                "query()",
+                "True when the work before the event's last record has completed.",
+                |e, _rt, a| {
+                    a.bind("query", &[])?;
+                    Ok(Value::Bool(
+                        e.mark.borrow().as_ref().is_none_or(|m| m.ticket.done()),
+                    ))
+                },
+            ),
+            "elapsed_time" => Value::method(
+                &self,
+                "Event.elapsed_time",
+                "elapsed_time(evtend)",
+                "Milliseconds between this event and evtend (both recorded and completed).",
+                |e, _rt, a| {
+                    let b = a.bind("elapsed_time", &["evtend"])?;
+                    let end = b[0].as_ref().and_then(|v| v.downcast::<Event>()).ok_or_else(|| {
+                        PyErr::type_error("elapsed_time() expects another cuda.event()")
+                    })?;
+                    Ok(Value::Float(Event::elapsed(e, end)?))
+                },
+            ),
+            _ => return Ok(None),
+        }))
+    }
+    fn dir(&self) -> Vec<String> {
+        ["record", "synchronize", "wait", "query", "elapsed_time"]
+            .map(String::from)
+            .to_vec()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

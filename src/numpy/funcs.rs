@@ -1,0 +1,627 @@
+//! The functions of the `numpy` module: creation, shape manipulation, joining, selection,
+//! comparisons of whole arrays (ufuncs and reductions live in [`crate::numpy::ufuncs`]).
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{
+    broadcast_shapes, broadcast_to, copy_into, fill, new_array, read_vec, Elem, B8,
+};
+use crate::arrays::promote::{promote, python_dtype};
+use crate::arrays::NdArray;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::ndarray_attrs::{
+    dtype_from_value, operands, to_ndarray, to_ndarray_dtype, value_for_fill,
+};
+use crate::py::ndarray_methods::{
+    axis_arg, new_shape, reshape_order, shape_arg, squeeze, transpose,
+};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Module, Value};
+use crate::with_dtype;
+
+/// A Python number as a NumPy scalar of its default dtype.
+pub fn python_scalar(v: &Value) -> PyResult<Scalar> {
+    Ok(match v {
+        Value::Int(i) => Scalar::I64(*i),
+        Value::Float(f) => Scalar::F64(*f),
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Scalar(s) => *s,
+        other => {
+            return Err(PyErr::type_error(format!(
+                "expected a number, got '{}'",
+                other.type_name()
+            )))
+        }
+    })
+}
+
+fn dt_opt(rt: &mut Runtime, v: &Option<Value>) -> PyResult<Option<DType>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(d) => Ok(Some(dtype_from_value(rt, d)?)),
+    }
+}
+
+pub(crate) fn arg(b: &[Option<Value>], i: usize) -> &Value {
+    b[i].as_ref().unwrap_or(&Value::None)
+}
+
+pub(crate) fn out_arg(v: &Option<Value>) -> PyResult<Option<NdArray>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(Value::Array(a)) => Ok(Some(a.clone())),
+        Some(Value::Tuple(t)) if t.len() == 1 => out_arg(&Some(t[0].clone())),
+        Some(other) => Err(PyErr::type_error(format!(
+            "return arrays must be of ArrayType, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn creation(m: &Module) {
+    m.func(
+        "array",
+        "array(object, dtype=None, copy=True, ndmin=0)",
+        "Create an array (always a copy by default).",
+        |rt, a| {
+            let b = a.bind("array", &["object", "dtype=", "copy=", "order=", "ndmin="])?;
+            let d = dt_opt(rt, &b[1])?;
+            let src = arg(&b, 0);
+            let mut r = to_ndarray_dtype(rt, src, d)?;
+            let copy = !matches!(b[2], Some(Value::Bool(false)));
+            if let Value::Array(orig) = src {
+                if copy && std::sync::Arc::ptr_eq(&orig.buf, &r.buf) {
+                    r = crate::arrays::elem::contiguous_copy(&r)?;
+                }
+            }
+            let ndmin = b[4]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0) as usize;
+            while r.ndim() < ndmin {
+                r.shape.insert(0, 1);
+                r.strides.insert(0, 0);
+            }
+            Ok(Value::Array(r))
+        },
+    );
+    m.func(
+        "asarray",
+        "asarray(a, dtype=None)",
+        "Convert to an array without copying when possible.",
+        |rt, a| {
+            let b = a.bind("asarray", &["a", "dtype=", "order="])?;
+            let d = dt_opt(rt, &b[1])?;
+            Ok(Value::Array(to_ndarray_dtype(rt, arg(&b, 0), d)?))
+        },
+    );
+    m.func(
+        "ascontiguousarray",
+        "ascontiguousarray(a, dtype=None)",
+        "A C-contiguous array (copied only when needed).",
+        |rt, a| {
+            let b = a.bind("ascontiguousarray", &["a", "dtype="])?;
+            let d = dt_opt(rt, &b[1])?;
+            let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
+            Ok(Value::Array(if r.is_c_contiguous() {
+                r
+            } else {
+                crate::arrays::elem::contiguous_copy(&r)?
+            }))
+        },
+    );
+    m.func("copy", "copy(a)", "A copy of the array.", |rt, a| {
+        let b = a.bind("copy", &["a", "order="])?;
+        Ok(Value::Array(crate::arrays::elem::contiguous_copy(
+            &to_ndarray(rt, arg(&b, 0))?,
+        )?))
+    });
+    m.func(
+        "arange",
+        "arange(start, stop=None, step=1, dtype=None)",
+        "Evenly spaced values in [start, stop).",
+        |rt, a| {
+            let b = a.bind("arange", &["start", "stop=", "step=", "dtype="])?;
+            let (start, stop) = match &b[1] {
+                None | Some(Value::None) => (Value::Int(0), arg(&b, 0).clone()),
+                Some(s) => (arg(&b, 0).clone(), s.clone()),
+            };
+            let step = b[2].clone().unwrap_or(Value::Int(1));
+            let is_float = [&start, &stop, &step].iter().any(|v| {
+                matches!(v, Value::Float(_))
+                    || matches!(v, Value::Scalar(s) if s.dtype().is_float())
+            });
+            let d = dt_opt(rt, &b[3])?.unwrap_or(if is_float { DType::F64 } else { DType::I64 });
+            let (s0, s1, st) = (start.as_f64()?, stop.as_f64()?, step.as_f64()?);
+            if st == 0.0 {
+                return Err(PyErr::new("ZeroDivisionError", "division by zero"));
+            }
+            let n = ((s1 - s0) / st).ceil().max(0.0) as usize;
+            let out = new_array(&[n], d)?;
+            with_dtype!(d, T => {
+                let o = out.buf.typed_mut::<T>(0, n);
+                if d == DType::F32 && n > 0 {
+                    // NumPy fills float32 as start + i*delta in float32.
+                    let first = s0 as f32;
+                    let delta = (s0 + st) as f32 - first;
+                    for (i, x) in o.iter_mut().enumerate() {
+                        *x = T::from_f64((first + i as f32 * delta) as f64);
+                    }
+                } else if is_float || d.is_float() {
+                    for (i, x) in o.iter_mut().enumerate() {
+                        *x = T::from_f64(s0 + i as f64 * st);
+                    }
+                } else {
+                    let (i0, is) = (start.as_index()?, step.as_index()?);
+                    for (i, x) in o.iter_mut().enumerate() {
+                        *x = T::from_i128(i0 as i128 + i as i128 * is as i128);
+                    }
+                }
+            });
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
+        "linspace",
+        "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None)",
+        "Evenly spaced numbers over an interval.",
+        |rt, a| {
+            let b = a.bind(
+                "linspace",
+                &[
+                    "start",
+                    "stop",
+                    "num=",
+                    "endpoint=",
+                    "retstep=",
+                    "dtype=",
+                    "axis=",
+                ],
+            )?;
+            let (s0, s1) = (arg(&b, 0).as_f64()?, arg(&b, 1).as_f64()?);
+            let num = b[2]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(50);
+            if num < 0 {
+                return Err(PyErr::value_error(format!(
+                    "Number of samples, {num}, must be non-negative."
+                )));
+            }
+            let num = num as usize;
+            let endpoint = !matches!(b[3], Some(Value::Bool(false)));
+            let div = if endpoint { num.saturating_sub(1) } else { num };
+            let delta = s1 - s0;
+            let step = if div > 0 {
+                delta / div as f64
+            } else {
+                f64::NAN
+            };
+            // Allocate through the fallible path first: a huge `num` is a MemoryError.
+            let buf = new_array(&[num], DType::F64)?;
+            let v = buf.buf.typed_mut::<f64>(0, num);
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = {
+                    if div > 0 {
+                        i as f64 * step + s0
+                    } else {
+                        i as f64 * delta + s0
+                    }
+                };
+            }
+            if endpoint && num > 1 {
+                v[num - 1] = s1;
+            }
+            let d = dt_opt(rt, &b[5])?.unwrap_or(DType::F64);
+            let out = if d == DType::F64 {
+                buf
+            } else {
+                crate::arrays::elem::cast(&buf, d)?
+            };
+            if matches!(b[4], Some(Value::Bool(true))) {
+                return Ok(Value::tuple(vec![Value::Array(out), Value::Float(step)]));
+            }
+            Ok(Value::Array(out))
+        },
+    );
+    for (name, val) in [("zeros", 0.0), ("ones", 1.0), ("empty", 0.0)] {
+        m.func(
+            name,
+            &format!("{name}(shape, dtype=float)"),
+            "A new array of the given shape.",
+            move |rt, a| {
+                let b = a.bind(name, &["shape", "dtype=", "order="])?;
+                let d = dt_opt(rt, &b[1])?.unwrap_or(DType::F64);
+                let out = new_array(&new_shape(arg(&b, 0))?, d)?;
+                if val != 0.0 {
+                    fill(&out, Scalar::F64(val));
+                }
+                Ok(Value::Array(out))
+            },
+        );
+        let lname: &'static str = match name {
+            "zeros" => "zeros_like",
+            "ones" => "ones_like",
+            _ => "empty_like",
+        };
+        m.func(
+            lname,
+            &format!("{lname}(a, dtype=None, shape=None)"),
+            "A new array shaped like `a`.",
+            move |rt, a| {
+                let b = a.bind(lname, &["a", "dtype=", "order=", "subok=", "shape="])?;
+                let src = to_ndarray(rt, arg(&b, 0))?;
+                let d = dt_opt(rt, &b[1])?.unwrap_or(src.dtype);
+                let shape = match &b[4] {
+                    Some(s) if !s.is_none() => new_shape(s)?,
+                    _ => src.shape.clone(),
+                };
+                let out = new_array(&shape, d)?;
+                if val != 0.0 {
+                    fill(&out, Scalar::F64(val));
+                }
+                Ok(Value::Array(out))
+            },
+        );
+    }
+    m.func(
+        "full",
+        "full(shape, fill_value, dtype=None)",
+        "A new array filled with `fill_value`.",
+        |rt, a| {
+            let b = a.bind("full", &["shape", "fill_value", "dtype=", "order="])?;
+            let fv = arg(&b, 1);
+            let d = dt_opt(rt, &b[2])?
+                .or_else(|| python_dtype(fv))
+                .or(match fv {
+                    Value::Scalar(s) => Some(s.dtype()),
+                    _ => None,
+                })
+                .unwrap_or(DType::F64);
+            let out = new_array(&new_shape(arg(&b, 0))?, d)?;
+            let s = value_for_fill(rt, fv, d)?;
+            fill(&out, s);
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
+        "full_like",
+        "full_like(a, fill_value, dtype=None)",
+        "A new array like `a` filled with `fill_value`.",
+        |rt, a| {
+            let b = a.bind(
+                "full_like",
+                &["a", "fill_value", "dtype=", "order=", "subok=", "shape="],
+            )?;
+            let src = to_ndarray(rt, arg(&b, 0))?;
+            let d = dt_opt(rt, &b[2])?.unwrap_or(src.dtype);
+            let out = new_array(&src.shape, d)?;
+            let s = value_for_fill(rt, arg(&b, 1), d)?;
+            fill(&out, s);
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
+        "eye",
+        "eye(N, M=None, k=0, dtype=float)",
+        "Ones on a diagonal.",
+        |rt, a| {
+            let b = a.bind("eye", &["N", "M=", "k=", "dtype="])?;
+            let n = arg(&b, 0).as_index()?.max(0) as usize;
+            let mm = match &b[1] {
+                Some(v) if !v.is_none() => v.as_index()?.max(0) as usize,
+                _ => n,
+            };
+            let k = b[2]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0);
+            let d = dt_opt(rt, &b[3])?.unwrap_or(DType::F64);
+            let out = new_array(&[n, mm], d)?;
+            for i in 0..n as i64 {
+                let j = i + k;
+                if j >= 0 && (j as usize) < mm {
+                    out.buf.write(
+                        (i as usize * mm + j as usize) * d.itemsize(),
+                        &Scalar::I64(1).cast(d).to_bytes(),
+                    );
+                }
+            }
+            Ok(Value::Array(out))
+        },
+    );
+}
+
+fn shapes(m: &Module) {
+    m.func(
+        "reshape",
+        "reshape(a, newshape, order='C')",
+        "Give a new shape to an array.",
+        |rt, a| {
+            let b = a.bind("reshape", &["a", "newshape", "order="])?;
+            let order = b[2]
+                .as_ref()
+                .and_then(|v| v.as_str())
+                .unwrap_or("C")
+                .to_string();
+            Ok(Value::Array(reshape_order(
+                &to_ndarray(rt, arg(&b, 0))?,
+                &shape_arg(arg(&b, 1))?,
+                &order,
+            )?))
+        },
+    );
+    m.func(
+        "ravel",
+        "ravel(a)",
+        "A flattened array (a view when possible).",
+        |rt, a| {
+            let b = a.bind("ravel", &["a", "order="])?;
+            Ok(Value::Array(crate::py::ndarray_methods::ravel(
+                &to_ndarray(rt, arg(&b, 0))?,
+            )?))
+        },
+    );
+    m.func(
+        "transpose",
+        "transpose(a, axes=None)",
+        "Permute the axes.",
+        |rt, a| {
+            let b = a.bind("transpose", &["a", "axes="])?;
+            let axes = match &b[1] {
+                Some(v) if !v.is_none() => Some(shape_arg(v)?),
+                _ => None,
+            };
+            Ok(Value::Array(transpose(&to_ndarray(rt, arg(&b, 0))?, axes)?))
+        },
+    );
+    m.func(
+        "squeeze",
+        "squeeze(a, axis=None)",
+        "Remove axes of length one.",
+        |rt, a| {
+            let b = a.bind("squeeze", &["a", "axis="])?;
+            Ok(Value::Array(squeeze(
+                &to_ndarray(rt, arg(&b, 0))?,
+                axis_arg(b[1].as_ref())?,
+            )?))
+        },
+    );
+    m.func(
+        "expand_dims",
+        "expand_dims(a, axis)",
+        "Insert a new axis of length one.",
+        |rt, a| {
+            let b = a.bind("expand_dims", &["a", "axis"])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let k =
+                crate::arrays::reduce::norm_axis(arg(&b, 1).as_index()? as isize, x.ndim() + 1)?;
+            Ok(Value::Array(expand(&x, k)))
+        },
+    );
+    m.func(
+        "broadcast_to",
+        "broadcast_to(array, shape)",
+        "A read-only broadcast view.",
+        |rt, a| {
+            let b = a.bind("broadcast_to", &["array", "shape"])?;
+            Ok(Value::Array(broadcast_to(
+                &to_ndarray(rt, arg(&b, 0))?,
+                &new_shape(arg(&b, 1))?,
+            )?))
+        },
+    );
+    m.func(
+        "concatenate",
+        "concatenate(arrays, axis=0)",
+        "Join arrays along an existing axis.",
+        |rt, a| {
+            let b = a.bind("concatenate", &["arrays", "axis=", "out=", "dtype="])?;
+            let arrs = seq_arrays(rt, arg(&b, 0))?;
+            let axis = match &b[1] {
+                None => Some(0),
+                Some(v) => axis_arg(Some(v))?,
+            };
+            Ok(Value::Array(concatenate(&arrs, axis)?))
+        },
+    );
+    m.func(
+        "stack",
+        "stack(arrays, axis=0)",
+        "Join arrays along a new axis.",
+        |rt, a| {
+            let b = a.bind("stack", &["arrays", "axis=", "out="])?;
+            let arrs = seq_arrays(rt, arg(&b, 0))?;
+            let first = arrs
+                .first()
+                .ok_or_else(|| PyErr::value_error("need at least one array to stack"))?;
+            if arrs.iter().any(|x| x.shape != first.shape) {
+                return Err(PyErr::value_error(
+                    "all input arrays must have the same shape",
+                ));
+            }
+            let ax = b[1]
+                .as_ref()
+                .map(|v| v.as_index())
+                .transpose()?
+                .unwrap_or(0) as isize;
+            let k = crate::arrays::reduce::norm_axis(ax, first.ndim() + 1)?;
+            let ex: Vec<NdArray> = arrs.iter().map(|x| expand(x, k)).collect();
+            Ok(Value::Array(concatenate(&ex, Some(k as isize))?))
+        },
+    );
+    for (name, axis, min) in [("vstack", 0isize, 2usize), ("hstack", 1, 1)] {
+        m.func(
+            name,
+            &format!("{name}(tup)"),
+            "Stack arrays in sequence.",
+            move |rt, a| {
+                let b = a.bind(name, &["tup"])?;
+                let arrs: Vec<NdArray> = seq_arrays(rt, arg(&b, 0))?
+                    .into_iter()
+                    .map(|mut x| {
+                        while x.ndim() < min {
+                            x = expand(&x, 0);
+                        }
+                        x
+                    })
+                    .collect();
+                let ax = if name == "hstack" && arrs.iter().all(|x| x.ndim() == 1) {
+                    0
+                } else {
+                    axis
+                };
+                Ok(Value::Array(concatenate(&arrs, Some(ax))?))
+            },
+        );
+    }
+}
+
+/// Insert a length-1 axis at `k`.
+pub fn expand(x: &NdArray, k: usize) -> NdArray {
+    let mut r = x.clone();
+    r.shape.insert(k, 1);
+    r.strides.insert(k, 0);
+    r
+}
+
+fn seq_arrays(rt: &mut Runtime, v: &Value) -> PyResult<Vec<NdArray>> {
+    let items = crate::interp::ops::iterate(rt, v)?;
+    items.iter().map(|x| to_ndarray(rt, x)).collect()
+}
+
+/// `np.concatenate` (axis None flattens).
+pub fn concatenate(arrs: &[NdArray], axis: Option<isize>) -> PyResult<NdArray> {
+    if arrs.is_empty() {
+        return Err(PyErr::value_error("need at least one array to concatenate"));
+    }
+    let arrs: Vec<NdArray> = match axis {
+        None => arrs
+            .iter()
+            .map(crate::py::ndarray_methods::ravel)
+            .collect::<PyResult<_>>()?,
+        Some(_) => arrs.to_vec(),
+    };
+    let nd = arrs[0].ndim();
+    if nd == 0 {
+        return Err(PyErr::value_error(
+            "zero-dimensional arrays cannot be concatenated",
+        ));
+    }
+    let k = crate::arrays::reduce::norm_axis(axis.unwrap_or(0), nd)?;
+    let mut dt = arrs[0].dtype;
+    let mut total = 0;
+    for (i, x) in arrs.iter().enumerate() {
+        if x.ndim() != nd {
+            return Err(PyErr::value_error(format!(
+                "all the input array dimensions except for the concatenation axis must match exactly, but along dimension 0, the array at index 0 has {} dimension(s) and the array at index {i} has {} dimension(s)",
+                nd, x.ndim()
+            )));
+        }
+        for d in 0..nd {
+            if d != k && x.shape[d] != arrs[0].shape[d] {
+                return Err(PyErr::value_error(format!(
+                    "all the input array dimensions except for the concatenation axis must match exactly, but along dimension {d}, the array at index 0 has size {} and the array at index {i} has size {}",
+                    arrs[0].shape[d], x.shape[d]
+                )));
+            }
+        }
+        dt = promote(dt, x.dtype);
+        total += x.shape[k];
+    }
+    let mut shape = arrs[0].shape.clone();
+    shape[k] = total;
+    let out = new_array(&shape, dt)?;
+    let mut pos = 0;
+    for x in &arrs {
+        let mut dst = out.clone();
+        dst.offset = (pos as isize * out.strides[k]) as usize;
+        dst.shape[k] = x.shape[k];
+        copy_into(&dst, x)?;
+        pos += x.shape[k];
+    }
+    Ok(out)
+}
+
+fn selection(m: &Module) {
+    m.func(
+        "where",
+        "where(condition, x=None, y=None)",
+        "Elements from x where condition, else y; or the indices of true elements.",
+        |rt, a| {
+            let b = a.bind("where", &["condition", "x=", "y="])?;
+            let cond = to_ndarray(rt, arg(&b, 0))?;
+            match (&b[1], &b[2]) {
+                (None, None) => nonzero(&cond),
+                (Some(x), Some(y)) => {
+                    let (xa, ya) = match operands(rt, x, y)? {
+                        Some(p) => p,
+                        None => (to_ndarray(rt, x)?, to_ndarray(rt, y)?),
+                    };
+                    let dt = promote(xa.dtype, ya.dtype);
+                    let shape = broadcast_shapes(&[&cond.shape, &xa.shape, &ya.shape])?;
+                    let c = read_vec::<B8>(&broadcast_to(&cond, &shape)?);
+                    let out = new_array(&shape, dt)?;
+                    with_dtype!(dt, T => {
+                        let xv = read_vec::<T>(&broadcast_to(&xa, &shape)?);
+                        let yv = read_vec::<T>(&broadcast_to(&ya, &shape)?);
+                        let o = out.buf.typed_mut::<T>(0, c.len());
+                        for i in 0..c.len() {
+                            o[i] = if c[i].0 != 0 { xv[i] } else { yv[i] };
+                        }
+                    });
+                    Ok(Value::Array(out))
+                }
+                _ => Err(PyErr::value_error(
+                    "either both or neither of x and y should be given",
+                )),
+            }
+        },
+    );
+    m.func(
+        "nonzero",
+        "nonzero(a)",
+        "Indices of the non-zero elements, one array per axis.",
+        |rt, a| {
+            let b = a.bind("nonzero", &["a"])?;
+            nonzero(&to_ndarray(rt, arg(&b, 0))?)
+        },
+    );
+}
+
+fn nonzero(a: &NdArray) -> PyResult<Value> {
+    let flags = read_vec::<B8>(a);
+    let nd = a.ndim().max(1);
+    let shape = if a.ndim() == 0 {
+        vec![1]
+    } else {
+        a.shape.clone()
+    };
+    let mut cols: Vec<Vec<i64>> = vec![Vec::new(); nd];
+    for (flat, f) in flags.iter().enumerate() {
+        if f.0 != 0 {
+            let mut rem = flat;
+            for ax in (0..nd).rev() {
+                cols[ax].push((rem % shape[ax]) as i64);
+                rem /= shape[ax];
+            }
+        }
+    }
+    let arrs: PyResult<Vec<Value>> = cols
+        .iter()
+        .map(|c| Ok(Value::Array(crate::arrays::elem::from_vec(&[c.len()], c)?)))
+        .collect();
+    Ok(Value::tuple(arrs?))
+}
+
+/// Register every function of the numpy module.
+pub fn register(m: &Module) {
+    creation(m);
+    shapes(m);
+    selection(m);
+    crate::numpy::ufuncs::ufuncs(m);
+    crate::numpy::ufuncs::reductions(m);
+    crate::numpy::misc::comparisons(m);
+}

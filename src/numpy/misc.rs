@@ -1,0 +1,373 @@
+//! The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype
+//! helpers and array properties as functions.
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{broadcast_shapes, broadcast_to, new_array, read_vec, Elem, B8};
+use crate::arrays::promote::promote;
+use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
+use crate::arrays::NdArray;
+use crate::numpy::funcs::{arg, expand};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, wrap_result};
+use crate::py::ndarray_methods::array_getattr;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Module, Value};
+use crate::with_dtype;
+
+/// `np.isclose` as NumPy defines it: |a - b| <= atol + rtol * |b|, infinities equal when
+/// identical, NaN equal only with equal_nan.
+pub fn isclose(
+    a: &NdArray,
+    b: &NdArray,
+    rtol: f64,
+    atol: f64,
+    equal_nan: bool,
+) -> PyResult<NdArray> {
+    let shape = broadcast_shapes(&[&a.shape, &b.shape])?;
+    let x = read_vec::<f64>(&broadcast_to(a, &shape)?);
+    let y = read_vec::<f64>(&broadcast_to(b, &shape)?);
+    let r: Vec<B8> = x
+        .iter()
+        .zip(&y)
+        .map(|(&x, &y)| {
+            let c = if x.is_nan() || y.is_nan() {
+                equal_nan && x.is_nan() && y.is_nan()
+            } else if x.is_infinite() || y.is_infinite() {
+                x == y
+            } else {
+                (x - y).abs() <= atol + rtol * y.abs()
+            };
+            B8(c as u8)
+        })
+        .collect();
+    crate::arrays::elem::from_vec(&shape, &r)
+}
+
+fn tolerances(
+    rt: &mut Runtime,
+    b: &[Option<Value>],
+) -> PyResult<(NdArray, NdArray, f64, f64, bool)> {
+    let x = to_ndarray(rt, arg(b, 0))?;
+    let y = to_ndarray(rt, arg(b, 1))?;
+    let rtol = b[2]
+        .as_ref()
+        .map(|v| v.as_f64())
+        .transpose()?
+        .unwrap_or(1e-5);
+    let atol = b[3]
+        .as_ref()
+        .map(|v| v.as_f64())
+        .transpose()?
+        .unwrap_or(1e-8);
+    let en = matches!(b[4], Some(Value::Bool(true)));
+    Ok((x, y, rtol, atol, en))
+}
+
+/// Counts per bin with NumPy's rule: bins are half-open except the last, which includes
+/// its right edge; NaN and values outside the edges are not counted.
+pub fn histogram_counts(data: &[f64], edges: &[f64]) -> Vec<f64> {
+    let nb = edges.len().saturating_sub(1);
+    let mut counts = vec![0f64; nb];
+    if nb == 0 {
+        return counts;
+    }
+    for &v in data {
+        if v.is_nan() || v < edges[0] || v > edges[nb] {
+            continue;
+        }
+        let k = edges
+            .partition_point(|e| *e <= v)
+            .saturating_sub(1)
+            .min(nb - 1);
+        counts[k] += 1.0;
+    }
+    counts
+}
+
+/// Evenly spaced bin edges over [lo, hi], widened to one unit when the range is empty.
+pub fn even_edges(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let (lo, hi) = if lo == hi {
+        (lo - 0.5, hi + 0.5)
+    } else {
+        (lo, hi)
+    };
+    (0..=n)
+        .map(|k| lo + (hi - lo) * k as f64 / n as f64)
+        .collect()
+}
+
+pub fn comparisons(m: &Module) {
+    m.func(
+        "histogram",
+        "histogram(a, bins=10, range=None)",
+        "Counts per bin and the bin edges, as NumPy bins them.",
+        |rt, a| {
+            let b = a.bind(
+                "histogram",
+                &["a", "bins=", "range=", "density=", "weights="],
+            )?;
+            let data = read_vec::<f64>(&to_ndarray(rt, arg(&b, 0))?);
+            let (lo, hi) = match &b[2] {
+                None | Some(Value::None) => {
+                    let lo = data
+                        .iter()
+                        .cloned()
+                        .filter(|v| !v.is_nan())
+                        .fold(f64::INFINITY, f64::min);
+                    let hi = data
+                        .iter()
+                        .cloned()
+                        .filter(|v| !v.is_nan())
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    if lo.is_finite() {
+                        (lo, hi)
+                    } else {
+                        (0.0, 1.0)
+                    }
+                }
+                Some(r) => {
+                    let v = crate::interp::ops::iterate(rt, r)?;
+                    if v.len() != 2 {
+                        return Err(PyErr::value_error("range must be a pair (min, max)"));
+                    }
+                    (v[0].as_f64()?, v[1].as_f64()?)
+                }
+            };
+            let edges = match &b[1] {
+                None | Some(Value::None) => even_edges(lo, hi, 10),
+                Some(Value::Int(n)) if *n > 0 => even_edges(lo, hi, *n as usize),
+                Some(Value::Int(_)) => {
+                    return Err(PyErr::value_error(
+                        "`bins` must be positive, when an integer",
+                    ))
+                }
+                Some(v) => read_vec::<f64>(&to_ndarray(rt, v)?),
+            };
+            if edges.len() < 2 || edges.windows(2).any(|w| w[1] < w[0]) {
+                return Err(PyErr::value_error(
+                    "`bins` must increase monotonically, when an array",
+                ));
+            }
+            let counts: Vec<i64> = histogram_counts(&data, &edges)
+                .iter()
+                .map(|c| *c as i64)
+                .collect();
+            Ok(Value::tuple(vec![
+                Value::Array(crate::arrays::elem::from_vec(&[counts.len()], &counts)?),
+                Value::Array(crate::arrays::elem::from_vec(&[edges.len()], &edges)?),
+            ]))
+        },
+    );
+    m.func(
+        "count_nonzero",
+        "count_nonzero(a)",
+        "Number of non-zero elements.",
+        |rt, a| {
+            let b = a.bind("count_nonzero", &["a", "axis=", "keepdims="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let n = read_vec::<B8>(&x).iter().filter(|v| v.0 != 0).count();
+            Ok(Value::Int(n as i64))
+        },
+    );
+    m.func(
+        "unique",
+        "unique(ar)",
+        "The sorted unique elements of an array (flattened).",
+        |rt, a| {
+            let b = a.bind(
+                "unique",
+                &["ar", "return_index=", "return_inverse=", "return_counts="],
+            )?;
+            let x = crate::py::ndarray_methods::ravel(&to_ndarray(rt, arg(&b, 0))?)?;
+            let s = sort(&x, false)?;
+            let out = with_dtype!(s.dtype, T => {
+                let mut v = read_vec::<T>(&s);
+                v.dedup_by(|p, q| p == q);
+                crate::arrays::elem::from_vec(&[v.len()], &v)?
+            });
+            Ok(Value::Array(out))
+        },
+    );
+    m.func(
+        "isclose",
+        "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "Elementwise closeness.",
+        |rt, a| {
+            let b = a.bind("isclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
+            let (x, y, r, t, e) = tolerances(rt, &b)?;
+            Ok(wrap_result(isclose(&x, &y, r, t, e)?))
+        },
+    );
+    m.func(
+        "allclose",
+        "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "True when all elements are close.",
+        |rt, a| {
+            let b = a.bind("allclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
+            let (x, y, r, t, e) = tolerances(rt, &b)?;
+            Ok(Value::Bool(
+                read_vec::<B8>(&isclose(&x, &y, r, t, e)?)
+                    .iter()
+                    .all(|v| v.0 != 0),
+            ))
+        },
+    );
+    m.func(
+        "array_equal",
+        "array_equal(a1, a2, equal_nan=False)",
+        "True when shapes and elements are equal.",
+        |rt, a| {
+            let b = a.bind("array_equal", &["a1", "a2", "equal_nan="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let y = to_ndarray(rt, arg(&b, 1))?;
+            if x.shape != y.shape {
+                return Ok(Value::Bool(false));
+            }
+            let r = binary_ufunc(Ufunc2::Eq, &x, &y, None)?;
+            Ok(Value::Bool(read_vec::<B8>(&r).iter().all(|v| v.0 != 0)))
+        },
+    );
+    m.func(
+        "dot",
+        "dot(a, b)",
+        "Dot product of 1-D vectors or matrix product of 2-D arrays.",
+        |rt, a| {
+            let b = a.bind("dot", &["a", "b", "out="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let y = to_ndarray(rt, arg(&b, 1))?;
+            dot(&x, &y)
+        },
+    );
+    m.func("dtype", "dtype(obj)", "A data type object.", |rt, a| {
+        let b = a.bind("dtype", &["dtype", "align=", "copy="])?;
+        Ok(Value::DType(dtype_from_value(rt, arg(&b, 0))?))
+    });
+    m.func(
+        "promote_types",
+        "promote_types(type1, type2)",
+        "The smallest dtype both cast to safely.",
+        |rt, a| {
+            let b = a.bind("promote_types", &["type1", "type2"])?;
+            let x = dtype_from_value(rt, arg(&b, 0))?;
+            let y = dtype_from_value(rt, arg(&b, 1))?;
+            Ok(Value::DType(promote(x, y)))
+        },
+    );
+    for name in ["shape", "ndim", "size"] {
+        m.func(
+            name,
+            &format!("{name}(a)"),
+            "Array property as a function.",
+            move |rt, a| {
+                let b = a.bind(name, &["a"])?;
+                let x = to_ndarray(rt, arg(&b, 0))?;
+                Ok(array_getattr(&x, name, rt)?.unwrap_or(Value::None))
+            },
+        );
+    }
+    m.func(
+        "sort",
+        "sort(a, axis=-1)",
+        "A sorted copy (along the last axis).",
+        |rt, a| {
+            let b = a.bind("sort", &["a", "axis=", "kind="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            Ok(Value::Array(sort(&x, false)?))
+        },
+    );
+    m.func(
+        "argsort",
+        "argsort(a, axis=-1)",
+        "Indices that sort the last axis.",
+        |rt, a| {
+            let b = a.bind("argsort", &["a", "axis=", "kind="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            Ok(Value::Array(sort(&x, true)?))
+        },
+    );
+}
+
+fn sort(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
+    let x = if x.ndim() == 0 {
+        expand(x, 0)
+    } else {
+        x.clone()
+    };
+    let len = *x.shape.last().unwrap_or(&1);
+    let v = read_vec::<f64>(&x);
+    let src = crate::arrays::elem::contiguous_copy(&x)?;
+    let out = new_array(&x.shape, if arg_only { DType::I64 } else { x.dtype })?;
+    // Rows are the unit of interruption (a comparator that gives up would break sort_by's
+    // total-order contract); a pending interrupt skips the remaining rows.
+    let stop = crate::arrays::interrupt::flag();
+    let cmp = |a: f64, b: f64| {
+        a.partial_cmp(&b)
+            .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
+    };
+    with_dtype!(out.dtype, T => {
+        let o = out.buf.typed_mut::<T>(0, v.len());
+        let orig = read_vec::<T>(&src);
+        for (r, row) in v.chunks(len.max(1)).enumerate() {
+            if crate::arrays::interrupt::pending(&stop) {
+                break;
+            }
+            let mut idx: Vec<usize> = (0..row.len()).collect();
+            idx.sort_by(|&i, &j| cmp(row[i], row[j]));
+            for (k, &i) in idx.iter().enumerate() {
+                o[r * len + k] = if arg_only { T::from_i128(i as i128) } else { orig[r * len + i] };
+            }
+        }
+    });
+    crate::arrays::interrupt::check()?;
+    Ok(out)
+}
+
+/// `np.dot` / `@` for 1-D and 2-D operands.
+pub fn dot(x: &NdArray, y: &NdArray) -> PyResult<Value> {
+    let dt = promote(x.dtype, y.dtype);
+    let xv = read_vec::<f64>(x);
+    let yv = read_vec::<f64>(y);
+    let mismatch = || {
+        PyErr::value_error(format!(
+            "shapes {} and {} not aligned: {} (dim {}) != {} (dim 0)",
+            crate::arrays::elem::shape_str(&x.shape),
+            crate::arrays::elem::shape_str(&y.shape),
+            x.shape.last().copied().unwrap_or(0),
+            x.ndim().saturating_sub(1),
+            y.shape.first().copied().unwrap_or(0)
+        ))
+    };
+    match (x.ndim(), y.ndim()) {
+        (1, 1) => {
+            if x.shape != y.shape {
+                return Err(mismatch());
+            }
+            let s: f64 = xv.iter().zip(&yv).map(|(a, b)| a * b).sum();
+            Ok(Value::Scalar(Scalar::F64(s).cast(dt)))
+        }
+        (2, 1) | (2, 2) => {
+            let (n, k) = (x.shape[0], x.shape[1]);
+            if y.shape[0] != k {
+                return Err(mismatch());
+            }
+            let m = if y.ndim() == 2 { y.shape[1] } else { 1 };
+            let mut out = vec![0f64; n * m];
+            for i in 0..n {
+                for p in 0..k {
+                    let a = xv[i * k + p];
+                    for j in 0..m {
+                        out[i * m + j] += a * yv[p * m + j];
+                    }
+                }
+            }
+            let shape = if y.ndim() == 2 { vec![n, m] } else { vec![n] };
+            Ok(Value::Array(crate::arrays::elem::cast(
+                &crate::arrays::elem::from_vec(&shape, &out)?,
+                dt,
+            )?))
+        }
+        _ => Err(PyErr::not_implemented(
+            "np.dot supports 1-D and 2-D arrays in nbcuda",
+        )),
+    }
+}

@@ -1,0 +1,214 @@
+//! The `numpy` module (`import numpy as np`): dtype type objects, constants, and the
+//! registration of every function (implemented in `numpy_funcs`, `random`, `testing`).
+
+pub mod funcs;
+pub mod misc;
+pub mod random;
+pub mod testing;
+pub mod ufuncs;
+
+use std::any::Any;
+use std::rc::Rc;
+
+use crate::arrays::dtype::DType;
+use crate::numpy::funcs as f;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Module, Value};
+
+/// `np.float32` and friends: a type object. Calling it makes a NumPy scalar (or casts an
+/// array); its `dtype` attribute makes it usable wherever a dtype is accepted.
+pub struct NpType(pub DType);
+
+fn type_name_of(d: DType) -> &'static str {
+    if d == DType::Bool {
+        "bool"
+    } else {
+        d.name()
+    }
+}
+
+impl crate::py::value::Object for NpType {
+    fn type_name(&self) -> String {
+        "type".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!("<class 'numpy.{}'>", type_name_of(self.0)))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "dtype" => Some(Value::DType(self.0)),
+            "__name__" => Some(Value::str(type_name_of(self.0))),
+            "itemsize" => Some(Value::Int(self.0.itemsize() as i64)),
+            _ => None,
+        })
+    }
+    fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
+        let v = args.pos.first().cloned().unwrap_or(Value::Int(0));
+        if let Value::Str(s) = &v {
+            let t = s.trim();
+            let parsed = if self.0.is_float() {
+                t.parse::<f64>().ok().map(Value::Float)
+            } else {
+                t.parse::<i64>().ok().map(Value::Int)
+            };
+            let p = parsed.ok_or_else(|| {
+                PyErr::value_error(format!(
+                    "could not convert string to {}: '{s}'",
+                    self.0.name()
+                ))
+            })?;
+            return Ok(Value::Scalar(f::python_scalar(&p)?.cast(self.0)));
+        }
+        let a = crate::py::ndarray_attrs::to_ndarray(rt, &v)?;
+        let c = crate::arrays::elem::cast(&a, self.0)?;
+        Ok(crate::py::ndarray_attrs::wrap_result(c))
+    }
+    fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
+        Ok(Some(
+            crate::py::ndarray_attrs::dtype_from_value(rt, other).ok() == Some(self.0),
+        ))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `np.ndarray` and the abstract scalar classes (`np.floating`, `np.integer` ...): usable
+/// with `isinstance` / `np.issubdtype`; calling `np.ndarray(shape, dtype)` makes an array.
+pub struct NpClass(pub &'static str);
+
+impl NpClass {
+    /// Does dtype `d` belong to this class?
+    pub fn contains(&self, d: DType) -> bool {
+        match self.0 {
+            "floating" | "inexact" => d.is_float(),
+            "integer" => d.is_integer(),
+            "signedinteger" => d.is_signed(),
+            "unsignedinteger" => d.is_integer() && !d.is_signed(),
+            "number" => d != DType::Bool,
+            "generic" | "ndarray" => true,
+            _ => false,
+        }
+    }
+}
+
+impl crate::py::value::Object for NpClass {
+    fn type_name(&self) -> String {
+        "type".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!("<class 'numpy.{}'>", self.0))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "__name__" => Some(Value::str(self.0)),
+            _ => None,
+        })
+    }
+    fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
+        if self.0 != "ndarray" {
+            return Err(PyErr::type_error(format!(
+                "cannot create 'numpy.{}' instances",
+                self.0
+            )));
+        }
+        let b = args.bind("ndarray", &["shape", "dtype="])?;
+        let shape = crate::py::ndarray_methods::new_shape(b[0].as_ref().unwrap_or(&Value::None))?;
+        let d = match &b[1] {
+            Some(v) => crate::py::ndarray_attrs::dtype_from_value(rt, v)?,
+            None => DType::F64,
+        };
+        Ok(Value::Array(crate::arrays::elem::new_array(&shape, d)?))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The attribute names under which each dtype's type object is registered.
+const TYPES: &[(&str, DType)] = &[
+    ("bool_", DType::Bool),
+    ("bool", DType::Bool),
+    ("int8", DType::I8),
+    ("int16", DType::I16),
+    ("int32", DType::I32),
+    ("int64", DType::I64),
+    ("intc", DType::I32),
+    ("intp", DType::I64),
+    ("int_", DType::I64),
+    ("uint8", DType::U8),
+    ("uint16", DType::U16),
+    ("uint32", DType::U32),
+    ("uint64", DType::U64),
+    ("uintp", DType::U64),
+    ("float32", DType::F32),
+    ("single", DType::F32),
+    ("float64", DType::F64),
+    ("double", DType::F64),
+    ("float_", DType::F64),
+];
+
+thread_local! {
+    static MODULE: Rc<Module> = build();
+}
+
+/// Build the `numpy` module (with `np.random` and `np.testing`).
+pub fn module() -> Rc<Module> {
+    MODULE.with(|m| m.clone())
+}
+
+/// A module-level function by name (ndarray methods that forward to it).
+pub fn function(name: &str) -> Option<Value> {
+    module().get(name)
+}
+
+fn build() -> Rc<Module> {
+    let m = Module::new("numpy", "NumPy host arrays (nbcuda's implementation).");
+    for (name, d) in TYPES {
+        m.set(name, Value::object(NpType(*d)));
+    }
+    m.set("pi", Value::Float(std::f64::consts::PI));
+    m.set("e", Value::Float(std::f64::consts::E));
+    m.set("nan", Value::Float(f64::NAN));
+    m.set("NaN", Value::Float(f64::NAN));
+    m.set("inf", Value::Float(f64::INFINITY));
+    m.set("Inf", Value::Float(f64::INFINITY));
+    m.set("newaxis", Value::None);
+    m.set("__version__", Value::str("2.3.5"));
+    for c in [
+        "ndarray",
+        "generic",
+        "number",
+        "integer",
+        "signedinteger",
+        "unsignedinteger",
+        "floating",
+        "inexact",
+    ] {
+        m.set(c, Value::object(NpClass(c)));
+    }
+    m.func(
+        "issubdtype",
+        "issubdtype(arg1, arg2)",
+        "Is the first dtype a sub-type of the second (a dtype or an abstract class)?",
+        |rt, a| {
+            let b = a.bind("issubdtype", &["arg1", "arg2"])?;
+            let d = crate::py::ndarray_attrs::dtype_from_value(
+                rt,
+                b[0].as_ref().unwrap_or(&Value::None),
+            )?;
+            let cls = b[1].clone().unwrap_or(Value::None);
+            if let Some(c) = cls.downcast::<NpClass>() {
+                return Ok(Value::Bool(c.contains(d)));
+            }
+            Ok(Value::Bool(
+                crate::py::ndarray_attrs::dtype_from_value(rt, &cls)? == d,
+            ))
+        },
+    );
+    f::register(&m);
+    m.set("random", Value::Module(crate::numpy::random::module()));
+    m.set("testing", Value::Module(crate::numpy::testing::module()));
+    Rc::new(m)
+}

@@ -1,0 +1,550 @@
+//! `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`,
+//! 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value,
+//! masked rejection for randint), so seeded results equal NumPy's bit for bit; and
+//! `default_rng` (a PCG64 generator; its values do not match NumPy's).
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{from_vec, new_array};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
+use crate::py::ndarray_methods::new_shape;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Module, Object, Value};
+
+const N: usize = 624;
+const M: usize = 397;
+
+/// MT19937 with NumPy's legacy gauss cache.
+#[derive(Clone)]
+pub struct Mt19937 {
+    key: [u32; N],
+    pos: usize,
+    gauss: Option<f64>,
+}
+
+impl Mt19937 {
+    /// `np.random.seed(seed)` for an integer seed (NumPy's `mt19937_seed`).
+    pub fn new(seed: u32) -> Mt19937 {
+        let mut key = [0u32; N];
+        let mut s = seed;
+        for (i, k) in key.iter_mut().enumerate() {
+            *k = s;
+            s = 1812433253u32
+                .wrapping_mul(s ^ (s >> 30))
+                .wrapping_add(i as u32 + 1);
+        }
+        Mt19937 {
+            key,
+            pos: N,
+            gauss: None,
+        }
+    }
+
+    /// Seeding from an array of words (`np.random.seed([1, 2, 3])`): init_by_array.
+    pub fn from_array(words: &[u32]) -> Mt19937 {
+        let mut mt = Mt19937::new(19650218);
+        let key = &mut mt.key;
+        let (mut i, mut j) = (1usize, 0usize);
+        let len = words.len().max(1);
+        for _ in 0..N.max(len) {
+            key[i] = (key[i] ^ (key[i - 1] ^ (key[i - 1] >> 30)).wrapping_mul(1664525))
+                .wrapping_add(*words.get(j).unwrap_or(&0))
+                .wrapping_add(j as u32);
+            i += 1;
+            j += 1;
+            if i >= N {
+                key[0] = key[N - 1];
+                i = 1;
+            }
+            if j >= len {
+                j = 0;
+            }
+        }
+        for _ in 0..N - 1 {
+            key[i] = (key[i] ^ (key[i - 1] ^ (key[i - 1] >> 30)).wrapping_mul(1566083941))
+                .wrapping_sub(i as u32);
+            i += 1;
+            if i >= N {
+                key[0] = key[N - 1];
+                i = 1;
+            }
+        }
+        key[0] = 0x8000_0000;
+        mt
+    }
+
+    fn generate(&mut self) {
+        let k = &mut self.key;
+        for i in 0..N {
+            let y = (k[i] & 0x8000_0000) | (k[(i + 1) % N] & 0x7fff_ffff);
+            let mut v = k[(i + M) % N] ^ (y >> 1);
+            if y & 1 != 0 {
+                v ^= 0x9908_b0df;
+            }
+            k[i] = v;
+        }
+        self.pos = 0;
+    }
+
+    pub fn next_u32(&mut self) -> u32 {
+        if self.pos == N {
+            self.generate();
+        }
+        let mut y = self.key[self.pos];
+        self.pos += 1;
+        y ^= y >> 11;
+        y ^= (y << 7) & 0x9d2c_5680;
+        y ^= (y << 15) & 0xefc6_0000;
+        y ^ (y >> 18)
+    }
+
+    /// A double in [0, 1) with 53 random bits.
+    pub fn next_double(&mut self) -> f64 {
+        let a = (self.next_u32() >> 5) as f64;
+        let b = (self.next_u32() >> 6) as f64;
+        (a * 67108864.0 + b) / 9007199254740992.0
+    }
+
+    /// Legacy polar Box–Muller with the cached second value.
+    pub fn gauss(&mut self) -> f64 {
+        if let Some(g) = self.gauss.take() {
+            return g;
+        }
+        loop {
+            let x1 = 2.0 * self.next_double() - 1.0;
+            let x2 = 2.0 * self.next_double() - 1.0;
+            let r2 = x1 * x1 + x2 * x2;
+            if r2 < 1.0 && r2 != 0.0 {
+                let f = (-2.0 * r2.ln() / r2).sqrt();
+                self.gauss = Some(f * x1);
+                return f * x2;
+            }
+        }
+    }
+
+    /// Legacy bounded integer in [0, rng] by masked rejection.
+    pub fn bounded(&mut self, rng: u64) -> u64 {
+        if rng == 0 {
+            return 0;
+        }
+        let mut mask = rng;
+        for s in [1, 2, 4, 8, 16, 32] {
+            mask |= mask >> s;
+        }
+        if rng <= 0xffff_ffff {
+            if rng == 0xffff_ffff {
+                return self.next_u32() as u64;
+            }
+            loop {
+                let v = (self.next_u32() as u64) & mask;
+                if v <= rng {
+                    return v;
+                }
+            }
+        }
+        loop {
+            let hi = self.next_u32() as u64;
+            let lo = self.next_u32() as u64;
+            let v = ((hi << 32) | lo) & mask;
+            if v <= rng {
+                return v;
+            }
+        }
+    }
+}
+
+/// The global RandomState behind `np.random.*` (seeded from the clock until `seed` is called).
+struct Global(Mt19937);
+
+impl Default for Global {
+    fn default() -> Self {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u32)
+            .unwrap_or(5489);
+        Global(Mt19937::new(t))
+    }
+}
+
+fn size_of(v: Option<&Value>) -> PyResult<Option<Vec<usize>>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(s) => Ok(Some(new_shape(s)?)),
+    }
+}
+
+fn fill_f64(size: Option<Vec<usize>>, mut f: impl FnMut() -> f64) -> PyResult<Value> {
+    match size {
+        None => Ok(Value::Float(f())),
+        Some(shape) => {
+            let n: usize = shape.iter().product();
+            let v: Vec<f64> = (0..n).map(|_| f()).collect();
+            Ok(Value::Array(from_vec(&shape, &v)?))
+        }
+    }
+}
+
+fn dims(args: &Args) -> PyResult<Option<Vec<usize>>> {
+    if args.pos.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(new_shape(&Value::tuple(args.pos.clone()))?))
+}
+
+fn num(v: Option<&Value>, default: f64) -> PyResult<f64> {
+    match v {
+        None | Some(Value::None) => Ok(default),
+        Some(x) => x.as_f64(),
+    }
+}
+
+fn randint(rt: &mut Runtime, mt: &mut Mt19937, b: &[Option<Value>]) -> PyResult<Value> {
+    let low = b[0]
+        .as_ref()
+        .map(|v| v.as_index())
+        .transpose()?
+        .unwrap_or(0);
+    let (lo, hi) = match &b[1] {
+        None | Some(Value::None) => (0, low),
+        Some(h) => (low, h.as_index()?),
+    };
+    if lo >= hi {
+        return Err(PyErr::value_error("low >= high"));
+    }
+    let d = match &b[3] {
+        None | Some(Value::None) => DType::I64,
+        Some(v) => dtype_from_value(rt, v)?,
+    };
+    let rng = (hi as i128 - 1 - lo as i128) as u64;
+    let mut draw = || Scalar::I64((lo as i128 + mt.bounded(rng) as i128) as i64).cast(d);
+    match size_of(b[2].as_ref())? {
+        // A single draw with the default dtype is a Python int, as in NumPy.
+        None if matches!(b[3], None | Some(Value::None)) => Ok(Value::Int(draw().as_i64())),
+        None => Ok(Value::Scalar(draw())),
+        Some(shape) => {
+            let out = new_array(&shape, d)?;
+            let n = out.size();
+            for i in 0..n {
+                out.buf.write(i * d.itemsize(), &draw().to_bytes());
+            }
+            Ok(Value::Array(out))
+        }
+    }
+}
+
+/// Build `np.random`.
+pub fn module() -> Rc<Module> {
+    let m = Module::new("numpy.random", "NumPy's legacy random number generation.");
+    m.func(
+        "seed",
+        "seed(seed=None)",
+        "Seed the global legacy generator.",
+        |rt, a| {
+            let b = a.bind("seed", &["seed="])?;
+            let mt = match &b[0] {
+                None | Some(Value::None) => Global::default().0,
+                Some(Value::List(_)) | Some(Value::Tuple(_)) | Some(Value::Array(_)) => {
+                    let arr = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+                    let w: Vec<u32> = crate::arrays::elem::read_vec::<i64>(&arr)
+                        .iter()
+                        .map(|&x| x as u32)
+                        .collect();
+                    Mt19937::from_array(&w)
+                }
+                Some(v) => {
+                    let s = v.as_index()?;
+                    if !(0..=u32::MAX as i64).contains(&s) {
+                        return Err(PyErr::value_error("Seed must be between 0 and 2**32 - 1"));
+                    }
+                    Mt19937::new(s as u32)
+                }
+            };
+            rt.state::<Global>().0 = mt;
+            Ok(Value::None)
+        },
+    );
+    m.func(
+        "rand",
+        "rand(d0, d1, ...)",
+        "Uniform samples in [0, 1) of the given shape.",
+        |rt, a| {
+            let size = dims(&a)?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || g.next_double())
+        },
+    );
+    m.func(
+        "randn",
+        "randn(d0, d1, ...)",
+        "Standard normal samples of the given shape.",
+        |rt, a| {
+            let size = dims(&a)?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || g.gauss())
+        },
+    );
+    for name in ["random", "random_sample", "sample", "ranf"] {
+        m.func(
+            name,
+            &format!("{name}(size=None)"),
+            "Uniform samples in [0, 1).",
+            move |rt, a| {
+                let b = a.bind(name, &["size="])?;
+                let size = size_of(b[0].as_ref())?;
+                let g = &mut rt.state::<Global>().0;
+                fill_f64(size, || g.next_double())
+            },
+        );
+    }
+    m.func(
+        "standard_normal",
+        "standard_normal(size=None)",
+        "Standard normal samples.",
+        |rt, a| {
+            let b = a.bind("standard_normal", &["size="])?;
+            let size = size_of(b[0].as_ref())?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || g.gauss())
+        },
+    );
+    m.func(
+        "normal",
+        "normal(loc=0.0, scale=1.0, size=None)",
+        "Normal samples.",
+        |rt, a| {
+            let b = a.bind("normal", &["loc=", "scale=", "size="])?;
+            let (loc, scale) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
+            if scale < 0.0 {
+                return Err(PyErr::value_error("scale < 0"));
+            }
+            let size = size_of(b[2].as_ref())?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || loc + scale * g.gauss())
+        },
+    );
+    m.func(
+        "uniform",
+        "uniform(low=0.0, high=1.0, size=None)",
+        "Uniform samples in [low, high).",
+        |rt, a| {
+            let b = a.bind("uniform", &["low=", "high=", "size="])?;
+            let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
+            let size = size_of(b[2].as_ref())?;
+            let g = &mut rt.state::<Global>().0;
+            fill_f64(size, || lo + (hi - lo) * g.next_double())
+        },
+    );
+    m.func(
+        "randint",
+        "randint(low, high=None, size=None, dtype=int)",
+        "Random integers in [low, high).",
+        |rt, a| {
+            let b = a.bind("randint", &["low", "high=", "size=", "dtype="])?;
+            let mut g = std::mem::replace(&mut rt.state::<Global>().0, Mt19937::new(0));
+            let r = randint(rt, &mut g, &b);
+            rt.state::<Global>().0 = g;
+            r
+        },
+    );
+    m.func(
+        "default_rng",
+        "default_rng(seed=None)",
+        "A new Generator (PCG64-style stream; values differ from NumPy's).",
+        |_rt, a| {
+            let b = a.bind("default_rng", &["seed="])?;
+            let seed = match &b[0] {
+                None | Some(Value::None) => Global::default().0.next_u32() as u64,
+                Some(v) => v.as_index()? as u64,
+            };
+            Ok(Value::object(Generator(RefCell::new(Pcg64::new(seed)))))
+        },
+    );
+    Rc::new(m)
+}
+
+/// PCG64 (XSL-RR 128/64) for `default_rng`.
+struct Pcg64 {
+    state: u128,
+    inc: u128,
+}
+
+impl Pcg64 {
+    const MUL: u128 = 0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645;
+    fn new(seed: u64) -> Pcg64 {
+        // Expand the seed with splitmix64 into state and stream.
+        let mut s = seed;
+        let mut mix = || {
+            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let st = ((mix() as u128) << 64) | mix() as u128;
+        let inc = (((mix() as u128) << 64) | mix() as u128) | 1;
+        let mut p = Pcg64 { state: 0, inc };
+        p.step();
+        p.state = p.state.wrapping_add(st);
+        p.step();
+        p
+    }
+    fn step(&mut self) {
+        self.state = self.state.wrapping_mul(Self::MUL).wrapping_add(self.inc);
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.step();
+        let s = self.state;
+        let rot = (s >> 122) as u32;
+        (((s >> 64) as u64) ^ (s as u64)).rotate_right(rot)
+    }
+    fn next_double(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / 9007199254740992.0)
+    }
+    fn gauss(&mut self) -> f64 {
+        loop {
+            let x1 = 2.0 * self.next_double() - 1.0;
+            let x2 = 2.0 * self.next_double() - 1.0;
+            let r2 = x1 * x1 + x2 * x2;
+            if r2 < 1.0 && r2 != 0.0 {
+                return x2 * (-2.0 * r2.ln() / r2).sqrt();
+            }
+        }
+    }
+}
+
+/// `np.random.Generator`.
+struct Generator(RefCell<Pcg64>);
+
+impl Object for Generator {
+    fn type_name(&self) -> String {
+        "Generator".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok("Generator(PCG64)".into())
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        let me = self.clone();
+        Ok(Some(match name {
+            "random" => Value::method(
+                &me,
+                "Generator.random",
+                "random(size=None, dtype=float64)",
+                "Uniform samples in [0, 1).",
+                |g, rt, a| {
+                    let b = a.bind("random", &["size=", "dtype=", "out="])?;
+                    let size = size_of(b[0].as_ref())?;
+                    let v = fill_f64(size, || g.0.borrow_mut().next_double())?;
+                    cast_opt(rt, v, &b[1])
+                },
+            ),
+            "normal" | "standard_normal" => {
+                let std_only = name == "standard_normal";
+                Value::method(
+                    &me,
+                    "Generator.normal",
+                    "normal(loc=0.0, scale=1.0, size=None)",
+                    "Normal samples.",
+                    move |g, rt, a| {
+                        let (loc, scale, size, dt) = if std_only {
+                            let b = a.bind("standard_normal", &["size=", "dtype="])?;
+                            (0.0, 1.0, size_of(b[0].as_ref())?, b[1].clone())
+                        } else {
+                            let b = a.bind("normal", &["loc=", "scale=", "size="])?;
+                            (
+                                num(b[0].as_ref(), 0.0)?,
+                                num(b[1].as_ref(), 1.0)?,
+                                size_of(b[2].as_ref())?,
+                                None,
+                            )
+                        };
+                        let v = fill_f64(size, || loc + scale * g.0.borrow_mut().gauss())?;
+                        cast_opt(rt, v, &dt)
+                    },
+                )
+            }
+            "uniform" => Value::method(
+                &me,
+                "Generator.uniform",
+                "uniform(low=0.0, high=1.0, size=None)",
+                "Uniform samples.",
+                |g, _rt, a| {
+                    let b = a.bind("uniform", &["low=", "high=", "size="])?;
+                    let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
+                    fill_f64(size_of(b[2].as_ref())?, || {
+                        lo + (hi - lo) * g.0.borrow_mut().next_double()
+                    })
+                },
+            ),
+            "integers" => Value::method(
+                &me,
+                "Generator.integers",
+                "integers(low, high=None, size=None, dtype=int64, endpoint=False)",
+                "Random integers.",
+                |g, rt, a| {
+                    let b = a.bind(
+                        "integers",
+                        &["low", "high=", "size=", "dtype=", "endpoint="],
+                    )?;
+                    let low = b[0]
+                        .as_ref()
+                        .map(|v| v.as_index())
+                        .transpose()?
+                        .unwrap_or(0);
+                    let (lo, mut hi) = match &b[1] {
+                        None | Some(Value::None) => (0, low),
+                        Some(h) => (low, h.as_index()?),
+                    };
+                    if matches!(b[4], Some(Value::Bool(true))) {
+                        hi += 1;
+                    }
+                    if lo >= hi {
+                        return Err(PyErr::value_error("low >= high"));
+                    }
+                    let span = (hi as i128 - lo as i128) as u128;
+                    let d = match &b[3] {
+                        None | Some(Value::None) => DType::I64,
+                        Some(v) => dtype_from_value(rt, v)?,
+                    };
+                    let draw = || {
+                        Scalar::I64(
+                            (lo as i128 + (g.0.borrow_mut().next_u64() as u128 % span) as i128)
+                                as i64,
+                        )
+                        .cast(d)
+                    };
+                    match size_of(b[2].as_ref())? {
+                        None => Ok(Value::Scalar(draw())),
+                        Some(shape) => {
+                            let out = new_array(&shape, d)?;
+                            for i in 0..out.size() {
+                                out.buf.write(i * d.itemsize(), &draw().to_bytes());
+                            }
+                            Ok(Value::Array(out))
+                        }
+                    }
+                },
+            ),
+            _ => return Ok(None),
+        }))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn cast_opt(rt: &mut Runtime, v: Value, dt: &Option<Value>) -> PyResult<Value> {
+    match (dt, &v) {
+        (Some(d), Value::Array(a)) if !d.is_none() => Ok(Value::Array(crate::arrays::elem::cast(
+            a,
+            dtype_from_value(rt, d)?,
+        )?)),
+        (Some(d), Value::Float(f)) if !d.is_none() => Ok(Value::Scalar(
+            Scalar::F64(*f).cast(dtype_from_value(rt, d)?),
+        )),
+        _ => Ok(v),
+    }
+}

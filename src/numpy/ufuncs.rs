@@ -1,0 +1,344 @@
+//! The ufuncs and reductions of the `numpy` module (`np.add`, `np.sin`, `np.round`,
+//! `np.sum`, ...): argument handling around the kernels of [`crate::arrays::ufunc`] and
+//! [`crate::arrays::reduce`].
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{
+    broadcast_to, cast, copy_into, new_array, read_vec, shape_str, write_slice, B8,
+};
+use crate::arrays::ufunc::{
+    binary_ufunc, elementwise_unary, output_cast_error, same_kind, Ufunc2, UNARY_NAMES,
+};
+use crate::arrays::NdArray;
+use crate::numpy::funcs::{arg, out_arg};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::ndarray_attrs::{dtype_from_value, operands, to_ndarray, wrap_result};
+use crate::py::ndarray_methods::array_getattr;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Module, Value};
+use crate::with_dtype;
+
+const BINARY: &[(&str, Ufunc2)] = &[
+    ("add", Ufunc2::Add),
+    ("subtract", Ufunc2::Sub),
+    ("multiply", Ufunc2::Mul),
+    ("divide", Ufunc2::Div),
+    ("true_divide", Ufunc2::Div),
+    ("floor_divide", Ufunc2::FloorDiv),
+    ("power", Ufunc2::Pow),
+    ("mod", Ufunc2::Mod),
+    ("remainder", Ufunc2::Mod),
+    ("maximum", Ufunc2::Max),
+    ("minimum", Ufunc2::Min),
+    ("fmax", Ufunc2::Max),
+    ("fmin", Ufunc2::Min),
+    ("equal", Ufunc2::Eq),
+    ("not_equal", Ufunc2::Ne),
+    ("less", Ufunc2::Lt),
+    ("less_equal", Ufunc2::Le),
+    ("greater", Ufunc2::Gt),
+    ("greater_equal", Ufunc2::Ge),
+    ("bitwise_and", Ufunc2::And),
+    ("bitwise_or", Ufunc2::Or),
+    ("bitwise_xor", Ufunc2::Xor),
+    ("left_shift", Ufunc2::Shl),
+    ("right_shift", Ufunc2::Shr),
+    ("logical_and", Ufunc2::LogicalAnd),
+    ("logical_or", Ufunc2::LogicalOr),
+    ("logical_xor", Ufunc2::LogicalXor),
+    ("arctan2", Ufunc2::Arctan2),
+    ("hypot", Ufunc2::Hypot),
+];
+
+/// `np.add(x, y, out=None)` etc.: Python numbers are weak operands.
+pub fn call_binary(
+    rt: &mut Runtime,
+    k: Ufunc2,
+    x: &Value,
+    y: &Value,
+    out: Option<NdArray>,
+) -> PyResult<Value> {
+    let (a, b) = match operands(rt, x, y)? {
+        Some(p) => p,
+        None => (to_ndarray(rt, x)?, to_ndarray(rt, y)?),
+    };
+    let r = binary_ufunc(k, &a, &b, out.as_ref())?;
+    Ok(if out.is_some() {
+        Value::Array(r)
+    } else {
+        wrap_result(r)
+    })
+}
+
+/// The keyword arguments every ufunc takes: `out=`, `dtype=`, `where=`, `casting=`.
+struct UfuncKw {
+    out: Option<NdArray>,
+    dtype: Option<DType>,
+    /// The `where=` mask; None for the default `where=True`.
+    mask: Option<NdArray>,
+    /// `casting='unsafe'`: results are written into `out` whatever their dtype.
+    unsafe_cast: bool,
+}
+
+impl UfuncKw {
+    fn parse(
+        rt: &mut Runtime,
+        out: &Option<Value>,
+        dtype: &Option<Value>,
+        mask: &Option<Value>,
+        casting: &Option<Value>,
+    ) -> PyResult<UfuncKw> {
+        let dtype = match dtype {
+            None | Some(Value::None) => None,
+            Some(d) => Some(dtype_from_value(rt, d)?),
+        };
+        let mask = match mask {
+            None | Some(Value::Bool(true)) => None,
+            Some(v) => {
+                let m = to_ndarray(rt, v)?;
+                if m.dtype != DType::Bool {
+                    return Err(PyErr::type_error(format!(
+                        "Cannot cast array data from dtype('{}') to dtype('bool') according to the rule 'safe'",
+                        m.dtype.name()
+                    ))
+                    .with_hint("Pass a boolean mask, e.g. where=(x > 0)."));
+                }
+                Some(m)
+            }
+        };
+        let unsafe_cast = match casting.as_ref().and_then(|v| v.as_str()) {
+            None | Some("same_kind") => false,
+            Some("unsafe") => true,
+            Some(other) => {
+                return Err(PyErr::not_implemented(format!(
+                    "casting='{other}' is not supported by nbcuda's ufuncs"
+                ))
+                .with_hint("Use casting='same_kind' (the default) or casting='unsafe'."))
+            }
+        };
+        Ok(UfuncKw {
+            out: out_arg(out)?,
+            dtype,
+            mask,
+            unsafe_cast,
+        })
+    }
+
+    /// With `dtype=`, the inputs are cast to it so the loop computes in that dtype.
+    fn cast_input(&self, name: &str, i: usize, x: &NdArray) -> PyResult<NdArray> {
+        let Some(dt) = self.dtype else {
+            return Ok(x.clone());
+        };
+        if x.dtype == dt {
+            return Ok(x.clone());
+        }
+        if !self.unsafe_cast && !same_kind(x.dtype, dt) {
+            return Err(PyErr::new(
+                "UFuncTypeError",
+                format!(
+                    "Cannot cast ufunc '{name}' input {i} from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
+                    x.dtype.name(),
+                    dt.name()
+                ),
+            )
+            .with_hint("Pick a dtype= of the inputs' kind, or pass casting='unsafe'."));
+        }
+        cast(x, dt)
+    }
+
+    /// Deliver a computed result: check it has the requested dtype, then write it into
+    /// `out` (only where the mask is true) or return it.
+    fn finish(&self, name: &str, r: NdArray) -> PyResult<Value> {
+        if let Some(dt) = self.dtype {
+            if r.dtype != dt && r.dtype != DType::Bool {
+                return Err(PyErr::new(
+                    "UFuncTypeError",
+                    format!(
+                        "ufunc '{name}' has no loop computing in dtype('{}'): its result is {}",
+                        dt.name(),
+                        r.dtype.name()
+                    ),
+                )
+                .with_hint(format!("Use dtype={} or leave dtype= out.", r.dtype.name())));
+            }
+        }
+        let Some(o) = &self.out else {
+            let Some(m) = &self.mask else {
+                return Ok(wrap_result(r));
+            };
+            // NumPy leaves the unselected elements of a fresh result uninitialised; nbcuda
+            // gives zeros there.
+            let fresh = new_array(&r.shape, r.dtype)?;
+            masked_copy(&fresh, &r, m)?;
+            return Ok(wrap_result(fresh));
+        };
+        if o.shape != r.shape {
+            return Err(PyErr::value_error(format!(
+                "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+                shape_str(&o.shape),
+                shape_str(&r.shape)
+            )));
+        }
+        if !self.unsafe_cast && !same_kind(r.dtype, o.dtype) {
+            return Err(output_cast_error(name, r.dtype, o.dtype));
+        }
+        match &self.mask {
+            None => copy_into(o, &r)?,
+            Some(m) => masked_copy(o, &r, m)?,
+        }
+        Ok(Value::Array(o.clone()))
+    }
+}
+
+/// `dst[mask] = src[mask]` with `mask` broadcast to `dst`'s shape and `src` cast to its dtype.
+fn masked_copy(dst: &NdArray, src: &NdArray, mask: &NdArray) -> PyResult<()> {
+    let m = read_vec::<B8>(&broadcast_to(mask, &dst.shape)?);
+    let src = cast(src, dst.dtype)?;
+    with_dtype!(dst.dtype, T => {
+        let mut d = read_vec::<T>(dst);
+        let s = read_vec::<T>(&src);
+        for ((d, s), m) in d.iter_mut().zip(&s).zip(&m) {
+            if m.0 != 0 {
+                *d = *s;
+            }
+        }
+        write_slice(dst, &d);
+    });
+    Ok(())
+}
+
+pub(crate) fn ufuncs(m: &Module) {
+    for &(name, k) in BINARY {
+        m.func(
+            name,
+            &format!("{name}(x1, x2, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
+            &format!("NumPy's {name} ufunc, elementwise with broadcasting."),
+            move |rt, a| {
+                let b = a.bind(name, &["x1", "x2", "out=", "dtype=", "where=", "casting="])?;
+                let kw = UfuncKw::parse(rt, &b[2], &b[3], &b[4], &b[5])?;
+                let (x, y) = match operands(rt, arg(&b, 0), arg(&b, 1))? {
+                    Some(p) => p,
+                    None => (to_ndarray(rt, arg(&b, 0))?, to_ndarray(rt, arg(&b, 1))?),
+                };
+                let (x, y) = (kw.cast_input(name, 0, &x)?, kw.cast_input(name, 1, &y)?);
+                let r = binary_ufunc(k, &x, &y, None)?;
+                kw.finish(name, r)
+            },
+        );
+    }
+    let mut names: Vec<&'static str> = UNARY_NAMES.to_vec();
+    names.push("round_");
+    for &name in UNARY_NAMES {
+        m.func(
+            name,
+            &format!("{name}(x, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
+            &format!("NumPy's {name} ufunc, elementwise."),
+            move |rt, a| {
+                let b = a.bind(name, &["x", "out=", "dtype=", "where=", "casting="])?;
+                let kw = UfuncKw::parse(rt, &b[1], &b[2], &b[3], &b[4])?;
+                let x = kw.cast_input(name, 0, &to_ndarray(rt, arg(&b, 0))?)?;
+                let r = elementwise_unary(name, &x, None)?;
+                kw.finish(name, r)
+            },
+        );
+    }
+    m.func(
+        "clip",
+        "clip(a, a_min, a_max, out=None)",
+        "Limit values to [a_min, a_max].",
+        |rt, a| {
+            let b = a.bind("clip", &["a", "a_min", "a_max", "out="])?;
+            let out = out_arg(&b[3])?;
+            let mut v = arg(&b, 0).clone();
+            if !arg(&b, 1).is_none() {
+                v = call_binary(rt, Ufunc2::Max, &v, arg(&b, 1), None)?;
+            }
+            if !arg(&b, 2).is_none() {
+                v = call_binary(rt, Ufunc2::Min, &v, arg(&b, 2), None)?;
+            }
+            if let Some(o) = out {
+                copy_into(&o, &to_ndarray(rt, &v)?)?;
+                return Ok(Value::Array(o));
+            }
+            Ok(v)
+        },
+    );
+    for name in ["round", "around"] {
+        m.func(
+            name,
+            &format!("{name}(a, decimals=0, out=None)"),
+            "Round to the given number of decimals (half to even).",
+            |rt, a| {
+                let b = a.bind("round", &["a", "decimals=", "out="])?;
+                let x = to_ndarray(rt, arg(&b, 0))?;
+                let dec = b[1]
+                    .as_ref()
+                    .map(|v| v.as_index())
+                    .transpose()?
+                    .unwrap_or(0);
+                let r = round(&x, dec)?;
+                match out_arg(&b[2])? {
+                    Some(o) => {
+                        copy_into(&o, &r)?;
+                        Ok(Value::Array(o))
+                    }
+                    None => Ok(wrap_result(r)),
+                }
+            },
+        );
+    }
+}
+
+/// `np.round(x, decimals)` as NumPy computes it: scale, round half to even, unscale.
+pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
+    if !x.dtype.is_float() {
+        return crate::arrays::elem::contiguous_copy(x);
+    }
+    if dec == 0 {
+        return elementwise_unary("rint", x, None);
+    }
+    let f = crate::arrays::elem::scalar_array(
+        Scalar::F64(10f64.powi(dec.unsigned_abs() as i32)).cast(x.dtype),
+    );
+    let (m, d) = if dec > 0 {
+        (Ufunc2::Mul, Ufunc2::Div)
+    } else {
+        (Ufunc2::Div, Ufunc2::Mul)
+    };
+    let y = binary_ufunc(m, x, &f, None)?;
+    let y = elementwise_unary("rint", &y, None)?;
+    binary_ufunc(d, &y, &f, None)
+}
+
+pub(crate) fn reductions(m: &Module) {
+    for name in [
+        "sum", "mean", "min", "max", "amin", "amax", "std", "var", "prod", "argmin", "argmax",
+        "any", "all", "cumsum", "cumprod",
+    ] {
+        m.func(
+            name,
+            &format!("{name}(a, axis=None)"),
+            &format!("NumPy's {name} over all elements or one axis."),
+            move |rt, a| {
+                let mut args = a.clone();
+                if args.pos.is_empty() {
+                    return Err(PyErr::type_error(format!(
+                        "{name}() missing required argument: 'a'"
+                    )));
+                }
+                let x = to_ndarray(rt, &args.pos.remove(0))?;
+                let meth = match name {
+                    "amin" => "min",
+                    "amax" => "max",
+                    n => n,
+                };
+                let f = array_getattr(&x, meth, rt)?
+                    .ok_or_else(|| PyErr::internal("missing method"))?;
+                match f {
+                    Value::Builtin(b) => (b.f)(rt, args),
+                    _ => Err(PyErr::internal("method is not a builtin")),
+                }
+            },
+        );
+    }
+}

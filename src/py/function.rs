@@ -1,0 +1,98 @@
+//! User-defined functions (`def` and `lambda`): what the interpreter calls and what the
+//! kernel compiler lowers.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ruff_python_ast as ast;
+
+use crate::py::value::Value;
+
+/// A variable scope (module globals, or a function's locals captured by a closure).
+pub type Scope = Rc<RefCell<HashMap<String, Value>>>;
+
+/// A Python function defined in a cell.
+pub struct Function {
+    pub name: String,
+    /// `outer.<locals>.inner` for nested functions, as Python's `__qualname__`.
+    pub qualname: String,
+    /// The `def` statement (for `lambda`, a synthesised def whose body is `return <expr>`).
+    /// Text ranges index into `source`.
+    pub def: Rc<ast::StmtFunctionDef>,
+    /// The whole source of the cell the function was defined in.
+    pub source: Rc<str>,
+    /// Where it was defined, as tracebacks print it: `Cell In[3]`.
+    pub origin: String,
+    /// The module globals the function sees.
+    pub globals: Scope,
+    /// Enclosing function scopes (closures), innermost first.
+    pub enclosing: Vec<Scope>,
+    /// Default values of positional-or-keyword parameters, aligned to the last parameters.
+    pub defaults: Vec<Value>,
+    /// Defaults of keyword-only parameters.
+    pub kw_defaults: Vec<(String, Value)>,
+    pub doc: Option<String>,
+}
+
+impl Function {
+    /// Resolve a free name as the function body would see it: enclosing scopes, then
+    /// globals. Builtins are not included (None means "a builtin or undefined").
+    pub fn lookup(&self, name: &str) -> Option<Value> {
+        for scope in &self.enclosing {
+            if let Some(v) = scope.borrow().get(name) {
+                return Some(v.clone());
+            }
+        }
+        self.globals.borrow().get(name).cloned()
+    }
+
+    /// The parameter names, in order.
+    pub fn param_names(&self) -> Vec<String> {
+        let p = &self.def.parameters;
+        p.posonlyargs
+            .iter()
+            .chain(p.args.iter())
+            .map(|a| a.parameter.name.id.to_string())
+            .chain(p.vararg.iter().map(|a| a.name.id.to_string()))
+            .chain(p.kwonlyargs.iter().map(|a| a.parameter.name.id.to_string()))
+            .chain(p.kwarg.iter().map(|a| a.name.id.to_string()))
+            .collect()
+    }
+
+    /// The source text of the `def` (decorators excluded).
+    pub fn def_source(&self) -> &str {
+        use ruff_text_size::Ranged;
+        let r = self.def.range();
+        &self.source[r.start().to_usize()..r.end().to_usize().min(self.source.len())]
+    }
+}
+
+impl crate::py::value::Object for Function {
+    fn type_name(&self) -> String {
+        "function".into()
+    }
+    fn repr(&self, _rt: &mut crate::py::runtime::Runtime) -> crate::py::error::PyResult<String> {
+        Ok(format!(
+            "<function {} at {:#x}>",
+            self.qualname, self as *const Self as usize
+        ))
+    }
+    fn call(
+        self: Rc<Self>,
+        args: crate::py::value::Args,
+        rt: &mut crate::py::runtime::Runtime,
+    ) -> crate::py::error::PyResult<Value> {
+        rt.call(&Value::Object(self), args)
+    }
+    fn doc(&self) -> Option<(String, String)> {
+        let params = self.param_names().join(", ");
+        Some((
+            format!("{}({})", self.name, params),
+            self.doc.clone().unwrap_or_default(),
+        ))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,431 @@
+//! The Python face of host arrays: what the interpreter calls for attribute access,
+//! indexing, operators, printing and conversion of NumPy arrays and scalars.
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{copy_into, first_scalar, new_array, scalar_array, Elem};
+use crate::arrays::index::{gather, resolve, scatter, Idx, Target};
+use crate::arrays::promote::{python_dtype, weak_dtype};
+use crate::arrays::reduce::scalar_to_python;
+use crate::arrays::ufunc::{binary_ufunc, elementwise_unary, Ufunc2};
+use crate::arrays::NdArray;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{BinOp, UnaryOp, Value};
+use crate::with_dtype;
+
+pub use crate::arrays::format::{array_repr, array_str, scalar_repr, scalar_str};
+pub use crate::py::ndarray_methods::{array_dir, array_getattr};
+
+fn is_numpy(v: &Value) -> bool {
+    matches!(v, Value::Array(_) | Value::Scalar(_))
+}
+
+/// Parse an indexing key into its components.
+pub fn parse_key(rt: &mut Runtime, key: &Value) -> PyResult<Vec<Idx>> {
+    let one = |rt: &mut Runtime, k: &Value| -> PyResult<Idx> {
+        Ok(match k {
+            Value::Int(i) => Idx::Int(*i),
+            Value::Bool(b) => Idx::Array(scalar_array(Scalar::Bool(*b))),
+            Value::Scalar(s) if s.dtype().is_integer() => Idx::Int(s.as_i64()),
+            Value::Slice(s) => Idx::Slice((**s).clone()),
+            Value::None => Idx::NewAxis,
+            Value::Ellipsis => Idx::Ellipsis,
+            Value::Array(a) => Idx::Array(a.clone()),
+            Value::List(_) => Idx::Array(to_ndarray(rt, k)?),
+            other => {
+                return Err(PyErr::index_error(format!(
+                    "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are valid indices (got {})",
+                    other.type_name()
+                )))
+            }
+        })
+    };
+    match key {
+        Value::Tuple(items) => items.iter().map(|k| one(rt, k)).collect(),
+        k => Ok(vec![one(rt, k)?]),
+    }
+}
+
+/// `arr[key]` with NumPy semantics (basic and advanced indexing).
+pub fn array_getitem(a: &NdArray, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+    let keys = parse_key(rt, key)?;
+    let all_ints = keys.iter().all(|k| matches!(k, Idx::Int(_)));
+    match resolve(a, keys)? {
+        Target::View(v) => {
+            if v.ndim() == 0 && all_ints {
+                Ok(Value::Scalar(first_scalar(&v)))
+            } else {
+                Ok(Value::Array(v))
+            }
+        }
+        Target::Gather { shape, offsets } => Ok(Value::Array(gather(a, &shape, &offsets)?)),
+    }
+}
+
+/// A value to store into an array of `dtype`: Python numbers cast directly (as NumPy's
+/// setitem does), everything else through `to_ndarray`.
+fn value_for(rt: &mut Runtime, v: &Value, dtype: DType) -> PyResult<NdArray> {
+    Ok(match v {
+        Value::Int(i) => {
+            if dtype.is_integer() {
+                weak_dtype(v, dtype)?;
+            }
+            scalar_array(Scalar::I64(*i).cast(dtype))
+        }
+        Value::Float(f) => scalar_array(Scalar::F64(*f).cast(dtype)),
+        Value::Bool(b) => scalar_array(Scalar::Bool(*b).cast(dtype)),
+        other => to_ndarray(rt, other)?,
+    })
+}
+
+/// The scalar `fill`/`full` store: Python numbers and NumPy scalars cast to `dtype`.
+pub fn value_for_fill(rt: &mut Runtime, v: &Value, dtype: DType) -> PyResult<Scalar> {
+    let a = value_for(rt, v, dtype)?;
+    if a.size() != 1 {
+        return Err(PyErr::value_error("fill value must be a single number"));
+    }
+    Ok(first_scalar(&a).cast(dtype))
+}
+
+/// `arr[key] = value` with broadcasting.
+pub fn array_setitem(a: &NdArray, key: &Value, value: &Value, rt: &mut Runtime) -> PyResult<()> {
+    let keys = parse_key(rt, key)?;
+    let val = value_for(rt, value, a.dtype)?;
+    match resolve(a, keys)? {
+        Target::View(v) => copy_into(&v, &val),
+        Target::Gather { shape, offsets } => scatter(a, &shape, &offsets, &val),
+    }
+}
+
+/// Turn the operands of a binary operator into arrays, with Python numbers weak (NEP 50).
+pub fn operands(
+    rt: &mut Runtime,
+    lhs: &Value,
+    rhs: &Value,
+) -> PyResult<Option<(NdArray, NdArray)>> {
+    let strong = |rt: &mut Runtime, v: &Value| -> PyResult<Option<NdArray>> {
+        Ok(match v {
+            Value::Array(a) => Some(a.clone()),
+            Value::Scalar(s) => Some(scalar_array(*s)),
+            Value::List(_) | Value::Tuple(_) => Some(to_ndarray(rt, v)?),
+            _ => None,
+        })
+    };
+    let weak = |v: &Value, other: DType| -> PyResult<Option<NdArray>> {
+        let Some(pd) = python_dtype(v) else {
+            return Ok(None);
+        };
+        let d = weak_dtype(v, other)?;
+        let s = match v {
+            Value::Int(i) => Scalar::I64(*i),
+            Value::Float(f) => Scalar::F64(*f),
+            Value::Bool(b) => Scalar::Bool(*b),
+            _ => unreachable!(),
+        };
+        let _ = pd;
+        Ok(Some(scalar_array(s.cast(d))))
+    };
+    let l = strong(rt, lhs)?;
+    let r = strong(rt, rhs)?;
+    Ok(match (l, r) {
+        (Some(l), Some(r)) => Some((l, r)),
+        (Some(l), None) => weak(rhs, l.dtype)?.map(|r| (l, r)),
+        (None, Some(r)) => weak(lhs, r.dtype)?.map(|l| (l, r)),
+        (None, None) => None,
+    })
+}
+
+/// A binary operator where at least one side is an ndarray or NumPy scalar (the other may be
+/// a Python int/float/bool or a list). Ok(None) when neither side is NumPy.
+pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyResult<Option<Value>> {
+    if !is_numpy(lhs) && !is_numpy(rhs) {
+        return Ok(None);
+    }
+    rt.check_interrupt()?;
+    let Some((a, b)) = operands(rt, lhs, rhs)? else {
+        return Ok(None);
+    };
+    if op == BinOp::MatMul {
+        return crate::numpy::misc::dot(&a, &b).map(Some);
+    }
+    if op == BinOp::Pow && a.dtype.is_integer() && b.dtype.is_integer() {
+        let neg = with_dtype!(b.dtype, T => crate::arrays::elem::read_vec::<T>(&b).iter().any(|x| x.to_f64() < 0.0));
+        if neg {
+            return Err(PyErr::value_error(
+                "Integers to negative integer powers are not allowed.",
+            ));
+        }
+    }
+    let res = binary_ufunc(Ufunc2::from_binop(op)?, &a, &b, None)?;
+    Ok(Some(wrap_result(res)))
+}
+
+/// `a op= rhs` for an ndarray: computed into `a` itself, so views and aliases see the
+/// change. A result NumPy could not cast back into `a`'s dtype under 'same_kind' (an int
+/// array `+= 1.5`) raises UFuncTypeError instead of truncating.
+pub fn inplace_op(op: BinOp, a: &NdArray, rhs: &Value, rt: &mut Runtime) -> PyResult<Value> {
+    let lhs = Value::Array(a.clone());
+    if op == BinOp::MatMul {
+        let r = binary_op(op, &lhs, rhs, rt)?
+            .ok_or_else(|| PyErr::internal("matmul of an ndarray gave no result"))?;
+        array_setitem(a, &Value::Ellipsis, &r, rt)?;
+        return Ok(lhs);
+    }
+    rt.check_interrupt()?;
+    let Some((x, y)) = operands(rt, &lhs, rhs)? else {
+        return Err(PyErr::type_error(format!(
+            "unsupported operand type(s) for {}=: 'numpy.ndarray' and '{}'",
+            op.symbol(),
+            rhs.type_name()
+        )));
+    };
+    if op == BinOp::Pow && x.dtype.is_integer() && y.dtype.is_integer() {
+        let neg = with_dtype!(y.dtype, T => crate::arrays::elem::read_vec::<T>(&y).iter().any(|v| v.to_f64() < 0.0));
+        if neg {
+            return Err(PyErr::value_error(
+                "Integers to negative integer powers are not allowed.",
+            ));
+        }
+    }
+    binary_ufunc(Ufunc2::from_binop(op)?, &x, &y, Some(a))?;
+    Ok(lhs)
+}
+
+/// 0-d results of operations are NumPy scalars.
+pub fn wrap_result(res: NdArray) -> Value {
+    if res.ndim() == 0 {
+        Value::Scalar(first_scalar(&res))
+    } else {
+        Value::Array(res)
+    }
+}
+
+/// Unary operators on ndarrays and NumPy scalars. Ok(None) when not NumPy.
+pub fn unary_op(op: UnaryOp, v: &Value, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+    let a = match v {
+        Value::Array(a) => a.clone(),
+        Value::Scalar(s) => scalar_array(*s),
+        _ => return Ok(None),
+    };
+    let name = match op {
+        UnaryOp::Neg => "negative",
+        UnaryOp::Pos => "positive",
+        UnaryOp::Invert => "invert",
+    };
+    Ok(Some(wrap_result(elementwise_unary(name, &a, None)?)))
+}
+
+/// Iterate over the first axis (rows as arrays, or scalars for 1-D).
+pub fn array_iter(a: &NdArray) -> PyResult<Vec<Value>> {
+    if a.ndim() == 0 {
+        return Err(PyErr::type_error("iteration over a 0-d array"));
+    }
+    let mut out = Vec::with_capacity(a.shape[0]);
+    for i in 0..a.shape[0] {
+        let mut v = a.clone();
+        v.offset = (a.offset as isize + i as isize * a.strides[0]) as usize;
+        v.shape.remove(0);
+        v.strides.remove(0);
+        out.push(if v.ndim() == 0 {
+            Value::Scalar(first_scalar(&v))
+        } else {
+            Value::Array(v)
+        });
+    }
+    Ok(out)
+}
+
+/// `bool(arr)`: ValueError for more than one element, as NumPy.
+pub fn array_truthy(a: &NdArray) -> PyResult<bool> {
+    match a.size() {
+        1 => Ok(first_scalar(a).as_f64() != 0.0),
+        0 => Err(PyErr::value_error(
+            "The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an array is not empty.",
+        )),
+        _ => Err(PyErr::value_error(
+            "The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()",
+        )),
+    }
+}
+
+/// Shape and flattened leaves of a nested list/tuple value.
+fn discover(
+    v: &Value,
+    depth: usize,
+    shape: &mut Vec<usize>,
+    leaves: &mut Vec<Value>,
+) -> PyResult<()> {
+    let items: Option<Vec<Value>> = match v {
+        Value::List(l) => Some(l.borrow().clone()),
+        Value::Tuple(t) => Some(t.to_vec()),
+        Value::Array(a) if a.ndim() > 0 => Some(array_iter(a)?),
+        _ => None,
+    };
+    match items {
+        Some(items) => {
+            if shape.len() == depth {
+                shape.push(items.len());
+            } else if shape.len() < depth || shape[depth] != items.len() {
+                return Err(inhomogeneous(depth));
+            }
+            for it in &items {
+                discover(it, depth + 1, shape, leaves)?;
+            }
+        }
+        None => {
+            if shape.len() > depth {
+                return Err(inhomogeneous(depth));
+            }
+            leaves.push(v.clone());
+        }
+    }
+    Ok(())
+}
+
+fn inhomogeneous(depth: usize) -> PyErr {
+    PyErr::value_error(format!(
+        "setting an array element with a sequence. The requested array has an inhomogeneous shape after {depth} dimensions. The detected shape was {} + inhomogeneous part.",
+        "(...)"
+    ))
+}
+
+/// `np.asarray(v)`: arrays as is, lists/tuples/scalars converted, objects with `__array__`
+/// (device arrays, CuPy arrays) through that method.
+pub fn to_ndarray(rt: &mut Runtime, v: &Value) -> PyResult<NdArray> {
+    to_ndarray_dtype(rt, v, None)
+}
+
+/// `np.array(v, dtype=...)` conversion (no copy when `v` already is an array of `dtype`).
+pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> PyResult<NdArray> {
+    let base = match v {
+        Value::Array(a) => a.clone(),
+        Value::Scalar(s) => scalar_array(*s),
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+            let d = python_dtype(v).unwrap_or(DType::F64);
+            let s = match v {
+                Value::Int(i) => Scalar::I64(*i),
+                Value::Float(f) => Scalar::F64(*f),
+                Value::Bool(b) => Scalar::Bool(*b),
+                _ => unreachable!(),
+            };
+            if let (Some(t), Value::Int(_)) = (dtype, v) {
+                if t.is_integer() {
+                    weak_dtype(v, t)?;
+                }
+            }
+            scalar_array(s.cast(dtype.unwrap_or(d)))
+        }
+        Value::List(_) | Value::Tuple(_) => {
+            let mut shape = Vec::new();
+            let mut leaves = Vec::new();
+            discover(v, 0, &mut shape, &mut leaves)?;
+            let mut inferred: Option<DType> = None;
+            for l in &leaves {
+                let d = match l {
+                    Value::Scalar(s) => s.dtype(),
+                    other => python_dtype(other).ok_or_else(|| {
+                        PyErr::type_error(format!(
+                            "nbcuda arrays hold numbers only; cannot convert a '{}' element",
+                            other.type_name()
+                        ))
+                    })?,
+                };
+                inferred = Some(match inferred {
+                    None => d,
+                    Some(p) => crate::arrays::promote::promote(p, d),
+                });
+            }
+            let dt = dtype.or(inferred).unwrap_or(DType::F64);
+            let out = new_array(&shape, dt)?;
+            with_dtype!(dt, T => {
+                let o = out.buf.typed_mut::<T>(0, leaves.len());
+                for (d, l) in o.iter_mut().zip(&leaves) {
+                    *d = T::from_scalar(match l {
+                        Value::Scalar(s) => *s,
+                        Value::Int(i) => Scalar::I64(*i),
+                        Value::Float(f) => Scalar::F64(*f),
+                        Value::Bool(b) => Scalar::Bool(*b),
+                        _ => unreachable!(),
+                    });
+                }
+            });
+            return Ok(out);
+        }
+        Value::Object(o) => {
+            let m = o.clone().get_attr("__array__", rt)?.ok_or_else(|| {
+                PyErr::type_error(format!(
+                    "cannot convert a '{}' object to a NumPy array",
+                    o.type_name()
+                ))
+            })?;
+            match rt.call(&m, crate::py::value::Args::default())? {
+                Value::Array(a) => a,
+                other => {
+                    return Err(PyErr::type_error(format!(
+                        "__array__ returned a '{}', not an ndarray",
+                        other.type_name()
+                    )))
+                }
+            }
+        }
+        other => {
+            return Err(PyErr::type_error(format!(
+                "cannot convert a '{}' object to a NumPy array",
+                other.type_name()
+            )))
+        }
+    };
+    match dtype {
+        Some(d) if d != base.dtype => crate::arrays::elem::cast(&base, d),
+        _ => Ok(base),
+    }
+}
+
+/// A dtype from any spelling: `np.float32`, `'f4'`, `np.dtype('float32')`, `float`, a Numba
+/// type such as `numba.float32` (objects whose `dtype` attribute is a dtype).
+pub fn dtype_from_value(rt: &mut Runtime, v: &Value) -> PyResult<DType> {
+    match v {
+        Value::DType(d) => Ok(*d),
+        Value::None => Ok(DType::F64),
+        Value::Str(s) => DType::parse(s)
+            .ok_or_else(|| PyErr::type_error(format!("data type '{s}' not understood"))),
+        Value::Builtin(b) => {
+            let n = b.name.rsplit('.').next().unwrap_or(&b.name);
+            DType::parse(n).ok_or_else(|| {
+                PyErr::type_error(format!("Cannot interpret '{}' as a data type", b.name))
+            })
+        }
+        Value::Object(o) => match o.clone().get_attr("dtype", rt)? {
+            Some(Value::DType(d)) => Ok(d),
+            _ => Err(PyErr::type_error(format!(
+                "Cannot interpret '{}' as a data type",
+                o.type_name()
+            ))),
+        },
+        other => Err(PyErr::type_error(format!(
+            "Cannot interpret '{}' as a data type",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Value of one element as a Python-visible NumPy scalar.
+pub fn scalar_value(s: Scalar) -> Value {
+    Value::Scalar(s)
+}
+
+/// An array's elements as nested Python lists (`tolist`).
+pub fn to_list(a: &NdArray) -> PyResult<Value> {
+    if a.ndim() == 0 {
+        return Ok(scalar_to_python(first_scalar(a)));
+    }
+    let mut items = Vec::new();
+    for v in array_iter(a)? {
+        items.push(match v {
+            Value::Array(x) => to_list(&x)?,
+            Value::Scalar(s) => scalar_to_python(s),
+            other => other,
+        });
+    }
+    Ok(Value::list(items))
+}

@@ -1,0 +1,179 @@
+//! The runtime context handed to every native function: the output channel to the
+//! frontend, the interrupt flag, and per-subsystem session state.
+
+use std::any::{Any, TypeId};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde_json::{Map, Value as Json};
+
+use crate::py::error::{PyErr, PyResult};
+
+/// Where a cell's side effects go. The protocol implements it with IOPub/stdin messages,
+/// `nbcuda run` by appending notebook outputs, tests by recording.
+pub trait Frontend {
+    fn stream(&mut self, name: StreamName, text: &str);
+    /// `display_data` (or `update_display_data` when `update` is true) with an optional
+    /// `display_id` in `transient`.
+    fn display(
+        &mut self,
+        data: Map<String, Json>,
+        metadata: Map<String, Json>,
+        display_id: Option<&str>,
+        update: bool,
+    );
+    fn clear_output(&mut self, wait: bool);
+    /// Ask the user for a line (`input()`); Err when stdin is not allowed.
+    fn input(&mut self, prompt: &str, password: bool) -> Result<String, String>;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamName {
+    Stdout,
+    Stderr,
+}
+
+impl StreamName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StreamName::Stdout => "stdout",
+            StreamName::Stderr => "stderr",
+        }
+    }
+}
+
+/// A frontend that discards everything (used before a cell starts and in benchmarks).
+pub struct NullFrontend;
+
+impl Frontend for NullFrontend {
+    fn stream(&mut self, _: StreamName, _: &str) {}
+    fn display(&mut self, _: Map<String, Json>, _: Map<String, Json>, _: Option<&str>, _: bool) {}
+    fn clear_output(&mut self, _: bool) {}
+    fn input(&mut self, _: &str, _: bool) -> Result<String, String> {
+        Err("input is not available here".into())
+    }
+}
+
+/// A hook run at the end of every cell.
+pub type CellHook = fn(&mut Runtime) -> PyResult<()>;
+
+/// The interpreter's entry point for calling a Python callable.
+pub type Caller = fn(
+    &mut Runtime,
+    &crate::py::value::Value,
+    crate::py::value::Args,
+) -> PyResult<crate::py::value::Value>;
+
+/// Per-session services for native code.
+pub struct Runtime {
+    pub frontend: Box<dyn Frontend>,
+    /// Set by `interrupt_request` or SIGINT; checked at loop back-edges and in long operations.
+    pub interrupt: Arc<AtomicBool>,
+    /// The execution count of the running cell (`In[n]`).
+    pub execution_count: u32,
+    /// Warnings already shown in this cell, keyed by (category, message, origin): Python's
+    /// default filter shows each once.
+    shown_warnings: HashSet<String>,
+    /// Typed per-subsystem state: each module keeps its own (see [`Runtime::state`]).
+    ext: HashMap<TypeId, Box<dyn Any>>,
+    /// Hooks run at the end of every cell (pyplot figures, ledger summary), in order.
+    pub end_of_cell_hooks: Vec<(String, CellHook)>,
+    /// Calls a Python callable (set by the interpreter so native code can call user code).
+    pub caller: Option<Caller>,
+}
+
+impl Runtime {
+    pub fn new(frontend: Box<dyn Frontend>, interrupt: Arc<AtomicBool>) -> Runtime {
+        // Array kernels cannot reach the runtime; they watch the flag per thread.
+        crate::arrays::interrupt::watch(interrupt.clone());
+        Runtime {
+            frontend,
+            interrupt,
+            execution_count: 0,
+            shown_warnings: HashSet::new(),
+            ext: HashMap::new(),
+            end_of_cell_hooks: Vec::new(),
+            caller: None,
+        }
+    }
+
+    /// Raise KeyboardInterrupt if an interrupt was requested (and clear the request).
+    pub fn check_interrupt(&self) -> PyResult<()> {
+        if self.interrupt.swap(false, Ordering::SeqCst) {
+            Err(PyErr::keyboard_interrupt())
+        } else {
+            Ok(())
+        }
+    }
+
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    pub fn print(&mut self, text: &str) {
+        self.frontend.stream(StreamName::Stdout, text);
+    }
+    pub fn eprint(&mut self, text: &str) {
+        self.frontend.stream(StreamName::Stderr, text);
+    }
+
+    /// Emit a Python warning on stderr in the standard `warnings` format, once per cell for
+    /// the same (category, message, origin).
+    pub fn warn(&mut self, category: &str, message: &str, origin: &str) {
+        let key = format!("{category}\u{0}{message}\u{0}{origin}");
+        if self.shown_warnings.insert(key) {
+            let text =
+                format!("{origin}: {category}: {message}\n  warnings.warn({category}(msg))\n");
+            self.eprint(&text);
+        }
+    }
+
+    /// Called by the engine when a new cell starts.
+    pub fn begin_cell(&mut self, execution_count: u32) {
+        self.execution_count = execution_count;
+        self.shown_warnings.clear();
+    }
+
+    /// The state of subsystem `T`, created with `Default` on first use.
+    pub fn state<T: Any + Default>(&mut self) -> &mut T {
+        self.ext
+            .entry(TypeId::of::<T>())
+            .or_insert_with(|| Box::new(T::default()))
+            .downcast_mut::<T>()
+            .expect("state type matches its TypeId")
+    }
+
+    /// Take a subsystem's state out (to call back into the runtime while holding it); put
+    /// it back with [`Runtime::put_state`].
+    pub fn take_state<T: Any + Default>(&mut self) -> T {
+        self.ext
+            .remove(&TypeId::of::<T>())
+            .and_then(|b| b.downcast::<T>().ok().map(|b| *b))
+            .unwrap_or_default()
+    }
+    pub fn put_state<T: Any>(&mut self, value: T) {
+        self.ext.insert(TypeId::of::<T>(), Box::new(value));
+    }
+
+    /// Register a hook run at the end of every cell (idempotent by name).
+    pub fn on_end_of_cell(&mut self, name: &str, hook: fn(&mut Runtime) -> PyResult<()>) {
+        if !self.end_of_cell_hooks.iter().any(|(n, _)| n == name) {
+            self.end_of_cell_hooks.push((name.to_string(), hook));
+        }
+    }
+
+    /// Call any Python callable from native code.
+    pub fn call(
+        &mut self,
+        f: &crate::py::value::Value,
+        args: crate::py::value::Args,
+    ) -> PyResult<crate::py::value::Value> {
+        match self.caller {
+            Some(c) => c(self, f, args),
+            None => Err(PyErr::internal(
+                "no interpreter attached to call Python code",
+            )),
+        }
+    }
+}

@@ -1,0 +1,553 @@
+//! The value model shared by the interpreter and every native module.
+//!
+//! Values are single-threaded (`Rc`): a session's interpreter lives on one thread. Anything
+//! that crosses to device worker threads (array buffers, kernels) is `Arc`-based and lives in
+//! [`crate::arrays`] / [`crate::device`].
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::fmt;
+use std::rc::Rc;
+
+use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::NdArray;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+
+/// A Python value.
+#[derive(Clone)]
+pub enum Value {
+    None,
+    Bool(bool),
+    /// Python `int`, kept in an i64; overflow raises OverflowError.
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    Bytes(Rc<[u8]>),
+    Tuple(Rc<[Value]>),
+    List(Rc<RefCell<Vec<Value>>>),
+    Dict(Rc<RefCell<Dict>>),
+    Set(Rc<RefCell<Vec<Value>>>),
+    /// `slice(start, stop, step)` objects, as built by subscripts.
+    Slice(Rc<SliceValue>),
+    /// The `...` literal.
+    Ellipsis,
+    /// A host NumPy array.
+    Array(NdArray),
+    /// A NumPy scalar (`np.float32(1.5)`), which keeps its dtype.
+    Scalar(Scalar),
+    /// A NumPy dtype object (`np.float32` used as a dtype is a [`Value::Native`] type object;
+    /// `np.dtype('f4')` and `arr.dtype` are this).
+    DType(DType),
+    /// A module (`np`, `cuda`, `math`, ...).
+    Module(Rc<Module>),
+    /// A native (Rust) function.
+    Builtin(Rc<Builtin>),
+    /// Everything else: user functions, device arrays, streams, dispatchers, figures, ...
+    Object(Rc<dyn Object>),
+}
+
+/// Insertion-ordered dict with Python key semantics (keys compared with `py_eq` by the
+/// interpreter; native code may use [`Dict::get_str`]).
+#[derive(Clone, Default)]
+pub struct Dict {
+    pub entries: Vec<(Value, Value)>,
+}
+
+impl Dict {
+    pub fn get_str(&self, key: &str) -> Option<&Value> {
+        self.entries.iter().find_map(|(k, v)| match k {
+            Value::Str(s) if &**s == key => Some(v),
+            _ => None,
+        })
+    }
+    pub fn insert_str(&mut self, key: &str, value: Value) {
+        if let Some(slot) = self
+            .entries
+            .iter_mut()
+            .find(|(k, _)| matches!(k, Value::Str(s) if &**s == key))
+        {
+            slot.1 = value;
+        } else {
+            self.entries.push((Value::str(key), value));
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SliceValue {
+    pub start: Option<i64>,
+    pub stop: Option<i64>,
+    pub step: Option<i64>,
+}
+
+impl SliceValue {
+    /// Python's `slice.indices(len)`: normalised (start, stop, step), step != 0.
+    pub fn indices(&self, len: usize) -> PyResult<(isize, isize, isize)> {
+        let len = len as isize;
+        let step = self.step.unwrap_or(1) as isize;
+        if step == 0 {
+            return Err(PyErr::value_error("slice step cannot be zero"));
+        }
+        let (lower, upper) = if step < 0 { (-1, len - 1) } else { (0, len) };
+        let clamp = |v: Option<i64>, default: isize| -> isize {
+            match v {
+                None => default,
+                Some(v) => {
+                    let v = v as isize;
+                    if v < 0 {
+                        (v + len).max(lower)
+                    } else {
+                        v.min(upper)
+                    }
+                }
+            }
+        };
+        let start = clamp(self.start, if step < 0 { upper } else { lower });
+        let stop = clamp(self.stop, if step < 0 { lower } else { upper });
+        Ok((start, stop, step))
+    }
+
+    /// Number of elements selected from a sequence of `len` items.
+    pub fn len_for(&self, len: usize) -> PyResult<usize> {
+        let (start, stop, step) = self.indices(len)?;
+        Ok(if step > 0 {
+            if stop > start {
+                ((stop - start - 1) / step + 1) as usize
+            } else {
+                0
+            }
+        } else if start > stop {
+            ((start - stop - 1) / (-step) + 1) as usize
+        } else {
+            0
+        })
+    }
+}
+
+/// A module: a name and an ordered attribute table.
+pub struct Module {
+    pub name: String,
+    pub doc: String,
+    pub attrs: RefCell<Vec<(String, Value)>>,
+}
+
+impl Module {
+    pub fn new(name: &str, doc: &str) -> Module {
+        Module {
+            name: name.to_string(),
+            doc: doc.to_string(),
+            attrs: RefCell::new(Vec::new()),
+        }
+    }
+    pub fn get(&self, name: &str) -> Option<Value> {
+        self.attrs
+            .borrow()
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    }
+    pub fn set(&self, name: &str, value: Value) {
+        let mut attrs = self.attrs.borrow_mut();
+        if let Some(slot) = attrs.iter_mut().find(|(k, _)| k == name) {
+            slot.1 = value;
+        } else {
+            attrs.push((name.to_string(), value));
+        }
+    }
+    /// Register a native function with its signature line and one-paragraph doc.
+    pub fn func(
+        &self,
+        name: &str,
+        signature: &str,
+        doc: &str,
+        f: impl Fn(&mut Runtime, Args) -> PyResult<Value> + 'static,
+    ) {
+        let qualname = format!("{}.{}", self.name, name);
+        self.set(name, Value::builtin(&qualname, signature, doc, f));
+    }
+    pub fn names(&self) -> Vec<String> {
+        self.attrs.borrow().iter().map(|(k, _)| k.clone()).collect()
+    }
+}
+
+pub type NativeFn = dyn Fn(&mut Runtime, Args) -> PyResult<Value>;
+
+/// A native function. `signature` is shown by inspection (`name(a, b=1)`), `doc` is our own
+/// one-paragraph description.
+pub struct Builtin {
+    /// Qualified name, e.g. `numpy.zeros` or `DeviceNDArray.copy_to_host`.
+    pub name: String,
+    pub signature: String,
+    pub doc: String,
+    pub f: Box<NativeFn>,
+}
+
+/// Call arguments: positional values and keyword pairs, in call order.
+#[derive(Clone, Default)]
+pub struct Args {
+    pub pos: Vec<Value>,
+    pub kw: Vec<(Rc<str>, Value)>,
+}
+
+impl Args {
+    pub fn new(pos: Vec<Value>) -> Args {
+        Args {
+            pos,
+            kw: Vec::new(),
+        }
+    }
+    pub fn with_kw(mut self, name: &str, value: Value) -> Args {
+        self.kw.push((Rc::from(name), value));
+        self
+    }
+    /// Bind to a parameter list. `params` are names; a trailing `=` marks an optional one
+    /// (`"dtype="`). Returns one slot per parameter (None when not given). Unknown keywords,
+    /// too many positionals, duplicates and missing required arguments raise TypeError
+    /// naming `fname`, as CPython does.
+    pub fn bind(&self, fname: &str, params: &[&str]) -> PyResult<Vec<Option<Value>>> {
+        let names: Vec<(&str, bool)> = params
+            .iter()
+            .map(|p| match p.strip_suffix('=') {
+                Some(n) => (n, false),
+                None => (*p, true),
+            })
+            .collect();
+        if self.pos.len() > names.len() {
+            return Err(PyErr::type_error(format!(
+                "{fname}() takes {} positional arguments but {} were given",
+                names.len(),
+                self.pos.len()
+            )));
+        }
+        let mut out: Vec<Option<Value>> = vec![None; names.len()];
+        for (i, v) in self.pos.iter().enumerate() {
+            out[i] = Some(v.clone());
+        }
+        for (k, v) in &self.kw {
+            match names.iter().position(|(n, _)| *n == &**k) {
+                Some(i) if out[i].is_some() => {
+                    return Err(PyErr::type_error(format!(
+                        "{fname}() got multiple values for argument '{k}'"
+                    )))
+                }
+                Some(i) => out[i] = Some(v.clone()),
+                None => {
+                    return Err(PyErr::type_error(format!(
+                        "{fname}() got an unexpected keyword argument '{k}'"
+                    )))
+                }
+            }
+        }
+        for (i, (n, required)) in names.iter().enumerate() {
+            if *required && out[i].is_none() {
+                return Err(PyErr::type_error(format!(
+                    "{fname}() missing required argument: '{n}'"
+                )));
+            }
+        }
+        Ok(out)
+    }
+    pub fn kwarg(&self, name: &str) -> Option<&Value> {
+        self.kw.iter().find(|(k, _)| &**k == name).map(|(_, v)| v)
+    }
+}
+
+/// The extension point for every non-core Python object: user functions, device arrays,
+/// streams, events, dispatchers, figures. Default methods raise the TypeError / AttributeError
+/// CPython would.
+pub trait Object: Any {
+    /// The Python class name, e.g. `DeviceNDArray`.
+    fn type_name(&self) -> String;
+    /// The Python module of the class, used by the default repr
+    /// (`<numba.cuda.cudadrv.devicearray.DeviceNDArray object at 0x...>`).
+    fn module_name(&self) -> String {
+        "builtins".to_string()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!(
+            "<{}.{} object at {:#x}>",
+            self.module_name(),
+            self.type_name(),
+            self as *const Self as *const u8 as usize
+        ))
+    }
+    fn str(&self, rt: &mut Runtime) -> PyResult<String> {
+        self.repr(rt)
+    }
+    /// Attribute lookup. Methods are returned as bound builtins (see [`Value::method`]).
+    /// `Ok(None)` means "no such attribute" and becomes AttributeError.
+    fn get_attr(self: Rc<Self>, _name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+    /// Attribute assignment; `Ok(false)` means unsupported (AttributeError).
+    fn set_attr(&self, _name: &str, _value: Value, _rt: &mut Runtime) -> PyResult<bool> {
+        Ok(false)
+    }
+    fn call(self: Rc<Self>, _args: Args, _rt: &mut Runtime) -> PyResult<Value> {
+        Err(PyErr::type_error(format!(
+            "'{}' object is not callable",
+            self.type_name()
+        )))
+    }
+    fn get_item(self: Rc<Self>, _key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
+        Err(PyErr::type_error(format!(
+            "'{}' object is not subscriptable",
+            self.type_name()
+        )))
+    }
+    fn set_item(&self, _key: &Value, _value: Value, _rt: &mut Runtime) -> PyResult<()> {
+        Err(PyErr::type_error(format!(
+            "'{}' object does not support item assignment",
+            self.type_name()
+        )))
+    }
+    fn del_item(&self, _key: &Value, _rt: &mut Runtime) -> PyResult<()> {
+        Err(PyErr::type_error(format!(
+            "'{}' object does not support item deletion",
+            self.type_name()
+        )))
+    }
+    /// Binary operator with `self` on the left (`reflected == false`) or right. `Ok(None)`
+    /// is Python's NotImplemented; the interpreter then tries the other operand and finally
+    /// raises TypeError ("unsupported operand type(s)").
+    fn binary_op(
+        self: Rc<Self>,
+        _op: BinOp,
+        _other: &Value,
+        _reflected: bool,
+        _rt: &mut Runtime,
+    ) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+    fn unary_op(self: Rc<Self>, _op: UnaryOp, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(None)
+    }
+    /// `iter(obj)`: Ok(None) means not iterable.
+    fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        Ok(None)
+    }
+    fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
+        Ok(None)
+    }
+    fn truthy(&self, _rt: &mut Runtime) -> PyResult<bool> {
+        Ok(true)
+    }
+    /// `with obj as x:` — the value bound to `x`.
+    fn enter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Value> {
+        Err(PyErr::new(
+            "AttributeError",
+            format!(
+                "'{}' object does not support the context manager protocol",
+                self.type_name()
+            ),
+        ))
+    }
+    /// Leaving a `with` block; `error` is the exception in flight. Return true to swallow it.
+    fn exit(&self, _rt: &mut Runtime, _error: Option<&PyErr>) -> PyResult<bool> {
+        Ok(false)
+    }
+    /// Attribute names for completion and `dir()`.
+    fn dir(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Signature and doc for inspection (`obj?`).
+    fn doc(&self) -> Option<(String, String)> {
+        None
+    }
+    /// A rich MIME bundle for display (`image/png`, `text/html`, ...); `text/plain` is added
+    /// from `repr` when missing.
+    fn mime_bundle(
+        &self,
+        _rt: &mut Runtime,
+    ) -> PyResult<Option<serde_json::Map<String, serde_json::Value>>> {
+        Ok(None)
+    }
+    /// Identity-based equality by default.
+    fn py_eq(&self, _other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
+        Ok(None)
+    }
+    fn as_any(&self) -> &dyn Any;
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    MatMul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    LShift,
+    RShift,
+    BitAnd,
+    BitOr,
+    BitXor,
+    // comparisons, for arrays (elementwise) and objects
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::MatMul => "@",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Pos,
+    Invert,
+}
+
+impl Value {
+    pub fn str(s: &str) -> Value {
+        Value::Str(Rc::from(s))
+    }
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Rc::from(items))
+    }
+    pub fn list(items: Vec<Value>) -> Value {
+        Value::List(Rc::new(RefCell::new(items)))
+    }
+    pub fn object(o: impl Object) -> Value {
+        Value::Object(Rc::new(o))
+    }
+    pub fn builtin(
+        name: &str,
+        signature: &str,
+        doc: &str,
+        f: impl Fn(&mut Runtime, Args) -> PyResult<Value> + 'static,
+    ) -> Value {
+        Value::Builtin(Rc::new(Builtin {
+            name: name.to_string(),
+            signature: signature.to_string(),
+            doc: doc.to_string(),
+            f: Box::new(f),
+        }))
+    }
+    /// A bound method: a builtin that captures its receiver.
+    pub fn method<T: ?Sized + 'static>(
+        this: &Rc<T>,
+        qualname: &str,
+        signature: &str,
+        doc: &str,
+        f: impl Fn(&Rc<T>, &mut Runtime, Args) -> PyResult<Value> + 'static,
+    ) -> Value {
+        let this = this.clone();
+        Value::builtin(qualname, signature, doc, move |rt, args| f(&this, rt, args))
+    }
+
+    /// The Python type name, as used in error messages (`'int' object ...`).
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::None => "NoneType".into(),
+            Value::Bool(_) => "bool".into(),
+            Value::Int(_) => "int".into(),
+            Value::Float(_) => "float".into(),
+            Value::Str(_) => "str".into(),
+            Value::Bytes(_) => "bytes".into(),
+            Value::Tuple(_) => "tuple".into(),
+            Value::List(_) => "list".into(),
+            Value::Dict(_) => "dict".into(),
+            Value::Set(_) => "set".into(),
+            Value::Slice(_) => "slice".into(),
+            Value::Ellipsis => "ellipsis".into(),
+            Value::Array(_) => "numpy.ndarray".into(),
+            Value::Scalar(s) => format!("numpy.{}", s.dtype().name()),
+            Value::DType(_) => "numpy.dtype".into(),
+            Value::Module(_) => "module".into(),
+            Value::Builtin(_) => "builtin_function_or_method".into(),
+            Value::Object(o) => o.type_name(),
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        matches!(self, Value::None)
+    }
+
+    /// Downcast an object value to a concrete Rust type.
+    pub fn downcast<T: Object>(&self) -> Option<&T> {
+        match self {
+            Value::Object(o) => o.as_any().downcast_ref::<T>(),
+            _ => None,
+        }
+    }
+
+    /// An integer for an index/size argument: Python int, bool, or an integer NumPy scalar.
+    /// Floats raise TypeError, as NumPy does for shapes.
+    pub fn as_index(&self) -> PyResult<i64> {
+        match self {
+            Value::Int(i) => Ok(*i),
+            Value::Bool(b) => Ok(*b as i64),
+            Value::Scalar(s) if s.dtype().is_integer() || s.dtype() == DType::Bool => {
+                Ok(s.as_i64())
+            }
+            other => Err(PyErr::type_error(format!(
+                "'{}' object cannot be interpreted as an integer",
+                other.type_name()
+            ))),
+        }
+    }
+
+    /// A float for a numeric argument (int, float, bool, NumPy scalar).
+    pub fn as_f64(&self) -> PyResult<f64> {
+        match self {
+            Value::Int(i) => Ok(*i as f64),
+            Value::Bool(b) => Ok(*b as i64 as f64),
+            Value::Float(f) => Ok(*f),
+            Value::Scalar(s) => Ok(s.as_f64()),
+            other => Err(PyErr::type_error(format!(
+                "must be real number, not {}",
+                other.type_name()
+            ))),
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Debug for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::None => write!(f, "None"),
+            Value::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Str(s) => write!(f, "{s:?}"),
+            other => write!(f, "<{}>", other.type_name()),
+        }
+    }
+}
