@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use nbcuda::arrays::dtype::DType;
 use nbcuda::arrays::elem::cast;
+use nbcuda::arrays::error::{ArrayError, ArrayErrorKind};
 use nbcuda::arrays::reduce::reduce;
 use nbcuda::arrays::ufunc::{binary_ufunc, elementwise_unary, Ufunc2};
 use nbcuda::arrays::{interrupt, NdArray};
@@ -18,12 +19,12 @@ fn big() -> NdArray {
 
 /// Run `op` with an interrupt pending and check it was reported and consumed.
 #[track_caller]
-fn interrupted<T>(what: &str, op: impl FnOnce() -> Result<T, nbcuda::py::error::PyErr>) {
+fn interrupted<T>(what: &str, op: impl FnOnce() -> Result<T, ArrayError>) {
     let flag = Arc::new(AtomicBool::new(false));
     interrupt::watch(flag.clone());
     flag.store(true, Ordering::SeqCst);
     match op() {
-        Err(e) => assert_eq!(e.ename, "KeyboardInterrupt", "{what}"),
+        Err(e) => assert_eq!(e.kind, ArrayErrorKind::KeyboardInterrupt, "{what}"),
         Ok(_) => panic!("{what} ignored the interrupt"),
     }
     assert!(

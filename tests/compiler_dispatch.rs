@@ -37,7 +37,7 @@ impl Frontend for Out {
 fn runtime() -> (Runtime, Out) {
     let out = Out::default();
     let mut rt = Runtime::new(Box::new(out.clone()), Arc::new(AtomicBool::new(false)));
-    rt.caller = Some(nbcuda::interp::expr::call_value);
+    rt.hooks = Some(nbcuda::interp::hooks());
     (rt, out)
 }
 

@@ -129,7 +129,7 @@ fn cuda_reduce_is_a_device_launch_in_the_ledger() {
         x.buf.write(i * 8, &(i as f64).to_le_bytes());
     }
     let d = nbcuda::device::api::implicit_to_device(&mut rt, &x, 0, "test").unwrap();
-    let dv = nbcuda::device::api::wrap(&mut rt, d);
+    let dv = nbcuda::numba_cuda::devicearray::DeviceNDArray::value(d);
     let r = nbcuda::interp::expr::call_value(&mut rt, &f, nbcuda::py::value::Args::new(vec![dv]))
         .unwrap();
     assert!(
@@ -175,7 +175,7 @@ fn bare_runtime() -> nbcuda::py::runtime::Runtime {
         Box::new(nbcuda::py::runtime::NullFrontend),
         Arc::new(AtomicBool::new(false)),
     );
-    rt.caller = Some(nbcuda::interp::expr::call_value);
+    rt.hooks = Some(nbcuda::interp::hooks());
     rt.begin_cell(1);
     rt
 }
@@ -238,7 +238,7 @@ fn kernel_launches_are_ledger_entries_with_grid_block_and_duration() {
     let before = nbcuda::device::ledger::events_since(&mut rt, usize::MAX).1;
     let view = nbcuda::device::api::alloc(&mut rt, &[40, 30], nbcuda::arrays::dtype::DType::F64, 0)
         .unwrap();
-    let d = nbcuda::device::api::wrap(&mut rt, view);
+    let d = nbcuda::numba_cuda::devicearray::DeviceNDArray::value(view);
     let Value::Object(ko) = &k else { panic!() };
     let cfg = Value::tuple(vec![
         Value::tuple(vec![Value::Int(3), Value::Int(2)]),

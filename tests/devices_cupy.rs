@@ -4,7 +4,8 @@ mod devices_support;
 use devices_support::*;
 
 use nbcuda::arrays::dtype::DType;
-use nbcuda::py::value::{Args, BinOp, Value};
+use nbcuda::arrays::operator::BinOp;
+use nbcuda::py::value::{Args, Value};
 
 fn cp() -> std::rc::Rc<nbcuda::py::value::Module> {
     nbcuda::cupy::module()

@@ -170,7 +170,7 @@ fn integer_index_returns_numpy_scalar_and_slices_are_views() {
     assert!(matches!(x, Value::Scalar(nbcuda::arrays::dtype::Scalar::F32(v)) if v == 9.0));
     let e = o.clone().get_item(&Value::Int(10), &mut rt).unwrap_err();
     assert_eq!(e.ename, "IndexError");
-    let sl = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
+    let sl = Value::Slice(std::rc::Rc::new(nbcuda::arrays::index::SliceValue {
         start: Some(1),
         stop: None,
         step: Some(2),
@@ -188,7 +188,7 @@ fn integer_index_returns_numpy_scalar_and_slices_are_views() {
     let e = meth(&mut rt, &v, "ravel", Args::default()).unwrap_err();
     assert_eq!(e.ename, "NotImplementedError");
     // Negative strides cannot be copied to the host.
-    let rev = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
+    let rev = Value::Slice(std::rc::Rc::new(nbcuda::arrays::index::SliceValue {
         start: None,
         stop: None,
         step: Some(-1),
@@ -208,7 +208,7 @@ fn setitem_broadcasts_and_checks_shapes() {
     let m = cuda();
     let d = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(5)])).unwrap();
     let Value::Object(o) = &d else { panic!() };
-    let all = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
+    let all = Value::Slice(std::rc::Rc::new(nbcuda::arrays::index::SliceValue {
         start: None,
         stop: None,
         step: None,
@@ -317,7 +317,7 @@ fn free_then_use_names_the_cell() {
     let m = cuda();
     let d = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(10)])).unwrap();
     let Value::Object(o) = &d else { panic!() };
-    let all = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
+    let all = Value::Slice(std::rc::Rc::new(nbcuda::arrays::index::SliceValue {
         start: None,
         stop: None,
         step: None,
@@ -342,7 +342,7 @@ fn arithmetic_on_device_arrays_is_a_type_error() {
     let Value::Object(o) = &d else { panic!() };
     let e = o
         .clone()
-        .binary_op(nbcuda::py::value::BinOp::Add, &d, false, &mut rt)
+        .binary_op(nbcuda::arrays::operator::BinOp::Add, &d, false, &mut rt)
         .unwrap_err();
     assert_eq!(e.ename, "TypeError");
     assert_eq!(

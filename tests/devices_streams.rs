@@ -265,12 +265,12 @@ fn mapped_arrays_are_device_views_of_host_memory() {
     let Value::Array(arr) = &a else {
         panic!("mapped_array gives a host ndarray")
     };
-    let view = nbcuda::device::api::device_view(&mut rt, &a)
+    let view = nbcuda::numba_cuda::interop::view_of(&mut rt, &a)
         .unwrap()
         .expect("mapped arrays are device memory");
-    let d = nbcuda::device::api::wrap(&mut rt, view);
+    let d = nbcuda::numba_cuda::devicearray::DeviceNDArray::value(view);
     let Value::Object(o) = &d else { panic!() };
-    let all = Value::Slice(std::rc::Rc::new(nbcuda::py::value::SliceValue {
+    let all = Value::Slice(std::rc::Rc::new(nbcuda::arrays::index::SliceValue {
         start: None,
         stop: None,
         step: None,
@@ -278,7 +278,7 @@ fn mapped_arrays_are_device_views_of_host_memory() {
     o.set_item(&all, Value::Int(123), &mut rt).unwrap();
     assert_eq!(arr.to_f64_vec(), vec![123.0; 10]);
     let p = call(&mut rt, &m, "pinned_array", Args::new(vec![Value::Int(3)])).unwrap();
-    assert!(nbcuda::device::api::device_view(&mut rt, &p)
+    assert!(nbcuda::numba_cuda::interop::view_of(&mut rt, &p)
         .unwrap()
         .is_none());
 }

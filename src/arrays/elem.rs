@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::arrays::buffer::Pod;
 use crate::arrays::buffer::{AllocError, Buffer};
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::error::{ArrayError, ArrayResult};
 use crate::arrays::NdArray;
-use crate::py::error::{PyErr, PyResult};
 
 /// NumPy's bool as stored: one byte, 0 or 1.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Debug)]
@@ -232,11 +232,11 @@ macro_rules! with_dtype {
 pub use with_dtype;
 
 /// NumPy's MemoryError text for a failed allocation.
-pub fn alloc_error(shape: &[usize], dtype: DType) -> PyErr {
+pub fn alloc_error(shape: &[usize], dtype: DType) -> ArrayError {
     let bytes = shape
         .iter()
         .fold(dtype.itemsize() as f64, |a, &d| a * d as f64);
-    PyErr::memory_error(format!(
+    ArrayError::memory_error(format!(
         "Unable to allocate {} for an array with shape {} and data type {}",
         human_bytes(bytes),
         shape_str(shape),
@@ -294,7 +294,7 @@ pub fn shape_str(shape: &[usize]) -> String {
 }
 
 /// A new zeroed C-contiguous array, MemoryError on failure.
-pub fn new_array(shape: &[usize], dtype: DType) -> PyResult<NdArray> {
+pub fn new_array(shape: &[usize], dtype: DType) -> ArrayResult<NdArray> {
     // Shapes whose element count overflows cannot be allocated either.
     if shape
         .iter()
@@ -308,7 +308,7 @@ pub fn new_array(shape: &[usize], dtype: DType) -> PyResult<NdArray> {
 
 /// A new C-contiguous array whose every element the caller writes before anything reads
 /// it (ufunc results): it may reuse a recently freed buffer instead of fresh zeroed pages.
-pub fn new_array_for_overwrite(shape: &[usize], dtype: DType) -> PyResult<NdArray> {
+pub fn new_array_for_overwrite(shape: &[usize], dtype: DType) -> ArrayResult<NdArray> {
     let bytes = shape
         .iter()
         .try_fold(dtype.itemsize(), |acc, &d| acc.checked_mul(d))
@@ -325,7 +325,7 @@ pub fn new_array_for_overwrite(shape: &[usize], dtype: DType) -> PyResult<NdArra
 }
 
 /// An array holding `data` (C order) with `shape`.
-pub fn from_vec<T: Elem>(shape: &[usize], data: &[T]) -> PyResult<NdArray> {
+pub fn from_vec<T: Elem>(shape: &[usize], data: &[T]) -> ArrayResult<NdArray> {
     let a = new_array(shape, T::DT)?;
     a.buf.typed_mut::<T>(0, data.len()).copy_from_slice(data);
     Ok(a)
@@ -450,7 +450,7 @@ pub fn first_scalar(a: &NdArray) -> Scalar {
 }
 
 /// NumPy's broadcasting of shapes; error text as NumPy words it.
-pub fn broadcast_shapes(shapes: &[&[usize]]) -> PyResult<Vec<usize>> {
+pub fn broadcast_shapes(shapes: &[&[usize]]) -> ArrayResult<Vec<usize>> {
     let nd = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
     let mut out = vec![1usize; nd];
     for s in shapes {
@@ -460,7 +460,7 @@ pub fn broadcast_shapes(shapes: &[&[usize]]) -> PyResult<Vec<usize>> {
                 *o = d;
             } else if d != 1 && d != *o {
                 let list: Vec<String> = shapes.iter().map(|s| shape_str(s)).collect();
-                return Err(PyErr::value_error(format!(
+                return Err(ArrayError::value_error(format!(
                     "operands could not be broadcast together with shapes {} ",
                     list.join(" ")
                 )));
@@ -471,9 +471,9 @@ pub fn broadcast_shapes(shapes: &[&[usize]]) -> PyResult<Vec<usize>> {
 }
 
 /// A read-only broadcast view of `a` with `shape` (zero strides on stretched axes).
-pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> PyResult<NdArray> {
+pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> ArrayResult<NdArray> {
     if a.ndim() > shape.len() {
-        return Err(PyErr::value_error(format!(
+        return Err(ArrayError::value_error(format!(
             "input operand has more dimensions than allowed by the axis remapping: cannot broadcast shape {} to {}",
             shape_str(&a.shape),
             shape_str(shape)
@@ -488,7 +488,7 @@ pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> PyResult<NdArray> {
         } else if d == 1 {
             strides[lead + i] = 0;
         } else {
-            return Err(PyErr::value_error(format!(
+            return Err(ArrayError::value_error(format!(
                 "operands could not be broadcast together with remapped shapes [original->remapped]: {}  and requested shape {}",
                 shape_str(&a.shape),
                 shape_str(shape)
@@ -505,7 +505,7 @@ pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> PyResult<NdArray> {
 }
 
 /// A C-contiguous copy of `a` converted to `to`.
-pub fn cast(a: &NdArray, to: DType) -> PyResult<NdArray> {
+pub fn cast(a: &NdArray, to: DType) -> ArrayResult<NdArray> {
     let out = new_array(&a.shape, to)?;
     let n = a.size();
     if n >= crate::arrays::kernels::PAR_MIN && a.is_c_contiguous() {
@@ -536,13 +536,13 @@ pub fn cast(a: &NdArray, to: DType) -> PyResult<NdArray> {
 }
 
 /// A C-contiguous copy of `a` with the same dtype.
-pub fn contiguous_copy(a: &NdArray) -> PyResult<NdArray> {
+pub fn contiguous_copy(a: &NdArray) -> ArrayResult<NdArray> {
     cast(a, a.dtype)
 }
 
 /// `dst[...] = src`: broadcasts `src` to dst's shape, casts to dst's dtype, handles overlap
 /// (the source is read out completely before anything is written).
-pub fn copy_into(dst: &NdArray, src: &NdArray) -> PyResult<()> {
+pub fn copy_into(dst: &NdArray, src: &NdArray) -> ArrayResult<()> {
     if src.shape == dst.shape
         && src.dtype == dst.dtype
         && src.is_c_contiguous()
@@ -554,7 +554,7 @@ pub fn copy_into(dst: &NdArray, src: &NdArray) -> PyResult<()> {
         return Ok(());
     }
     let src = broadcast_to(src, &dst.shape).map_err(|_| {
-        PyErr::value_error(format!(
+        ArrayError::value_error(format!(
             "could not broadcast input array from shape {} into shape {}",
             shape_str(&src.shape),
             shape_str(&dst.shape)

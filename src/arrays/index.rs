@@ -4,10 +4,61 @@
 
 use crate::arrays::dtype::DType;
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, read_scalar_at, read_vec};
+use crate::arrays::error::{ArrayError, ArrayResult};
 use crate::arrays::NdArray;
-use crate::py::error::{PyErr, PyResult};
-use crate::py::value::SliceValue;
 use crate::with_dtype;
+
+/// A Python `slice(start, stop, step)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SliceValue {
+    pub start: Option<i64>,
+    pub stop: Option<i64>,
+    pub step: Option<i64>,
+}
+
+impl SliceValue {
+    /// Python's `slice.indices(len)`: normalised (start, stop, step), step != 0.
+    pub fn indices(&self, len: usize) -> ArrayResult<(isize, isize, isize)> {
+        let len = len as isize;
+        let step = self.step.unwrap_or(1) as isize;
+        if step == 0 {
+            return Err(ArrayError::value_error("slice step cannot be zero"));
+        }
+        let (lower, upper) = if step < 0 { (-1, len - 1) } else { (0, len) };
+        let clamp = |v: Option<i64>, default: isize| -> isize {
+            match v {
+                None => default,
+                Some(v) => {
+                    let v = v as isize;
+                    if v < 0 {
+                        (v + len).max(lower)
+                    } else {
+                        v.min(upper)
+                    }
+                }
+            }
+        };
+        let start = clamp(self.start, if step < 0 { upper } else { lower });
+        let stop = clamp(self.stop, if step < 0 { lower } else { upper });
+        Ok((start, stop, step))
+    }
+
+    /// Number of elements selected from a sequence of `len` items.
+    pub fn len_for(&self, len: usize) -> ArrayResult<usize> {
+        let (start, stop, step) = self.indices(len)?;
+        Ok(if step > 0 {
+            if stop > start {
+                ((stop - start - 1) / step + 1) as usize
+            } else {
+                0
+            }
+        } else if start > stop {
+            ((start - stop - 1) / (-step) + 1) as usize
+        } else {
+            0
+        })
+    }
+}
 
 /// One component of an index key.
 pub enum Idx {
@@ -37,11 +88,11 @@ fn consumed(i: &Idx) -> usize {
     }
 }
 
-fn check_int(i: i64, len: usize, axis: usize) -> PyResult<usize> {
+fn check_int(i: i64, len: usize, axis: usize) -> ArrayResult<usize> {
     let n = len as i64;
     let j = if i < 0 { i + n } else { i };
     if j < 0 || j >= n {
-        return Err(PyErr::index_error(format!(
+        return Err(ArrayError::index_error(format!(
             "index {i} is out of bounds for axis {axis} with size {len}"
         )));
     }
@@ -64,17 +115,17 @@ fn rel_offsets(shape: &[usize], strides: &[isize]) -> Vec<isize> {
 }
 
 /// Resolve `key` against `a`.
-pub fn resolve(a: &NdArray, key: Vec<Idx>) -> PyResult<Target> {
+pub fn resolve(a: &NdArray, key: Vec<Idx>) -> ArrayResult<Target> {
     // Expand the ellipsis to full slices.
     let used: usize = key.iter().map(consumed).sum();
     let n_ell = key.iter().filter(|k| matches!(k, Idx::Ellipsis)).count();
     if n_ell > 1 {
-        return Err(PyErr::index_error(
+        return Err(ArrayError::index_error(
             "an index can only have a single ellipsis ('...')",
         ));
     }
     if used > a.ndim() {
-        return Err(PyErr::index_error(format!(
+        return Err(ArrayError::index_error(format!(
             "too many indices for array: array is {}-dimensional, but {} were indexed",
             a.ndim(),
             used
@@ -169,7 +220,7 @@ pub fn resolve(a: &NdArray, key: Vec<Idx>) -> PyResult<Target> {
     let len = view.shape[k];
     let picks: Vec<usize> = if idx.dtype == DType::Bool {
         if idx.size() != len {
-            return Err(PyErr::index_error(format!(
+            return Err(ArrayError::index_error(format!(
                 "boolean index did not match indexed array along axis {k}; size of axis is {len} but size of corresponding boolean axis is {}",
                 idx.size()
             )));
@@ -205,9 +256,9 @@ pub fn resolve(a: &NdArray, key: Vec<Idx>) -> PyResult<Target> {
     Ok(Target::Gather { shape, offsets })
 }
 
-fn int_picks(idx: &NdArray, len: usize, axis: usize) -> PyResult<Vec<usize>> {
+fn int_picks(idx: &NdArray, len: usize, axis: usize) -> ArrayResult<Vec<usize>> {
     if idx.dtype.is_float() {
-        return Err(PyErr::index_error(
+        return Err(ArrayError::index_error(
             "arrays used as indices must be of integer (or boolean) type",
         ));
     }
@@ -217,10 +268,10 @@ fn int_picks(idx: &NdArray, len: usize, axis: usize) -> PyResult<Vec<usize>> {
         .collect()
 }
 
-fn bool_mask_full(a: &NdArray, m: &NdArray) -> PyResult<Target> {
+fn bool_mask_full(a: &NdArray, m: &NdArray) -> ArrayResult<Target> {
     let k = m.ndim();
     if m.shape[..] != a.shape[..k] {
-        return Err(PyErr::index_error(format!(
+        return Err(ArrayError::index_error(format!(
             "boolean index did not match indexed array along axis 0; size of axis is {} but size of corresponding boolean axis is {}",
             a.shape[0], m.shape[0]
         )));
@@ -244,14 +295,14 @@ fn bool_mask_full(a: &NdArray, m: &NdArray) -> PyResult<Target> {
 }
 
 /// `a[i_arr, j_arr, ...]`: integer arrays (and ints) broadcast together, one per axis.
-fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
+fn multi_advanced(a: &NdArray, keys: &[Idx]) -> ArrayResult<Target> {
     let mut arrs = Vec::new();
     for (ax, k) in keys.iter().enumerate() {
         match k {
             Idx::Int(i) => arrs.push(crate::arrays::elem::scalar_array(crate::arrays::dtype::Scalar::I64(*i))),
             Idx::Array(x) if x.dtype != DType::Bool => arrs.push(x.clone()),
             _ => {
-                return Err(PyErr::not_implemented(format!(
+                return Err(ArrayError::not_implemented(format!(
                     "mixing slices or boolean masks with several index arrays (axis {ax}) is not supported by nbcuda; index in two steps"
                 )))
             }
@@ -259,7 +310,7 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
     }
     let shapes: Vec<&[usize]> = arrs.iter().map(|x| &x.shape[..]).collect();
     let bshape = broadcast_shapes(&shapes).map_err(|_| {
-        PyErr::index_error(format!(
+        ArrayError::index_error(format!(
             "shape mismatch: indexing arrays could not be broadcast together with shapes {}",
             shapes
                 .iter()
@@ -272,7 +323,7 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
         .iter()
         .enumerate()
         .map(|(ax, x)| int_picks(&broadcast_to(x, &bshape)?, a.shape[ax], ax))
-        .collect::<PyResult<_>>()?;
+        .collect::<ArrayResult<_>>()?;
     let k = keys.len();
     let post = rel_offsets(&a.shape[k..], &a.strides[k..]);
     let n: usize = bshape.iter().product();
@@ -292,7 +343,7 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> PyResult<Target> {
 }
 
 /// Copy the elements at `offsets` of `a` into a new array of `shape`.
-pub fn gather(a: &NdArray, shape: &[usize], offsets: &[usize]) -> PyResult<NdArray> {
+pub fn gather(a: &NdArray, shape: &[usize], offsets: &[usize]) -> ArrayResult<NdArray> {
     let out = crate::arrays::elem::new_array(shape, a.dtype)?;
     with_dtype!(a.dtype, T => {
         let o = out.buf.typed_mut::<T>(0, offsets.len());
@@ -304,9 +355,14 @@ pub fn gather(a: &NdArray, shape: &[usize], offsets: &[usize]) -> PyResult<NdArr
 }
 
 /// Write `value` (broadcast to `shape`, cast to a's dtype) at `offsets`.
-pub fn scatter(a: &NdArray, shape: &[usize], offsets: &[usize], value: &NdArray) -> PyResult<()> {
+pub fn scatter(
+    a: &NdArray,
+    shape: &[usize],
+    offsets: &[usize],
+    value: &NdArray,
+) -> ArrayResult<()> {
     let v = broadcast_to(value, shape).map_err(|_| {
-        PyErr::value_error(format!(
+        ArrayError::value_error(format!(
             "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
             crate::arrays::elem::shape_str(&value.shape),
             crate::arrays::elem::shape_str(shape)

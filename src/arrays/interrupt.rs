@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::py::error::{PyErr, PyResult};
+use crate::arrays::error::{ArrayError, ArrayResult};
 
 thread_local! {
     static FLAG: RefCell<Option<Arc<AtomicBool>>> = const { RefCell::new(None) };
@@ -32,9 +32,9 @@ pub fn pending(flag: &Option<Arc<AtomicBool>>) -> bool {
 
 /// KeyboardInterrupt when an interrupt arrived, consuming the request as
 /// `Runtime::check_interrupt` does.
-pub fn check() -> PyResult<()> {
+pub fn check() -> ArrayResult<()> {
     match flag() {
-        Some(f) if f.swap(false, Ordering::SeqCst) => Err(PyErr::keyboard_interrupt()),
+        Some(f) if f.swap(false, Ordering::SeqCst) => Err(ArrayError::keyboard_interrupt()),
         _ => Ok(()),
     }
 }

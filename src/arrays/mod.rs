@@ -5,10 +5,12 @@
 pub mod buffer;
 pub mod dtype;
 pub mod elem;
+pub mod error;
 pub mod format;
 pub mod index;
 pub mod interrupt;
 pub mod kernels;
+pub mod operator;
 pub mod promote;
 pub mod reduce;
 pub mod ufunc;

@@ -6,10 +6,9 @@ use std::borrow::Cow;
 
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{as_slice, from_vec, read_vec, Elem};
+use crate::arrays::error::{ArrayError, ArrayResult};
 use crate::arrays::kernels::Arith;
 use crate::arrays::NdArray;
-use crate::py::error::{PyErr, PyResult};
-use crate::py::value::Value;
 use crate::with_dtype;
 
 /// NumPy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src), blocks of 128 with
@@ -74,7 +73,10 @@ pub fn mean_dtype(d: DType) -> DType {
 
 /// Split `a` into rows along `axis` (moved last): (data in C order of the moved layout,
 /// row length, output shape). `axis=None` gives one row of everything.
-fn rows<T: Elem>(a: &NdArray, axis: Option<isize>) -> PyResult<(Cow<'_, [T]>, usize, Vec<usize>)> {
+fn rows<T: Elem>(
+    a: &NdArray,
+    axis: Option<isize>,
+) -> ArrayResult<(Cow<'_, [T]>, usize, Vec<usize>)> {
     let last =
         axis.map(|ax| norm_axis(ax, a.ndim())).transpose()? == Some(a.ndim().wrapping_sub(1));
     if axis.is_none() || last {
@@ -108,23 +110,30 @@ fn rows<T: Elem>(a: &NdArray, axis: Option<isize>) -> PyResult<(Cow<'_, [T]>, us
 }
 
 /// Normalise a possibly negative axis; NumPy's AxisError text.
-pub fn norm_axis(ax: isize, ndim: usize) -> PyResult<usize> {
+pub fn norm_axis(ax: isize, ndim: usize) -> ArrayResult<usize> {
     let n = ndim as isize;
     let k = if ax < 0 { ax + n } else { ax };
     if k < 0 || k >= n {
-        return Err(PyErr::new(
-            "AxisError",
-            format!("axis {ax} is out of bounds for array of dimension {ndim}"),
-        ));
+        return Err(ArrayError::axis_error(format!(
+            "axis {ax} is out of bounds for array of dimension {ndim}"
+        )));
     }
     Ok(k as usize)
 }
 
-fn wrap<T: Elem>(vals: Vec<T>, shape: &[usize]) -> PyResult<Value> {
+/// A reduction's result: a NumPy scalar over all axes (or of a 1-D reduction), else an
+/// array.
+#[derive(Clone)]
+pub enum Reduced {
+    Scalar(Scalar),
+    Array(NdArray),
+}
+
+fn wrap<T: Elem>(vals: Vec<T>, shape: &[usize]) -> ArrayResult<Reduced> {
     if shape.is_empty() {
-        Ok(Value::Scalar(vals[0].to_scalar()))
+        Ok(Reduced::Scalar(vals[0].to_scalar()))
     } else {
-        Ok(Value::Array(from_vec(shape, &vals)?))
+        Ok(Reduced::Array(from_vec(shape, &vals)?))
     }
 }
 
@@ -159,18 +168,23 @@ fn sum_rows<T: Arith>(data: &[T], len: usize, outn: usize, pairwise: bool) -> Ve
 }
 
 /// Full or per-axis reduction by name, as `arr.sum()`, `np.max(arr, axis=0)` ...
-pub fn reduce(name: &str, a: &NdArray, axis: Option<isize>) -> PyResult<Value> {
+pub fn reduce(name: &str, a: &NdArray, axis: Option<isize>) -> ArrayResult<Reduced> {
     reduce_ddof(name, a, axis, 0)
 }
 
 /// `reduce` with the `ddof` of var/std.
-pub fn reduce_ddof(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> PyResult<Value> {
+pub fn reduce_ddof(
+    name: &str,
+    a: &NdArray,
+    axis: Option<isize>,
+    ddof: usize,
+) -> ArrayResult<Reduced> {
     let r = reduce_inner(name, a, axis, ddof);
     crate::arrays::interrupt::check()?;
     r
 }
 
-fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> PyResult<Value> {
+fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> ArrayResult<Reduced> {
     let pairwise = match axis {
         None => true,
         Some(ax) => norm_axis(ax, a.ndim())? + 1 == a.ndim(),
@@ -219,7 +233,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Py
             with_dtype!(a.dtype, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
                 if len == 0 {
-                    return Err(PyErr::value_error(format!(
+                    return Err(ArrayError::value_error(format!(
                         "zero-size array to reduction operation {} which has no identity",
                         if is_max { "maximum" } else { "minimum" }
                     )));
@@ -235,7 +249,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Py
             with_dtype!(a.dtype, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
                 if len == 0 {
-                    return Err(PyErr::value_error(format!(
+                    return Err(ArrayError::value_error(format!(
                         "attempt to get {name} of an empty sequence"
                     )));
                 }
@@ -291,21 +305,11 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Py
                         crate::arrays::elem::contiguous_copy(&view)?
                     }
                 };
-                Ok(Value::Array(out))
+                Ok(Reduced::Array(out))
             })
         }
-        _ => Err(PyErr::attribute_error(format!(
+        _ => Err(ArrayError::attribute_error(format!(
             "'numpy.ndarray' object has no attribute '{name}'"
         ))),
-    }
-}
-
-/// A scalar as a Python number of the closest kind (for `.item()`, `.tolist()`).
-pub fn scalar_to_python(s: Scalar) -> Value {
-    match s {
-        Scalar::Bool(b) => Value::Bool(b),
-        Scalar::F32(_) | Scalar::F64(_) => Value::Float(s.as_f64()),
-        Scalar::U64(v) if v > i64::MAX as u64 => Value::Float(v as f64),
-        _ => Value::Int(s.as_i64()),
     }
 }

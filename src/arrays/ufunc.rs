@@ -6,11 +6,11 @@ use crate::arrays::elem::{
     as_slice, broadcast_shapes, broadcast_to, copy_into, first_scalar, new_array_for_overwrite,
     read_vec, shape_str, Elem, B8,
 };
+use crate::arrays::error::{ArrayError, ArrayResult};
 use crate::arrays::kernels::{map, zip_map, Arith, Flt, Src};
+use crate::arrays::operator::BinOp;
 use crate::arrays::promote::{float_of, promote};
 use crate::arrays::NdArray;
-use crate::py::error::{PyErr, PyResult};
-use crate::py::value::BinOp;
 use crate::with_dtype;
 
 /// A binary ufunc.
@@ -44,7 +44,7 @@ pub enum Ufunc2 {
 }
 
 impl Ufunc2 {
-    pub fn from_binop(op: BinOp) -> PyResult<Ufunc2> {
+    pub fn from_binop(op: BinOp) -> ArrayResult<Ufunc2> {
         Ok(match op {
             BinOp::Add => Ufunc2::Add,
             BinOp::Sub => Ufunc2::Sub,
@@ -65,7 +65,7 @@ impl Ufunc2 {
             BinOp::Gt => Ufunc2::Gt,
             BinOp::Ge => Ufunc2::Ge,
             BinOp::MatMul => {
-                return Err(PyErr::not_implemented(
+                return Err(ArrayError::not_implemented(
                     "the @ operator (matmul) is not supported by nbcuda's arrays; use np.dot",
                 ))
             }
@@ -111,8 +111,8 @@ impl Ufunc2 {
     }
 }
 
-fn no_loop(name: &str, a: DType, b: DType) -> PyErr {
-    PyErr::type_error(format!(
+fn no_loop(name: &str, a: DType, b: DType) -> ArrayError {
+    ArrayError::type_error(format!(
         "ufunc '{name}' not supported for the input types ({}, {}), and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
         a.name(),
         b.name()
@@ -120,7 +120,7 @@ fn no_loop(name: &str, a: DType, b: DType) -> PyErr {
 }
 
 /// (compute dtype, result dtype) for a binary ufunc on these input dtypes.
-pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> PyResult<(DType, DType)> {
+pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
     let ct = promote(a, b);
     Ok(match k {
         Ufunc2::Div | Ufunc2::Arctan2 | Ufunc2::Hypot => {
@@ -132,7 +132,7 @@ pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> PyResult<(DType, DType)> {
             (f, f)
         }
         Ufunc2::Sub if ct == DType::Bool => {
-            return Err(PyErr::type_error(
+            return Err(ArrayError::type_error(
                 "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.",
             ))
         }
@@ -159,7 +159,7 @@ enum Opnd<'a, T> {
 }
 
 impl<T: Elem> Opnd<'_, T> {
-    fn of<'a>(a: &'a NdArray, shape: &[usize]) -> PyResult<Opnd<'a, T>> {
+    fn of<'a>(a: &'a NdArray, shape: &[usize]) -> ArrayResult<Opnd<'a, T>> {
         if a.size() == 1 {
             return Ok(Opnd::One(T::from_scalar(first_scalar(a))));
         }
@@ -217,9 +217,9 @@ fn bool_kernel<T: Arith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [B8]) {
     }
 }
 
-fn check_out(out: &NdArray, shape: &[usize]) -> PyResult<()> {
+fn check_out(out: &NdArray, shape: &[usize]) -> ArrayResult<()> {
     if out.shape != shape {
-        return Err(PyErr::value_error(format!(
+        return Err(ArrayError::value_error(format!(
             "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
             shape_str(&out.shape),
             shape_str(shape)
@@ -234,7 +234,7 @@ pub fn binary_ufunc(
     a: &NdArray,
     b: &NdArray,
     out: Option<&NdArray>,
-) -> PyResult<NdArray> {
+) -> ArrayResult<NdArray> {
     let shape = broadcast_shapes(&[&a.shape, &b.shape])?;
     if let Some(o) = out {
         check_out(o, &shape)?;
@@ -267,9 +267,8 @@ pub fn same_kind(from: DType, to: DType) -> bool {
 }
 
 /// The error NumPy raises when a ufunc result cannot be written into `out`.
-pub fn output_cast_error(name: &str, from: DType, to: DType) -> PyErr {
-    PyErr::new(
-        "UFuncTypeError",
+pub fn output_cast_error(name: &str, from: DType, to: DType) -> ArrayError {
+    ArrayError::ufunc_type_error(
         format!(
             "Cannot cast ufunc '{name}' output from dtype('{}') to dtype('{}') with casting rule 'same_kind'",
             from.name(),
@@ -282,7 +281,7 @@ pub fn output_cast_error(name: &str, from: DType, to: DType) -> PyErr {
     ))
 }
 
-fn finish(name: &str, res: NdArray, out: Option<&NdArray>) -> PyResult<NdArray> {
+fn finish(name: &str, res: NdArray, out: Option<&NdArray>) -> ArrayResult<NdArray> {
     match out {
         Some(o) => {
             if !same_kind(res.dtype, o.dtype) {
@@ -301,7 +300,7 @@ pub fn elementwise_binary(
     a: &NdArray,
     b: &NdArray,
     out: Option<&NdArray>,
-) -> PyResult<NdArray> {
+) -> ArrayResult<NdArray> {
     binary_ufunc(Ufunc2::from_binop(op)?, a, b, out)
 }
 
@@ -354,7 +353,7 @@ pub const UNARY_NAMES: &[&str] = &[
 ];
 
 /// A unary ufunc by NumPy name (`"sin"`, `"negative"`, `"isnan"` ...).
-pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyResult<NdArray> {
+pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> ArrayResult<NdArray> {
     if let Some(o) = out {
         check_out(o, &a.shape)?;
     }
@@ -381,12 +380,12 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
         "negative" | "positive" | "absolute" | "abs" | "square" | "sign" | "invert"
         | "bitwise_not" => {
             if dt == DType::Bool && matches!(name, "negative" | "sign") {
-                return Err(PyErr::type_error(
+                return Err(ArrayError::type_error(
                     "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.",
                 ));
             }
             if dt.is_float() && matches!(name, "invert" | "bitwise_not") {
-                return Err(PyErr::type_error(
+                return Err(ArrayError::type_error(
                     "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
                 ));
             }
@@ -413,7 +412,9 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> PyRe
             macro_rules! go {
                 ($F:ty) => {{
                     let apply = (0.0 as $F).apply(name).ok_or_else(|| {
-                        PyErr::attribute_error(format!("module 'numpy' has no attribute '{name}'"))
+                        ArrayError::attribute_error(format!(
+                            "module 'numpy' has no attribute '{name}'"
+                        ))
                     })?;
                     let x = match as_slice::<$F>(a) {
                         Some(s) => std::borrow::Cow::Borrowed(s),

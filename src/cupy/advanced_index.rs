@@ -18,7 +18,7 @@ pub fn index_array(rt: &mut Runtime, key: &Value) -> PyResult<Option<NdArray>> {
     match key {
         Value::Array(a) => Ok(Some(a.clone())),
         Value::List(_) => Ok(Some(crate::numba_cuda::hostconv::host_array(rt, key)?)),
-        Value::Object(_) => match api::device_view(rt, key)? {
+        Value::Object(_) => match crate::numba_cuda::interop::view_of(rt, key)? {
             Some(v) => Ok(Some(api::to_host(
                 rt,
                 &v,

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::BinOp;
 use crate::device::backend::Record;
 use crate::device::copy::{buffer_of, region_of};
 use crate::device::ledger::LedgerKind;
@@ -13,7 +14,6 @@ use crate::device::{api, DeviceView};
 use crate::kernel::abi::ArrayArg;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::BinOp;
 
 /// One operand of an elementwise operation.
 #[derive(Clone)]

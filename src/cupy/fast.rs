@@ -9,9 +9,9 @@ use rayon::prelude::*;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::DType;
+use crate::arrays::operator::BinOp;
 use crate::cupy::elementwise::Operand;
 use crate::device::DeviceView;
-use crate::py::value::BinOp;
 
 const CHUNK: usize = 16 * 1024;
 

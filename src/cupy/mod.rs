@@ -12,6 +12,7 @@ pub mod reductions;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::BinOp;
 use crate::cupy::elementwise::{self as ops, Operand};
 use crate::cupy::ndarray::{host_copy, operand, wrap};
 use crate::cupy::reductions::{self as red, Reduce};
@@ -21,7 +22,7 @@ use crate::numba_cuda::hostconv;
 use crate::numba_cuda::view_index::parse_shape;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{BinOp, Module, Value};
+use crate::py::value::{Module, Value};
 
 fn dtype_or(rt: &mut Runtime, v: Option<&Value>, default: DType) -> PyResult<DType> {
     match v {
@@ -35,7 +36,7 @@ fn dtype_or(rt: &mut Runtime, v: Option<&Value>, default: DType) -> PyResult<DTy
 fn to_cupy(rt: &mut Runtime, obj: &Value, dtype: Option<&Value>, copy: bool) -> PyResult<Value> {
     crate::numba_cuda::hostmem::check_not_ctx(obj)?;
     if !matches!(obj, Value::Array(_)) {
-        if let Some(v) = api::device_view(rt, obj)? {
+        if let Some(v) = crate::numba_cuda::interop::view_of(rt, obj)? {
             let dt = dtype_or(rt, dtype, v.dtype)?;
             return Ok(wrap(if copy || dt != v.dtype {
                 ops::cast_copy(rt, &v, dt)?
@@ -53,7 +54,7 @@ fn to_cupy(rt: &mut Runtime, obj: &Value, dtype: Option<&Value>, copy: bool) -> 
 }
 
 fn like_of(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, DType)> {
-    match api::device_view(rt, v)? {
+    match crate::numba_cuda::interop::view_of(rt, v)? {
         Some(d) => Ok((d.shape, d.dtype)),
         None => {
             let h = hostconv::host_array(rt, v)?;
@@ -92,6 +93,10 @@ fn new_array(
 
 /// Build the `cupy` module.
 pub fn module() -> Rc<Module> {
+    crate::numba_cuda::interop::register_view_kind(|any| {
+        any.downcast_ref::<crate::cupy::ndarray::CupyArray>()
+            .map(|c| c.view.clone())
+    });
     let m = Module::new("cupy", "CuPy arrays on nbcuda's devices.");
     m.func("asarray", "asarray(a, dtype=None)", "A CuPy array from a host array, list or device array (device memory is shared, not copied).", |rt, a| {
         let b = a.bind("asarray", &["a", "dtype=", "order="])?;
@@ -119,7 +124,7 @@ pub fn module() -> Rc<Module> {
             let obj = arg(&b, 0).unwrap_or(&Value::None);
             match obj {
                 Value::Array(_) => Ok(obj.clone()),
-                _ => match api::device_view(rt, obj)? {
+                _ => match crate::numba_cuda::interop::view_of(rt, obj)? {
                     Some(v) => Ok(Value::Array(host_copy(rt, &v, "cupy.asnumpy")?)),
                     None => Ok(Value::Array(hostconv::host_array(rt, obj)?)),
                 },
@@ -305,7 +310,7 @@ pub fn module() -> Rc<Module> {
             move |rt, a| {
                 let b = a.bind(name, &["a", "axis=", "dtype=", "out=", "keepdims="])?;
                 let x = arg(&b, 0).unwrap_or(&Value::None);
-                let v = match api::device_view(rt, x)? {
+                let v = match crate::numba_cuda::interop::view_of(rt, x)? {
                     Some(v) if !matches!(x, Value::Array(_)) => v,
                     _ => {
                         return Err(PyErr::type_error(format!(

@@ -5,6 +5,8 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::BinOp;
+use crate::arrays::operator::UnaryOp;
 use crate::cupy::elementwise::{self as ops, Operand};
 use crate::cupy::reductions::{self as red, Reduce};
 use crate::device::api::{self, Transfer};
@@ -14,7 +16,7 @@ use crate::numba_cuda::view_index::{basic_index, parse_shape, Indexed, Layout};
 use crate::numba_cuda::{hostconv, viewops};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, BinOp, Object, UnaryOp, Value};
+use crate::py::value::{Args, Object, Value};
 
 /// `cupy.ndarray`.
 pub struct CupyArray {
@@ -49,7 +51,7 @@ pub(crate) fn operand(rt: &mut Runtime, v: &Value) -> PyResult<Option<Operand>> 
             )
             .with_hint("CuPy does not mix host and device arrays implicitly: move it with cp.asarray(host_array) first."))
         }
-        other => match api::device_view(rt, other)? {
+        other => match crate::numba_cuda::interop::view_of(rt, other)? {
             Some(v) => Operand::Arr(v),
             None => return Ok(None),
         },
@@ -142,9 +144,7 @@ impl Object for CupyArray {
             "nbytes" => Value::Int((v.size() * v.dtype.itemsize()) as i64),
             "flags" => flags_dict(v),
             "__cuda_array_interface__" => crate::numba_cuda::interop::cupy_cai(v),
-            "data" => {
-                Value::Int((crate::numba_cuda::interop::base_ptr(&v.alloc) + v.offset) as i64)
-            }
+            "data" => Value::Int((crate::device::pointers::base_ptr(&v.alloc) + v.offset) as i64),
             "T" => wrap(DeviceView {
                 shape: v.shape.iter().rev().copied().collect(),
                 strides: v.strides.iter().rev().copied().collect(),

@@ -15,7 +15,6 @@ use crate::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
 use crate::kernel::CompiledKernel;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::Value;
 
 /// Why a transfer happens, for the ledger and the implicit-copy warning.
 #[derive(Clone, Debug)]
@@ -41,17 +40,6 @@ impl Transfer {
     }
 }
 
-/// The device view behind a value: DeviceNDArray, CuPy arrays, mapped/managed arrays and
-/// any object with `__cuda_array_interface__`. Ok(None) for everything else.
-pub fn device_view(rt: &mut Runtime, v: &Value) -> PyResult<Option<DeviceView>> {
-    crate::numba_cuda::interop::view_of(rt, v)
-}
-
-/// A new DeviceNDArray object over a view.
-pub fn wrap(_rt: &mut Runtime, view: DeviceView) -> Value {
-    crate::numba_cuda::devicearray::DeviceNDArray::value(view)
-}
-
 /// Allocate uninitialised device memory (`cuda.device_array`): CudaAPIError when the
 /// device is out of memory.
 pub fn alloc(
@@ -62,7 +50,7 @@ pub fn alloc(
 ) -> PyResult<DeviceView> {
     let size = checked_nbytes(shape, dtype)?;
     let alloc = device(rt)?.backend().alloc(size)?;
-    crate::numba_cuda::interop::register_alloc(rt, &alloc);
+    crate::device::pointers::register_alloc(rt, &alloc);
     Ok(DeviceView {
         alloc,
         offset: 0,
@@ -191,21 +179,6 @@ pub fn dtod(
         .backend()
         .copy(region_of(src), region_of(dst), stream, rec);
     Ok(())
-}
-
-/// Interpret a `stream=` argument: None/0 → the default stream, a Stream object → its id.
-pub fn parse_stream(_rt: &mut Runtime, v: Option<&Value>) -> PyResult<StreamId> {
-    match v {
-        None | Some(Value::None) | Some(Value::Int(0)) => Ok(0),
-        Some(v) => match v.downcast::<crate::numba_cuda::stream_objects::Stream>() {
-            Some(s) => Ok(s.id),
-            None => Err(PyErr::type_error(format!(
-                "expected a CUDA stream, got {}",
-                v.type_name()
-            ))
-            .with_hint("Pass a stream made by cuda.stream(), or 0 for the default stream.")),
-        },
-    }
 }
 
 /// Queue a kernel launch on `stream` and return at once.

@@ -8,7 +8,8 @@ use rayon::prelude::*;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::{DType, Scalar};
-use crate::device::{DeviceView, Storage};
+use crate::device::DeviceView;
+use crate::kernel::abi::Storage;
 use crate::kernel::abi::{ArgMem, ArrayArg};
 
 /// Below this many bytes a single memcpy beats splitting the work.

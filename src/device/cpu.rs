@@ -12,7 +12,8 @@ use crate::device::backend::{Backend, EventMark, Record};
 use crate::device::copy;
 use crate::device::cpu_streams::{StreamSet, Ticket};
 use crate::device::ledger::{LedgerEvent, LedgerKind};
-use crate::device::{Allocation, Storage, StreamId};
+use crate::device::StreamId;
+use crate::kernel::abi::{Allocation, Storage};
 use crate::kernel::abi::{ArrayArg, KernelArg, KernelFault, LaunchConfig};
 use crate::kernel::CompiledKernel;
 use crate::py::error::{PyErr, PyResult};
@@ -272,17 +273,49 @@ impl CpuDevice {
     }
 }
 
+/// What the CPU device reports as its compute capability (a common, fully featured one).
+pub const CPU_COMPUTE_CAPABILITY: (i64, i64) = (7, 5);
+
+pub fn cpu_count() -> i64 {
+    std::thread::available_parallelism()
+        .map(|n| n.get() as i64)
+        .unwrap_or(1)
+}
+
+/// A CPU-device attribute by its `CU_DEVICE_ATTRIBUTE_*` short name.
+pub fn cpu_attribute(name: &str) -> Option<i64> {
+    Some(match name {
+        "MULTIPROCESSOR_COUNT" => cpu_count(),
+        "MAX_THREADS_PER_BLOCK" => 1024,
+        "MAX_BLOCK_DIM_X" | "MAX_BLOCK_DIM_Y" => 1024,
+        "MAX_BLOCK_DIM_Z" => 64,
+        "MAX_GRID_DIM_X" => 2147483647,
+        "MAX_GRID_DIM_Y" | "MAX_GRID_DIM_Z" => 65535,
+        "MAX_SHARED_MEMORY_PER_BLOCK" => 49152,
+        "WARP_SIZE" => 32,
+        "MAX_THREADS_PER_MULTIPROCESSOR" => 2048,
+        "COMPUTE_CAPABILITY_MAJOR" => CPU_COMPUTE_CAPABILITY.0,
+        "COMPUTE_CAPABILITY_MINOR" => CPU_COMPUTE_CAPABILITY.1,
+        "PCI_BUS_ID" | "PCI_DEVICE_ID" | "PCI_DOMAIN_ID" => 0,
+        "ASYNC_ENGINE_COUNT" => 1,
+        "UNIFIED_ADDRESSING" | "CAN_MAP_HOST_MEMORY" | "MANAGED_MEMORY" => 1,
+        "CONCURRENT_KERNELS" => 1,
+        "KERNEL_EXEC_TIMEOUT" => 0,
+        _ => return None,
+    })
+}
+
 impl Backend for CpuDevice {
     fn name(&self) -> String {
         "nbcuda CPU device".to_string()
     }
 
     fn attribute(&self, name: &str) -> Option<i64> {
-        crate::numba_cuda::info::cpu_attribute(name)
+        cpu_attribute(name)
     }
 
     fn compute_capability(&self) -> (i64, i64) {
-        crate::numba_cuda::info::CPU_COMPUTE_CAPABILITY
+        CPU_COMPUTE_CAPABILITY
     }
 
     fn memory_info(&self) -> (usize, usize) {
@@ -322,6 +355,7 @@ impl Backend for CpuDevice {
             id,
             bytes,
             storage: Storage::Cpu(Arc::new(buf)),
+            release: release_allocation,
         }))
     }
 

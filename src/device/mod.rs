@@ -24,30 +24,16 @@ pub mod cpu;
 pub mod cpu_streams;
 pub mod cuda;
 pub mod ledger;
+pub mod pointers;
 pub mod state;
 
 use std::sync::Arc;
 
-use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::DType;
+use crate::kernel::abi::Allocation;
 
 /// Identifies a stream on the current device. 0 is the legacy default stream.
 pub type StreamId = u64;
-
-/// One device allocation. Dropping the last reference returns its bytes to the device.
-pub struct Allocation {
-    pub id: u64,
-    pub bytes: usize,
-    pub storage: Storage,
-}
-
-/// The memory behind an allocation.
-pub enum Storage {
-    /// Embedded CPU device memory (and host memory a device view wraps: mapped, managed).
-    Cpu(Arc<Buffer>),
-    /// GPU memory of the CUDA device.
-    Cuda(Arc<cuda::mem::CudaMem>),
-}
 
 /// A device-resident array view (DeviceNDArray, CuPy arrays, mapped/managed arrays, any
 /// `__cuda_array_interface__` object).
@@ -99,13 +85,5 @@ pub fn describe(rt: &mut Runtime) -> String {
             )
         }
         Err(e) => format!("no device: {}", e.message),
-    }
-}
-
-impl Drop for Allocation {
-    fn drop(&mut self) {
-        // Returns the bytes to the device that made it (no-op for host-memory wrappers
-        // and allocations already released by `.free()`).
-        cpu::release_allocation(self.id, self.bytes);
     }
 }

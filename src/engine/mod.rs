@@ -11,6 +11,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
 
+pub use crate::interp::assist::{Completeness, Completion};
+
 use crate::py::runtime::Frontend;
 
 /// An execute_request, as the engine needs it.
@@ -39,25 +41,6 @@ pub struct ExecuteOutcome {
     pub error: Option<ErrorInfo>,
     /// Reply payloads (`page` for `obj?`).
     pub payload: Vec<Json>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Completeness {
-    Complete,
-    /// Incomplete, with the indent to suggest for the next line.
-    Incomplete(String),
-    Invalid,
-    Unknown,
-}
-
-/// A complete_reply. Positions are in Unicode code points.
-#[derive(Clone, Debug, Default)]
-pub struct Completion {
-    pub matches: Vec<String>,
-    pub cursor_start: usize,
-    pub cursor_end: usize,
-    /// (text, type) pairs for `_jupyter_types_experimental`.
-    pub types: Vec<(String, String)>,
 }
 
 /// One interactive session: interpreter state, device, history of results.

@@ -14,7 +14,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::engine::bindings::LedgerSetting;
 use crate::engine::{Completeness, Completion, ErrorInfo, ExecuteOutcome, ExecuteRequest};
-use crate::interp::expr::{call_value, InterpState};
+use crate::interp::expr::InterpState;
 use crate::interp::frame::{Ctx, Flow};
 use crate::interp::magics::{parse_snippet, run_snippet, run_timeit};
 use crate::interp::timing::{parse_timeit_args, Stopwatch};
@@ -32,7 +32,7 @@ pub struct Session {
 impl Session {
     pub fn new(interrupt: Arc<AtomicBool>) -> Session {
         let mut rt = Runtime::new(Box::new(NullFrontend), interrupt);
-        rt.caller = Some(call_value);
+        rt.hooks = Some(crate::interp::hooks());
         rt.state::<InterpState>().builtins = crate::interp::builtins::builtins();
         crate::engine::bindings::install(&mut rt);
         Session {

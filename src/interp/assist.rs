@@ -2,11 +2,29 @@
 
 use ruff_python_parser::{parse, Mode, ParseOptions};
 
-use crate::engine::{Completeness, Completion};
 use crate::interp::frame::Ctx;
 use crate::py::error::PyResult;
 use crate::py::runtime::Runtime;
 use crate::py::value::Value;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Completeness {
+    Complete,
+    /// Incomplete, with the indent to suggest for the next line.
+    Incomplete(String),
+    Invalid,
+    Unknown,
+}
+
+/// A complete_reply. Positions are in Unicode code points.
+#[derive(Clone, Debug, Default)]
+pub struct Completion {
+    pub matches: Vec<String>,
+    pub cursor_start: usize,
+    pub cursor_end: usize,
+    /// (text, type) pairs for `_jupyter_types_experimental`.
+    pub types: Vec<(String, String)>,
+}
 
 /// The dotted name ending at byte `end` of `code` (`np.ze` → "np.ze").
 fn dotted_before(code: &str, end: usize) -> (usize, &str) {

@@ -1,50 +1,16 @@
 //! Python's builtins, as far as the subset goes.
 
-use std::any::Any;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::arrays::format::float_repr;
 use crate::interp::objects::{ExceptionType, RangeObj, BUILTIN_EXCEPTIONS};
 use crate::interp::ops;
-use crate::interp::repr::{float_repr, format_value, repr, to_str};
+use crate::interp::repr::{format_value, repr, to_str};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::runtime::StreamName;
-use crate::py::value::{Args, Object, Value};
-
-/// A class object for non-builtin types (`type(d)` of a device array).
-pub struct ClassObj {
-    pub module: String,
-    pub name: String,
-}
-
-impl Object for ClassObj {
-    fn type_name(&self) -> String {
-        "type".into()
-    }
-    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(if self.module == "builtins" {
-            format!("<class '{}'>", self.name)
-        } else {
-            format!("<class '{}.{}'>", self.module, self.name)
-        })
-    }
-    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        Ok(match name {
-            "__name__" => Some(Value::str(&self.name)),
-            "__module__" => Some(Value::str(&self.module)),
-            _ => None,
-        })
-    }
-    fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
-        Ok(Some(other.downcast::<ClassObj>().is_some_and(|o| {
-            o.name == self.name && o.module == self.module
-        })))
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-}
+use crate::py::value::{Args, Value};
 
 /// `type(v)`.
 pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
@@ -82,7 +48,7 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
         Value::Object(o) => (o.module_name(), o.type_name()),
         other => ("builtins".into(), other.type_name()),
     };
-    Value::object(ClassObj { module, name })
+    Value::object(crate::py::value::ClassObj { module, name })
 }
 
 fn capitalize(s: &str) -> String {
@@ -460,8 +426,8 @@ pub fn builtins() -> HashMap<String, Value> {
             return Err(PyErr::type_error("divmod expected 2 arguments"));
         };
         Ok(Value::tuple(vec![
-            ops::binary(rt, crate::py::value::BinOp::FloorDiv, x, y)?,
-            ops::binary(rt, crate::py::value::BinOp::Mod, x, y)?,
+            ops::binary(rt, crate::arrays::operator::BinOp::FloorDiv, x, y)?,
+            ops::binary(rt, crate::arrays::operator::BinOp::Mod, x, y)?,
         ]))
     });
     f(
@@ -472,7 +438,7 @@ pub fn builtins() -> HashMap<String, Value> {
             let [x, y] = &a.pos[..2.min(a.pos.len())] else {
                 return Err(PyErr::type_error("pow expected 2 arguments"));
             };
-            ops::binary(rt, crate::py::value::BinOp::Pow, x, y)
+            ops::binary(rt, crate::arrays::operator::BinOp::Pow, x, y)
         },
     );
     f(
@@ -660,7 +626,7 @@ pub fn builtins() -> HashMap<String, Value> {
                 1 => (None, g(a.pos.first())?, None),
                 _ => (g(a.pos.first())?, g(a.pos.get(1))?, g(a.pos.get(2))?),
             };
-            Ok(Value::Slice(Rc::new(crate::py::value::SliceValue {
+            Ok(Value::Slice(Rc::new(crate::arrays::index::SliceValue {
                 start,
                 stop,
                 step,

@@ -130,7 +130,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 if i % 100_000 == 0 {
                     rt.check_interrupt()?;
                 }
-                acc = ops::binary(rt, crate::py::value::BinOp::Add, &acc, &it)?;
+                acc = ops::binary(rt, crate::arrays::operator::BinOp::Add, &acc, &it)?;
             }
             Ok(acc)
         },

@@ -7,6 +7,9 @@ use std::rc::Rc;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::Ranged;
 
+use crate::arrays::index::SliceValue;
+use crate::arrays::operator::BinOp;
+use crate::arrays::operator::UnaryOp;
 use crate::interp::attrs::get_attr;
 use crate::interp::frame::Ctx;
 use crate::interp::ops;
@@ -14,8 +17,7 @@ use crate::interp::repr::{format_value, repr, to_str};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
-use crate::py::value::SliceValue;
-use crate::py::value::{Args, BinOp, Dict, UnaryOp, Value};
+use crate::py::value::{Args, Dict, Value};
 
 /// Interpreter-wide state kept in the runtime.
 #[derive(Default)]

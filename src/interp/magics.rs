@@ -295,7 +295,7 @@ fn whos(rt: &mut Runtime, ctx: &Ctx, types: &str) -> PyResult<()> {
                     a.dtype.name()
                 );
                 if bytes >= 100_000 {
-                    let f = crate::interp::repr::float_repr;
+                    let f = crate::arrays::format::float_repr;
                     if bytes < 1 << 20 {
                         s.push_str(&format!(" ({} kb)", f(bytes as f64 / 1024.0)));
                     } else {

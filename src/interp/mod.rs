@@ -16,3 +16,14 @@ pub mod repr;
 pub mod stmt;
 pub mod subscript;
 pub mod timing;
+
+/// The interpreter's services for native code (see [`crate::py::runtime::InterpHooks`]).
+pub fn hooks() -> crate::py::runtime::InterpHooks {
+    crate::py::runtime::InterpHooks {
+        call: expr::call_value,
+        iterate: ops::iterate,
+        truthy: ops::truthy,
+        to_str: repr::to_str,
+        builtin: |rt, name| rt.state::<expr::InterpState>().builtins.get(name).cloned(),
+    }
+}

@@ -208,7 +208,8 @@ fn math_module() -> Rc<Module> {
         |rt, a| {
             let mut acc = Value::Int(1);
             for v in crate::interp::ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
-                acc = crate::interp::ops::binary(rt, crate::py::value::BinOp::Mul, &acc, &v)?;
+                acc =
+                    crate::interp::ops::binary(rt, crate::arrays::operator::BinOp::Mul, &acc, &v)?;
             }
             Ok(acc)
         },

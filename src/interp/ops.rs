@@ -5,12 +5,14 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::arrays::operator::BinOp;
+use crate::arrays::operator::UnaryOp;
 use crate::interp::objects::RangeObj;
 use crate::interp::repr::repr;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs;
 use crate::py::runtime::Runtime;
-use crate::py::value::{BinOp, UnaryOp, Value};
+use crate::py::value::Value;
 
 pub fn truthy(rt: &mut Runtime, v: &Value) -> PyResult<bool> {
     Ok(match v {

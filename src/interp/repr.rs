@@ -1,59 +1,11 @@
 //! `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format
 //! specification mini-language, as CPython and IPython print them.
 
+use crate::arrays::format::float_repr;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs;
 use crate::py::runtime::Runtime;
 use crate::py::value::Value;
-
-/// Python's `repr(float)`: shortest round-trip digits, exponent form below 1e-4 and from 1e16.
-pub fn float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() {
-            "-0.0".into()
-        } else {
-            "0.0".into()
-        };
-    }
-    // Rust's `{:e}` gives the shortest round-trip digits: "1.2345e-5".
-    let sci = format!("{x:e}");
-    let (mant, exp) = sci.split_once('e').expect("exponent form");
-    let exp: i32 = exp.parse().expect("integer exponent");
-    let neg = mant.starts_with('-');
-    let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
-    let sign = if neg { "-" } else { "" };
-    if !(-4..16).contains(&exp) {
-        let m = if digits.len() > 1 {
-            format!("{}.{}", &digits[..1], &digits[1..])
-        } else {
-            digits.clone()
-        };
-        let es = if exp < 0 { '-' } else { '+' };
-        return format!("{sign}{m}e{es}{:02}", exp.abs());
-    }
-    let point = exp + 1; // digits before the decimal point
-    if point <= 0 {
-        format!("{sign}0.{}{}", "0".repeat((-point) as usize), digits)
-    } else if point as usize >= digits.len() {
-        format!(
-            "{sign}{}{}.0",
-            digits,
-            "0".repeat(point as usize - digits.len())
-        )
-    } else {
-        format!(
-            "{sign}{}.{}",
-            &digits[..point as usize],
-            &digits[point as usize..]
-        )
-    }
-}
 
 fn str_repr(s: &str) -> String {
     let quote = if s.contains('\'') && !s.contains('"') {

@@ -117,7 +117,7 @@ fn list_idx_err(what: &str, k: &Value) -> PyErr {
     ))
 }
 
-pub fn slice_items(items: &[Value], s: &crate::py::value::SliceValue) -> PyResult<Vec<Value>> {
+pub fn slice_items(items: &[Value], s: &crate::arrays::index::SliceValue) -> PyResult<Vec<Value>> {
     let (start, _stop, step) = s.indices(items.len())?;
     let n = s.len_for(items.len())?;
     Ok((0..n)

@@ -6,7 +6,31 @@ use std::sync::Arc;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::{DType, Scalar};
-use crate::device::Allocation;
+use crate::gpu::memory::CudaMem;
+
+/// One device allocation. Dropping the last reference returns its bytes to the device.
+pub struct Allocation {
+    pub id: u64,
+    pub bytes: usize,
+    pub storage: Storage,
+    /// Gives the bytes back to the accounting of the device that made the allocation when
+    /// the last reference drops (idempotent: `.free()` may have released them already).
+    pub release: fn(u64, usize) -> bool,
+}
+
+/// The memory behind an allocation.
+pub enum Storage {
+    /// Embedded CPU device memory (and host memory a device view wraps: mapped, managed).
+    Cpu(Arc<Buffer>),
+    /// GPU memory of the CUDA device.
+    Cuda(Arc<CudaMem>),
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        (self.release)(self.id, self.bytes);
+    }
+}
 
 /// Grid and block dimensions (x, y, z; unused dimensions are 1) and dynamic shared bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

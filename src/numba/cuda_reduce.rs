@@ -216,7 +216,7 @@ fn host_input(rt: &mut Runtime, v: &Value, call: &str) -> PyResult<NdArray> {
     if let Value::Array(a) = v {
         return Ok(a.clone());
     }
-    if let Some(view) = api::device_view(rt, v)? {
+    if let Some(view) = crate::numba_cuda::interop::view_of(rt, v)? {
         let a = NdArray::zeros(&view.shape, view.dtype)
             .map_err(|e| PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes)))?;
         api::dtoh(
@@ -359,11 +359,11 @@ impl Object for Reduce {
             "Reduce.__call__",
             &["arr", "size=", "res=", "init=", "stream="],
         )?;
-        let stream = api::parse_stream(rt, a[4].as_ref())?;
+        let stream = crate::numba_cuda::stream_objects::parse_stream(rt, a[4].as_ref())?;
         let arg = a[0].clone().unwrap_or(Value::None);
         let name = self.func.name.clone();
         // Host data is copied in (as Numba does); device data is reduced where it is.
-        let input = match api::device_view(rt, &arg)? {
+        let input = match crate::numba_cuda::interop::view_of(rt, &arg)? {
             Some(v) => v,
             None => {
                 let host = crate::py::ndarray_attrs::to_ndarray(rt, &arg)?;
@@ -399,7 +399,7 @@ impl Object for Reduce {
                 Ok(Value::Scalar(Scalar::from_bytes(dt, &b)))
             }
             Some(res) => {
-                let Some(mut view) = api::device_view(rt, res)? else {
+                let Some(mut view) = crate::numba_cuda::interop::view_of(rt, res)? else {
                     return Err(PyErr::type_error("res must be a device array")
                         .with_hint("Pass an array made by cuda.device_array(1, dtype=...)."));
                 };

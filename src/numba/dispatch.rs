@@ -465,9 +465,7 @@ pub fn register_numba(m: &Module) {
             "prange(*args)",
             "range() that @njit(parallel=True) may run in parallel.",
             |rt, args| {
-                let f = crate::interp::builtins::builtins()
-                    .remove("range")
-                    .ok_or_else(|| PyErr::internal("builtin range is missing"))?;
+                let f = rt.builtin("range")?;
                 rt.call(&f, args)
             },
         ),

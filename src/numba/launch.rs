@@ -46,7 +46,7 @@ pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
     if let Value::Array(a) = v {
         // Mapped and managed host memory is device-accessible: used in place, as Numba
         // does, not copied in and back.
-        if let Some(view) = api::device_view(rt, v)? {
+        if let Some(view) = crate::numba_cuda::interop::view_of(rt, v)? {
             return Ok(Prep::Device(view));
         }
         return Ok(Prep::Host {
@@ -58,7 +58,7 @@ pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
     if let Some(s) = typeof_scalar(v) {
         return Ok(Prep::Scalar(s));
     }
-    if let Some(view) = api::device_view(rt, v)? {
+    if let Some(view) = crate::numba_cuda::interop::view_of(rt, v)? {
         return Ok(Prep::Device(view));
     }
     Err(PyErr::type_error(format!(
@@ -114,7 +114,7 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
             "kernels take positional arguments only, got keyword '{k}'"
         )));
     }
-    let stream = api::parse_stream(rt, Some(req.stream))?;
+    let stream = crate::numba_cuda::stream_objects::parse_stream(rt, Some(req.stream))?;
     let mut preps = Vec::new();
     for (i, v) in req.args.pos.iter().enumerate() {
         preps.push(classify(rt, i, v)?);
@@ -246,12 +246,12 @@ pub fn register_random(m: &Module) {
             if sub < 0 {
                 return Err(PyErr::value_error("subsequence_start must be non-negative"));
             }
-            let stream = api::parse_stream(rt, a[3].as_ref())?;
+            let stream = crate::numba_cuda::stream_objects::parse_stream(rt, a[3].as_ref())?;
             let host = states_array(n as usize, seed, sub as u64)?;
             match api::alloc(rt, &host.shape, DType::U64, stream) {
                 Ok(view) => {
                     api::htod(rt, &host, &view, stream, Transfer { explicit: true, call: "create_xoroshiro128p_states".into() })?;
-                    Ok(api::wrap(rt, view))
+                    Ok(crate::numba_cuda::devicearray::DeviceNDArray::value(view))
                 }
                 Err(e) if e.is("NotImplementedError") => Ok(Value::Array(host)),
                 Err(e) => Err(e),

@@ -79,7 +79,7 @@ impl Object for NjitFunction {
             } else if let Some(s) = typeof_scalar(v) {
                 tys.push(Ty::Scalar(s.dtype()));
                 kargs.push(KernelArg::Scalar(s));
-            } else if crate::device::api::device_view(rt, v)?.is_some() {
+            } else if crate::numba_cuda::interop::view_of(rt, v)?.is_some() {
                 let pname = names.get(i).cloned().unwrap_or_else(|| format!("#{i}"));
                 return Err(PyErr::type_error(format!(
                     "{}() got a device array for argument '{pname}': @njit functions run on the host. Copy it first with .copy_to_host(), or write the loop as a @cuda.jit kernel.",
@@ -129,7 +129,7 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
         let mut parallel = false;
         for (k, v) in &args.kw {
             match &**k {
-                "parallel" => parallel = crate::interp::ops::truthy(rt, v)?,
+                "parallel" => parallel = rt.truthy(v)?,
                 "nopython" | "cache" | "fastmath" | "nogil" | "boundscheck" | "error_model"
                 | "inline" | "forceobj" | "looplift" => {}
                 "signature" => {

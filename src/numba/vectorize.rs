@@ -161,14 +161,14 @@ impl UFunc {
                 pos.len()
             )));
         }
-        let stream = api::parse_stream(rt, stream_v.as_ref())?;
+        let stream = crate::numba_cuda::stream_objects::parse_stream(rt, stream_v.as_ref())?;
         let mut inputs = Vec::new();
         for v in &pos {
             inputs.push(match v {
                 Value::Int(_) | Value::Float(_) | Value::Bool(_) => Input::Scalar(typeof_scalar(v).unwrap_or(Scalar::I64(0)), true),
                 Value::Scalar(s) => Input::Scalar(*s, false),
                 Value::Array(a) => Input::Host(a.clone()),
-                other => match api::device_view(rt, other)? {
+                other => match crate::numba_cuda::interop::view_of(rt, other)? {
                     Some(view) if self.target == Target::Cuda => Input::Device(view),
                     Some(_) => {
                         return Err(PyErr::type_error(format!(
@@ -363,7 +363,7 @@ impl UFunc {
                 };
                 (v, Some(o.clone()))
             }
-            Some(other) => match api::device_view(rt, other)? {
+            Some(other) => match crate::numba_cuda::interop::view_of(rt, other)? {
                 Some(v) => (v, None),
                 None => {
                     return Err(PyErr::type_error(format!(
@@ -405,7 +405,9 @@ impl UFunc {
                 api::dtoh(rt, &out_view, &o, stream, why())?;
                 return Ok(Some(Value::Array(o)));
             }
-            return Ok(Some(api::wrap(rt, out_view)));
+            return Ok(Some(crate::numba_cuda::devicearray::DeviceNDArray::value(
+                out_view,
+            )));
         }
         let o = match host_out {
             Some(o) => o,

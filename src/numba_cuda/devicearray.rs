@@ -3,6 +3,8 @@
 use std::any::Any;
 use std::rc::Rc;
 
+use crate::arrays::operator::BinOp;
+use crate::arrays::operator::UnaryOp;
 use crate::arrays::{contiguous, NdArray};
 use crate::device::api::{self, shape_str, Transfer};
 use crate::device::backend::Record;
@@ -16,7 +18,7 @@ use crate::numba_cuda::view_index::{basic_index, broadcast_to, Indexed, Layout};
 use crate::numba_cuda::{hostconv, viewops};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{BinOp, Dict, Object, UnaryOp, Value};
+use crate::py::value::{Dict, Object, Value};
 
 pub const ERR_CONTIGUOUS: &str = "Array contains non-contiguous buffer and cannot be transferred as a single memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()";
 
@@ -40,7 +42,7 @@ pub fn istrides(v: &[isize]) -> Value {
 
 /// The stream a call uses: the given one, else the array's bound stream.
 fn call_stream(rt: &mut Runtime, given: Option<&Value>, view: &DeviceView) -> PyResult<StreamId> {
-    let s = api::parse_stream(rt, given)?;
+    let s = crate::numba_cuda::stream_objects::parse_stream(rt, given)?;
     Ok(if s == 0 { view.stream } else { s })
 }
 
@@ -175,7 +177,7 @@ pub fn copy_to_device(
         return Err(PyErr::value_error(ERR_CONTIGUOUS));
     }
     let s = call_stream(rt, stream, view)?;
-    if let Some(src) = api::device_view(rt, ary)? {
+    if let Some(src) = crate::numba_cuda::interop::view_of(rt, ary)? {
         if !is_contig(&src) {
             return Err(PyErr::value_error(ERR_CONTIGUOUS));
         }
@@ -281,7 +283,7 @@ pub fn setitem(
         label: "setitem".into(),
         explicit: true,
     };
-    let ticket = if let Some(src) = api::device_view(rt, value)? {
+    let ticket = if let Some(src) = crate::numba_cuda::interop::view_of(rt, value)? {
         let strides = broadcast_to(&src.shape, &src.strides, &target.shape)?;
         let src = ArrayArg {
             shape: target.shape.clone(),

@@ -95,7 +95,7 @@ pub fn method(this: &Rc<DeviceNDArray>, name: &str) -> PyResult<Option<Value>> {
         "getitem" => m(this, name, "getitem(item, stream=0)", "Index the array (same as d[item]).", |d, rt, a| {
             let b = a.bind("getitem", &["item", "stream="])?;
             let key = arg(&b, 0).cloned().unwrap_or(Value::None);
-            let s = api::parse_stream(rt, arg(&b, 1))?;
+            let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 1))?;
             let this = if s == 0 { d.view.clone() } else { DeviceView { stream: s, ..d.view.clone() } };
             crate::py::value::Object::get_item(Rc::new(DeviceNDArray { view: this }), &key, rt)
         }),
@@ -157,7 +157,7 @@ pub fn method(this: &Rc<DeviceNDArray>, name: &str) -> PyResult<Option<Value>> {
         }),
         "bind" => m(this, name, "bind(stream=0)", "A shallow copy whose default stream is `stream`.", |d, rt, a| {
             let b = a.bind("bind", &["stream="])?;
-            let s = api::parse_stream(rt, arg(&b, 0))?;
+            let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 0))?;
             Ok(wrap(DeviceView { stream: s, ..d.view.clone() }))
         }),
         "free" => m(this, name, "free()",

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::DType;
+use crate::arrays::operator::BinOp;
 use crate::arrays::NdArray;
 use crate::device::backend::Device;
 use crate::device::cuda::pinned;
@@ -17,7 +18,7 @@ use crate::numba_cuda::devicearray::DeviceNDArray;
 use crate::numba_cuda::interop::host_view;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{BinOp, Object, Value};
+use crate::py::value::{Object, Value};
 
 /// A zeroed host array of `shape`, in C or F order (`strides=` when given).
 pub fn host_alloc(

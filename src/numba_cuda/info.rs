@@ -10,38 +10,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Object, Value};
 
-/// What the CPU device reports as its compute capability (a common, fully featured one).
-pub const CPU_COMPUTE_CAPABILITY: (i64, i64) = (7, 5);
 const UUID: &str = "GPU-6e626375-6461-4350-5564-657669636530";
-
-fn cpu_count() -> i64 {
-    std::thread::available_parallelism()
-        .map(|n| n.get() as i64)
-        .unwrap_or(1)
-}
-
-/// A CPU-device attribute by its `CU_DEVICE_ATTRIBUTE_*` short name.
-pub fn cpu_attribute(name: &str) -> Option<i64> {
-    Some(match name {
-        "MULTIPROCESSOR_COUNT" => cpu_count(),
-        "MAX_THREADS_PER_BLOCK" => 1024,
-        "MAX_BLOCK_DIM_X" | "MAX_BLOCK_DIM_Y" => 1024,
-        "MAX_BLOCK_DIM_Z" => 64,
-        "MAX_GRID_DIM_X" => 2147483647,
-        "MAX_GRID_DIM_Y" | "MAX_GRID_DIM_Z" => 65535,
-        "MAX_SHARED_MEMORY_PER_BLOCK" => 49152,
-        "WARP_SIZE" => 32,
-        "MAX_THREADS_PER_MULTIPROCESSOR" => 2048,
-        "COMPUTE_CAPABILITY_MAJOR" => CPU_COMPUTE_CAPABILITY.0,
-        "COMPUTE_CAPABILITY_MINOR" => CPU_COMPUTE_CAPABILITY.1,
-        "PCI_BUS_ID" | "PCI_DEVICE_ID" | "PCI_DOMAIN_ID" => 0,
-        "ASYNC_ENGINE_COUNT" => 1,
-        "UNIFIED_ADDRESSING" | "CAN_MAP_HOST_MEMORY" | "MANAGED_MEMORY" => 1,
-        "CONCURRENT_KERNELS" => 1,
-        "KERNEL_EXEC_TIMEOUT" => 0,
-        _ => return None,
-    })
-}
 
 /// `Device`: the device in use.
 pub struct DeviceObj;

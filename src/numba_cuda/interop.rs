@@ -1,49 +1,18 @@
 //! Interoperability: which values are device memory, the `__cuda_array_interface__` dict,
 //! and pointers back to allocations (so CuPy, Numba and foreign CAI objects share memory).
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use crate::arrays::dtype::DType;
 use crate::arrays::NdArray;
 use crate::device::cpu::next_alloc_id;
 use crate::device::state::{self, HostKind};
-use crate::device::{Allocation, DeviceView, Storage, StreamId};
+use crate::device::{DeviceView, StreamId};
+use crate::kernel::abi::{Allocation, Storage};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Dict, Value};
-
-/// Live device allocations by base address, to resolve CAI pointers.
-#[derive(Default)]
-pub struct PtrRegistry {
-    allocs: BTreeMap<usize, Weak<Allocation>>,
-}
-
-pub fn base_ptr(alloc: &Allocation) -> usize {
-    match &alloc.storage {
-        Storage::Cpu(b) => b.as_ptr() as usize,
-        Storage::Cuda(m) => m.ptr as usize,
-    }
-}
-
-pub fn register_alloc(rt: &mut Runtime, alloc: &Arc<Allocation>) {
-    let reg = rt.state::<PtrRegistry>();
-    if reg.allocs.len() > 256 {
-        reg.allocs.retain(|_, w| w.strong_count() > 0);
-    }
-    if alloc.bytes > 0 {
-        reg.allocs.insert(base_ptr(alloc), Arc::downgrade(alloc));
-    }
-}
-
-/// The allocation containing `ptr`, and the offset of `ptr` in it.
-pub fn resolve_ptr(rt: &mut Runtime, ptr: usize) -> Option<(Arc<Allocation>, usize)> {
-    let reg = rt.state::<PtrRegistry>();
-    let (base, w) = reg.allocs.range(..=ptr).next_back()?;
-    let a = w.upgrade()?;
-    (ptr < base + a.bytes.max(1)).then(|| (a.clone(), ptr - base))
-}
 
 /// A device view over host memory that the device may use directly (mapped, managed).
 pub fn host_view(a: &NdArray) -> DeviceView {
@@ -52,6 +21,7 @@ pub fn host_view(a: &NdArray) -> DeviceView {
             id: next_alloc_id(),
             bytes: 0,
             storage: Storage::Cpu(a.buf.clone()),
+            release: crate::device::cpu::release_allocation,
         }),
         offset: a.offset,
         shape: a.shape.clone(),
@@ -61,7 +31,32 @@ pub fn host_view(a: &NdArray) -> DeviceView {
     }
 }
 
-/// See [`crate::device::api::device_view`].
+/// Finds the device view of an object of another library's device-array type.
+pub type ViewKind = fn(&dyn std::any::Any) -> Option<DeviceView>;
+
+fn view_kinds() -> &'static std::sync::RwLock<Vec<ViewKind>> {
+    static KINDS: std::sync::OnceLock<std::sync::RwLock<Vec<ViewKind>>> =
+        std::sync::OnceLock::new();
+    KINDS.get_or_init(Default::default)
+}
+
+/// Let Numba's functions take another library's device arrays (CuPy's) as their own
+/// memory: that library registers how to find the view when its module is built.
+pub fn register_view_kind(kind: ViewKind) {
+    let mut kinds = view_kinds().write().unwrap_or_else(|e| e.into_inner());
+    if !kinds.iter().any(|k| std::ptr::fn_addr_eq(*k, kind)) {
+        kinds.push(kind);
+    }
+}
+
+/// The view of an object of a registered device-array type (no side effects).
+pub fn other_kinds_view(any: &dyn std::any::Any) -> Option<DeviceView> {
+    let kinds = view_kinds().read().unwrap_or_else(|e| e.into_inner());
+    kinds.iter().find_map(|k| k(any))
+}
+
+/// The device view behind a value: DeviceNDArray, CuPy arrays, mapped/managed arrays and
+/// any object with `__cuda_array_interface__`. Ok(None) for everything else.
 pub fn view_of(rt: &mut Runtime, v: &Value) -> PyResult<Option<DeviceView>> {
     match v {
         Value::Object(o) => {
@@ -70,10 +65,10 @@ pub fn view_of(rt: &mut Runtime, v: &Value) -> PyResult<Option<DeviceView>> {
                 state::check_not_freed(rt, d.view.alloc.id)?;
                 return Ok(Some(d.view.clone()));
             }
-            if let Some(c) = any.downcast_ref::<crate::cupy::ndarray::CupyArray>() {
+            if let Some(view) = other_kinds_view(any) {
                 // A CuPy view of a Numba array shares its allocation, and so its `.free()`.
-                state::check_not_freed(rt, c.view.alloc.id)?;
-                return Ok(Some(c.view.clone()));
+                state::check_not_freed(rt, view.alloc.id)?;
+                return Ok(Some(view));
             }
             if let Some(s) = any.downcast_ref::<crate::numba_cuda::smart::SmartArray>() {
                 return s.gpu_view(rt).map(Some);
@@ -103,7 +98,7 @@ fn data_ptr(view: &DeviceView) -> i64 {
     if view.size() == 0 {
         0
     } else {
-        (base_ptr(&view.alloc) + view.offset) as i64
+        (crate::device::pointers::base_ptr(&view.alloc) + view.offset) as i64
     }
 }
 
@@ -239,6 +234,7 @@ pub fn from_cai(rt: &mut Runtime, d: &Dict) -> PyResult<DeviceView> {
             storage: Storage::Cpu(Arc::new(
                 crate::arrays::buffer::Buffer::zeroed(0).expect("empty buffer"),
             )),
+            release: crate::device::cpu::release_allocation,
         });
         return Ok(DeviceView {
             alloc,
@@ -249,7 +245,7 @@ pub fn from_cai(rt: &mut Runtime, d: &Dict) -> PyResult<DeviceView> {
             stream,
         });
     }
-    let (alloc, offset) = resolve_ptr(rt, ptr).ok_or_else(|| {
+    let (alloc, offset) = crate::device::pointers::resolve_ptr(rt, ptr).ok_or_else(|| {
         PyErr::value_error(format!(
             "pointer {ptr:#x} in __cuda_array_interface__ is not memory of nbcuda's device"
         ))

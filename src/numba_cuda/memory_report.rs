@@ -28,8 +28,10 @@ fn peek_view(v: &Value) -> Option<crate::device::DeviceView> {
     if let Some(d) = v.downcast::<crate::numba_cuda::devicearray::DeviceNDArray>() {
         return Some(d.view.clone());
     }
-    if let Some(c) = v.downcast::<crate::cupy::ndarray::CupyArray>() {
-        return Some(c.view.clone());
+    if let Value::Object(o) = v {
+        if let Some(view) = crate::numba_cuda::interop::other_kinds_view(o.as_any()) {
+            return Some(view);
+        }
     }
     v.downcast::<crate::numba_cuda::smart::SmartArray>()
         .and_then(|s| s.peek_gpu())

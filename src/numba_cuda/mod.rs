@@ -116,7 +116,7 @@ pub fn to_device(
 ) -> PyResult<Value> {
     hostmem::check_not_ctx(obj)?;
     if let Some(to) = to.filter(|v| !v.is_none()) {
-        let view = api::device_view(rt, to)?.ok_or_else(|| {
+        let view = crate::numba_cuda::interop::view_of(rt, to)?.ok_or_else(|| {
             PyErr::type_error(format!(
                 "to= must be a device array, not {}",
                 to.type_name()
@@ -131,15 +131,15 @@ pub fn to_device(
         return Ok(to.clone());
     }
     if obj.downcast::<DeviceNDArray>().is_some() {
-        api::device_view(rt, obj)?;
+        crate::numba_cuda::interop::view_of(rt, obj)?;
         return Ok(obj.clone());
     }
     // Mapped and managed host arrays already are device memory.
-    if matches!(obj, Value::Array(_)) && api::device_view(rt, obj)?.is_some() {
+    if matches!(obj, Value::Array(_)) && crate::numba_cuda::interop::view_of(rt, obj)?.is_some() {
         return Ok(obj.clone());
     }
     if !matches!(obj, Value::Array(_)) {
-        if let Some(v) = api::device_view(rt, obj)? {
+        if let Some(v) = crate::numba_cuda::interop::view_of(rt, obj)? {
             return Ok(DeviceNDArray::value(v));
         }
     }
@@ -188,7 +188,7 @@ pub fn to_device(
 
 fn like(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, DType, char)> {
     hostmem::check_not_ctx(v)?;
-    let (shape, strides, dtype) = match api::device_view(rt, v)? {
+    let (shape, strides, dtype) = match crate::numba_cuda::interop::view_of(rt, v)? {
         Some(d) => (d.shape, d.strides, d.dtype),
         None => {
             let h = hostconv::host_array(rt, v)?;
@@ -215,7 +215,7 @@ fn host_arrays(rt: &mut Runtime, vals: &[Value]) -> PyResult<Vec<NdArray>> {
 }
 
 fn class(module: &str, name: &str) -> Value {
-    Value::object(crate::interp::builtins::ClassObj {
+    Value::object(crate::py::value::ClassObj {
         module: module.to_string(),
         name: name.to_string(),
     })
@@ -252,7 +252,7 @@ pub fn build(m: &Module) {
         "Allocate a device array like obj and copy obj into it (or into `to=`). Device arrays are returned as they are.",
         |rt, a| {
             let b = a.bind("to_device", &["obj", "stream=", "copy=", "to="])?;
-            let s = api::parse_stream(rt, arg(&b, 1))?;
+            let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 1))?;
             let copy = !matches!(arg(&b, 2), Some(Value::Bool(false)));
             to_device(rt, arg(&b, 0).unwrap_or(&Value::None), s, copy, arg(&b, 3))
         });
@@ -269,7 +269,7 @@ pub fn build(m: &Module) {
             let dt = dtype_arg(rt, arg(&b, 1))?;
             let st = strides_arg(arg(&b, 2))?;
             let order = order_arg(arg(&b, 3))?;
-            let s = api::parse_stream(rt, arg(&b, 4))?;
+            let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 4))?;
             Ok(DeviceNDArray::value(device_array(
                 rt, &shape, dt, order, st, s,
             )?))
@@ -282,7 +282,7 @@ pub fn build(m: &Module) {
         |rt, a| {
             let b = a.bind("device_array_like", &["ary", "stream="])?;
             let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(&Value::None))?;
-            let s = api::parse_stream(rt, arg(&b, 1))?;
+            let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 1))?;
             Ok(DeviceNDArray::value(device_array(
                 rt, &shape, dt, order, None, s,
             )?))
@@ -364,7 +364,7 @@ pub fn build(m: &Module) {
         "mapped(*arrays, stream=0)",
         "A context manager that maps host arrays into the device; yields the device array(s).",
         |rt, a| {
-            let s = api::parse_stream(rt, a.kwarg("stream"))?;
+            let s = crate::numba_cuda::stream_objects::parse_stream(rt, a.kwarg("stream"))?;
             let arrays = host_arrays(rt, &a.pos)?;
             Ok(Value::object(HostCtx::new(arrays, HostKind::Mapped, s)))
         },
@@ -376,7 +376,7 @@ pub fn build(m: &Module) {
         |rt, a| {
             let b = a.bind("as_cuda_array", &["obj", "sync="])?;
             let obj = arg(&b, 0).unwrap_or(&Value::None);
-            match api::device_view(rt, obj)? {
+            match crate::numba_cuda::interop::view_of(rt, obj)? {
                 Some(v) => Ok(DeviceNDArray::value(v)),
                 None => Err(PyErr::type_error(
                     "*obj* doesn't implement the cuda array interface.",
@@ -392,8 +392,11 @@ pub fn build(m: &Module) {
             let b = a.bind("is_cuda_array", &["obj"])?;
             let obj = arg(&b, 0).unwrap_or(&Value::None);
             Ok(Value::Bool(match obj {
-                Value::Object(_) => api::device_view(rt, obj).ok().flatten().is_some(),
-                Value::Array(_) => api::device_view(rt, obj)?.is_some(),
+                Value::Object(_) => crate::numba_cuda::interop::view_of(rt, obj)
+                    .ok()
+                    .flatten()
+                    .is_some(),
+                Value::Array(_) => crate::numba_cuda::interop::view_of(rt, obj)?.is_some(),
                 _ => false,
             }))
         },

@@ -39,7 +39,7 @@ fn where_arg(v: Option<&Value>) -> PyResult<&'static str> {
 
 impl SmartArray {
     pub fn new(rt: &mut Runtime, obj: &Value, wher: &str) -> PyResult<SmartArray> {
-        let (host, gpu) = match api::device_view(rt, obj)? {
+        let (host, gpu) = match crate::numba_cuda::interop::view_of(rt, obj)? {
             Some(v) if !matches!(obj, Value::Array(_)) => {
                 let h = NdArray::zeros(&v.shape, v.dtype).map_err(|e| {
                     PyErr::memory_error(format!("Unable to allocate {} bytes", e.bytes))

@@ -225,7 +225,7 @@ impl Object for Event {
                 "Mark the current point of a stream; the event completes when the stream gets there.",
                 |e, rt, a| {
                     let b = a.bind("record", &["stream="])?;
-                    let s = api::parse_stream(rt, b[0].as_ref())?;
+                    let s = crate::numba_cuda::stream_objects::parse_stream(rt, b[0].as_ref())?;
                     let mark = device(rt)?.backend().record_event(s);
                     *e.mark.borrow_mut() = Some(mark);
                     Ok(Value::None)
@@ -250,7 +250,7 @@ impl Object for Event {
                 "Make later work on a stream wait until this event has completed.",
                 |e, rt, a| {
                     let b = a.bind("wait", &["stream="])?;
-                    let s = api::parse_stream(rt, b[0].as_ref())?;
+                    let s = crate::numba_cuda::stream_objects::parse_stream(rt, b[0].as_ref())?;
                     let m = e.mark.borrow().clone();
                     if let Some(m) = m {
                         device(rt)?.backend().wait_event(s, &m);
@@ -293,5 +293,20 @@ impl Object for Event {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// Interpret a `stream=` argument: None/0 → the default stream, a Stream object → its id.
+pub fn parse_stream(_rt: &mut Runtime, v: Option<&Value>) -> PyResult<StreamId> {
+    match v {
+        None | Some(Value::None) | Some(Value::Int(0)) => Ok(0),
+        Some(v) => match v.downcast::<Stream>() {
+            Some(s) => Ok(s.id),
+            None => Err(PyErr::type_error(format!(
+                "expected a CUDA stream, got {}",
+                v.type_name()
+            ))
+            .with_hint("Pass a stream made by cuda.stream(), or 0 for the default stream.")),
+        },
     }
 }

@@ -20,7 +20,7 @@ pub enum Indexed {
 
 enum Part {
     Int(i64),
-    Slice(crate::py::value::SliceValue),
+    Slice(crate::arrays::index::SliceValue),
     Ellipsis,
     NewAxis,
 }

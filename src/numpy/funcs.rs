@@ -5,7 +5,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{
     broadcast_shapes, broadcast_to, copy_into, fill, new_array, read_vec, Elem, B8,
 };
-use crate::arrays::promote::{promote, python_dtype};
+use crate::arrays::promote::promote;
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{
@@ -14,25 +14,10 @@ use crate::py::ndarray_attrs::{
 use crate::py::ndarray_methods::{
     axis_arg, new_shape, reshape_order, shape_arg, squeeze, transpose,
 };
+use crate::py::promote::python_dtype;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
-
-/// A Python number as a NumPy scalar of its default dtype.
-pub fn python_scalar(v: &Value) -> PyResult<Scalar> {
-    Ok(match v {
-        Value::Int(i) => Scalar::I64(*i),
-        Value::Float(f) => Scalar::F64(*f),
-        Value::Bool(b) => Scalar::Bool(*b),
-        Value::Scalar(s) => *s,
-        other => {
-            return Err(PyErr::type_error(format!(
-                "expected a number, got '{}'",
-                other.type_name()
-            )))
-        }
-    })
-}
 
 fn dt_opt(rt: &mut Runtime, v: &Option<Value>) -> PyResult<Option<DType>> {
     match v {
@@ -488,7 +473,7 @@ pub fn expand(x: &NdArray, k: usize) -> NdArray {
 }
 
 fn seq_arrays(rt: &mut Runtime, v: &Value) -> PyResult<Vec<NdArray>> {
-    let items = crate::interp::ops::iterate(rt, v)?;
+    let items = rt.iterate(v)?;
     items.iter().map(|x| to_ndarray(rt, x)).collect()
 }
 

@@ -40,7 +40,7 @@ pub fn isclose(
             B8(c as u8)
         })
         .collect();
-    crate::arrays::elem::from_vec(&shape, &r)
+    Ok(crate::arrays::elem::from_vec(&shape, &r)?)
 }
 
 fn tolerances(
@@ -126,7 +126,7 @@ pub fn comparisons(m: &Module) {
                     }
                 }
                 Some(r) => {
-                    let v = crate::interp::ops::iterate(rt, r)?;
+                    let v = rt.iterate(r)?;
                     if v.len() != 2 {
                         return Err(PyErr::value_error("range must be a pair (min, max)"));
                     }

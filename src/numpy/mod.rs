@@ -58,7 +58,9 @@ impl crate::py::value::Object for NpType {
                     self.0.name()
                 ))
             })?;
-            return Ok(Value::Scalar(f::python_scalar(&p)?.cast(self.0)));
+            return Ok(Value::Scalar(
+                crate::py::value::python_scalar(&p)?.cast(self.0),
+            ));
         }
         let a = crate::py::ndarray_attrs::to_ndarray(rt, &v)?;
         let c = crate::arrays::elem::cast(&a, self.0)?;

@@ -150,7 +150,7 @@ pub fn module() -> Rc<Module> {
                 .to_string();
             let header = format!(
                 "Not equal to tolerance rtol={}, atol={}",
-                crate::interp::repr::float_repr(rtol).trim_end_matches(".0"),
+                crate::arrays::format::float_repr(rtol).trim_end_matches(".0"),
                 fmt_tol(atol)
             );
             if !compatible(&x, &y) {
@@ -244,7 +244,7 @@ fn fmt_tol(v: f64) -> String {
     if v == v.trunc() && v.abs() < 1e16 {
         format!("{}", v as i64)
     } else {
-        crate::interp::repr::float_repr(v)
+        crate::arrays::format::float_repr(v)
     }
 }
 

@@ -143,7 +143,7 @@ impl UfuncKw {
             )
             .with_hint("Pick a dtype= of the inputs' kind, or pass casting='unsafe'."));
         }
-        cast(x, dt)
+        Ok(cast(x, dt)?)
     }
 
     /// Deliver a computed result: check it has the requested dtype, then write it into
@@ -180,7 +180,7 @@ impl UfuncKw {
             )));
         }
         if !self.unsafe_cast && !same_kind(r.dtype, o.dtype) {
-            return Err(output_cast_error(name, r.dtype, o.dtype));
+            return Err(output_cast_error(name, r.dtype, o.dtype).into());
         }
         match &self.mask {
             None => copy_into(o, &r)?,
@@ -292,10 +292,10 @@ pub(crate) fn ufuncs(m: &Module) {
 /// `np.round(x, decimals)` as NumPy computes it: scale, round half to even, unscale.
 pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
     if !x.dtype.is_float() {
-        return crate::arrays::elem::contiguous_copy(x);
+        return Ok(crate::arrays::elem::contiguous_copy(x)?);
     }
     if dec == 0 {
-        return elementwise_unary("rint", x, None);
+        return Ok(elementwise_unary("rint", x, None)?);
     }
     let f = crate::arrays::elem::scalar_array(
         Scalar::F64(10f64.powi(dec.unsigned_abs() as i32)).cast(x.dtype),
@@ -307,7 +307,7 @@ pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
     };
     let y = binary_ufunc(m, x, &f, None)?;
     let y = elementwise_unary("rint", &y, None)?;
-    binary_ufunc(d, &y, &f, None)
+    Ok(binary_ufunc(d, &y, &f, None)?)
 }
 
 pub(crate) fn reductions(m: &Module) {

@@ -200,3 +200,13 @@ impl fmt::Display for PyErr {
 }
 
 impl std::error::Error for PyErr {}
+
+impl From<crate::arrays::error::ArrayError> for PyErr {
+    fn from(e: crate::arrays::error::ArrayError) -> PyErr {
+        let err = PyErr::new(e.kind.python_name(), e.message);
+        match e.hint {
+            Some(h) => err.with_hint(h),
+            None => err,
+        }
+    }
+}

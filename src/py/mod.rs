@@ -3,6 +3,7 @@ pub mod function;
 pub mod ndarray_attrs;
 pub mod ndarray_docs;
 pub mod ndarray_methods;
+pub mod promote;
 pub mod registry;
 pub mod runtime;
 pub mod value;

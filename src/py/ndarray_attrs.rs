@@ -4,13 +4,16 @@
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{copy_into, first_scalar, new_array, scalar_array, Elem};
 use crate::arrays::index::{gather, resolve, scatter, Idx, Target};
-use crate::arrays::promote::{python_dtype, weak_dtype};
-use crate::arrays::reduce::scalar_to_python;
+use crate::arrays::operator::BinOp;
+use crate::arrays::operator::UnaryOp;
 use crate::arrays::ufunc::{binary_ufunc, elementwise_unary, Ufunc2};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::promote::python_dtype;
+use crate::py::promote::weak_dtype;
 use crate::py::runtime::Runtime;
-use crate::py::value::{BinOp, UnaryOp, Value};
+use crate::py::value::scalar_to_python;
+use crate::py::value::{Args, Value};
 use crate::with_dtype;
 
 pub use crate::arrays::format::{array_repr, array_str, scalar_repr, scalar_str};
@@ -92,8 +95,8 @@ pub fn array_setitem(a: &NdArray, key: &Value, value: &Value, rt: &mut Runtime) 
     let keys = parse_key(rt, key)?;
     let val = value_for(rt, value, a.dtype)?;
     match resolve(a, keys)? {
-        Target::View(v) => copy_into(&v, &val),
-        Target::Gather { shape, offsets } => scatter(a, &shape, &offsets, &val),
+        Target::View(v) => Ok(copy_into(&v, &val)?),
+        Target::Gather { shape, offsets } => Ok(scatter(a, &shape, &offsets, &val)?),
     }
 }
 
@@ -146,7 +149,11 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
         return Ok(None);
     };
     if op == BinOp::MatMul {
-        return crate::numpy::misc::dot(&a, &b).map(Some);
+        let dot = crate::py::ndarray_methods::numpy_function(rt, "dot")?
+            .ok_or_else(|| PyErr::internal("np.dot"))?;
+        return rt
+            .call(&dot, Args::new(vec![Value::Array(a), Value::Array(b)]))
+            .map(Some);
     }
     if op == BinOp::Pow && a.dtype.is_integer() && b.dtype.is_integer() {
         let neg = with_dtype!(b.dtype, T => crate::arrays::elem::read_vec::<T>(&b).iter().any(|x| x.to_f64() < 0.0));
@@ -376,7 +383,7 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
         }
     };
     match dtype {
-        Some(d) if d != base.dtype => crate::arrays::elem::cast(&base, d),
+        Some(d) if d != base.dtype => Ok(crate::arrays::elem::cast(&base, d)?),
         _ => Ok(base),
     }
 }

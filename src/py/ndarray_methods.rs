@@ -3,11 +3,12 @@
 
 use crate::arrays::dtype::Scalar;
 use crate::arrays::elem::{contiguous_copy, fill, first_scalar, shape_str};
-use crate::arrays::reduce::{reduce_ddof, scalar_to_python};
+use crate::arrays::reduce::reduce_ddof;
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_list, value_for_fill, wrap_result};
 use crate::py::runtime::Runtime;
+use crate::py::value::scalar_to_python;
 use crate::py::value::{Args, Value};
 
 /// A shape argument: an int or a tuple/list of ints.
@@ -122,7 +123,7 @@ pub fn transpose(a: &NdArray, axes: Option<Vec<isize>>) -> PyResult<NdArray> {
             let p: Vec<usize> = ax
                 .iter()
                 .map(|&x| crate::arrays::reduce::norm_axis(x, nd))
-                .collect::<PyResult<_>>()?;
+                .collect::<Result<_, _>>()?;
             let mut seen = vec![false; nd];
             for &i in &p {
                 if seen[i] {
@@ -265,7 +266,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                 Some(d) if !d.is_none() => crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,
                 _ => a.clone(),
             };
-            let r = reduce_ddof(name, &src, axis, 0)?;
+            let r = reduce_ddof(name, &src, axis, 0)?.into();
             into_out(name, keepdims(r, a, axis, b[3].as_ref())?, &b[2])
         }
         "std" | "var" => {
@@ -280,7 +281,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                 Some(d) if !d.is_none() => crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,
                 _ => a.clone(),
             };
-            let r = reduce_ddof(name, &src, axis, ddof.max(0) as usize)?;
+            let r = reduce_ddof(name, &src, axis, ddof.max(0) as usize)?.into();
             into_out(name, keepdims(r, a, axis, b[4].as_ref())?, &b[2])
         }
         "astype" => {
@@ -359,7 +360,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         "tolist" => to_list(a),
         "sort" => {
             // In place, as ndarray.sort() does (the module function returns a copy).
-            let f = crate::numpy::function("sort").ok_or_else(|| PyErr::internal("np.sort"))?;
+            let f = numpy_function(rt, "sort")?.ok_or_else(|| PyErr::internal("np.sort"))?;
             let Value::Builtin(b) = f else {
                 return Err(PyErr::internal("np.sort is not a builtin"));
             };
@@ -416,7 +417,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         }
         _ => {
             // Everything else is the module function with the array first.
-            let f = crate::numpy::function(name).ok_or_else(|| {
+            let f = numpy_function(rt, name)?.ok_or_else(|| {
                 PyErr::attribute_error(format!("'numpy.ndarray' object has no attribute '{name}'"))
             })?;
             let mut pos = vec![Value::Array(a.clone())];
@@ -475,7 +476,7 @@ fn into_out(name: &str, r: Value, out: &Option<Value>) -> PyResult<Value> {
     let res = match &r {
         Value::Array(x) => x.clone(),
         Value::Scalar(s) => crate::arrays::elem::scalar_array(*s),
-        other => crate::arrays::elem::scalar_array(crate::numpy::funcs::python_scalar(other)?),
+        other => crate::arrays::elem::scalar_array(crate::py::value::python_scalar(other)?),
     };
     if res.shape != o.shape {
         return Err(PyErr::value_error(format!(
@@ -497,4 +498,10 @@ pub fn describe(a: &NdArray) -> String {
 /// Scalar with a given dtype from a Python number (used by fill and full).
 pub fn cast_scalar(s: Scalar, d: crate::arrays::dtype::DType) -> Scalar {
     s.cast(d)
+}
+
+/// A function of the session's `numpy` module (found through the registry: the module sits
+/// above the value model).
+pub fn numpy_function(rt: &mut Runtime, name: &str) -> PyResult<Option<Value>> {
+    Ok(crate::py::registry::import(rt, "numpy")?.get(name))
 }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 
 use crate::py::error::{PyErr, PyResult};
+use crate::py::value::{Args, Value};
 
 /// Where a cell's side effects go. The protocol implements it with IOPub/stdin messages,
 /// `nbcuda run` by appending notebook outputs, tests by recording.
@@ -58,12 +59,21 @@ impl Frontend for NullFrontend {
 /// A hook run at the end of every cell.
 pub type CellHook = fn(&mut Runtime) -> PyResult<()>;
 
-/// The interpreter's entry point for calling a Python callable.
-pub type Caller = fn(
-    &mut Runtime,
-    &crate::py::value::Value,
-    crate::py::value::Args,
-) -> PyResult<crate::py::value::Value>;
+/// What native code may ask of the interpreter. Native modules sit below the interpreter
+/// and cannot import it; the interpreter installs these when a session starts.
+#[derive(Clone, Copy)]
+pub struct InterpHooks {
+    /// Call any Python callable.
+    pub call: fn(&mut Runtime, &Value, Args) -> PyResult<Value>,
+    /// `list(v)`: the items of any iterable.
+    pub iterate: fn(&mut Runtime, &Value) -> PyResult<Vec<Value>>,
+    /// `bool(v)`.
+    pub truthy: fn(&mut Runtime, &Value) -> PyResult<bool>,
+    /// `str(v)`.
+    pub to_str: fn(&mut Runtime, &Value) -> PyResult<String>,
+    /// A builtin by name (`range`).
+    pub builtin: fn(&mut Runtime, &str) -> Option<Value>,
+}
 
 /// Per-session services for native code.
 pub struct Runtime {
@@ -79,8 +89,8 @@ pub struct Runtime {
     ext: HashMap<TypeId, Box<dyn Any>>,
     /// Hooks run at the end of every cell (pyplot figures, ledger summary), in order.
     pub end_of_cell_hooks: Vec<(String, CellHook)>,
-    /// Calls a Python callable (set by the interpreter so native code can call user code).
-    pub caller: Option<Caller>,
+    /// The interpreter's services (set by the interpreter so native code can call user code).
+    pub hooks: Option<InterpHooks>,
 }
 
 impl Runtime {
@@ -94,7 +104,7 @@ impl Runtime {
             shown_warnings: HashSet::new(),
             ext: HashMap::new(),
             end_of_cell_hooks: Vec::new(),
-            caller: None,
+            hooks: None,
         }
     }
 
@@ -163,17 +173,34 @@ impl Runtime {
         }
     }
 
+    fn hooks(&self) -> PyResult<InterpHooks> {
+        self.hooks
+            .ok_or_else(|| PyErr::internal("no interpreter attached to call Python code"))
+    }
+
     /// Call any Python callable from native code.
-    pub fn call(
-        &mut self,
-        f: &crate::py::value::Value,
-        args: crate::py::value::Args,
-    ) -> PyResult<crate::py::value::Value> {
-        match self.caller {
-            Some(c) => c(self, f, args),
-            None => Err(PyErr::internal(
-                "no interpreter attached to call Python code",
-            )),
-        }
+    pub fn call(&mut self, f: &Value, args: Args) -> PyResult<Value> {
+        (self.hooks()?.call)(self, f, args)
+    }
+
+    /// The items of any iterable, as `list(v)` gives them.
+    pub fn iterate(&mut self, v: &Value) -> PyResult<Vec<Value>> {
+        (self.hooks()?.iterate)(self, v)
+    }
+
+    /// Python truth of a value.
+    pub fn truthy(&mut self, v: &Value) -> PyResult<bool> {
+        (self.hooks()?.truthy)(self, v)
+    }
+
+    /// `str(v)`.
+    pub fn to_str(&mut self, v: &Value) -> PyResult<String> {
+        (self.hooks()?.to_str)(self, v)
+    }
+
+    /// A builtin function by name.
+    pub fn builtin(&mut self, name: &str) -> PyResult<Value> {
+        (self.hooks()?.builtin)(self, name)
+            .ok_or_else(|| PyErr::internal(format!("builtin {name} is missing")))
     }
 }

@@ -10,6 +10,8 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::index::SliceValue;
+use crate::arrays::operator::{BinOp, UnaryOp};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -71,57 +73,6 @@ impl Dict {
         } else {
             self.entries.push((Value::str(key), value));
         }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct SliceValue {
-    pub start: Option<i64>,
-    pub stop: Option<i64>,
-    pub step: Option<i64>,
-}
-
-impl SliceValue {
-    /// Python's `slice.indices(len)`: normalised (start, stop, step), step != 0.
-    pub fn indices(&self, len: usize) -> PyResult<(isize, isize, isize)> {
-        let len = len as isize;
-        let step = self.step.unwrap_or(1) as isize;
-        if step == 0 {
-            return Err(PyErr::value_error("slice step cannot be zero"));
-        }
-        let (lower, upper) = if step < 0 { (-1, len - 1) } else { (0, len) };
-        let clamp = |v: Option<i64>, default: isize| -> isize {
-            match v {
-                None => default,
-                Some(v) => {
-                    let v = v as isize;
-                    if v < 0 {
-                        (v + len).max(lower)
-                    } else {
-                        v.min(upper)
-                    }
-                }
-            }
-        };
-        let start = clamp(self.start, if step < 0 { upper } else { lower });
-        let stop = clamp(self.stop, if step < 0 { lower } else { upper });
-        Ok((start, stop, step))
-    }
-
-    /// Number of elements selected from a sequence of `len` items.
-    pub fn len_for(&self, len: usize) -> PyResult<usize> {
-        let (start, stop, step) = self.indices(len)?;
-        Ok(if step > 0 {
-            if stop > start {
-                ((stop - start - 1) / step + 1) as usize
-            } else {
-                0
-            }
-        } else if start > stop {
-            ((start - stop - 1) / (-step) + 1) as usize
-        } else {
-            0
-        })
     }
 }
 
@@ -370,63 +321,6 @@ pub trait Object: Any {
     fn as_any(&self) -> &dyn Any;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    MatMul,
-    Div,
-    FloorDiv,
-    Mod,
-    Pow,
-    LShift,
-    RShift,
-    BitAnd,
-    BitOr,
-    BitXor,
-    // comparisons, for arrays (elementwise) and objects
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-impl BinOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinOp::Add => "+",
-            BinOp::Sub => "-",
-            BinOp::Mul => "*",
-            BinOp::MatMul => "@",
-            BinOp::Div => "/",
-            BinOp::FloorDiv => "//",
-            BinOp::Mod => "%",
-            BinOp::Pow => "**",
-            BinOp::LShift => "<<",
-            BinOp::RShift => ">>",
-            BinOp::BitAnd => "&",
-            BinOp::BitOr => "|",
-            BinOp::BitXor => "^",
-            BinOp::Eq => "==",
-            BinOp::Ne => "!=",
-            BinOp::Lt => "<",
-            BinOp::Le => "<=",
-            BinOp::Gt => ">",
-            BinOp::Ge => ">=",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnaryOp {
-    Neg,
-    Pos,
-    Invert,
-}
-
 impl Value {
     pub fn str(s: &str) -> Value {
         Value::Str(Rc::from(s))
@@ -548,6 +442,75 @@ impl fmt::Debug for Value {
             Value::Float(x) => write!(f, "{x}"),
             Value::Str(s) => write!(f, "{s:?}"),
             other => write!(f, "<{}>", other.type_name()),
+        }
+    }
+}
+
+/// A class object for non-builtin types (`type(d)` of a device array).
+pub struct ClassObj {
+    pub module: String,
+    pub name: String,
+}
+
+impl Object for ClassObj {
+    fn type_name(&self) -> String {
+        "type".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(if self.module == "builtins" {
+            format!("<class '{}'>", self.name)
+        } else {
+            format!("<class '{}.{}'>", self.module, self.name)
+        })
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "__name__" => Some(Value::str(&self.name)),
+            "__module__" => Some(Value::str(&self.module)),
+            _ => None,
+        })
+    }
+    fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
+        Ok(Some(other.downcast::<ClassObj>().is_some_and(|o| {
+            o.name == self.name && o.module == self.module
+        })))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// A Python number as a NumPy scalar of its default dtype.
+pub fn python_scalar(v: &Value) -> PyResult<Scalar> {
+    Ok(match v {
+        Value::Int(i) => Scalar::I64(*i),
+        Value::Float(f) => Scalar::F64(*f),
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Scalar(s) => *s,
+        other => {
+            return Err(PyErr::type_error(format!(
+                "expected a number, got '{}'",
+                other.type_name()
+            )))
+        }
+    })
+}
+
+/// A scalar as a Python number of the closest kind (for `.item()`, `.tolist()`).
+pub fn scalar_to_python(s: Scalar) -> Value {
+    match s {
+        Scalar::Bool(b) => Value::Bool(b),
+        Scalar::F32(_) | Scalar::F64(_) => Value::Float(s.as_f64()),
+        Scalar::U64(v) if v > i64::MAX as u64 => Value::Float(v as f64),
+        _ => Value::Int(s.as_i64()),
+    }
+}
+
+impl From<crate::arrays::reduce::Reduced> for Value {
+    fn from(r: crate::arrays::reduce::Reduced) -> Value {
+        match r {
+            crate::arrays::reduce::Reduced::Scalar(s) => Value::Scalar(s),
+            crate::arrays::reduce::Reduced::Array(a) => Value::Array(a),
         }
     }
 }

@@ -214,7 +214,7 @@ pub fn scatter(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
         (Some(Value::Str(s)), _) | (_, Some(Value::Str(s))) => vec![parse_color(s)?],
         (Some(v), _) if !v.is_none() => {
             let items = match v {
-                Value::List(_) | Value::Tuple(_) => crate::interp::ops::iterate(rt, v)?,
+                Value::List(_) | Value::Tuple(_) => rt.iterate(v)?,
                 _ => vec![],
             };
             if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Str(_))) {
@@ -278,7 +278,7 @@ pub fn bar(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
     )?;
     let xv = a[0].clone().expect("required");
     let xs_items = match &xv {
-        Value::List(_) | Value::Tuple(_) => crate::interp::ops::iterate(rt, &xv)?,
+        Value::List(_) | Value::Tuple(_) => rt.iterate(&xv)?,
         _ => vec![],
     };
     let (positions, cats) =

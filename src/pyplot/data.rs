@@ -51,7 +51,7 @@ pub fn series(rt: &mut Runtime, v: &Value, what: &str) -> PyResult<Series> {
             shape: vec![],
         }),
         Value::List(_) | Value::Tuple(_) => {
-            let items = crate::interp::ops::iterate(rt, v)?;
+            let items = rt.iterate(v)?;
             let mut values = Vec::with_capacity(items.len());
             let mut inner: Option<Vec<usize>> = None;
             for it in &items {
@@ -133,7 +133,7 @@ pub fn opt_str(v: &Option<Value>, what: &str) -> PyResult<Option<String>> {
 pub fn opt_label(rt: &mut Runtime, v: &Option<Value>) -> PyResult<Option<String>> {
     match v {
         None | Some(Value::None) => Ok(None),
-        Some(v) => Ok(Some(crate::interp::repr::to_str(rt, v)?)),
+        Some(v) => Ok(Some(rt.to_str(v)?)),
     }
 }
 

@@ -16,14 +16,16 @@ use crate::device::backend::{Backend, EventMark, Record};
 use crate::device::cpu::{submit_timed, track_allocation, Shared};
 use crate::device::cpu_streams::{StreamSet, Ticket};
 use crate::device::ledger::{LedgerEvent, LedgerKind};
-use crate::device::{Allocation, Storage, StreamId};
+use crate::device::StreamId;
+use crate::kernel::abi::{Allocation, Storage};
 use crate::kernel::abi::{ArrayArg, KernelArg, KernelFault, LaunchConfig};
 use crate::kernel::CompiledKernel;
 use crate::py::error::{PyErr, PyResult};
 
-use crate::device::cuda::mem::{run_staged, take_prepared, CudaMem};
+use crate::device::cuda::mem::{run_staged, take_prepared};
 use crate::device::cuda::ops;
 use crate::gpu::driver::CudaDevice;
+use crate::gpu::memory::CudaMem;
 
 pub struct CudaBackend {
     pub shared: Arc<Shared>,
@@ -156,6 +158,7 @@ impl Backend for CudaBackend {
             id,
             bytes,
             storage: Storage::Cuda(Arc::new(mem)),
+            release: crate::device::cpu::release_allocation,
         }))
     }
 

@@ -11,31 +11,14 @@
 //! while a closure is being built are staged by the next `run` on that thread.
 
 use std::cell::RefCell;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::arrays::buffer::Buffer;
 
-use crate::gpu::driver::{CudaDevice, CudaError};
-
-/// One device allocation; the memory goes back to the driver when this is dropped.
-pub struct CudaMem {
-    /// Device address of byte 0.
-    pub ptr: u64,
-    pub bytes: usize,
-    pub dev: Arc<CudaDevice>,
-    mirror: OnceLock<Arc<Buffer>>,
-}
+use crate::gpu::driver::CudaError;
+use crate::gpu::memory::CudaMem;
 
 impl CudaMem {
-    pub fn new(dev: Arc<CudaDevice>, ptr: u64, bytes: usize) -> CudaMem {
-        CudaMem {
-            ptr,
-            bytes,
-            dev,
-            mirror: OnceLock::new(),
-        }
-    }
-
     /// The host mirror (made on first use). A mirror that cannot be allocated is a
     /// panic, which the stream worker turns into an InternalError at the next sync.
     fn mirror(&self) -> Arc<Buffer> {
@@ -49,12 +32,6 @@ impl CudaMem {
                 }))
             })
             .clone()
-    }
-}
-
-impl Drop for CudaMem {
-    fn drop(&mut self) {
-        self.dev.free(self.ptr);
     }
 }
 

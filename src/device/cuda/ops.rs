@@ -8,16 +8,17 @@ use std::sync::Arc;
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::{DType, Scalar};
 use crate::device::copy;
-use crate::device::Storage;
+use crate::kernel::abi::Storage;
 use crate::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
 use crate::kernel::printbuf;
 use crate::kernel::CompiledKernel;
 
 use crate::device::cuda::builtin_kernels;
-use crate::device::cuda::mem::{run_staged, CudaMem};
+use crate::device::cuda::mem::run_staged;
 use crate::device::cuda::pinned;
 use crate::gpu::driver::{CudaDevice, CudaError, Dims};
 use crate::gpu::launch_args::{ArrayDesc, LaunchArg};
+use crate::gpu::memory::CudaMem;
 
 /// Where an operand's bytes live.
 enum Place {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::DType;
-use crate::device::Storage;
+use crate::kernel::abi::Storage;
 use crate::kernel::abi::{ArgMem, KernelArg, KernelFault, LaunchConfig};
 use crate::kernel::exec::mem::{RawMem, Run};
 use crate::kernel::exec::scalar_ops::scalar_bits;
