@@ -36,8 +36,10 @@ impl Frontend for Out {
 
 fn runtime() -> (Runtime, Out) {
     let out = Out::default();
-    let mut rt = Runtime::new(Box::new(out.clone()), Arc::new(AtomicBool::new(false)));
-    rt.hooks = Some(nbcuda::interp::hooks());
+    let rt = nbcuda::engine::session::new_runtime(
+        Box::new(out.clone()),
+        Arc::new(AtomicBool::new(false)),
+    );
     (rt, out)
 }
 

@@ -171,11 +171,10 @@ fn reduce_runtime() -> (nbcuda::py::runtime::Runtime, nbcuda::py::value::Value) 
 fn bare_runtime() -> nbcuda::py::runtime::Runtime {
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
-    let mut rt = nbcuda::py::runtime::Runtime::new(
+    let mut rt = nbcuda::engine::session::new_runtime(
         Box::new(nbcuda::py::runtime::NullFrontend),
         Arc::new(AtomicBool::new(false)),
     );
-    rt.hooks = Some(nbcuda::interp::hooks());
     rt.begin_cell(1);
     rt
 }

@@ -255,8 +255,7 @@ fn cycles(edges: &[Edge]) -> Vec<Vec<String>> {
         }
         seen
     };
-    let reachable: BTreeMap<&str, BTreeSet<&str>> =
-        graph.keys().map(|&n| (n, reach(n))).collect();
+    let reachable: BTreeMap<&str, BTreeSet<&str>> = graph.keys().map(|&n| (n, reach(n))).collect();
     let mut done: BTreeSet<String> = BTreeSet::new();
     let mut out = Vec::new();
     for &n in graph.keys() {
@@ -345,13 +344,22 @@ fn file(path: &str, text: &str) -> (std::path::PathBuf, String) {
 #[test]
 fn the_check_reports_an_upward_use_with_its_file_and_line() {
     let files = vec![
-        file("arrays/elem.rs", "use crate::arrays::dtype::DType;\n\nuse crate::engine::Engine;\n"),
+        file(
+            "arrays/elem.rs",
+            "use crate::arrays::dtype::DType;\n\nuse crate::engine::Engine;\n",
+        ),
         file("engine/mod.rs", "use crate::arrays::elem::x;\n"),
     ];
     let report = violations(&files);
     assert_eq!(report.len(), 2, "{report:#?}");
-    assert!(report[0].starts_with("src/arrays/elem.rs:3: arrays → engine"), "{report:#?}");
-    assert!(report[1].starts_with("import cycle between arrays, engine"), "{report:#?}");
+    assert!(
+        report[0].starts_with("src/arrays/elem.rs:3: arrays → engine"),
+        "{report:#?}"
+    );
+    assert!(
+        report[1].starts_with("import cycle between arrays, engine"),
+        "{report:#?}"
+    );
 }
 
 #[test]
@@ -363,10 +371,18 @@ fn the_check_sees_inline_paths_super_paths_and_groups_but_not_comments() {
         file("py/value.rs", "// crate::engine is mentioned here only\n/* crate::numba */ fn g() {}\nconst S: &str = \"// not a comment\"; use crate::cupy::x;\n"),
     ];
     let report = violations(&files);
-    let at: Vec<&str> = report.iter().map(|r| r.split(' ').next().unwrap()).collect();
+    let at: Vec<&str> = report
+        .iter()
+        .map(|r| r.split(' ').next().unwrap())
+        .collect();
     assert_eq!(
         at,
-        vec!["src/kernel/ir.rs:1:", "src/gpu/driver.rs:1:", "src/arrays/buffer.rs:1:", "src/py/value.rs:3:"],
+        vec![
+            "src/kernel/ir.rs:1:",
+            "src/gpu/driver.rs:1:",
+            "src/arrays/buffer.rs:1:",
+            "src/py/value.rs:3:"
+        ],
         "{report:#?}"
     );
 }
@@ -377,7 +393,10 @@ fn bindings_may_use_each_other_but_not_in_a_cycle() {
     assert!(violations(&ok).is_empty());
     let cyclic = vec![
         file("cupy/mod.rs", "use crate::numba_cuda::interop;\n"),
-        file("numba_cuda/interop.rs", "use crate::cupy::ndarray::CupyArray;\n"),
+        file(
+            "numba_cuda/interop.rs",
+            "use crate::cupy::ndarray::CupyArray;\n",
+        ),
     ];
     let report = violations(&cyclic);
     assert_eq!(report.len(), 1, "{report:#?}");

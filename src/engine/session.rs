@@ -29,12 +29,19 @@ pub struct Session {
     globals: Scope,
 }
 
+/// A runtime wired as a session's: the interpreter's hooks and builtins, and every module
+/// and magic the engine registers.
+pub fn new_runtime(frontend: Box<dyn Frontend>, interrupt: Arc<AtomicBool>) -> Runtime {
+    let mut rt = Runtime::new(frontend, interrupt);
+    rt.hooks = Some(crate::interp::hooks());
+    rt.state::<InterpState>().builtins = crate::interp::builtins::builtins();
+    crate::engine::bindings::install(&mut rt);
+    rt
+}
+
 impl Session {
     pub fn new(interrupt: Arc<AtomicBool>) -> Session {
-        let mut rt = Runtime::new(Box::new(NullFrontend), interrupt);
-        rt.hooks = Some(crate::interp::hooks());
-        rt.state::<InterpState>().builtins = crate::interp::builtins::builtins();
-        crate::engine::bindings::install(&mut rt);
+        let rt = new_runtime(Box::new(NullFrontend), interrupt);
         Session {
             rt,
             globals: Rc::new(RefCell::new(HashMap::new())),
