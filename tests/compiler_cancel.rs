@@ -26,5 +26,5 @@ fn global_cancel_stops_an_endless_kernel() {
     let err = launch(&k, cfg(4, 8), &[arg(&a)]).unwrap_err();
     done.store(true, std::sync::atomic::Ordering::SeqCst);
     canceller.join().unwrap();
-    assert_eq!(err.ename, "KeyboardInterrupt");
+    assert_eq!(err.ename(), "KeyboardInterrupt");
 }

@@ -89,7 +89,7 @@ fn out_of_bounds_is_an_index_error_naming_the_line() {
     );
     let a = f32_array(&[0.0; 10]);
     let err = launch(&k, cfg(1, 16), &[arg(&a)]).unwrap_err();
-    assert_eq!(err.ename, "IndexError");
+    assert_eq!(err.ename(), "IndexError");
     assert!(
         err.message
             .contains("index 10 is out of bounds for axis 0 with size 10"),
@@ -105,7 +105,7 @@ fn too_many_threads_per_block_is_rejected() {
     let k = kernel("def k(a):\n    a[0] = 1\n", &[arr1(DType::F32, 1)]);
     let a = f32_array(&[0.0]);
     let err = launch(&k, cfg(1, 2048), &[arg(&a)]).unwrap_err();
-    assert_eq!(err.ename, "CudaAPIError");
+    assert_eq!(err.ename(), "CudaAPIError");
     assert!(err.message.contains("CUDA_ERROR_INVALID_VALUE"));
 }
 
@@ -134,7 +134,7 @@ fn an_endless_kernel_stops_on_interrupt() {
     let err = nbcuda::kernel::execute_on_cpu_interruptible(&k, &cfg(2, 32), &[arg(&a)], flag)
         .unwrap_err();
     setter.join().unwrap();
-    assert_eq!(err.ename, "KeyboardInterrupt");
+    assert_eq!(err.ename(), "KeyboardInterrupt");
 }
 
 #[test]
@@ -142,11 +142,11 @@ fn oversized_shared_and_local_memory_are_launch_errors() {
     let k = kernel("def big(a):\n    s = cuda.shared.array(20000, dtype=np.float32)\n    s[0] = 1.0\n    a[0] = s[0]\n", &[arr1(DType::F32, 1)]);
     let a = f32_array(&[0.0]);
     let e = launch(&k, cfg(1, 1), &[arg(&a)]).unwrap_err();
-    assert_eq!(e.ename, "CudaAPIError");
+    assert_eq!(e.ename(), "CudaAPIError");
     assert!(e.message.contains("shared memory"), "{}", e.message);
     let k = kernel("def big(a):\n    t = cuda.local.array(200000, dtype=np.float64)\n    t[0] = 1.0\n    a[0] = t[0]\n", &[arr1(DType::F32, 1)]);
     let e = launch(&k, cfg(1, 1), &[arg(&a)]).unwrap_err();
-    assert_eq!(e.ename, "CudaAPIError");
+    assert_eq!(e.ename(), "CudaAPIError");
     assert!(e.message.contains("local memory"), "{}", e.message);
 }
 
@@ -159,7 +159,7 @@ fn out_of_bounds_names_kernel_line_index_full_shape_block_and_thread() {
     let a = array_of(&[6, 3], DType::F64, &[0.0; 18]);
     // Blocks of 4 threads: the first index past the end (6) is block 1, thread 2.
     let err = launch(&k, cfg(2, 4), &[arg(&a)]).unwrap_err();
-    assert_eq!(err.ename, "IndexError");
+    assert_eq!(err.ename(), "IndexError");
     let m = &err.message;
     for want in [
         "kernel 'bad2'",

@@ -413,7 +413,10 @@ fn an_overrunning_guard_faults_as_in_the_interpreter() {
             cfg(8, 256),
             &[arg(&x), arg(&o), KernelArg::Scalar(Scalar::I64(n))],
         );
-        (r.err().map(|f| (f.ename, f.message)), values(&o))
+        (
+            r.err().map(|f| (f.ename().to_string(), f.message)),
+            values(&o),
+        )
     };
     let (fast, slow) = (run(&k, 1001), run(&interpreted(&k), 1001));
     let fault = fast.0.clone().expect("an IndexError");

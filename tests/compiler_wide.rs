@@ -153,7 +153,7 @@ fn out_of_bounds_in_a_wide_chunk_names_the_right_thread() {
     );
     let o = f32_array(&vec![0.0; 600]);
     let err = launch(&k, cfg(10, 64), &[arg(&o)]).unwrap_err();
-    assert_eq!(err.ename, "IndexError");
+    assert_eq!(err.ename(), "IndexError");
     assert!(
         err.message.contains("index 600 is out of bounds")
             && err.message.contains("block (9, 0, 0), thread (24, 0, 0)"),

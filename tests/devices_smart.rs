@@ -67,10 +67,10 @@ fn kernel_faults_and_output_surface_at_synchronize() {
     {
         let mut p = shared.pending.lock().unwrap();
         p.printed.push_str("hello from a thread\n");
-        p.faults.push(nbcuda::kernel::abi::KernelFault {
-            ename: "IndexError".into(),
-            message: "index 10 is out of bounds for axis 0 with size 10".into(),
-        });
+        p.faults.push(nbcuda::kernel::abi::KernelFault::raise(
+            "IndexError",
+            "index 10 is out of bounds for axis 0 with size 10".into(),
+        ));
     }
     let e = call(&mut rt, &m, "synchronize", Args::default()).unwrap_err();
     assert_eq!(e.ename, "IndexError");

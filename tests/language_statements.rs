@@ -232,3 +232,21 @@ fn generator_functions_are_refused_where_they_are_defined() {
     // Ordinary functions and generator expressions still work.
     assert_eq!(s.eval("sum(x * x for x in range(4))"), "14");
 }
+
+#[test]
+fn except_catches_every_subclass_of_the_named_class() {
+    // Expected outputs are CPython 3.11 + NumPy 2's: AxisError is both a ValueError and an
+    // IndexError, ZeroDivisionError an ArithmeticError, NotImplementedError a RuntimeError.
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    let out = s.stdout(
+        "for base in (ValueError, IndexError, Exception):\n    try:\n        np.zeros(3).sum(axis=2)\n    except base as e:\n        print(base.__name__, type(e).__name__)\n\
+         try:\n    1 // 0\nexcept ArithmeticError as e:\n    print('arith', type(e).__name__)\n\
+         try:\n    raise NotImplementedError('x')\nexcept RuntimeError as e:\n    print('runtime', type(e).__name__)\n\
+         try:\n    try:\n        [][1]\n    except KeyError:\n        print('wrong')\nexcept LookupError as e:\n    print('lookup', type(e).__name__)",
+    );
+    assert_eq!(
+        out,
+        "ValueError AxisError\nIndexError AxisError\nException AxisError\narith ZeroDivisionError\nruntime NotImplementedError\nlookup IndexError\n"
+    );
+}

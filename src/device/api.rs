@@ -11,7 +11,7 @@ use crate::device::cpu_streams::Ticket;
 use crate::device::ledger::LedgerKind;
 use crate::device::state::{self, device};
 use crate::device::{DeviceView, StreamId};
-use crate::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
+use crate::kernel::abi::{ArgMem, ArrayArg, FaultKind, KernelArg, KernelFault, LaunchConfig};
 use crate::kernel::CompiledKernel;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -190,7 +190,7 @@ pub fn launch(
     stream: StreamId,
 ) -> PyResult<()> {
     crate::kernel::check_launch(&kernel, &config).map_err(|f| {
-        PyErr::new(&f.ename, f.message).with_hint(
+        fault_error(f).with_hint(
             "Use at most 1024 threads per block and 48 KiB of shared memory per block (static arrays plus the 4th launch-configuration element).",
         )
     })?;
@@ -229,7 +229,7 @@ pub fn surface_pending(rt: &mut Runtime) -> PyResult<()> {
         rt.print(&printed);
     }
     match faults.into_iter().next() {
-        Some(f) => Err(PyErr::new(&f.ename, f.message)),
+        Some(f) => Err(fault_error(f)),
         None => Ok(()),
     }
 }
@@ -292,4 +292,12 @@ pub fn implicit_to_host(
 ) -> PyResult<()> {
     dtoh(rt, view, host, stream, Transfer::implicit(call))?;
     stream_synchronize(rt, stream)
+}
+
+/// The Python exception a kernel fault raises in the cell.
+pub fn fault_error(f: KernelFault) -> PyErr {
+    match f.kind {
+        FaultKind::Interrupted => PyErr::keyboard_interrupt(),
+        _ => PyErr::new(f.ename(), f.message.clone()),
+    }
 }

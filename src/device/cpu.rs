@@ -229,10 +229,7 @@ impl Shared {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .faults
-            .push(KernelFault {
-                ename: ename.into(),
-                message,
-            });
+            .push(KernelFault::raise(ename, message));
     }
 
     /// Stream workers for a device sharing this state: a panicking operation becomes an

@@ -4,10 +4,11 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::arrays::format::float_repr;
-use crate::interp::objects::{ExceptionType, RangeObj, BUILTIN_EXCEPTIONS};
+use crate::interp::objects::{ExceptionType, RangeObj};
 use crate::interp::ops;
 use crate::interp::repr::{format_value, repr, to_str};
 use crate::py::error::{PyErr, PyResult};
+use crate::py::exceptions::{ExcClass, BUILTIN_NAMES};
 use crate::py::runtime::Runtime;
 use crate::py::runtime::StreamName;
 use crate::py::value::{Args, Value};
@@ -255,7 +256,7 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
     if let Some(e) = cls.downcast::<ExceptionType>() {
         return Ok(v
             .downcast::<crate::interp::objects::ExceptionValue>()
-            .is_some_and(|x| crate::interp::objects::exception_matches(&x.err.ename, &e.name)));
+            .is_some_and(|x| crate::py::exceptions::name_is_subclass(&x.err.ename, &e.name)));
     }
     let cls_name = match crate::interp::attrs::get_attr(rt, cls, "__name__") {
         Ok(Value::Str(s)) => s.to_string(),
@@ -470,7 +471,7 @@ pub fn builtins() -> HashMap<String, Value> {
             };
             match crate::interp::attrs::get_attr(rt, v, n) {
                 Ok(_) => Ok(Value::Bool(true)),
-                Err(e) if e.is("AttributeError") => Ok(Value::Bool(false)),
+                Err(e) if e.is_instance(ExcClass::AttributeError) => Ok(Value::Bool(false)),
                 Err(e) => Err(e),
             }
         },
@@ -490,7 +491,9 @@ pub fn builtins() -> HashMap<String, Value> {
             };
             match crate::interp::attrs::get_attr(rt, &v, &n) {
                 Ok(x) => Ok(x),
-                Err(e) if e.is("AttributeError") && a.pos.len() > 2 => Ok(a.pos[2].clone()),
+                Err(e) if e.is_instance(ExcClass::AttributeError) && a.pos.len() > 2 => {
+                    Ok(a.pos[2].clone())
+                }
                 Err(e) => Err(e),
             }
         },
@@ -664,14 +667,13 @@ pub fn builtins() -> HashMap<String, Value> {
     );
     b.insert("NotImplemented".into(), Value::None);
     b.insert("Ellipsis".into(), Value::Ellipsis);
-    for name in BUILTIN_EXCEPTIONS {
+    for class in BUILTIN_NAMES {
         b.insert(
-            name.to_string(),
+            class.name().to_string(),
             Value::object(ExceptionType {
-                name: name.to_string(),
+                name: class.name().to_string(),
             }),
         );
     }
-    let _ = float_repr;
     b
 }

@@ -86,61 +86,6 @@ pub struct ExceptionType {
     pub name: String,
 }
 
-/// The parent class of a built-in exception (None for BaseException).
-pub fn exception_parent(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "BaseException" => return None,
-        "Exception" | "KeyboardInterrupt" | "SystemExit" => "BaseException",
-        "ZeroDivisionError" | "OverflowError" | "FloatingPointError" => "ArithmeticError",
-        "IndexError" | "KeyError" => "LookupError",
-        "NotImplementedError" | "RecursionError" => "RuntimeError",
-        "ModuleNotFoundError" => "ImportError",
-        "UnboundLocalError" => "NameError",
-        "UFuncTypeError" => "TypeError",
-        "TypingError" => "NumbaError",
-        "NumbaPerformanceWarning" => "NumbaWarning",
-        "NumbaWarning" => "Warning",
-        "CudaAPIError" | "CudaDriverError" | "CudaSupportError" => "CudaError",
-        _ => "Exception",
-    })
-}
-
-/// True when an exception named `ename` is caught by `except <class_name>`.
-pub fn exception_matches(ename: &str, class_name: &str) -> bool {
-    let mut cur = Some(ename.to_string());
-    while let Some(c) = cur {
-        if c == class_name {
-            return true;
-        }
-        cur = exception_parent(&c).map(str::to_string);
-    }
-    false
-}
-
-pub const BUILTIN_EXCEPTIONS: &[&str] = &[
-    "BaseException",
-    "Exception",
-    "ArithmeticError",
-    "AssertionError",
-    "AttributeError",
-    "ImportError",
-    "IndexError",
-    "KeyError",
-    "KeyboardInterrupt",
-    "LookupError",
-    "MemoryError",
-    "NameError",
-    "NotImplementedError",
-    "OverflowError",
-    "RuntimeError",
-    "StopIteration",
-    "TypeError",
-    "ValueError",
-    "ZeroDivisionError",
-    "Warning",
-    "UserWarning",
-];
-
 impl Object for ExceptionType {
     fn type_name(&self) -> String {
         "type".into()

@@ -7,9 +7,10 @@ use ruff_text_size::Ranged;
 
 use crate::interp::expr::{binop_of, call_value, eval, lookup_name};
 use crate::interp::frame::{Ctx, Flow};
-use crate::interp::objects::{exception_matches, ExceptionType, ExceptionValue, RangeObj};
+use crate::interp::objects::{ExceptionType, ExceptionValue, RangeObj};
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::exceptions::name_is_subclass;
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Value};
@@ -387,7 +388,7 @@ fn handler_matches(rt: &mut Runtime, ctx: &mut Ctx, err: &PyErr, ty: &Expr) -> P
             _ => None,
         };
         match name {
-            Some(n) if exception_matches(&err.ename, &n) => return Ok(true),
+            Some(n) if name_is_subclass(&err.ename, &n) => return Ok(true),
             Some(_) => {}
             None => {
                 return Err(PyErr::type_error(

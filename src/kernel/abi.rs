@@ -67,12 +67,53 @@ pub enum KernelArg {
     Scalar(Scalar),
 }
 
+/// What a kernel fault means for the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Raised in the cell as the named Python exception (IndexError, ZeroDivisionError, ...).
+    Raise(String),
+    /// The launch was interrupted: KeyboardInterrupt.
+    Interrupted,
+    /// The block stopped because another block faulted first; never shown.
+    Stopped,
+}
+
 /// A fault raised by a kernel (bounds violation, divergent barrier): surfaced on the host
 /// as the named Python exception at the next synchronising call.
 #[derive(Clone, Debug)]
 pub struct KernelFault {
-    pub ename: String,
+    pub kind: FaultKind,
     pub message: String,
+}
+
+impl KernelFault {
+    /// A fault raised in the cell as the Python exception `ename`.
+    pub fn raise(ename: &str, message: String) -> KernelFault {
+        KernelFault {
+            kind: FaultKind::Raise(ename.to_string()),
+            message,
+        }
+    }
+    pub fn interrupted() -> KernelFault {
+        KernelFault {
+            kind: FaultKind::Interrupted,
+            message: String::new(),
+        }
+    }
+    pub fn stopped() -> KernelFault {
+        KernelFault {
+            kind: FaultKind::Stopped,
+            message: String::new(),
+        }
+    }
+    /// The Python exception class the fault is shown as.
+    pub fn ename(&self) -> &str {
+        match &self.kind {
+            FaultKind::Raise(n) => n,
+            FaultKind::Interrupted => "KeyboardInterrupt",
+            FaultKind::Stopped => "InternalError",
+        }
+    }
 }
 
 /// What a completed launch leaves behind besides memory effects.

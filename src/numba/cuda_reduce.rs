@@ -250,8 +250,8 @@ fn fold(
         KernelArg::Scalar(Scalar::I64(n as i64)),
         KernelArg::Scalar(init.unwrap_or(Scalar::I64(0)).cast(a.dtype)),
     ];
-    let (_, printed) = crate::kernel::exec::run_single(&k.ir, &args)
-        .map_err(|f| PyErr::new(&f.ename, f.message))?;
+    let (_, printed) =
+        crate::kernel::exec::run_single(&k.ir, &args).map_err(crate::device::api::fault_error)?;
     if !printed.printed.is_empty() {
         rt.print(&printed.printed);
     }

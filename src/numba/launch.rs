@@ -100,11 +100,11 @@ pub fn run_on_host(
             }
             Ok(())
         }
-        Err(f) if f.ename == "KeyboardInterrupt" => {
+        Err(f) if f.kind == crate::kernel::abi::FaultKind::Interrupted => {
             rt.check_interrupt()?;
             Err(PyErr::keyboard_interrupt())
         }
-        Err(f) => Err(PyErr::new(&f.ename, f.message)),
+        Err(f) => Err(crate::device::api::fault_error(f)),
     }
 }
 
@@ -140,8 +140,7 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
     }
     let kernel = req.kernel.specialize(&tys)?;
     // Before any implicit copy is queued: a launch CUDA refuses moves no data.
-    crate::kernel::check_launch(&kernel, &req.config)
-        .map_err(|f| PyErr::new(&f.ename, f.message))?;
+    crate::kernel::check_launch(&kernel, &req.config).map_err(crate::device::api::fault_error)?;
     let name = req.kernel.func.name.clone();
     if preps.iter().any(|p| matches!(p, Prep::Host { .. })) {
         // Python's warning filter shows a warning once per location; the location is the
@@ -159,10 +158,9 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
         explicit: false,
         call: name.clone(),
     };
-    // Device path: copy host arrays in, launch, copy back.
+    // Copy host arrays in, launch, copy back.
     let mut kargs = Vec::new();
     let mut copies: Vec<(DeviceView, NdArray)> = Vec::new();
-    let mut device_ok = true;
     for p in &preps {
         match p {
             Prep::Device(v) => kargs.push(v.kernel_arg()),
@@ -172,14 +170,7 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
                 copy_in,
                 copy_out,
             } => {
-                let view = match api::alloc(rt, &arr.shape, arr.dtype, stream) {
-                    Ok(v) => v,
-                    Err(e) if e.is("NotImplementedError") => {
-                        device_ok = false;
-                        break;
-                    }
-                    Err(e) => return Err(e),
-                };
+                let view = api::alloc(rt, &arr.shape, arr.dtype, stream)?;
                 if *copy_in {
                     api::htod(rt, arr, &view, stream, why())?;
                 }
@@ -190,28 +181,11 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
             }
         }
     }
-    if device_ok {
-        match api::launch(rt, kernel.clone(), req.config, kargs, stream) {
-            Ok(()) => {
-                for (view, arr) in copies {
-                    api::dtoh(rt, &view, &arr, 0, why())?;
-                }
-                return Ok(());
-            }
-            Err(e) if e.is("NotImplementedError") => {}
-            Err(e) => return Err(e),
-        }
+    api::launch(rt, kernel.clone(), req.config, kargs, stream)?;
+    for (view, arr) in copies {
+        api::dtoh(rt, &view, &arr, 0, why())?;
     }
-    // No device API yet: run on the host buffers (only possible without device arrays).
-    let mut hargs = Vec::new();
-    for p in &preps {
-        match p {
-            Prep::Host { arr, .. } => hargs.push(host_arg(arr)),
-            Prep::Scalar(s) => hargs.push(KernelArg::Scalar(*s)),
-            Prep::Device(v) => hargs.push(v.kernel_arg()),
-        }
-    }
-    run_on_host(rt, &kernel, &req.config, &hargs)
+    Ok(())
 }
 
 /// The states array for `n` generators as a host array of shape (n, 2), uint64.
@@ -248,14 +222,9 @@ pub fn register_random(m: &Module) {
             }
             let stream = crate::numba_cuda::stream_objects::parse_stream(rt, a[3].as_ref())?;
             let host = states_array(n as usize, seed, sub as u64)?;
-            match api::alloc(rt, &host.shape, DType::U64, stream) {
-                Ok(view) => {
-                    api::htod(rt, &host, &view, stream, Transfer { explicit: true, call: "create_xoroshiro128p_states".into() })?;
-                    Ok(crate::numba_cuda::devicearray::DeviceNDArray::value(view))
-                }
-                Err(e) if e.is("NotImplementedError") => Ok(Value::Array(host)),
-                Err(e) => Err(e),
-            }
+            let view = api::alloc(rt, &host.shape, DType::U64, stream)?;
+            api::htod(rt, &host, &view, stream, Transfer { explicit: true, call: "create_xoroshiro128p_states".into() })?;
+            Ok(crate::numba_cuda::devicearray::DeviceNDArray::value(view))
         },
     );
 }

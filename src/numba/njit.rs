@@ -95,7 +95,7 @@ impl Object for NjitFunction {
         }
         let k = self.specialize(&tys)?;
         let (ret, out) = crate::kernel::exec::run_host(&k.ir, &kargs, self.parallel)
-            .map_err(|f| PyErr::new(&f.ename, f.message))?;
+            .map_err(crate::device::api::fault_error)?;
         if !out.printed.is_empty() {
             rt.print(&out.printed);
         }

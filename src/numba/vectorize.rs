@@ -340,11 +340,7 @@ impl UFunc {
             match i {
                 Input::Device(v) => kargs.push(dev_arg(v)),
                 Input::Host(a) => {
-                    let view = match api::alloc(rt, &a.shape, a.dtype, stream) {
-                        Ok(v) => v,
-                        Err(e) if e.is("NotImplementedError") && !any_device => return Ok(None),
-                        Err(e) => return Err(e),
-                    };
+                    let view = api::alloc(rt, &a.shape, a.dtype, stream)?;
                     api::htod(rt, a, &view, stream, why())?;
                     kargs.push(dev_arg(&view));
                 }
@@ -356,11 +352,7 @@ impl UFunc {
         }
         let (out_view, host_out) = match out_v {
             Some(Value::Array(o)) => {
-                let v = match api::alloc(rt, &o.shape, o.dtype, stream) {
-                    Ok(v) => v,
-                    Err(e) if e.is("NotImplementedError") && !any_device => return Ok(None),
-                    Err(e) => return Err(e),
-                };
+                let v = api::alloc(rt, &o.shape, o.dtype, stream)?;
                 (v, Some(o.clone()))
             }
             Some(other) => match crate::numba_cuda::interop::view_of(rt, other)? {
@@ -373,11 +365,7 @@ impl UFunc {
                 }
             },
             None => {
-                let v = match api::alloc(rt, shape, out_dt, stream) {
-                    Ok(v) => v,
-                    Err(e) if e.is("NotImplementedError") && !any_device => return Ok(None),
-                    Err(e) => return Err(e),
-                };
+                let v = api::alloc(rt, shape, out_dt, stream)?;
                 (v, None)
             }
         };
@@ -394,11 +382,7 @@ impl UFunc {
         let n: usize = shape.iter().product();
         if n > 0 {
             let k = k.pick(&mut kargs);
-            match api::launch(rt, k, config, kargs, stream) {
-                Ok(()) => {}
-                Err(e) if e.is("NotImplementedError") && !any_device => return Ok(None),
-                Err(e) => return Err(e),
-            }
+            api::launch(rt, k, config, kargs, stream)?;
         }
         if any_device {
             if let Some(o) = host_out {

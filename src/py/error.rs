@@ -86,8 +86,15 @@ impl PyErr {
         PyErr::new("InternalError", m)
     }
 
-    pub fn is(&self, ename: &str) -> bool {
-        self.ename == ename
+    /// The class of this error, when nbcuda knows it (user classes and Numba's rarer ones
+    /// are known by name only).
+    pub fn class(&self) -> Option<crate::py::exceptions::ExcClass> {
+        crate::py::exceptions::ExcClass::from_name(&self.ename)
+    }
+
+    /// `isinstance(err, cls)`: true for `cls` and every subclass of it.
+    pub fn is_instance(&self, cls: crate::py::exceptions::ExcClass) -> bool {
+        crate::py::exceptions::name_is_subclass(&self.ename, cls.name())
     }
 
     /// Attach a position unless an inner one is already known at the same origin.

@@ -1,4 +1,5 @@
 pub mod error;
+pub mod exceptions;
 pub mod function;
 pub mod ndarray_attrs;
 pub mod ndarray_docs;

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::arrays::buffer::Buffer;
-use crate::kernel::abi::{KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+use crate::kernel::abi::{FaultKind, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
 use crate::kernel::exec::mem::RawMem;
 pub(crate) use crate::kernel::exec::prepare::desc;
 pub use crate::kernel::exec::prepare::{check_launch, prepare, ArrDesc, Prepared};
@@ -39,8 +39,6 @@ pub fn cancel_running_kernels() {
     CANCEL_EPOCH.fetch_add(1, Ordering::SeqCst);
 }
 
-const STOPPED: &str = "$stopped";
-
 pub(crate) fn cancelled(p: &Prepared) -> bool {
     CANCEL_EPOCH.load(Ordering::Relaxed) != p.epoch
         || p.interrupt
@@ -49,10 +47,7 @@ pub(crate) fn cancelled(p: &Prepared) -> bool {
 }
 
 pub(crate) fn fault(ename: &str, message: String) -> KernelFault {
-    KernelFault {
-        ename: ename.into(),
-        message,
-    }
+    KernelFault::raise(ename, message)
 }
 
 /// Lanes the executor aims for when it runs several independent blocks as one set: enough
@@ -104,7 +99,7 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
         if cancelled(p) {
             p.stop.store(true, Ordering::Relaxed);
             let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-            *ff = Some((0, fault("KeyboardInterrupt", String::new())));
+            *ff = Some((0, KernelFault::interrupted()));
             return;
         }
         let first = chunk * per_chunk;
@@ -132,7 +127,7 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
                         .push((first, text));
                 }
             }
-            Err(f) if f.ename == STOPPED => {}
+            Err(f) if f.kind == FaultKind::Stopped => {}
             Err(f) => {
                 p.stop.store(true, Ordering::Relaxed);
                 let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
@@ -488,10 +483,10 @@ impl Block {
                         iters += 1;
                         if iters.is_multiple_of(4096) {
                             if cancelled(p) {
-                                return Err(fault("KeyboardInterrupt", String::new()));
+                                return Err(KernelFault::interrupted());
                             }
                             if p.stop.load(Ordering::Relaxed) {
-                                return Err(fault(STOPPED, String::new()));
+                                return Err(KernelFault::stopped());
                             }
                         }
                     }

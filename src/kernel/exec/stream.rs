@@ -21,7 +21,7 @@ use crate::kernel::exec::mem::Run;
 use crate::kernel::exec::scalar_ops::{bin, cast, cmp, math, scalar_bits, un};
 use crate::kernel::exec::stream_ops::{self as ops, with_elem, Elem, Opnd};
 use crate::kernel::exec::stream_plan::{Step, StreamPlan};
-use crate::kernel::exec::{cancelled, fault, ArrDesc, Prepared};
+use crate::kernel::exec::{cancelled, ArrDesc, Prepared};
 use crate::kernel::ir::{ArrRef, Inst, Op, Reg, Special};
 
 /// Threads per chunk: every chunk register then stays in the first-level cache.
@@ -385,7 +385,7 @@ pub fn run(plan: &StreamPlan, p: &Prepared) -> Option<Result<LaunchOutput, Kerne
     };
     if !finished {
         p.stop.store(true, Ordering::Relaxed);
-        return Some(Err(fault("KeyboardInterrupt", String::new())));
+        return Some(Err(KernelFault::interrupted()));
     }
     Some(Ok(LaunchOutput {
         printed: String::new(),

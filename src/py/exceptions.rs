@@ -1,0 +1,215 @@
+//! The exception classes nbcuda knows, with their bases: Python's built-in hierarchy plus
+//! NumPy's, Numba's, IPython's and nbcuda's own. `except`, `isinstance`, `hasattr` and the
+//! native code that catches an error all ask [`ExcClass::is_subclass_of`], so catching a
+//! base class catches every subclass everywhere.
+
+/// A known exception class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExcClass {
+    BaseException,
+    Exception,
+    KeyboardInterrupt,
+    SystemExit,
+    ArithmeticError,
+    ZeroDivisionError,
+    OverflowError,
+    FloatingPointError,
+    AssertionError,
+    AttributeError,
+    ImportError,
+    ModuleNotFoundError,
+    LookupError,
+    IndexError,
+    KeyError,
+    MemoryError,
+    NameError,
+    UnboundLocalError,
+    OSError,
+    FileNotFoundError,
+    RuntimeError,
+    NotImplementedError,
+    RecursionError,
+    StopIteration,
+    SyntaxError,
+    IndentationError,
+    TypeError,
+    ValueError,
+    Warning,
+    UserWarning,
+    RuntimeWarning,
+    DeprecationWarning,
+    /// NumPy's: both a ValueError and an IndexError.
+    AxisError,
+    /// NumPy's: a TypeError.
+    UFuncTypeError,
+    NumbaError,
+    TypingError,
+    NumbaWarning,
+    NumbaPerformanceWarning,
+    CudaError,
+    CudaAPIError,
+    CudaDriverError,
+    CudaSupportError,
+    /// IPython's error for a misused magic.
+    UsageError,
+    /// A bug in nbcuda, shown in the cell instead of ending the session.
+    InternalError,
+    /// A request not run because an earlier cell failed (never raised by user code).
+    ExecutionAborted,
+}
+
+use ExcClass::*;
+
+/// Every known class with its name and direct bases, in the order `builtins` lists them.
+const TABLE: &[(ExcClass, &str, &[ExcClass])] = &[
+    (BaseException, "BaseException", &[]),
+    (Exception, "Exception", &[BaseException]),
+    (KeyboardInterrupt, "KeyboardInterrupt", &[BaseException]),
+    (SystemExit, "SystemExit", &[BaseException]),
+    (ArithmeticError, "ArithmeticError", &[Exception]),
+    (ZeroDivisionError, "ZeroDivisionError", &[ArithmeticError]),
+    (OverflowError, "OverflowError", &[ArithmeticError]),
+    (FloatingPointError, "FloatingPointError", &[ArithmeticError]),
+    (AssertionError, "AssertionError", &[Exception]),
+    (AttributeError, "AttributeError", &[Exception]),
+    (ImportError, "ImportError", &[Exception]),
+    (ModuleNotFoundError, "ModuleNotFoundError", &[ImportError]),
+    (LookupError, "LookupError", &[Exception]),
+    (IndexError, "IndexError", &[LookupError]),
+    (KeyError, "KeyError", &[LookupError]),
+    (MemoryError, "MemoryError", &[Exception]),
+    (NameError, "NameError", &[Exception]),
+    (UnboundLocalError, "UnboundLocalError", &[NameError]),
+    (OSError, "OSError", &[Exception]),
+    (FileNotFoundError, "FileNotFoundError", &[OSError]),
+    (RuntimeError, "RuntimeError", &[Exception]),
+    (NotImplementedError, "NotImplementedError", &[RuntimeError]),
+    (RecursionError, "RecursionError", &[RuntimeError]),
+    (StopIteration, "StopIteration", &[Exception]),
+    (SyntaxError, "SyntaxError", &[Exception]),
+    (IndentationError, "IndentationError", &[SyntaxError]),
+    (TypeError, "TypeError", &[Exception]),
+    (ValueError, "ValueError", &[Exception]),
+    (Warning, "Warning", &[Exception]),
+    (UserWarning, "UserWarning", &[Warning]),
+    (RuntimeWarning, "RuntimeWarning", &[Warning]),
+    (DeprecationWarning, "DeprecationWarning", &[Warning]),
+    (AxisError, "AxisError", &[ValueError, IndexError]),
+    (UFuncTypeError, "UFuncTypeError", &[TypeError]),
+    (NumbaError, "NumbaError", &[Exception]),
+    (TypingError, "TypingError", &[NumbaError]),
+    (NumbaWarning, "NumbaWarning", &[Warning]),
+    (
+        NumbaPerformanceWarning,
+        "NumbaPerformanceWarning",
+        &[NumbaWarning],
+    ),
+    (CudaError, "CudaError", &[Exception]),
+    (CudaAPIError, "CudaAPIError", &[CudaError]),
+    (CudaDriverError, "CudaDriverError", &[CudaError]),
+    (CudaSupportError, "CudaSupportError", &[CudaError]),
+    (UsageError, "UsageError", &[Exception]),
+    (InternalError, "InternalError", &[Exception]),
+    (ExecutionAborted, "ExecutionAborted", &[Exception]),
+];
+
+/// The classes `builtins` provides by name (the rest are reached through their modules).
+pub const BUILTIN_NAMES: &[ExcClass] = &[
+    BaseException,
+    Exception,
+    ArithmeticError,
+    AssertionError,
+    AttributeError,
+    ImportError,
+    IndexError,
+    KeyError,
+    KeyboardInterrupt,
+    LookupError,
+    MemoryError,
+    NameError,
+    NotImplementedError,
+    OverflowError,
+    RuntimeError,
+    StopIteration,
+    TypeError,
+    ValueError,
+    ZeroDivisionError,
+    Warning,
+    UserWarning,
+];
+
+impl ExcClass {
+    fn entry(self) -> &'static (ExcClass, &'static str, &'static [ExcClass]) {
+        TABLE
+            .iter()
+            .find(|(c, _, _)| *c == self)
+            .unwrap_or(&TABLE[1])
+    }
+
+    /// The class name Python shows.
+    pub fn name(self) -> &'static str {
+        self.entry().1
+    }
+
+    /// The direct base classes.
+    pub fn bases(self) -> &'static [ExcClass] {
+        self.entry().2
+    }
+
+    /// The class called `name`, if nbcuda knows it.
+    pub fn from_name(name: &str) -> Option<ExcClass> {
+        TABLE
+            .iter()
+            .find(|(_, n, _)| *n == name)
+            .map(|(c, _, _)| *c)
+    }
+
+    /// `issubclass(self, other)`.
+    pub fn is_subclass_of(self, other: ExcClass) -> bool {
+        self == other || self.bases().iter().any(|b| b.is_subclass_of(other))
+    }
+}
+
+/// Whether an exception of class `ename` is caught by `except class_name`. Names nbcuda does
+/// not know are caught by their own name and by `Exception`/`BaseException`.
+pub fn name_is_subclass(ename: &str, class_name: &str) -> bool {
+    if ename == class_name {
+        return true;
+    }
+    let Some(base) = ExcClass::from_name(class_name) else {
+        return false;
+    };
+    match ExcClass::from_name(ename) {
+        Some(c) => c.is_subclass_of(base),
+        None => Exception.is_subclass_of(base),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_class_reaches_base_exception_through_its_bases() {
+        for (c, name, _) in TABLE {
+            assert!(c.is_subclass_of(BaseException), "{name}");
+            assert_eq!(ExcClass::from_name(name), Some(*c));
+            assert_eq!(c.name(), *name);
+        }
+    }
+
+    #[test]
+    fn subclass_checks_follow_python_numpy_and_numba() {
+        assert!(name_is_subclass("ZeroDivisionError", "ArithmeticError"));
+        assert!(name_is_subclass("AxisError", "ValueError"));
+        assert!(name_is_subclass("AxisError", "IndexError"));
+        assert!(name_is_subclass("RecursionError", "RuntimeError"));
+        assert!(name_is_subclass("TypingError", "NumbaError"));
+        assert!(name_is_subclass("CudaSupportError", "CudaError"));
+        assert!(!name_is_subclass("KeyboardInterrupt", "Exception"));
+        assert!(name_is_subclass("KeyboardInterrupt", "BaseException"));
+        assert!(!name_is_subclass("ValueError", "TypeError"));
+        assert!(name_is_subclass("SomethingNew", "Exception"));
+        assert!(!name_is_subclass("SomethingNew", "ValueError"));
+    }
+}
