@@ -1,15 +1,9 @@
 //! nbcuda: a Jupyter kernel for learning GPU memory management the Numba CUDA way.
 //!
-//! The crate is split by concern:
-//! - [`protocol`]: the Jupyter wire protocol, kernelspec install and headless `run`.
-//! - [`language`]: the Python-syntax cell interpreter, its values, errors and magics.
-//! - [`arrays`]: host-side NumPy arrays (dtypes, views, ufuncs, formatting).
-//! - [`devices`]: the device trait, the embedded CPU device, the CUDA device, and the
-//!   `numba.cuda` / `cupy` memory APIs built on them.
-//! - [`compiler`]: kernels (`@vectorize`, `@cuda.jit`, device functions, `@cuda.reduce`,
-//!   `@njit`) lowered to one typed IR, run lane-vectorised on the CPU or emitted as CUDA C.
-//! - [`display`]: `matplotlib.pyplot`, timing charts and the transfer timeline.
-//! - [`engine`]: the boundary between the wire and the language.
+//! The crate is one folder per layer, dependencies pointing down only (`src/README.md` has
+//! the table; `tests/layers.rs` keeps it so):
+//! protocol → engine → interp → numpy, numba, numba_cuda, cupy, pyplot → device → kernel →
+//! gpu → arrays, with the value model [`py`] used from `device` up and using only [`arrays`].
 
 pub mod arrays;
 pub mod cupy;

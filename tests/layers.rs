@@ -320,6 +320,40 @@ fn every_arrow_points_down_and_no_folders_form_a_cycle() {
     );
 }
 
+/// Files outside `gpu/` that name the foreign CUDA API (as cudarc's own `sys` layer is the
+/// only one that touches the driver's symbols).
+fn foreign_api_outside_gpu(files: &[(std::path::PathBuf, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (rel, src) in files {
+        if rel.starts_with("gpu") {
+            continue;
+        }
+        for (n, line) in strip_comments(src).lines().enumerate() {
+            if line.contains("cudarc::") {
+                out.push(format!("src/{}:{}", rel.display(), n + 1));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn only_the_gpu_folder_calls_cudarc() {
+    let outside = foreign_api_outside_gpu(&crate_files());
+    assert!(
+        outside.is_empty(),
+        "cudarc named outside src/gpu/: {outside:?}"
+    );
+    let planted = vec![
+        file("gpu/driver.rs", "use cudarc::driver::CudaContext;\n"),
+        file("device/cuda/mod.rs", "// cudarc::driver is wrapped by gpu/\nfn f() { cudarc::driver::sys::is_culib_present(); }\n"),
+    ];
+    assert_eq!(
+        foreign_api_outside_gpu(&planted),
+        vec!["src/device/cuda/mod.rs:2"]
+    );
+}
+
 #[test]
 fn every_folder_of_src_has_a_layer() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

@@ -1,6 +1,22 @@
-//! Host-side NumPy arrays: dtypes, shared buffers, strided views, elementwise operations,
-//! reductions and NumPy-identical formatting. The same [`Buffer`] type also backs the
-//! embedded CPU device's "device memory" (accounted separately by [`crate::device`]).
+//! Host-side NumPy arrays: dtypes, shared buffers, strided views and indexing, element-wise
+//! and reduction loops, NumPy 2 promotion, formatting, the operator vocabulary and the
+//! array error type. The bottom layer: it uses nothing else in the crate.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `buffer.rs` | Raw, shared, fallibly-allocated memory: the storage of host arrays and of the embedded CPU device's memory. |
+//! | `dtype.rs` | NumPy dtypes and scalars. |
+//! | `elem.rs` | Typed element access: the `Elem` trait over the eleven dtypes, dtype dispatch, strided iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other array module builds on. |
+//! | `error.rs` | The errors of array operations. |
+//! | `format.rs` | NumPy 2's printing of arrays and scalars (numpy/_core/arrayprint.py and Dragon4), with the default print options: precision 8, threshold 1000, edgeitems 3, linewidth 75. |
+//! | `index.rs` | NumPy indexing: basic indexing (ints, slices with any step, `None`, `...`) gives views; advanced indexing (integer arrays, boolean masks) gathers or scatters through a list of element offsets. |
+//! | `interrupt.rs` | Interrupts inside long array operations. |
+//! | `kernels.rs` | Per-type arithmetic (`Arith`, `Flt`) and the slice kernels that apply an operation over contiguous data: monomorphised per dtype and operation, split across cores for large arrays. |
+//! | `operator.rs` | The operator vocabulary shared by every layer: Python's binary and unary operators (arithmetic, bitwise and comparisons), as the interpreter, NumPy ufuncs and CuPy name them. |
+//! | `promote.rs` | NumPy 2 type promotion (NEP 50): the dtype table for two arrays or NumPy scalars, and "weak" Python scalars that adopt the array's dtype when they fit its kind. |
+//! | `reduce.rs` | Reductions (sum, mean, min, max, std, var, prod, argmin, argmax, any, all) and the cumulative sums, over all elements or one axis, with NumPy's accumulator dtypes and its pairwise summation so float32 sums round as NumPy's do. |
+//! | `ufunc.rs` | Elementwise operations on whole arrays: type resolution, broadcasting, `out=`, and the dispatch from an operation name to a monomorphised kernel. |
+//!
 
 pub mod buffer;
 pub mod dtype;

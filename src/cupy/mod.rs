@@ -1,3 +1,18 @@
+//! The `cupy` module: `cupy.ndarray` on nbcuda's devices, creation, element-wise
+//! operations, reductions, indexing, `cupy.random` and `cupy.cuda`.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `advanced_index.rs` | CuPy's advanced indexing: boolean masks (`x[x > 0]`, `x[mask] = 0`) and integer index arrays along the first axis (`x[idx]`). |
+//! | `cuda_api.rs` | `cupy.cuda`: devices and streams, as far as notebooks use them to order and wait. |
+//! | `device_random.rs` | `cupy.random`: random arrays generated on the device (a counter-based SplitMix64 stream, seeded by `cupy.random.seed`). |
+//! | `elementwise.rs` | CuPy's device work on the CPU device: broadcasting elementwise operations, ufuncs and reductions, queued on a stream like kernels and recorded in the ledger as launches. |
+//! | `extra.rs` | More of CuPy's array functions: `maximum`, `minimum`, `where`, `clip`, `dot`, `matmul` (also the `@` operator), computed as device work. |
+//! | `fast.rs` | Fast paths for CuPy's most common work: same-dtype arithmetic and float ufuncs over C-contiguous arrays (and scalars). |
+//! | `ndarray.rs` | CuPy arrays on nbcuda's devices: `cupy.ndarray` and the `cupy` module's creation, transfer, elementwise, ufunc and reduction functions. |
+//! | `reductions.rs` | CuPy reductions (sum, mean, min, max, std, argmax, ...) over all elements or one axis, queued as device work like the elementwise operations. |
+//!
+//! `mod.rs`:
 //! The `cupy` module: creation, transfer, elementwise, ufunc and reduction functions.
 
 pub mod advanced_index;

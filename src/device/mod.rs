@@ -1,21 +1,18 @@
-//! Devices: one trait, two implementations (the embedded CPU device and the CUDA device),
-//! and the `numba.cuda` / `cupy` memory APIs built on them.
+//! Devices: one `Backend` trait, the embedded CPU device and the CUDA device behind it, and
+//! the host-side device API (allocation, copies, launches, streams, the ledger, the pointer
+//! registry).
 //!
-//! Layout:
-//! - [`backend`]: the `Backend` trait and the `Device` enum the API dispatches through.
-//! - [`cpu`], [`streams_cpu`], [`copy`]: the embedded CPU device (capacity accounting,
-//!   one worker thread per stream with legacy default-stream ordering, strided copies).
-//! - [`cuda`]: the CUDA device (cudarc, NVRTC, generated CUDA C), chosen at start when a
-//!   GPU is found.
-//! - [`state`]: per-session state in `rt.state::<DeviceState>()` (device made on first use,
-//!   freed allocations, pinned/mapped/managed host buffers).
-//! - [`api`]: what other parts call (views, alloc, htod/dtoh/dtod, launch, synchronize).
-//! - [`ledger`], [`memory`]: the event record and the `%memory` report.
-//! - `numba.cuda`: [`cudamod`] (functions), [`devicearray`]/[`devicemethods`]/[`viewops`]/
-//!   [`index`] (DeviceNDArray), [`streams`], [`info`], [`hostmem`], [`interop`] (CAI),
-//!   [`smart`] (`numba.SmartArray`).
-//! - `cupy`: [`cupy`] (ndarray), [`cupy_module`], [`cupy_ops`], [`cupy_fast`],
-//!   [`cupy_reduce`], [`cupy_random`], [`cupy_cuda`].
+//! | file | holds |
+//! |---|---|
+//! | `api.rs` | The host-side device API used by the kernel dispatchers, CuPy and display: views of device arrays, allocation, transfers, launches and synchronisation on the current device. |
+//! | `backend.rs` | The device abstraction: one trait every device implements, and the enum the API dispatches through. |
+//! | `copy.rs` | Strided copies between buffers (host arrays and CPU device memory are both `Buffer`s): one parallel chunked memcpy when both sides share a contiguous layout, a row-wise copy otherwise, and an element-wise cast when dtypes differ. |
+//! | `cpu.rs` | The embedded CPU device: "device memory" is `Buffer`s accounted against a separate capacity; streams are worker threads; kernels run through the compiler's CPU executor. |
+//! | `cpu_streams.rs` | Stream workers of the embedded CPU device: one thread per stream runs queued operations in order, asynchronously to the host. |
+//! | `cuda/` | The CUDA device: cudarc with dynamic loading, so every build carries it and runs without CUDA; `probe` decides at session start whether a GPU is there to use. |
+//! | `ledger.rs` | The ledger: every allocation, free, transfer and launch, with timings, for the per-cell account and the transfer timeline. |
+//! | `pointers.rs` | Live device allocations by base address, so a raw pointer (from a `__cuda_array_interface__`) resolves back to the allocation that holds it and CuPy, Numba and foreign objects share memory. |
+//! | `state.rs` | Per-session device state (in `rt.state::<DeviceState>()`): the device (created on first use), freed allocations, and host memory registered as pinned, mapped or managed. |
 
 pub mod api;
 pub mod backend;

@@ -1,6 +1,16 @@
-//! The boundary between the wire and the language: everything the protocol server and
-//! `nbcuda run` ask of a session. An [`Engine`] is single-threaded (`!Send`): create it on
-//! the thread that executes cells.
+//! The composition root: a session (parsing, results, cell magics, end-of-cell work), the
+//! registries it fills for the interpreter (modules, magics), and the session-level charts.
+//! Uses every layer below; the protocol uses it.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `bindings.rs` | What the engine plugs into a session's interpreter: every importable module under its import name, and the magics that need the device or the charts (`%timeit_chart`, `%ledger`, `%memory`, `%%timeline`). |
+//! | `charts.rs` | Charts of the session itself: `%timeit_chart` (every `%timeit` side by side), the `%%timeline` of device work per stream, and the `%ledger` one-line summary. |
+//! | `session.rs` | A session: the interpreter state plus the cell-level protocol (parsing, the last expression's result, cell magics, end-of-cell hooks, completion and inspection). |
+//!
+//!
+//! [`Engine`] is everything the protocol server and `nbcuda run` ask of a session. It is
+//! single-threaded (`!Send`): create it on the thread that executes cells.
 
 pub mod bindings;
 pub mod charts;

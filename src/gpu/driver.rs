@@ -354,3 +354,21 @@ impl CudaDevice {
         Ok(())
     }
 }
+
+/// Open the first CUDA device, or say why not. Never panics: cudarc panics when libcuda is
+/// missing, so presence is checked first and the rest runs under catch_unwind.
+pub fn open_first() -> Result<CudaDevice, String> {
+    // SAFETY: only dlopens candidate names of libcuda and drops the handles.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err("no CUDA driver (libcuda.so) was found".into());
+    }
+    let opened = std::panic::catch_unwind(|| {
+        let count = cudarc::driver::CudaContext::device_count()
+            .map_err(|e| format!("the CUDA driver could not list devices ({e:?})"))?;
+        if count < 1 {
+            return Err("the CUDA driver reports no GPU".to_string());
+        }
+        CudaDevice::open(0).map_err(|e| format!("CudaAPIError: {e}"))
+    });
+    opened.unwrap_or_else(|_| Err("the CUDA driver failed while starting".into()))
+}

@@ -1,5 +1,25 @@
-//! The cell language: Python syntax parsed by ruff's parser (IPython mode), executed by
-//! nbcuda's own interpreter over a defined subset of Python.
+//! The Python interpreter: statements, expressions, builtins, attribute access, repr,
+//! IPython magics and escapes, completion and help. It reaches NumPy, Numba, CuPy and
+//! pyplot only through the registries and hooks of `py/`.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `assist.rs` | Developer assistance: completion, inspection (`obj?`), and `is_complete`. |
+//! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
+//! | `builtins.rs` | Python's builtins, as far as the subset goes. |
+//! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all) and the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter, iter). |
+//! | `expr.rs` | Expression evaluation. |
+//! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
+//! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
+//! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
+//! | `modules.rs` | The import system and the small standard modules: `math`, `time`, `sys`. |
+//! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
+//! | `ops.rs` | Operations on values with Python semantics: truth, equality, ordering, arithmetic, iteration, length, subscripts. |
+//! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
+//! | `stmt.rs` | Statement execution. |
+//! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
+//! | `timing.rs` | `%timeit` and `%time`: IPython's algorithm and exact output format. |
+//!
 
 pub mod assist;
 pub mod attrs;

@@ -1,5 +1,17 @@
 //! Kernels as data: the typed IR, its builder and types, the launch ABI, the print buffer,
 //! xoroshiro128p, CUDA C generation and the CPU executor. Nothing here knows Python values.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `abi.rs` | What crosses from the host side to a device at launch: the launch configuration and the kernel arguments. |
+//! | `builder.rs` | Emitting IR: register allocation, nested statement blocks and source locations. |
+//! | `codegen/` | CUDA C generation from the IR: one `extern "C" __global__` function per kernel, array arguments as `nb_arr` structs (pointer, shape, byte strides), registers as locals, structured control flow with labelled gotos for break/continue, and helpers for Python's integer division/modulo, atomics CUDA lacks natively (CAS loops) and xoroshiro128+ draws. |
+//! | `exec/` | The lane-vectorised CPU executor. |
+//! | `ir.rs` | The kernel IR: typed virtual registers, structured control flow (if / loop with labelled break and continue), array accesses that carry their source location for bounds messages, special registers, barriers, atomics, shared/local/const arrays, print and RNG draws. |
+//! | `printbuf.rs` | `print()` inside kernels on the CUDA device: the generated CUDA C appends one record per printing thread to a device buffer (a hidden last kernel parameter, only for kernels that print), and after the launch the host turns the records into the same text the CPU executor prints, so the lines reach the cell's output on both devices. |
+//! | `rng.rs` | xoroshiro128+ as Numba's `numba.cuda.random` defines it: SplitMix64 seeding (both state words get the same value), 2**64-step jumps between per-thread states, and the same uint64 → float conversions and Box-Muller draws, so seeded results match Numba's. |
+//! | `types.rs` | Numba's kernel types and typing rules: scalar promotion for arithmetic, variable unification, and the signature strings users write (`'float32(float32, float32)'`, `'void(float32[:], int32)'`, `'f4(f4, f4)'`). |
+//!
 
 pub mod abi;
 pub mod builder;

@@ -1,3 +1,22 @@
+//! The `numba.cuda` memory API: `DeviceNDArray`, transfers, streams and events,
+//! pinned/mapped/managed memory, device information, `__cuda_array_interface__`,
+//! `SmartArray`, and the `%memory` report.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `devicearray.rs` | `DeviceNDArray`: Numba's device array object over a `DeviceView`. |
+//! | `devicemethods.rs` | The methods of `DeviceNDArray` (bound to the receiver). |
+//! | `hostconv.rs` | Turning Python values into host arrays for transfers (`cuda.to_device([1, 2])`, `d[:] = [1, 3]`): NumPy's own conversion, so lists become the arrays NumPy would make. |
+//! | `hostmem.rs` | Pinned, mapped and managed host memory, and the `cuda.pinned` / `cuda.mapped` / `cuda.defer_cleanup` context managers. |
+//! | `info.rs` | Devices and contexts as Numba shows them: `cuda.gpus`, `Device`, `current_context()`, `MemoryInfo`, `detect()`. |
+//! | `interop.rs` | Interoperability: which values are device memory, the `__cuda_array_interface__` dict, and pointers back to allocations (so CuPy, Numba and foreign CAI objects share memory). |
+//! | `memory_report.rs` | `%memory`: the live device allocations and totals. |
+//! | `smart.rs` | `numba.SmartArray`: one logical array mirrored on host and device. |
+//! | `stream_objects.rs` | `cuda.stream()`, the default-stream objects and `cuda.event()`. |
+//! | `view_index.rs` | Basic indexing of strided layouts (ints, slices, `...`, `None`), shared by Numba device arrays and CuPy arrays: an index either names one element or a view. |
+//! | `viewops.rs` | Shape operations on device views with Numba's rules: reshape, ravel, view(dtype), squeeze, transpose, split. |
+//!
+//! `mod.rs`:
 //! The `numba.cuda` module: allocation, transfer, streams, events, devices.
 
 pub mod devicearray;

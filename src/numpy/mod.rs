@@ -1,5 +1,17 @@
+//! The `numpy` module: dtype objects, creation, shape and joining functions, ufuncs and
+//! reductions, `np.random`, `np.testing`.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `funcs.rs` | The functions of the `numpy` module: creation, shape manipulation, joining, selection, comparisons of whole arrays (ufuncs and reductions live in [`crate::numpy::ufuncs`]). |
+//! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype helpers and array properties as functions. |
+//! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint), so seeded results equal NumPy's bit for bit; and `default_rng` (a PCG64 generator; its values do not match NumPy's). |
+//! | `testing.rs` | `np.testing`: assert_allclose, assert_array_equal, assert_equal, assert_almost_equal, raising AssertionError with NumPy-like reports. |
+//! | `ufuncs.rs` | The ufuncs and reductions of the `numpy` module (`np.add`, `np.sin`, `np.round`, `np.sum`, ...): argument handling around the kernels of [`crate::arrays::ufunc`] and [`crate::arrays::reduce`]. |
+//!
+//! `mod.rs`:
 //! The `numpy` module (`import numpy as np`): dtype type objects, constants, and the
-//! registration of every function (implemented in `numpy_funcs`, `random`, `testing`).
+//! registration of every function (implemented in `funcs`, `ufuncs`, `misc`, `random`, `testing`).
 
 pub mod funcs;
 pub mod misc;

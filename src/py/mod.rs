@@ -1,3 +1,19 @@
+//! The value model shared by the interpreter, the Python-facing modules and the devices:
+//! `Value`, `PyErr`, `Runtime` (with the interpreter hooks and per-subsystem state), user
+//! functions, the registries, and the Python face of host arrays. Uses only `arrays/`.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `error.rs` | Python exceptions as nbcuda raises them: a class name, a message, and the source positions the error passed through, rendered as a traceback with a caret under the offending code. |
+//! | `exceptions.rs` | The exception classes nbcuda knows, with their bases: Python's built-in hierarchy plus NumPy's, Numba's, IPython's and nbcuda's own. |
+//! | `function.rs` | User-defined functions (`def` and `lambda`): what the interpreter calls and what the kernel compiler lowers. |
+//! | `ndarray_attrs.rs` | The Python face of host arrays: what the interpreter calls for attribute access, indexing, operators, printing and conversion of NumPy arrays and scalars. |
+//! | `ndarray_docs.rs` | Signatures and one-paragraph docs of the ndarray methods, for `arr.sum?`, inspection and keyword completion inside calls (`arr.sum(ax` → `axis=`). |
+//! | `ndarray_methods.rs` | ndarray attributes and methods (`a.shape`, `a.reshape(...)`, `a.sum(axis=0)` ...), and the shape manipulations they share with the `numpy` module functions. |
+//! | `promote.rs` | NEP 50 for Python scalars: the dtype a Python `int`, `float` or `bool` takes next to an array or NumPy scalar (the dtype table itself is [`crate::arrays::promote`]). |
+//! | `registry.rs` | The registries the engine fills and the interpreter reads: importable modules (built on first import, then cached for the session) and magics beyond the interpreter's own. |
+//! | `runtime.rs` | The runtime context handed to every native function: the output channel to the frontend, the interrupt flag, and per-subsystem session state. |
+//! | `value.rs` | The value model shared by the interpreter and every native module. |
 pub mod error;
 pub mod exceptions;
 pub mod function;

@@ -1,3 +1,17 @@
+//! `matplotlib.pyplot` drawn with plotters: the figure model, the drawing calls, styles and
+//! colormaps, rendering to PNG and SVG.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `axes.rs` | The drawing calls shared by `plt.*` (on the current axes) and `Axes` methods: plot, scatter, bar, hist, imshow and the labelling calls. |
+//! | `band.rs` | Dense solid lines drawn as one vertical span per pixel column. |
+//! | `data.rs` | Turning plot arguments (host arrays, lists, scalars, device and CuPy arrays) into f64 series for drawing. |
+//! | `figure.rs` | The figure model: what `pyplot` calls record, independent of how it is drawn. |
+//! | `objects.rs` | The Python-visible objects of `pyplot`: figures, axes (single and in grids) and the small handles (`Line2D`, `Text`, ...) whose reprs match matplotlib's. |
+//! | `render.rs` | Drawing a `FigureData` with plotters onto any backend (RGB bitmap or SVG), and encoding the bitmap as PNG. |
+//! | `style.rs` | Colours, line styles and markers as matplotlib spells them: `'r-'`, `'o'`, `'--'`, `'C3'`, `'tab:orange'`, `'#1f77b4'`. |
+//!
+//! `mod.rs`:
 //! `matplotlib.pyplot`: the state machine (current figure, current axes) and the inline
 //! backend's behaviour: open figures are shown at `show()` and at the end of every cell,
 //! then closed.

@@ -9,8 +9,6 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use cudarc::driver::sys::CUdevice_attribute as A;
-
 use crate::arrays::dtype::Scalar;
 use crate::device::backend::{Backend, EventMark, Record};
 use crate::device::cpu::{submit_timed, track_allocation, Shared};
@@ -74,37 +72,6 @@ impl CudaBackend {
     }
 }
 
-/// The driver attribute for a `CU_DEVICE_ATTRIBUTE_*` short name nbcuda exposes.
-fn attribute_of(name: &str) -> Option<A> {
-    Some(match name {
-        "MULTIPROCESSOR_COUNT" => A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-        "MAX_THREADS_PER_BLOCK" => A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-        "MAX_BLOCK_DIM_X" => A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
-        "MAX_BLOCK_DIM_Y" => A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-        "MAX_BLOCK_DIM_Z" => A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
-        "MAX_GRID_DIM_X" => A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
-        "MAX_GRID_DIM_Y" => A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-        "MAX_GRID_DIM_Z" => A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
-        "MAX_SHARED_MEMORY_PER_BLOCK" => A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-        "WARP_SIZE" => A::CU_DEVICE_ATTRIBUTE_WARP_SIZE,
-        "MAX_THREADS_PER_MULTIPROCESSOR" => A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
-        "COMPUTE_CAPABILITY_MAJOR" => A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-        "COMPUTE_CAPABILITY_MINOR" => A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-        "PCI_BUS_ID" => A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
-        "PCI_DEVICE_ID" => A::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID,
-        "PCI_DOMAIN_ID" => A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
-        "ASYNC_ENGINE_COUNT" => A::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
-        "UNIFIED_ADDRESSING" => A::CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING,
-        "CAN_MAP_HOST_MEMORY" => A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
-        "MANAGED_MEMORY" => A::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
-        "CONCURRENT_KERNELS" => A::CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS,
-        "KERNEL_EXEC_TIMEOUT" => A::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT,
-        "CLOCK_RATE" => A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
-        "TOTAL_CONSTANT_MEMORY" => A::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY,
-        _ => return None,
-    })
-}
-
 /// The out-of-memory error, worded as on the CPU device.
 fn oom(bytes: usize, free: usize, total: usize) -> PyErr {
     PyErr::new(
@@ -127,8 +94,7 @@ impl Backend for CudaBackend {
     }
 
     fn attribute(&self, name: &str) -> Option<i64> {
-        let a = attribute_of(name)?;
-        self.dev.attribute(a).ok().map(i64::from)
+        crate::gpu::attributes::attribute_by_name(&self.dev, name)
     }
 
     fn compute_capability(&self) -> (i64, i64) {

@@ -1,16 +1,14 @@
-//! The CUDA device: cudarc with dynamic loading, so every build carries it and runs
-//! without CUDA; `probe` decides at session start whether a GPU is there to use.
+//! The CUDA device behind the `Backend` trait, built on `gpu/` (cudarc with dynamic
+//! loading, so every build carries it and runs without CUDA); `probe` decides at session
+//! start whether a GPU is there to use.
 //!
-//! - [`device`]: the cudarc boundary (context, streams, raw allocations and copies,
-//!   NVRTC-compiled modules cached by source hash and compute capability, launches).
-//! - [`backend`]: the [`crate::device::backend::Backend`] implementation; [`ops`]: the
-//!   bodies of its copies, fills and launches; [`mem`]: GPU allocations and the host
-//!   staging of operations written as closures over host buffers.
-//! - [`nvrtc`]: the one NVRTC wrapper (also used by `inspect_asm()` and the tests);
-//!   [`kernels`]: the built-in kernels of kernels/*.cu; [`abi`]: the argument layout.
-//! - [`pinned`]: page-locked host memory (`pinned_array`, `mapped_array`) from
-//!   cuMemHostAlloc, freed with cuMemFreeHost when its last buffer goes; kernels use mapped
-//!   memory in place through its device address.
+//! | file | holds |
+//! |---|---|
+//! | `backend.rs` | The CUDA device behind the `Backend` trait. |
+//! | `builtin_kernels.rs` | The built-in device kernels (kernels/*.cu), embedded in the binary. |
+//! | `mem.rs` | Device memory of the CUDA device, and the host staging that lets work written as Rust closures over host buffers run on it. |
+//! | `ops.rs` | The bodies of the CUDA device's queued operations: copies (cuMemcpy when both sides are dense, the built-in copy/cast kernels for strided device regions, host staging otherwise), fills (the built-in fill kernel) and launches of generated kernels. |
+//! | `pinned.rs` | Page-locked host memory of the CUDA device: `cuda.pinned_array` and `cuda.mapped_array` allocate with cuMemHostAlloc, so copies from and to them are DMA transfers without the driver's pageable staging, and a kernel reaches mapped memory in place through its device address. |
 //!
 //! Kernel `print()` reaches the cell as on the CPU device: printing kernels take a hidden
 //! buffer parameter the host decodes after the launch (see [`crate::kernel::printbuf`]).
@@ -63,21 +61,7 @@ pub fn probe() -> Result<Arc<CudaDevice>, String> {
 }
 
 fn open_first() -> Result<Arc<CudaDevice>, String> {
-    // SAFETY: only dlopens candidate names of libcuda and drops the handles.
-    if !unsafe { cudarc::driver::sys::is_culib_present() } {
-        return Err("no CUDA driver (libcuda.so) was found".into());
-    }
-    let opened = std::panic::catch_unwind(|| {
-        let count = cudarc::driver::CudaContext::device_count()
-            .map_err(|e| format!("the CUDA driver could not list devices ({e:?})"))?;
-        if count < 1 {
-            return Err("the CUDA driver reports no GPU".to_string());
-        }
-        CudaDevice::open(0)
-            .map(Arc::new)
-            .map_err(|e| format!("CudaAPIError: {e}"))
-    });
-    opened.unwrap_or_else(|_| Err("the CUDA driver failed while starting".into()))
+    crate::gpu::driver::open_first().map(Arc::new)
 }
 
 /// The device a session starts on: Ok(Some(gpu)), Ok(None) for the CPU device, or Err when

@@ -1,3 +1,10 @@
+//! CUDA C generated from the IR, compiled by NVRTC for the CUDA device.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `prelude.rs` | The fixed part of generated CUDA C: the helpers emitted before every kernel, and the compare-and-swap loops for atomics CUDA lacks, emitted only when a kernel uses them. |
+//!
+//! `mod.rs`:
 //! CUDA C generation from the IR: one `extern "C" __global__` function per kernel, array
 //! arguments as `nb_arr` structs (pointer, shape, byte strides), registers as locals,
 //! structured control flow with labelled gotos for break/continue, and helpers for

@@ -1,3 +1,21 @@
+//! The CPU executor: the lane-vectorised interpreter over the IR (the reference executor),
+//! its stream path for element-wise kernels, and `prange` loops.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `inst.rs` | The executor's instructions: arithmetic, special registers, loads and stores (with a contiguous fast path), atomics, barriers, print and RNG draws, each over a block's active lanes. |
+//! | `math.rs` | Math over a whole set of lanes in loops the compiler can vectorise. |
+//! | `mem.rs` | The executor's one window onto raw memory: element loads, stores and atomics at byte offsets of a buffer. |
+//! | `plan.rs` | What the CPU executor may assume about a kernel, decided once when the kernel is built: whether its blocks are independent (so several blocks can run as one wide set of lanes), and which array parameters every thread touches only at its own global id (so contiguous runs of them can be copied with plain, vectorisable loads and stores). |
+//! | `prange.rs` | `@njit(parallel=True)` with `prange`: which loops run in parallel, and how. |
+//! | `prepare.rs` | Preparing a launch for the CPU executor: CUDA's launch limits, arguments checked against the compiled types and resolved to raw views, and which arrays each thread reaches only at its own element. |
+//! | `scalar_ops.rs` | Scalar semantics of the executor on canonical register bits: integers are kept sign- or zero-extended to 64 bits, booleans are 0/1, float32 lives in the low 32 bits. |
+//! | `stream.rs` | The CPU executor's stream path for element-wise kernels: the shape of every `@vectorize` ufunc and of `@cuda.jit` kernels such as `increment_by_one` — a global id, a bounds guard, then straight-line code that loads and stores only at that id. |
+//! | `stream_ops.rs` | Typed element loops for the stream executor ([`crate::kernel::exec::stream`]): values held in their own width (float32 as f32, int8 as i8...), one loop per operation and type, each compiled twice (baseline and AVX2+FMA) and chosen at run time. |
+//! | `stream_plan.rs` | Planning the stream path ([`crate::kernel::exec::stream`]) for one kernel: which registers are per thread and which per launch, the straight-line steps (conditional expressions turned into selects), float32 updates narrowed to float32 operations, and which loads may read arrays in place and which results may be written straight into the array they are stored to. |
+//! | `tags.rs` | Uniform and affine registers. |
+//!
+//! `mod.rs`:
 //! The lane-vectorised CPU executor. A block's threads are lanes; each IR instruction runs
 //! over the block's active lanes (a sorted list of lane ids) with one register file of
 //! `Vec<u64>` per register, so an instruction is a tight loop. Divergence splits the active

@@ -3,7 +3,7 @@
 //! lanes), and which array parameters every thread touches only at its own global id (so
 //! contiguous runs of them can be copied with plain, vectorisable loads and stores).
 //!
-//! Both facts are properties of the IR alone; [`crate::kernel::exec::prepare`] combines
+//! Both facts are properties of the IR alone; [`crate::kernel::exec::prepare()`] combines
 //! the second with the launch (1-D only) and the arguments (no partial aliasing) before
 //! relying on it.
 

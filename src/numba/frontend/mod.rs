@@ -1,3 +1,13 @@
+//! The kernel front end: Python function bodies (ruff AST) lowered to the typed IR with
+//! Numba's typing rules.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `arrays.rs` | AST → IR for array constructs of the kernel API: `cuda.shared.array`, `cuda.local.array`, `cuda.const.array_like` (compile-time shapes and data) and `cuda.atomic.*`. |
+//! | `calls.rs` | AST → IR for calls: builtins, `math.*`/`np.*`, casts, the `cuda.*` intrinsics (grid, shared/local/const arrays, barriers, fences, atomics), xoroshiro128p draws, `print`, and inlined device functions. |
+//! | `expr.rs` | AST → IR for expressions: literals, names, attributes, indexing, operators with Numba's typing rules, comparisons, boolean operators and conditional expressions. |
+//!
+//! `mod.rs`:
 //! AST → IR: statements, names, variables and the fixpoint that settles variable types
 //! (Numba unifies every assignment of a variable, so `s = 0; s += x[i]` with float32 `x`
 //! makes `s` float64). Expressions and calls live in `frontend_expr.rs`.
