@@ -1,6 +1,7 @@
 //! Long array operations watch the session's interrupt flag: with an interrupt pending they
 //! stop and raise KeyboardInterrupt (consuming the request) instead of finishing.
 
+use nbcuda::arrays::operator::Arith;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -36,7 +37,9 @@ fn interrupted<T>(what: &str, op: impl FnOnce() -> Result<T, ArrayError>) {
 #[test]
 fn elementwise_reductions_casts_and_sorts_stop_on_interrupt() {
     let (a, b) = (big(), big());
-    interrupted("binary ufunc", || binary_ufunc(Ufunc2::Add, &a, &b, None));
+    interrupted("binary ufunc", || {
+        binary_ufunc(Ufunc2::Arith(Arith::Add), &a, &b, None)
+    });
     interrupted("unary ufunc", || elementwise_unary("sin", &a, None));
     interrupted("negative", || elementwise_unary("negative", &a, None));
     let m = NdArray::zeros(&[1024, 1024], DType::F32).expect("4 MiB");
@@ -50,7 +53,7 @@ fn without_an_interrupt_the_operations_complete() {
     let flag = Arc::new(AtomicBool::new(false));
     interrupt::watch(flag);
     let (a, b) = (big(), big());
-    assert!(binary_ufunc(Ufunc2::Add, &a, &b, None).is_ok());
+    assert!(binary_ufunc(Ufunc2::Arith(Arith::Add), &a, &b, None).is_ok());
     assert!(elementwise_unary("sin", &a, None).is_ok());
     assert!(cast(&a, DType::F32).is_ok());
     assert!(reduce("sum", &a, None).is_ok());

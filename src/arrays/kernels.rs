@@ -1,4 +1,4 @@
-//! Per-type arithmetic (`Arith`, `Flt`) and the slice kernels that apply an operation over
+//! Per-type arithmetic (`ElemArith`, `Flt`) and the slice kernels that apply an operation over
 //! contiguous data: monomorphised per dtype and operation, split across cores for large
 //! arrays.
 
@@ -12,7 +12,7 @@ const CHUNK: usize = 1 << 15;
 
 /// Arithmetic with NumPy's semantics per type (integer wrap-around, Python-style floor
 /// division and modulo, zero divisors giving 0 for integers, NaN-propagating max/min).
-pub trait Arith: Elem {
+pub trait ElemArith: Elem {
     fn add(self, o: Self) -> Self;
     fn sub(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
@@ -53,7 +53,7 @@ pub trait Arith: Elem {
 
 macro_rules! int_arith {
     ($t:ty, $signed:expr) => {
-        impl Arith for $t {
+        impl ElemArith for $t {
             #[inline(always)]
             fn add(self, o: Self) -> Self {
                 self.wrapping_add(o)
@@ -180,7 +180,7 @@ int_arith!(u64, false);
 
 macro_rules! float_arith {
     ($t:ty) => {
-        impl Arith for $t {
+        impl ElemArith for $t {
             #[inline(always)]
             fn add(self, o: Self) -> Self {
                 self + o
@@ -311,7 +311,7 @@ macro_rules! float_arith {
 float_arith!(f32);
 float_arith!(f64);
 
-impl Arith for B8 {
+impl ElemArith for B8 {
     fn add(self, o: Self) -> Self {
         B8(self.0 | o.0)
     }
@@ -369,7 +369,7 @@ impl Arith for B8 {
 }
 
 /// Float-only math (NumPy's float ufuncs).
-pub trait Flt: Arith {
+pub trait Flt: ElemArith {
     fn apply(self, name: &str) -> Option<fn(Self) -> Self>;
 }
 

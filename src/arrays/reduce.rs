@@ -7,13 +7,13 @@ use std::borrow::Cow;
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{as_slice, from_vec, read_vec, Elem};
 use crate::arrays::error::{ArrayError, ArrayResult};
-use crate::arrays::kernels::Arith;
+use crate::arrays::kernels::ElemArith;
 use crate::arrays::NdArray;
 use crate::with_dtype;
 
 /// NumPy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src), blocks of 128 with
 /// eight partial sums.
-pub fn pairwise_sum<T: Arith>(a: &[T]) -> T {
+pub fn pairwise_sum<T: ElemArith>(a: &[T]) -> T {
     let n = a.len();
     if n < 8 {
         let mut res = T::default();
@@ -157,7 +157,7 @@ fn per_row<T: Elem, R: Elem>(data: &[T], len: usize, outn: usize, f: impl Fn(&[T
 
 /// Sum with NumPy's summation order: pairwise along a contiguous last axis (or everything),
 /// element-by-element accumulation along other axes.
-fn sum_rows<T: Arith>(data: &[T], len: usize, outn: usize, pairwise: bool) -> Vec<T> {
+fn sum_rows<T: ElemArith>(data: &[T], len: usize, outn: usize, pairwise: bool) -> Vec<T> {
     per_row(data, len, outn, |r| {
         if pairwise {
             T::default().add(pairwise_sum(r))

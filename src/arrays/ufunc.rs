@@ -7,8 +7,9 @@ use crate::arrays::elem::{
     read_vec, shape_str, Elem, B8,
 };
 use crate::arrays::error::{ArrayError, ArrayResult};
-use crate::arrays::kernels::{map, zip_map, Arith, Flt, Src};
+use crate::arrays::kernels::{map, zip_map, ElemArith, Flt, Src};
 use crate::arrays::operator::BinOp;
+use crate::arrays::operator::{Arith, Cmp};
 use crate::arrays::promote::{float_of, promote};
 use crate::arrays::NdArray;
 use crate::with_dtype;
@@ -16,26 +17,8 @@ use crate::with_dtype;
 /// A binary ufunc.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ufunc2 {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    FloorDiv,
-    Mod,
-    Pow,
-    Max,
-    Min,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Shr,
+    Arith(Arith),
+    Cmp(Cmp),
     LogicalAnd,
     LogicalOr,
     LogicalXor,
@@ -45,56 +28,40 @@ pub enum Ufunc2 {
 
 impl Ufunc2 {
     pub fn from_binop(op: BinOp) -> ArrayResult<Ufunc2> {
-        Ok(match op {
-            BinOp::Add => Ufunc2::Add,
-            BinOp::Sub => Ufunc2::Sub,
-            BinOp::Mul => Ufunc2::Mul,
-            BinOp::Div => Ufunc2::Div,
-            BinOp::FloorDiv => Ufunc2::FloorDiv,
-            BinOp::Mod => Ufunc2::Mod,
-            BinOp::Pow => Ufunc2::Pow,
-            BinOp::BitAnd => Ufunc2::And,
-            BinOp::BitOr => Ufunc2::Or,
-            BinOp::BitXor => Ufunc2::Xor,
-            BinOp::LShift => Ufunc2::Shl,
-            BinOp::RShift => Ufunc2::Shr,
-            BinOp::Eq => Ufunc2::Eq,
-            BinOp::Ne => Ufunc2::Ne,
-            BinOp::Lt => Ufunc2::Lt,
-            BinOp::Le => Ufunc2::Le,
-            BinOp::Gt => Ufunc2::Gt,
-            BinOp::Ge => Ufunc2::Ge,
-            BinOp::MatMul => {
-                return Err(ArrayError::not_implemented(
-                    "the @ operator (matmul) is not supported by nbcuda's arrays; use np.dot",
-                ))
-            }
-        })
+        if let Some(a) = op.arith() {
+            return Ok(Ufunc2::Arith(a));
+        }
+        if let Some(c) = op.cmp() {
+            return Ok(Ufunc2::Cmp(c));
+        }
+        Err(ArrayError::not_implemented(
+            "the @ operator (matmul) is not supported by nbcuda's arrays; use np.dot",
+        ))
     }
 
     /// The ufunc's NumPy name (for error messages).
     pub fn name(self) -> &'static str {
         match self {
-            Ufunc2::Add => "add",
-            Ufunc2::Sub => "subtract",
-            Ufunc2::Mul => "multiply",
-            Ufunc2::Div => "divide",
-            Ufunc2::FloorDiv => "floor_divide",
-            Ufunc2::Mod => "remainder",
-            Ufunc2::Pow => "power",
-            Ufunc2::Max => "maximum",
-            Ufunc2::Min => "minimum",
-            Ufunc2::Eq => "equal",
-            Ufunc2::Ne => "not_equal",
-            Ufunc2::Lt => "less",
-            Ufunc2::Le => "less_equal",
-            Ufunc2::Gt => "greater",
-            Ufunc2::Ge => "greater_equal",
-            Ufunc2::And => "bitwise_and",
-            Ufunc2::Or => "bitwise_or",
-            Ufunc2::Xor => "bitwise_xor",
-            Ufunc2::Shl => "left_shift",
-            Ufunc2::Shr => "right_shift",
+            Ufunc2::Arith(Arith::Add) => "add",
+            Ufunc2::Arith(Arith::Sub) => "subtract",
+            Ufunc2::Arith(Arith::Mul) => "multiply",
+            Ufunc2::Arith(Arith::Div) => "divide",
+            Ufunc2::Arith(Arith::FloorDiv) => "floor_divide",
+            Ufunc2::Arith(Arith::Mod) => "remainder",
+            Ufunc2::Arith(Arith::Pow) => "power",
+            Ufunc2::Arith(Arith::Max) => "maximum",
+            Ufunc2::Arith(Arith::Min) => "minimum",
+            Ufunc2::Cmp(Cmp::Eq) => "equal",
+            Ufunc2::Cmp(Cmp::Ne) => "not_equal",
+            Ufunc2::Cmp(Cmp::Lt) => "less",
+            Ufunc2::Cmp(Cmp::Le) => "less_equal",
+            Ufunc2::Cmp(Cmp::Gt) => "greater",
+            Ufunc2::Cmp(Cmp::Ge) => "greater_equal",
+            Ufunc2::Arith(Arith::BitAnd) => "bitwise_and",
+            Ufunc2::Arith(Arith::BitOr) => "bitwise_or",
+            Ufunc2::Arith(Arith::BitXor) => "bitwise_xor",
+            Ufunc2::Arith(Arith::LShift) => "left_shift",
+            Ufunc2::Arith(Arith::RShift) => "right_shift",
             Ufunc2::LogicalAnd => "logical_and",
             Ufunc2::LogicalOr => "logical_or",
             Ufunc2::LogicalXor => "logical_xor",
@@ -106,7 +73,12 @@ impl Ufunc2 {
     fn is_compare(self) -> bool {
         matches!(
             self,
-            Ufunc2::Eq | Ufunc2::Ne | Ufunc2::Lt | Ufunc2::Le | Ufunc2::Gt | Ufunc2::Ge
+            Ufunc2::Cmp(Cmp::Eq)
+                | Ufunc2::Cmp(Cmp::Ne)
+                | Ufunc2::Cmp(Cmp::Lt)
+                | Ufunc2::Cmp(Cmp::Le)
+                | Ufunc2::Cmp(Cmp::Gt)
+                | Ufunc2::Cmp(Cmp::Ge)
         )
     }
 }
@@ -123,24 +95,24 @@ fn no_loop(name: &str, a: DType, b: DType) -> ArrayError {
 pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
     let ct = promote(a, b);
     Ok(match k {
-        Ufunc2::Div | Ufunc2::Arctan2 | Ufunc2::Hypot => {
-            let f = if k == Ufunc2::Div && !ct.is_float() {
+        Ufunc2::Arith(Arith::Div) | Ufunc2::Arctan2 | Ufunc2::Hypot => {
+            let f = if k == Ufunc2::Arith(Arith::Div) && !ct.is_float() {
                 DType::F64
             } else {
                 float_of(ct)
             };
             (f, f)
         }
-        Ufunc2::Sub if ct == DType::Bool => {
+        Ufunc2::Arith(Arith::Sub) if ct == DType::Bool => {
             return Err(ArrayError::type_error(
                 "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.",
             ))
         }
-        Ufunc2::FloorDiv | Ufunc2::Mod | Ufunc2::Pow if ct == DType::Bool => {
+        Ufunc2::Arith(Arith::FloorDiv) | Ufunc2::Arith(Arith::Mod) | Ufunc2::Arith(Arith::Pow) if ct == DType::Bool => {
             (DType::I8, DType::I8)
         }
-        Ufunc2::And | Ufunc2::Or | Ufunc2::Xor | Ufunc2::Shl | Ufunc2::Shr => {
-            if ct.is_float() || (ct == DType::Bool && matches!(k, Ufunc2::Shl | Ufunc2::Shr)) {
+        Ufunc2::Arith(Arith::BitAnd) | Ufunc2::Arith(Arith::BitOr) | Ufunc2::Arith(Arith::BitXor) | Ufunc2::Arith(Arith::LShift) | Ufunc2::Arith(Arith::RShift) => {
+            if ct.is_float() || (ct == DType::Bool && matches!(k, Ufunc2::Arith(Arith::LShift) | Ufunc2::Arith(Arith::RShift))) {
                 return Err(no_loop(k.name(), a, b));
             }
             (ct, ct)
@@ -179,37 +151,37 @@ impl<T: Elem> Opnd<'_, T> {
     }
 }
 
-fn arith_kernel<T: Arith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
+fn arith_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
     match k {
-        Ufunc2::Add => zip_map(a, b, out, T::add),
-        Ufunc2::Sub => zip_map(a, b, out, T::sub),
-        Ufunc2::Mul => zip_map(a, b, out, T::mul),
-        Ufunc2::FloorDiv => zip_map(a, b, out, T::floordiv),
-        Ufunc2::Mod => zip_map(a, b, out, T::rem),
-        Ufunc2::Pow => zip_map(a, b, out, T::pow),
-        Ufunc2::Max => zip_map(a, b, out, T::maxn),
-        Ufunc2::Min => zip_map(a, b, out, T::minn),
-        Ufunc2::And => zip_map(a, b, out, T::band),
-        Ufunc2::Or => zip_map(a, b, out, T::bor),
-        Ufunc2::Xor => zip_map(a, b, out, T::bxor),
-        Ufunc2::Shl => zip_map(a, b, out, T::shl),
-        Ufunc2::Shr => zip_map(a, b, out, T::shr),
-        Ufunc2::Div => zip_map(a, b, out, T::tdiv),
+        Ufunc2::Arith(Arith::Add) => zip_map(a, b, out, T::add),
+        Ufunc2::Arith(Arith::Sub) => zip_map(a, b, out, T::sub),
+        Ufunc2::Arith(Arith::Mul) => zip_map(a, b, out, T::mul),
+        Ufunc2::Arith(Arith::FloorDiv) => zip_map(a, b, out, T::floordiv),
+        Ufunc2::Arith(Arith::Mod) => zip_map(a, b, out, T::rem),
+        Ufunc2::Arith(Arith::Pow) => zip_map(a, b, out, T::pow),
+        Ufunc2::Arith(Arith::Max) => zip_map(a, b, out, T::maxn),
+        Ufunc2::Arith(Arith::Min) => zip_map(a, b, out, T::minn),
+        Ufunc2::Arith(Arith::BitAnd) => zip_map(a, b, out, T::band),
+        Ufunc2::Arith(Arith::BitOr) => zip_map(a, b, out, T::bor),
+        Ufunc2::Arith(Arith::BitXor) => zip_map(a, b, out, T::bxor),
+        Ufunc2::Arith(Arith::LShift) => zip_map(a, b, out, T::shl),
+        Ufunc2::Arith(Arith::RShift) => zip_map(a, b, out, T::shr),
+        Ufunc2::Arith(Arith::Div) => zip_map(a, b, out, T::tdiv),
         Ufunc2::Arctan2 => zip_map(a, b, out, T::atan2),
         Ufunc2::Hypot => zip_map(a, b, out, T::hypot),
         _ => unreachable!("not an arithmetic ufunc"),
     }
 }
 
-fn bool_kernel<T: Arith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [B8]) {
+fn bool_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [B8]) {
     let f = |c: bool| B8(c as u8);
     match k {
-        Ufunc2::Eq => zip_map(a, b, out, |x, y| f(x == y)),
-        Ufunc2::Ne => zip_map(a, b, out, |x, y| f(x != y)),
-        Ufunc2::Lt => zip_map(a, b, out, |x, y| f(x < y)),
-        Ufunc2::Le => zip_map(a, b, out, |x, y| f(x <= y)),
-        Ufunc2::Gt => zip_map(a, b, out, |x, y| f(x > y)),
-        Ufunc2::Ge => zip_map(a, b, out, |x, y| f(x >= y)),
+        Ufunc2::Cmp(Cmp::Eq) => zip_map(a, b, out, |x, y| f(x == y)),
+        Ufunc2::Cmp(Cmp::Ne) => zip_map(a, b, out, |x, y| f(x != y)),
+        Ufunc2::Cmp(Cmp::Lt) => zip_map(a, b, out, |x, y| f(x < y)),
+        Ufunc2::Cmp(Cmp::Le) => zip_map(a, b, out, |x, y| f(x <= y)),
+        Ufunc2::Cmp(Cmp::Gt) => zip_map(a, b, out, |x, y| f(x > y)),
+        Ufunc2::Cmp(Cmp::Ge) => zip_map(a, b, out, |x, y| f(x >= y)),
         Ufunc2::LogicalAnd => zip_map(a, b, out, |x, y| f(x.nonzero() && y.nonzero())),
         Ufunc2::LogicalOr => zip_map(a, b, out, |x, y| f(x.nonzero() || y.nonzero())),
         Ufunc2::LogicalXor => zip_map(a, b, out, |x, y| f(x.nonzero() != y.nonzero())),

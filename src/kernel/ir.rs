@@ -5,6 +5,7 @@
 //!
 //! Nothing here assumes a CPU: the executor and the CUDA C generator both consume it.
 
+use crate::arrays::operator::{Arith, Cmp, Unary};
 use std::fmt::Write;
 
 use crate::arrays::dtype::{DType, Scalar};
@@ -37,44 +38,6 @@ impl ArrayDecl {
     pub fn bytes(&self) -> usize {
         self.shape.iter().product::<usize>() * self.dtype.itemsize()
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bin {
-    Add,
-    Sub,
-    Mul,
-    /// True division (floats only; the front end casts integers to float64 first).
-    Div,
-    FloorDiv,
-    Mod,
-    Pow,
-    And,
-    Or,
-    Xor,
-    Shl,
-    Shr,
-    Min,
-    Max,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Un {
-    Neg,
-    /// Logical not of a boolean.
-    Not,
-    Invert,
-    Abs,
 }
 
 /// Special registers (x/y/z selected by the `u8`).
@@ -239,10 +202,10 @@ pub enum Op {
     /// Convert from the source register's type to the destination's.
     Cast(Reg),
     /// Operands have the destination's type.
-    Bin(Bin, Reg, Reg),
+    Bin(Arith, Reg, Reg),
     /// Operands share one type; the destination is boolean.
     Cmp(Cmp, Reg, Reg),
-    Un(Un, Reg),
+    Un(Unary, Reg),
     Math(MathFn, Vec<Reg>),
     /// cond ? a : b
     Select(Reg, Reg, Reg),
@@ -434,7 +397,7 @@ fn op_text(op: &Op) -> String {
         Op::Param(i) => format!("param {i}"),
         Op::Copy(r) => format!("copy %{r}"),
         Op::Cast(r) => format!("cast %{r}"),
-        Op::Bin(b, x, y) => format!("{} %{x}, %{y}", format!("{b:?}").to_lowercase()),
+        Op::Bin(b, x, y) => format!("{} %{x}, %{y}", arith_mnemonic(*b)),
         Op::Cmp(c, x, y) => format!("cmp.{} %{x}, %{y}", format!("{c:?}").to_lowercase()),
         Op::Un(u, x) => format!("{} %{x}", format!("{u:?}").to_lowercase()),
         Op::Math(f, a) => format!("math.{} {}", f.name(), regs(a)),
@@ -528,6 +491,27 @@ fn print_block(k: &Kernel, body: &[Stmt], depth: usize, out: &mut String) {
                 let _ = writeln!(out, "{pad}exit");
             }
         }
+    }
+}
+
+/// The IR text's name of an arithmetic instruction (`shl`, not Python's `<<` or NumPy's
+/// `left_shift`).
+fn arith_mnemonic(a: Arith) -> &'static str {
+    match a {
+        Arith::Add => "add",
+        Arith::Sub => "sub",
+        Arith::Mul => "mul",
+        Arith::Div => "div",
+        Arith::FloorDiv => "floordiv",
+        Arith::Mod => "mod",
+        Arith::Pow => "pow",
+        Arith::BitAnd => "and",
+        Arith::BitOr => "or",
+        Arith::BitXor => "xor",
+        Arith::LShift => "shl",
+        Arith::RShift => "shr",
+        Arith::Min => "min",
+        Arith::Max => "max",
     }
 }
 

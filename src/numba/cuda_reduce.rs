@@ -15,11 +15,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::{Arith, Cmp};
 use crate::arrays::NdArray;
 use crate::device::api::{self, Transfer};
 use crate::kernel::abi::{KernelArg, LaunchConfig};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{ArrRef, ArrayDecl, BarrierKind, Bin, Cmp, Op, Special, Stmt};
+use crate::kernel::ir::{ArrRef, ArrayDecl, BarrierKind, Op, Special, Stmt};
 use crate::kernel::types::{Layout, Signature, Ty};
 use crate::kernel::CompiledKernel;
 use crate::numba::dispatch::{as_function, device_function, CudaKernel};
@@ -84,7 +85,7 @@ pub fn fold_kernel(func: &Rc<Function>, dt: DType, with_init: bool) -> PyResult<
     };
     b.assign(acc, r);
     let one = b.konst(Scalar::I64(1));
-    let nj = b.emit(DType::I64, Op::Bin(Bin::Add, j, one));
+    let nj = b.emit(DType::I64, Op::Bin(Arith::Add, j, one));
     b.emit_to(j, Op::Copy(nj));
     let body = b.end();
     b.push(Stmt::Loop {
@@ -134,9 +135,9 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     let bid = special(&mut b, Special::Ctaid(0));
     let nblocks = special(&mut b, Special::Nctaid(0));
     let bdim = b.konst(Scalar::I64(BLOCK as i64));
-    let base = b.emit(DType::I64, Op::Bin(Bin::Mul, bid, bdim));
-    let gi = b.emit(DType::I64, Op::Bin(Bin::Add, base, tid));
-    let step = b.emit(DType::I64, Op::Bin(Bin::Mul, nblocks, bdim));
+    let base = b.emit(DType::I64, Op::Bin(Arith::Mul, bid, bdim));
+    let gi = b.emit(DType::I64, Op::Bin(Arith::Add, base, tid));
+    let step = b.emit(DType::I64, Op::Bin(Arith::Mul, nblocks, bdim));
     let mut call = |b: &mut Builder, x: u32, y: u32| -> PyResult<u32> {
         match crate::numba::frontend::calls::inline_call(
             b,
@@ -161,7 +162,7 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     b.begin();
     let first = b.emit(dt, Op::Load(src, vec![gi]));
     b.emit_to(acc, Op::Copy(first));
-    let j = b.emit(DType::I64, Op::Bin(Bin::Add, gi, step));
+    let j = b.emit(DType::I64, Op::Bin(Arith::Add, gi, step));
     let id = b.new_loop_id();
     b.begin();
     let more = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, j, n));
@@ -169,7 +170,7 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     let x = b.emit(dt, Op::Load(src, vec![j]));
     let r = call(&mut b, acc, x)?;
     b.assign(acc, r);
-    let nj = b.emit(DType::I64, Op::Bin(Bin::Add, j, step));
+    let nj = b.emit(DType::I64, Op::Bin(Arith::Add, j, step));
     b.emit_to(j, Op::Copy(nj));
     let body = b.end();
     b.push(Stmt::Loop {
@@ -181,16 +182,16 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     b.push(Stmt::If(valid, then, vec![]));
     b.emit_void(Op::Store(shared, vec![tid], acc));
     // Valid threads of this block are a prefix of length min(BLOCK, n - base).
-    let left = b.emit(DType::I64, Op::Bin(Bin::Sub, n, base));
-    let count = b.emit(DType::I64, Op::Bin(Bin::Min, left, bdim));
+    let left = b.emit(DType::I64, Op::Bin(Arith::Sub, n, base));
+    let count = b.emit(DType::I64, Op::Bin(Arith::Min, left, bdim));
     let mut half = BLOCK / 2;
     while half >= 1 {
         b.emit_void(Op::Barrier(BarrierKind::Plain, None));
         let h = b.konst(Scalar::I64(half as i64));
-        let partner = b.emit(DType::I64, Op::Bin(Bin::Add, tid, h));
+        let partner = b.emit(DType::I64, Op::Bin(Arith::Add, tid, h));
         let low = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, tid, h));
         let has = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, partner, count));
-        let both = b.emit(DType::Bool, Op::Bin(Bin::And, low, has));
+        let both = b.emit(DType::Bool, Op::Bin(Arith::BitAnd, low, has));
         b.begin();
         let mine = b.emit(dt, Op::Load(shared, vec![tid]));
         let theirs = b.emit(dt, Op::Load(shared, vec![partner]));

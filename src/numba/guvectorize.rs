@@ -7,10 +7,11 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::Cmp;
 use crate::arrays::NdArray;
 use crate::kernel::abi::{KernelArg, LaunchConfig};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{ArrRef, Cmp, Op, Special, Stmt};
+use crate::kernel::ir::{ArrRef, Op, Special, Stmt};
 use crate::kernel::types::{self, Layout, Signature, Ty};
 use crate::kernel::CompiledKernel;
 use crate::numba::compile::typeof_scalar;

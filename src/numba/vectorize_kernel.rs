@@ -6,9 +6,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::arrays::dtype::DType;
+use crate::arrays::operator::{Arith, Cmp};
 use crate::kernel::abi::{ArrayArg, KernelArg};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{ArrRef, Bin, Cmp, Op, Special, Stmt};
+use crate::kernel::ir::{ArrRef, Op, Special, Stmt};
 use crate::kernel::types::{Layout, Ty};
 use crate::kernel::CompiledKernel;
 use crate::numba::frontend::{FnCtx, FnKind, Val};
@@ -59,7 +60,7 @@ pub fn build_kernel(
         .collect();
     let mut total = dims[0];
     for d in &dims[1..] {
-        total = b.emit(DType::I64, Op::Bin(Bin::Mul, total, *d));
+        total = b.emit(DType::I64, Op::Bin(Arith::Mul, total, *d));
     }
     let cond = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, i, total));
     b.begin();
@@ -69,8 +70,8 @@ pub fn build_kernel(
         let mut rem = i;
         let mut idx = vec![0; ndim];
         for d in (0..ndim).rev() {
-            idx[d] = b.emit(DType::I64, Op::Bin(Bin::Mod, rem, dims[d]));
-            rem = b.emit(DType::I64, Op::Bin(Bin::FloorDiv, rem, dims[d]));
+            idx[d] = b.emit(DType::I64, Op::Bin(Arith::Mod, rem, dims[d]));
+            rem = b.emit(DType::I64, Op::Bin(Arith::FloorDiv, rem, dims[d]));
         }
         idx
     };

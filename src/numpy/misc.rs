@@ -3,6 +3,7 @@
 
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, new_array, read_vec, Elem, B8};
+use crate::arrays::operator::Cmp;
 use crate::arrays::promote::promote;
 use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
@@ -223,7 +224,7 @@ pub fn comparisons(m: &Module) {
             if x.shape != y.shape {
                 return Ok(Value::Bool(false));
             }
-            let r = binary_ufunc(Ufunc2::Eq, &x, &y, None)?;
+            let r = binary_ufunc(Ufunc2::Cmp(Cmp::Eq), &x, &y, None)?;
             Ok(Value::Bool(read_vec::<B8>(&r).iter().all(|v| v.0 != 0)))
         },
     );

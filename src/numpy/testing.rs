@@ -1,6 +1,7 @@
 //! `np.testing`: assert_allclose, assert_array_equal, assert_equal, assert_almost_equal,
 //! raising AssertionError with NumPy-like reports.
 
+use crate::arrays::operator::Cmp;
 use std::rc::Rc;
 
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, read_vec, shape_str, B8};
@@ -187,7 +188,7 @@ pub fn module() -> Rc<Module> {
                 if !compatible(&x, &y) {
                     return Err(shape_mismatch(header, &x, &y, ("ACTUAL", "DESIRED")));
                 }
-                let eq = binary_ufunc(Ufunc2::Eq, &x, &y, None)?;
+                let eq = binary_ufunc(Ufunc2::Cmp(Cmp::Eq), &x, &y, None)?;
                 let xv = read_vec::<f64>(&x);
                 let yv = read_vec::<f64>(&y);
                 let ok: Vec<bool> = read_vec::<B8>(&eq)

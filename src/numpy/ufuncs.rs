@@ -6,6 +6,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{
     broadcast_to, cast, copy_into, new_array, read_vec, shape_str, write_slice, B8,
 };
+use crate::arrays::operator::{Arith, Cmp};
 use crate::arrays::ufunc::{
     binary_ufunc, elementwise_unary, output_cast_error, same_kind, Ufunc2, UNARY_NAMES,
 };
@@ -19,30 +20,30 @@ use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
 const BINARY: &[(&str, Ufunc2)] = &[
-    ("add", Ufunc2::Add),
-    ("subtract", Ufunc2::Sub),
-    ("multiply", Ufunc2::Mul),
-    ("divide", Ufunc2::Div),
-    ("true_divide", Ufunc2::Div),
-    ("floor_divide", Ufunc2::FloorDiv),
-    ("power", Ufunc2::Pow),
-    ("mod", Ufunc2::Mod),
-    ("remainder", Ufunc2::Mod),
-    ("maximum", Ufunc2::Max),
-    ("minimum", Ufunc2::Min),
-    ("fmax", Ufunc2::Max),
-    ("fmin", Ufunc2::Min),
-    ("equal", Ufunc2::Eq),
-    ("not_equal", Ufunc2::Ne),
-    ("less", Ufunc2::Lt),
-    ("less_equal", Ufunc2::Le),
-    ("greater", Ufunc2::Gt),
-    ("greater_equal", Ufunc2::Ge),
-    ("bitwise_and", Ufunc2::And),
-    ("bitwise_or", Ufunc2::Or),
-    ("bitwise_xor", Ufunc2::Xor),
-    ("left_shift", Ufunc2::Shl),
-    ("right_shift", Ufunc2::Shr),
+    ("add", Ufunc2::Arith(Arith::Add)),
+    ("subtract", Ufunc2::Arith(Arith::Sub)),
+    ("multiply", Ufunc2::Arith(Arith::Mul)),
+    ("divide", Ufunc2::Arith(Arith::Div)),
+    ("true_divide", Ufunc2::Arith(Arith::Div)),
+    ("floor_divide", Ufunc2::Arith(Arith::FloorDiv)),
+    ("power", Ufunc2::Arith(Arith::Pow)),
+    ("mod", Ufunc2::Arith(Arith::Mod)),
+    ("remainder", Ufunc2::Arith(Arith::Mod)),
+    ("maximum", Ufunc2::Arith(Arith::Max)),
+    ("minimum", Ufunc2::Arith(Arith::Min)),
+    ("fmax", Ufunc2::Arith(Arith::Max)),
+    ("fmin", Ufunc2::Arith(Arith::Min)),
+    ("equal", Ufunc2::Cmp(Cmp::Eq)),
+    ("not_equal", Ufunc2::Cmp(Cmp::Ne)),
+    ("less", Ufunc2::Cmp(Cmp::Lt)),
+    ("less_equal", Ufunc2::Cmp(Cmp::Le)),
+    ("greater", Ufunc2::Cmp(Cmp::Gt)),
+    ("greater_equal", Ufunc2::Cmp(Cmp::Ge)),
+    ("bitwise_and", Ufunc2::Arith(Arith::BitAnd)),
+    ("bitwise_or", Ufunc2::Arith(Arith::BitOr)),
+    ("bitwise_xor", Ufunc2::Arith(Arith::BitXor)),
+    ("left_shift", Ufunc2::Arith(Arith::LShift)),
+    ("right_shift", Ufunc2::Arith(Arith::RShift)),
     ("logical_and", Ufunc2::LogicalAnd),
     ("logical_or", Ufunc2::LogicalOr),
     ("logical_xor", Ufunc2::LogicalXor),
@@ -251,10 +252,10 @@ pub(crate) fn ufuncs(m: &Module) {
             let out = out_arg(&b[3])?;
             let mut v = arg(&b, 0).clone();
             if !arg(&b, 1).is_none() {
-                v = call_binary(rt, Ufunc2::Max, &v, arg(&b, 1), None)?;
+                v = call_binary(rt, Ufunc2::Arith(Arith::Max), &v, arg(&b, 1), None)?;
             }
             if !arg(&b, 2).is_none() {
-                v = call_binary(rt, Ufunc2::Min, &v, arg(&b, 2), None)?;
+                v = call_binary(rt, Ufunc2::Arith(Arith::Min), &v, arg(&b, 2), None)?;
             }
             if let Some(o) = out {
                 copy_into(&o, &to_ndarray(rt, &v)?)?;
@@ -301,9 +302,9 @@ pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
         Scalar::F64(10f64.powi(dec.unsigned_abs() as i32)).cast(x.dtype),
     );
     let (m, d) = if dec > 0 {
-        (Ufunc2::Mul, Ufunc2::Div)
+        (Ufunc2::Arith(Arith::Mul), Ufunc2::Arith(Arith::Div))
     } else {
-        (Ufunc2::Div, Ufunc2::Mul)
+        (Ufunc2::Arith(Arith::Div), Ufunc2::Arith(Arith::Mul))
     };
     let y = binary_ufunc(m, x, &f, None)?;
     let y = elementwise_unary("rint", &y, None)?;

@@ -20,10 +20,10 @@ use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::{Arith, Cmp, Unary};
 use crate::kernel::exec::scalar_ops::scalar_bits;
 use crate::kernel::ir::{
-    ArrRef, AtomicOp, BarrierKind, Bin, Cmp, Inst, Kernel, MathFn, Op, PrintArg, Reg, RngKind,
-    Special, Stmt, Un,
+    ArrRef, AtomicOp, BarrierKind, Inst, Kernel, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt,
 };
 use crate::kernel::types::Ty;
 use crate::kernel::CompiledKernel;
@@ -245,30 +245,32 @@ impl<'a> Gen<'a> {
                 let (a, c) = (r(x), r(y));
                 let signed = dst.is_signed();
                 match b {
-                    Bin::Add => format!("{a} + {c}"),
-                    Bin::Sub => format!("{a} - {c}"),
-                    Bin::Mul => format!("{a} * {c}"),
-                    Bin::Div => format!("{a} / {c}"),
-                    Bin::FloorDiv if dst.is_float() => {
+                    Arith::Add => format!("{a} + {c}"),
+                    Arith::Sub => format!("{a} - {c}"),
+                    Arith::Mul => format!("{a} * {c}"),
+                    Arith::Div => format!("{a} / {c}"),
+                    Arith::FloorDiv if dst.is_float() => {
                         format!("{}({a} / {c})", if f32_ { "floorf" } else { "floor" })
                     }
-                    Bin::FloorDiv if signed => format!("({})nb_floordiv_i64({a}, {c})", ctype(dst)),
-                    Bin::FloorDiv => format!("({})nb_floordiv_u64({a}, {c})", ctype(dst)),
-                    Bin::Mod if dst.is_float() => format!("nb_mod_{}({a}, {c})", suffix(dst)),
-                    Bin::Mod if signed => format!("({})nb_mod_i64({a}, {c})", ctype(dst)),
-                    Bin::Mod => format!("({})nb_mod_u64({a}, {c})", ctype(dst)),
-                    Bin::Pow if dst.is_float() => {
+                    Arith::FloorDiv if signed => {
+                        format!("({})nb_floordiv_i64({a}, {c})", ctype(dst))
+                    }
+                    Arith::FloorDiv => format!("({})nb_floordiv_u64({a}, {c})", ctype(dst)),
+                    Arith::Mod if dst.is_float() => format!("nb_mod_{}({a}, {c})", suffix(dst)),
+                    Arith::Mod if signed => format!("({})nb_mod_i64({a}, {c})", ctype(dst)),
+                    Arith::Mod => format!("({})nb_mod_u64({a}, {c})", ctype(dst)),
+                    Arith::Pow if dst.is_float() => {
                         format!("{}({a}, {c})", if f32_ { "powf" } else { "pow" })
                     }
-                    Bin::Pow if signed => format!("({})nb_pow_i64({a}, {c})", ctype(dst)),
-                    Bin::Pow => format!("({})nb_pow_u64({a}, {c})", ctype(dst)),
-                    Bin::And => format!("{a} & {c}"),
-                    Bin::Or => format!("{a} | {c}"),
-                    Bin::Xor => format!("{a} ^ {c}"),
-                    Bin::Shl => format!("{a} << ({c} & 63)"),
-                    Bin::Shr => format!("{a} >> ({c} & 63)"),
-                    Bin::Min => format!("({c} < {a} ? {c} : {a})"),
-                    Bin::Max => format!("({c} > {a} ? {c} : {a})"),
+                    Arith::Pow if signed => format!("({})nb_pow_i64({a}, {c})", ctype(dst)),
+                    Arith::Pow => format!("({})nb_pow_u64({a}, {c})", ctype(dst)),
+                    Arith::BitAnd => format!("{a} & {c}"),
+                    Arith::BitOr => format!("{a} | {c}"),
+                    Arith::BitXor => format!("{a} ^ {c}"),
+                    Arith::LShift => format!("{a} << ({c} & 63)"),
+                    Arith::RShift => format!("{a} >> ({c} & 63)"),
+                    Arith::Min => format!("({c} < {a} ? {c} : {a})"),
+                    Arith::Max => format!("({c} > {a} ? {c} : {a})"),
                 }
             }
             Op::Cmp(c, x, y) => {
@@ -283,14 +285,14 @@ impl<'a> Gen<'a> {
                 format!("({} {o} {})", r(x), r(y))
             }
             Op::Un(u, x) => match (u, dst) {
-                (Un::Not, _) => format!("!{}", r(x)),
-                (Un::Neg, _) => format!("-{}", r(x)),
-                (Un::Invert, DType::Bool) => format!("!{}", r(x)),
-                (Un::Invert, _) => format!("~{}", r(x)),
-                (Un::Abs, DType::F32) => format!("fabsf({})", r(x)),
-                (Un::Abs, DType::F64) => format!("fabs({})", r(x)),
-                (Un::Abs, d) if d.is_signed() => format!("({0} < 0 ? -{0} : {0})", r(x)),
-                (Un::Abs, _) => r(x),
+                (Unary::Not, _) => format!("!{}", r(x)),
+                (Unary::Neg, _) => format!("-{}", r(x)),
+                (Unary::Invert, DType::Bool) => format!("!{}", r(x)),
+                (Unary::Invert, _) => format!("~{}", r(x)),
+                (Unary::Abs, DType::F32) => format!("fabsf({})", r(x)),
+                (Unary::Abs, DType::F64) => format!("fabs({})", r(x)),
+                (Unary::Abs, d) if d.is_signed() => format!("({0} < 0 ? -{0} : {0})", r(x)),
+                (Unary::Abs, _) => r(x),
             },
             Op::Math(f, xs) => {
                 let t = self.ty(xs[0]);

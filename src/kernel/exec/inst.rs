@@ -5,13 +5,12 @@
 use std::sync::atomic::Ordering;
 
 use crate::arrays::dtype::DType;
+use crate::arrays::operator::{Arith, Cmp};
 use crate::kernel::abi::KernelFault;
 use crate::kernel::exec::scalar_ops::*;
 use crate::kernel::exec::tags::Tag;
 use crate::kernel::exec::{fault, ArrDesc, Block, Prepared};
-use crate::kernel::ir::{
-    AtomicOp, BarrierKind, Bin, Cmp, Inst, MathFn, Op, PrintArg, RngKind, Special,
-};
+use crate::kernel::ir::{AtomicOp, BarrierKind, Inst, MathFn, Op, PrintArg, RngKind, Special};
 
 macro_rules! lanes {
     ($act:expr, $n:expr, |$l:ident| $body:expr) => {
@@ -149,37 +148,37 @@ impl Block {
                     // The common operations get a loop of their own (no per-lane match),
                     // which the compiler can vectorise.
                     DType::F32 => match op {
-                        Bin::Add => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) + f32b(y))),
-                        Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) - f32b(y))),
-                        Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) * f32b(y))),
-                        Bin::Div => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) / f32b(y))),
-                        Bin::Max => map2(&mut d, &a, &b, act, n, |x, y| {
+                        Arith::Add => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) + f32b(y))),
+                        Arith::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) - f32b(y))),
+                        Arith::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) * f32b(y))),
+                        Arith::Div => map2(&mut d, &a, &b, act, n, |x, y| bf32(f32b(x) / f32b(y))),
+                        Arith::Max => map2(&mut d, &a, &b, act, n, |x, y| {
                             bf32(py_max(f32b(x), f32b(y)))
                         }),
-                        Bin::Min => map2(&mut d, &a, &b, act, n, |x, y| {
+                        Arith::Min => map2(&mut d, &a, &b, act, n, |x, y| {
                             bf32(py_min(f32b(x), f32b(y)))
                         }),
                         _ => lanes!(act, n, |l| d[l] =
                             bf32(bin_f32(*op, f32b(a[l]), f32b(b[l])))),
                     },
                     DType::F64 => match op {
-                        Bin::Add => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) + f64b(y))),
-                        Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) - f64b(y))),
-                        Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) * f64b(y))),
-                        Bin::Div => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) / f64b(y))),
-                        Bin::Max => map2(&mut d, &a, &b, act, n, |x, y| {
+                        Arith::Add => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) + f64b(y))),
+                        Arith::Sub => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) - f64b(y))),
+                        Arith::Mul => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) * f64b(y))),
+                        Arith::Div => map2(&mut d, &a, &b, act, n, |x, y| bf64(f64b(x) / f64b(y))),
+                        Arith::Max => map2(&mut d, &a, &b, act, n, |x, y| {
                             bf64(py_max(f64b(x), f64b(y)))
                         }),
-                        Bin::Min => map2(&mut d, &a, &b, act, n, |x, y| {
+                        Arith::Min => map2(&mut d, &a, &b, act, n, |x, y| {
                             bf64(py_min(f64b(x), f64b(y)))
                         }),
                         _ => lanes!(act, n, |l| d[l] =
                             bf64(bin_f64(*op, f64b(a[l]), f64b(b[l])))),
                     },
                     DType::I64 => match op {
-                        Bin::Add => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_add(y)),
-                        Bin::Sub => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_sub(y)),
-                        Bin::Mul => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_mul(y)),
+                        Arith::Add => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_add(y)),
+                        Arith::Sub => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_sub(y)),
+                        Arith::Mul => map2(&mut d, &a, &b, act, n, |x, y| x.wrapping_mul(y)),
                         _ => map2(&mut d, &a, &b, act, n, |x, y| {
                             bin_i64(*op, x as i64, y as i64) as u64
                         }),

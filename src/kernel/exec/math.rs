@@ -7,8 +7,8 @@
 //! Arguments beyond the reduction's exact range, infinities and NaN take the C library.
 
 use crate::arrays::dtype::DType;
+use crate::arrays::operator::Arith;
 use crate::kernel::exec::scalar_ops::{bf32, bf64, f32b, f64b, py_max, py_min};
-use crate::kernel::ir::Bin;
 
 /// Arguments up to this magnitude are reduced exactly enough by the two-part pi/2.
 const REDUCE_MAX: f32 = 1.0e5;
@@ -114,7 +114,7 @@ pub fn bin_scalar_lanes(
     d: &mut [u64],
     v: &[u64],
     s: u64,
-    op: Bin,
+    op: Arith,
     dt: DType,
     scalar_left: bool,
 ) -> bool {
@@ -134,7 +134,7 @@ unsafe fn bin_scalar_lanes_avx2(
     d: &mut [u64],
     v: &[u64],
     s: u64,
-    op: Bin,
+    op: Arith,
     dt: DType,
     scalar_left: bool,
 ) -> bool {
@@ -146,7 +146,7 @@ fn bin_scalar_lanes_generic(
     d: &mut [u64],
     v: &[u64],
     s: u64,
-    op: Bin,
+    op: Arith,
     dt: DType,
     scalar_left: bool,
 ) -> bool {
@@ -170,12 +170,12 @@ fn bin_scalar_lanes_generic(
     macro_rules! float_ops {
         ($to:expr, $from:expr) => {
             match op {
-                Bin::Add => run!($to, $from, |a, b| a + b),
-                Bin::Sub => run!($to, $from, |a, b| a - b),
-                Bin::Mul => run!($to, $from, |a, b| a * b),
-                Bin::Div => run!($to, $from, |a, b| a / b),
-                Bin::Max => run!($to, $from, py_max),
-                Bin::Min => run!($to, $from, py_min),
+                Arith::Add => run!($to, $from, |a, b| a + b),
+                Arith::Sub => run!($to, $from, |a, b| a - b),
+                Arith::Mul => run!($to, $from, |a, b| a * b),
+                Arith::Div => run!($to, $from, |a, b| a / b),
+                Arith::Max => run!($to, $from, py_max),
+                Arith::Min => run!($to, $from, py_min),
                 _ => return false,
             }
         };

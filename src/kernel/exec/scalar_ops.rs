@@ -3,7 +3,8 @@
 //! function here is a tight per-lane operation the block loops call.
 
 use crate::arrays::dtype::{DType, Scalar};
-use crate::kernel::ir::{Bin, Cmp, MathFn, Un};
+use crate::arrays::operator::{Arith, Cmp, Unary};
+use crate::kernel::ir::MathFn;
 
 #[inline(always)]
 pub fn f32b(v: u64) -> f32 {
@@ -134,45 +135,45 @@ pub(crate) fn py_max<T: PartialOrd>(a: T, b: T) -> T {
 }
 
 #[inline(always)]
-pub fn bin_f32(op: Bin, a: f32, b: f32) -> f32 {
+pub fn bin_f32(op: Arith, a: f32, b: f32) -> f32 {
     match op {
-        Bin::Add => a + b,
-        Bin::Sub => a - b,
-        Bin::Mul => a * b,
-        Bin::Div => a / b,
-        Bin::FloorDiv => (a / b).floor(),
-        Bin::Mod => py_fmod_f64(a as f64, b as f64) as f32,
-        Bin::Pow => a.powf(b),
-        Bin::Min => py_min(a, b),
-        Bin::Max => py_max(a, b),
+        Arith::Add => a + b,
+        Arith::Sub => a - b,
+        Arith::Mul => a * b,
+        Arith::Div => a / b,
+        Arith::FloorDiv => (a / b).floor(),
+        Arith::Mod => py_fmod_f64(a as f64, b as f64) as f32,
+        Arith::Pow => a.powf(b),
+        Arith::Min => py_min(a, b),
+        Arith::Max => py_max(a, b),
         _ => f32::NAN,
     }
 }
 
 #[inline(always)]
-pub fn bin_f64(op: Bin, a: f64, b: f64) -> f64 {
+pub fn bin_f64(op: Arith, a: f64, b: f64) -> f64 {
     match op {
-        Bin::Add => a + b,
-        Bin::Sub => a - b,
-        Bin::Mul => a * b,
-        Bin::Div => a / b,
-        Bin::FloorDiv => (a / b).floor(),
-        Bin::Mod => py_fmod_f64(a, b),
-        Bin::Pow => a.powf(b),
-        Bin::Min => py_min(a, b),
-        Bin::Max => py_max(a, b),
+        Arith::Add => a + b,
+        Arith::Sub => a - b,
+        Arith::Mul => a * b,
+        Arith::Div => a / b,
+        Arith::FloorDiv => (a / b).floor(),
+        Arith::Mod => py_fmod_f64(a, b),
+        Arith::Pow => a.powf(b),
+        Arith::Min => py_min(a, b),
+        Arith::Max => py_max(a, b),
         _ => f64::NAN,
     }
 }
 
 #[inline(always)]
-pub fn bin_i64(op: Bin, a: i64, b: i64) -> i64 {
+pub fn bin_i64(op: Arith, a: i64, b: i64) -> i64 {
     match op {
-        Bin::Add => a.wrapping_add(b),
-        Bin::Sub => a.wrapping_sub(b),
-        Bin::Mul => a.wrapping_mul(b),
+        Arith::Add => a.wrapping_add(b),
+        Arith::Sub => a.wrapping_sub(b),
+        Arith::Mul => a.wrapping_mul(b),
         // Integer division by zero gives 0 on the device (no exception in kernels).
-        Bin::FloorDiv => {
+        Arith::FloorDiv => {
             if b == 0 {
                 0
             } else {
@@ -184,7 +185,7 @@ pub fn bin_i64(op: Bin, a: i64, b: i64) -> i64 {
                 }
             }
         }
-        Bin::Mod => {
+        Arith::Mod => {
             if b == 0 {
                 0
             } else {
@@ -196,47 +197,47 @@ pub fn bin_i64(op: Bin, a: i64, b: i64) -> i64 {
                 }
             }
         }
-        Bin::Pow => {
+        Arith::Pow => {
             if b < 0 {
                 0
             } else {
                 a.wrapping_pow(b.min(u32::MAX as i64) as u32)
             }
         }
-        Bin::And => a & b,
-        Bin::Or => a | b,
-        Bin::Xor => a ^ b,
-        Bin::Shl => a.wrapping_shl(b as u32),
-        Bin::Shr => a.wrapping_shr(b as u32),
-        Bin::Min => a.min(b),
-        Bin::Max => a.max(b),
-        Bin::Div => 0,
+        Arith::BitAnd => a & b,
+        Arith::BitOr => a | b,
+        Arith::BitXor => a ^ b,
+        Arith::LShift => a.wrapping_shl(b as u32),
+        Arith::RShift => a.wrapping_shr(b as u32),
+        Arith::Min => a.min(b),
+        Arith::Max => a.max(b),
+        Arith::Div => 0,
     }
 }
 
 #[inline(always)]
-pub fn bin_u64(op: Bin, a: u64, b: u64) -> u64 {
+pub fn bin_u64(op: Arith, a: u64, b: u64) -> u64 {
     match op {
-        Bin::Add => a.wrapping_add(b),
-        Bin::Sub => a.wrapping_sub(b),
-        Bin::Mul => a.wrapping_mul(b),
-        Bin::FloorDiv => a.checked_div(b).unwrap_or(0),
-        Bin::Mod => a.checked_rem(b).unwrap_or(0),
-        Bin::Pow => a.wrapping_pow(b.min(u32::MAX as u64) as u32),
-        Bin::And => a & b,
-        Bin::Or => a | b,
-        Bin::Xor => a ^ b,
-        Bin::Shl => a.wrapping_shl(b as u32),
-        Bin::Shr => a.wrapping_shr(b as u32),
-        Bin::Min => a.min(b),
-        Bin::Max => a.max(b),
-        Bin::Div => 0,
+        Arith::Add => a.wrapping_add(b),
+        Arith::Sub => a.wrapping_sub(b),
+        Arith::Mul => a.wrapping_mul(b),
+        Arith::FloorDiv => a.checked_div(b).unwrap_or(0),
+        Arith::Mod => a.checked_rem(b).unwrap_or(0),
+        Arith::Pow => a.wrapping_pow(b.min(u32::MAX as u64) as u32),
+        Arith::BitAnd => a & b,
+        Arith::BitOr => a | b,
+        Arith::BitXor => a ^ b,
+        Arith::LShift => a.wrapping_shl(b as u32),
+        Arith::RShift => a.wrapping_shr(b as u32),
+        Arith::Min => a.min(b),
+        Arith::Max => a.max(b),
+        Arith::Div => 0,
     }
 }
 
 /// One binary operation on canonical bits of type `dt`.
 #[inline(always)]
-pub fn bin(op: Bin, dt: DType, a: u64, b: u64) -> u64 {
+pub fn bin(op: Arith, dt: DType, a: u64, b: u64) -> u64 {
     match dt {
         DType::F32 => bf32(bin_f32(op, f32b(a), f32b(b))),
         DType::F64 => bf64(bin_f64(op, f64b(a), f64b(b))),
@@ -269,18 +270,18 @@ fn cmp_t<T: PartialOrd>(c: Cmp, a: T, b: T) -> bool {
 }
 
 #[inline(always)]
-pub fn un(op: Un, dt: DType, a: u64) -> u64 {
+pub fn un(op: Unary, dt: DType, a: u64) -> u64 {
     match (op, dt) {
-        (Un::Not, _) => (a == 0) as u64,
-        (Un::Neg, DType::F32) => bf32(-f32b(a)),
-        (Un::Neg, DType::F64) => bf64(-f64b(a)),
-        (Un::Neg, _) => wrap((a as i64).wrapping_neg() as u64, dt),
-        (Un::Invert, DType::Bool) => (a == 0) as u64,
-        (Un::Invert, _) => wrap(!a, dt),
-        (Un::Abs, DType::F32) => bf32(f32b(a).abs()),
-        (Un::Abs, DType::F64) => bf64(f64b(a).abs()),
-        (Un::Abs, DType::U8 | DType::U16 | DType::U32 | DType::U64 | DType::Bool) => a,
-        (Un::Abs, _) => wrap((a as i64).wrapping_abs() as u64, dt),
+        (Unary::Not, _) => (a == 0) as u64,
+        (Unary::Neg, DType::F32) => bf32(-f32b(a)),
+        (Unary::Neg, DType::F64) => bf64(-f64b(a)),
+        (Unary::Neg, _) => wrap((a as i64).wrapping_neg() as u64, dt),
+        (Unary::Invert, DType::Bool) => (a == 0) as u64,
+        (Unary::Invert, _) => wrap(!a, dt),
+        (Unary::Abs, DType::F32) => bf32(f32b(a).abs()),
+        (Unary::Abs, DType::F64) => bf64(f64b(a).abs()),
+        (Unary::Abs, DType::U8 | DType::U16 | DType::U32 | DType::U64 | DType::Bool) => a,
+        (Unary::Abs, _) => wrap((a as i64).wrapping_abs() as u64, dt),
     }
 }
 

@@ -8,10 +8,11 @@
 //! executors give the same bits for the same kernel.
 
 use crate::arrays::dtype::DType;
+use crate::arrays::operator::{Arith, Cmp, Unary};
 use crate::kernel::exec::scalar_ops::{
     bf32, bf64, bin, cast, cmp, f32b, f64b, math, math_f32, math_f64, un,
 };
-use crate::kernel::ir::{Bin, Cmp, MathFn, Un};
+use crate::kernel::ir::MathFn;
 
 /// A value of one dtype in its native width, convertible to and from canonical bits.
 pub(crate) trait Elem: Copy + Default + Send + Sync + 'static {
@@ -198,17 +199,17 @@ fn map2<A: Copy, B: Copy, O>(o: &mut [O], a: Opnd<A>, b: Opnd<B>, f: impl Fn(A, 
 }
 
 #[inline(always)]
-fn bin_generic<T: Elem>(op: Bin, o: &mut [T], a: Opnd<T>, b: Opnd<T>) {
+fn bin_generic<T: Elem>(op: Arith, o: &mut [T], a: Opnd<T>, b: Opnd<T>) {
     macro_rules! arms {
         ($($v:ident),*) => {
             match op {
-                $(Bin::$v => map2(o, a, b, |x: T, y: T| T::of(bin(Bin::$v, T::DT, x.bits(), y.bits()))),)*
+                $(Arith::$v => map2(o, a, b, |x: T, y: T| T::of(bin(Arith::$v, T::DT, x.bits(), y.bits()))),)*
             }
         };
     }
-    arms!(Add, Sub, Mul, Div, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr, Min, Max)
+    arms!(Add, Sub, Mul, Div, FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, LShift, RShift, Min, Max)
 }
-simd_fn!(avx512 bin_loop<T>(op: Bin, o: &mut [T], a: Opnd<T>, b: Opnd<T>) => bin_generic);
+simd_fn!(avx512 bin_loop<T>(op: Arith, o: &mut [T], a: Opnd<T>, b: Opnd<T>) => bin_generic);
 
 #[inline(always)]
 fn cmp_generic<T: Elem>(c: Cmp, o: &mut [B8], a: Opnd<T>, b: Opnd<T>) {
@@ -230,17 +231,17 @@ fn cast_generic<F: Elem, U: Elem>(o: &mut [U], a: Opnd<F>) {
 simd_fn!(avx512 cast_loop<F, U>(o: &mut [U], a: Opnd<F>) => cast_generic);
 
 #[inline(always)]
-fn un_generic<T: Elem>(op: Un, o: &mut [T], a: Opnd<T>) {
+fn un_generic<T: Elem>(op: Unary, o: &mut [T], a: Opnd<T>) {
     macro_rules! arms {
         ($($v:ident),*) => {
             match op {
-                $(Un::$v => map1(o, a, |x: T| T::of(un(Un::$v, T::DT, x.bits()))),)*
+                $(Unary::$v => map1(o, a, |x: T| T::of(un(Unary::$v, T::DT, x.bits()))),)*
             }
         };
     }
     arms!(Neg, Not, Invert, Abs)
 }
-simd_fn!(un_loop<T>(op: Un, o: &mut [T], a: Opnd<T>) => un_generic);
+simd_fn!(un_loop<T>(op: Unary, o: &mut [T], a: Opnd<T>) => un_generic);
 
 #[inline(always)]
 fn select_generic<T: Elem>(o: &mut [T], c: Opnd<B8>, a: Opnd<T>, b: Opnd<T>) {

@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 
 use crate::arrays::dtype::{DType, Scalar};
-use crate::kernel::ir::{ArrRef, Bin, Cmp, Inst, Kernel, Op, Reg, Special, Stmt};
+use crate::arrays::operator::{Arith, Cmp};
+use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::types::Ty;
 
 #[derive(Clone, Debug)]
@@ -410,7 +411,7 @@ fn narrow(
         else {
             continue;
         };
-        if !matches!(op, Bin::Add | Bin::Sub | Bin::Mul | Bin::Div) {
+        if !matches!(op, Arith::Add | Arith::Sub | Arith::Mul | Arith::Div) {
             continue;
         }
         // The float32 value an operand widens, if it is one.

@@ -12,11 +12,12 @@
 //! it. It therefore holds for whatever subset of lanes reads the register later.
 
 use crate::arrays::dtype::DType;
+use crate::arrays::operator::{Arith, Cmp};
 use crate::kernel::abi::KernelFault;
 use crate::kernel::exec::math::bin_scalar_lanes;
 use crate::kernel::exec::mem::Run;
 use crate::kernel::exec::{ArrDesc, Block, Prepared};
-use crate::kernel::ir::{ArrRef, Bin, Cmp, Inst, Op, Special};
+use crate::kernel::ir::{ArrRef, Inst, Op, Special};
 
 /// What the executor knows of a register's value in every lane of the current chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,8 +122,8 @@ impl Block {
             Op::Bin(_, x, y) | Op::Cmp(_, x, y) if uni(&[*x, *y]) => Kind::Uni,
             Op::Bin(b, x, y) if i64_op(x) && p.k.regs[dst as usize] == DType::I64 => {
                 match (t(x), t(y), b) {
-                    (Tag::Aff(_), Tag::Uni(_), Bin::Add | Bin::Sub)
-                    | (Tag::Uni(_), Tag::Aff(_), Bin::Add) => Kind::Aff,
+                    (Tag::Aff(_), Tag::Uni(_), Arith::Add | Arith::Sub)
+                    | (Tag::Uni(_), Tag::Aff(_), Arith::Add) => Kind::Aff,
                     _ => return Ok(false),
                 }
             }

@@ -8,8 +8,9 @@ use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::{Arith, Unary};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{BarrierKind, Bin, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt, Un};
+use crate::kernel::ir::{BarrierKind, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt};
 use crate::kernel::types::{self, numba_name};
 use crate::numba::frontend::expr::{describe, expr, scalar, to_bool};
 use crate::numba::frontend::{lower_body, FnCtx, FnKind, Val, RET};
@@ -139,7 +140,7 @@ fn math_call(
     }
     if matches!(f, MathFn::Fabs) && p.starts_with("np.") && !t.is_float() {
         let x = b.cast(regs[0], t);
-        return Ok(Val::Reg(b.emit(t, Op::Un(Un::Abs, x))));
+        return Ok(Val::Reg(b.emit(t, Op::Un(Unary::Abs, x))));
     }
     let ft = types::math_float(t);
     let xs: Vec<Reg> = regs.iter().map(|r| b.cast(*r, ft)).collect();
@@ -245,9 +246,9 @@ fn path_call(
                 .skip(1)
                 .fold(b.ty(regs[0]), |a, r| types::promote(a, b.ty(*r)));
             let op = if p == "builtin.min" {
-                Bin::Min
+                Arith::Min
             } else {
-                Bin::Max
+                Arith::Max
             };
             let mut acc = b.cast(regs[0], t);
             for r in &regs[1..] {
@@ -265,7 +266,7 @@ fn path_call(
                 b.ty(r)
             };
             let x = b.cast(r, t);
-            Ok(Val::Reg(b.emit(t, Op::Un(Un::Abs, x))))
+            Ok(Val::Reg(b.emit(t, Op::Un(Unary::Abs, x))))
         }
         "builtin.int" => cast_call(b, cx, DType::I64, args, range),
         "builtin.float" => cast_call(b, cx, DType::F64, args, range),
@@ -328,7 +329,7 @@ fn path_call(
                     let n = b.emit(DType::I32, Op::Special(Special::Ntid(d)));
                     let g = b.emit(DType::I32, Op::Special(Special::Nctaid(d)));
                     let (n, g) = (b.cast(n, DType::I64), b.cast(g, DType::I64));
-                    b.emit(DType::I64, Op::Bin(Bin::Mul, n, g))
+                    b.emit(DType::I64, Op::Bin(Arith::Mul, n, g))
                 };
                 items.push(Val::Reg(r));
             }
@@ -441,7 +442,7 @@ fn path_call(
                     };
                     let kk = b.konst(Scalar::F64(k));
                     let kk = b.cast(kk, t);
-                    return Ok(Val::Reg(b.emit(t, Op::Bin(Bin::Mul, x, kk))));
+                    return Ok(Val::Reg(b.emit(t, Op::Bin(Arith::Mul, x, kk))));
                 }
             }
             Err(cx.typing(

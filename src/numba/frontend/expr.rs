@@ -5,8 +5,9 @@ use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::{Arith, Cmp, Unary};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{ArrRef, Bin, Cmp, Op, Reg, Special, Stmt, Un};
+use crate::kernel::ir::{ArrRef, Op, Reg, Special, Stmt};
 use crate::kernel::types::{self, numba_name};
 use crate::numba::frontend::{global_val, FnCtx, Val};
 
@@ -175,7 +176,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
             match u.op {
                 ast::UnaryOp::Not => {
                     let x = to_bool(b, r);
-                    Val::Reg(b.emit(DType::Bool, Op::Un(Un::Not, x)))
+                    Val::Reg(b.emit(DType::Bool, Op::Un(Unary::Not, x)))
                 }
                 ast::UnaryOp::UAdd => Val::Reg(r),
                 ast::UnaryOp::USub => {
@@ -185,7 +186,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
                         types::arith(t, t)
                     };
                     let x = b.cast(r, rt);
-                    Val::Reg(b.emit(rt, Op::Un(Un::Neg, x)))
+                    Val::Reg(b.emit(rt, Op::Un(Unary::Neg, x)))
                 }
                 ast::UnaryOp::Invert => {
                     if t.is_float() {
@@ -197,7 +198,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
                         types::arith(t, t)
                     };
                     let x = b.cast(r, rt);
-                    Val::Reg(b.emit(rt, Op::Un(Un::Invert, x)))
+                    Val::Reg(b.emit(rt, Op::Un(Unary::Invert, x)))
                 }
             }
         }
@@ -209,7 +210,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
                 let r = compare(b, cx, *op, left, right.clone(), e.range())?;
                 result = Some(match result {
                     None => r,
-                    Some(prev) => b.emit(DType::Bool, Op::Bin(Bin::And, prev, r)),
+                    Some(prev) => b.emit(DType::Bool, Op::Bin(Arith::BitAnd, prev, r)),
                 });
                 left = right;
             }
@@ -384,7 +385,7 @@ fn attribute(
                     let mut acc = b.emit(DType::I64, Op::Dim(a, p as u8));
                     for d in 1..nd {
                         let x = b.emit(DType::I64, Op::Dim(a, (p + d) as u8));
-                        acc = b.emit(DType::I64, Op::Bin(Bin::Mul, acc, x));
+                        acc = b.emit(DType::I64, Op::Bin(Arith::Mul, acc, x));
                     }
                     Val::Reg(acc)
                 }
@@ -492,13 +493,13 @@ pub fn binop(
     let (tx, ty) = (b.ty(x), b.ty(y));
     use ast::Operator as O;
     let (bin, rt) = match op {
-        O::Add => (Bin::Add, types::arith(tx, ty)),
-        O::Sub => (Bin::Sub, types::arith(tx, ty)),
-        O::Mult => (Bin::Mul, types::arith(tx, ty)),
-        O::Div => (Bin::Div, types::true_div(tx, ty)),
-        O::FloorDiv => (Bin::FloorDiv, types::arith(tx, ty)),
-        O::Mod => (Bin::Mod, types::arith(tx, ty)),
-        O::Pow => (Bin::Pow, types::arith(tx, ty)),
+        O::Add => (Arith::Add, types::arith(tx, ty)),
+        O::Sub => (Arith::Sub, types::arith(tx, ty)),
+        O::Mult => (Arith::Mul, types::arith(tx, ty)),
+        O::Div => (Arith::Div, types::true_div(tx, ty)),
+        O::FloorDiv => (Arith::FloorDiv, types::arith(tx, ty)),
+        O::Mod => (Arith::Mod, types::arith(tx, ty)),
+        O::Pow => (Arith::Pow, types::arith(tx, ty)),
         O::BitAnd | O::BitOr | O::BitXor | O::LShift | O::RShift => {
             if tx.is_float() || ty.is_float() {
                 return Err(cx.typing(
@@ -512,18 +513,20 @@ pub fn binop(
                 ));
             }
             let b_op = match op {
-                O::BitAnd => Bin::And,
-                O::BitOr => Bin::Or,
-                O::BitXor => Bin::Xor,
-                O::LShift => Bin::Shl,
-                _ => Bin::Shr,
+                O::BitAnd => Arith::BitAnd,
+                O::BitOr => Arith::BitOr,
+                O::BitXor => Arith::BitXor,
+                O::LShift => Arith::LShift,
+                _ => Arith::RShift,
             };
-            let t =
-                if tx == DType::Bool && ty == DType::Bool && !matches!(b_op, Bin::Shl | Bin::Shr) {
-                    DType::Bool
-                } else {
-                    types::arith(tx, ty)
-                };
+            let t = if tx == DType::Bool
+                && ty == DType::Bool
+                && !matches!(b_op, Arith::LShift | Arith::RShift)
+            {
+                DType::Bool
+            } else {
+                types::arith(tx, ty)
+            };
             (b_op, t)
         }
         O::MatMult => return Err(cx.unsupported("the @ operator", range)),

@@ -23,8 +23,9 @@ use ruff_python_ast::{self as ast, Expr, Stmt as AStmt};
 use ruff_text_size::{Ranged, TextRange};
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::Cmp;
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{ArrRef, Cmp, Op, Reg, Stmt};
+use crate::kernel::ir::{ArrRef, Op, Reg, Stmt};
 use crate::kernel::types::{self, Ty};
 use crate::py::error::Frame;
 use crate::py::error::{PyErr, PyResult};
@@ -487,7 +488,7 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
             b.cast(o, it)
         }
     };
-    let next = b.emit(it, Op::Bin(crate::kernel::ir::Bin::Add, ctr, one));
+    let next = b.emit(it, Op::Bin(crate::arrays::operator::Arith::Add, ctr, one));
     b.emit_to(ctr, Op::Copy(next));
     let latch = b.end();
     b.push(Stmt::Loop { id, body, latch });
