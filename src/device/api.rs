@@ -49,7 +49,16 @@ pub fn alloc(
     stream: StreamId,
 ) -> PyResult<DeviceView> {
     let size = checked_nbytes(shape, dtype)?;
-    let alloc = device(rt)?.backend().alloc(size)?;
+    let alloc = match device(rt)?.backend().alloc(size) {
+        Ok(a) => a,
+        // Queued launches and copies hold their arrays until they run; a result dropped by
+        // the host (`%timeit f(d)` without a synchronize) is freed only then. Numba flushes
+        // its pending frees and retries in the same spot (`_attempt_allocation`).
+        Err(full) => {
+            synchronize(rt)?;
+            device(rt)?.backend().alloc(size).map_err(|_| full)?
+        }
+    };
     crate::device::pointers::register_alloc(rt, &alloc);
     Ok(DeviceView {
         alloc,
