@@ -65,13 +65,20 @@ fn memory_management_notebook() {
         lines[0].starts_with("<numba.cuda.cudadrv.devicearray.DeviceNDArray object at 0x"),
         "{dev}"
     );
-    assert_eq!(&lines[1..], &["(1000000,)", "float32"]);
+    assert_eq!(&lines[1..], &["(5000000,)", "float32"]);
+    // The lesson's own line: no synchronize, n = 5,000,000, 20 MB results queued faster
+    // than they run; it must time, not run out of device memory.
+    let lesson = &cells["check-lesson-timeit"].out.stdout;
+    assert!(
+        lesson.contains(" per loop (mean ± std. dev. of 7 runs, "),
+        "{lesson}"
+    );
     let ten = "[ 0.  3.  6.  9. 12. 15. 18. 21. 24. 27.]\n";
     assert_eq!(cells["check-out-host"].out.stdout, ten);
     assert_eq!(cells["check-cupy-result"].out.stdout, ten);
     let cai = cells["check-cai"].result().unwrap();
     for part in [
-        "{'shape': (1000000,),",
+        "{'shape': (5000000,),",
         "'typestr': '<f4',",
         "'descr': [('', '<f4')],",
         "'version': 3,",

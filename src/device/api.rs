@@ -49,6 +49,10 @@ pub fn alloc(
     stream: StreamId,
 ) -> PyResult<DeviceView> {
     let size = checked_nbytes(shape, dtype)?;
+    let (_, capacity) = device(rt)?.backend().memory_info();
+    if crate::device::deferred_frees::flush_due(capacity) {
+        synchronize(rt)?;
+    }
     let alloc = match device(rt)?.backend().alloc(size) {
         Ok(a) => a,
         // Queued launches and copies hold their arrays until they run; a result dropped by

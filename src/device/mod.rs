@@ -20,6 +20,7 @@ pub mod copy;
 pub mod cpu;
 pub mod cpu_streams;
 pub mod cuda;
+pub mod deferred_frees;
 pub mod ledger;
 pub mod pointers;
 pub mod state;

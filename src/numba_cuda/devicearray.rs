@@ -26,6 +26,12 @@ pub struct DeviceNDArray {
     pub view: DeviceView,
 }
 
+impl Drop for DeviceNDArray {
+    fn drop(&mut self) {
+        crate::device::deferred_frees::owner_dropped(&self.view.alloc);
+    }
+}
+
 impl DeviceNDArray {
     pub fn value(view: DeviceView) -> Value {
         Value::object(DeviceNDArray { view })
