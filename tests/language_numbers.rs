@@ -59,3 +59,43 @@ fn round_of_floats_that_do_not_fit() {
     assert_eq!(s.eval("round(1e18)"), "1000000000000000000");
     assert_eq!(s.eval("round(1e20, 2)"), "1e+20");
 }
+
+#[test]
+fn hash_and_round_of_numbers_are_cpythons() {
+    // Expected values printed by CPython 3.11 for the same expressions.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "print(hash(2), hash(-1), hash(2.0), hash(1.5), hash(-2.75), hash(1e300), hash(2**62), hash((1,2)), hash((1.5,-1)), hash(float('inf')), hash(()), hash(True))\n\
+         print(round(1250,-2), round(1350,-2), round(-1250,-2), round(1.5, 10**9), round(1.5, -10**9), round(-1.5,-400), round(12345, -20))",
+    );
+    assert_eq!(
+        out,
+        "2 -2 2 1152921504606846977 -1729382256910270466 1224995262755759164 2 -3550055125485641917 -9002791676578425913 314159 5740354900026072187 1\n\
+         1200 1400 -1200 1.5 0.0 -0.0 0\n"
+    );
+}
+
+#[test]
+fn kernel_integer_division_overflow_wraps_and_grid_x_is_limited() {
+    let mut s = Session::new();
+    s.run(
+        "import numpy as np\nfrom numba import cuda\n\
+         @cuda.jit\ndef k(a, b, out):\n    out[0] = a[0] // b[0]\n    out[1] = a[0] % b[0]\n\
+         a = cuda.to_device(np.array([-2**62 * 2], np.int64))\n\
+         b = cuda.to_device(np.array([-1], np.int64))\n\
+         o = cuda.device_array(2, np.int64)",
+    )
+    .ok();
+    // NumPy 2's int64 floor_divide and remainder give the same (with an overflow warning).
+    assert_eq!(
+        s.stdout("k[1, 1](a, b, o)\nprint(o.copy_to_host())"),
+        "[-9223372036854775808                    0]\n"
+    );
+    let c = s.run("k[2**31, 1](a, b, o)");
+    assert_eq!(c.ename().as_deref(), Some("CudaAPIError"));
+    assert!(
+        c.evalue().contains("grid x of 2147483648"),
+        "{}",
+        c.evalue()
+    );
+}

@@ -163,6 +163,22 @@ fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
         }
     };
     match (v, nd) {
+        (Value::Int(_) | Value::Bool(_), Some(n)) if n < 0 => {
+            // round(1250, -2) == 1200: half to even at 10**-n.
+            let x = v.as_index()? as i128;
+            let Some(p) = 10i128.checked_pow(n.unsigned_abs().min(40) as u32) else {
+                return Ok(Value::Int(0));
+            };
+            let (q, r) = (x.div_euclid(p), x.rem_euclid(p));
+            let q = match (2 * r).cmp(&p) {
+                std::cmp::Ordering::Less => q,
+                std::cmp::Ordering::Greater => q + 1,
+                std::cmp::Ordering::Equal => q + (q & 1),
+            };
+            i64::try_from(q * p)
+                .map(Value::Int)
+                .map_err(|_| PyErr::overflow("Python int too large to convert to C long"))
+        }
         (Value::Int(_) | Value::Bool(_), _) => Ok(Value::Int(v.as_index()?)),
         (_, None) => {
             let x = v.as_f64()?;
@@ -184,6 +200,14 @@ fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
         }
         (_, Some(n)) => {
             let x = v.as_f64()?;
+            // CPython: beyond 323 digits a double is already exact; below -308 it rounds
+            // to a zero of x's sign. Neither needs (or may build) a huge decimal string.
+            if n > 323 || !x.is_finite() {
+                return Ok(same_kind(v, x));
+            }
+            if n < -308 {
+                return Ok(same_kind(v, 0.0f64.copysign(x)));
+            }
             let p = 10f64.powi(n as i32);
             // Round via the decimal string to avoid binary artefacts (round(2.675, 2) == 2.67).
             let s = format!("{:.*}", n.max(0) as usize, x);
@@ -192,13 +216,16 @@ fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
             } else {
                 round_half_even(x * p) / p
             };
-            Ok(match v {
-                Value::Scalar(s) => {
-                    Value::Scalar(crate::arrays::dtype::Scalar::F64(r).cast(s.dtype()))
-                }
-                _ => Value::Float(r),
-            })
+            Ok(same_kind(v, r))
         }
+    }
+}
+
+/// `r` as the same kind of number as `v` (a NumPy scalar keeps its dtype).
+fn same_kind(v: &Value, r: f64) -> Value {
+    match v {
+        Value::Scalar(s) => Value::Scalar(crate::arrays::dtype::Scalar::F64(r).cast(s.dtype())),
+        _ => Value::Float(r),
     }
 }
 
@@ -649,6 +676,9 @@ pub fn builtins() -> HashMap<String, Value> {
         |rt, a| {
             let v = a.pos.first().cloned().unwrap_or(Value::None);
             ops::check_hashable(&v)?;
+            if let Some(h) = crate::interp::hashing::numeric_hash(&v) {
+                return Ok(Value::Int(h));
+            }
             let s = repr(rt, &v)?;
             Ok(Value::Int(
                 s.bytes().fold(1469598103934665603u64, |h, c| {

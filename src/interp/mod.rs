@@ -27,6 +27,7 @@ pub mod builtins;
 pub mod builtins_iter;
 pub mod expr;
 pub mod frame;
+pub mod hashing;
 pub mod ipython;
 pub mod magics;
 pub mod modules;

@@ -112,6 +112,12 @@ pub fn check_launch(k: &Kernel, cfg: &LaunchConfig) -> Result<(), KernelFault> {
     if threads == 0 || cfg.grid.contains(&0) {
         return Err(invalid_launch("a grid or block dimension is 0"));
     }
+    if cfg.grid[0] > i32::MAX as u32 {
+        return Err(invalid_launch(&format!(
+            "grid x of {}; the limit is 2147483647",
+            cfg.grid[0]
+        )));
+    }
     if cfg.grid[1] > 65535 || cfg.grid[2] > 65535 || cfg.block[2] > 64 {
         return Err(invalid_launch(
             "grid y/z are limited to 65535 and block z to 64",

@@ -177,9 +177,10 @@ pub fn bin_i64(op: Arith, a: i64, b: i64) -> i64 {
             if b == 0 {
                 0
             } else {
+                // i64::MIN // -1 wraps to i64::MIN, as NumPy's int64 floor_divide does.
                 let q = a.wrapping_div(b);
-                if (a % b != 0) && ((a < 0) != (b < 0)) {
-                    q - 1
+                if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
+                    q.wrapping_sub(1)
                 } else {
                     q
                 }
