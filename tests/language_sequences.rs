@@ -57,3 +57,19 @@ fn tuple_plus_equals_builds_a_new_tuple() {
     let c = s.run("t += [3]");
     assert_eq!(c.ename().as_deref(), Some("TypeError"));
 }
+
+#[test]
+fn self_containing_and_very_deep_containers_print_and_compare_as_cpython() {
+    // Expected output is CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("l = []; l.append(l); print(l); print(str(l)); print(repr([1, l]))\nd = {}; d['a'] = d; print(d)\nm = []; m.append(m)\ntry:\n    l == m\nexcept RecursionError as e:\n    print('RecursionError', e)\ndeep = []\nfor i in range(5000):\n    deep = [deep]\ntry:\n    repr(deep)\nexcept RecursionError as e:\n    print('RecursionError', e)\n");
+    assert_eq!(
+        out,
+        "[[...]]\n[[...]]\n[1, [[...]]]\n{'a': {...}}\n\
+         RecursionError maximum recursion depth exceeded in comparison\n\
+         RecursionError maximum recursion depth exceeded while getting the repr of an object\n"
+    );
+    // As a cell result too (IPython's pretty printer), and the session lives on.
+    assert_eq!(s.eval("l"), "[[...]]");
+    assert_eq!(s.eval("len(deep)"), "1");
+}

@@ -43,6 +43,35 @@ fn is_numpy(v: &Value) -> bool {
 
 /// `a == b` as a Python bool (identity/structural; arrays compare elementwise elsewhere).
 pub fn py_eq(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
+    let nested = matches!(
+        (a, b),
+        (Value::Tuple(_), Value::Tuple(_))
+            | (Value::List(_), Value::List(_))
+            | (Value::Dict(_), Value::Dict(_))
+    );
+    if !nested {
+        return py_eq_inner(rt, a, b);
+    }
+    // Comparing self-containing or very deep containers recurses without end; CPython
+    // stops at its recursion limit.
+    let depth = &mut rt.state::<CompareDepth>().0;
+    if *depth >= 1000 {
+        return Err(PyErr::new(
+            "RecursionError",
+            "maximum recursion depth exceeded in comparison",
+        ));
+    }
+    *depth += 1;
+    let r = py_eq_inner(rt, a, b);
+    rt.state::<CompareDepth>().0 -= 1;
+    r
+}
+
+/// How many container comparisons are in progress (see [`py_eq`]).
+#[derive(Default)]
+struct CompareDepth(usize);
+
+fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
     Ok(match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Ellipsis, Value::Ellipsis) => true,

@@ -1,6 +1,8 @@
 //! `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format
 //! specification mini-language, as CPython and IPython print them.
 
+use std::rc::Rc;
+
 use crate::arrays::format::float_repr;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs;
@@ -37,6 +39,48 @@ fn str_repr(s: &str) -> String {
 
 /// `repr(v)`.
 pub fn repr(rt: &mut Runtime, v: &Value) -> PyResult<String> {
+    // CPython's Py_ReprEnter: a container met again inside its own repr prints as `[...]`
+    // or `{...}`, and nesting deeper than the recursion limit raises RecursionError.
+    let key = match v {
+        Value::List(l) => Some(Rc::as_ptr(l) as *const () as usize),
+        Value::Dict(d) => Some(Rc::as_ptr(d) as *const () as usize),
+        Value::Set(s) => Some(Rc::as_ptr(s) as *const () as usize),
+        Value::Tuple(_) => None,
+        _ => return repr_inner(rt, v),
+    };
+    let active = &mut rt.state::<ReprGuard>().active;
+    if let Some(k) = key {
+        if active.contains(&k) {
+            return Ok(if matches!(v, Value::List(_)) {
+                "[...]"
+            } else {
+                "{...}"
+            }
+            .into());
+        }
+    }
+    if active.len() >= REPR_DEPTH_LIMIT {
+        return Err(PyErr::new(
+            "RecursionError",
+            "maximum recursion depth exceeded while getting the repr of an object",
+        ));
+    }
+    active.push(key.unwrap_or(0));
+    let r = repr_inner(rt, v);
+    rt.state::<ReprGuard>().active.pop();
+    r
+}
+
+/// CPython's default recursion limit, which bounds how deeply nested a repr can be.
+const REPR_DEPTH_LIMIT: usize = 1000;
+
+/// The containers whose repr is being built, innermost last (0 for a tuple).
+#[derive(Default)]
+struct ReprGuard {
+    active: Vec<usize>,
+}
+
+fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
     Ok(match v {
         Value::None => "None".into(),
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),

@@ -113,7 +113,8 @@ const TABLE: &[(ExcClass, &str, &[ExcClass])] = &[
     (ExecutionAborted, "ExecutionAborted", &[Exception]),
 ];
 
-/// The classes `builtins` provides by name (the rest are reached through their modules).
+/// The classes `builtins` provides by name: every Python builtin in the table (NumPy's,
+/// Numba's and nbcuda's are reached through their modules or only caught by name).
 pub const BUILTIN_NAMES: &[ExcClass] = &[
     BaseException,
     Exception,
@@ -136,6 +137,17 @@ pub const BUILTIN_NAMES: &[ExcClass] = &[
     ZeroDivisionError,
     Warning,
     UserWarning,
+    SystemExit,
+    FloatingPointError,
+    ModuleNotFoundError,
+    UnboundLocalError,
+    OSError,
+    FileNotFoundError,
+    RecursionError,
+    SyntaxError,
+    IndentationError,
+    RuntimeWarning,
+    DeprecationWarning,
 ];
 
 impl ExcClass {
