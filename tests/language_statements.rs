@@ -250,3 +250,38 @@ fn except_catches_every_subclass_of_the_named_class() {
         "ValueError AxisError\nIndexError AxisError\nException AxisError\narith ZeroDivisionError\nruntime NotImplementedError\nlookup IndexError\n"
     );
 }
+
+#[test]
+fn deeply_nested_cells_are_refused_before_parsing_and_the_session_survives() {
+    // Each of these overflowed the parser's stack and ended the kernel (issue 17). CPython
+    // refuses them too: SyntaxError beyond 200 nested brackets, RecursionError for
+    // expressions too deep to compile.
+    let mut s = Session::new();
+    s.run("kept = 41").ok();
+    let cases = [
+        (
+            format!("{}1{}", "(".repeat(1_000_000), ")".repeat(1_000_000)),
+            "SyntaxError",
+        ),
+        ("[".repeat(1_000_000), "SyntaxError"),
+        (
+            format!("{}f(1){}", "f(".repeat(100_000), ")".repeat(100_000)),
+            "SyntaxError",
+        ),
+        (format!("{}1", "-".repeat(1_000_000)), "RecursionError"),
+        (format!("x = {}1", "1+".repeat(5_000_000)), "RecursionError"),
+    ];
+    for (code, ename) in &cases {
+        let c = s.run(code);
+        assert_eq!(c.ename().as_deref(), Some(*ename), "{}...", &code[..20]);
+    }
+    assert_eq!(
+        s.run(&format!("{}1{}", "(".repeat(201), ")".repeat(201)))
+            .evalue(),
+        "too many nested parentheses"
+    );
+    assert_eq!(
+        s.eval(&format!("{}kept + 1{}", "(".repeat(200), ")".repeat(200))),
+        "42"
+    );
+}

@@ -102,6 +102,15 @@ impl Session {
         if let Some(rest) = code.trim_start().strip_prefix("%%") {
             return cell_magic(rt, ctx, rest);
         }
+        if let Err((e, at)) = crate::interp::nesting::check(code) {
+            return Err(e.at(Frame {
+                origin: ctx.origin.to_string(),
+                source: ctx.source.clone(),
+                start: at,
+                end: at + 1,
+                function: "<module>".into(),
+            }));
+        }
         let parsed = parse(code, ParseOptions::from(Mode::Ipython)).map_err(|e| {
             let r = e.location;
             PyErr::new("SyntaxError", e.error.to_string()).at(Frame {

@@ -261,6 +261,9 @@ pub fn is_complete(code: &str) -> Completeness {
     let trimmed = code.trim_end_matches([' ', '\t']);
     let ends_blank = trimmed.ends_with("\n\n")
         || trimmed.ends_with("\n") && code.lines().last().is_some_and(|l| l.trim().is_empty());
+    if crate::interp::nesting::check(code).is_err() {
+        return Completeness::Invalid;
+    }
     let parsed = parse(code, ParseOptions::from(Mode::Ipython));
     match parsed {
         Ok(p) => {

@@ -55,6 +55,7 @@ fn supported(rt: &mut Runtime) -> String {
 
 /// Parse a snippet (a magic's statement) into statements.
 pub fn parse_snippet(code: &str) -> PyResult<Vec<Stmt>> {
+    crate::interp::nesting::check(code).map_err(|(e, _)| e)?;
     let parsed = ruff_python_parser::parse(
         code,
         ruff_python_parser::ParseOptions::from(ruff_python_parser::Mode::Ipython),

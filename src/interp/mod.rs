@@ -31,6 +31,7 @@ pub mod hashing;
 pub mod ipython;
 pub mod magics;
 pub mod modules;
+pub mod nesting;
 pub mod objects;
 pub mod ops;
 pub mod repr;

@@ -1,0 +1,132 @@
+//! Limits checked before a cell is parsed. ruff's parser, the evaluator and dropping the
+//! syntax tree all recurse once per nesting level, so a cell such as `"(" * 1_000_000`
+//! would overflow the native stack and end the kernel. CPython refuses such cells too: more
+//! than 200 nested brackets is a SyntaxError, and an expression of tens of thousands of
+//! chained operators a RecursionError during compilation.
+
+use crate::py::error::PyErr;
+
+/// CPython's tokenizer limit (`MAXLEVEL`): "too many nested parentheses".
+const MAX_BRACKET_DEPTH: usize = 200;
+/// Operators in one expression (between separators). CPython already fails below 10,000;
+/// nbcuda's parser and evaluator manage far more, so only the pathological is refused.
+const MAX_OPERATOR_CHAIN: usize = 50_000;
+/// Prefix operators in a row (`- - - x`): each is one more level of recursion in the parser
+/// (CPython gives up before 3,000).
+const MAX_PREFIX_RUN: usize = 1_000;
+
+/// The first limit `code` breaks, as the error to raise, with its byte offset.
+pub fn check(code: &str) -> Result<(), (PyErr, usize)> {
+    let b = code.as_bytes();
+    let mut depth = 0usize;
+    let mut chain = 0usize;
+    let mut prefix_run = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'+' | b'-' | b'~' => prefix_run += 1,
+            b' ' | b'\t' => {}
+            _ => prefix_run = 0,
+        }
+        if prefix_run > MAX_PREFIX_RUN {
+            let e = PyErr::new(
+                "RecursionError",
+                "maximum recursion depth exceeded during compilation",
+            );
+            return Err((e, i));
+        }
+        match c {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                i = skip_string(b, i);
+                chain = 0;
+                continue;
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                chain = 0;
+                if depth > MAX_BRACKET_DEPTH {
+                    let e = PyErr::new("SyntaxError", "too many nested parentheses");
+                    return Err((e, i));
+                }
+            }
+            b')' | b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                chain = 0;
+            }
+            b',' | b':' | b';' | b'\n' => chain = 0,
+            b'+' | b'-' | b'~' | b'*' | b'/' | b'%' | b'@' | b'&' | b'|' | b'^' | b'<' | b'>' => {
+                chain += 1;
+                if chain > MAX_OPERATOR_CHAIN {
+                    let e = PyErr::new(
+                        "RecursionError",
+                        "maximum recursion depth exceeded during compilation",
+                    );
+                    return Err((e, i));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The index just past the string literal starting at `i` (a quote), triple-quoted or not;
+/// the end of the code if it is unterminated (the parser reports that).
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let q = b[i];
+    let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
+    let mut j = i + if triple { 3 } else { 1 };
+    while j < b.len() {
+        match b[j] {
+            b'\\' => j += 2,
+            c if c == q && !triple => return j + 1,
+            c if c == q && b.get(j + 1) == Some(&q) && b.get(j + 2) == Some(&q) => return j + 3,
+            b'\n' if !triple => return j,
+            _ => j += 1,
+        }
+    }
+    b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    #[test]
+    fn brackets_deeper_than_cpythons_limit_are_refused_where_they_start() {
+        assert!(check(&format!("{}1{}", "(".repeat(200), ")".repeat(200))).is_ok());
+        let (e, at) = check(&format!("{}1{}", "(".repeat(201), ")".repeat(201))).unwrap_err();
+        assert_eq!(
+            (e.ename.as_str(), e.message.as_str(), at),
+            ("SyntaxError", "too many nested parentheses", 200)
+        );
+        // Brackets inside strings and comments do not count.
+        assert!(check(&format!(
+            "s = '{}'  # {}\nt = \"\"\"{}\"\"\"",
+            "(".repeat(300),
+            "[".repeat(300),
+            "{".repeat(300)
+        ))
+        .is_ok());
+    }
+
+    #[test]
+    fn a_pathological_operator_chain_is_a_recursion_error() {
+        assert!(check(&format!("x = {}1", "1+".repeat(50_000))).is_ok());
+        let (e, _) = check(&format!("x = {}1", "1*".repeat(60_000))).unwrap_err();
+        assert_eq!(e.ename, "RecursionError");
+        assert!(check(&format!("x = {}1", "- ".repeat(1_000))).is_ok());
+        let (e, at) = check(&format!("x = {}1", "- ".repeat(1_001))).unwrap_err();
+        assert_eq!((e.ename.as_str(), at), ("RecursionError", 4 + 2 * 1_000));
+        // Many short expressions are fine.
+        assert!(check(&format!("x = [{}]", "-1, ".repeat(100_000))).is_ok());
+    }
+}
