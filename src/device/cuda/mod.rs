@@ -57,11 +57,9 @@ pub fn choice_from_env() -> Result<Choice, String> {
 /// Probed once per process; sessions share the device (and its module cache).
 pub fn probe() -> Result<Arc<CudaDevice>, String> {
     static PROBED: OnceLock<Result<Arc<CudaDevice>, String>> = OnceLock::new();
-    PROBED.get_or_init(open_first).clone()
-}
-
-fn open_first() -> Result<Arc<CudaDevice>, String> {
-    crate::gpu::driver::open_first().map(Arc::new)
+    PROBED
+        .get_or_init(|| crate::gpu::driver::open_first().map(Arc::new))
+        .clone()
 }
 
 /// The device a session starts on: Ok(Some(gpu)), Ok(None) for the CPU device, or Err when
