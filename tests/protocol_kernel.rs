@@ -474,18 +474,22 @@ fn running(pid: &str) -> bool {
         .unwrap_or(false)
 }
 
-#[test]
-fn exits_when_the_jupyter_parent_dies() {
+/// Start a kernel under a short-lived shell that plays the Jupyter server, after `setup`,
+/// with the kernel's stderr redirected by `stderr`, and report whether it outlived its
+/// parent.
+fn outlives_its_parent(setup: &str, stderr: &str) -> bool {
     let (mut probe, dir, _, _) = spawn(&Options::default());
-    // Reuse the connection file from a throwaway kernel, then start the real subject
-    // under a short-lived shell that plays the Jupyter server.
+    // Reuse the connection file of a throwaway kernel.
     let _ = probe.kill();
     let _ = probe.wait();
     let cf = dir.join("kernel.json");
+    let script = format!(
+        "{setup} JPY_PARENT_PID=$$ \"$0\" kernel -f \"$1\" >/dev/null {stderr} & echo $!; sleep 1"
+    );
     let out = std::process::Command::new("sh")
         .args([
             "-c",
-            "JPY_PARENT_PID=$$ \"$0\" kernel -f \"$1\" >/dev/null 2>&1 & echo $!; sleep 1",
+            &script,
             env!("CARGO_BIN_EXE_nbcuda"),
             cf.to_str().unwrap(),
         ])
@@ -502,6 +506,25 @@ fn exits_when_the_jupyter_parent_dies() {
         let _ = std::process::Command::new("kill").arg(&pid).status();
     }
     let _ = std::fs::remove_dir_all(dir);
+    alive
+}
+
+#[test]
+fn exits_when_the_jupyter_parent_dies() {
+    assert!(
+        !outlives_its_parent("", "2>/dev/null"),
+        "the orphaned kernel kept running"
+    );
+}
+
+#[test]
+fn exits_when_the_jupyter_parent_dies_after_its_terminal_closed_stderr() {
+    // `jupyter console` in a terminal that was closed: stderr is a pipe nobody reads any
+    // more (EPIPE), and writing the exit line there must not stop the kernel from exiting.
+    let fifo = std::env::temp_dir().join(format!("nbcuda-stderr-{}", uuid::Uuid::new_v4()));
+    let setup = format!("mkfifo {f}; (exec 0<{f}; sleep 0.3) & ", f = fifo.display());
+    let alive = outlives_its_parent(&setup, &format!("2>{}", fifo.display()));
+    let _ = std::fs::remove_file(&fifo);
     assert!(!alive, "the orphaned kernel kept running");
 }
 

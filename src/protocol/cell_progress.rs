@@ -86,7 +86,7 @@ fn watcher() -> &'static Watcher {
             .name("nbcuda-cell-progress".into())
             .spawn(move || watch(w));
         if spawned.is_err() {
-            eprintln!("[nbcuda] no progress display: cannot start its thread");
+            crate::protocol::log("no progress display: cannot start its thread");
         }
         w
     })

@@ -204,7 +204,7 @@ impl Executor {
             // inspection or history so the thread, and the session, keep going.
             if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.handle(&req))) {
                 let msg = panic_message(&*p);
-                eprintln!("[nbcuda] internal error handling {}: {msg}", req.msg_type());
+                crate::protocol::log(format!("internal error handling {}: {msg}", req.msg_type()));
                 let e = ErrorInfo {
                     ename: "InternalError".into(),
                     evalue: msg,
@@ -249,10 +249,10 @@ impl Executor {
                 std::process::exit(0);
             }
             _ => {
-                eprintln!(
-                    "nbcuda: unknown shell message type {:?}; ignored",
+                crate::protocol::log(format!(
+                    "unknown shell message type {:?}; ignored",
                     req.msg_type()
-                );
+                ));
                 return;
             }
         };

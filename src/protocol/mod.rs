@@ -40,3 +40,11 @@ pub mod typed;
 pub mod wire;
 
 pub use server::serve;
+
+/// A line for the kernel's log on stderr. Never panics: when the terminal that started the
+/// kernel has closed, stderr is gone, and `eprintln!` would panic in the thread that
+/// logs (the parent watcher among them, leaving the kernel orphaned).
+pub fn log(msg: impl std::fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "[nbcuda] {msg}");
+}

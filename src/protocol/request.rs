@@ -54,7 +54,9 @@ pub fn parse(m: Message) -> Result<Request, String> {
     let content = with_defaults(&msg_type, m.content);
     let typed =
         JupyterMessageContent::from_type_and_content(&msg_type, content).unwrap_or_else(|e| {
-            eprintln!("[nbcuda] {msg_type}: content does not match the protocol ({e}); ignored");
+            crate::protocol::log(format!(
+                "{msg_type}: content does not match the protocol ({e}); ignored"
+            ));
             JupyterMessageContent::UnknownMessage(UnknownMessage {
                 msg_type: msg_type.clone(),
                 content: Json::Null,

@@ -28,9 +28,7 @@ use crate::protocol::wire::Signer;
 /// The execution thread's stack: the interpreter recurses for nested Python calls.
 pub const EXEC_STACK: usize = 256 << 20;
 
-fn log(msg: impl std::fmt::Display) {
-    eprintln!("[nbcuda] {msg}");
-}
+use crate::protocol::log;
 
 fn frames(m: ZmqMessage) -> Vec<Bytes> {
     m.into_vec()
