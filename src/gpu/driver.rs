@@ -55,6 +55,9 @@ pub struct DeviceInfo {
     pub pci_bus_id: i32,
 }
 
+/// The id of the private stream [`CudaDevice::zero`] uses; user streams count up from 1.
+const ZEROING_STREAM: u64 = u64::MAX;
+
 /// Loaded modules by (source hash, compute capability).
 type ModuleCache = Mutex<HashMap<(u64, (i32, i32)), Arc<CudaModule>>>;
 
@@ -218,11 +221,19 @@ impl CudaDevice {
         }
     }
 
-    /// Set `bytes` at `ptr` to zero and wait.
+    /// Set `bytes` at `ptr` to zero and wait until the GPU has done it. The plain cuMemsetD8
+    /// would be queued on the legacy default stream and return at once, and the streams
+    /// nbcuda creates do not wait for that stream (cudarc makes them non-blocking): a copy
+    /// on another stream could land first and then be zeroed. So the memset runs on a stream
+    /// of its own that is synchronised before the memory is handed out.
     pub fn zero(&self, ptr: u64, bytes: usize) -> Result<(), CudaError> {
+        let s = self.stream(ZEROING_STREAM)?;
         self.bind()?;
-        // SAFETY: `ptr..ptr + bytes` is a live allocation made by `alloc` on this context.
-        unsafe { result::memset_d8_sync(ptr, 0, bytes) }.map_err(api("cuMemsetD8"))
+        // SAFETY: `ptr..ptr + bytes` is a live allocation made by `alloc` on this context,
+        // which no other operation uses before this returns.
+        unsafe { result::memset_d8_async(ptr, 0, bytes, s.cu_stream()) }
+            .map_err(api("cuMemsetD8Async"))?;
+        s.synchronize().map_err(api("cuStreamSynchronize"))
     }
 
     /// A device attribute.
