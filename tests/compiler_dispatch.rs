@@ -478,8 +478,8 @@ fn inspect_cuda_lists_compiled_specialisations() {
     assert_eq!(out, "1");
     let text = s.eval("list(src.values())[0]");
     assert!(
-        text.contains("extern \\\"C\\\" __global__ void nbcuda_scale(nb_arr arg0, float arg1)")
-            || text.contains("extern \"C\" __global__ void nbcuda_scale(nb_arr arg0, float arg1)"),
+        text.contains("extern \\\"C\\\" __global__ void nbcuda_scale(nb_arr arg0, float arg1, unsigned long long *nb_fault)")
+            || text.contains("extern \"C\" __global__ void nbcuda_scale(nb_arr arg0, float arg1, unsigned long long *nb_fault)"),
         "{text}"
     );
     let c = s.run("scale[1, 32](1.0, 2.0)");

@@ -128,7 +128,10 @@ fn only_printing_kernels_take_the_hidden_buffer() {
         &[arr1(DType::F32, 1)],
     );
     let src = cuda_source(&loud);
-    assert!(src.contains("unsigned long long *nb_print)"), "{src}");
+    assert!(
+        src.contains("unsigned long long *nb_print, unsigned long long *nb_fault)"),
+        "{src}"
+    );
     assert!(!src.contains("vprintf"), "{src}");
     // One call per site, numbered in the order the host decodes them.
     let sites = printbuf::sites(&loud.ir);

@@ -75,11 +75,19 @@ pub fn compile_ptx(source: &str, name: &str, arch: &str) -> Result<Compiled, Str
     let cname = CString::new(name).map_err(|_| "program name contains a NUL byte".to_string())?;
     let prog = result::create_program(&src, Some(cname.as_c_str()))
         .map_err(|e| format!("nvrtcCreateProgram failed: {e:?}"))?;
-    let options = [
+    let mut options = vec![
         format!("--gpu-architecture={arch}"),
         "--std=c++17".to_string(),
         "--fmad=true".to_string(),
     ];
+    // A user's options (say --fmad=false, or -lineinfo) replace a default of the same name.
+    if let Ok(extra) = std::env::var("NBCUDA_NVRTC_OPTIONS") {
+        for opt in extra.split_whitespace() {
+            let name = opt.split('=').next().unwrap_or(opt);
+            options.retain(|o| o.split('=').next() != Some(name));
+            options.push(opt.to_string());
+        }
+    }
     // SAFETY: `prog` was just created by nvrtcCreateProgram and is destroyed exactly once
     // below; `options` outlives the call.
     let compiled = unsafe { result::compile_program(prog, &options) };

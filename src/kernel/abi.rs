@@ -116,6 +116,53 @@ impl KernelFault {
     }
 }
 
+/// Where a fault happened, as both devices word it: `in kernel 'k', line 4: `arr[i] = i`
+/// (block (0, 0, 0), thread (10, 0, 0))`.
+pub fn fault_site(
+    kernel: &str,
+    loc: &crate::kernel::ir::Loc,
+    block: [u32; 3],
+    thread: [u32; 3],
+) -> String {
+    format!(
+        "in kernel '{kernel}', line {}: `{}` (block ({}, {}, {}), thread ({}, {}, {}))",
+        loc.line, loc.text, block[0], block[1], block[2], thread[0], thread[1], thread[2]
+    )
+}
+
+/// The IndexError text for an element access outside an array, on either device: the first
+/// axis whose index (after Python's negative wraparound) is out of range, then the whole
+/// index and shape.
+pub fn out_of_bounds_message(index: &[i64], shape: &[i64], site: &str) -> String {
+    let tuple = |v: &[i64]| {
+        let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+        if items.len() == 1 {
+            format!("({},)", items[0])
+        } else {
+            format!("({})", items.join(", "))
+        }
+    };
+    let (ax, raw, n) = index
+        .iter()
+        .zip(shape)
+        .enumerate()
+        .find(|(_, (i, n))| {
+            let w = if **i < 0 { i.wrapping_add(**n) } else { **i };
+            w < 0 || w >= **n
+        })
+        .map(|(ax, (i, n))| (ax, *i, *n))
+        .unwrap_or((
+            0,
+            index.first().copied().unwrap_or(0),
+            shape.first().copied().unwrap_or(0),
+        ));
+    format!(
+        "index {raw} is out of bounds for axis {ax} with size {n}: index {} into an array of shape {} {site}",
+        tuple(index),
+        tuple(shape)
+    )
+}
+
 /// What a completed launch leaves behind besides memory effects.
 #[derive(Clone, Debug, Default)]
 pub struct LaunchOutput {

@@ -29,6 +29,7 @@ pub struct CudaBackend {
     pub shared: Arc<Shared>,
     pub dev: Arc<CudaDevice>,
     streams: StreamSet,
+    faults: ops::FaultAreas,
 }
 
 impl CudaBackend {
@@ -40,6 +41,7 @@ impl CudaBackend {
             streams: shared.stream_set(),
             shared,
             dev,
+            faults: ops::FaultAreas::default(),
         }
     }
 
@@ -165,16 +167,20 @@ impl Backend for CudaBackend {
         ev.block = config.block;
         let dev = self.dev.clone();
         let shared = self.shared.clone();
+        let faults = self.faults.clone();
         self.submit(stream, ev, "CudaAPIError", move || {
-            let printed = ops::launch(&dev, &kernel, &config, &args, stream)?;
+            let done = ops::launch(&dev, &kernel, &config, &args, stream, &faults)?;
             // Shown at the next synchronising call, as on the CPU device.
-            if !printed.is_empty() {
+            if !done.printed.is_empty() {
                 shared
                     .pending
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .printed
-                    .push_str(&printed);
+                    .push_str(&done.printed);
+            }
+            if let Some(msg) = done.index_fault {
+                shared.fault("IndexError", msg);
             }
             Ok(())
         })

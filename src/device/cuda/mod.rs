@@ -12,8 +12,11 @@
 //!
 //! Kernel `print()` reaches the cell as on the CPU device: printing kernels take a hidden
 //! buffer parameter the host decodes after the launch (see [`crate::kernel::printbuf`]).
-//! Known differences from the CPU device, by design or not yet done: out-of-bounds accesses
-//! are not caught (as on a real GPU without debug=True); host arrays page-locked by the
+//! Out-of-bounds element accesses raise the CPU device's IndexError: generated kernels
+//! check every index and the first faulting thread records itself in a mapped fault area
+//! (`ops::FaultAreas`), which Numba on a real GPU does not do (it reads and writes outside
+//! the array silently). Known differences from the CPU device, by design or not yet done:
+//! a faulting thread ends while the launch's other threads run to completion; host arrays page-locked by the
 //! `cuda.pinned(...)`/`cuda.mapped(...)` context managers stay ordinary host memory (copies
 //! from them are pageable copies, and a kernel reaching them gets a temporary device copy);
 //! every queued operation waits for its CUDA stream before the next starts, so pinned copies

@@ -3,13 +3,16 @@
 //! otherwise), fills (the built-in fill kernel) and launches of generated kernels. Each
 //! runs on its stream's worker and returns when the GPU has finished it.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::{DType, Scalar};
 use crate::device::copy;
 use crate::kernel::abi::Storage;
-use crate::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
+use crate::kernel::abi::{
+    fault_site, out_of_bounds_message, ArgMem, ArrayArg, KernelArg, LaunchConfig,
+};
+use crate::kernel::codegen::{FAULT_MAX_AXES, FAULT_WORDS};
 use crate::kernel::printbuf;
 use crate::kernel::CompiledKernel;
 
@@ -202,22 +205,82 @@ fn arg_base(
     }
 }
 
-/// Generate, compile (cached) and launch `kernel` on `stream`; returns, when it finished,
-/// the text its `print()` calls produced.
+/// Mapped page-locked fault areas (layout: [`FAULT_WORDS`]), one per launch in flight and
+/// reused: a kernel writes its first out-of-bounds access there and the host reads it after
+/// the launch without a copy.
+#[derive(Clone, Default)]
+pub struct FaultAreas(Arc<Mutex<Vec<Buffer>>>);
+
+impl FaultAreas {
+    /// A cleared area and the device address kernels write it through.
+    fn take(&self, dev: &Arc<CudaDevice>) -> Result<(Buffer, u64), CudaError> {
+        let idle = self.0.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let buf = match idle {
+            Some(b) => b,
+            None => pinned::alloc(dev, FAULT_WORDS * 8, true)?,
+        };
+        // The previous launch using this area finished (its stream was synchronised), so
+        // nothing on the device writes it now.
+        buf.typed_mut::<u64>(0, FAULT_WORDS).fill(0);
+        match pinned::mapped_device_ptr(&buf) {
+            Some(ptr) => Ok((buf, ptr)),
+            None => Err(CudaError {
+                code: 1,
+                call: "cuMemHostGetDevicePointer".into(),
+                name: "CUDA_ERROR_INVALID_VALUE".into(),
+            }),
+        }
+    }
+
+    fn give(&self, buf: Buffer) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(buf);
+    }
+}
+
+/// The IndexError message of a finished launch's fault area (its [`FAULT_WORDS`] words), if
+/// a thread faulted.
+pub fn index_fault(kernel: &CompiledKernel, w: &[u64]) -> Option<String> {
+    if w.len() < FAULT_WORDS || w[0] == 0 {
+        return None;
+    }
+    let nd = (w[2] as usize).min(FAULT_MAX_AXES);
+    let index: Vec<i64> = w[3..3 + nd].iter().map(|x| *x as i64).collect();
+    let shape: Vec<i64> = w[11..11 + nd].iter().map(|x| *x as i64).collect();
+    let coords = |k: usize| [w[k] as u32, w[k + 1] as u32, w[k + 2] as u32];
+    let loc = kernel
+        .ir
+        .locs
+        .get(w[1] as usize)
+        .cloned()
+        .unwrap_or_default();
+    let site = fault_site(&kernel.name, &loc, coords(19), coords(22));
+    Some(out_of_bounds_message(&index, &shape, &site))
+}
+
+/// What a finished launch reports: the text its `print()` calls produced and, when a
+/// thread indexed outside an array, the IndexError message.
+pub struct Launched {
+    pub printed: String,
+    pub index_fault: Option<String>,
+}
+
+/// Generate, compile (cached) and launch `kernel` on `stream`; returns when it finished.
 pub fn launch(
     dev: &Arc<CudaDevice>,
     kernel: &CompiledKernel,
     config: &LaunchConfig,
     args: &[KernelArg],
     stream: u64,
-) -> Result<String, String> {
+    faults: &FaultAreas,
+) -> Result<Launched, String> {
     let api = |e: CudaError| format!("CudaAPIError: {e}");
     let module = dev.load_module(&crate::kernel::codegen::cuda_source(kernel))?;
     let sites = printbuf::sites(&kernel.ir);
     let mut staged: Vec<Staged> = Vec::new();
     let mut print_buf: Option<u64> = None;
-    let mut largs = Vec::with_capacity(args.len() + 1);
-    let result = (|| -> Result<String, String> {
+    let mut largs = Vec::with_capacity(args.len() + 2);
+    let mut fault_area: Option<Buffer> = None;
+    let result = (|| -> Result<Launched, String> {
         for (i, a) in args.iter().enumerate() {
             match a {
                 KernelArg::Scalar(s) => largs.push(scalar_arg(*s, s.dtype())),
@@ -246,6 +309,9 @@ pub fn launch(
                 .map_err(api)?;
             largs.push(LaunchArg::Ptr(ptr));
         }
+        let (area, area_ptr) = faults.take(dev).map_err(api)?;
+        fault_area = Some(area);
+        largs.push(LaunchArg::Ptr(area_ptr));
         let dims = Dims {
             grid: config.grid,
             block: config.block,
@@ -259,11 +325,21 @@ pub fn launch(
             dev.dtoh(s.host.typed_mut::<u8>(0, s.host.len()), s.ptr, stream)
                 .map_err(api)?;
         }
-        match print_buf {
-            Some(ptr) => read_printed(dev, ptr, stream, &kernel.name, &sites).map_err(api),
-            None => Ok(String::new()),
-        }
+        let printed = match print_buf {
+            Some(ptr) => read_printed(dev, ptr, stream, &kernel.name, &sites).map_err(api)?,
+            None => String::new(),
+        };
+        let index_fault = fault_area
+            .as_ref()
+            .and_then(|a| index_fault(kernel, a.typed::<u64>(0, FAULT_WORDS)));
+        Ok(Launched {
+            printed,
+            index_fault,
+        })
     })();
+    if let Some(a) = fault_area {
+        faults.give(a);
+    }
     for s in staged {
         dev.free(s.ptr);
     }

@@ -11,7 +11,9 @@
 //! Python's integer division/modulo, atomics CUDA lacks natively (CAS loops) and
 //! xoroshiro128+ draws. `print()` appends records to a buffer passed as a hidden last
 //! parameter (see [`crate::kernel::printbuf`]), so the host can show the lines in the
-//! cell. Instructions whose result is never read are not emitted, so NVRTC compiles the
+//! cell. Every element access is bounds-checked: a fault area passed as the very last
+//! parameter records the first out-of-range access (see `nb_index_fault` in
+//! [`prelude`]) and the host raises IndexError from it. Instructions whose result is never read are not emitted, so NVRTC compiles the
 //! output without warnings.
 
 pub mod prelude;
@@ -29,6 +31,7 @@ use crate::kernel::types::Ty;
 use crate::kernel::CompiledKernel;
 
 use prelude::{atomic_helpers, PRELUDE, PRINT_HELPER};
+pub use prelude::{FAULT_MAX_AXES, FAULT_WORDS};
 
 use crate::kernel::printbuf;
 
@@ -428,7 +431,46 @@ impl<'a> Gen<'a> {
         let _ = writeln!(self.out, "{}{s}", "  ".repeat(depth));
     }
 
+    /// Before an element access: an index out of range (after Python's negative
+    /// wraparound) is recorded in the fault area and ends the thread, so the host raises
+    /// the CPU device's IndexError instead of the GPU touching memory outside the array.
+    fn bounds_check(&mut self, depth: usize, loc: u32, a: ArrRef, ix: &[Reg]) {
+        if ix.is_empty() {
+            return;
+        }
+        let dims: Vec<String> = (0..ix.len())
+            .map(|k| self.expr(DType::I64, &Op::Dim(a, k as u8)))
+            .collect();
+        let idx: Vec<String> = ix.iter().map(|r| format!("(long long)r{r}")).collect();
+        let cond: Vec<String> = idx
+            .iter()
+            .zip(&dims)
+            .map(|(i, n)| format!("nb_oob({i}, {n})"))
+            .collect();
+        self.line(depth, &format!("if ({}) {{", cond.join(" || ")));
+        self.line(
+            depth + 1,
+            &format!("long long nb_ix[] = {{{}}};", idx.join(", ")),
+        );
+        self.line(
+            depth + 1,
+            &format!("long long nb_n[] = {{{}}};", dims.join(", ")),
+        );
+        self.line(
+            depth + 1,
+            &format!(
+                "nb_index_fault(nb_fault, {loc}u, {}, nb_ix, nb_n);",
+                ix.len()
+            ),
+        );
+        self.line(depth + 1, "return;");
+        self.line(depth, "}");
+    }
+
     fn inst(&mut self, depth: usize, i: &Inst) {
+        if let Op::Load(a, ix) | Op::Store(a, ix, _) | Op::Atomic(_, a, ix, _) = &i.op {
+            self.bounds_check(depth, i.loc, *a, ix);
+        }
         match &i.op {
             Op::Store(a, ix, v) => {
                 let p = self.elem_ptr(*a, ix);
@@ -526,7 +568,8 @@ impl<'a> Gen<'a> {
 
 /// The CUDA C source of a compiled kernel. Its entry point is [`entry_name`]; array
 /// arguments are passed as `nb_arr` structs (data pointer at the view's first element,
-/// shape and byte strides), scalars by value.
+/// shape and byte strides), scalars by value, then the print buffer when the kernel prints
+/// and the fault area (see [`FAULT_WORDS`]).
 pub fn cuda_source(kernel: &CompiledKernel) -> String {
     let k = &kernel.ir;
     let mut out = String::from(PRELUDE);
@@ -570,6 +613,7 @@ pub fn cuda_source(kernel: &CompiledKernel) -> String {
         out.push_str(PRINT_HELPER);
         params.push("unsigned long long *nb_print".to_string());
     }
+    params.push("unsigned long long *nb_fault".to_string());
     let mut used = HashSet::new();
     reads(&k.body, &mut used);
     let (mut brk, mut cont) = (BTreeSet::new(), BTreeSet::new());

@@ -40,7 +40,10 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::arrays::buffer::Buffer;
-use crate::kernel::abi::{FaultKind, KernelArg, KernelFault, LaunchConfig, LaunchOutput};
+use crate::kernel::abi::{
+    fault_site, out_of_bounds_message, FaultKind, KernelArg, KernelFault, LaunchConfig,
+    LaunchOutput,
+};
 use crate::kernel::exec::mem::RawMem;
 pub(crate) use crate::kernel::exec::prepare::desc;
 pub use crate::kernel::exec::prepare::{check_launch, prepare, ArrDesc, Prepared};
@@ -540,10 +543,7 @@ impl Block {
         let loc = p.k.locs.get(inst.loc as usize).cloned().unwrap_or_default();
         let t = self.tid(lane);
         let b = self.block_of(lane);
-        format!(
-            "in kernel '{}', line {}: `{}` (block ({}, {}, {}), thread ({}, {}, {}))",
-            p.k.name, loc.line, loc.text, b[0], b[1], b[2], t[0], t[1], t[2]
-        )
+        fault_site(&p.k.name, &loc, b, t)
     }
 
     pub(crate) fn arr(&self, p: &Prepared, a: ArrRef) -> (ArrDesc, isize) {
@@ -594,19 +594,14 @@ impl Block {
                 i += n;
             }
             if i < 0 || i >= n {
-                let raw = self.regs[*r as usize][l] as i64;
-                let index: Vec<String> = idx
+                let index: Vec<i64> = idx
                     .iter()
-                    .map(|r| (self.regs[*r as usize][l] as i64).to_string())
+                    .map(|r| self.regs[*r as usize][l] as i64)
                     .collect();
+                let shape: Vec<i64> = d.shape[..d.ndim].to_vec();
                 return Err(fault(
                     "IndexError",
-                    format!(
-                        "index {raw} is out of bounds for axis {ax} with size {n}: index {} into an array of shape {} {}",
-                        tuple_text(&index),
-                        tuple_text(&d.shape[..d.ndim].iter().map(|s| s.to_string()).collect::<Vec<_>>()),
-                        self.where_(p, inst, l)
-                    ),
+                    out_of_bounds_message(&index, &shape, &self.where_(p, inst, l)),
                 ));
             }
             off = off.wrapping_add((i as isize).wrapping_mul(d.strides[ax]));
@@ -632,13 +627,4 @@ fn block_coords(id: usize, grid: [u32; 3]) -> [u32; 3] {
         ((id / gx) % gy) as u32,
         (id / (gx * gy)) as u32,
     ]
-}
-
-/// Python's tuple text: `(3,)`, `(3, 4)`.
-fn tuple_text(items: &[String]) -> String {
-    if items.len() == 1 {
-        format!("({},)", items[0])
-    } else {
-        format!("({})", items.join(", "))
-    }
 }
