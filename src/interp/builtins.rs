@@ -689,6 +689,7 @@ pub fn builtins() -> HashMap<String, Value> {
         },
     );
     crate::interp::builtins_iter::register(&mut b);
+    crate::interp::dynamic::register(&mut b);
     b.insert(
         "object".into(),
         Value::builtin("object", "object()", "The base class.", |_, _| {

@@ -339,12 +339,55 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
     f(
         "iter",
         "iter(iterable)",
-        "The items of an iterable (a list in nbcuda).",
+        "An iterator over an iterable's items (taken when iter() is called).",
         |rt, a| {
-            Ok(Value::list(ops::iterate(
-                rt,
-                a.pos.first().unwrap_or(&Value::None),
-            )?))
+            let v = a.pos.first().unwrap_or(&Value::None);
+            if v.downcast::<Iterator>().is_some() {
+                return Ok(v.clone());
+            }
+            let items = ops::iterate(rt, v)?;
+            Ok(Value::Object(Rc::new(Iterator {
+                items: RefCell::new(items.into()),
+            })))
         },
     );
+    f(
+        "next",
+        "next(iterator[, default])",
+        "The iterator's next item; at the end, default or StopIteration.",
+        |_, a| {
+            let v = a.pos.first().unwrap_or(&Value::None);
+            let Some(it) = v.downcast::<Iterator>() else {
+                return Err(PyErr::type_error(format!(
+                    "'{}' object is not an iterator",
+                    v.type_name()
+                )));
+            };
+            match it.items.borrow_mut().pop_front() {
+                Some(x) => Ok(x),
+                None => match a.pos.get(1) {
+                    Some(d) => Ok(d.clone()),
+                    None => Err(PyErr::new("StopIteration", "")),
+                },
+            }
+        },
+    );
+}
+
+/// What `iter()` returns: the items, taken when it was called, that `next()` and loops
+/// have not consumed yet.
+struct Iterator {
+    items: RefCell<std::collections::VecDeque<Value>>,
+}
+
+impl crate::py::value::Object for Iterator {
+    fn type_name(&self) -> String {
+        "iterator".into()
+    }
+    fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        Ok(Some(self.items.borrow_mut().drain(..).collect()))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }

@@ -184,7 +184,10 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
         Expr::Call(c) => {
             let f = eval(rt, ctx, &c.func)?;
             let args = eval_args(rt, ctx, &c.arguments)?;
-            call_value(rt, &f, args)?
+            match crate::interp::dynamic::is_frame_builtin(&f) {
+                Some(name) => crate::interp::dynamic::call(rt, ctx, name, args)?,
+                None => call_value(rt, &f, args)?,
+            }
         }
         Expr::Tuple(t) => Value::tuple(eval_seq(rt, ctx, &t.elts)?),
         Expr::List(l) => Value::list(eval_seq(rt, ctx, &l.elts)?),

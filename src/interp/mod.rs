@@ -7,16 +7,20 @@
 //! | `assist.rs` | Developer assistance: completion, inspection (`obj?`), and `is_complete`. |
 //! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
-//! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all) and the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter, iter). |
+//! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter), and iter/next. |
+//! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
 //! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
+//! | `hashing.rs` | CPython's hashes of numbers and tuples. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
 //! | `modules.rs` | The import system and the small standard modules: `math`, `time`, `sys`. |
+//! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, equality, ordering, arithmetic, iteration, length, subscripts. |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `stmt.rs` | Statement execution. |
+//! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
 //! | `timing.rs` | `%timeit` and `%time`: IPython's algorithm and exact output format. |
 //!
@@ -25,6 +29,7 @@ pub mod assist;
 pub mod attrs;
 pub mod builtins;
 pub mod builtins_iter;
+pub mod dynamic;
 pub mod expr;
 pub mod frame;
 pub mod hashing;
@@ -37,6 +42,7 @@ pub mod ops;
 pub mod repr;
 pub mod stmt;
 pub mod subscript;
+pub mod text_modules;
 pub mod timing;
 
 /// The interpreter's services for native code (see [`crate::py::runtime::InterpHooks`]).

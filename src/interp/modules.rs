@@ -16,8 +16,8 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 }
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
-/// `IPython.display`) under their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 6] {
+/// `IPython.display`, `textwrap`) under their import names.
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 7] {
     [
         ("math", |_| Ok(math_module())),
         ("time", |_| Ok(time_module())),
@@ -29,6 +29,9 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         }),
         ("IPython.display", |_| Ok(crate::interp::ipython::module())),
         ("warnings", |_| Ok(warnings_module())),
+        ("textwrap", |_| {
+            Ok(crate::interp::text_modules::textwrap_module())
+        }),
     ]
 }
 

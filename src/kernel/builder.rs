@@ -11,6 +11,9 @@ pub struct Builder {
     next_loop: u32,
     /// Current source location (index into `k.locs`).
     pub loc: u32,
+    /// Registers written exactly once so far, with the constant when that write was one
+    /// (see [`Builder::constant`]).
+    single: std::collections::HashMap<Reg, Option<Scalar>>,
 }
 
 impl Builder {
@@ -34,6 +37,7 @@ impl Builder {
             // Loop 0 is reserved for the kernel body itself.
             next_loop: 1,
             loc: 0,
+            single: Default::default(),
         }
     }
 
@@ -86,6 +90,14 @@ impl Builder {
         dst
     }
     pub fn emit_to(&mut self, dst: Reg, op: Op) {
+        let value = match &op {
+            Op::Const(s) => Some(*s),
+            _ => None,
+        };
+        self.single
+            .entry(dst)
+            .and_modify(|v| *v = None)
+            .or_insert(value);
         let loc = self.loc;
         self.push(Stmt::Inst(Inst {
             dst: Some(dst),
@@ -96,6 +108,12 @@ impl Builder {
     pub fn emit_void(&mut self, op: Op) {
         let loc = self.loc;
         self.push(Stmt::Inst(Inst { dst: None, op, loc }));
+    }
+    /// The value of a register whose only write so far is a constant: a literal argument
+    /// of an inlined device function, which Numba treats as a compile-time constant (array
+    /// shapes in `cuda.shared.array(n, ...)`).
+    pub fn constant(&self, r: Reg) -> Option<Scalar> {
+        self.single.get(&r).copied().flatten()
     }
     pub fn konst(&mut self, s: Scalar) -> Reg {
         self.emit(s.dtype(), Op::Const(s))

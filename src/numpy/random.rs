@@ -351,6 +351,17 @@ pub fn module() -> Rc<Module> {
         },
     );
     m.func(
+        "shuffle",
+        "shuffle(x)",
+        "Shuffle a list or an array along its first axis, in place (NumPy's legacy order).",
+        |rt, a| {
+            let x = a.pos.first().cloned().unwrap_or(Value::None);
+            let g = &mut rt.state::<Global>().0;
+            shuffle(g, &x)?;
+            Ok(Value::None)
+        },
+    );
+    m.func(
         "default_rng",
         "default_rng(seed=None)",
         "A new Generator (PCG64-style stream; values differ from NumPy's).",
@@ -364,6 +375,55 @@ pub fn module() -> Rc<Module> {
         },
     );
     Rc::new(m)
+}
+
+/// RandomState.shuffle: for i from n-1 down to 1, swap item i with item bounded(i), so a
+/// seeded shuffle equals NumPy's.
+fn shuffle(g: &mut Mt19937, x: &Value) -> PyResult<()> {
+    match x {
+        Value::List(l) => {
+            let mut l = l.borrow_mut();
+            for i in (1..l.len()).rev() {
+                let j = g.bounded(i as u64) as usize;
+                l.swap(i, j);
+            }
+            Ok(())
+        }
+        Value::Array(arr) if !arr.shape.is_empty() => {
+            let n = arr.shape[0];
+            let isz = arr.dtype.itemsize();
+            // Each row's bytes at `offset + i * strides[0]`: contiguous rows, or single
+            // elements of a strided 1-D array.
+            let row = if arr.shape.len() == 1 {
+                isz
+            } else if arr.is_c_contiguous() {
+                arr.shape[1..].iter().product::<usize>() * isz
+            } else {
+                return Err(PyErr::new(
+                    "NotImplementedError",
+                    "nbcuda's np.random.shuffle needs a C-contiguous array (use np.ascontiguousarray)",
+                ));
+            };
+            let mut tmp = vec![0u8; row];
+            for i in (1..n).rev() {
+                let j = g.bounded(i as u64) as usize;
+                if i == j || row == 0 {
+                    continue;
+                }
+                let at = |k: usize| (arr.offset as isize + k as isize * arr.strides[0]) as usize;
+                let (pi, pj) = (at(i), at(j));
+                tmp.copy_from_slice(arr.buf.typed::<u8>(pi, row));
+                let src = arr.buf.typed::<u8>(pj, row).to_vec();
+                arr.buf.typed_mut::<u8>(pi, row).copy_from_slice(&src);
+                arr.buf.typed_mut::<u8>(pj, row).copy_from_slice(&tmp);
+            }
+            Ok(())
+        }
+        other => Err(PyErr::type_error(format!(
+            "shuffle() takes a list or an array with at least one dimension, not {}",
+            other.type_name()
+        ))),
+    }
 }
 
 /// PCG64 (XSL-RR 128/64) for `default_rng`.

@@ -118,25 +118,53 @@ pub fn atomic(
     Ok(Val::Reg(b.emit(dt, Op::Atomic(op, a, idx, vals))))
 }
 
-/// Evaluate a compile-time constant shape: an int or a tuple of ints (literals or globals).
-fn const_shape(cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
-    fn one(cx: &FnCtx, e: &Expr) -> PyResult<i64> {
+/// Evaluate a compile-time constant shape: an int or a tuple of ints (literals, globals,
+/// or names bound to constants, such as a literal argument of an inlined device function).
+fn const_shape(b: &Builder, cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
+    fn not_constant(cx: &FnCtx, name: &str, e: &Expr) -> crate::py::error::PyErr {
+        cx.typing(
+            format!("array shape '{name}' must be a constant (a literal or a global int)"),
+            e.range(),
+        )
+    }
+    /// A local binding's constant ints: one for an int, several for a tuple.
+    fn local(b: &Builder, v: &Val) -> Option<Vec<i64>> {
+        match v {
+            Val::Reg(r) => {
+                let c = b.constant(*r)?;
+                c.dtype().is_integer().then(|| vec![c.as_i64()])
+            }
+            Val::Tuple(items) => items
+                .iter()
+                .map(|x| match local(b, x)?.as_slice() {
+                    [i] => Some(*i),
+                    _ => None,
+                })
+                .collect(),
+            Val::Global(Value::Int(i)) => Some(vec![*i]),
+            Val::Global(Value::Tuple(t)) => t.iter().map(|v| v.as_index().ok()).collect(),
+            _ => None,
+        }
+    }
+    fn one(b: &Builder, cx: &FnCtx, e: &Expr) -> PyResult<i64> {
         match e {
             Expr::NumberLiteral(_) | Expr::UnaryOp(_) => {
                 crate::numba::frontend::expr::const_int(cx, e)
             }
-            Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
-                Some(Value::Int(i)) => Ok(i),
-                _ => Err(cx.typing(
-                    format!(
-                        "array shape '{}' must be a constant (a literal or a global int)",
-                        n.id
-                    ),
-                    e.range(),
-                )),
-            },
+            Expr::Name(n) => {
+                if let Some(v) = cx.vars.get(n.id.as_str()) {
+                    return match local(b, v).as_deref() {
+                        Some([i]) => Ok(*i),
+                        _ => Err(not_constant(cx, n.id.as_str(), e)),
+                    };
+                }
+                match cx.func.lookup(n.id.as_str()) {
+                    Some(Value::Int(i)) => Ok(i),
+                    _ => Err(not_constant(cx, n.id.as_str(), e)),
+                }
+            }
             Expr::BinOp(bo) => {
-                let (l, r) = (one(cx, &bo.left)?, one(cx, &bo.right)?);
+                let (l, r) = (one(b, cx, &bo.left)?, one(b, cx, &bo.right)?);
                 match bo.op {
                     ast::Operator::Add => Ok(l + r),
                     ast::Operator::Sub => Ok(l - r),
@@ -154,8 +182,14 @@ fn const_shape(cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
         Expr::Tuple(t) => t
             .elts
             .iter()
-            .map(|x| one(cx, x))
+            .map(|x| one(b, cx, x))
             .collect::<PyResult<Vec<_>>>()?,
+        Expr::Name(n) if cx.vars.contains_key(n.id.as_str()) => {
+            match cx.vars.get(n.id.as_str()).and_then(|v| local(b, v)) {
+                Some(dims) => dims,
+                None => return Err(not_constant(cx, n.id.as_str(), e)),
+            }
+        }
         Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
             Some(Value::Tuple(t)) => t
                 .iter()
@@ -164,9 +198,9 @@ fn const_shape(cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
                         .map_err(|_| cx.typing("array shapes must be integers", e.range()))
                 })
                 .collect::<PyResult<Vec<_>>>()?,
-            _ => vec![one(cx, e)?],
+            _ => vec![one(b, cx, e)?],
         },
-        _ => vec![one(cx, e)?],
+        _ => vec![one(b, cx, e)?],
     };
     if dims.iter().any(|d| *d < 0) || dims.is_empty() || dims.len() > 3 {
         return Err(cx.typing(
@@ -201,7 +235,7 @@ pub fn array_ctor(
     let (Some(se), Some(de)) = (shape_e, dtype_e) else {
         return Err(cx.typing(format!("{what}() missing shape or dtype"), range));
     };
-    let shape = const_shape(cx, se)?;
+    let shape = const_shape(b, cx, se)?;
     let dv = expr(b, cx, de)?;
     let dtype = dtype_of(&dv).ok_or_else(|| {
         cx.typing(
