@@ -11,6 +11,7 @@
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
 //! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
+//! | `func_modules.rs` | Standard modules about functions and iteration: `operator`, `functools` (`partial`, `reduce`), `itertools` (`product`, `chain`, `combinations`, `permutations`, as lists). |
 //! | `hashing.rs` | CPython's hashes of numbers and tuples. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
@@ -32,6 +33,7 @@ pub mod builtins_iter;
 pub mod dynamic;
 pub mod expr;
 pub mod frame;
+pub mod func_modules;
 pub mod hashing;
 pub mod ipython;
 pub mod magics;

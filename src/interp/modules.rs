@@ -16,8 +16,9 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 }
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
-/// `IPython.display`, `textwrap`) under their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 7] {
+/// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`) under their import
+/// names.
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 10] {
     [
         ("math", |_| Ok(math_module())),
         ("time", |_| Ok(time_module())),
@@ -31,6 +32,15 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ("warnings", |_| Ok(warnings_module())),
         ("textwrap", |_| {
             Ok(crate::interp::text_modules::textwrap_module())
+        }),
+        ("operator", |_| {
+            Ok(crate::interp::func_modules::operator_module())
+        }),
+        ("functools", |_| {
+            Ok(crate::interp::func_modules::functools_module())
+        }),
+        ("itertools", |_| {
+            Ok(crate::interp::func_modules::itertools_module())
         }),
     ]
 }

@@ -209,6 +209,9 @@ fn path_call(
         ));
     }
     let scal = |b: &mut Builder, cx: &FnCtx, v: Val| scalar(b, cx, v, range);
+    if let Some(name) = p.strip_prefix("operator.") {
+        return operator_call(b, cx, name, args, range);
+    }
     match p {
         "builtin.range" => Err(cx.unsupported("range() outside a for loop", range)),
         "builtin.len" => {
@@ -515,6 +518,66 @@ fn assigned_names(body: &[ruff_python_ast::Stmt], out: &mut std::collections::Ha
             }
             _ => {}
         }
+    }
+}
+
+/// `operator.add(a, b)` and friends inside a kernel: the operator itself.
+fn operator_call(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    name: &str,
+    args: Vec<Val>,
+    range: TextRange,
+) -> PyResult<Val> {
+    use ast::{CmpOp as C, Operator as O};
+    let bin = match name {
+        "add" => Some(O::Add),
+        "sub" => Some(O::Sub),
+        "mul" => Some(O::Mult),
+        "truediv" => Some(O::Div),
+        "floordiv" => Some(O::FloorDiv),
+        "mod" => Some(O::Mod),
+        "pow" => Some(O::Pow),
+        "lshift" => Some(O::LShift),
+        "rshift" => Some(O::RShift),
+        "and_" => Some(O::BitAnd),
+        "or_" => Some(O::BitOr),
+        "xor" => Some(O::BitXor),
+        _ => None,
+    };
+    let cmp = match name {
+        "eq" => Some(C::Eq),
+        "ne" => Some(C::NotEq),
+        "lt" => Some(C::Lt),
+        "le" => Some(C::LtE),
+        "gt" => Some(C::Gt),
+        "ge" => Some(C::GtE),
+        _ => None,
+    };
+    let unknown = || {
+        cx.typing(
+            format!("Unknown function operator.{name}() in compiled code (not in nbcuda's kernel subset)"),
+            range,
+        )
+    };
+    if bin.is_none() && cmp.is_none() {
+        return Err(unknown());
+    }
+    let [l, r]: [Val; 2] = args.try_into().map_err(|a: Vec<Val>| {
+        cx.typing(
+            format!(
+                "operator.{name}() takes 2 arguments but {} were given",
+                a.len()
+            ),
+            range,
+        )
+    })?;
+    match (bin, cmp) {
+        (Some(op), _) => crate::numba::frontend::expr::binop(b, cx, op, l, r, range),
+        (None, Some(op)) => Ok(Val::Reg(crate::numba::frontend::expr::compare(
+            b, cx, op, l, r, range,
+        )?)),
+        (None, None) => Err(unknown()),
     }
 }
 

@@ -536,7 +536,7 @@ pub fn binop(
     Ok(Val::Reg(b.emit(rt, Op::Bin(bin, xa, ya))))
 }
 
-fn compare(
+pub fn compare(
     b: &mut Builder,
     cx: &mut FnCtx,
     op: ast::CmpOp,

@@ -1,0 +1,69 @@
+//! The small standard modules Numba's tests and tutorials import: `operator`, `functools`
+//! and `itertools` (whose iterators nbcuda builds as lists). Expected values are CPython
+//! 3.11's output for the same cells.
+
+mod common;
+use common::Session;
+
+#[test]
+fn operator_functions_match_the_operators() {
+    let mut s = Session::new();
+    s.run("import operator").ok();
+    let out = s.stdout(
+        "print(operator.add(2, 3), operator.truediv(7, 2), operator.lt(1, 2), operator.neg(4), operator.getitem([5, 6], 1))",
+    );
+    assert_eq!(out, "5 3.5 True -4 6\n");
+    let c = s.run("operator.add(1)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}
+
+#[test]
+fn operator_functions_inside_kernels_are_the_operators() {
+    let mut s = Session::new();
+    s.run("import operator\nimport numpy as np\nfrom numba import cuda")
+        .ok();
+    // As Numba's test_operator does: the function reaches the kernel as a closure variable.
+    let out = s.stdout(
+        "def run(op, x, y):\n    @cuda.jit\n    def k(a, b, out):\n        out[0] = op(a[0], b[0])\n\
+         \x20   out = np.zeros(1)\n    k[1, 1](np.array([x]), np.array([y]), out)\n    return out[0]\n\
+         print(run(operator.add, 7.0, 2.0), run(operator.floordiv, 7.0, 2.0), run(operator.mod, -7.0, 2.0), run(operator.gt, 1.0, 2.0))",
+    );
+    assert_eq!(out, "9.0 3.0 1.0 0.0\n");
+    let c = s.run("run(operator.getitem, 1.0, 2.0)");
+    assert_eq!(c.ename().as_deref(), Some("TypingError"));
+}
+
+#[test]
+fn functools_partial_and_reduce() {
+    let mut s = Session::new();
+    s.run("import functools, operator").ok();
+    let out = s.stdout(
+        "p = functools.partial(pow, 2)\n\
+         print(p(10), functools.reduce(operator.mul, [1, 2, 3, 4]), functools.reduce(operator.add, [], 7))\n\
+         def f(a, b=1, c=2):\n    return (a, b, c)\n\
+         q = functools.partial(f, 1, c=5)\nprint(q(), q(3), q(c=9))",
+    );
+    assert_eq!(out, "1024 24 7\n(1, 1, 5) (1, 3, 5) (1, 1, 9)\n");
+    let c = s.run("functools.reduce(operator.add, [])");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}
+
+#[test]
+fn itertools_combinatorics_in_cpython_order() {
+    let mut s = Session::new();
+    s.run("import itertools").ok();
+    let out = s.stdout(
+        "print(list(itertools.product('ab', range(2))))\n\
+         print(list(itertools.product(range(2), repeat=2)))\n\
+         print(list(itertools.combinations([1, 2, 3], 2)), list(itertools.permutations('abc', 2))[:3], list(itertools.chain([1], (2, 3))))\n\
+         for i, j in itertools.product(range(2), 'xy'):\n    print(i, j)",
+    );
+    assert_eq!(
+        out,
+        "[('a', 0), ('a', 1), ('b', 0), ('b', 1)]\n[(0, 0), (0, 1), (1, 0), (1, 1)]\n\
+         [(1, 2), (1, 3), (2, 3)] [('a', 'b'), ('a', 'c'), ('b', 'a')] [1, 2, 3]\n0 x\n0 y\n1 x\n1 y\n"
+    );
+    // A product too large to build as a list is refused, not attempted.
+    let c = s.run("itertools.product(range(10**4), repeat=3)");
+    assert_eq!(c.ename().as_deref(), Some("MemoryError"));
+}
