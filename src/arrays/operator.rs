@@ -99,6 +99,12 @@ pub enum Unary {
     Not,
     Invert,
     Abs,
+    /// Bits set (`cuda.popc`), leading zeros (`cuda.clz`), 1-based position of the lowest
+    /// set bit or 0 (`cuda.ffs`), bits reversed (`cuda.brev`), in the type's width.
+    Popc,
+    Clz,
+    Ffs,
+    Brev,
 }
 
 impl BinOp {

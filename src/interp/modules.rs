@@ -78,6 +78,7 @@ fn math_module() -> Rc<Module> {
         ("log10", f64::log10),
         ("log1p", f64::ln_1p),
         ("sqrt", f64::sqrt),
+        ("cbrt", f64::cbrt),
         ("fabs", f64::abs),
         ("erf", erf),
         ("erfc", |x| 1.0 - erf(x)),

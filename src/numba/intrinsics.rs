@@ -114,6 +114,11 @@ pub fn register(cuda: &Module) {
         "syncwarp",
         "laneid",
         "warpsize",
+        "popc",
+        "clz",
+        "ffs",
+        "brev",
+        "cbrt",
     ] {
         cuda.set(n, leaf(n));
     }

@@ -240,6 +240,18 @@ fn class(module: &str, name: &str) -> Value {
     })
 }
 
+/// The layout of a host or device array: shape, byte strides and itemsize.
+fn host_or_device_layout(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, Vec<isize>, usize)> {
+    if let Value::Array(a) = v {
+        return Ok((a.shape.clone(), a.strides.clone(), a.dtype.itemsize()));
+    }
+    if let Some(d) = crate::numba_cuda::interop::view_of(rt, v)? {
+        return Ok((d.shape.clone(), d.strides.clone(), d.dtype.itemsize()));
+    }
+    let a = hostconv::host_array(rt, v)?;
+    Ok((a.shape, a.strides, a.dtype.itemsize()))
+}
+
 /// `cuda.cudadrv` with `devicearray` and `driver`, for `isinstance` checks and the
 /// documented class paths.
 fn cudadrv() -> Value {
@@ -247,6 +259,49 @@ fn cudadrv() -> Value {
     da.set(
         "DeviceNDArray",
         class("numba.cuda.cudadrv.devicearray", "DeviceNDArray"),
+    );
+    da.set(
+        "errmsg_contiguous_buffer",
+        Value::str(crate::numba_cuda::devicearray::ERR_CONTIGUOUS),
+    );
+    da.func(
+        "is_contiguous",
+        "is_contiguous(ary)",
+        "Whether an array is C-contiguous, ignoring broadcast (stride 0) and length-1 axes.",
+        |rt, a| {
+            let (shape, strides, itemsize) =
+                host_or_device_layout(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let mut expect = itemsize as isize;
+            for (n, st) in shape.iter().zip(&strides).rev() {
+                if *n > 1 && *st != 0 {
+                    if *st != expect {
+                        return Ok(Value::Bool(false));
+                    }
+                    expect *= *n as isize;
+                }
+            }
+            Ok(Value::Bool(true))
+        },
+    );
+    da.func(
+        "array_core",
+        "array_core(ary)",
+        "The repeated core of a broadcast array: the view without its stride-0 axes.",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let Value::Array(x) = &v else {
+                return Ok(v);
+            };
+            let _ = rt;
+            if x.size() == 0 {
+                return Ok(v);
+            }
+            let keep: Vec<usize> = (0..x.ndim()).filter(|&k| x.strides[k] != 0).collect();
+            let mut core = x.clone();
+            core.shape = keep.iter().map(|&k| x.shape[k]).collect();
+            core.strides = keep.iter().map(|&k| x.strides[k]).collect();
+            Ok(Value::Array(core))
+        },
     );
     let drv = Module::new("numba.cuda.cudadrv.driver", "Streams, events, contexts.");
     for n in ["Stream", "Event", "Context", "Device"] {

@@ -311,7 +311,76 @@ pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
     Ok(binary_ufunc(d, &y, &f, None)?)
 }
 
+/// `np.nanmin` / `np.nanmax`: NaNs are ignored (replaced by the other extreme before the
+/// reduction); a slice of NaNs only gives NaN with NumPy's RuntimeWarning.
+fn nan_extreme(rt: &mut Runtime, name: &str, a: crate::py::value::Args) -> PyResult<Value> {
+    let b = a.bind(name, &["a", "axis="])?;
+    let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+    let axis = crate::py::ndarray_methods::axis_arg(b[1].as_ref())?;
+    let op = if name == "nanmin" { "min" } else { "max" };
+    if !x.dtype.is_float() {
+        return Ok(crate::arrays::reduce::reduce(op, &x, axis)?.into());
+    }
+    let fill = if op == "min" {
+        f64::INFINITY
+    } else {
+        f64::NEG_INFINITY
+    };
+    let vals = x.to_f64_vec();
+    let seen: Vec<f64> = vals
+        .iter()
+        .map(|v| if v.is_nan() { 0.0 } else { 1.0 })
+        .collect();
+    let cleaned: Vec<f64> = vals
+        .iter()
+        .map(|v| if v.is_nan() { fill } else { *v })
+        .collect();
+    let y =
+        crate::arrays::elem::cast(&crate::arrays::elem::from_vec(&x.shape, &cleaned)?, x.dtype)?;
+    let mask = crate::arrays::elem::from_vec(&x.shape, &seen)?;
+    let r = crate::arrays::reduce::reduce(op, &y, axis)?;
+    let any = crate::arrays::reduce::reduce("any", &mask, axis)?;
+    let warn = |rt: &mut Runtime| {
+        let origin = format!("Cell In[{}]", rt.execution_count);
+        rt.warn("RuntimeWarning", "All-NaN slice encountered", &origin);
+    };
+    use crate::arrays::reduce::Reduced;
+    Ok(match (r, any) {
+        (Reduced::Scalar(v), Reduced::Scalar(found)) => {
+            if found.as_f64() == 0.0 {
+                warn(rt);
+                Value::Scalar(Scalar::F64(f64::NAN).cast(x.dtype))
+            } else {
+                Value::Scalar(v)
+            }
+        }
+        (Reduced::Array(v), Reduced::Array(found)) => {
+            let mut out = v.to_f64_vec();
+            let found = found.to_f64_vec();
+            if found.contains(&0.0) {
+                warn(rt);
+            }
+            for (o, f) in out.iter_mut().zip(&found) {
+                if *f == 0.0 {
+                    *o = f64::NAN;
+                }
+            }
+            let arr = crate::arrays::elem::from_vec(&v.shape, &out)?;
+            Value::Array(crate::arrays::elem::cast(&arr, x.dtype)?)
+        }
+        (r, _) => r.into(),
+    })
+}
+
 pub(crate) fn reductions(m: &Module) {
+    for name in ["nanmin", "nanmax"] {
+        m.func(
+            name,
+            &format!("{name}(a, axis=None)"),
+            &format!("NumPy's {name}: the {} ignoring NaNs.", &name[3..]),
+            move |rt, a| nan_extreme(rt, name, a),
+        );
+    }
     for name in [
         "sum", "mean", "min", "max", "amin", "amax", "std", "var", "prod", "argmin", "argmax",
         "any", "all", "cumsum", "cumprod",

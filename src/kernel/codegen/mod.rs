@@ -146,6 +146,36 @@ fn literal(s: &Scalar) -> String {
     }
 }
 
+/// CUDA's bit intrinsics on the low bits of an integer of type `d`: the 32-bit forms for
+/// types up to 32 bits (the width difference taken off clz and brev), the 64-bit ones
+/// otherwise.
+fn bit_intrinsic(u: Unary, d: DType, x: &str) -> String {
+    let w = d.itemsize() * 8;
+    let ct = ctype(d);
+    if w == 64 {
+        let v = format!("(unsigned long long){x}");
+        return match u {
+            Unary::Popc => format!("({ct})__popcll({v})"),
+            Unary::Clz => format!("({ct})__clzll((long long){v})"),
+            Unary::Ffs => format!("({ct})__ffsll((long long){v})"),
+            _ => format!("({ct})__brevll({v})"),
+        };
+    }
+    let mask = if w == 32 {
+        "0xffffffffu".to_string()
+    } else {
+        format!("0x{:x}u", (1u64 << w) - 1)
+    };
+    let v = format!("((unsigned int){x} & {mask})");
+    let pad = 32 - w;
+    match u {
+        Unary::Popc => format!("({ct})__popc({v})"),
+        Unary::Clz => format!("({ct})(__clz((int){v}) - {pad})"),
+        Unary::Ffs => format!("({ct})__ffs((int){v})"),
+        _ => format!("({ct})(__brev({v}) >> {pad})"),
+    }
+}
+
 struct Gen<'a> {
     k: &'a Kernel,
     used: HashSet<Reg>,
@@ -296,6 +326,9 @@ impl<'a> Gen<'a> {
                 (Unary::Abs, DType::F64) => format!("fabs({})", r(x)),
                 (Unary::Abs, d) if d.is_signed() => format!("({0} < 0 ? -{0} : {0})", r(x)),
                 (Unary::Abs, _) => r(x),
+                (Unary::Popc | Unary::Clz | Unary::Ffs | Unary::Brev, d) => {
+                    bit_intrinsic(*u, d, &r(x))
+                }
             },
             Op::Math(f, xs) => {
                 let t = self.ty(xs[0]);

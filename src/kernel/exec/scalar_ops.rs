@@ -283,7 +283,22 @@ pub fn un(op: Unary, dt: DType, a: u64) -> u64 {
         (Unary::Abs, DType::F64) => bf64(f64b(a).abs()),
         (Unary::Abs, DType::U8 | DType::U16 | DType::U32 | DType::U64 | DType::Bool) => a,
         (Unary::Abs, _) => wrap((a as i64).wrapping_abs() as u64, dt),
+        (Unary::Popc | Unary::Clz | Unary::Ffs | Unary::Brev, _) => bits(op, dt, a),
     }
+}
+
+/// The bit intrinsics on the low `width` bits of an integer.
+fn bits(op: Unary, dt: DType, a: u64) -> u64 {
+    let w = (dt.itemsize() * 8) as u32;
+    let m = if w >= 64 { a } else { a & ((1u64 << w) - 1) };
+    let v = match op {
+        Unary::Popc => m.count_ones() as u64,
+        Unary::Clz => (m.leading_zeros() - (64 - w)) as u64,
+        Unary::Ffs if m == 0 => 0,
+        Unary::Ffs => (m.trailing_zeros() + 1) as u64,
+        _ => m.reverse_bits() >> (64 - w),
+    };
+    wrap(v, dt)
 }
 
 /// A `math.*` function on canonical bits of type `t` (the second operand is ignored by
@@ -322,6 +337,7 @@ pub fn math_f64(f: MathFn, a: f64, b: f64) -> f64 {
         Log2 => a.log2(),
         Log10 => a.log10(),
         Sqrt => a.sqrt(),
+        Cbrt => a.cbrt(),
         Fabs => a.abs(),
         Floor => a.floor(),
         Ceil => a.ceil(),
@@ -362,6 +378,7 @@ pub fn math_f32(f: MathFn, a: f32, b: f32) -> f32 {
         Log2 => a.log2(),
         Log10 => a.log10(),
         Sqrt => a.sqrt(),
+        Cbrt => a.cbrt(),
         Fabs => a.abs(),
         Floor => a.floor(),
         Ceil => a.ceil(),

@@ -239,7 +239,7 @@ fn un_generic<T: Elem>(op: Unary, o: &mut [T], a: Opnd<T>) {
             }
         };
     }
-    arms!(Neg, Not, Invert, Abs)
+    arms!(Neg, Not, Invert, Abs, Popc, Clz, Ffs, Brev)
 }
 simd_fn!(un_loop<T>(op: Unary, o: &mut [T], a: Opnd<T>) => un_generic);
 

@@ -212,6 +212,44 @@ fn path_call(
     if let Some(name) = p.strip_prefix("operator.") {
         return operator_call(b, cx, name, args, range);
     }
+    let bit_op = match p {
+        "cuda.popc" => Some(Unary::Popc),
+        "cuda.clz" => Some(Unary::Clz),
+        "cuda.ffs" => Some(Unary::Ffs),
+        "cuda.brev" => Some(Unary::Brev),
+        _ => None,
+    };
+    if let Some(op) = bit_op {
+        nargs(cx, p, &args, 1, range)?;
+        let x = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
+        let t = b.ty(x);
+        if !t.is_integer() || t == DType::Bool {
+            return Err(cx.typing(
+                format!("No implementation of {p}() for {}", numba_name(t)),
+                range,
+            ));
+        }
+        // Numba's signatures: brev takes uint32 or uint64, ffs gives uint32, popc and clz
+        // keep the type.
+        return Ok(Val::Reg(match op {
+            Unary::Brev => {
+                let u = if t.itemsize() <= 4 {
+                    DType::U32
+                } else {
+                    DType::U64
+                };
+                let x = b.cast(x, u);
+                b.emit(u, Op::Un(op, x))
+            }
+            Unary::Ffs => {
+                let r = b.emit(t, Op::Un(op, x));
+                b.cast(r, DType::U32)
+            }
+            _ => b.emit(t, Op::Un(op, x)),
+        }));
+    }
+    // cuda.cbrt is math.cbrt.
+    let p = if p == "cuda.cbrt" { "math.cbrt" } else { p };
     match p {
         "builtin.range" => Err(cx.unsupported("range() outside a for loop", range)),
         "builtin.len" => {
