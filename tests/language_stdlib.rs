@@ -67,3 +67,17 @@ fn itertools_combinatorics_in_cpython_order() {
     let c = s.run("itertools.product(range(10**4), repeat=3)");
     assert_eq!(c.ename().as_deref(), Some("MemoryError"));
 }
+
+#[test]
+fn numba_core_errors_classes_catch_compiler_errors() {
+    let mut s = Session::new();
+    s.run("from numba import cuda, float32\nimport numpy as np\nfrom numba.core.errors import TypingError, NumbaError")
+        .ok();
+    let out = s.stdout(
+        "def bad(A):\n    sa = cuda.shared.array(shape=A[0], dtype=float32)\n    A[0] = sa[0]\n\
+         try:\n    cuda.jit((float32[:],))(bad)\nexcept TypingError as e:\n    print('typing', isinstance(e, NumbaError))",
+    );
+    assert_eq!(out, "typing True\n");
+    let out = s.stdout("import numba.core.errors as errs\nprint(errs.TypingError.__name__)");
+    assert_eq!(out, "TypingError\n");
+}

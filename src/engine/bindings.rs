@@ -17,9 +17,32 @@ pub struct LedgerSetting {
     pub on: bool,
 }
 
+/// `numba.core.errors`: the exception classes Numba's users catch.
+fn numba_errors() -> Rc<Module> {
+    let m = Module::new(
+        "numba.core.errors",
+        "Numba's exception and warning classes.",
+    );
+    for name in [
+        "NumbaError",
+        "TypingError",
+        "UnsupportedError",
+        "NumbaWarning",
+        "NumbaPerformanceWarning",
+    ] {
+        m.set(
+            name,
+            Value::object(crate::interp::objects::ExceptionType {
+                name: name.to_string(),
+            }),
+        );
+    }
+    Rc::new(m)
+}
+
 /// Fill the session's registries. The module order is the order an import error lists them.
 pub fn install(rt: &mut Runtime) {
-    let bindings: [(&'static str, ModuleBuilder); 7] = [
+    let bindings: [(&'static str, ModuleBuilder); 9] = [
         ("numpy", |_| Ok(crate::numpy::module())),
         ("numba", |rt| {
             let m = crate::numba::numba_module();
@@ -38,6 +61,15 @@ pub fn install(rt: &mut Runtime) {
         ("numba.cuda.random", |_| {
             Ok(crate::numba::cuda_random_module())
         }),
+        ("numba.core", |rt| {
+            let m = Module::new("numba.core", "Numba's core package (its errors module).");
+            m.set(
+                "errors",
+                Value::Module(registry::import(rt, "numba.core.errors")?),
+            );
+            Ok(Rc::new(m))
+        }),
+        ("numba.core.errors", |_| Ok(numba_errors())),
         ("cupy", |_| Ok(crate::cupy::module())),
         ("matplotlib", |rt| {
             let m = Module::new("matplotlib", "Plotting, drawn by nbcuda with plotters.");
@@ -57,7 +89,7 @@ pub fn install(rt: &mut Runtime) {
     ];
     let stdlib = crate::interp::modules::stdlib_builders();
     // numpy, numba..., cupy, then math, time, sys, then matplotlib..., IPython..., warnings.
-    let (first, rest) = bindings.split_at(5);
+    let (first, rest) = bindings.split_at(7);
     for (name, b) in first
         .iter()
         .chain(&stdlib[..3])

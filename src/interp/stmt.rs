@@ -498,6 +498,22 @@ pub fn assign_target(rt: &mut Runtime, ctx: &mut Ctx, target: &Expr, v: Value) -
         }
         Expr::Attribute(a) => {
             let base = eval(rt, ctx, &a.value)?;
+            if let (Value::Array(arr), "shape", Expr::Name(n)) = (&base, a.attr.as_str(), &*a.value)
+            {
+                // `a.shape = (10, -1)` reshapes in place: a view of the same memory, or
+                // NumPy's AttributeError when that would need a copy. The name is rebound
+                // (arrays are values here, so other names bound to it keep the old shape).
+                let shape = crate::py::ndarray_methods::shape_arg(&v)?;
+                let new = crate::py::ndarray_methods::reshape(arr, &shape)?;
+                if !std::sync::Arc::ptr_eq(&new.buf, &arr.buf) {
+                    return Err(PyErr::new(
+                        "AttributeError",
+                        "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape.",
+                    ));
+                }
+                ctx.assign(n.id.as_str(), Value::Array(new));
+                return Ok(());
+            }
             crate::interp::attrs::set_attr(rt, &base, a.attr.as_str(), v)
         }
         Expr::Starred(_) => Err(PyErr::new(

@@ -144,6 +144,9 @@ pub fn parse_type(s: &str) -> Result<Ty, String> {
             match *d {
                 ":" => {}
                 "::1" if i + 1 == dims.len() => layout = Layout::C,
+                // Fortran order: nbcuda has no F layout type, so such a signature accepts
+                // any layout ('A').
+                "::1" if i == 0 => {}
                 other => return Err(format!("invalid array dimension '{other}' in type '{s}'")),
             }
         }

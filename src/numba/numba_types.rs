@@ -191,7 +191,16 @@ pub fn signatures_from(v: &Value) -> PyResult<Vec<Signature>> {
             },
         }
     };
+    // A tuple of types (not signatures) is one signature's argument types, as Numba
+    // accepts `cuda.jit((float32[::1], float32[::1]))`.
+    let ty_of = |v: &Value| v.downcast::<NumbaType>().map(|t| t.ty.clone());
     match v {
+        Value::Tuple(t) if !t.is_empty() && t.iter().all(|x| ty_of(x).is_some()) => {
+            Ok(vec![Signature {
+                ret: None,
+                args: t.iter().filter_map(ty_of).collect(),
+            }])
+        }
         Value::List(l) => l.borrow().iter().map(one).collect(),
         Value::Tuple(t) => t.iter().map(one).collect(),
         other => Ok(vec![one(other)?]),
@@ -228,4 +237,19 @@ pub fn register_types(m: &Module) {
         m.set(n, Value::object(NumbaType { ty: Ty::Scalar(d) }));
     }
     m.set("void", Value::object(NumbaType { ty: Ty::Void }));
+    m.func(
+        "from_dtype",
+        "from_dtype(dtype)",
+        "The Numba type of a NumPy dtype (np.float32 -> float32).",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let d = crate::py::ndarray_attrs::dtype_from_value(rt, &v).map_err(|_| {
+                PyErr::new(
+                    "NotImplementedError",
+                    format!("a {} cannot be represented as a Numba type", v.type_name()),
+                )
+            })?;
+            Ok(Value::object(NumbaType { ty: Ty::Scalar(d) }))
+        },
+    );
 }

@@ -207,37 +207,40 @@ pub fn module() -> Rc<Module> {
             },
         );
     }
-    m.func(
-        "assert_almost_equal",
-        "assert_almost_equal(actual, desired, decimal=7)",
-        "Raise AssertionError unless abs(desired-actual) < 1.5 * 10**(-decimal).",
-        |rt, a| {
-            let b = a.bind(
-                "assert_almost_equal",
-                &["actual", "desired", "decimal=", "err_msg=", "verbose="],
-            )?;
-            let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
-            let y = to_ndarray(rt, b[1].as_ref().unwrap_or(&Value::None))?;
-            let dec = b[2]
-                .as_ref()
-                .map(|v| v.as_index())
-                .transpose()?
-                .unwrap_or(7);
-            let tol = 1.5 * 10f64.powi(-(dec as i32));
-            let header = format!("Arrays are not almost equal to {dec} decimals");
-            if !compatible(&x, &y) {
-                return Err(shape_mismatch(&header, &x, &y, ("ACTUAL", "DESIRED")));
-            }
-            let ok: Vec<bool> = read_vec::<B8>(&isclose(&x, &y, 0.0, tol, true)?)
-                .iter()
-                .map(|v| v.0 != 0)
-                .collect();
-            if ok.iter().all(|&o| o) {
-                return Ok(Value::None);
-            }
-            Err(report(&header, &x, &y, &ok, ("ACTUAL", "DESIRED"), ""))
-        },
-    );
+    // assert_array_almost_equal is the same test with 6 decimals by default.
+    for (name, default) in [("assert_almost_equal", 7), ("assert_array_almost_equal", 6)] {
+        m.func(
+            name,
+            &format!("{name}(actual, desired, decimal={default})"),
+            "Raise AssertionError unless abs(desired-actual) < 1.5 * 10**(-decimal).",
+            move |rt, a| {
+                let b = a.bind(
+                    name,
+                    &["actual", "desired", "decimal=", "err_msg=", "verbose="],
+                )?;
+                let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+                let y = to_ndarray(rt, b[1].as_ref().unwrap_or(&Value::None))?;
+                let dec = b[2]
+                    .as_ref()
+                    .map(|v| v.as_index())
+                    .transpose()?
+                    .unwrap_or(default);
+                let tol = 1.5 * 10f64.powi(-(dec as i32));
+                let header = format!("Arrays are not almost equal to {dec} decimals");
+                if !compatible(&x, &y) {
+                    return Err(shape_mismatch(&header, &x, &y, ("ACTUAL", "DESIRED")));
+                }
+                let ok: Vec<bool> = read_vec::<B8>(&isclose(&x, &y, 0.0, tol, true)?)
+                    .iter()
+                    .map(|v| v.0 != 0)
+                    .collect();
+                if ok.iter().all(|&o| o) {
+                    return Ok(Value::None);
+                }
+                Err(report(&header, &x, &y, &ok, ("ACTUAL", "DESIRED"), ""))
+            },
+        );
+    }
     Rc::new(m)
 }
 

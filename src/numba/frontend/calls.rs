@@ -21,6 +21,23 @@ use crate::py::value::Value;
 const MAX_INLINE_DEPTH: usize = 16;
 
 pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val> {
+    // `n.bit_count()` on an integer (Python 3.10+): the number of set bits.
+    if let Expr::Attribute(at) = &*c.func {
+        if at.attr.as_str() == "bit_count" && c.arguments.is_empty() {
+            if let Val::Reg(x) = expr(b, cx, &at.value)? {
+                let t = b.ty(x);
+                if t.is_integer() && t != DType::Bool {
+                    // Python counts the bits of abs(n).
+                    let x = if t.is_signed() {
+                        b.emit(t, Op::Un(Unary::Abs, x))
+                    } else {
+                        x
+                    };
+                    return Ok(Val::Reg(b.emit(t, Op::Un(Unary::Popc, x))));
+                }
+            }
+        }
+    }
     let callee = expr(b, cx, &c.func)?;
     let range = c.range;
     // Shape/dtype arguments of array constructors are compile-time constants.

@@ -1,0 +1,59 @@
+//! NumPy behaviour Numba's own tests rely on, checked against NumPy 2.3's output for the
+//! same cells: `np.nanmin`/`np.nanmax` (NaNs skipped; an all-NaN slice gives NaN and one
+//! RuntimeWarning), assigning `a.shape`, and `np.testing.assert_array_almost_equal`.
+
+mod common;
+use common::Session;
+
+#[test]
+fn nan_reductions_skip_nans() {
+    let mut s = Session::new();
+    s.run("import numpy as np\na = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan]])")
+        .ok();
+    let c = s.run(
+        "print(np.nanmax(a), np.nanmin(a), np.nanmax(a, axis=1), np.nanmin(a, axis=0), np.nanmax(np.array([1, 5, 2])))",
+    );
+    assert_eq!(c.out.stdout, "3.0 1.0 [ 3. nan] [ 1. nan  3.] 5\n");
+    assert!(
+        c.out
+            .stderr
+            .contains("RuntimeWarning: All-NaN slice encountered"),
+        "{}",
+        c.out.stderr
+    );
+    assert_eq!(
+        s.eval("np.nanmin(np.array([np.nan, 2.5], dtype=np.float32))"),
+        "np.float32(2.5)"
+    );
+}
+
+#[test]
+fn assigning_shape_reshapes_a_view_in_place() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    // NumPy 2.3 output for the same cells.
+    let out = s.stdout("a = np.arange(20.0)\na.shape = (10, -1)\nprint(a.shape, a[9, 1])");
+    assert_eq!(out, "(10, 2) 19.0\n");
+    let c = s.run("b = np.arange(12.0).reshape(3, 4).T\nb.shape = (12,)");
+    assert_eq!(c.ename().as_deref(), Some("AttributeError"));
+    assert_eq!(
+        c.evalue(),
+        "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape."
+    );
+}
+
+#[test]
+fn assert_array_almost_equal_uses_six_decimals() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    let c = s.run("np.testing.assert_array_almost_equal(np.array([1.0]), np.array([1.0000004]))");
+    assert!(c.ename().is_none(), "{}", c.evalue());
+    let c = s.run("np.testing.assert_array_almost_equal(np.array([1.0]), np.array([1.000002]))");
+    assert_eq!(c.ename().as_deref(), Some("AssertionError"));
+    assert!(
+        c.evalue()
+            .contains("Arrays are not almost equal to 6 decimals"),
+        "{}",
+        c.evalue()
+    );
+}
