@@ -1,6 +1,7 @@
 //! NumPy behaviour Numba's own tests rely on, checked against NumPy 2.3's output for the
 //! same cells: `np.nanmin`/`np.nanmax` (NaNs skipped; an all-NaN slice gives NaN and one
-//! RuntimeWarning), assigning `a.shape`, and `np.testing.assert_array_almost_equal`.
+//! RuntimeWarning), assigning `a.shape`, `np.matmul` over stacks of matrices, and
+//! `np.testing.assert_array_almost_equal`.
 
 mod common;
 use common::Session;
@@ -56,4 +57,20 @@ fn assert_array_almost_equal_uses_six_decimals() {
         "{}",
         c.evalue()
     );
+}
+
+#[test]
+fn matmul_broadcasts_stacks_of_matrices() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    let out = s.stdout(
+        "A = np.arange(12, dtype=np.float32).reshape(3, 2, 2)\nB = np.arange(4, dtype=np.float32).reshape(2, 2)\n\
+         print(np.matmul(A, B).tolist(), np.matmul(np.arange(3.0), np.ones((2, 3, 2))).tolist(), repr(np.matmul(A, B).dtype))",
+    );
+    assert_eq!(
+        out,
+        "[[[2.0, 3.0], [6.0, 11.0]], [[10.0, 19.0], [14.0, 27.0]], [[18.0, 35.0], [22.0, 43.0]]] [[3.0, 3.0], [3.0, 3.0]] dtype('float32')\n"
+    );
+    let c = s.run("np.matmul(np.ones((2, 3)), np.ones((2, 3)))");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
 }

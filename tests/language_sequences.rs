@@ -73,3 +73,13 @@ fn self_containing_and_very_deep_containers_print_and_compare_as_cpython() {
     assert_eq!(s.eval("l"), "[[...]]");
     assert_eq!(s.eval("len(deep)"), "1");
 }
+
+#[test]
+fn sets_compare_equal_whatever_their_order() {
+    let mut s = Session::new();
+    // CPython 3.11 prints True for each.
+    assert_eq!(
+        s.eval("(set(['a', 'b']) == set(['b', 'a']), {1, 2} == {2, 1, 1}, {1, 2} != {1, 3}, {1} == {1.0}, {(1, 2)} == {(1, 2)})"),
+        "(True, True, True, True, True)"
+    );
+}

@@ -48,6 +48,7 @@ pub fn py_eq(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
         (Value::Tuple(_), Value::Tuple(_))
             | (Value::List(_), Value::List(_))
             | (Value::Dict(_), Value::Dict(_))
+            | (Value::Set(_), Value::Set(_))
     );
     if !nested {
         return py_eq_inner(rt, a, b);
@@ -98,6 +99,20 @@ fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
                 match dict_get(rt, &y, k)? {
                     Some(w) if py_eq(rt, v, &w)? => {}
                     _ => return Ok(false),
+                }
+            }
+            true
+        }
+        (Value::Set(x), Value::Set(y)) => {
+            // Same size and every item of one in the other, whatever the order.
+            let (x, y) = (x.borrow().clone(), y.borrow().clone());
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            let other = Value::list(y);
+            for v in &x {
+                if !contains(rt, &other, v)? {
+                    return Ok(false);
                 }
             }
             true

@@ -1,7 +1,9 @@
 //! `@guvectorize` (basic): generalized ufuncs with a layout such as `'(n),(n)->(n)'` or
 //! `'(n)->()'`. One thread per element of a single loop dimension; each thread calls the
-//! function on row views of the arguments. Host arrays only (every target runs on the
-//! executor directly).
+//! function on row views of the arguments. Every target runs on the executor over host
+//! arrays: device arrays are copied to the host and back around the run (so a CUDA gufunc
+//! on device arrays returns device arrays), and several loop dimensions are folded into
+//! one.
 
 use std::any::Any;
 use std::rc::Rc;
@@ -107,6 +109,109 @@ pub fn build(
 }
 
 impl GUFunc {
+    /// What surrounds the executor run: device arrays are copied to the host and the
+    /// outputs copied back (returned as device arrays when any argument was one, as
+    /// Numba's CUDA gufuncs do), and several loop dimensions are folded into one.
+    fn call_outer(&self, rt: &mut Runtime, args: Args) -> PyResult<Value> {
+        let (nin, nout) = (self.ins.len(), self.outs.len());
+        let stream_v = args.kwarg("stream").cloned();
+        let stream = crate::numba_cuda::stream_objects::parse_stream(rt, stream_v.as_ref())?;
+        let mut pos = args.pos.clone();
+        let mut kw = Vec::new();
+        for (k, v) in &args.kw {
+            match (&**k, v) {
+                ("out", Value::Tuple(t)) => pos.extend(t.iter().cloned()),
+                ("out", other) => pos.push(other.clone()),
+                ("stream", _) => {}
+                _ => kw.push((k.clone(), v.clone())),
+            }
+        }
+        if pos.len() != nin && pos.len() != nin + nout {
+            let n = pos.len();
+            return Err(PyErr::type_error(format!(
+                "gufunc accepts {nin} positional arguments (for inputs) or {} positional arguments (for inputs and outputs). Got {n} positional argument{}.",
+                nin + nout,
+                if n == 1 { "" } else { "s" }
+            )));
+        }
+        let mut on_device = false;
+        let mut device_outs: Vec<Option<Value>> = Vec::new();
+        for (i, v) in pos.iter_mut().enumerate() {
+            let view = crate::numba_cuda::interop::view_of(rt, v)?;
+            if i >= nin {
+                device_outs.push(view.as_ref().map(|_| v.clone()));
+            }
+            if let Some(view) = view {
+                on_device = true;
+                *v = crate::numba_cuda::devicearray::copy_to_host(
+                    rt,
+                    &view,
+                    None,
+                    stream_v.as_ref(),
+                )?;
+            }
+        }
+        // Loop dimensions beyond the first are folded into it.
+        let mut outer: Option<Vec<usize>> = None;
+        for (j, v) in pos.iter_mut().enumerate() {
+            let core = if j < nin {
+                self.ins[j].len()
+            } else {
+                self.outs[j - nin].len()
+            };
+            let Value::Array(a) = &*v else { continue };
+            if a.ndim() <= core + 1 {
+                continue;
+            }
+            let o = a.shape[..a.ndim() - core].to_vec();
+            let mut shape = vec![o.iter().product::<usize>() as isize];
+            shape.extend(a.shape[a.ndim() - core..].iter().map(|&d| d as isize));
+            let folded = crate::py::ndarray_methods::reshape(a, &shape)?;
+            if j >= nin && !std::sync::Arc::ptr_eq(&folded.buf, &a.buf) {
+                return Err(PyErr::not_implemented(
+                    "nbcuda's gufuncs need C-contiguous output arrays when there are several loop dimensions",
+                ));
+            }
+            outer = Some(o);
+            *v = Value::Array(folded);
+        }
+        let r = self.call_impl(rt, Args { pos, kw })?;
+        let mut results = match r {
+            Value::Tuple(t) if nout > 1 => t.to_vec(),
+            other => vec![other],
+        };
+        for (k, res) in results.iter_mut().enumerate() {
+            if let (Some(o), Value::Array(a)) = (&outer, &*res) {
+                if a.ndim() >= 1 {
+                    let mut shape: Vec<isize> = o.iter().map(|&d| d as isize).collect();
+                    shape.extend(a.shape[1..].iter().map(|&d| d as isize));
+                    *res = Value::Array(crate::py::ndarray_methods::reshape(a, &shape)?);
+                }
+            }
+            if on_device {
+                *res = match device_outs.get(k).cloned().flatten() {
+                    Some(d) => {
+                        if let Some(view) = crate::numba_cuda::interop::view_of(rt, &d)? {
+                            crate::numba_cuda::devicearray::copy_to_device(
+                                rt,
+                                &view,
+                                res,
+                                stream_v.as_ref(),
+                            )?;
+                        }
+                        d
+                    }
+                    None => crate::numba_cuda::to_device(rt, res, stream, true, None)?,
+                };
+            }
+        }
+        Ok(if results.len() == 1 {
+            results.pop().unwrap_or(Value::None)
+        } else {
+            Value::tuple(results)
+        })
+    }
+
     fn call_impl(&self, rt: &mut Runtime, args: Args) -> PyResult<Value> {
         let (nin, nout) = (self.ins.len(), self.outs.len());
         let name = self.func.name.clone();
@@ -354,7 +459,7 @@ impl Object for GUFunc {
         "numba.np.ufunc.gufunc".into()
     }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
-        self.call_impl(rt, args)
+        self.call_outer(rt, args)
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match name {
@@ -371,17 +476,23 @@ fn guvectorize(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
     let a = args.clone();
     let mut sigs_v = a.pos.first().cloned();
     let mut layout_v = a.pos.get(1).cloned();
+    let mut unknown = Vec::new();
     for (k, v) in &a.kw {
         match &**k {
             "signatures" | "ftylist" => sigs_v = Some(v.clone()),
             "layout" | "signature" => layout_v = Some(v.clone()),
-            "target" | "nopython" | "cache" | "fastmath" | "identity" | "writable_args" => {}
-            other => {
-                return Err(PyErr::type_error(format!(
-                    "guvectorize() got an unexpected keyword argument '{other}'"
-                )))
+            "nopython" if matches!(v, Value::Bool(false)) => {
+                return Err(PyErr::type_error("nopython flag must be True"))
             }
+            "target" | "nopython" | "cache" | "fastmath" | "identity" | "writable_args" => {}
+            other => unknown.push(format!("'{other}'")),
         }
+    }
+    if !unknown.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "The following target options are not supported: {}",
+            unknown.join(", ")
+        )));
     }
     let sigs = signatures_from(&sigs_v.ok_or_else(|| {
         PyErr::type_error("guvectorize() needs signatures, e.g. ['(float32[:], float32[:])']")
@@ -394,6 +505,12 @@ fn guvectorize(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
         })?;
     let (ins, outs) = parse_layout(&layout)?;
     for s in &sigs {
+        if let Some(ret) = s.ret.as_ref().filter(|r| **r != Ty::Void) {
+            return Err(PyErr::type_error(format!(
+                "guvectorized functions cannot return values: signature {s} specifies {} return type",
+                ret
+            )));
+        }
         if s.args.len() != ins.len() + outs.len() {
             return Err(PyErr::type_error(format!(
                 "signature {s} has {} arguments but the layout {layout:?} has {}",
@@ -420,6 +537,8 @@ fn guvectorize(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
     ))
 }
 
+/// `numba.guvectorize`, and `numba.cuda.guvectorize` (the same decorator; its gufuncs take
+/// device arrays too).
 pub fn register(m: &Module) {
     m.func(
         "guvectorize",

@@ -175,10 +175,16 @@ pub fn dtype_of_value(v: &Value) -> Option<DType> {
     }
 }
 
-/// Signatures from a decorator argument: a string, a signature object, or a list of them.
+/// Signatures from a decorator argument: a string, a signature object, a tuple of
+/// argument types, or a list of them.
 pub fn signatures_from(v: &Value) -> PyResult<Vec<Signature>> {
+    let ty_of = |v: &Value| v.downcast::<NumbaType>().map(|t| t.ty.clone());
     let one = |v: &Value| -> PyResult<Signature> {
         match v {
+            Value::Tuple(t) if t.iter().all(|x| ty_of(x).is_some()) => Ok(Signature {
+                ret: None,
+                args: t.iter().filter_map(ty_of).collect(),
+            }),
             Value::Str(s) => {
                 crate::kernel::types::parse_signature(s).map_err(|e| PyErr::new("TypeError", e))
             }
@@ -193,7 +199,6 @@ pub fn signatures_from(v: &Value) -> PyResult<Vec<Signature>> {
     };
     // A tuple of types (not signatures) is one signature's argument types, as Numba
     // accepts `cuda.jit((float32[::1], float32[::1]))`.
-    let ty_of = |v: &Value| v.downcast::<NumbaType>().map(|t| t.ty.clone());
     match v {
         Value::Tuple(t) if !t.is_empty() && t.iter().all(|x| ty_of(x).is_some()) => {
             Ok(vec![Signature {

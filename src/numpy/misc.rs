@@ -239,6 +239,17 @@ pub fn comparisons(m: &Module) {
             dot(&x, &y)
         },
     );
+    m.func(
+        "matmul",
+        "matmul(x1, x2)",
+        "Matrix product, batched over leading dimensions with broadcasting.",
+        |rt, a| {
+            let b = a.bind("matmul", &["x1", "x2", "out="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let y = to_ndarray(rt, arg(&b, 1))?;
+            matmul(&x, &y)
+        },
+    );
     m.func("dtype", "dtype(obj)", "A data type object.", |rt, a| {
         let b = a.bind("dtype", &["dtype", "align=", "copy="])?;
         Ok(Value::DType(dtype_from_value(rt, arg(&b, 0))?))
@@ -321,6 +332,89 @@ fn sort(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
     });
     crate::arrays::interrupt::check()?;
     Ok(out)
+}
+
+/// `np.matmul`: `dot` for 1-D and 2-D operands; stacks of matrices (leading dimensions
+/// broadcast as in NumPy) otherwise.
+pub fn matmul(x: &NdArray, y: &NdArray) -> PyResult<Value> {
+    if x.ndim() == 0 || y.ndim() == 0 {
+        return Err(PyErr::value_error(
+            "matmul: Input operand does not have enough dimensions",
+        ));
+    }
+    if x.ndim() <= 2 && y.ndim() <= 2 {
+        return dot(x, y);
+    }
+    // Promote 1-D operands to matrices, as NumPy does, then drop that axis at the end.
+    let (xs, ys) = (x.shape.clone(), y.shape.clone());
+    let xm = if xs.len() == 1 {
+        vec![1, xs[0]]
+    } else {
+        xs.clone()
+    };
+    let ym = if ys.len() == 1 {
+        vec![ys[0], 1]
+    } else {
+        ys.clone()
+    };
+    let (n, k) = (xm[xm.len() - 2], xm[xm.len() - 1]);
+    let (k2, m) = (ym[ym.len() - 2], ym[ym.len() - 1]);
+    if k != k2 {
+        return Err(PyErr::value_error(format!(
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})"
+        )));
+    }
+    let (xb, yb) = (&xm[..xm.len() - 2], &ym[..ym.len() - 2]);
+    let batch = crate::arrays::elem::broadcast_shapes(&[xb, yb])?;
+    let dt = promote(x.dtype, y.dtype);
+    let xv = read_vec::<f64>(x);
+    let yv = read_vec::<f64>(y);
+    let total: usize = batch.iter().product();
+    let mut out = Vec::new();
+    out.try_reserve_exact(total.saturating_mul(n * m))
+        .map_err(|_| PyErr::memory_error("cannot allocate the matmul result"))?;
+    // Offset (in matrices) of batch index `bi` in an operand with batch shape `shape`.
+    let offset = |shape: &[usize], mut bi: usize| -> usize {
+        let mut off = 0;
+        let mut stride = 1;
+        for (d, &full) in batch.iter().enumerate().rev() {
+            let i = bi % full;
+            bi /= full;
+            let pos = d as isize - (batch.len() as isize - shape.len() as isize);
+            if pos >= 0 {
+                let size = shape[pos as usize];
+                off += if size == 1 { 0 } else { i } * stride;
+                stride *= size;
+            }
+        }
+        off
+    };
+    for bi in 0..total {
+        crate::arrays::interrupt::check()?;
+        let xo = offset(xb, bi) * n * k;
+        let yo = offset(yb, bi) * k * m;
+        let start = out.len();
+        out.resize(start + n * m, 0.0);
+        for i in 0..n {
+            for p in 0..k {
+                let a = xv[xo + i * k + p];
+                for j in 0..m {
+                    out[start + i * m + j] += a * yv[yo + p * m + j];
+                }
+            }
+        }
+    }
+    let mut shape = batch.clone();
+    if xs.len() > 1 {
+        shape.push(n);
+    }
+    if ys.len() > 1 {
+        shape.push(m);
+    }
+    Ok(Value::Array(crate::arrays::elem::cast(
+        &crate::arrays::elem::from_vec(&shape, &out)?,
+        dt,
+    )?))
 }
 
 /// `np.dot` / `@` for 1-D and 2-D operands.
