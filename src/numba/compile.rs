@@ -21,19 +21,54 @@ pub fn compile_function(
     params: &[Ty],
     host: bool,
 ) -> PyResult<CompiledKernel> {
+    compile_grouped(func, params, &vec![ArgShape::Leaf; params.len()], host)
+}
+
+/// How a Python argument maps onto the kernel's flat parameters: one parameter, or a tuple
+/// whose items (recursively) take consecutive parameters. Kernels receive tuples this way,
+/// so the devices only ever see scalars and arrays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgShape {
+    Leaf,
+    Tuple(Vec<ArgShape>),
+}
+
+impl ArgShape {
+    /// The number of flat parameters this argument takes.
+    pub fn leaves(&self) -> usize {
+        match self {
+            ArgShape::Leaf => 1,
+            ArgShape::Tuple(items) => items.iter().map(ArgShape::leaves).sum(),
+        }
+    }
+}
+
+/// [`compile_function`] for arguments that may be tuples (`groups`, one per Python
+/// parameter) over the flat parameter types `params`.
+pub fn compile_grouped(
+    func: &Rc<Function>,
+    params: &[Ty],
+    groups: &[ArgShape],
+    host: bool,
+) -> PyResult<CompiledKernel> {
     let names = func.param_names();
-    if names.len() != params.len() {
+    if names.len() != groups.len() {
         return Err(PyErr::type_error(format!(
             "{}() takes {} positional arguments but {} were given",
             func.name,
             names.len(),
-            params.len()
+            groups.len()
         )));
+    }
+    if groups.iter().map(ArgShape::leaves).sum::<usize>() != params.len() {
+        return Err(PyErr::internal(
+            "argument groups do not cover the parameters",
+        ));
     }
     let mut b = Builder::new(&func.name, params.to_vec());
     let kind = if host { FnKind::Host } else { FnKind::Kernel };
     let mut cx = FnCtx::new(func.clone(), kind, 0);
-    bind_params(&mut b, &mut cx, params)?;
+    bind_params(&mut b, &mut cx, params, groups)?;
     lower_body(&mut b, &mut cx, &func.def.body)?;
     if host {
         match cx.vars.get(RET) {

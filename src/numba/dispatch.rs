@@ -35,7 +35,17 @@ pub struct CudaKernel {
     pub device: bool,
     pub sigs: Vec<Signature>,
     pub cache: RefCell<Vec<(Vec<Ty>, Arc<CompiledKernel>)>>,
+    /// Specialisations for launches with tuple arguments: flat types and tuple shapes.
+    pub grouped: RefCell<Vec<GroupedEntry>>,
 }
+
+/// A specialisation for tuple arguments: flat parameter types, the arguments' shapes, the
+/// kernel.
+pub type GroupedEntry = (
+    Vec<Ty>,
+    Vec<crate::numba::compile::ArgShape>,
+    Arc<CompiledKernel>,
+);
 
 /// The function a device-callable value inlines (device functions and `@njit` functions).
 pub fn device_function(v: &Value) -> Option<Rc<Function>> {
@@ -55,6 +65,7 @@ impl CudaKernel {
             device,
             sigs,
             cache: RefCell::new(Vec::new()),
+            grouped: RefCell::new(Vec::new()),
         };
         if !device {
             // Eager signatures compile at decoration time, as Numba does.
@@ -71,6 +82,41 @@ impl CudaKernel {
                 k.cache.borrow_mut().push((s.args.clone(), c));
             }
         }
+        Ok(k)
+    }
+
+    /// The compiled kernel for arguments that may be tuples: `tys` are the flat parameter
+    /// types, `groups` how the Python arguments map onto them (cached).
+    pub fn specialize_grouped(
+        &self,
+        tys: &[Ty],
+        groups: &[crate::numba::compile::ArgShape],
+    ) -> PyResult<Arc<CompiledKernel>> {
+        use crate::numba::compile::ArgShape;
+        if groups.iter().all(|g| *g == ArgShape::Leaf) {
+            return self.specialize(tys);
+        }
+        if !self.sigs.is_empty() {
+            return Err(PyErr::type_error(format!(
+                "{}: tuple arguments need a kernel compiled lazily (without a signature) in nbcuda",
+                self.func.name
+            )));
+        }
+        if let Some((_, _, k)) = self.grouped.borrow().iter().find(|(t, g, _)| {
+            g == groups
+                && t.len() == tys.len()
+                && t.iter()
+                    .zip(tys)
+                    .all(|(p, a)| crate::numba::compile::accepts(p, a))
+        }) {
+            return Ok(k.clone());
+        }
+        let k = Arc::new(crate::numba::compile::compile_grouped(
+            &self.func, tys, groups, false,
+        )?);
+        self.grouped
+            .borrow_mut()
+            .push((tys.to_vec(), groups.to_vec(), k.clone()));
         Ok(k)
     }
 

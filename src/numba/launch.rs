@@ -67,6 +67,36 @@ pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
     )))
 }
 
+/// Classify argument `i`, a tuple (recursively) into one entry per item: kernels take
+/// tuples as consecutive flat parameters (see [`crate::numba::compile::ArgShape`]).
+fn flatten(
+    rt: &mut Runtime,
+    i: usize,
+    v: &Value,
+    preps: &mut Vec<Prep>,
+    depth: usize,
+) -> PyResult<crate::numba::compile::ArgShape> {
+    use crate::numba::compile::ArgShape;
+    match v {
+        Value::Tuple(items) => {
+            if depth >= 32 || preps.len() + items.len() > 256 {
+                return Err(PyErr::type_error(format!(
+                    "kernel argument {i}: tuples nested deeper than 32 levels or with more than 256 items in all are not supported (pass an array)"
+                )));
+            }
+            let mut shapes = Vec::with_capacity(items.len());
+            for x in items.iter() {
+                shapes.push(flatten(rt, i, x, preps, depth + 1)?);
+            }
+            Ok(ArgShape::Tuple(shapes))
+        }
+        _ => {
+            preps.push(classify(rt, i, v)?);
+            Ok(ArgShape::Leaf)
+        }
+    }
+}
+
 pub fn prep_ty(p: &Prep) -> Ty {
     match p {
         Prep::Device(v) => array_ty(v.dtype, &v.shape, &v.strides),
@@ -116,8 +146,9 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
     }
     let stream = crate::numba_cuda::stream_objects::parse_stream(rt, Some(req.stream))?;
     let mut preps = Vec::new();
+    let mut groups = Vec::new();
     for (i, v) in req.args.pos.iter().enumerate() {
-        preps.push(classify(rt, i, v)?);
+        groups.push(flatten(rt, i, v, &mut preps, 0)?);
     }
     let mut tys: Vec<Ty> = preps.iter().map(prep_ty).collect();
     // With eager signatures, numbers are converted to the declared scalar types.
@@ -138,7 +169,7 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
             tys = sig.args.clone();
         }
     }
-    let kernel = req.kernel.specialize(&tys)?;
+    let kernel = req.kernel.specialize_grouped(&tys, &groups)?;
     // Before any implicit copy is queued: a launch CUDA refuses moves no data.
     crate::kernel::check_launch(&kernel, &req.config).map_err(crate::device::api::fault_error)?;
     let name = req.kernel.func.name.clone();

@@ -564,23 +564,43 @@ pub fn assign_target(b: &mut Builder, cx: &mut FnCtx, t: &Expr, v: Val) -> PyRes
     }
 }
 
-/// Parameter types of a function as seen by the front end.
-pub fn bind_params(b: &mut Builder, cx: &mut FnCtx, params: &[Ty]) -> PyResult<()> {
+/// Parameter types of a function as seen by the front end: each Python parameter takes
+/// one flat parameter, or (a tuple argument) a tuple of values over consecutive ones.
+pub fn bind_params(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    params: &[Ty],
+    groups: &[crate::numba::compile::ArgShape],
+) -> PyResult<()> {
+    use crate::numba::compile::ArgShape;
+    fn leaf(b: &mut Builder, params: &[Ty], next: &mut usize) -> Val {
+        let i = *next;
+        *next += 1;
+        match params.get(i) {
+            Some(Ty::Scalar(d)) => Val::Reg(b.emit(*d, Op::Param(i as u32))),
+            Some(Ty::Array { dtype, ndim, .. }) => {
+                Val::Array(ArrRef::Param(i as u32), *dtype, *ndim)
+            }
+            _ => Val::None,
+        }
+    }
+    fn group(b: &mut Builder, params: &[Ty], g: &ArgShape, next: &mut usize) -> Val {
+        match g {
+            ArgShape::Leaf => leaf(b, params, next),
+            ArgShape::Tuple(items) => {
+                Val::Tuple(items.iter().map(|x| group(b, params, x, next)).collect())
+            }
+        }
+    }
     let names = cx.func.param_names();
-    for (i, (name, t)) in names.iter().zip(params).enumerate() {
-        match t {
-            Ty::Scalar(d) => {
-                let r = b.emit(*d, Op::Param(i as u32));
-                cx.types.insert(name.clone(), *d);
-                cx.vars.insert(name.clone(), Val::Reg(r));
-            }
-            Ty::Array { dtype, ndim, .. } => {
-                cx.vars.insert(
-                    name.clone(),
-                    Val::Array(ArrRef::Param(i as u32), *dtype, *ndim),
-                );
-            }
-            Ty::Void => {}
+    let mut next = 0usize;
+    for (name, g) in names.iter().zip(groups) {
+        if let (ArgShape::Leaf, Some(Ty::Scalar(d))) = (g, params.get(next)) {
+            cx.types.insert(name.clone(), *d);
+        }
+        let v = group(b, params, g, &mut next);
+        if !matches!(v, Val::None) {
+            cx.vars.insert(name.clone(), v);
         }
     }
     Ok(())
