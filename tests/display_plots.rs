@@ -312,3 +312,32 @@ fn timeline_has_one_lane_per_stream_that_did_work() {
         "both copies listed: {table}"
     );
 }
+
+/// Non-finite and extreme data: every figure is drawn and the cell finishes. An all-NaN
+/// image once gave its colorbar an infinite range, on which tick placement never ended.
+#[test]
+fn non_finite_and_extreme_data_are_drawn_without_hanging() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut s = Session::new();
+        s.run("import numpy as np\nimport matplotlib.pyplot as plt")
+            .ok();
+        let c = s.run(
+            "plt.imshow(np.full((4, 4), np.nan)); plt.colorbar(); plt.show()\n\
+             a = np.arange(16.0).reshape(4, 4); a[1, 1] = np.nan; a[2, 2] = np.inf\n\
+             plt.imshow(a); plt.colorbar(); plt.show()\n\
+             plt.imshow(np.zeros((2, 2)), vmin=-1e308, vmax=1e308); plt.colorbar(); plt.show()\n\
+             plt.plot([1, np.inf, 3]); plt.show()\n\
+             plt.plot([np.nan, np.nan]); plt.show()\n\
+             plt.scatter([1, 2], [np.inf, -np.inf]); plt.show()\n\
+             plt.bar([1, 2], [1e308, -1e308]); plt.show()\n\
+             print('done')",
+        );
+        let _ = tx.send((c.ename(), c.evalue(), c.out.stdout.clone()));
+    });
+    let (ename, evalue, stdout) = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the cell finished within two minutes");
+    assert_eq!(ename, None, "{evalue}");
+    assert_eq!(stdout, "done\n");
+}

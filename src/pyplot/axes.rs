@@ -460,8 +460,18 @@ pub fn imshow(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
         None => Cmap::Viridis,
     };
     let finite = s.values.iter().cloned().filter(|v| v.is_finite());
-    let vmin = opt_f64(&a[6])?.unwrap_or_else(|| finite.clone().fold(f64::INFINITY, f64::min));
-    let vmax = opt_f64(&a[7])?.unwrap_or_else(|| finite.fold(f64::NEG_INFINITY, f64::max));
+    let given = |v: Option<f64>| v.filter(|x| x.is_finite());
+    let vmin =
+        given(opt_f64(&a[6])?).unwrap_or_else(|| finite.clone().fold(f64::INFINITY, f64::min));
+    let vmax = given(opt_f64(&a[7])?).unwrap_or_else(|| finite.fold(f64::NEG_INFINITY, f64::max));
+    // An image without finite values has no data range: use 0..1, so the colorbar's axis
+    // is finite (an infinite one never finishes placing ticks).
+    let (vmin, vmax) = match (vmin.is_finite(), vmax.is_finite()) {
+        (true, true) => (vmin, vmax),
+        (true, false) => (vmin, vmin),
+        (false, true) => (vmax, vmax),
+        (false, false) => (0.0, 1.0),
+    };
     let mut axm = ax.borrow_mut();
     axm.artists.push(Artist::Image(Image {
         rows: s.shape[0],

@@ -116,11 +116,17 @@ pub fn fmt_g(v: f64) -> String {
     }
 }
 
-/// A drawable range: plotters needs finite, distinct ends.
+/// A drawable range: plotters needs finite, distinct ends a finite distance apart (its
+/// tick placement never ends on an infinite span, and pixel arithmetic overflows).
 fn sane_range(a: f64, b: f64) -> (f64, f64) {
-    if !(a.is_finite() && b.is_finite()) {
-        (0.0, 1.0)
-    } else if a == b {
+    // Infinite ends (data near f64::MAX padded by a margin) are held to a quarter of the
+    // largest float, so the span stays finite.
+    let c = f64::MAX / 4.0;
+    if a.is_nan() || b.is_nan() {
+        return (0.0, 1.0);
+    }
+    let (a, b) = (a.clamp(-c, c), b.clamp(-c, c));
+    if a == b {
         (a - 0.5, a + 0.5)
     } else {
         (a, b)
@@ -618,6 +624,7 @@ fn draw_colorbar<DB: DrawingBackend>(
     } else {
         (im.vmin - 0.5, im.vmin + 0.5)
     };
+    let (lo, hi) = sane_range(lo, hi);
     let mut chart = ChartBuilder::on(area)
         .margin_top(pt(fig, 8.0) as u32)
         .margin_bottom((pt(fig, 10.0) * 1.6 + pt(fig, 8.0)) as u32)
