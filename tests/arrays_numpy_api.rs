@@ -1,6 +1,6 @@
 //! NumPy behaviour Numba's own tests rely on, checked against NumPy 2.3's output for the
 //! same cells: `np.nanmin`/`np.nanmax` (NaNs skipped; an all-NaN slice gives NaN and one
-//! RuntimeWarning), assigning `a.shape`, `np.matmul` over stacks of matrices, and
+//! RuntimeWarning), assigning `a.shape`, `np.matmul` over stacks of matrices, `np.tile`, and
 //! `np.testing.assert_array_almost_equal`.
 
 mod common;
@@ -73,4 +73,17 @@ fn matmul_broadcasts_stacks_of_matrices() {
     );
     let c = s.run("np.matmul(np.ones((2, 3)), np.ones((2, 3)))");
     assert_eq!(c.ename().as_deref(), Some("ValueError"));
+}
+
+#[test]
+fn tile_repeats_along_each_axis() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    let out = s.stdout(
+        "print(np.tile(np.array([0, 1, 2]), 2).tolist(), np.tile(np.array([[1, 2], [3, 4]]), (2, 1)).tolist(), np.tile(np.array([1, 2]), (2, 2)).tolist(), np.tile(np.arange(3), 0).shape, np.tile(np.array([[1.5]]), 3).tolist())",
+    );
+    assert_eq!(
+        out,
+        "[0, 1, 2, 0, 1, 2] [[1, 2], [3, 4], [1, 2], [3, 4]] [[1, 2, 1, 2], [1, 2, 1, 2]] (0,) [[1.5, 1.5, 1.5]]\n"
+    );
 }

@@ -68,15 +68,20 @@ pub fn call(rt: &mut Runtime, ctx: &mut Ctx, name: &str, args: Args) -> PyResult
     }
 }
 
-fn dict_of(scope: &Scope) -> Value {
+/// A scope's bindings in name order (scopes are hash maps; dicts keep insertion order).
+fn sorted_bindings(scope: &Scope) -> Vec<(String, Value)> {
     let mut names: Vec<(String, Value)> = scope
         .borrow()
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     names.sort_by(|a, b| a.0.cmp(&b.0));
+    names
+}
+
+fn dict_of(scope: &Scope) -> Value {
     let mut d = Dict::default();
-    for (k, v) in names {
+    for (k, v) in sorted_bindings(scope) {
         d.insert_str(&k, v);
     }
     Value::Dict(Rc::new(std::cell::RefCell::new(d)))
@@ -106,13 +111,7 @@ fn scope_of(func: &str, what: &str, d: &Value) -> PyResult<Option<Scope>> {
 fn write_back(scope: &Scope, d: &Value) {
     if let Value::Dict(d) = d {
         let mut d = d.borrow_mut();
-        let mut names: Vec<(String, Value)> = scope
-            .borrow()
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        names.sort_by(|a, b| a.0.cmp(&b.0));
-        for (k, v) in names {
+        for (k, v) in sorted_bindings(scope) {
             d.insert_str(&k, v);
         }
     }

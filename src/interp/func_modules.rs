@@ -267,6 +267,13 @@ pub fn itertools_module() -> Rc<Module> {
     Rc::new(m)
 }
 
+/// One finished combination or arrangement.
+fn emit(cur: &[Value], out: &mut Vec<Value>) -> PyResult<()> {
+    check_count(out.len() + 1)?;
+    out.push(Value::tuple(cur.to_vec()));
+    Ok(())
+}
+
 fn choose(
     pool: &[Value],
     r: usize,
@@ -275,9 +282,7 @@ fn choose(
     out: &mut Vec<Value>,
 ) -> PyResult<()> {
     if cur.len() == r {
-        check_count(out.len() + 1)?;
-        out.push(Value::tuple(cur.clone()));
-        return Ok(());
+        return emit(cur, out);
     }
     for i in start..pool.len() {
         cur.push(pool[i].clone());
@@ -295,9 +300,7 @@ fn arrange(
     out: &mut Vec<Value>,
 ) -> PyResult<()> {
     if cur.len() == r {
-        check_count(out.len() + 1)?;
-        out.push(Value::tuple(cur.clone()));
-        return Ok(());
+        return emit(cur, out);
     }
     for i in 0..pool.len() {
         if !used[i] {

@@ -240,6 +240,17 @@ pub fn comparisons(m: &Module) {
         },
     );
     m.func(
+        "tile",
+        "tile(A, reps)",
+        "Repeat an array the given number of times along each axis.",
+        |rt, a| {
+            let b = a.bind("tile", &["A", "reps"])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            let reps = crate::py::ndarray_methods::shape_arg(arg(&b, 1))?;
+            tile(&x, &reps)
+        },
+    );
+    m.func(
         "matmul",
         "matmul(x1, x2)",
         "Matrix product, batched over leading dimensions with broadcasting.",
@@ -332,6 +343,54 @@ fn sort(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
     });
     crate::arrays::interrupt::check()?;
     Ok(out)
+}
+
+/// `np.tile(A, reps)`: `A` and `reps` padded with leading ones to the same length, each
+/// axis repeated `reps[i]` times.
+pub fn tile(x: &NdArray, reps: &[isize]) -> PyResult<Value> {
+    if reps.iter().any(|&r| r < 0) {
+        return Err(PyErr::value_error("negative dimensions are not allowed"));
+    }
+    let d = x.ndim().max(reps.len());
+    let mut src_shape = vec![1usize; d - x.ndim()];
+    src_shape.extend(&x.shape);
+    let mut r = vec![1usize; d - reps.len()];
+    r.extend(reps.iter().map(|&v| v as usize));
+    let shape: Vec<usize> = src_shape
+        .iter()
+        .zip(&r)
+        .map(|(n, k)| n.checked_mul(*k))
+        .collect::<Option<_>>()
+        .ok_or_else(|| PyErr::memory_error("the tiled array would be too large"))?;
+    let out = crate::arrays::elem::new_array(&shape, x.dtype)?;
+    let src = crate::arrays::elem::contiguous_copy(x)?;
+    let isz = x.dtype.itemsize();
+    let total: usize = shape.iter().product();
+    if total == 0 || isz == 0 {
+        return Ok(Value::Array(out));
+    }
+    let from = src.buf.typed::<u8>(src.offset, src.size() * isz);
+    let to = out.buf.typed_mut::<u8>(out.offset, total * isz);
+    let mut idx = vec![0usize; d];
+    for k in 0..total {
+        if k % 65536 == 0 {
+            crate::arrays::interrupt::check()?;
+        }
+        // Source element: each output index modulo the source's extent on that axis.
+        let mut s = 0usize;
+        for ax in 0..d {
+            s = s * src_shape[ax] + idx[ax] % src_shape[ax].max(1);
+        }
+        to[k * isz..(k + 1) * isz].copy_from_slice(&from[s * isz..(s + 1) * isz]);
+        for ax in (0..d).rev() {
+            idx[ax] += 1;
+            if idx[ax] < shape[ax] {
+                break;
+            }
+            idx[ax] = 0;
+        }
+    }
+    Ok(Value::Array(out))
 }
 
 /// `np.matmul`: `dot` for 1-D and 2-D operands; stacks of matrices (leading dimensions
