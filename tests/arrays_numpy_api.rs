@@ -1,6 +1,7 @@
 //! NumPy behaviour Numba's own tests rely on, checked against NumPy 2.3's output for the
 //! same cells: `np.nanmin`/`np.nanmax` (NaNs skipped; an all-NaN slice gives NaN and one
-//! RuntimeWarning), assigning `a.shape`, `np.matmul` over stacks of matrices, `np.tile`, and
+//! RuntimeWarning), assigning `a.shape`, `np.matmul` over stacks of matrices, `np.tile`,
+//! `np.finfo`, `np.asfortranarray`, and
 //! `np.testing.assert_array_almost_equal`.
 
 mod common;
@@ -86,4 +87,24 @@ fn tile_repeats_along_each_axis() {
         out,
         "[0, 1, 2, 0, 1, 2] [[1, 2], [3, 4], [1, 2], [3, 4]] [[1, 2, 1, 2], [1, 2, 1, 2]] (0,) [[1.5, 1.5, 1.5]]\n"
     );
+}
+
+#[test]
+fn finfo_and_asfortranarray() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    let out = s.stdout(
+        "f = np.finfo(np.float32)\nprint(repr(f.max), repr(f.eps), repr(f.tiny), repr(f.min), f.bits, f.dtype, repr(f.resolution), f.precision)\n\
+         g = np.finfo(np.float64)\nprint(repr(g.max), repr(g.eps), repr(g.tiny), g.bits, repr(g.resolution), g.precision)\nprint(repr(f))\n\
+         a = np.asfortranarray(np.arange(6).reshape(2, 3))\nprint(a.flags['F_CONTIGUOUS'], a.flags['C_CONTIGUOUS'], a.tolist(), a.strides)",
+    );
+    assert_eq!(
+        out,
+        "np.float32(3.4028235e+38) np.float32(1.1920929e-07) np.float32(1.1754944e-38) np.float32(-3.4028235e+38) 32 float32 np.float32(1e-06) 6\n\
+         np.float64(1.7976931348623157e+308) np.float64(2.220446049250313e-16) np.float64(2.2250738585072014e-308) 64 np.float64(1e-15) 15\n\
+         finfo(resolution=1e-06, min=-3.4028235e+38, max=3.4028235e+38, dtype=float32)\n\
+         True False [[0, 1, 2], [3, 4, 5]] (8, 16)\n"
+    );
+    let c = s.run("np.finfo(np.int32)");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
 }

@@ -95,6 +95,23 @@ fn creation(m: &Module) {
             }))
         },
     );
+    m.func(
+        "asfortranarray",
+        "asfortranarray(a, dtype=None)",
+        "A Fortran-ordered (column-major) array (copied only when needed).",
+        |rt, a| {
+            let b = a.bind("asfortranarray", &["a", "dtype="])?;
+            let d = dt_opt(rt, &b[1])?;
+            let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
+            if r.is_f_contiguous() {
+                return Ok(Value::Array(r));
+            }
+            let mut out = crate::arrays::elem::new_array(&r.shape, r.dtype)?;
+            out.strides = NdArray::f_strides(&r.shape, r.dtype.itemsize());
+            crate::arrays::elem::copy_into(&out, &r)?;
+            Ok(Value::Array(out))
+        },
+    );
     m.func("copy", "copy(a)", "A copy of the array.", |rt, a| {
         let b = a.bind("copy", &["a", "order="])?;
         Ok(Value::Array(crate::arrays::elem::contiguous_copy(

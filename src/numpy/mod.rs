@@ -4,6 +4,7 @@
 //! | file | holds |
 //! |---|---|
 //! | `funcs.rs` | The functions of the `numpy` module: creation, shape manipulation, joining, selection, comparisons of whole arrays (ufuncs and reductions live in [`crate::numpy::ufuncs`]). |
+//! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype helpers and array properties as functions. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint), so seeded results equal NumPy's bit for bit; and `default_rng` (a PCG64 generator; its values do not match NumPy's). |
 //! | `testing.rs` | `np.testing`: assert_allclose, assert_array_equal, assert_equal, assert_almost_equal, raising AssertionError with NumPy-like reports. |
@@ -11,9 +12,11 @@
 //!
 //! `mod.rs`:
 //! The `numpy` module (`import numpy as np`): dtype type objects, constants, and the
-//! registration of every function (implemented in `funcs`, `ufuncs`, `misc`, `random`, `testing`).
+//! registration of every function (implemented in `funcs`, `ufuncs`, `misc`, `limits`, `random`,
+//! `testing`).
 
 pub mod funcs;
+pub mod limits;
 pub mod misc;
 pub mod random;
 pub mod testing;
@@ -222,6 +225,7 @@ fn build() -> Rc<Module> {
         },
     );
     f::register(&m);
+    crate::numpy::limits::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));
     m.set("testing", Value::Module(crate::numpy::testing::module()));
     Rc::new(m)
