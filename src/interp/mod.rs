@@ -19,6 +19,7 @@
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, equality, ordering, arithmetic, iteration, length, subscripts. |
+//! | `re_module.rs` | The `re` module on the `regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects (no look-around or backreferences). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `stmt.rs` | Statement execution. |
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
@@ -41,6 +42,7 @@ pub mod modules;
 pub mod nesting;
 pub mod objects;
 pub mod ops;
+pub mod re_module;
 pub mod repr;
 pub mod stmt;
 pub mod subscript;

@@ -16,9 +16,9 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 }
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
-/// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`) under their import
-/// names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 10] {
+/// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`) under their
+/// import names.
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 11] {
     [
         ("math", |_| Ok(math_module())),
         ("time", |_| Ok(time_module())),
@@ -42,6 +42,7 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ("itertools", |_| {
             Ok(crate::interp::func_modules::itertools_module())
         }),
+        ("re", |_| Ok(crate::interp::re_module::module())),
     ]
 }
 

@@ -9,7 +9,7 @@ use crate::py::ndarray_attrs;
 use crate::py::runtime::Runtime;
 use crate::py::value::Value;
 
-fn str_repr(s: &str) -> String {
+pub fn str_repr(s: &str) -> String {
     let quote = if s.contains('\'') && !s.contains('"') {
         '"'
     } else {

@@ -1,0 +1,560 @@
+//! The `re` module on the `regex` crate: `compile`, `search`, `match`, `fullmatch`,
+//! `findall`, `finditer` (a list), `sub`, `subn`, `split`, `escape`, Pattern and Match
+//! objects with character positions. The engine is a finite automaton, so no pattern can
+//! run for exponential time; Python features it lacks (look-around, backreferences) raise
+//! `re.error` naming the problem.
+
+use std::rc::Rc;
+
+use regex::{Captures, Regex, RegexBuilder};
+
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Dict, Module, Object, Value};
+
+const IGNORECASE: i64 = 2;
+const MULTILINE: i64 = 8;
+const DOTALL: i64 = 16;
+const VERBOSE: i64 = 64;
+
+/// The `re` module.
+pub fn module() -> Rc<Module> {
+    let m = Module::new(
+        "re",
+        "Regular expressions (on the regex crate: no look-around or backreferences).",
+    );
+    for (names, v) in [
+        (["I", "IGNORECASE"], IGNORECASE),
+        (["M", "MULTILINE"], MULTILINE),
+        (["S", "DOTALL"], DOTALL),
+        (["X", "VERBOSE"], VERBOSE),
+        (["A", "ASCII"], 256),
+    ] {
+        for n in names {
+            m.set(n, Value::Int(v));
+        }
+    }
+    m.set(
+        "error",
+        Value::object(crate::interp::objects::ExceptionType {
+            name: "error".into(),
+        }),
+    );
+    m.func(
+        "compile",
+        "compile(pattern, flags=0)",
+        "Compile a pattern.",
+        |_, a| {
+            let b = a.bind("compile", &["pattern", "flags="])?;
+            Ok(Value::object(pattern_arg(b[0].as_ref(), b[1].as_ref())?))
+        },
+    );
+    for name in [
+        "search",
+        "match",
+        "fullmatch",
+        "findall",
+        "finditer",
+        "split",
+    ] {
+        m.func(
+            name,
+            &format!("{name}(pattern, string, flags=0)"),
+            "As the Pattern method of the same name.",
+            move |rt, a| {
+                let mut a = a;
+                if a.pos.is_empty() {
+                    return Err(PyErr::type_error(format!(
+                        "{name}() missing required argument 'pattern'"
+                    )));
+                }
+                let pat = a.pos.remove(0);
+                let flags = take_flags(&mut a, 1);
+                let p = Rc::new(pattern_arg(Some(&pat), flags.as_ref())?);
+                p.method(rt, name, a)
+            },
+        );
+    }
+    for name in ["sub", "subn"] {
+        m.func(
+            name,
+            &format!("{name}(pattern, repl, string, count=0, flags=0)"),
+            "Replace matches of the pattern.",
+            move |rt, a| {
+                let mut a = a;
+                if a.pos.is_empty() {
+                    return Err(PyErr::type_error(format!(
+                        "{name}() missing required argument 'pattern'"
+                    )));
+                }
+                let pat = a.pos.remove(0);
+                let flags = take_flags(&mut a, 3);
+                let p = Rc::new(pattern_arg(Some(&pat), flags.as_ref())?);
+                p.method(rt, name, a)
+            },
+        );
+    }
+    m.func(
+        "escape",
+        "escape(pattern)",
+        "Escape every special character.",
+        |_, a| {
+            let s = str_of(a.pos.first(), "escape", "pattern")?;
+            let mut out = String::new();
+            for c in s.chars() {
+                if c.is_alphanumeric() || c == '_' {
+                    out.push(c);
+                } else {
+                    out.push('\\');
+                    out.push(c);
+                }
+            }
+            Ok(Value::str(&out))
+        },
+    );
+    Rc::new(m)
+}
+
+/// The module functions' `flags`: keyword, or the positional argument at `at` (after the
+/// pattern was taken off), which the Pattern method would not accept.
+fn take_flags(a: &mut Args, at: usize) -> Option<Value> {
+    if let Some(i) = a.kw.iter().position(|(k, _)| &**k == "flags") {
+        return Some(a.kw.remove(i).1);
+    }
+    (a.pos.len() > at).then(|| a.pos.remove(at))
+}
+
+fn str_of(v: Option<&Value>, func: &str, what: &str) -> PyResult<String> {
+    match v {
+        Some(Value::Str(s)) => Ok(s.to_string()),
+        Some(other) => Err(PyErr::type_error(format!(
+            "{func}(): {what} must be a string, not {}",
+            other.type_name()
+        ))),
+        None => Err(PyErr::type_error(format!(
+            "{func}() missing required argument '{what}'"
+        ))),
+    }
+}
+
+fn pattern_arg(p: Option<&Value>, flags: Option<&Value>) -> PyResult<Pattern> {
+    if let Some(v) = p {
+        if let Some(existing) = v.downcast::<Pattern>() {
+            return Ok(existing.clone());
+        }
+    }
+    let source = str_of(p, "compile", "pattern")?;
+    let flags = match flags {
+        Some(Value::None) | None => 0,
+        Some(v) => v.as_index()?,
+    };
+    Pattern::new(&source, flags)
+}
+
+/// A compiled pattern, with the anchored forms `match` and `fullmatch` use.
+#[derive(Clone)]
+struct Pattern {
+    source: String,
+    flags: i64,
+    any: Regex,
+    start: Regex,
+    full: Regex,
+}
+
+impl Pattern {
+    fn new(source: &str, flags: i64) -> PyResult<Pattern> {
+        // Python's \Z is the end of the string, which the regex crate spells \z.
+        let body = source.replace("\\Z", "\\z");
+        let build = |p: String| {
+            RegexBuilder::new(&p)
+                .case_insensitive(flags & IGNORECASE != 0)
+                .multi_line(flags & MULTILINE != 0)
+                .dot_matches_new_line(flags & DOTALL != 0)
+                .ignore_whitespace(flags & VERBOSE != 0)
+                .size_limit(1 << 24)
+                .build()
+                .map_err(|e| {
+                    let text = e.to_string();
+                    let hint = if text.contains("look-around") || text.contains("backreferences") {
+                        " (nbcuda's re has no look-around or backreferences)"
+                    } else {
+                        ""
+                    };
+                    PyErr::new(
+                        "error",
+                        format!(
+                            "{}{hint}",
+                            text.lines().last().unwrap_or("bad pattern").trim()
+                        ),
+                    )
+                })
+        };
+        Ok(Pattern {
+            source: source.to_string(),
+            flags,
+            any: build(body.clone())?,
+            start: build(format!("\\A(?:{body})"))?,
+            full: build(format!("\\A(?:{body})\\z"))?,
+        })
+    }
+
+    fn method(self: Rc<Self>, rt: &mut Runtime, name: &str, a: Args) -> PyResult<Value> {
+        match name {
+            "search" | "match" | "fullmatch" => {
+                let b = a.bind(name, &["string", "pos=", "endpos="])?;
+                let s = str_of(b[0].as_ref(), name, "string")?;
+                let re = match name {
+                    "search" => &self.any,
+                    "match" => &self.start,
+                    _ => &self.full,
+                };
+                Ok(match re.captures(&s) {
+                    Some(c) => Value::object(Match::new(&self, &s, &c)),
+                    None => Value::None,
+                })
+            }
+            "findall" | "finditer" => {
+                let b = a.bind(name, &["string", "pos=", "endpos="])?;
+                let s = str_of(b[0].as_ref(), name, "string")?;
+                let groups = self.any.captures_len() - 1;
+                let mut out = Vec::new();
+                for c in self.any.captures_iter(&s) {
+                    rt.check_interrupt()?;
+                    out.push(if name == "finditer" {
+                        Value::object(Match::new(&self, &s, &c))
+                    } else {
+                        let g = |i: usize| Value::str(c.get(i).map(|m| m.as_str()).unwrap_or(""));
+                        match groups {
+                            0 => g(0),
+                            1 => g(1),
+                            n => Value::tuple((1..=n).map(g).collect()),
+                        }
+                    });
+                }
+                Ok(Value::list(out))
+            }
+            "sub" | "subn" => {
+                let b = a.bind(name, &["repl", "string", "count=", "flags="])?;
+                let repl = b[0].clone().unwrap_or(Value::None);
+                let s = str_of(b[1].as_ref(), name, "string")?;
+                let count = match &b[2] {
+                    Some(v) => v.as_index()?.max(0) as usize,
+                    None => 0,
+                };
+                let template = match &repl {
+                    Value::Str(t) => Some(python_template(t)?),
+                    _ => None,
+                };
+                let mut out = String::new();
+                let mut last = 0;
+                let mut n = 0;
+                for c in self.any.captures_iter(&s) {
+                    if count != 0 && n == count {
+                        break;
+                    }
+                    rt.check_interrupt()?;
+                    let m = c.get(0).expect("group 0 always participates");
+                    out.push_str(&s[last..m.start()]);
+                    match &template {
+                        Some(t) => c.expand(t, &mut out),
+                        None => {
+                            let mv = Value::object(Match::new(&self, &s, &c));
+                            match rt.call(&repl, Args::new(vec![mv]))? {
+                                Value::Str(r) => out.push_str(&r),
+                                other => {
+                                    return Err(PyErr::type_error(format!(
+                                        "expected str instance, {} found",
+                                        other.type_name()
+                                    )))
+                                }
+                            }
+                        }
+                    }
+                    last = m.end();
+                    n += 1;
+                }
+                out.push_str(&s[last..]);
+                Ok(if name == "subn" {
+                    Value::tuple(vec![Value::str(&out), Value::Int(n as i64)])
+                } else {
+                    Value::str(&out)
+                })
+            }
+            "split" => {
+                let b = a.bind(name, &["string", "maxsplit="])?;
+                let s = str_of(b[0].as_ref(), name, "string")?;
+                let max = match &b[1] {
+                    Some(v) => v.as_index()?.max(0) as usize,
+                    None => 0,
+                };
+                let mut out = Vec::new();
+                let mut last = 0;
+                for (n, c) in self.any.captures_iter(&s).enumerate() {
+                    if max != 0 && n == max {
+                        break;
+                    }
+                    let m = c.get(0).expect("group 0 always participates");
+                    out.push(Value::str(&s[last..m.start()]));
+                    // Groups in the pattern are returned between the pieces, as in Python.
+                    for i in 1..c.len() {
+                        out.push(match c.get(i) {
+                            Some(g) => Value::str(g.as_str()),
+                            None => Value::None,
+                        });
+                    }
+                    last = m.end();
+                }
+                out.push(Value::str(&s[last..]));
+                Ok(Value::list(out))
+            }
+            other => Err(PyErr::new(
+                "AttributeError",
+                format!("'re.Pattern' object has no attribute '{other}'"),
+            )),
+        }
+    }
+}
+
+/// A Python replacement template (`\1`, `\g<name>`, `\g<1>`, `\n`, `\\`) in the regex
+/// crate's syntax (`${1}`, `${name}`, literal `$` doubled).
+fn python_template(t: &str) -> PyResult<String> {
+    let mut out = String::new();
+    let mut it = t.chars().peekable();
+    while let Some(c) = it.next() {
+        match c {
+            '$' => out.push_str("$$"),
+            '\\' => match it.next() {
+                Some(d) if d.is_ascii_digit() => {
+                    let mut num = d.to_string();
+                    if let Some(e) = it.peek().filter(|e| e.is_ascii_digit()) {
+                        num.push(*e);
+                        it.next();
+                    }
+                    out.push_str(&format!("${{{num}}}"));
+                }
+                Some('g') => {
+                    if it.next() != Some('<') {
+                        return Err(PyErr::new("error", "missing < in \\g<name>"));
+                    }
+                    let name: String = it.by_ref().take_while(|&c| c != '>').collect();
+                    out.push_str(&format!("${{{name}}}"));
+                }
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('\\') => out.push('\\'),
+                Some(other) => {
+                    out.push('\\');
+                    out.push(other);
+                }
+                None => return Err(PyErr::new("error", "bad escape (end of pattern)")),
+            },
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
+impl Object for Pattern {
+    fn type_name(&self) -> String {
+        "re.Pattern".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!("re.compile({:?})", self.source))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(Some(match name {
+            "pattern" => Value::str(&self.source),
+            "flags" => Value::Int(self.flags | 32),
+            "groups" => Value::Int(self.any.captures_len() as i64 - 1),
+            "search" | "match" | "fullmatch" | "findall" | "finditer" | "sub" | "subn"
+            | "split" => {
+                let me = self.clone();
+                let n = name.to_string();
+                Value::builtin(
+                    &format!("re.Pattern.{name}"),
+                    &format!("{name}(...)"),
+                    "As the re function of the same name, with this pattern.",
+                    move |rt, a| me.clone().method(rt, &n, a),
+                )
+            }
+            _ => return Ok(None),
+        }))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// A match: the groups' text and character positions, taken when it was made.
+struct Match {
+    string: String,
+    /// Per group: (start, end) in characters, or None when it did not participate.
+    spans: Vec<Option<(usize, usize)>>,
+    texts: Vec<Option<String>>,
+    names: Vec<(String, usize)>,
+}
+
+impl Match {
+    fn new(p: &Pattern, s: &str, c: &Captures) -> Match {
+        let chars = |b: usize| s[..b].chars().count();
+        let mut spans = Vec::new();
+        let mut texts = Vec::new();
+        for i in 0..c.len() {
+            match c.get(i) {
+                Some(m) => {
+                    spans.push(Some((chars(m.start()), chars(m.end()))));
+                    texts.push(Some(m.as_str().to_string()));
+                }
+                None => {
+                    spans.push(None);
+                    texts.push(None);
+                }
+            }
+        }
+        let names = p
+            .any
+            .capture_names()
+            .enumerate()
+            .filter_map(|(i, n)| n.map(|n| (n.to_string(), i)))
+            .collect();
+        Match {
+            string: s.to_string(),
+            spans,
+            texts,
+            names,
+        }
+    }
+
+    fn index(&self, g: Option<&Value>) -> PyResult<usize> {
+        let i = match g {
+            None => 0,
+            Some(Value::Str(n)) => self
+                .names
+                .iter()
+                .find(|(k, _)| **k == **n)
+                .map(|(_, i)| *i)
+                .ok_or_else(|| PyErr::new("IndexError", "no such group"))?,
+            Some(v) => v.as_index()? as usize,
+        };
+        if i >= self.spans.len() {
+            return Err(PyErr::new("IndexError", "no such group"));
+        }
+        Ok(i)
+    }
+
+    fn text(&self, i: usize) -> Value {
+        match &self.texts[i] {
+            Some(t) => Value::str(t),
+            None => Value::None,
+        }
+    }
+
+    fn span(&self, i: usize) -> (i64, i64) {
+        self.spans[i]
+            .map(|(a, b)| (a as i64, b as i64))
+            .unwrap_or((-1, -1))
+    }
+}
+
+impl Object for Match {
+    fn type_name(&self) -> String {
+        "re.Match".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        let (a, b) = self.span(0);
+        Ok(format!(
+            "<re.Match object; span=({a}, {b}), match={}>",
+            crate::interp::repr::str_repr(self.texts[0].as_deref().unwrap_or(""))
+        ))
+    }
+    fn truthy(&self, _rt: &mut Runtime) -> PyResult<bool> {
+        Ok(true)
+    }
+    fn get_item(self: Rc<Self>, key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
+        let i = self.index(Some(key))?;
+        Ok(self.text(i))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        let me = self.clone();
+        let method = |f: fn(&Match, &Args) -> PyResult<Value>, sig: &str| {
+            let me = me.clone();
+            Value::builtin(
+                &format!("re.Match.{name}"),
+                sig,
+                "A part of the match.",
+                move |_, a| f(&me, &a),
+            )
+        };
+        Ok(Some(match name {
+            "string" => Value::str(&self.string),
+            "lastindex" => match (1..self.spans.len())
+                .rev()
+                .find(|&i| self.spans[i].is_some())
+            {
+                Some(i) => Value::Int(i as i64),
+                None => Value::None,
+            },
+            "group" => method(
+                |m, a| {
+                    if a.pos.len() <= 1 {
+                        return Ok(m.text(m.index(a.pos.first())?));
+                    }
+                    let mut out = Vec::new();
+                    for g in &a.pos {
+                        out.push(m.text(m.index(Some(g))?));
+                    }
+                    Ok(Value::tuple(out))
+                },
+                "group(*groups)",
+            ),
+            "groups" => method(
+                |m, a| {
+                    let default = a
+                        .pos
+                        .first()
+                        .or(a.kwarg("default"))
+                        .cloned()
+                        .unwrap_or(Value::None);
+                    Ok(Value::tuple(
+                        (1..m.texts.len())
+                            .map(|i| match &m.texts[i] {
+                                Some(t) => Value::str(t),
+                                None => default.clone(),
+                            })
+                            .collect(),
+                    ))
+                },
+                "groups(default=None)",
+            ),
+            "groupdict" => method(
+                |m, _| {
+                    let mut d = Dict::default();
+                    for (n, i) in &m.names {
+                        d.insert_str(n, m.text(*i));
+                    }
+                    Ok(Value::Dict(Rc::new(std::cell::RefCell::new(d))))
+                },
+                "groupdict()",
+            ),
+            "start" => method(
+                |m, a| Ok(Value::Int(m.span(m.index(a.pos.first())?).0)),
+                "start(group=0)",
+            ),
+            "end" => method(
+                |m, a| Ok(Value::Int(m.span(m.index(a.pos.first())?).1)),
+                "end(group=0)",
+            ),
+            "span" => method(
+                |m, a| {
+                    let (s, e) = m.span(m.index(a.pos.first())?);
+                    Ok(Value::tuple(vec![Value::Int(s), Value::Int(e)]))
+                },
+                "span(group=0)",
+            ),
+            _ => return Ok(None),
+        }))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
