@@ -88,6 +88,11 @@ fn re_module_matches_cpython() {
     // Expected: CPython 3.11's output for the same lines.
     let out = s.stdout("import re\nm = re.search(r'(\\d+)-(?P<w>\\w+)', 'ab 12-xy z')\nprint(m, m.group(), m.group(1), m.group('w'), m.groups(), m.span(), m.start(2), m.groupdict(), m[1])\nprint(re.match('b', 'abc'), bool(re.match('a', 'abc')), re.fullmatch(r'a\\w', 'ab'), re.fullmatch('a', 'ab'))\nprint(re.findall(r'\\d', 'a1b22'), re.findall(r'(\\w)(\\d)', 'a1 b2'), re.findall(r'x(\\d)', 'x1x2'))\nprint(re.sub(r'(\\w)(\\d)', r'\\2\\1', 'a1 b2'), re.subn('a', '$', 'aaa', count=2), re.sub('b', lambda m: m.group().upper(), 'abcb'))\nprint(re.split(r',\\s*', 'a, b,c'), re.split(r'(,)', 'a,b'), re.escape('a.b*c'))\np = re.compile(r'ld\\.global', re.I); print(p.search('LD.GLOBAL.f32') is not None, p.pattern, p.groups)\nprint(re.search('é(.)', 'café!'), re.findall(r'^\\w', 'ab\\ncd', re.M))\n");
     assert_eq!(out, "<re.Match object; span=(3, 8), match='12-xy'> 12-xy 12 xy ('12', 'xy') (3, 8) 6 {'w': 'xy'} 12\nNone True <re.Match object; span=(0, 2), match='ab'> None\n['1', '2', '2'] [('a', '1'), ('b', '2')] ['1', '2']\n1a 2b ('$$a', 2) aBcB\n['a', 'b', 'c'] ['a', ',', 'b'] a\\.b\\*c\nTrue ld\\.global 0\n<re.Match object; span=(3, 5), match='é!'> ['a', 'c']\n");
+    // Positional maxsplit, count and flags land where CPython puts them.
+    let out = s.stdout(
+        "print(re.split(',', 'a,b,c', 1), re.sub('a', 'b', 'aaa', 2), re.findall('A', 'aA', re.I))",
+    );
+    assert_eq!(out, "['a', 'b,c'] bba ['a', 'A']\n");
     // The regex crate has no look-around: a clear re.error, catchable as such.
     let out = s.stdout("try:\n    re.compile('(?<=a)b')\nexcept re.error as e:\n    print('unsupported', 'look-around' in str(e))");
     assert_eq!(out, "unsupported True\n");

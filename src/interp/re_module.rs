@@ -49,17 +49,22 @@ pub fn module() -> Rc<Module> {
             Ok(Value::object(pattern_arg(b[0].as_ref(), b[1].as_ref())?))
         },
     );
-    for name in [
-        "search",
-        "match",
-        "fullmatch",
-        "findall",
-        "finditer",
-        "split",
-    ] {
+    // Each function is the Pattern method of the same name; `flags` is a keyword or the
+    // positional argument after the method's own ones.
+    let functions: [(&str, &str, usize); 8] = [
+        ("search", "search(pattern, string, flags=0)", 1),
+        ("match", "match(pattern, string, flags=0)", 1),
+        ("fullmatch", "fullmatch(pattern, string, flags=0)", 1),
+        ("findall", "findall(pattern, string, flags=0)", 1),
+        ("finditer", "finditer(pattern, string, flags=0)", 1),
+        ("split", "split(pattern, string, maxsplit=0, flags=0)", 2),
+        ("sub", "sub(pattern, repl, string, count=0, flags=0)", 3),
+        ("subn", "subn(pattern, repl, string, count=0, flags=0)", 3),
+    ];
+    for (name, sig, flags_at) in functions {
         m.func(
             name,
-            &format!("{name}(pattern, string, flags=0)"),
+            sig,
             "As the Pattern method of the same name.",
             move |rt, a| {
                 let mut a = a;
@@ -69,26 +74,7 @@ pub fn module() -> Rc<Module> {
                     )));
                 }
                 let pat = a.pos.remove(0);
-                let flags = take_flags(&mut a, 1);
-                let p = Rc::new(pattern_arg(Some(&pat), flags.as_ref())?);
-                p.method(rt, name, a)
-            },
-        );
-    }
-    for name in ["sub", "subn"] {
-        m.func(
-            name,
-            &format!("{name}(pattern, repl, string, count=0, flags=0)"),
-            "Replace matches of the pattern.",
-            move |rt, a| {
-                let mut a = a;
-                if a.pos.is_empty() {
-                    return Err(PyErr::type_error(format!(
-                        "{name}() missing required argument 'pattern'"
-                    )));
-                }
-                let pat = a.pos.remove(0);
-                let flags = take_flags(&mut a, 3);
+                let flags = take_flags(&mut a, flags_at);
                 let p = Rc::new(pattern_arg(Some(&pat), flags.as_ref())?);
                 p.method(rt, name, a)
             },
@@ -125,16 +111,7 @@ fn take_flags(a: &mut Args, at: usize) -> Option<Value> {
 }
 
 fn str_of(v: Option<&Value>, func: &str, what: &str) -> PyResult<String> {
-    match v {
-        Some(Value::Str(s)) => Ok(s.to_string()),
-        Some(other) => Err(PyErr::type_error(format!(
-            "{func}(): {what} must be a string, not {}",
-            other.type_name()
-        ))),
-        None => Err(PyErr::type_error(format!(
-            "{func}() missing required argument '{what}'"
-        ))),
-    }
+    crate::interp::text_modules::str_arg(v, func, what)
 }
 
 fn pattern_arg(p: Option<&Value>, flags: Option<&Value>) -> PyResult<Pattern> {

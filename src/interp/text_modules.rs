@@ -31,7 +31,8 @@ pub fn textwrap_module() -> Rc<Module> {
     Rc::new(m)
 }
 
-fn str_arg(v: Option<&Value>, func: &str, name: &str) -> PyResult<String> {
+/// A required str argument, or CPython's TypeError naming the function and parameter.
+pub fn str_arg(v: Option<&Value>, func: &str, name: &str) -> PyResult<String> {
     match v {
         Some(Value::Str(s)) => Ok(s.to_string()),
         Some(other) => Err(PyErr::type_error(format!(
