@@ -66,6 +66,32 @@ fn itertools_combinatorics_in_cpython_order() {
     // A product too large to build as a list is refused, not attempted.
     let c = s.run("itertools.product(range(10**4), repeat=3)");
     assert_eq!(c.ename().as_deref(), Some("MemoryError"));
+    // Edge cases, as CPython 3.11 gives them.
+    let out = s.stdout(
+        "print(list(itertools.combinations(range(4), 0)), list(itertools.permutations([], 0)), len(list(itertools.combinations(range(100), 98))), list(itertools.permutations(range(3)))[-2:], list(itertools.product(range(1), repeat=3)), list(itertools.product([], repeat=5)), list(itertools.product(repeat=3)))",
+    );
+    assert_eq!(
+        out,
+        "[()] [()] 4950 [(2, 0, 1), (2, 1, 0)] [(0, 0, 0)] [] [()]\n"
+    );
+    // Sizes a cell chooses are checked before any work: a huge repeat or r neither runs
+    // for ever nor recurses past the stack.
+    for cell in [
+        "itertools.product(range(2), repeat=10**12)",
+        "itertools.product(range(1), repeat=10**12)",
+        "itertools.permutations(range(10**5), 2)",
+    ] {
+        let c = s.run(cell);
+        assert_eq!(c.ename().as_deref(), Some("MemoryError"), "{cell}");
+    }
+    assert_eq!(
+        s.eval("len(itertools.combinations(range(300000), 300000))"),
+        "1"
+    );
+    assert_eq!(
+        s.eval("len(itertools.permutations(range(300000), 1))"),
+        "300000"
+    );
 }
 
 #[test]

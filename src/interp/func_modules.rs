@@ -191,12 +191,26 @@ pub fn itertools_module() -> Rc<Module> {
             for p in &a.pos {
                 pools.push(ops::iterate(rt, p)?);
             }
-            let pools: Vec<Vec<Value>> = (0..repeat).flat_map(|_| pools.clone()).collect();
-            let total = pools
+            // Sizes before any work: `repeat` is the user's, so repeating the pools first
+            // could itself exhaust memory or run for ever.
+            let per = pools
                 .iter()
                 .try_fold(1usize, |acc, p| acc.checked_mul(p.len()))
                 .unwrap_or(usize::MAX);
+            let total = match per {
+                0 | 1 => per,
+                _ => u32::try_from(repeat)
+                    .ok()
+                    .and_then(|k| per.checked_pow(k))
+                    .unwrap_or(usize::MAX),
+            };
+            let width = pools.len().saturating_mul(repeat as usize);
             check_count(total)?;
+            check_values(total.saturating_mul(width))?;
+            if total == 0 {
+                return Ok(Value::list(Vec::new()));
+            }
+            let pools: Vec<Vec<Value>> = (0..repeat).flat_map(|_| pools.clone()).collect();
             let mut out: Vec<Vec<Value>> = vec![Vec::new()];
             for pool in &pools {
                 out = out
@@ -239,11 +253,10 @@ pub fn itertools_module() -> Rc<Module> {
                 .transpose()?;
             let r =
                 r.ok_or_else(|| PyErr::type_error("combinations() missing required argument 'r'"))?;
-            let mut out = Vec::new();
-            if r >= 0 && (r as usize) <= pool.len() {
-                choose(&pool, r as usize, 0, &mut Vec::new(), &mut out)?;
+            if r < 0 || r as usize > pool.len() {
+                return Ok(Value::list(Vec::new()));
             }
-            Ok(Value::list(out))
+            combinations(rt, &pool, r as usize)
         },
     );
     m.func(
@@ -256,67 +269,98 @@ pub fn itertools_module() -> Rc<Module> {
                 Some(Value::None) | None => pool.len(),
                 Some(v) => v.as_index()?.max(0) as usize,
             };
-            let mut out = Vec::new();
-            if r <= pool.len() {
-                let mut used = vec![false; pool.len()];
-                arrange(&pool, r, &mut used, &mut Vec::new(), &mut out)?;
+            if r > pool.len() {
+                return Ok(Value::list(Vec::new()));
             }
-            Ok(Value::list(out))
+            permutations(rt, &pool, r)
         },
     );
     Rc::new(m)
 }
 
-/// One finished combination or arrangement.
-fn emit(cur: &[Value], out: &mut Vec<Value>) -> PyResult<()> {
-    check_count(out.len() + 1)?;
-    out.push(Value::tuple(cur.to_vec()));
-    Ok(())
-}
-
-fn choose(
-    pool: &[Value],
-    r: usize,
-    start: usize,
-    cur: &mut Vec<Value>,
-    out: &mut Vec<Value>,
-) -> PyResult<()> {
-    if cur.len() == r {
-        return emit(cur, out);
-    }
-    for i in start..pool.len() {
-        cur.push(pool[i].clone());
-        choose(pool, r, i + 1, cur, out)?;
-        cur.pop();
-    }
-    Ok(())
-}
-
-fn arrange(
-    pool: &[Value],
-    r: usize,
-    used: &mut [bool],
-    cur: &mut Vec<Value>,
-    out: &mut Vec<Value>,
-) -> PyResult<()> {
-    if cur.len() == r {
-        return emit(cur, out);
-    }
-    for i in 0..pool.len() {
-        if !used[i] {
-            used[i] = true;
-            cur.push(pool[i].clone());
-            arrange(pool, r, used, cur, out)?;
-            cur.pop();
-            used[i] = false;
+/// `r`-item tuples of `pool` by index, in CPython's order: index sets increasing, the
+/// last index moving fastest. The count is checked before any is built, and the loop is
+/// iterative, so neither a huge `r` nor a huge result can overflow the stack or run long.
+fn combinations(rt: &mut Runtime, pool: &[Value], r: usize) -> PyResult<Value> {
+    let n = pool.len();
+    // C(n, r) one factor at a time; every partial product is itself a binomial.
+    let k = r.min(n - r);
+    let count = (0..k)
+        .try_fold(1usize, |acc, i| acc.checked_mul(n - i).map(|x| x / (i + 1)))
+        .unwrap_or(usize::MAX);
+    check_count(count)?;
+    check_values(count.saturating_mul(r))?;
+    let mut idx: Vec<usize> = (0..r).collect();
+    let mut out = Vec::new();
+    out.try_reserve_exact(count)
+        .map_err(|_| PyErr::memory_error("cannot allocate the itertools result"))?;
+    loop {
+        rt.check_interrupt()?;
+        out.push(Value::tuple(idx.iter().map(|&i| pool[i].clone()).collect()));
+        // The rightmost index that can still move right.
+        let Some(i) = (0..r).rev().find(|&i| idx[i] != i + n - r) else {
+            break;
+        };
+        idx[i] += 1;
+        for j in i + 1..r {
+            idx[j] = idx[j - 1] + 1;
         }
     }
-    Ok(())
+    Ok(Value::list(out))
+}
+
+/// Ordered `r`-item selections of `pool` by index, in CPython's order, as an explicit
+/// depth-first walk (a huge `r` cannot overflow the stack), counted before any is built.
+fn permutations(rt: &mut Runtime, pool: &[Value], r: usize) -> PyResult<Value> {
+    let n = pool.len();
+    let count = (0..r)
+        .try_fold(1usize, |acc, i| acc.checked_mul(n - i))
+        .unwrap_or(usize::MAX);
+    check_count(count)?;
+    check_values(count.saturating_mul(r))?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(count)
+        .map_err(|_| PyErr::memory_error("cannot allocate the itertools result"))?;
+    let mut used = vec![false; n];
+    let mut idx: Vec<usize> = Vec::with_capacity(r);
+    // next[d]: the first index to try at depth d.
+    let mut next = vec![0usize; r + 1];
+    loop {
+        rt.check_interrupt()?;
+        let d = idx.len();
+        if d == r {
+            out.push(Value::tuple(idx.iter().map(|&i| pool[i].clone()).collect()));
+        } else if let Some(c) = (next[d]..n).find(|&c| !used[c]) {
+            next[d] = c + 1;
+            used[c] = true;
+            idx.push(c);
+            next[d + 1] = 0;
+            continue;
+        }
+        // This depth is done: step back.
+        match idx.pop() {
+            Some(c) => used[c] = false,
+            None => break,
+        }
+    }
+    Ok(Value::list(out))
 }
 
 /// Results are built as lists; past this many tuples the request raises MemoryError
 /// instead of filling memory.
 const MAX_TUPLES: usize = 50_000_000;
+
+/// Items in all the tuples together.
+const MAX_VALUES: usize = 4 * MAX_TUPLES;
+
+fn check_values(n: usize) -> PyResult<()> {
+    if n > MAX_VALUES {
+        return Err(PyErr::memory_error(format!(
+            "nbcuda builds itertools results as lists, and this one would hold more than {MAX_VALUES} items"
+        )));
+    }
+    Ok(())
+}
 
 fn check_count(n: usize) -> PyResult<()> {
     if n > MAX_TUPLES {
