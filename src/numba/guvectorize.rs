@@ -212,30 +212,17 @@ impl GUFunc {
         })
     }
 
+    /// The executor run over host arrays: `call_outer` has already taken `out=` and
+    /// `stream=` into the positional arguments and checked their number.
     fn call_impl(&self, rt: &mut Runtime, args: Args) -> PyResult<Value> {
         let (nin, nout) = (self.ins.len(), self.outs.len());
         let name = self.func.name.clone();
-        let mut pos = args.pos.clone();
-        for (k, v) in &args.kw {
-            match &**k {
-                "out" => match v {
-                    Value::Tuple(t) => pos.extend(t.iter().cloned()),
-                    other => pos.push(other.clone()),
-                },
-                "stream" | "axis" => {}
-                other => {
-                    return Err(PyErr::type_error(format!(
-                        "{name}() got an unexpected keyword argument '{other}'"
-                    )))
-                }
-            }
-        }
-        if pos.len() != nin && pos.len() != nin + nout {
+        if let Some((other, _)) = args.kw.iter().find(|(k, _)| &**k != "axis") {
             return Err(PyErr::type_error(format!(
-                "{name}() takes {nin} inputs (and optionally {nout} outputs), got {}",
-                pos.len()
+                "{name}() got an unexpected keyword argument '{other}'"
             )));
         }
+        let pos = args.pos;
         // Pick the signature by the inputs' dtypes.
         let in_dt: Vec<Option<DType>> = pos[..nin]
             .iter()
