@@ -59,6 +59,32 @@ fn tuple_plus_equals_builds_a_new_tuple() {
 }
 
 #[test]
+fn self_containing_containers_convert_order_and_display_without_overflowing() {
+    // Expected output is CPython 3.11 + NumPy 2's for the same cells; each of these
+    // overflowed the native stack (the kernel died) before.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "import numpy as np\nl = []; l.append(l)\nm = []; m.append(m)\n\
+         for f in (lambda: np.array(l), lambda: np.asarray((l,)), lambda: l < m, lambda: sorted([l, m]), lambda: max([[l], [m]])):\n    \
+         try:\n        print(f())\n    except (ValueError, RecursionError) as e:\n        print(type(e).__name__, e)\n\
+         print(l == l, l < l, [l] <= [l], (l,) == (l,))\nd = {}; d['a'] = d\nprint(d == d)\n\
+         t = ()\nfor i in range(100000):\n    t = (t,)\nprint(t < t, t == t, max(t, t) is t)\n",
+    );
+    let nd = "ValueError setting an array element with a sequence. The requested array would exceed the maximum number of dimension of 64.\n";
+    let rec = "RecursionError maximum recursion depth exceeded in comparison\n";
+    assert_eq!(
+        out,
+        format!("{nd}{nd}{rec}{rec}{rec}True False True True\nTrue\nFalse True True\n")
+    );
+    // Python's json module refuses a cycle with this ValueError; display(JSON(...)) says
+    // the same instead of recursing.
+    let c = s.run("from IPython.display import JSON, display\ndisplay(JSON(d))");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    assert_eq!(c.evalue(), "Circular reference detected");
+    assert_eq!(s.eval("len(l)"), "1");
+}
+
+#[test]
 fn self_containing_and_very_deep_containers_print_and_compare_as_cpython() {
     // Expected output is CPython 3.11's for the same cell.
     let mut s = Session::new();

@@ -341,8 +341,38 @@ pub fn module() -> Rc<Module> {
     Rc::new(m)
 }
 
-/// A JSON value from Python data (dict/list/str/numbers/bool/None).
+/// A JSON value from Python data (dict/list/str/numbers/bool/None). A container met again
+/// inside itself is Python's `json` ValueError "Circular reference detected"; nesting
+/// deeper than the recursion limit is a RecursionError.
 pub fn to_json(rt: &mut Runtime, v: &Value) -> PyResult<Json> {
+    to_json_in(rt, v, &mut Vec::new())
+}
+
+fn to_json_in(rt: &mut Runtime, v: &Value, active: &mut Vec<usize>) -> PyResult<Json> {
+    let key = match v {
+        Value::List(l) => Rc::as_ptr(l) as *const () as usize,
+        Value::Dict(d) => Rc::as_ptr(d) as *const () as usize,
+        Value::Tuple(t) => Rc::as_ptr(t) as *const () as usize,
+        _ => 0,
+    };
+    if key != 0 {
+        if active.contains(&key) {
+            return Err(PyErr::value_error("Circular reference detected"));
+        }
+        if active.len() >= 1000 {
+            return Err(PyErr::new(
+                "RecursionError",
+                "maximum recursion depth exceeded while encoding a JSON object",
+            ));
+        }
+    }
+    active.push(key);
+    let r = to_json_node(rt, v, active);
+    active.pop();
+    r
+}
+
+fn to_json_node(rt: &mut Runtime, v: &Value, active: &mut Vec<usize>) -> PyResult<Json> {
     Ok(match v {
         Value::None => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
@@ -354,13 +384,16 @@ pub fn to_json(rt: &mut Runtime, v: &Value) -> PyResult<Json> {
         Value::List(_) | Value::Tuple(_) => Json::Array(
             crate::interp::ops::iterate(rt, v)?
                 .iter()
-                .map(|x| to_json(rt, x))
+                .map(|x| to_json_in(rt, x, active))
                 .collect::<PyResult<_>>()?,
         ),
         Value::Dict(d) => {
             let mut m = Map::new();
             for (k, val) in d.borrow().entries.clone() {
-                m.insert(crate::interp::repr::to_str(rt, &k)?, to_json(rt, &val)?);
+                m.insert(
+                    crate::interp::repr::to_str(rt, &k)?,
+                    to_json_in(rt, &val, active)?,
+                );
             }
             Json::Object(m)
         }

@@ -53,8 +53,12 @@ pub fn py_eq(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
     if !nested {
         return py_eq_inner(rt, a, b);
     }
-    // Comparing self-containing or very deep containers recurses without end; CPython
-    // stops at its recursion limit.
+    in_comparison(rt, |rt| py_eq_inner(rt, a, b))
+}
+
+/// Runs one level of a container comparison. Comparing self-containing or very deep
+/// containers recurses without end; CPython stops at its recursion limit.
+fn in_comparison<T>(rt: &mut Runtime, f: impl FnOnce(&mut Runtime) -> PyResult<T>) -> PyResult<T> {
     let depth = &mut rt.state::<CompareDepth>().0;
     if *depth >= 1000 {
         return Err(PyErr::new(
@@ -63,7 +67,7 @@ pub fn py_eq(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
         ));
     }
     *depth += 1;
-    let r = py_eq_inner(rt, a, b);
+    let r = f(rt);
     rt.state::<CompareDepth>().0 -= 1;
     r
 }
@@ -97,7 +101,7 @@ fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
             }
             for (k, v) in &x.entries {
                 match dict_get(rt, &y, k)? {
-                    Some(w) if py_eq(rt, v, &w)? => {}
+                    Some(w) if is_same(v, &w) || py_eq(rt, v, &w)? => {}
                     _ => return Ok(false),
                 }
             }
@@ -143,7 +147,8 @@ fn seq_eq(rt: &mut Runtime, x: &[Value], y: &[Value]) -> PyResult<bool> {
         return Ok(false);
     }
     for (a, b) in x.iter().zip(y) {
-        if !py_eq(rt, a, b)? {
+        // PyObject_RichCompareBool: an item is equal to itself without being compared.
+        if !is_same(a, b) && !py_eq(rt, a, b)? {
             return Ok(false);
         }
     }
@@ -192,10 +197,10 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
                 .unwrap_or(Ordering::Equal)
         }
         (Value::Str(x), Value::Str(y)) => x.cmp(y),
-        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(rt, x, y)?,
+        (Value::Tuple(x), Value::Tuple(y)) => in_comparison(rt, |rt| seq_cmp(rt, x, y))?,
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow().clone(), y.borrow().clone());
-            seq_cmp(rt, &x, &y)?
+            in_comparison(rt, |rt| seq_cmp(rt, &x, &y))?
         }
         _ => {
             return Err(PyErr::type_error(format!(
@@ -209,6 +214,10 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
 
 fn seq_cmp(rt: &mut Runtime, x: &[Value], y: &[Value]) -> PyResult<std::cmp::Ordering> {
     for (a, b) in x.iter().zip(y) {
+        // As CPython: the first items that are not the same object and not equal decide.
+        if is_same(a, b) {
+            continue;
+        }
         let o = py_cmp(rt, a, b)?;
         if o != std::cmp::Ordering::Equal {
             return Ok(o);

@@ -270,6 +270,12 @@ fn discover(
     };
     match items {
         Some(items) => {
+            // NumPy's NPY_MAXDIMS; it also ends the walk of a list that contains itself.
+            if depth >= 64 {
+                return Err(PyErr::value_error(
+                    "setting an array element with a sequence. The requested array would exceed the maximum number of dimension of 64.",
+                ));
+            }
             if shape.len() == depth {
                 shape.push(items.len());
             } else if shape.len() < depth || shape[depth] != items.len() {
