@@ -131,8 +131,13 @@ fn an_endless_kernel_stops_on_interrupt() {
         std::thread::sleep(std::time::Duration::from_millis(50));
         f2.store(true, std::sync::atomic::Ordering::SeqCst);
     });
-    let err = nbcuda::kernel::execute_on_cpu_interruptible(&k, &cfg(2, 32), &[arg(&a)], flag)
-        .unwrap_err();
+    let err = nbcuda::kernel::execute_on_cpu_cancellable(
+        &k,
+        &cfg(2, 32),
+        &[arg(&a)],
+        nbcuda::kernel::abi::Cancel::Interrupt(flag),
+    )
+    .unwrap_err();
     setter.join().unwrap();
     assert_eq!(err.ename(), "KeyboardInterrupt");
 }

@@ -226,10 +226,23 @@ pub fn launch(
 pub fn wait(rt: &mut Runtime, tickets: Vec<Ticket>) -> PyResult<()> {
     for t in tickets {
         if !t.wait_interruptible(&rt.interrupt) {
+            // KeyboardInterrupt leaves the device idle, not still busy with what it waited for.
+            cancel(rt);
             rt.check_interrupt()?;
         }
     }
     surface_pending(rt)
+}
+
+/// After an interrupt: drop the work queued on every stream and stop running kernels
+/// (on the CUDA device a kernel already on the GPU runs to its end).
+pub fn cancel(rt: &mut Runtime) {
+    if rt.state::<state::DeviceState>().device.is_none() {
+        return;
+    }
+    if let Ok(d) = device(rt) {
+        d.backend().cancel();
+    }
 }
 
 /// Print kernel output collected so far and raise the first kernel fault.

@@ -79,6 +79,9 @@ pub trait Backend {
     fn device_tails(&mut self) -> Vec<Ticket>;
     /// Kernel print output and faults collected since the last call.
     fn take_pending(&mut self) -> (String, Vec<KernelFault>);
+    /// Drop the work queued on every stream and stop running kernels where the device can
+    /// (an interrupt); true when every stream is idle again.
+    fn cancel(&mut self) -> bool;
 }
 
 static COLLECTING: AtomicBool = AtomicBool::new(false);

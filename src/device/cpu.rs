@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::Scalar;
@@ -14,7 +14,7 @@ use crate::device::cpu_streams::{StreamSet, Ticket};
 use crate::device::ledger::{LedgerEvent, LedgerKind};
 use crate::device::StreamId;
 use crate::kernel::abi::{Allocation, Storage};
-use crate::kernel::abi::{ArrayArg, KernelArg, KernelFault, LaunchConfig};
+use crate::kernel::abi::{ArrayArg, FaultKind, KernelArg, KernelFault, LaunchConfig};
 use crate::kernel::CompiledKernel;
 use crate::py::error::{PyErr, PyResult};
 
@@ -241,6 +241,13 @@ impl Shared {
         }))
     }
 
+    /// Forget the faults of launches that a cancel stopped: the interrupt that cancelled
+    /// them has been reported already.
+    pub fn forget_interrupted(&self) {
+        let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        p.faults.retain(|f| f.kind != FaultKind::Interrupted);
+    }
+
     /// Kernel output and faults collected since the last call.
     pub fn take_pending(&self) -> (String, Vec<KernelFault>) {
         let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -388,11 +395,12 @@ impl Backend for CpuDevice {
         ev.grid = config.grid;
         ev.block = config.block;
         let shared = self.shared.clone();
+        let cancel = self.streams.cancel_token();
         self.timed(
             stream,
             ev,
             Box::new(move || {
-                let r = crate::kernel::execute_on_cpu(&kernel, &config, &args);
+                let r = crate::kernel::execute_on_cpu_cancellable(&kernel, &config, &args, cancel);
                 let mut p = shared.pending.lock().unwrap_or_else(|e| e.into_inner());
                 match r {
                     Ok(out) => p.printed.push_str(&out.printed),
@@ -432,6 +440,13 @@ impl Backend for CpuDevice {
 
     fn take_pending(&mut self) -> (String, Vec<KernelFault>) {
         self.shared.take_pending()
+    }
+
+    fn cancel(&mut self) -> bool {
+        // Running launches notice at their next loop back-edge or block, well within this.
+        let idle = self.streams.cancel(Duration::from_secs(5));
+        self.shared.forget_interrupted();
+        idle
     }
 }
 

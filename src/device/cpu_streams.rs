@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::device::backend::EventMark;
 use crate::device::StreamId;
+use crate::kernel::abi::Cancel;
 
 /// How many operations of a stream have completed; the host and other streams wait on it.
 #[derive(Default)]
@@ -155,6 +156,8 @@ const MAX_PENDING: u64 = 1024;
 struct Op {
     deps: Vec<Ticket>,
     job: Job,
+    /// The set's cancel generation when the op was queued; a later cancel skips it.
+    gen: u64,
 }
 
 struct Queue {
@@ -169,6 +172,9 @@ pub struct StreamSet {
     next_id: StreamId,
     /// Called with a message when a queued job panics (a bug, reported as a fault).
     on_panic: Arc<dyn Fn(String) + Send + Sync>,
+    /// Bumped by [`StreamSet::cancel`]: workers skip operations queued before, and
+    /// launches running on the CPU executor watch it through their [`Cancel`] token.
+    cancel_gen: Arc<AtomicU64>,
 }
 
 impl StreamSet {
@@ -178,6 +184,7 @@ impl StreamSet {
             // Handles 1 and 2 mean the legacy and per-thread default streams, as on CUDA.
             next_id: 0x1000,
             on_panic,
+            cancel_gen: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -199,6 +206,7 @@ impl StreamSet {
 
     fn queue(&mut self, stream: StreamId) -> &mut Queue {
         let on_panic = self.on_panic.clone();
+        let cancel_gen = self.cancel_gen.clone();
         self.queues.entry(stream).or_insert_with(|| {
             let (tx, rx) = channel::<Op>();
             let progress = Arc::new(Progress::default());
@@ -209,6 +217,13 @@ impl StreamSet {
                     while let Some(op) = next_op(&rx) {
                         for d in &op.deps {
                             d.wait();
+                        }
+                        if op.gen != cancel_gen.load(Ordering::SeqCst) {
+                            // Cancelled before it started: dropped, but still counted, so
+                            // whoever waits for this point goes on.
+                            drop(op.job);
+                            p.advance();
+                            continue;
                         }
                         if let Err(e) = catch_unwind(AssertUnwindSafe(op.job)) {
                             let msg = e
@@ -245,19 +260,28 @@ impl StreamSet {
                 deps.push(point(&q0.progress, q0.submitted));
             }
         }
+        let mut gen = self.cancel_gen.load(Ordering::SeqCst);
+        let cancel_gen = self.cancel_gen.clone();
         let q = self.queue(stream);
         // A GPU's launch queue is finite: once about a thousand operations are pending, the
         // next launch blocks the host until one completes. Without this, an unsynchronised
-        // `%timeit` would measure only queueing and pile up unbounded work.
+        // `%timeit` would measure only queueing and pile up unbounded work. An interrupt
+        // while blocked cancels what is queued, this operation included.
         if q.submitted >= MAX_PENDING {
+            let interrupt = crate::arrays::interrupt::flag();
             while !q
                 .progress
-                .wait_for(q.submitted + 1 - MAX_PENDING, Duration::from_secs(3600))
-            {}
+                .wait_for(q.submitted + 1 - MAX_PENDING, Duration::from_millis(20))
+            {
+                if crate::arrays::interrupt::pending(&interrupt) {
+                    gen = cancel_gen.fetch_add(1, Ordering::SeqCst);
+                    break;
+                }
+            }
         }
         q.submitted += 1;
         let ticket = point(&q.progress, q.submitted);
-        if q.tx.send(Op { deps, job }).is_err() {
+        if q.tx.send(Op { deps, job, gen }).is_err() {
             // The worker is gone (cannot happen unless it was torn down); count it done.
             q.progress.advance();
         }
@@ -270,7 +294,22 @@ impl StreamSet {
         Some(point(&q.progress, q.submitted))
     }
 
-    /// Tickets for the tails of every stream.
+    /// A token for work queued now: it asks the work to stop once the set is cancelled.
+    pub fn cancel_token(&self) -> Cancel {
+        Cancel::queued(&self.cancel_gen)
+    }
+
+    /// Drop every queued operation on every stream and ask running ones to stop; true when
+    /// every stream was idle again within `patience`.
+    pub fn cancel(&mut self, patience: Duration) -> bool {
+        self.cancel_gen.fetch_add(1, Ordering::SeqCst);
+        let deadline = Instant::now() + patience;
+        self.all_tails().iter().all(|t| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            t.0.wait_timeout(left)
+        })
+    }
+
     /// An event on `stream`: it completes, and takes its timestamp, when the stream's
     /// worker reaches it (both devices' workers finish each operation before the next).
     pub fn record_event(&mut self, stream: StreamId) -> EventMark {
@@ -291,6 +330,7 @@ impl StreamSet {
         self.submit(stream, vec![mark.ticket.clone()], Box::new(|| {}));
     }
 
+    /// Tickets for the tails of every stream.
     pub fn all_tails(&self) -> Vec<Ticket> {
         self.queues
             .values()

@@ -65,6 +65,11 @@ impl DeviceView {
     }
 }
 
+/// A cell ended with KeyboardInterrupt: the device's queued and running work ends too.
+pub fn after_interrupt(rt: &mut Runtime) {
+    api::cancel(rt)
+}
+
 /// Called by the engine after every cell: waits for the device, writes kernel `print`
 /// output to the cell, and raises any kernel fault recorded since the last check.
 pub fn end_of_cell(rt: &mut Runtime) -> PyResult<()> {

@@ -20,6 +20,7 @@ use crate::interp::magics::{parse_snippet, run_snippet, run_timeit};
 use crate::interp::timing::{parse_timeit_args, Stopwatch};
 use crate::py::error::Frame;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::exceptions::ExcClass;
 use crate::py::function::Scope;
 use crate::py::runtime::{Frontend, NullFrontend, Runtime};
 use crate::py::value::Value;
@@ -73,6 +74,9 @@ impl Session {
         let mut ctx = self.module_ctx(req.code, req.execution_count);
         let run = self.run_cell(&mut ctx, req.code);
         let rt = &mut self.rt;
+        if matches!(&run, Err(e) if e.is_instance(ExcClass::KeyboardInterrupt)) {
+            crate::device::after_interrupt(rt);
+        }
         // End-of-cell work happens even after an error, so device output is not lost.
         let end = end_of_cell(rt);
         let mut outcome = ExecuteOutcome::default();

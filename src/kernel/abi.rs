@@ -2,11 +2,36 @@
 //! the kernel arguments. Shared by the compiler's dispatchers, the CPU executor and the
 //! CUDA device.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::{DType, Scalar};
 use crate::gpu::memory::CudaMem;
+
+/// What ends running or queued device work early, so an interrupt stops it.
+#[derive(Clone)]
+pub enum Cancel {
+    /// The session's interrupt flag: work on the interpreter thread (`@njit`, CPU ufuncs).
+    Interrupt(Arc<AtomicBool>),
+    /// A device's cancel generation and its value when the work was queued: cancelling
+    /// bumps it, which ends everything queued before.
+    Generation(Arc<AtomicU64>, u64),
+}
+
+impl Cancel {
+    /// A token for work queued now on a device whose cancel generation is `gen`.
+    pub fn queued(gen: &Arc<AtomicU64>) -> Cancel {
+        Cancel::Generation(gen.clone(), gen.load(Ordering::SeqCst))
+    }
+
+    pub fn requested(&self) -> bool {
+        match self {
+            Cancel::Interrupt(f) => f.load(Ordering::Relaxed),
+            Cancel::Generation(g, at) => g.load(Ordering::Relaxed) != *at,
+        }
+    }
+}
 
 /// One device allocation. Dropping the last reference returns its bytes to the device.
 pub struct Allocation {

@@ -58,15 +58,15 @@ pub fn check_launch(kernel: &CompiledKernel, config: &LaunchConfig) -> Result<()
     exec::check_launch(&kernel.ir, config)
 }
 
-/// [`execute_on_cpu`] that also stops (KeyboardInterrupt) when `interrupt` is set: for
-/// launches that run on the interpreter thread.
-pub fn execute_on_cpu_interruptible(
+/// [`execute_on_cpu`] that also stops (KeyboardInterrupt) when `cancel` asks: an
+/// interrupt of the interpreter thread, or a device cancelling its queued work.
+pub fn execute_on_cpu_cancellable(
     kernel: &CompiledKernel,
     config: &LaunchConfig,
     args: &[KernelArg],
-    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cancel: crate::kernel::abi::Cancel,
 ) -> Result<LaunchOutput, KernelFault> {
     let mut prepared = exec::prepare(&kernel.ir, config, args)?;
-    prepared.interrupt = Some(interrupt);
+    prepared.cancel = Some(cancel);
     exec::run(&prepared)
 }

@@ -123,7 +123,12 @@ pub fn run_on_host(
     config: &LaunchConfig,
     args: &[KernelArg],
 ) -> PyResult<()> {
-    match crate::kernel::execute_on_cpu_interruptible(k, config, args, rt.interrupt.clone()) {
+    match crate::kernel::execute_on_cpu_cancellable(
+        k,
+        config,
+        args,
+        crate::kernel::abi::Cancel::Interrupt(rt.interrupt.clone()),
+    ) {
         Ok(out) => {
             if !out.printed.is_empty() {
                 rt.print(&out.printed);

@@ -94,8 +94,16 @@ impl Object for NjitFunction {
             }
         }
         let k = self.specialize(&tys)?;
-        let (ret, out) = crate::kernel::exec::run_host(&k.ir, &kargs, self.parallel)
-            .map_err(crate::device::api::fault_error)?;
+        let cancel = crate::kernel::abi::Cancel::Interrupt(rt.interrupt.clone());
+        let (ret, out) =
+            match crate::kernel::exec::run_host(&k.ir, &kargs, self.parallel, Some(cancel)) {
+                Ok(done) => done,
+                Err(f) => {
+                    // An interrupt ended it: consume the request with the exception it raises.
+                    rt.check_interrupt()?;
+                    return Err(crate::device::api::fault_error(f));
+                }
+            };
         if !out.printed.is_empty() {
             rt.print(&out.printed);
         }

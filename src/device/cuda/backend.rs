@@ -8,6 +8,7 @@
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::arrays::dtype::Scalar;
 use crate::device::backend::{Backend, EventMark, Record};
@@ -222,5 +223,13 @@ impl Backend for CudaBackend {
 
     fn take_pending(&mut self) -> (String, Vec<KernelFault>) {
         self.shared.take_pending()
+    }
+
+    fn cancel(&mut self) -> bool {
+        // Operations not yet handed to the driver are dropped; a kernel already running on
+        // the GPU cannot be stopped and runs to its end, so this does not wait for it.
+        let idle = self.streams.cancel(Duration::from_millis(100));
+        self.shared.forget_interrupted();
+        idle
     }
 }

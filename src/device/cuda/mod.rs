@@ -21,7 +21,8 @@
 //! from them are pageable copies, and a kernel reaching them gets a temporary device copy);
 //! every queued operation waits for its CUDA stream before the next starts, so pinned copies
 //! overlap work of other streams, not later work of their own; CuPy operations without a
-//! built-in kernel run staged through host mirrors.
+//! built-in kernel run staged through host mirrors; an interrupt drops only the operations
+//! not yet handed to the driver, and a kernel already on the GPU runs to its end.
 
 pub mod backend;
 pub mod builtin_kernels;

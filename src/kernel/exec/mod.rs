@@ -41,7 +41,7 @@ use rayon::prelude::*;
 
 use crate::arrays::buffer::Buffer;
 use crate::kernel::abi::{
-    fault_site, out_of_bounds_message, FaultKind, KernelArg, KernelFault, LaunchConfig,
+    fault_site, out_of_bounds_message, Cancel, FaultKind, KernelArg, KernelFault, LaunchConfig,
     LaunchOutput,
 };
 use crate::kernel::exec::mem::RawMem;
@@ -62,9 +62,7 @@ pub fn cancel_running_kernels() {
 
 pub(crate) fn cancelled(p: &Prepared) -> bool {
     CANCEL_EPOCH.load(Ordering::Relaxed) != p.epoch
-        || p.interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
+        || p.cancel.as_ref().is_some_and(Cancel::requested)
 }
 
 pub(crate) fn fault(ename: &str, message: String) -> KernelFault {
@@ -181,22 +179,25 @@ pub fn run_single(
     k: &Kernel,
     args: &[KernelArg],
 ) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
-    run_host(k, args, false)
+    run_host(k, args, false, None)
 }
 
 /// Run a host function (one thread); with `parallel`, its independent `prange` loops are
-/// split across cores (see [`crate::kernel::exec::prange`]).
+/// split across cores (see [`crate::kernel::exec::prange`]). `cancel` stops it at a loop
+/// back-edge (KeyboardInterrupt).
 pub fn run_host(
     k: &Kernel,
     args: &[KernelArg],
     parallel: bool,
+    cancel: Option<Cancel>,
 ) -> Result<(Option<u64>, LaunchOutput), KernelFault> {
     let cfg = LaunchConfig {
         grid: [1, 1, 1],
         block: [1, 1, 1],
         dynamic_shared_bytes: 0,
     };
-    let p = prepare(k, &cfg, args)?;
+    let mut p = prepare(k, &cfg, args)?;
+    p.cancel = cancel;
     let mut blk = Block::new(&p, 1)?;
     blk.reset(0, 1);
     blk.par = parallel;

@@ -3,12 +3,11 @@
 //! reaches only at its own element.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::DType;
 use crate::kernel::abi::Storage;
-use crate::kernel::abi::{ArgMem, KernelArg, KernelFault, LaunchConfig};
+use crate::kernel::abi::{ArgMem, Cancel, KernelArg, KernelFault, LaunchConfig};
 use crate::kernel::exec::mem::{RawMem, Run};
 use crate::kernel::exec::scalar_ops::scalar_bits;
 use crate::kernel::exec::{fault, CANCEL_EPOCH};
@@ -64,8 +63,8 @@ pub struct Prepared<'a> {
     pub stop: AtomicBool,
     /// [`CANCEL_EPOCH`] when the launch started.
     pub epoch: u64,
-    /// The session's interrupt flag, when the launch runs on the interpreter thread.
-    pub interrupt: Option<Arc<AtomicBool>>,
+    /// What else ends the launch early (an interrupt, a device's cancel).
+    pub cancel: Option<Cancel>,
 }
 
 fn invalid_launch(why: &str) -> KernelFault {
@@ -232,7 +231,7 @@ pub fn prepare<'a>(
         consts,
         stop: AtomicBool::new(false),
         epoch: CANCEL_EPOCH.load(Ordering::Relaxed),
-        interrupt: None,
+        cancel: None,
     })
 }
 
