@@ -216,3 +216,29 @@ fn multi_dimensional_ufuncs_on_every_layout() {
     );
     assert_eq!(s.eval("np.array_equal(h, x * 2 + y)"), "True");
 }
+
+#[test]
+fn one_value_assigned_to_a_device_region_fills_it_as_numpy_does() {
+    // `d[...] = value` with one value is a device-side fill (contiguous, strided, negative
+    // strides, 2-D, every width); expected values are NumPy 2's for the same host arrays.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from numba import cuda\nimport numpy as np\n\
+         d = cuda.device_array(10, np.float32)\nd[:] = 1\nd[::3] = 2\nd[::-4] = 3\nprint(d.copy_to_host().tolist())\n\
+         e = cuda.device_array((4, 5), np.int16)\ne[:] = 0\ne[::-2, 1::2] = -7\ne[1, :] = np.int8(5)\nprint(e.copy_to_host().tolist())\n\
+         b = cuda.device_array(3, np.bool_)\nb[:] = False\nb[1:] = True\nprint(b.copy_to_host().tolist())\n\
+         u = cuda.device_array(3, np.uint8)\nu[:] = np.float64(300.7)\nprint(u.copy_to_host().tolist())\n\
+         f = cuda.device_array((2, 3), np.float64)\nf[:] = np.array([[2.5]])\nprint(f.copy_to_host().tolist())\n",
+    );
+    assert_eq!(
+        out,
+        "[2.0, 3.0, 1.0, 2.0, 1.0, 3.0, 2.0, 1.0, 1.0, 3.0]\n\
+         [[0, 0, 0, 0, 0], [5, 5, 5, 5, 5], [0, 0, 0, 0, 0], [0, -7, 0, -7, 0]]\n\
+         [False, True, True]\n[44, 44, 44]\n[[2.5, 2.5, 2.5], [2.5, 2.5, 2.5]]\n"
+    );
+    // A one-element source of more dimensions is still refused, with Numba's message
+    // (DeviceNDArray.__setitem__; NumPy itself would accept it).
+    let c = s.run("g = cuda.device_array(3)\ng[:] = np.ones((1, 1))");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    assert_eq!(c.evalue(), "Can't assign 2-D array to 1-D self");
+}

@@ -160,7 +160,9 @@ fn strided_copy(sb: &Buffer, src: &ArrayArg, db: &Buffer, dst: &ArrayArg) {
     }
 }
 
-/// Fill a region with one value.
+/// Fill a region with one value: memset or a repeated pattern when the region is dense,
+/// typed strided stores row by row otherwise (a fill's order does not matter, so a row
+/// with a negative stride is filled from its lowest address).
 pub fn fill_region(dst: &ArrayArg, value: Scalar) {
     let bytes = value.cast(dst.dtype).to_bytes();
     let n: usize = dst.shape.iter().product();
@@ -173,27 +175,93 @@ pub fn fill_region(dst: &ArrayArg, value: Scalar) {
         || crate::arrays::contiguous(&dst.shape, &dst.strides, isz, false)
     {
         let (lo, _) = extent(&dst.shape, &dst.strides, isz);
-        let start = (dst.offset as isize + lo) as usize;
-        if bytes.iter().all(|&b| b == bytes[0]) {
-            db.fill(start, n * isz, bytes[0]);
-            return;
-        }
-        for i in 0..n {
-            db.write(start + i * isz, &bytes);
-        }
+        fill_dense(&db, (dst.offset as isize + lo) as usize, n * isz, &bytes);
         return;
     }
-    // A one-element broadcast source copied everywhere.
-    let one = Buffer::zeroed(isz).expect("one element");
-    one.write(0, &bytes);
-    let src = ArrayArg {
-        mem: ArgMem::Host(Arc::new(one)),
-        offset: 0,
-        shape: dst.shape.clone(),
-        strides: vec![0; dst.shape.len()],
-        dtype: dst.dtype,
+    let nd = dst.shape.len();
+    let (inner, step) = (dst.shape[nd - 1], dst.strides[nd - 1]);
+    let outer = &dst.shape[..nd - 1];
+    let mut idx = vec![0usize; outer.len()];
+    let typed = step % isz as isize == 0 && bytes.len() == isz;
+    for _ in 0..outer.iter().product::<usize>() {
+        let mut at = dst.offset as isize;
+        for (ax, &i) in idx.iter().enumerate() {
+            at += i as isize * dst.strides[ax];
+        }
+        if step < 0 {
+            at += (inner as isize - 1) * step;
+        }
+        let at = at as usize;
+        let stride = step.unsigned_abs();
+        let aligned = typed && at.is_multiple_of(isz);
+        match isz {
+            1 => fill_row::<u8>(&db, at, inner, stride, &bytes),
+            2 if aligned => fill_row::<u16>(&db, at, inner, stride / 2, &bytes),
+            4 if aligned => fill_row::<u32>(&db, at, inner, stride / 4, &bytes),
+            8 if aligned => fill_row::<u64>(&db, at, inner, stride / 8, &bytes),
+            _ => (0..inner).for_each(|k| db.write(at + k * stride, &bytes)),
+        }
+        for ax in (0..idx.len()).rev() {
+            idx[ax] += 1;
+            if idx[ax] < outer[ax] {
+                break;
+            }
+            idx[ax] = 0;
+        }
+    }
+}
+
+/// Elements a dense fill writes per pattern copy: large enough for memcpy speed, small
+/// enough to stay in cache.
+const PATTERN_BYTES: usize = 64 << 10;
+
+/// Fill `len` bytes at `start` with copies of `elem` (len is a multiple of its size).
+fn fill_dense(db: &Buffer, start: usize, len: usize, elem: &[u8]) {
+    let uniform = elem.iter().all(|&b| b == elem[0]);
+    let per = (PATTERN_BYTES / elem.len()).max(1);
+    let pattern: Vec<u8> = if uniform {
+        Vec::new()
+    } else {
+        elem.repeat(per)
     };
-    copy_region(&src, dst);
+    let piece = if uniform { CHUNK } else { pattern.len() };
+    let fill = |i: usize| {
+        let off = i * piece;
+        let n = piece.min(len - off);
+        if uniform {
+            db.fill(start + off, n, elem[0]);
+        } else {
+            db.write(start + off, &pattern[..n]);
+        }
+    };
+    let pieces = len.div_ceil(piece);
+    if len < PARALLEL_MIN {
+        (0..pieces).for_each(fill);
+    } else {
+        (0..pieces).into_par_iter().for_each(fill);
+    }
+}
+
+/// Store `elem` at `count` elements of `T` starting at byte `at`, `stride` elements apart.
+fn fill_row<T: crate::arrays::buffer::Pod>(
+    db: &Buffer,
+    at: usize,
+    count: usize,
+    stride: usize,
+    elem: &[u8],
+) {
+    let mut v = [0u8; 8];
+    v[..elem.len()].copy_from_slice(elem);
+    // SAFETY: `elem` is exactly one T (its dtype's bytes) and T is Pod, so any bytes are
+    // a valid T; read_unaligned because `v` is a byte array.
+    let value: T = unsafe { std::ptr::read_unaligned(v.as_ptr() as *const T) };
+    if count == 0 {
+        return;
+    }
+    let row = db.typed_mut::<T>(at, (count - 1) * stride + 1);
+    for x in row.iter_mut().step_by(stride.max(1)) {
+        *x = value;
+    }
 }
 
 /// Read one element (on the host thread, after the device was synchronised).

@@ -304,6 +304,20 @@ pub fn setitem(
     } else {
         let host = hostconv::host_array(rt, value)?;
         let strides = broadcast_to(&host.shape, &host.strides, &target.shape)?;
+        if host.shape.iter().product::<usize>() == 1 {
+            // One value everywhere (`d[:] = 1`): a device-side fill, at memset speed,
+            // instead of a broadcast copy that converts element by element.
+            let one = crate::device::copy::read_scalar(
+                &ArgMem::Host(host.buf.clone()),
+                host.offset,
+                host.dtype,
+            );
+            let ticket = device(rt)?.backend().fill(region_of(&target), one, s, rec);
+            if s == 0 {
+                api::wait(rt, vec![ticket])?;
+            }
+            return Ok(());
+        }
         let src = ArrayArg {
             mem: ArgMem::Host(host.buf.clone()),
             offset: host.offset,
