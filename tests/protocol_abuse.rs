@@ -88,7 +88,7 @@ async fn garbage_frames_and_bad_json_are_survived() {
         [&b"[1, 2]"[..], b"{}", b"{}", b"{}"],
         [&b"{\"msg_id\": \"x\"}"[..], b"{}", b"{}", b"{}"],
         [
-            &b"{\"msg_type\": \"execute_request\", \"msg_id\": \"y\"}"[..],
+            &br#"{"msg_type": "execute_request", "msg_id": "y", "session": "s", "username": "u", "version": "5.3", "date": "2026-01-01T00:00:00Z"}"#[..],
             b"{}",
             b"{}",
             b"\"str\"",
@@ -99,6 +99,11 @@ async fn garbage_frames_and_bad_json_are_survived() {
         f.extend(parts.iter().map(|p| Bytes::copy_from_slice(p)));
         k.send_raw_shell(f).await;
     }
+    // The last one has a readable header, so it is answered (an error), not dropped.
+    let r = k.shell_reply(T).await;
+    assert_eq!(r.parent_id(), "y");
+    assert_eq!(r.content["status"], "error");
+    assert_eq!(r.content["ename"], "ValueError");
     // Control gets garbage too.
     k.control
         .socket
@@ -114,6 +119,55 @@ async fn garbage_frames_and_bad_json_are_survived() {
     assert!(log.contains("bad JSON"), "{log}");
     assert!(log.contains("delimiter"), "{log}");
     assert!(k.alive());
+}
+
+/// A signed execute_request whose content frame is `content` (raw bytes).
+async fn send_execute_bytes(k: &mut Kernel, content: &[u8]) -> String {
+    let h = header("abuse", "execute_request");
+    let hb = serde_json::to_vec(&h).unwrap();
+    let parts = [&hb[..], b"{}", b"{}", content];
+    let mut f = vec![Bytes::from_static(b"<IDS|MSG>"), Bytes::from(sign(&parts))];
+    f.extend(parts.iter().map(|p| Bytes::copy_from_slice(p)));
+    k.send_raw_shell(f).await;
+    h["msg_id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn code_that_is_not_utf8_text_is_answered_with_cpythons_error() {
+    // Before, these were dropped with a log line and the client waited forever.
+    let mut k = Kernel::start().await;
+    for (content, ename, evalue) in [
+        (
+            &br#"{"code": "x = '\ud800'", "silent": false}"#[..],
+            "UnicodeEncodeError",
+            "'utf-8' codec can't encode character '\\ud800': surrogates not allowed",
+        ),
+        (
+            &b"{\"code\": \"x = 1 \xff\"}"[..],
+            "UnicodeDecodeError",
+            "'utf-8' codec can't decode byte 0xff in position 16: invalid start byte",
+        ),
+    ] {
+        let id = send_execute_bytes(&mut k, content).await;
+        let r = k.shell_reply(T).await;
+        assert_eq!(r.parent_id(), id);
+        assert_eq!(r.content["status"], "error");
+        assert_eq!(r.content["ename"], ename);
+        assert_eq!(r.content["evalue"], evalue);
+        let io = k.iopub_until_idle(&id, T).await;
+        assert!(io.iter().any(|m| m.msg_type() == "error"
+            && m.parent_id() == id
+            && m.content["ename"] == ename));
+    }
+    // A paired surrogate is ordinary text.
+    let id = send_execute_bytes(&mut k, br#"{"code": "print('\ud83d\ude00')"}"#).await;
+    let r = k.shell_reply(T).await;
+    assert_eq!(r.parent_id(), id);
+    assert_eq!(r.content["status"], "ok");
+    let io = k.iopub_until_idle(&id, T).await;
+    assert_eq!(stdout_of(&io), "\u{1F600}\n");
+    let io = probe(&mut k, "print('next')").await;
+    assert_eq!(stdout_of(&io), "next\n");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -25,6 +25,7 @@ use crate::protocol::notebook::{internal_error, panic_message};
 use crate::protocol::outbox::Outbox;
 use crate::protocol::request::Request;
 use crate::protocol::typed;
+use crate::protocol::wire::ContentError;
 use crate::py::runtime::{Frontend, NullFrontend, StreamName};
 
 /// A verified shell request and when the shell task received it.
@@ -219,6 +220,9 @@ impl Executor {
     /// Dispatch on the typed content (see [`crate::protocol::request`] for the defaults
     /// filled in before parsing).
     fn handle(&mut self, req: &Request) {
+        if let Some(e) = &req.content_error {
+            return self.unreadable(req, e);
+        }
         let p = &req.msg;
         let reply = match req.content() {
             C::ExecuteRequest(c) => return self.execute(req, c),
@@ -256,6 +260,27 @@ impl Executor {
                 return;
             }
         };
+        self.out.reply_shell(req, reply);
+    }
+
+    /// A request whose content frame could not be read still gets its reply: for an
+    /// execute_request the error that CPython raises for such text, shown and counted as a
+    /// cell's error; for other requests an error reply. Queued cells still run: whether the
+    /// client asked for stop_on_error was in the content that could not be read.
+    fn unreadable(&mut self, req: &Request, problem: &ContentError) {
+        let (ename, evalue) = problem.python_error();
+        let e = ErrorInfo {
+            ename: ename.into(),
+            traceback: vec![format!("{ename}: {evalue}")],
+            evalue,
+        };
+        if req.msg_type() != "execute_request" {
+            self.out.reply_shell(req, typed::error_reply(&req.msg, &e));
+            return;
+        }
+        self.count += 1;
+        self.out.publish(Some(req), typed::error(&req.msg, &e));
+        let reply = typed::execute_reply(&req.msg, self.count, Some(&e), &json!([]), &json!({}));
         self.out.reply_shell(req, reply);
     }
 
@@ -415,9 +440,9 @@ impl Executor {
     }
 
     /// After an error with stop_on_error, answer the execute_requests already queued with
-    /// an error reply (status "error", ename "ExecutionAborted": the spec deprecated
-    /// "aborted" in 5.1 and the official validator rejects it) without running them.
-    /// Other requests queued meanwhile are still served, in order.
+    /// `{"status": "aborted"}` without running them, exactly as ipykernel does (JupyterLab
+    /// then leaves those cells without an execution count). Other requests queued
+    /// meanwhile are still served, in order.
     fn abort_queued(&mut self) {
         // What has reached the socket by now counts as queued, as in ipykernel.
         self.inbox.settle();
@@ -431,14 +456,7 @@ impl Executor {
             if inc.msg.msg_type() == "execute_request" && inc.received <= cutoff {
                 let req = &inc.msg;
                 self.out.status(req, "busy");
-                let e = ErrorInfo {
-                    ename: "ExecutionAborted".into(),
-                    evalue: "not run: an earlier cell raised an error (stop_on_error)".into(),
-                    traceback: vec![],
-                };
-                let reply =
-                    typed::execute_reply(&req.msg, self.count, Some(&e), &json!([]), &json!({}));
-                self.out.reply_shell(req, reply);
+                self.out.reply_shell(req, typed::aborted_reply(&req.msg));
                 self.out.status(req, "idle");
             } else {
                 keep.push_back(inc);

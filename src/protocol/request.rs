@@ -16,7 +16,7 @@ use serde::Deserialize;
 use jupyter_protocol::{Header, JupyterMessage, JupyterMessageContent, UnknownMessage};
 use serde_json::{json, Map, Value as Json};
 
-use crate::protocol::wire::Message;
+use crate::protocol::wire::{ContentError, Message};
 
 /// A verified request: the typed message (with the sender's routing identities) and its
 /// header exactly as received, which replies echo as `parent_header`.
@@ -26,6 +26,8 @@ pub struct Request {
     pub raw_header: Arc<Json>,
     /// `raw_header` serialised once, for the parent_header of every message it causes.
     pub header_json: Bytes,
+    /// The content frame could not be read (answered with this error, never run).
+    pub content_error: Option<ContentError>,
 }
 
 impl Request {
@@ -50,6 +52,7 @@ const HEADER_STRINGS: [&str; 4] = ["msg_id", "username", "session", "version"];
 /// itself cannot be read (then there is nothing to answer to).
 pub fn parse(m: Message) -> Result<Request, String> {
     let raw_header = m.header;
+    let content_error = m.content_error;
     let msg_type = raw_header["msg_type"].as_str().unwrap_or("").to_string();
     let content = with_defaults(&msg_type, m.content);
     let typed =
@@ -80,6 +83,7 @@ pub fn parse(m: Message) -> Result<Request, String> {
         msg: Arc::new(msg),
         raw_header: Arc::new(raw_header),
         header_json,
+        content_error,
     })
 }
 
@@ -184,6 +188,7 @@ mod tests {
             metadata: json!({}),
             content,
             buffers: vec![],
+            content_error: None,
         }
     }
 

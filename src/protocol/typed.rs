@@ -125,6 +125,7 @@ pub fn to_wire(
         metadata: p.metadata,
         content: p.content,
         buffers: p.buffers,
+        content_error: None,
     }
 }
 
@@ -482,6 +483,18 @@ pub fn reply_type(msg_type: &str) -> String {
         Some(base) => format!("{base}_reply"),
         None => format!("{msg_type}_reply"),
     }
+}
+
+/// ipykernel's reply to a request it aborted (queued behind an error with stop_on_error):
+/// the content is exactly `{"status": "aborted"}`.
+pub fn aborted_reply(parent: &JupyterMessage) -> Outgoing {
+    child(
+        UnknownMessage {
+            msg_type: reply_type(&parent.header.msg_type),
+            content: json!({"status": "aborted"}),
+        },
+        parent,
+    )
 }
 
 /// An error reply to any request whose handler failed (a bug caught by catch_unwind).

@@ -11,6 +11,7 @@ fn parent(msg_type: &str) -> JupyterMessage {
         metadata: json!({}),
         content: json!({}),
         buffers: vec![],
+        content_error: None,
     };
     (*request::parse(m).unwrap().msg).clone()
 }

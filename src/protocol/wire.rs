@@ -26,6 +26,102 @@ pub struct Message {
     pub metadata: Json,
     pub content: Json,
     pub buffers: Vec<Bytes>,
+    /// Set when the signed content frame is not JSON text: the request is still answered.
+    pub content_error: Option<ContentError>,
+}
+
+/// Why a signed message's content frame could not be read. A client waits for the reply
+/// to its request, so such a request is answered with an error instead of being dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContentError {
+    /// Bytes that are not UTF-8: the first bad byte, its position in the frame, and what
+    /// is wrong with it (Python's wording).
+    NotUtf8 {
+        byte: u8,
+        at: usize,
+        why: &'static str,
+    },
+    /// A `\uD800`-style escape without its partner: a string Python can hold but cannot
+    /// encode, so compiling it fails.
+    LoneSurrogate(u16),
+    /// Anything else the JSON parser refused.
+    Invalid(String),
+}
+
+impl ContentError {
+    fn of(frame: &[u8], parse_error: String) -> ContentError {
+        if let Err(e) = std::str::from_utf8(frame) {
+            let at = e.valid_up_to();
+            let byte = frame[at];
+            let why = match (byte, e.error_len()) {
+                (0x80..=0xbf | 0xf8..=0xff, _) => "invalid start byte",
+                (_, Some(_)) => "invalid continuation byte",
+                (_, None) => "unexpected end of data",
+            };
+            return ContentError::NotUtf8 { byte, at, why };
+        }
+        match lone_surrogate(frame) {
+            Some(u) => ContentError::LoneSurrogate(u),
+            None => ContentError::Invalid(parse_error),
+        }
+    }
+
+    /// The Python exception (name, message) CPython raises for such input.
+    pub fn python_error(&self) -> (&'static str, String) {
+        match self {
+            ContentError::NotUtf8 { byte, at, why } => (
+                "UnicodeDecodeError",
+                format!("'utf-8' codec can't decode byte 0x{byte:02x} in position {at}: {why}"),
+            ),
+            ContentError::LoneSurrogate(u) => (
+                "UnicodeEncodeError",
+                format!(
+                    "'utf-8' codec can't encode character '\\u{u:04x}': surrogates not allowed"
+                ),
+            ),
+            ContentError::Invalid(e) => (
+                "ValueError",
+                format!("the request's content is not valid JSON: {e}"),
+            ),
+        }
+    }
+}
+
+/// The first `\uXXXX` escape in JSON text that is a surrogate without its partner.
+fn lone_surrogate(text: &[u8]) -> Option<u16> {
+    let hex = |at: usize| -> Option<u16> {
+        let h = text.get(at..at + 4)?;
+        u16::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok()
+    };
+    let mut i = 0;
+    while i + 1 < text.len() {
+        if text[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        if text[i + 1] != b'u' {
+            i += 2; // `\\`, `\"`, `\n`...: the escaped character cannot start an escape
+            continue;
+        }
+        let Some(u) = hex(i + 2) else {
+            i += 2;
+            continue;
+        };
+        match u {
+            0xd800..=0xdbff => {
+                let low = (text.get(i + 6..i + 8) == Some(b"\\u"))
+                    .then(|| hex(i + 8))
+                    .flatten();
+                if !matches!(low, Some(0xdc00..=0xdfff)) {
+                    return Some(u);
+                }
+                i += 12;
+            }
+            0xdc00..=0xdfff => return Some(u),
+            _ => i += 6,
+        }
+    }
+    None
 }
 
 impl Message {
@@ -153,13 +249,22 @@ impl Signer {
         if !header["msg_type"].is_string() {
             return Err(WireError::BadJson("header", "no msg_type".into()));
         }
+        let (content, content_error) = match parse(3, "content") {
+            Ok(c) => (c, None),
+            Err(WireError::BadJson(_, e)) => (
+                Json::Object(Default::default()),
+                Some(ContentError::of(&frames[d + 5], e)),
+            ),
+            Err(e) => return Err(e),
+        };
         Ok(Message {
             identities: frames[..d].to_vec(),
             header,
             parent_header: parse(1, "parent_header")?,
             metadata: parse(2, "metadata")?,
-            content: parse(3, "content")?,
+            content,
             buffers: frames[d + 6..].to_vec(),
+            content_error,
         })
     }
 
@@ -247,6 +352,7 @@ mod tests {
             metadata: Json::Object(Map::new()),
             content,
             buffers: Vec::new(),
+            content_error: None,
         }
     }
 

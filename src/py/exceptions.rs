@@ -54,8 +54,6 @@ pub enum ExcClass {
     UsageError,
     /// A bug in nbcuda, shown in the cell instead of ending the session.
     InternalError,
-    /// A request not run because an earlier cell failed (never raised by user code).
-    ExecutionAborted,
 }
 
 use ExcClass::*;
@@ -110,7 +108,6 @@ const TABLE: &[(ExcClass, &str, &[ExcClass])] = &[
     (CudaSupportError, "CudaSupportError", &[CudaError]),
     (UsageError, "UsageError", &[Exception]),
     (InternalError, "InternalError", &[Exception]),
-    (ExecutionAborted, "ExecutionAborted", &[Exception]),
 ];
 
 /// The classes `builtins` provides by name: every Python builtin in the table (NumPy's,
