@@ -331,6 +331,10 @@ fn non_finite_and_extreme_data_are_drawn_without_hanging() {
              plt.plot([np.nan, np.nan]); plt.show()\n\
              plt.scatter([1, 2], [np.inf, -np.inf]); plt.show()\n\
              plt.bar([1, 2], [1e308, -1e308]); plt.show()\n\
+             plt.plot([1e300, -1e300], [1, 2]); plt.xlim(0, 1); plt.show()\n\
+             plt.plot([0, 1], [0, 1], 'o-'); plt.xlim(1e-300, 2e-300); plt.show()\n\
+             plt.bar([1, 2], [1e300, 5], edgecolor='k'); plt.ylim(0, 10); plt.show()\n\
+             plt.scatter([1e300, 0.5], [0.5, 1e300]); plt.xlim(0, 1); plt.ylim(0, 1); plt.show()\n\
              print('done')",
         );
         let _ = tx.send((c.ename(), c.evalue(), c.out.stdout.clone()));

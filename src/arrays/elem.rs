@@ -293,6 +293,18 @@ pub fn shape_str(shape: &[usize]) -> String {
     }
 }
 
+/// NumPy's MemoryError unless an array of `shape` fits in physical memory (for results
+/// computed into a vector before they become an array).
+pub fn check_shape(shape: &[usize], dtype: DType) -> ArrayResult<()> {
+    match shape
+        .iter()
+        .try_fold(dtype.itemsize(), |acc, &d| acc.checked_mul(d))
+    {
+        Some(b) if b <= crate::arrays::alloc::physical_memory() => Ok(()),
+        _ => Err(alloc_error(shape, dtype)),
+    }
+}
+
 /// A new zeroed C-contiguous array, MemoryError on failure.
 pub fn new_array(shape: &[usize], dtype: DType) -> ArrayResult<NdArray> {
     // Shapes whose element count overflows cannot be allocated either.

@@ -4,6 +4,7 @@
 //!
 //! | file | holds |
 //! |---|---|
+//! | `alloc.rs` | The one checked path for memory whose size a cell chooses: a MemoryError instead of the abort of a failed Rust allocation. |
 //! | `buffer.rs` | Raw, shared, fallibly-allocated memory: the storage of host arrays and of the embedded CPU device's memory. |
 //! | `dtype.rs` | NumPy dtypes and scalars. |
 //! | `elem.rs` | Typed element access: the `Elem` trait over the eleven dtypes, dtype dispatch, strided iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other array module builds on. |
@@ -18,6 +19,7 @@
 //! | `ufunc.rs` | Elementwise operations on whole arrays: type resolution, broadcasting, `out=`, and the dispatch from an operation name to a monomorphised kernel. |
 //!
 
+pub mod alloc;
 pub mod buffer;
 pub mod dtype;
 pub mod elem;

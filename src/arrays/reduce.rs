@@ -185,6 +185,14 @@ pub fn reduce_ddof(
 }
 
 fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> ArrayResult<Reduced> {
+    if let Some(ax) = axis {
+        // The result has every axis but this one, however few elements go into it
+        // (`np.zeros((0, 10**18)).sum(axis=0)`): NumPy's MemoryError when that is too big.
+        let ax = norm_axis(ax, a.ndim())?;
+        let mut out = a.shape.clone();
+        out.remove(ax);
+        crate::arrays::elem::check_shape(&out, DType::F64)?;
+    }
     let pairwise = match axis {
         None => true,
         Some(ax) => norm_axis(ax, a.ndim())? + 1 == a.ndim(),

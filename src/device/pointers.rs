@@ -76,7 +76,7 @@ mod tests {
         }
         for i in 0..20_000 {
             let a = alloc(i);
-            reg.insert(1 << 40 | (i as usize) * 16, &a);
+            reg.insert((1 << 40) | ((i as usize) * 16), &a);
         }
         assert!(
             reg.swept <= 4 * 40_000,

@@ -385,6 +385,7 @@ fn str_method(s: Rc<str>, name: &str) -> Option<Value> {
                 if n >= w {
                     return Ok(Value::Str(s2.clone()));
                 }
+                crate::arrays::alloc::check(w, fill.len_utf8(), "a str")?;
                 let pad = |k: usize| fill.to_string().repeat(k);
                 Ok(Value::str(&match which.as_str() {
                     "ljust" => format!("{s2}{}", pad(w - n)),

@@ -345,12 +345,19 @@ fn parse_spec(spec: &str) -> PyResult<Spec> {
     while i < chars.len() && chars[i].is_ascii_digit() {
         i += 1;
     }
-    if i > start {
-        s.width = chars[start..i]
+    // Widths and precisions past what memory holds are MemoryError (a huge one aborted
+    // the process in the string allocation before); unparseable ones are CPython's error.
+    let number = |digits: &[char]| -> PyResult<usize> {
+        let n = digits
             .iter()
             .collect::<String>()
-            .parse()
-            .unwrap_or(0);
+            .parse::<usize>()
+            .map_err(|_| PyErr::value_error("Too many decimal digits in format string"))?;
+        crate::arrays::alloc::check(n, 4, "a str")?;
+        Ok(n)
+    };
+    if i > start {
+        s.width = number(&chars[start..i])?;
     }
     if i < chars.len() && matches!(chars[i], ',' | '_') {
         s.grouping = Some(chars[i]);
@@ -362,7 +369,7 @@ fn parse_spec(spec: &str) -> PyResult<Spec> {
         while i < chars.len() && chars[i].is_ascii_digit() {
             i += 1;
         }
-        s.precision = Some(chars[st..i].iter().collect::<String>().parse().unwrap_or(0));
+        s.precision = Some(number(&chars[st..i])?);
     }
     if i < chars.len() {
         s.ty = Some(chars[i]);
@@ -475,8 +482,22 @@ pub fn format_float(
     format!("{sign}{body}")
 }
 
+/// Digits a double can have after the point (2^-1074 has 1074); Rust's formatter refuses
+/// precisions past 65535, and every digit past these is a zero anyway.
+const EXACT_DIGITS: usize = 1100;
+
+/// `{a:.prec$}` for any precision: exact digits, then zeros.
+fn fixed(a: f64, prec: usize) -> String {
+    let p = prec.min(EXACT_DIGITS);
+    let mut s = format!("{a:.p$}");
+    if prec > p && a.is_finite() {
+        s.push_str(&"0".repeat(prec - p));
+    }
+    s
+}
+
 fn fixed_grouped(a: f64, prec: usize, grouping: Option<char>) -> String {
-    let s = format!("{a:.prec$}");
+    let s = fixed(a, prec);
     if grouping.is_none() {
         return s;
     }
@@ -490,14 +511,20 @@ fn fixed_grouped(a: f64, prec: usize, grouping: Option<char>) -> String {
 }
 
 fn sci(a: f64, prec: usize) -> String {
-    let s = format!("{a:.prec$e}");
-    let (m, e) = s.split_once('e').expect("exponent");
-    let e: i32 = e.parse().expect("int");
-    format!("{m}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
+    let p = prec.min(EXACT_DIGITS);
+    let s = format!("{a:.p$e}");
+    let Some((m, e)) = s.split_once('e') else {
+        return s; // inf, NaN
+    };
+    let e: i32 = e.parse().unwrap_or(0);
+    let zeros = "0".repeat(prec - p);
+    format!("{m}{zeros}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
 }
 
 /// `%g` with precision `p` (C's rules, trailing zeros removed unless `alt`).
 pub fn general(a: f64, p: usize, alt: bool) -> String {
+    // Past the exact digits every further significant digit is a zero, which %g drops.
+    let p = if alt { p } else { p.min(EXACT_DIGITS) };
     if a == 0.0 {
         return "0".into();
     }

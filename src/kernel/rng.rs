@@ -40,20 +40,42 @@ pub fn jump(s: &mut [u64; 2]) {
 
 /// The states `create_xoroshiro128p_states(n, seed, subsequence_start)` produces.
 pub fn init_states(n: usize, seed: u64, subsequence_start: u64) -> Vec<[u64; 2]> {
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n); // bounded: tests and small launches only
+    for_each_state(n, seed, subsequence_start, |_, s| {
+        out.push(s);
+        true
+    });
+    out
+}
+
+/// Call `f(i, state)` for the `n` states of [`init_states`] in order, without holding
+/// them; stops (false) as soon as `f` returns false, also during the skip to
+/// `subsequence_start`, so a caller watching for interrupts can end a long walk.
+pub fn for_each_state(
+    n: usize,
+    seed: u64,
+    subsequence_start: u64,
+    mut f: impl FnMut(usize, [u64; 2]) -> bool,
+) -> bool {
     if n == 0 {
-        return out;
+        return true;
     }
     let mut s = seed_state(seed);
-    for _ in 0..subsequence_start {
+    for k in 0..subsequence_start {
         jump(&mut s);
+        if k % 65_536 == 65_535 && !f(usize::MAX, s) {
+            return false;
+        }
     }
-    out.push(s);
-    for _ in 1..n {
-        jump(&mut s);
-        out.push(s);
+    for i in 0..n {
+        if i > 0 {
+            jump(&mut s);
+        }
+        if !f(i, s) {
+            return false;
+        }
     }
-    out
+    true
 }
 
 fn unit_f64(x: u64) -> f64 {

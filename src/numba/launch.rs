@@ -226,16 +226,24 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
 
 /// The states array for `n` generators as a host array of shape (n, 2), uint64.
 pub fn states_array(n: usize, seed: u64, subsequence_start: u64) -> PyResult<NdArray> {
-    let states = crate::kernel::rng::init_states(n, seed, subsequence_start);
+    crate::arrays::alloc::check(n, 16, "an array of random states")?;
     let arr = NdArray::zeros(&[n, 2], DType::U64).map_err(|e| {
         PyErr::memory_error(format!(
             "cannot allocate {} bytes for random states",
             e.bytes
         ))
     })?;
-    for (i, s) in states.iter().enumerate() {
-        arr.buf.write(i * 16, &s[0].to_le_bytes());
-        arr.buf.write(i * 16 + 8, &s[1].to_le_bytes());
+    // Millions of states (or a far subsequence) take seconds: watch for interrupts.
+    let stop = crate::arrays::interrupt::flag();
+    let done = crate::kernel::rng::for_each_state(n, seed, subsequence_start, |i, s| {
+        if i != usize::MAX {
+            arr.buf.write(i * 16, &s[0].to_le_bytes());
+            arr.buf.write(i * 16 + 8, &s[1].to_le_bytes());
+        }
+        i % 65_536 != 65_535 || !crate::arrays::interrupt::pending(&stop)
+    });
+    if !done {
+        crate::arrays::interrupt::check()?;
     }
     Ok(arr)
 }

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
-use crate::arrays::elem::{from_vec, new_array};
+use crate::arrays::elem::new_array;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
 use crate::py::ndarray_methods::new_shape;
@@ -181,9 +181,13 @@ fn fill_f64(size: Option<Vec<usize>>, mut f: impl FnMut() -> f64) -> PyResult<Va
     match size {
         None => Ok(Value::Float(f())),
         Some(shape) => {
-            let n: usize = shape.iter().product();
-            let v: Vec<f64> = (0..n).map(|_| f()).collect();
-            Ok(Value::Array(from_vec(&shape, &v)?))
+            // The array first: a size too big is NumPy's MemoryError before any work.
+            let out = new_array(&shape, crate::arrays::dtype::DType::F64)?;
+            let n = out.size();
+            for x in out.buf.typed_mut::<f64>(0, n) {
+                *x = f();
+            }
+            Ok(Value::Array(out))
         }
     }
 }

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `axes.rs` | The drawing calls shared by `plt.*` (on the current axes) and `Axes` methods: plot, scatter, bar, hist, imshow and the labelling calls. |
 //! | `band.rs` | Dense solid lines drawn as one vertical span per pixel column. |
+//! | `clip.rs` | Clipping data to the neighbourhood of the view before plotters maps it to pixels, so no coordinate overflows its integer arithmetic. |
 //! | `data.rs` | Turning plot arguments (host arrays, lists, scalars, device and CuPy arrays) into f64 series for drawing. |
 //! | `figure.rs` | The figure model: what `pyplot` calls record, independent of how it is drawn. |
 //! | `objects.rs` | The Python-visible objects of `pyplot`: figures, axes (single and in grids) and the small handles (`Line2D`, `Text`, ...) whose reprs match matplotlib's. |
@@ -18,6 +19,7 @@
 
 pub mod axes;
 pub mod band;
+pub mod clip;
 pub mod data;
 pub mod figure;
 pub mod objects;
@@ -201,6 +203,16 @@ pub fn savefig(rt: &mut Runtime, fig: &Rc<RefCell<FigureData>>, a: Args) -> PyRe
     };
     let saved_dpi = fig.borrow().dpi;
     if let Some(d) = opt_f64(&b[1])? {
+        // The same size limit as figure(): the dpi decides how many pixels are drawn.
+        let f = fig.borrow();
+        size_args(
+            &Some(Value::tuple(vec![
+                Value::Float(f.width_in),
+                Value::Float(f.height_in),
+            ])),
+            &Some(Value::Float(d)),
+        )?;
+        drop(f);
         fig.borrow_mut().dpi = d;
     }
     let bytes = match format.as_str() {
@@ -222,6 +234,9 @@ pub fn savefig(rt: &mut Runtime, fig: &Rc<RefCell<FigureData>>, a: Args) -> PyRe
     Ok(Value::None)
 }
 
+/// The largest subplot grid (rows x columns) a figure holds.
+const MAX_SUBPLOTS: i64 = 10_000;
+
 /// `add_subplot(nrows, ncols, index)` / `add_subplot(221)` / `subplot(...)`.
 pub fn add_subplot(fig: &Rc<RefCell<FigureData>>, a: Args) -> PyResult<Value> {
     let (r, c, i) = match a.pos.as_slice() {
@@ -234,7 +249,17 @@ pub fn add_subplot(fig: &Rc<RefCell<FigureData>>, a: Args) -> PyResult<Value> {
             ))
         }
     };
-    if r < 1 || c < 1 || i < 1 || i > r * c {
+    // One Axes per grid cell is kept, so the grid is bounded (matplotlib's is too, in
+    // practice: a figure of a million subplots cannot be drawn).
+    let cells = r
+        .checked_mul(c)
+        .filter(|&n| (1..=MAX_SUBPLOTS).contains(&n));
+    if r < 1 || c < 1 || cells.is_none() {
+        return Err(PyErr::value_error(format!(
+            "nbcuda draws at most {MAX_SUBPLOTS} subplots in one figure; got a grid of {r} x {c}"
+        )));
+    }
+    if i < 1 || i > r * c {
         return Err(PyErr::value_error(format!(
             "num must be an integer with 1 <= num <= {}, not {i}",
             r * c

@@ -23,6 +23,8 @@ pub fn ensure_font() {
     });
 }
 
+use crate::pyplot::clip::Window;
+
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// Font size in pixels for a size in points at the figure's dpi.
@@ -249,6 +251,13 @@ fn line_style(l: &Line) -> ShapeStyle {
 }
 
 /// Split a series into runs of finite points (matplotlib breaks lines at NaN).
+/// The view of `chart` widened for clipping (see [`crate::pyplot::clip`]).
+fn view_window<DB: DrawingBackend>(chart: &Chart<'_, DB>) -> Window {
+    use plotters::coord::ranged1d::Ranged;
+    let spec = chart.as_coord_spec();
+    Window::around(spec.x_spec().range(), spec.y_spec().range())
+}
+
 fn finite_runs(points: Vec<(f64, f64)>) -> Vec<Vec<(f64, f64)>> {
     let mut runs = vec![Vec::new()];
     for p in points {
@@ -314,7 +323,11 @@ fn draw_line<'a, DB: DrawingBackend + 'a>(
     let style = line_style(l);
     let (w, _) = chart.plotting_area().dim_in_pixel();
     let mut labelled = false;
-    for run in finite_runs(pts) {
+    let window = view_window(chart);
+    for run in finite_runs(pts)
+        .into_iter()
+        .flat_map(|r| window.polyline(r))
+    {
         let mut banded = false;
         if mode == LineMode::Bands && l.style == LineStyle::Solid && run.len() > 1 {
             if let Some(drawn) = draw_band(chart, l, &run, style, labelled)? {
@@ -503,10 +516,11 @@ fn draw_scatter<'a, DB: DrawingBackend + 'a>(
     s: &Scatter,
 ) -> Result<bool, String> {
     let n = s.x.len();
+    let window = view_window(chart);
     let items: Vec<_> = (0..n)
         .filter_map(|i| {
             let p = (transform(s.x[i], ax.xlog), transform(s.y[i], ax.ylog));
-            if !(p.0.is_finite() && p.1.is_finite()) {
+            if !(p.0.is_finite() && p.1.is_finite() && window.contains(p)) {
                 return None;
             }
             let area = s.sizes[i.min(s.sizes.len() - 1)];
@@ -543,13 +557,17 @@ fn draw_bars<'a, DB: DrawingBackend + 'a>(
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let base = if ax.ylog { bottom } else { 0.0 };
     let fill = b.color.mix(b.alpha).filled();
+    let window = view_window(chart);
     let rects: Vec<_> = (0..b.heights.len())
         .filter_map(|i| {
             let l = transform(b.lefts[i], ax.xlog);
             let r = transform(b.rights[i], ax.xlog);
             let h = transform(b.heights[i], ax.ylog);
-            (l.is_finite() && r.is_finite() && h.is_finite())
-                .then(|| Rectangle::new([(l, base), (r, h)], fill))
+            (l.is_finite() && r.is_finite() && h.is_finite()).then(|| {
+                let (l, r) = (window.clamp_x(l), window.clamp_x(r));
+                let (lo, hi) = (window.clamp_y(base), window.clamp_y(h));
+                Rectangle::new([(l, lo), (r, hi)], fill)
+            })
         })
         .collect();
     let anno = chart.draw_series(rects).map_err(err)?;
