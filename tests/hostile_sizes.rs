@@ -100,3 +100,64 @@ fn figure_sizes_from_savefig_and_subplots_are_checked() {
     // The figure is unchanged and still draws.
     s.run("plt.savefig('/tmp/nbcuda-dpi-ok.png')").ok();
 }
+
+#[test]
+fn what_the_fuzzer_found_is_cpythons_and_numpys_behaviour() {
+    // Each of these was an InternalError (a Rust panic), an abort or a hang, found by
+    // tests/python/test_fuzz.py; expected values are CPython 3.11 + NumPy 2's.
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda").ok();
+    let too_big = "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+    assert_eq!(raises(&mut s, "np.ones((0, 2**62))", "ValueError"), too_big);
+    assert_eq!(
+        raises(&mut s, "np.ones((0, 3)).reshape((-1, 2**62))", "ValueError"),
+        too_big
+    );
+    raises(&mut s, "cuda.device_array((2**62, 0))", "ValueError");
+    raises(
+        &mut s,
+        "cuda.device_array(8).reshape((2**62, 10))",
+        "ValueError",
+    );
+    assert_eq!(
+        raises(&mut s, "np.array([-0.0, []])", "ValueError"),
+        "setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 dimensions. The detected shape was (2,) + inhomogeneous part."
+    );
+    assert_eq!(
+        raises(&mut s, "np.histogram((1, 2), 2**40)", "MemoryError"),
+        "cannot allocate bin edges of 1099511627777 items"
+    );
+    assert_eq!(
+        raises(&mut s, "int('10', 1)", "ValueError"),
+        "int() base must be >= 2 and <= 36, or 0"
+    );
+    assert_eq!(
+        s.eval("(int('0x1f', 0), int('-0b11', 0), int('0x1f', 16), int('017', 0) if False else int('17', 0))"),
+        "(31, -3, 31, 17)"
+    );
+    // An empty identity matrix with 10**18 rows is instant; a negative size is an error.
+    assert_eq!(
+        raises(&mut s, "np.eye(10**18, -1)", "ValueError"),
+        "negative dimensions are not allowed"
+    );
+    assert_eq!(
+        s.eval("np.eye(10**18, 0).shape"),
+        "(1000000000000000000, 0)"
+    );
+    assert_eq!(s.eval("np.eye(2, 3, k=10**18).sum()"), "np.float64(0.0)");
+    assert_eq!(
+        s.eval("np.eye(3, 4, k=-1).tolist()"),
+        "[[0.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]"
+    );
+    assert_eq!(s.eval("np.eye(3, k=-(2**62) * 2).sum()"), "np.float64(0.0)");
+    // Empty repeats are instant, however large the count.
+    assert_eq!(
+        s.eval("(() * 10**12, '' * 10**12, [] * 10**12)"),
+        "((), '', [])"
+    );
+    // In-place arithmetic on an empty row of an empty array.
+    assert_eq!(
+        s.eval("d = np.ones((7, 0))[3]\nd += 1\nd //= []\nd"),
+        "array([], dtype=float64)"
+    );
+}

@@ -44,21 +44,21 @@ fn too_big(count: usize, what: &str) -> ArrayError {
 pub fn vec_with_capacity<T>(count: usize, what: &str) -> ArrayResult<Vec<T>> {
     check(count, std::mem::size_of::<T>(), what)?;
     let mut v = Vec::new();
-    v.try_reserve_exact(count)
+    v.try_reserve_exact(count) // bounded: checked just above
         .map_err(|_| too_big(count, what))?;
     Ok(v)
 }
 
 /// `vec![value; count]`, or MemoryError.
 pub fn vec_filled<T: Clone>(value: T, count: usize, what: &str) -> ArrayResult<Vec<T>> {
-    let mut v = vec_with_capacity(count, what)?;
-    v.resize(count, value);
+    let mut v = vec_with_capacity(count, what)?; // bounded: the checked helper
+    v.resize(count, value); // bounded: reserved above
     Ok(v)
 }
 
 /// `(0..count).map(f).collect()`, or MemoryError before anything is computed.
 pub fn vec_from_fn<T>(count: usize, what: &str, f: impl FnMut(usize) -> T) -> ArrayResult<Vec<T>> {
-    let mut v = vec_with_capacity(count, what)?;
+    let mut v = vec_with_capacity(count, what)?; // bounded: the checked helper
     v.extend((0..count).map(f));
     Ok(v)
 }
@@ -69,7 +69,7 @@ pub fn repeat_str(piece: &str, times: usize) -> ArrayResult<String> {
         .len()
         .checked_mul(times)
         .ok_or_else(|| too_big(times, "a str"))?;
-    let mut s = string_with_capacity(len)?;
+    let mut s = string_with_capacity(len)?; // bounded: the checked helper
     for _ in 0..times {
         s.push_str(piece);
     }
@@ -80,7 +80,7 @@ pub fn repeat_str(piece: &str, times: usize) -> ArrayResult<String> {
 pub fn string_with_capacity(bytes: usize) -> ArrayResult<String> {
     check(bytes, 1, "a str")?;
     let mut s = String::new();
-    s.try_reserve_exact(bytes)
+    s.try_reserve_exact(bytes) // bounded: checked just above
         .map_err(|_| too_big(bytes, "a str"))?;
     Ok(s)
 }

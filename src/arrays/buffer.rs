@@ -166,6 +166,10 @@ impl Buffer {
     /// Copy `dst.len()` bytes out, starting at `offset`. Panics when out of range (callers
     /// check ranges first and raise Python errors).
     pub fn read(&self, offset: usize, dst: &mut [u8]) {
+        // Nothing to move: views of empty arrays may sit past the end of their buffer.
+        if dst.is_empty() {
+            return;
+        }
         assert!(offset.checked_add(dst.len()).is_some_and(|e| e <= self.len));
         // SAFETY: the range was checked to lie inside the allocation; dst is a distinct
         // Rust slice so the regions cannot overlap.
@@ -180,6 +184,10 @@ impl Buffer {
 
     /// Copy `src` in at `offset`. Panics when out of range.
     pub fn write(&self, offset: usize, src: &[u8]) {
+        // Nothing to move: views of empty arrays may sit past the end of their buffer.
+        if src.is_empty() {
+            return;
+        }
         assert!(offset.checked_add(src.len()).is_some_and(|e| e <= self.len));
         // SAFETY: the range was checked to lie inside the allocation; src is a distinct
         // Rust slice so the regions cannot overlap.
@@ -191,6 +199,10 @@ impl Buffer {
     /// Copy `len` bytes from `src[src_off..]` into `self[dst_off..]` (regions may be the
     /// same buffer; overlap is handled).
     pub fn copy_from(&self, dst_off: usize, src: &Buffer, src_off: usize, len: usize) {
+        // Nothing to move: views of empty arrays may sit past the end of their buffer.
+        if len == 0 {
+            return;
+        }
         assert!(dst_off.checked_add(len).is_some_and(|e| e <= self.len));
         assert!(src_off.checked_add(len).is_some_and(|e| e <= src.len));
         // SAFETY: both ranges were checked against their allocations; `copy` allows overlap.
@@ -205,6 +217,10 @@ impl Buffer {
 
     /// Fill `len` bytes at `offset` with `byte`.
     pub fn fill(&self, offset: usize, len: usize, byte: u8) {
+        // Nothing to move: views of empty arrays may sit past the end of their buffer.
+        if len == 0 {
+            return;
+        }
         assert!(offset.checked_add(len).is_some_and(|e| e <= self.len));
         // SAFETY: the range was checked to lie inside the allocation.
         unsafe { std::ptr::write_bytes(self.ptr.as_ptr().add(offset), byte, len) }

@@ -305,8 +305,24 @@ pub fn check_shape(shape: &[usize], dtype: DType) -> ArrayResult<()> {
     }
 }
 
+/// NumPy's ValueError for a shape whose strides would overflow: the product of its
+/// non-zero dimensions and the itemsize must fit in isize even when another dimension
+/// is 0 (`np.ones((0, 2**62))`).
+pub fn check_strides_fit(shape: &[usize], dtype: DType) -> ArrayResult<()> {
+    match shape
+        .iter()
+        .try_fold(dtype.itemsize(), |acc, &d| acc.checked_mul(d.max(1)))
+    {
+        Some(b) if b <= isize::MAX as usize => Ok(()),
+        _ => Err(ArrayError::value_error(
+            "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.",
+        )),
+    }
+}
+
 /// A new zeroed C-contiguous array, MemoryError on failure.
 pub fn new_array(shape: &[usize], dtype: DType) -> ArrayResult<NdArray> {
+    check_strides_fit(shape, dtype)?;
     // Shapes whose element count overflows cannot be allocated either.
     if shape
         .iter()
@@ -321,6 +337,7 @@ pub fn new_array(shape: &[usize], dtype: DType) -> ArrayResult<NdArray> {
 /// A new C-contiguous array whose every element the caller writes before anything reads
 /// it (ufunc results): it may reuse a recently freed buffer instead of fresh zeroed pages.
 pub fn new_array_for_overwrite(shape: &[usize], dtype: DType) -> ArrayResult<NdArray> {
+    check_strides_fit(shape, dtype)?;
     let bytes = shape
         .iter()
         .try_fold(dtype.itemsize(), |acc, &d| acc.checked_mul(d))
@@ -368,7 +385,7 @@ pub fn for_each_offset(a: &NdArray, mut f: impl FnMut(usize)) {
         f(a.offset);
         return;
     }
-    let mut idx = vec![0usize; nd];
+    let mut idx = vec![0usize; nd]; // bounded: one entry per dimension
     let inner = a.shape[nd - 1];
     let istride = a.strides[nd - 1];
     let mut base = a.offset as isize;
@@ -414,6 +431,7 @@ pub fn read_vec<T: Elem>(a: &NdArray) -> Vec<T> {
         return s.to_vec();
     }
     if a.dtype == T::DT {
+        // bounded: one per element of an existing array
         let mut out = Vec::with_capacity(a.size());
         let b = &a.buf;
         for_each_offset(a, |off| out.push(b.typed::<T>(off, 1)[0]));
@@ -423,6 +441,7 @@ pub fn read_vec<T: Elem>(a: &NdArray) -> Vec<T> {
         if let Some(s) = as_slice::<S>(a) {
             s.iter().map(|&x| T::cast_from(x)).collect()
         } else {
+            // bounded: one per element of an existing array
             let mut out = Vec::with_capacity(a.size());
             let b = &a.buf;
             for_each_offset(a, |off| out.push(T::cast_from(b.typed::<S>(off, 1)[0])));
@@ -464,7 +483,7 @@ pub fn first_scalar(a: &NdArray) -> Scalar {
 /// NumPy's broadcasting of shapes; error text as NumPy words it.
 pub fn broadcast_shapes(shapes: &[&[usize]]) -> ArrayResult<Vec<usize>> {
     let nd = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut out = vec![1usize; nd];
+    let mut out = vec![1usize; nd]; // bounded: one per dimension of the shapes
     for s in shapes {
         for (i, &d) in s.iter().enumerate() {
             let o = &mut out[nd - s.len() + i];

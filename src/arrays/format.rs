@@ -107,6 +107,7 @@ fn positional(
     } else if dp <= 0 {
         (
             "0".to_string(),
+            // bounded: a float's exponent (< 400)
             format!("{}{}", "0".repeat((-dp) as usize), digits),
         )
     } else if dp as usize >= digits.len() {
@@ -381,6 +382,7 @@ impl Printer<'_> {
             Self::extend_line(&mut s, &mut line, &w, elem_width, hanging);
             s.push_str(&line);
         } else {
+            // bounded: left <= ndim
             let line_sep = format!("{}{}", self.sep.trim_end(), "\n".repeat(left - 1));
             for i in 0..lead {
                 let nested = sub(i, index);
@@ -442,7 +444,7 @@ pub fn array2string(a: &NdArray, sep: &str, prefix: &str, suffix: &str) -> Strin
         fmt: formatter(a.dtype, &vals, a.ndim() == 0),
         sep,
     };
-    let hanging = " ".repeat(prefix.len() + 1);
+    let hanging = " ".repeat(prefix.len() + 1); // bounded: an existing prefix
     p.recurse(&mut Vec::new(), &hanging, LINEWIDTH - suffix.len())
 }
 
@@ -552,6 +554,7 @@ pub fn float_repr(x: f64) -> String {
     }
     let point = exp + 1; // digits before the decimal point
     if point <= 0 {
+        // bounded: a float's exponent (< 400)
         format!("{sign}0.{}{}", "0".repeat((-point) as usize), digits)
     } else if point as usize >= digits.len() {
         format!(

@@ -2,6 +2,7 @@
 //! advanced indexing (integer arrays, boolean masks) gathers or scatters through a list of
 //! element offsets.
 
+use crate::arrays::alloc;
 use crate::arrays::dtype::DType;
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, read_scalar_at, read_vec};
 use crate::arrays::error::{ArrayError, ArrayResult};
@@ -99,11 +100,12 @@ fn check_int(i: i64, len: usize, axis: usize) -> ArrayResult<usize> {
     Ok(j as usize)
 }
 
-/// Relative byte offsets of every element of a (shape, strides) layout, C order.
-fn rel_offsets(shape: &[usize], strides: &[isize]) -> Vec<isize> {
+/// Relative byte offsets of every element of a (shape, strides) layout, C order; a
+/// MemoryError for the huge axes an empty array may have.
+fn rel_offsets(shape: &[usize], strides: &[isize]) -> ArrayResult<Vec<isize>> {
     let mut out = vec![0isize];
     for (d, s) in shape.iter().zip(strides) {
-        let mut next = Vec::with_capacity(out.len() * d);
+        let mut next = alloc::vec_with_capacity(out.len().saturating_mul(*d), "an index")?;
         for &o in &out {
             for i in 0..*d {
                 next.push(o + i as isize * s);
@@ -111,7 +113,7 @@ fn rel_offsets(shape: &[usize], strides: &[isize]) -> Vec<isize> {
         }
         out = next;
     }
-    out
+    Ok(out)
 }
 
 /// Resolve `key` against `a`.
@@ -239,9 +241,13 @@ pub fn resolve(a: &NdArray, key: Vec<Idx>) -> ArrayResult<Target> {
     } else {
         idx.shape.clone()
     };
-    let pre = rel_offsets(&view.shape[..k], &view.strides[..k]);
-    let post = rel_offsets(&view.shape[k + 1..], &view.strides[k + 1..]);
-    let mut offsets = Vec::with_capacity(pre.len() * picks.len() * post.len());
+    let pre = rel_offsets(&view.shape[..k], &view.strides[..k])?;
+    let post = rel_offsets(&view.shape[k + 1..], &view.strides[k + 1..])?;
+    let n = pre
+        .len()
+        .saturating_mul(picks.len())
+        .saturating_mul(post.len());
+    let mut offsets = alloc::vec_with_capacity(n, "an index")?;
     for &p in &pre {
         for &i in &picks {
             for &q in &post {
@@ -277,8 +283,8 @@ fn bool_mask_full(a: &NdArray, m: &NdArray) -> ArrayResult<Target> {
         )));
     }
     let mask = read_vec::<i64>(m);
-    let outer = rel_offsets(&a.shape[..k], &a.strides[..k]);
-    let inner = rel_offsets(&a.shape[k..], &a.strides[k..]);
+    let outer = rel_offsets(&a.shape[..k], &a.strides[..k])?;
+    let inner = rel_offsets(&a.shape[k..], &a.strides[k..])?;
     let mut offsets = Vec::new();
     let mut count = 0;
     for (o, &b) in outer.iter().zip(&mask) {
@@ -325,9 +331,9 @@ fn multi_advanced(a: &NdArray, keys: &[Idx]) -> ArrayResult<Target> {
         .map(|(ax, x)| int_picks(&broadcast_to(x, &bshape)?, a.shape[ax], ax))
         .collect::<ArrayResult<_>>()?;
     let k = keys.len();
-    let post = rel_offsets(&a.shape[k..], &a.strides[k..]);
+    let post = rel_offsets(&a.shape[k..], &a.strides[k..])?;
     let n: usize = bshape.iter().product();
-    let mut offsets = Vec::with_capacity(n * post.len());
+    let mut offsets = alloc::vec_with_capacity(n.saturating_mul(post.len()), "an index")?;
     for e in 0..n {
         let mut o = a.offset as isize;
         for (ax, c) in cols.iter().enumerate() {

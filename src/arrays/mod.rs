@@ -136,9 +136,9 @@ impl NdArray {
     /// All elements in C order, converted to f64 (for plotting and tests).
     pub fn to_f64_vec(&self) -> Vec<f64> {
         let n = self.size();
-        let mut out = Vec::with_capacity(n);
+        let mut out = Vec::with_capacity(n); // bounded: one per element of this array
         let isz = self.dtype.itemsize();
-        let mut idx = vec![0usize; self.ndim()];
+        let mut idx = vec![0usize; self.ndim()]; // bounded: one entry per dimension
         let mut tmp = [0u8; 8];
         for _ in 0..n {
             let mut off = self.offset as isize;

@@ -197,13 +197,19 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
         None => true,
         Some(ax) => norm_axis(ax, a.ndim())? + 1 == a.ndim(),
     };
-    let outn_of = |shape: &[usize]| shape.iter().product::<usize>();
+    // An empty axis leaves as many results as the other axes hold, data or not.
+    let outn_of = |shape: &[usize]| -> ArrayResult<usize> {
+        let n = shape.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d));
+        let n = n.unwrap_or(usize::MAX);
+        crate::arrays::alloc::check(n, 16, "a reduction's result")?;
+        Ok(n)
+    };
     match name {
         "sum" | "prod" => {
             let dt = sum_dtype(a.dtype);
             with_dtype!(dt, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
-                let outn = outn_of(&shape);
+                let outn = outn_of(&shape)?;
                 let v = if name == "sum" {
                     sum_rows(&d, len, outn, pairwise)
                 } else {
@@ -216,7 +222,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
             let dt = mean_dtype(a.dtype);
             with_dtype!(dt, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
-                let outn = outn_of(&shape);
+                let outn = outn_of(&shape)?;
                 let cnt = T::from_f64(len as f64);
                 let means: Vec<T> = sum_rows(&d, len, outn, pairwise)
                     .into_iter()
@@ -226,7 +232,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                     return wrap(means, &shape);
                 }
                 let div = T::from_f64(len.saturating_sub(ddof) as f64);
-                let mut out = Vec::with_capacity(outn);
+                let mut out = Vec::with_capacity(outn); // bounded: checked by outn_of
                 for (i, m) in means.iter().enumerate() {
                     let row = if len == 0 { &[][..] } else { &d[i * len..(i + 1) * len] };
                     let sq: Vec<T> = row.iter().map(|&x| { let y = x.sub(*m); y.mul(y) }).collect();
@@ -278,7 +284,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
             let is_any = name == "any";
             with_dtype!(a.dtype, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
-                let outn = outn_of(&shape);
+                let outn = outn_of(&shape)?;
                 let v: Vec<B8> = per_row(&d, len, outn, |r| {
                     B8(if is_any { r.iter().any(|x| x.nonzero()) } else { r.iter().all(|x| x.nonzero()) } as u8)
                 });

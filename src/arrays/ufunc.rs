@@ -337,7 +337,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
             let o = res.buf.typed_mut::<B8>(0, n);
             with_dtype!(dt, T => {
                 let v = Opnd::<T>::of(a, &a.shape)?;
-                let x = match v.src() { Src::Run(r) => r.to_vec(), Src::One(x) => vec![x; n] };
+                let x = match v.src() { Src::Run(r) => r.to_vec(), Src::One(x) => crate::arrays::alloc::vec_filled(x, n, "an array")? };
                 let f = |c: bool| B8(c as u8);
                 match name {
                     "isnan" => map(&x, o, |x: T| f(x.is_nan())),

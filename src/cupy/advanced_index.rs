@@ -55,8 +55,9 @@ pub fn getitem(rt: &mut Runtime, v: &DeviceView, idx: &NdArray) -> PyResult<Devi
             // Gather the elements in C order, then keep the selected ones.
             let host = NdArray::zeros(&src.shape, src.dtype).expect("scratch for a live array");
             copy_region(&src, &crate::device::copy::host_region(&host));
+            // bounded: selected elements of an existing array
             let mut bytes = Vec::with_capacity(count * isz);
-            let mut tmp = vec![0u8; isz];
+            let mut tmp = vec![0u8; isz]; // bounded: one element
             for (i, keep) in mask.iter().enumerate() {
                 if *keep {
                     host.buf.read(i * isz, &mut tmp);
@@ -77,7 +78,7 @@ pub fn getitem(rt: &mut Runtime, v: &DeviceView, idx: &NdArray) -> PyResult<Devi
             "too many indices for array: array is 0-dimensional",
         ));
     };
-    let mut rows = Vec::with_capacity(idx.size());
+    let mut rows = Vec::with_capacity(idx.size()); // bounded: one per element of the index array
     for x in idx.to_f64_vec() {
         let i = x as i64;
         let j = if i < 0 { i + len0 as i64 } else { i };
@@ -151,7 +152,7 @@ pub fn setitem_mask(
         move || {
             let b = buffer_of(&dst.mem);
             let nd = dst.shape.len();
-            let mut idx = vec![0usize; nd];
+            let mut idx = vec![0usize; nd]; // bounded: one entry per dimension
             for k in &keep {
                 if *k {
                     let mut off = dst.offset as isize;

@@ -61,7 +61,7 @@ fn generate(rt: &mut Runtime, shape: &[usize], dtype: DType, dist: Dist) -> PyRe
     queue(rt, stream, "cupy_random", n * dtype.itemsize(), move || {
         let b = buffer_of(&dst.mem);
         let isz = dtype.itemsize();
-        let mut bytes = vec![0u8; n * isz];
+        let mut bytes = vec![0u8; n * isz]; // bounded: the bytes of `out`, allocated above
         for (i, o) in bytes.chunks_exact_mut(isz).enumerate() {
             let i = i as u64;
             let v = match dist {

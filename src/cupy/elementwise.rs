@@ -63,7 +63,7 @@ pub fn result_dtype(ops: &[Operand]) -> DType {
 /// Broadcast shapes NumPy-style.
 pub fn broadcast_shapes(shapes: &[&[usize]]) -> PyResult<Vec<usize>> {
     let nd = shapes.iter().map(|s| s.len()).max().unwrap_or(0);
-    let mut out = vec![1usize; nd];
+    let mut out = vec![1usize; nd]; // bounded: one per dimension of the shapes
     for s in shapes {
         let lead = nd - s.len();
         for (i, &n) in s.iter().enumerate() {

@@ -68,7 +68,7 @@ fn gather(r: &ArrayArg) -> Vec<f64> {
     let b = buffer_of(&r.mem);
     let isz = r.dtype.itemsize();
     let n: usize = r.shape.iter().product();
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n); // bounded: one per element of an existing region
     let mut idx = vec![0usize; r.shape.len()];
     let mut tmp = [0u8; 8];
     for _ in 0..n {
@@ -137,7 +137,7 @@ pub fn matmul(rt: &mut Runtime, a: &DeviceView, b: &DeviceView) -> PyResult<Devi
             let (xa, xb) = (gather(&ra), gather(&rb));
             let ob = buffer_of(&ro.mem);
             let isz = dt.itemsize();
-            let mut bytes = vec![0u8; m * n * isz];
+            let mut bytes = vec![0u8; m * n * isz]; // bounded: the bytes of `out`, allocated above
             for i in 0..m {
                 for j in 0..n {
                     let mut acc = 0.0;

@@ -66,9 +66,9 @@ typed!(i64, 8);
 
 fn load_chunk<T: Elem>(src: &Src, start: usize, len: usize, konst: T) -> Vec<T> {
     match src {
-        Src::Const(..) => vec![konst; len],
+        Src::Const(..) => vec![konst; len], // bounded: one chunk (<= CHUNK)
         Src::Mem(buf, off) => {
-            let mut bytes = vec![0u8; len * T::SIZE];
+            let mut bytes = vec![0u8; len * T::SIZE]; // bounded: one chunk (<= CHUNK)
             buf.read(off + start * T::SIZE, &mut bytes);
             bytes.chunks_exact(T::SIZE).map(T::load).collect()
         }
@@ -91,7 +91,7 @@ fn run<T: Elem>(
             Some(b) => load_chunk(b, start, len, konst(b)),
             None => xa.clone(),
         };
-        let mut bytes = vec![0u8; len * T::SIZE];
+        let mut bytes = vec![0u8; len * T::SIZE]; // bounded: one chunk (<= CHUNK)
         for ((x, y), o) in xa.iter().zip(&xb).zip(bytes.chunks_exact_mut(T::SIZE)) {
             f(*x, *y).store(o);
         }
@@ -277,7 +277,7 @@ pub fn reduce_all_job(
             .map(|c| {
                 let start = c * CHUNK;
                 let len = CHUNK.min(n - start);
-                let mut bytes = vec![0u8; len * isz];
+                let mut bytes = vec![0u8; len * isz]; // bounded: one chunk (<= CHUNK)
                 buf.read(off + start * isz, &mut bytes);
                 let it = bytes.chunks_exact(isz);
                 match dtype {

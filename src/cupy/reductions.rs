@@ -271,7 +271,7 @@ fn gather(r: &ArrayArg) -> Vec<Scalar> {
     let host = NdArray::zeros(&r.shape, r.dtype).expect("host scratch");
     crate::device::copy::copy_region(r, &crate::device::copy::host_region(&host));
     let isz = r.dtype.itemsize();
-    let mut out = Vec::with_capacity(host.size());
+    let mut out = Vec::with_capacity(host.size()); // bounded: one per element of `host`
     let mut tmp = [0u8; 8];
     for i in 0..host.size() {
         host.buf.read(i * isz, &mut tmp[..isz]);

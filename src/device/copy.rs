@@ -222,7 +222,7 @@ fn fill_dense(db: &Buffer, start: usize, len: usize, elem: &[u8]) {
     let pattern: Vec<u8> = if uniform {
         Vec::new()
     } else {
-        elem.repeat(per)
+        elem.repeat(per) // bounded: PATTERN_BYTES (64 KiB)
     };
     let piece = if uniform { CHUNK } else { pattern.len() };
     let fill = |i: usize| {

@@ -114,6 +114,7 @@ fn draw_rgb(
     f: impl FnOnce(&DrawingArea<BitMapBackend, Shift>) -> Result<(), String>,
 ) -> PyResult<Vec<u8>> {
     ensure_font();
+    // bounded: 900 px wide, a band per existing row
     let mut buf = vec![255u8; (w * h * 3) as usize];
     {
         let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();

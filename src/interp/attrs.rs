@@ -386,6 +386,7 @@ fn str_method(s: Rc<str>, name: &str) -> Option<Value> {
                     return Ok(Value::Str(s2.clone()));
                 }
                 crate::arrays::alloc::check(w, fill.len_utf8(), "a str")?;
+                // bounded: checked by alloc::check above
                 let pad = |k: usize| fill.to_string().repeat(k);
                 Ok(Value::str(&match which.as_str() {
                     "ljust" => format!("{s2}{}", pad(w - n)),

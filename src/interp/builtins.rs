@@ -84,10 +84,43 @@ fn to_int(rt: &mut Runtime, v: &Value, base: Option<i64>) -> PyResult<Value> {
         }
         Value::Str(s) => {
             let t = s.trim().replace('_', "");
-            let b = base.unwrap_or(10) as u32;
-            i64::from_str_radix(&t, b).map_err(|_| {
+            let b = match base.unwrap_or(10) {
+                0 => {
+                    // Base 0: the literal's own prefix decides, as in Python source.
+                    let digits = t.trim_start_matches(['+', '-']);
+                    match digits.get(..2).map(str::to_ascii_lowercase).as_deref() {
+                        Some("0x") => 16,
+                        Some("0o") => 8,
+                        Some("0b") => 2,
+                        _ => 10,
+                    }
+                }
+                b @ 2..=36 => b as u32,
+                _ => {
+                    return Err(PyErr::value_error(
+                        "int() base must be >= 2 and <= 36, or 0",
+                    ))
+                }
+            };
+            let requested = base.unwrap_or(10);
+            // The prefix of bases 2, 8 and 16 may be written (`int('0x1f', 16)`).
+            let (sign, digits) = match t.strip_prefix('-') {
+                Some(rest) => ("-", rest),
+                None => ("", t.strip_prefix('+').unwrap_or(&t)),
+            };
+            let prefix = match b {
+                16 => "0x",
+                8 => "0o",
+                2 => "0b",
+                _ => "",
+            };
+            let digits = match digits.get(..2) {
+                Some(p) if !prefix.is_empty() && p.eq_ignore_ascii_case(prefix) => &digits[2..],
+                _ => digits,
+            };
+            i64::from_str_radix(&format!("{sign}{digits}"), b).map_err(|_| {
                 PyErr::value_error(format!(
-                    "invalid literal for int() with base {b}: {}",
+                    "invalid literal for int() with base {requested}: {}",
                     repr(rt, v).unwrap_or_default()
                 ))
             })?

@@ -303,7 +303,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 .map(|v| ops::iterate(rt, v))
                 .collect::<PyResult<Vec<_>>>()?;
             let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
-            let mut out = Vec::with_capacity(n);
+            let mut out = Vec::with_capacity(n); // bounded: the shortest materialised iterable
             for i in 0..n {
                 out.push(rt.call(
                     func,

@@ -292,7 +292,7 @@ fn combinations(rt: &mut Runtime, pool: &[Value], r: usize) -> PyResult<Value> {
     check_values(count.saturating_mul(r))?;
     let mut idx: Vec<usize> = (0..r).collect();
     let mut out = Vec::new();
-    out.try_reserve_exact(count)
+    out.try_reserve_exact(count) // bounded: check_count caps it (50M)
         .map_err(|_| PyErr::memory_error("cannot allocate the itertools result"))?;
     loop {
         rt.check_interrupt()?;
@@ -319,12 +319,13 @@ fn permutations(rt: &mut Runtime, pool: &[Value], r: usize) -> PyResult<Value> {
     check_count(count)?;
     check_values(count.saturating_mul(r))?;
     let mut out = Vec::new();
-    out.try_reserve_exact(count)
+    out.try_reserve_exact(count) // bounded: check_count caps it (50M)
         .map_err(|_| PyErr::memory_error("cannot allocate the itertools result"))?;
-    let mut used = vec![false; n];
-    let mut idx: Vec<usize> = Vec::with_capacity(r);
+    let mut used = vec![false; n]; // bounded: one flag per pool item
+    let mut idx: Vec<usize> = Vec::with_capacity(r); // bounded: r <= pool.len() (caller)
+
     // next[d]: the first index to try at depth d.
-    let mut next = vec![0usize; r + 1];
+    let mut next = vec![0usize; r + 1]; // bounded: r <= pool.len() (caller)
     loop {
         rt.check_interrupt()?;
         let d = idx.len();

@@ -325,7 +325,7 @@ fn whos(rt: &mut Runtime, ctx: &Ctx, types: &str) -> PyResult<()> {
         "{:<w0$}{:<w1$} Data/Info\n{}\n",
         "Variable",
         "Type",
-        "-".repeat(w0 + w1 + "Data/Info".len() + 1)
+        "-".repeat(w0 + w1 + "Data/Info".len() + 1) // bounded: widths of existing names
     );
     for (n, t, i) in rows {
         out.push_str(&format!("{n:<w0$}{t:<w1$} {i}\n"));

@@ -50,7 +50,7 @@ impl Object for RangeObj {
                 "range of {n} items is too long to materialise; iterate it with a for loop"
             )));
         }
-        let mut out = Vec::with_capacity(n);
+        let mut out = Vec::with_capacity(n); // bounded: n <= 50M, checked above
         for i in 0..n {
             if i % 1_000_000 == 0 {
                 rt.check_interrupt()?;

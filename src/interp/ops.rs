@@ -462,8 +462,11 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
             if matches!(n, Value::Int(_) | Value::Bool(_)) =>
         {
             let k = n.as_index()?.max(0) as usize;
-            let total = repeat_len(s.len(), k, "str")?;
+            // `'' * 10**12` is empty: no loop of a trillion empty appends.
+            let k = if s.is_empty() { 0 } else { k };
+            let total = repeat_len(s.len(), k, 1, "str")?;
             let mut out = String::new();
+            // bounded: checked by repeat_len
             out.try_reserve_exact(total)
                 .map_err(|_| no_memory("str", total))?;
             for _ in 0..k {
@@ -503,10 +506,13 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
 }
 
 /// `len * k`, or MemoryError when even the count does not fit in memory's address space.
-fn repeat_len(len: usize, k: usize, what: &str) -> PyResult<usize> {
-    len.checked_mul(k)
+fn repeat_len(len: usize, k: usize, item_bytes: usize, what: &str) -> PyResult<usize> {
+    let n = len
+        .checked_mul(k)
         .filter(|&n| n <= isize::MAX as usize)
-        .ok_or_else(|| no_memory(what, usize::MAX))
+        .ok_or_else(|| no_memory(what, usize::MAX))?;
+    crate::arrays::alloc::check(n, item_bytes, what).map_err(|_| no_memory(what, n))?;
+    Ok(n)
 }
 
 /// The MemoryError for a sequence that cannot be allocated. Python raises it bare; the
@@ -526,8 +532,10 @@ fn no_memory(what: &str, items: usize) -> PyErr {
 /// huge `[0] * n` raises MemoryError instead of aborting the kernel.
 fn repeat_items(parts: &[&[Value]], k: usize, what: &str) -> PyResult<Vec<Value>> {
     let one: usize = parts.iter().map(|p| p.len()).sum();
-    let total = repeat_len(one, k, what)?;
+    let k = if one == 0 { 0 } else { k };
+    let total = repeat_len(one, k, std::mem::size_of::<Value>(), what)?;
     let mut out: Vec<Value> = Vec::new();
+    // bounded: checked by repeat_len
     out.try_reserve_exact(total)
         .map_err(|_| no_memory(what, total))?;
     for _ in 0..k {

@@ -15,7 +15,7 @@ pub fn str_repr(s: &str) -> String {
     } else {
         '\''
     };
-    let mut out = String::with_capacity(s.len() + 2);
+    let mut out = String::with_capacity(s.len() + 2); // bounded: an existing str
     out.push(quote);
     for c in s.chars() {
         match c {
@@ -229,7 +229,7 @@ fn pretty_at(rt: &mut Runtime, v: &Value, indent: usize) -> PyResult<String> {
         }
         _ => return Ok(flat),
     };
-    let sep = format!(",\n{}", " ".repeat(indent + 1));
+    let sep = format!(",\n{}", " ".repeat(indent + 1)); // bounded: widths of reprs built
     Ok(format!("{open}{}{close}", items.join(&sep)))
 }
 
@@ -491,7 +491,7 @@ fn fixed(a: f64, prec: usize) -> String {
     let p = prec.min(EXACT_DIGITS);
     let mut s = format!("{a:.p$}");
     if prec > p && a.is_finite() {
-        s.push_str(&"0".repeat(prec - p));
+        s.push_str(&"0".repeat(prec - p)); // bounded: checked by parse_spec
     }
     s
 }
@@ -517,7 +517,7 @@ fn sci(a: f64, prec: usize) -> String {
         return s; // inf, NaN
     };
     let e: i32 = e.parse().unwrap_or(0);
-    let zeros = "0".repeat(prec - p);
+    let zeros = "0".repeat(prec - p); // bounded: checked by parse_spec
     format!("{m}{zeros}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs())
 }
 
@@ -572,7 +572,7 @@ fn pad(body: &str, s: &Spec, is_str: bool) -> String {
     } else {
         (s.fill, s.align.unwrap_or(if is_str { '<' } else { '>' }))
     };
-    let f = |k: usize| fill.to_string().repeat(k);
+    let f = |k: usize| fill.to_string().repeat(k); // bounded: width checked by parse_spec
     match align {
         '<' => format!("{body}{}", f(n)),
         '^' => format!("{}{body}{}", f(n / 2), f(n - n / 2)),

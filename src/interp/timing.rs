@@ -274,7 +274,7 @@ pub fn timeit(
             }
         }
     }
-    let mut all_runs = Vec::with_capacity(opts.repeat);
+    let mut all_runs = crate::arrays::alloc::vec_with_capacity(opts.repeat, "a list")?;
     for i in 0..opts.repeat {
         set_activity(format!(
             "%timeit: run {} of {} ({} loop{} each)",

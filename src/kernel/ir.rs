@@ -446,7 +446,7 @@ fn op_text(op: &Op) -> String {
 }
 
 fn print_block(k: &Kernel, body: &[Stmt], depth: usize, out: &mut String) {
-    let pad = "  ".repeat(depth);
+    let pad = "  ".repeat(depth); // bounded: IR nesting depth
     for s in body {
         match s {
             Stmt::Inst(i) => {

@@ -68,7 +68,7 @@ pub fn build_kernel(
         vec![i]
     } else {
         let mut rem = i;
-        let mut idx = vec![0; ndim];
+        let mut idx = vec![0; ndim]; // bounded: one entry per dimension
         for d in (0..ndim).rev() {
             idx[d] = b.emit(DType::I64, Op::Bin(Arith::Mod, rem, dims[d]));
             rem = b.emit(DType::I64, Op::Bin(Arith::FloorDiv, rem, dims[d]));

@@ -405,7 +405,7 @@ impl Object for DeviceNDArray {
             Some(n) => n,
             None => return Ok(None),
         };
-        let mut out = Vec::with_capacity(n);
+        let mut out = crate::arrays::alloc::vec_with_capacity(n, "a list")?;
         for i in 0..n {
             out.push(self.clone().get_item(&Value::Int(i as i64), rt)?);
         }

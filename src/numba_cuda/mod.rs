@@ -99,6 +99,7 @@ pub fn device_array(
 ) -> PyResult<DeviceView> {
     let isz = dtype.itemsize();
     api::checked_nbytes(shape, dtype)?;
+    crate::arrays::elem::check_strides_fit(shape, dtype)?;
     let strides = match strides {
         Some(s) if s.len() != shape.len() => {
             return Err(PyErr::value_error(format!(

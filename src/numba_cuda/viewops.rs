@@ -26,11 +26,12 @@ pub fn resolve_shape(req: &[i64], size: usize) -> PyResult<Vec<usize>> {
     if req.iter().any(|&n| n < -1) {
         return Err(PyErr::value_error("negative dimensions not allowed"));
     }
-    let known: usize = req
+    // Checked: a product past usize (`reshape((2**62, 10))`) cannot equal the size.
+    let known = req
         .iter()
         .filter(|&&n| n >= 0)
-        .map(|&n| n as usize)
-        .product();
+        .try_fold(1usize, |acc, &n| acc.checked_mul(n as usize))
+        .ok_or_else(|| PyErr::value_error("reshape changes the size of the array"))?;
     let mut out: Vec<usize> = Vec::with_capacity(req.len());
     for &n in req {
         if n == -1 {
@@ -42,7 +43,7 @@ pub fn resolve_shape(req: &[i64], size: usize) -> PyResult<Vec<usize>> {
             out.push(n as usize);
         }
     }
-    if out.iter().product::<usize>() != size {
+    if out.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n)) != Some(size) {
         return Err(PyErr::value_error("reshape changes the size of the array"));
     }
     Ok(out)

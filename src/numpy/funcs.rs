@@ -310,9 +310,13 @@ fn creation(m: &Module) {
         "Ones on a diagonal.",
         |rt, a| {
             let b = a.bind("eye", &["N", "M=", "k=", "dtype="])?;
-            let n = arg(&b, 0).as_index()?.max(0) as usize;
+            let dim = |v: &Value| -> PyResult<usize> {
+                usize::try_from(v.as_index()?)
+                    .map_err(|_| PyErr::value_error("negative dimensions are not allowed"))
+            };
+            let n = dim(arg(&b, 0))?;
             let mm = match &b[1] {
-                Some(v) if !v.is_none() => v.as_index()?.max(0) as usize,
+                Some(v) if !v.is_none() => dim(v)?,
                 _ => n,
             };
             let k = b[2]
@@ -322,7 +326,10 @@ fn creation(m: &Module) {
                 .unwrap_or(0);
             let d = dt_opt(rt, &b[3])?.unwrap_or(DType::F64);
             let out = new_array(&[n, mm], d)?;
-            for i in 0..n as i64 {
+            // Only the rows the diagonal crosses: an empty array may have 10**18 rows.
+            let first = k.checked_neg().unwrap_or(i64::MAX).clamp(0, n as i64);
+            let last = (mm as i64).saturating_sub(k).clamp(0, n as i64);
+            for i in first..last {
                 let j = i + k;
                 if j >= 0 && (j as usize) < mm {
                     out.buf.write(
@@ -601,7 +608,7 @@ fn nonzero(a: &NdArray) -> PyResult<Value> {
     } else {
         a.shape.clone()
     };
-    let mut cols: Vec<Vec<i64>> = vec![Vec::new(); nd];
+    let mut cols: Vec<Vec<i64>> = vec![Vec::new(); nd]; // bounded: one per dimension
     for (flat, f) in flags.iter().enumerate() {
         if f.0 != 0 {
             let mut rem = flat;

@@ -68,7 +68,7 @@ fn tolerances(
 /// its right edge; NaN and values outside the edges are not counted.
 pub fn histogram_counts(data: &[f64], edges: &[f64]) -> Vec<f64> {
     let nb = edges.len().saturating_sub(1);
-    let mut counts = vec![0f64; nb];
+    let mut counts = vec![0f64; nb]; // bounded: one per existing bin edge
     if nb == 0 {
         return counts;
     }
@@ -86,15 +86,18 @@ pub fn histogram_counts(data: &[f64], edges: &[f64]) -> Vec<f64> {
 }
 
 /// Evenly spaced bin edges over [lo, hi], widened to one unit when the range is empty.
-pub fn even_edges(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+pub fn even_edges(lo: f64, hi: f64, n: usize) -> PyResult<Vec<f64>> {
     let (lo, hi) = if lo == hi {
         (lo - 0.5, hi + 0.5)
     } else {
         (lo, hi)
     };
-    (0..=n)
-        .map(|k| lo + (hi - lo) * k as f64 / n as f64)
-        .collect()
+    let edges = n.saturating_add(1);
+    Ok(crate::arrays::alloc::vec_from_fn(
+        edges,
+        "bin edges",
+        |k| lo + (hi - lo) * k as f64 / n as f64,
+    )?)
 }
 
 pub fn comparisons(m: &Module) {
@@ -135,8 +138,8 @@ pub fn comparisons(m: &Module) {
                 }
             };
             let edges = match &b[1] {
-                None | Some(Value::None) => even_edges(lo, hi, 10),
-                Some(Value::Int(n)) if *n > 0 => even_edges(lo, hi, *n as usize),
+                None | Some(Value::None) => even_edges(lo, hi, 10)?,
+                Some(Value::Int(n)) if *n > 0 => even_edges(lo, hi, *n as usize)?,
                 Some(Value::Int(_)) => {
                     return Err(PyErr::value_error(
                         "`bins` must be positive, when an integer",
@@ -352,7 +355,7 @@ pub fn tile(x: &NdArray, reps: &[isize]) -> PyResult<Value> {
         return Err(PyErr::value_error("negative dimensions are not allowed"));
     }
     let d = x.ndim().max(reps.len());
-    let mut src_shape = vec![1usize; d - x.ndim()];
+    let mut src_shape = vec![1usize; d - x.ndim()]; // bounded: d = max(ndim, reps.len())
     src_shape.extend(&x.shape);
     let mut r = vec![1usize; d - reps.len()];
     r.extend(reps.iter().map(|&v| v as usize));
@@ -371,7 +374,7 @@ pub fn tile(x: &NdArray, reps: &[isize]) -> PyResult<Value> {
     }
     let from = src.buf.typed::<u8>(src.offset, src.size() * isz);
     let to = out.buf.typed_mut::<u8>(out.offset, total * isz);
-    let mut idx = vec![0usize; d];
+    let mut idx = vec![0usize; d]; // bounded: one entry per dimension
     for k in 0..total {
         if k % 65536 == 0 {
             crate::arrays::interrupt::check()?;
@@ -429,9 +432,8 @@ pub fn matmul(x: &NdArray, y: &NdArray) -> PyResult<Value> {
     let xv = read_vec::<f64>(x);
     let yv = read_vec::<f64>(y);
     let total: usize = batch.iter().product();
-    let mut out = Vec::new();
-    out.try_reserve_exact(total.saturating_mul(n * m))
-        .map_err(|_| PyErr::memory_error("cannot allocate the matmul result"))?;
+    let count = total.saturating_mul(n.saturating_mul(m));
+    let mut out = crate::arrays::alloc::vec_with_capacity(count, "the matmul result")?;
     // Offset (in matrices) of batch index `bi` in an operand with batch shape `shape`.
     let offset = |shape: &[usize], mut bi: usize| -> usize {
         let mut off = 0;
@@ -453,7 +455,7 @@ pub fn matmul(x: &NdArray, y: &NdArray) -> PyResult<Value> {
         let xo = offset(xb, bi) * n * k;
         let yo = offset(yb, bi) * k * m;
         let start = out.len();
-        out.resize(start + n * m, 0.0);
+        out.resize(start + n * m, 0.0); // bounded: reserved above
         for i in 0..n {
             for p in 0..k {
                 let a = xv[xo + i * k + p];
@@ -505,7 +507,7 @@ pub fn dot(x: &NdArray, y: &NdArray) -> PyResult<Value> {
                 return Err(mismatch());
             }
             let m = if y.ndim() == 2 { y.shape[1] } else { 1 };
-            let mut out = vec![0f64; n * m];
+            let mut out = crate::arrays::alloc::vec_filled(0f64, n.saturating_mul(m), "an array")?;
             for i in 0..n {
                 for p in 0..k {
                     let a = xv[i * k + p];

@@ -408,7 +408,7 @@ fn shuffle(g: &mut Mt19937, x: &Value) -> PyResult<()> {
                     "nbcuda's np.random.shuffle needs a C-contiguous array (use np.ascontiguousarray)",
                 ));
             };
-            let mut tmp = vec![0u8; row];
+            let mut tmp = crate::arrays::alloc::vec_filled(0u8, row, "a row")?;
             for i in (1..n).rev() {
                 let j = g.bounded(i as u64) as usize;
                 if i == j || row == 0 {

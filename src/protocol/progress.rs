@@ -37,8 +37,8 @@ impl Progress {
         let filled = (self.done * WIDTH).checked_div(self.total).unwrap_or(WIDTH);
         format!(
             "[{}{}] {}/{} cells",
-            "#".repeat(filled),
-            ".".repeat(WIDTH - filled),
+            "#".repeat(filled),         // bounded: <= WIDTH
+            ".".repeat(WIDTH - filled), // bounded: <= WIDTH
             self.done,
             self.total
         )

@@ -176,8 +176,8 @@ pub fn render_frame(frame: &Frame) -> String {
     out.push_str(&format!(
         "      {:<4}{}\u{1b}[1;31m{}\u{1b}[0m",
         "",
-        " ".repeat(col),
-        "^".repeat(width)
+        " ".repeat(col),   // bounded: columns of the source
+        "^".repeat(width)  // bounded: columns of the source
     ));
     out
 }

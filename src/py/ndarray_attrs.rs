@@ -227,7 +227,8 @@ pub fn array_iter(a: &NdArray) -> PyResult<Vec<Value>> {
     if a.ndim() == 0 {
         return Err(PyErr::type_error("iteration over a 0-d array"));
     }
-    let mut out = Vec::with_capacity(a.shape[0]);
+    // An empty array may have any number of (empty) rows.
+    let mut out = crate::arrays::alloc::vec_with_capacity(a.shape[0], "a list")?;
     for i in 0..a.shape[0] {
         let mut v = a.clone();
         v.offset = (a.offset as isize + i as isize * a.strides[0]) as usize;
@@ -276,10 +277,12 @@ fn discover(
                     "setting an array element with a sequence. The requested array would exceed the maximum number of dimension of 64.",
                 ));
             }
-            if shape.len() == depth {
+            // A new dimension after leaves were found means a number and a list sit at
+            // the same depth (`[1, [2]]`).
+            if shape.len() == depth && leaves.is_empty() {
                 shape.push(items.len());
-            } else if shape.len() < depth || shape[depth] != items.len() {
-                return Err(inhomogeneous(depth));
+            } else if shape.len() <= depth || shape[depth] != items.len() {
+                return Err(inhomogeneous(&shape[..depth.min(shape.len())]));
             }
             for it in &items {
                 discover(it, depth + 1, shape, leaves)?;
@@ -287,7 +290,7 @@ fn discover(
         }
         None => {
             if shape.len() > depth {
-                return Err(inhomogeneous(depth));
+                return Err(inhomogeneous(&shape[..depth.min(shape.len())]));
             }
             leaves.push(v.clone());
         }
@@ -295,10 +298,22 @@ fn discover(
     Ok(())
 }
 
-fn inhomogeneous(depth: usize) -> PyErr {
+/// NumPy's error for nested sequences of unequal lengths; `agreed` is the shape of the
+/// dimensions that were consistent.
+fn inhomogeneous(agreed: &[usize]) -> PyErr {
+    let shape = match agreed {
+        [n] => format!("({n},)"),
+        dims => format!(
+            "({})",
+            dims.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
     PyErr::value_error(format!(
-        "setting an array element with a sequence. The requested array has an inhomogeneous shape after {depth} dimensions. The detected shape was {} + inhomogeneous part.",
-        "(...)"
+        "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {shape} + inhomogeneous part.",
+        agreed.len()
     ))
 }
 
@@ -332,6 +347,11 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
             let mut shape = Vec::new();
             let mut leaves = Vec::new();
             discover(v, 0, &mut shape, &mut leaves)?;
+            // A leaf and a list at the same depth (`[-0.0, []]`) pass the walk's checks
+            // when the list is empty; the counts then disagree.
+            if shape.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n)) != Some(leaves.len()) {
+                return Err(inhomogeneous(&shape[..shape.len().saturating_sub(1)]));
+            }
             let mut inferred: Option<DType> = None;
             for l in &leaves {
                 let d = match l {

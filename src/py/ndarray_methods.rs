@@ -81,9 +81,11 @@ pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
     } else {
         shape.iter().map(|&d| d as usize).collect()
     };
-    if new.iter().product::<usize>() != size {
+    if new.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)) != Some(size) {
         return Err(err());
     }
+    // An empty array may be given a huge axis; its strides must still fit.
+    crate::arrays::elem::check_strides_fit(&new, a.dtype)?;
     let base = if a.is_c_contiguous() {
         a.clone()
     } else {
@@ -124,7 +126,7 @@ pub fn transpose(a: &NdArray, axes: Option<Vec<isize>>) -> PyResult<NdArray> {
                 .iter()
                 .map(|&x| crate::arrays::reduce::norm_axis(x, nd))
                 .collect::<Result<_, _>>()?;
-            let mut seen = vec![false; nd];
+            let mut seen = vec![false; nd]; // bounded: one per dimension
             for &i in &p {
                 if seen[i] {
                     return Err(PyErr::value_error("repeated axis in transpose"));

@@ -378,8 +378,8 @@ pub fn hist(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
         Some(v) => pair(v)?,
     };
     let edges: Vec<f64> = match &a[1] {
-        None | Some(Value::None) => crate::numpy::misc::even_edges(lo, hi, 10),
-        Some(Value::Int(n)) if *n >= 1 => crate::numpy::misc::even_edges(lo, hi, *n as usize),
+        None | Some(Value::None) => crate::numpy::misc::even_edges(lo, hi, 10)?,
+        Some(Value::Int(n)) if *n >= 1 => crate::numpy::misc::even_edges(lo, hi, *n as usize)?,
         Some(Value::Int(_)) => {
             return Err(PyErr::value_error(
                 "`bins` must be positive, when an integer",

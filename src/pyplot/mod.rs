@@ -269,7 +269,7 @@ pub fn add_subplot(fig: &Rc<RefCell<FigureData>>, a: Args) -> PyResult<Value> {
     if f.rows as i64 != r || f.cols as i64 != c || f.axes.len() != (r * c) as usize {
         f.rows = r as usize;
         f.cols = c as usize;
-        f.axes.resize_with((r * c) as usize, Default::default);
+        f.axes.resize_with((r * c) as usize, Default::default); // bounded: <= MAX_SUBPLOTS
     }
     f.current = (i - 1) as usize;
     let ax = f.axes[f.current].clone();

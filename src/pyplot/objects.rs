@@ -161,6 +161,10 @@ impl Object for FigureObj {
                         (Some(t), None) => crate::pyplot::data::pair(t)?,
                         _ => unreachable!("w is required"),
                     };
+                    // figure()'s limit: the size decides how many pixels are drawn.
+                    let size = Some(Value::tuple(vec![Value::Float(w), Value::Float(h)]));
+                    let dpi = Some(Value::Float(fig.borrow().dpi));
+                    crate::pyplot::size_args(&size, &dpi)?;
                     let mut f = fig.borrow_mut();
                     f.width_in = w;
                     f.height_in = h;

@@ -613,7 +613,7 @@ fn draw_image<'a, DB: DrawingBackend + 'a>(
     let rows = im.rows.min(ph.max(1) as usize);
     let cw = im.cols as f64 / cols as f64;
     let rh = im.rows as f64 / rows as f64;
-    let mut rects = Vec::with_capacity(rows * cols);
+    let mut rects = Vec::with_capacity(rows * cols); // bounded: <= pixels (8000 px a side)
     for r in 0..rows {
         let src_r = ((r as f64 + 0.5) * rh) as usize;
         for c in 0..cols {
@@ -674,7 +674,7 @@ fn draw_colorbar<DB: DrawingBackend>(
 /// Render to a packed RGB buffer.
 pub fn render_rgb(fig: &FigureData, mode: LineMode) -> Result<(Vec<u8>, u32, u32), String> {
     let (w, h) = fig.pixel_size();
-    let mut buf = vec![255u8; w as usize * h as usize * 3];
+    let mut buf = vec![255u8; w as usize * h as usize * 3]; // bounded: 8000 px a side (size_args)
     {
         let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
         draw(&root, fig, mode)?;

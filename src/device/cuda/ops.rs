@@ -278,7 +278,7 @@ pub fn launch(
     let sites = printbuf::sites(&kernel.ir);
     let mut staged: Vec<Staged> = Vec::new();
     let mut print_buf: Option<u64> = None;
-    let mut largs = Vec::with_capacity(args.len() + 2);
+    let mut largs = Vec::with_capacity(args.len() + 2); // bounded: the kernel's arguments
     let mut fault_area: Option<Buffer> = None;
     let result = (|| -> Result<Launched, String> {
         for (i, a) in args.iter().enumerate() {
@@ -362,12 +362,12 @@ fn read_printed(
     sites: &[Vec<printbuf::Piece>],
 ) -> Result<String, CudaError> {
     let head = printbuf::HEADER_WORDS * 8;
-    let mut bytes = vec![0u8; head];
+    let mut bytes = vec![0u8; head]; // bounded: the fixed header
     dev.dtoh(&mut bytes, ptr, stream)?;
     let word = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().unwrap_or([0; 8]));
     let used = word(0).min(printbuf::CAPACITY_WORDS as u64) as usize * 8;
     if used > 0 {
-        bytes.resize(head + used, 0);
+        bytes.resize(head + used, 0); // bounded: used <= CAPACITY_WORDS
         dev.dtoh(&mut bytes[head..], ptr + head as u64, stream)?;
     }
     Ok(printbuf::decode(kernel_name, sites, &bytes))

@@ -461,7 +461,7 @@ impl<'a> Gen<'a> {
     }
 
     fn line(&mut self, depth: usize, s: &str) {
-        let _ = writeln!(self.out, "{}{s}", "  ".repeat(depth));
+        let _ = writeln!(self.out, "{}{s}", "  ".repeat(depth)); // bounded: IR nesting depth
     }
 
     /// Before an element access: an index out of range (after Python's negative

@@ -263,7 +263,7 @@ const LANE_POOL_MAX: usize = 1 << 20;
 fn take_lanes(n: usize) -> Vec<u64> {
     let mut v = LANE_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
     v.truncate(n);
-    v.resize(n, 0);
+    v.resize(n, 0); // bounded: <= 1024 lanes (prepare)
     v
 }
 

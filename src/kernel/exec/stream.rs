@@ -84,10 +84,11 @@ impl Scratch {
             bufs: plan
                 .varying
                 .iter()
+                // bounded: CHUNK, a constant
                 .map(|&v| if v { vec![0; CHUNK] } else { Vec::new() })
                 .collect(),
             views: vec![std::ptr::null(); plan.varying.len()],
-            spare: vec![0; CHUNK],
+            spare: vec![0; CHUNK], // bounded: CHUNK, a constant
         }
     }
 

@@ -86,14 +86,14 @@ pub fn plan(k: &Kernel, exclusive: &[bool]) -> Option<StreamPlan> {
     flatten(guarded, &mut seq, &mut regs, &mut HashMap::new(), false)?;
     let n = regs.len();
     let base = regs.clone();
-    let mut defs = vec![0u32; n];
+    let mut defs = vec![0u32; n]; // bounded: one per IR register
     for i in &seq {
         if let Some(d) = i.dst {
             defs[d as usize] += 1;
         }
     }
     // Registers holding the global id: one top-level definition before any use.
-    let mut gid = vec![false; n];
+    let mut gid = vec![false; n]; // bounded: one per IR register
     for (pos, i) in seq.iter().enumerate() {
         if let Some(d) = i.dst.map(|d| d as usize) {
             gid[d] = pos < guard_at
@@ -163,7 +163,7 @@ pub fn plan(k: &Kernel, exclusive: &[bool]) -> Option<StreamPlan> {
 
     // Varying: defined per thread, from a varying operand, or more than once (a register
     // assigned twice must keep program order, so it is evaluated with the steps).
-    let mut varying = vec![false; n];
+    let mut varying = vec![false; n]; // bounded: one per IR register
     loop {
         let mut changed = false;
         for i in &seq {

@@ -281,8 +281,8 @@ pub fn const_array(
     }
     let isz = host.dtype.itemsize();
     let n = host.size();
-    let mut data = vec![0u8; n * isz];
-    let mut idx = vec![0usize; host.ndim()];
+    let mut data = vec![0u8; n * isz]; // bounded: bytes of an existing array
+    let mut idx = vec![0usize; host.ndim()]; // bounded: ndim <= 3
     for k in 0..n {
         let mut off = host.offset as isize;
         for (d, &i) in idx.iter().enumerate() {
