@@ -22,12 +22,13 @@ struct nb_arr { char *data; long long shape[3]; long long strides[3]; };
 __device__ __forceinline__ long long nb_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 __device__ __forceinline__ long long nb_floordiv_i64(long long a, long long b) {
   if (b == 0) return 0;
+  if (b == -1) return (long long)(0ULL - (unsigned long long)a); // INT64_MIN / -1 is UB in C; wrap as NumPy
   long long q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1;
   return q;
 }
 __device__ __forceinline__ long long nb_mod_i64(long long a, long long b) {
-  if (b == 0) return 0;
+  if (b == 0 || b == -1) return 0; // INT64_MIN % -1 is UB in C
   long long r = a % b;
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
