@@ -161,3 +161,25 @@ fn what_the_fuzzer_found_is_cpythons_and_numpys_behaviour() {
         "array([], dtype=float64)"
     );
 }
+
+#[test]
+fn hashing_a_tuple_nested_millions_deep_is_a_recursion_error() {
+    // It recursed once per level on the native stack and the kernel died; CPython hashes
+    // 100,000 levels, and so does nbcuda (on the kernel's 256 MiB execution stack).
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let mut s = Session::new();
+            let ok =
+                s.eval("u = ()\nfor i in range(50000):\n    u = (u,)\nisinstance(hash(u), int)");
+            let deep = s.run("v = ()\nfor i in range(300000):\n    v = (v,)\nhash(v)");
+            tx.send((ok, deep.ename())).unwrap();
+        })
+        .unwrap();
+    let (ok, deep) = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .unwrap();
+    assert_eq!(ok, "True");
+    assert_eq!(deep.as_deref(), Some("RecursionError"));
+}

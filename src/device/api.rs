@@ -103,16 +103,7 @@ fn check_same_shape(a: &[usize], b: &[usize]) -> PyResult<()> {
 
 /// A shape as Python prints a tuple: `(5,)`, `(2, 3)`.
 pub fn shape_str(s: &[usize]) -> String {
-    match s.len() {
-        1 => format!("({},)", s[0]),
-        _ => format!(
-            "({})",
-            s.iter()
-                .map(|n| n.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
+    crate::arrays::elem::shape_str(s)
 }
 
 /// Whether a host array is page-locked (pinned, mapped or managed). As on CUDA, copies on a

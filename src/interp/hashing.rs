@@ -93,12 +93,24 @@ pub fn hash_tuple(items: &[i64]) -> i64 {
 
 /// The hash of a number or a tuple of hashable numbers; None for other values.
 pub fn numeric_hash(v: &Value) -> Option<i64> {
+    numeric_hash_at(v, 0)
+}
+
+/// Tuples nested deeper than this (CPython hashes 100,000 levels) are hashed through
+/// their repr, which raises CPython's RecursionError, instead of recursing down millions
+/// of levels on the native stack.
+const HASH_DEPTH: usize = 100_000;
+
+fn numeric_hash_at(v: &Value, depth: usize) -> Option<i64> {
     Some(match v {
         Value::Bool(b) => *b as i64,
         Value::Int(n) => hash_int(*n),
         Value::Float(f) => hash_float(*f),
-        Value::Tuple(items) => {
-            let hs: Option<Vec<i64>> = items.iter().map(numeric_hash).collect();
+        Value::Tuple(items) if depth < HASH_DEPTH => {
+            let hs: Option<Vec<i64>> = items
+                .iter()
+                .map(|x| numeric_hash_at(x, depth + 1))
+                .collect();
             hash_tuple(&hs?)
         }
         _ => return None,

@@ -301,19 +301,10 @@ fn discover(
 /// NumPy's error for nested sequences of unequal lengths; `agreed` is the shape of the
 /// dimensions that were consistent.
 fn inhomogeneous(agreed: &[usize]) -> PyErr {
-    let shape = match agreed {
-        [n] => format!("({n},)"),
-        dims => format!(
-            "({})",
-            dims.iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
     PyErr::value_error(format!(
-        "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {shape} + inhomogeneous part.",
-        agreed.len()
+        "setting an array element with a sequence. The requested array has an inhomogeneous shape after {} dimensions. The detected shape was {} + inhomogeneous part.",
+        agreed.len(),
+        crate::arrays::elem::shape_str(agreed)
     ))
 }
 
