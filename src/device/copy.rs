@@ -123,12 +123,10 @@ fn strided_copy(sb: &Buffer, src: &ArrayArg, db: &Buffer, dst: &ArrayArg) {
     } else {
         (src.strides[nd - 1], dst.strides[nd - 1])
     };
-    let rows: usize = dst.shape[..nd.saturating_sub(1)].iter().product();
     let outer = &dst.shape[..nd.saturating_sub(1)];
-    let mut idx = vec![0usize; outer.len()];
     let same = src.dtype == dst.dtype;
     let mut tmp = [0u8; 8];
-    for _ in 0..rows {
+    for_each_row(outer, |idx| {
         let mut so = src.offset as isize;
         let mut dof = dst.offset as isize;
         for (ax, &i) in idx.iter().enumerate() {
@@ -150,6 +148,14 @@ fn strided_copy(sb: &Buffer, src: &ArrayArg, db: &Buffer, dst: &ArrayArg) {
                 }
             }
         }
+    });
+}
+
+/// Call `row(index)` for every index of the `outer` axes, in C order (once for no axes).
+fn for_each_row(outer: &[usize], mut row: impl FnMut(&[usize])) {
+    let mut idx = vec![0usize; outer.len()]; // bounded: one entry per dimension
+    for _ in 0..outer.iter().product::<usize>() {
+        row(&idx);
         for ax in (0..idx.len()).rev() {
             idx[ax] += 1;
             if idx[ax] < outer[ax] {
@@ -181,9 +187,8 @@ pub fn fill_region(dst: &ArrayArg, value: Scalar) {
     let nd = dst.shape.len();
     let (inner, step) = (dst.shape[nd - 1], dst.strides[nd - 1]);
     let outer = &dst.shape[..nd - 1];
-    let mut idx = vec![0usize; outer.len()];
-    let typed = step % isz as isize == 0 && bytes.len() == isz;
-    for _ in 0..outer.iter().product::<usize>() {
+    let typed = step % isz as isize == 0;
+    for_each_row(outer, |idx| {
         let mut at = dst.offset as isize;
         for (ax, &i) in idx.iter().enumerate() {
             at += i as isize * dst.strides[ax];
@@ -201,14 +206,7 @@ pub fn fill_region(dst: &ArrayArg, value: Scalar) {
             8 if aligned => fill_row::<u64>(&db, at, inner, stride / 8, &bytes),
             _ => (0..inner).for_each(|k| db.write(at + k * stride, &bytes)),
         }
-        for ax in (0..idx.len()).rev() {
-            idx[ax] += 1;
-            if idx[ax] < outer[ax] {
-                break;
-            }
-            idx[ax] = 0;
-        }
-    }
+    });
 }
 
 /// Elements a dense fill writes per pattern copy: large enough for memcpy speed, small
