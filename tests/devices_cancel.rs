@@ -148,3 +148,73 @@ fn a_looping_cuda_ufunc_stops() {
          x += 1\n    return x\nclimb(np.ones(100000, np.float32))",
     );
 }
+
+/// Work a device cannot stop (a kernel already running on the GPU) outlives an interrupt.
+/// The end of a cell then stops waiting for it — found on an H200, where every later cell,
+/// host-only ones too, hung at its end — until device work is queued behind it again;
+/// `cuda.synchronize()` (all tails) still waits for it.
+#[test]
+fn work_an_interrupt_abandons_holds_up_only_work_queued_behind_it() {
+    use nbcuda::device::cpu_streams::StreamSet;
+    let mut set = StreamSet::new(Arc::new(|_| {}));
+    let (release, blocked) = mpsc::channel::<()>();
+    let (started, running) = mpsc::channel::<()>();
+    set.submit(
+        0,
+        Vec::new(),
+        Box::new(move || {
+            let _ = started.send(());
+            let _ = blocked.recv();
+        }),
+    );
+    // Like a kernel already on the GPU: it started before the interrupt.
+    running.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(set.live_tails().len(), 1);
+    assert!(
+        !set.cancel(Duration::from_millis(20)),
+        "the stuck stream is not idle"
+    );
+    assert!(
+        set.live_tails().is_empty(),
+        "nothing queued since the interrupt"
+    );
+    assert!(
+        !set.all_tails()[0].done(),
+        "cuda.synchronize() still waits for it"
+    );
+    let behind = set.submit(0, Vec::new(), Box::new(|| {}));
+    let live = set.live_tails();
+    assert_eq!(
+        live.len(),
+        1,
+        "new work behind the stuck kernel is waited for"
+    );
+    assert!(!live[0].done());
+    release.send(()).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !behind.done() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "queued work never ran"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(set.all_tails().iter().all(|t| t.done()));
+}
+
+/// On the GPU a cuMemFree waits for the device, and while it waits every cuMemAlloc does
+/// too (seen on an H200); after an interrupt leaves a kernel running, frees are held back
+/// until it ends, so the session can still allocate.
+#[test]
+fn frees_are_held_back_while_interrupted_work_still_runs() {
+    use nbcuda::gpu::driver::FreeGate;
+    let gate = FreeGate::default();
+    assert!(gate.open());
+    let ended = Arc::new(AtomicBool::new(false));
+    let e = ended.clone();
+    gate.hold_until(Box::new(move || e.load(Ordering::SeqCst)));
+    assert!(!gate.open(), "the kernel still runs");
+    ended.store(true, Ordering::SeqCst);
+    assert!(gate.open(), "the kernel ended");
+    assert!(gate.open(), "a satisfied hold is dropped");
+}

@@ -260,6 +260,16 @@ pub fn synchronize(rt: &mut Runtime) -> PyResult<()> {
     wait(rt, tails)
 }
 
+/// The end of a cell: like `synchronize`, but streams an interrupt abandoned (a GPU
+/// kernel that cannot be stopped) hold it up only when work was queued behind them since.
+pub fn settle(rt: &mut Runtime) -> PyResult<()> {
+    if rt.state::<state::DeviceState>().device.is_none() {
+        return Ok(());
+    }
+    let tails = device(rt)?.backend().live_tails();
+    wait(rt, tails)
+}
+
 /// Wait for one stream.
 pub fn stream_synchronize(rt: &mut Runtime, stream: StreamId) -> PyResult<()> {
     if rt.state::<state::DeviceState>().device.is_none() {

@@ -77,6 +77,8 @@ pub trait Backend {
     fn stream_tail(&mut self, stream: StreamId) -> Option<Ticket>;
     /// The points after all work queued so far on every stream.
     fn device_tails(&mut self) -> Vec<Ticket>;
+    /// Like `device_tails`, less streams still running work an interrupt abandoned.
+    fn live_tails(&mut self) -> Vec<Ticket>;
     /// Kernel print output and faults collected since the last call.
     fn take_pending(&mut self) -> (String, Vec<KernelFault>);
     /// Drop the work queued on every stream and stop running kernels where the device can

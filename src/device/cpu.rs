@@ -438,6 +438,10 @@ impl Backend for CpuDevice {
         self.streams.all_tails()
     }
 
+    fn live_tails(&mut self) -> Vec<Ticket> {
+        self.streams.live_tails()
+    }
+
     fn take_pending(&mut self) -> (String, Vec<KernelFault>) {
         self.shared.take_pending()
     }

@@ -164,6 +164,10 @@ struct Queue {
     tx: Sender<Op>,
     progress: Arc<Progress>,
     submitted: u64,
+    /// `submitted` when an interrupt gave up waiting for this stream (0: never): work a
+    /// device cannot stop (a kernel already on the GPU) runs on, and the end of a cell
+    /// must not wait for it unless something was queued behind it since.
+    abandoned: u64,
 }
 
 /// The set of streams of one device.
@@ -241,6 +245,7 @@ impl StreamSet {
                 tx,
                 progress,
                 submitted: 0,
+                abandoned: 0,
             }
         })
     }
@@ -301,13 +306,30 @@ impl StreamSet {
 
     /// Drop every queued operation on every stream and ask running ones to stop; true when
     /// every stream was idle again within `patience`.
+    /// A stream still busy after `patience` is marked abandoned (see [`StreamSet::live_tails`]).
     pub fn cancel(&mut self, patience: Duration) -> bool {
         self.cancel_gen.fetch_add(1, Ordering::SeqCst);
         let deadline = Instant::now() + patience;
-        self.all_tails().iter().all(|t| {
+        let mut idle = true;
+        for q in self.queues.values_mut() {
             let left = deadline.saturating_duration_since(Instant::now());
-            t.0.wait_timeout(left)
-        })
+            if !q.progress.wait_for(q.submitted, left) {
+                q.abandoned = q.submitted;
+                idle = false;
+            }
+        }
+        idle
+    }
+
+    /// The tails of every stream except those an interrupt abandoned with nothing queued
+    /// on them since: what the end of a cell waits for, so that a GPU kernel that cannot be
+    /// stopped holds up only the cells that queue device work behind it.
+    pub fn live_tails(&self) -> Vec<Ticket> {
+        self.queues
+            .values()
+            .filter(|q| q.submitted != q.abandoned)
+            .map(|q| point(&q.progress, q.submitted))
+            .collect()
     }
 
     /// An event on `stream`: it completes, and takes its timestamp, when the stream's

@@ -73,7 +73,7 @@ pub fn after_interrupt(rt: &mut Runtime) {
 /// Called by the engine after every cell: waits for the device, writes kernel `print`
 /// output to the cell, and raises any kernel fault recorded since the last check.
 pub fn end_of_cell(rt: &mut Runtime) -> PyResult<()> {
-    api::synchronize(rt)
+    api::settle(rt)
 }
 
 /// One line describing the device in use, for the banner and `cuda.detect()`.

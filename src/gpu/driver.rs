@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use cudarc::driver::sys::{CUdevice_attribute, CUevent_flags};
 use cudarc::driver::{
@@ -69,7 +72,125 @@ pub struct Dims {
     pub shared_bytes: u32,
 }
 
+/// Memory handed to the free thread (host pointers as addresses, so the message is `Send`).
+enum Release {
+    Device(u64),
+    Host(usize),
+}
+
+/// `cuMemFree` and `cuMemFreeHost` wait for the whole device. A kernel that never ends (an
+/// interrupted `while True` still on the GPU) would hang whoever drops the last reference,
+/// the interpreter thread included, beyond any interrupt; so frees run on a thread of their
+/// own, and the host only waits for them (interruptibly) when an allocation finds the
+/// device full.
+struct Reaper {
+    tx: Mutex<Sender<Release>>,
+    pending: Arc<AtomicUsize>,
+    gate: Arc<FreeGate>,
+}
+
+/// Conditions that hold frees back. While a cuMemFree waits for a device that never goes
+/// idle it also blocks every later cuMemAlloc (seen on an H200), so after an interrupt
+/// leaves a kernel running, frees wait until it has ended.
+#[derive(Default)]
+pub struct FreeGate {
+    holds: Mutex<Vec<Box<dyn Fn() -> bool + Send>>>,
+}
+
+impl FreeGate {
+    /// Hold frees back until `done` returns true.
+    pub fn hold_until(&self, done: Box<dyn Fn() -> bool + Send>) {
+        self.holds
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(done);
+    }
+
+    /// Whether no condition holds frees back now (satisfied ones are dropped).
+    pub fn open(&self) -> bool {
+        let mut holds = self.holds.lock().unwrap_or_else(|p| p.into_inner());
+        holds.retain(|done| !done());
+        holds.is_empty()
+    }
+}
+
+impl Reaper {
+    fn start(ctx: Arc<CudaContext>) -> Reaper {
+        let (tx, rx) = channel::<Release>();
+        let pending = Arc::new(AtomicUsize::new(0));
+        let count = pending.clone();
+        let gate = Arc::new(FreeGate::default());
+        let shut = gate.clone();
+        // If no thread can be started, the channel is closed and `release` frees inline.
+        let _ = std::thread::Builder::new()
+            .name("nbcuda-cuda-free".into())
+            .spawn(move || {
+                let bound = ctx.bind_to_thread().is_ok();
+                for r in rx {
+                    while !shut.open() {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    if bound {
+                        // SAFETY: each address came from `alloc`/`alloc_host` on `ctx` and is
+                        // sent here exactly once, by its owner's `Drop`, after the last stream
+                        // operation using it completed.
+                        let _ = unsafe {
+                            match r {
+                                Release::Device(p) => result::free_sync(p),
+                                Release::Host(h) => result::free_host(h as *mut std::ffi::c_void),
+                            }
+                        };
+                    }
+                    count.fetch_sub(1, Ordering::SeqCst);
+                }
+            });
+        Reaper {
+            tx: Mutex::new(tx),
+            pending,
+            gate,
+        }
+    }
+
+    /// Queue `r`; false when the free thread is gone (the caller frees inline).
+    fn release(&self, r: Release) -> bool {
+        self.pending.fetch_add(1, Ordering::SeqCst);
+        let sent = self
+            .tx
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .send(r)
+            .is_ok();
+        if !sent {
+            self.pending.fetch_sub(1, Ordering::SeqCst);
+        }
+        sent
+    }
+}
+
+/// Poll `done` until it holds (true) or `stop` does (false): a short spin, then sleeps, so
+/// that a quick GPU operation costs microseconds and a stuck one costs no CPU.
+fn poll_until(
+    mut done: impl FnMut() -> Result<bool, CudaError>,
+    stop: &dyn Fn() -> bool,
+) -> Result<bool, CudaError> {
+    let start = Instant::now();
+    loop {
+        if done()? {
+            return Ok(true);
+        }
+        if stop() {
+            return Ok(false);
+        }
+        if start.elapsed() < Duration::from_micros(50) {
+            std::hint::spin_loop();
+        } else {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+}
+
 pub struct CudaDevice {
+    reaper: Reaper,
     ctx: Arc<CudaContext>,
     streams: Mutex<HashMap<u64, Arc<CudaStream>>>,
     modules: ModuleCache,
@@ -99,6 +220,7 @@ impl CudaDevice {
         let mut streams = HashMap::new();
         streams.insert(0, ctx.default_stream());
         Ok(CudaDevice {
+            reaper: Reaper::start(ctx.clone()),
             ctx,
             streams: Mutex::new(streams),
             modules: Mutex::new(HashMap::new()),
@@ -135,10 +257,10 @@ impl CudaDevice {
         unsafe { result::malloc_sync(bytes.max(1)) }.map_err(api("cuMemAlloc"))
     }
 
-    /// Release memory returned by [`CudaDevice::alloc`]. Errors are ignored: this runs
-    /// from `Drop`, where there is nobody to tell.
+    /// Release memory returned by [`CudaDevice::alloc`], on the free thread ([`Reaper`]).
+    /// Errors are ignored: this runs from `Drop`, where there is nobody to tell.
     pub fn free(&self, ptr: u64) {
-        if self.bind().is_ok() {
+        if !self.reaper.release(Release::Device(ptr)) && self.bind().is_ok() {
             // SAFETY: `ptr` came from `alloc` on this context and is freed exactly once,
             // by the owner's `Drop`, after the last stream operation using it completed
             // (every queued operation waits for its stream before it finishes).
@@ -213,7 +335,7 @@ impl CudaDevice {
     /// Release memory returned by [`CudaDevice::alloc_host`]. Errors are ignored, as in
     /// [`CudaDevice::free`].
     pub fn free_host(&self, host: *mut u8) {
-        if self.bind().is_ok() {
+        if !self.reaper.release(Release::Host(host as usize)) && self.bind().is_ok() {
             // SAFETY: `host` came from `alloc_host` and is freed exactly once, by its
             // owner's `Drop`, when the last buffer over it is gone; operations using it
             // synchronise their stream before they complete.
@@ -221,19 +343,43 @@ impl CudaDevice {
         }
     }
 
-    /// Set `bytes` at `ptr` to zero and wait until the GPU has done it. The plain cuMemsetD8
+    /// Memory handed to the free thread and not yet returned to the driver.
+    pub fn frees_pending(&self) -> usize {
+        self.reaper.pending.load(Ordering::SeqCst)
+    }
+
+    /// Hold frees back until `done` returns true (see [`FreeGate`]).
+    pub fn hold_frees_until(&self, done: Box<dyn Fn() -> bool + Send>) {
+        self.reaper.gate.hold_until(done)
+    }
+
+    /// Wait until the free thread is idle; false when `stop` asked to give up first.
+    pub fn wait_for_frees(&self, stop: &dyn Fn() -> bool) -> Result<bool, CudaError> {
+        poll_until(|| Ok(self.frees_pending() == 0), stop)
+    }
+
+    /// Set `bytes` at `ptr` to zero and wait until the GPU has done it; false when `stop`
+    /// asked to give up first (the memory must then not be handed out). The plain cuMemsetD8
     /// would be queued on the legacy default stream and return at once, and the streams
     /// nbcuda creates do not wait for that stream (cudarc makes them non-blocking): a copy
     /// on another stream could land first and then be zeroed. So the memset runs on a stream
-    /// of its own that is synchronised before the memory is handed out.
-    pub fn zero(&self, ptr: u64, bytes: usize) -> Result<(), CudaError> {
+    /// of its own, polled rather than synchronised so that an interrupt ends the wait.
+    pub fn zero(&self, ptr: u64, bytes: usize, stop: &dyn Fn() -> bool) -> Result<bool, CudaError> {
         let s = self.stream(ZEROING_STREAM)?;
         self.bind()?;
         // SAFETY: `ptr..ptr + bytes` is a live allocation made by `alloc` on this context,
         // which no other operation uses before this returns.
         unsafe { result::memset_d8_async(ptr, 0, bytes, s.cu_stream()) }
             .map_err(api("cuMemsetD8Async"))?;
-        s.synchronize().map_err(api("cuStreamSynchronize"))
+        let query = || {
+            // SAFETY: `s` is a live stream of this context, which is current (bound above).
+            match unsafe { cudarc::driver::sys::cuStreamQuery(s.cu_stream()) } {
+                cudarc::driver::sys::CUresult::CUDA_SUCCESS => Ok(true),
+                cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+                e => Err(api("cuStreamQuery")(DriverError(e))),
+            }
+        };
+        poll_until(query, stop)
     }
 
     /// A device attribute.

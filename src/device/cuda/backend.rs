@@ -86,6 +86,21 @@ fn oom(bytes: usize, free: usize, total: usize) -> PyErr {
     ))
 }
 
+impl CudaBackend {
+    /// A device allocation, or the out-of-memory error worded as on the CPU device.
+    fn try_alloc(&self, bytes: usize) -> PyResult<u64> {
+        let (free, total) = self.memory_info();
+        if bytes > free {
+            return Err(oom(bytes, free, total));
+        }
+        match self.dev.alloc(bytes) {
+            Ok(p) => Ok(p),
+            Err(e) if e.name.contains("OUT_OF_MEMORY") => Err(oom(bytes, free, total)),
+            Err(e) => Err(PyErr::new("CudaAPIError", e.to_string())),
+        }
+    }
+}
+
 impl Backend for CudaBackend {
     fn name(&self) -> String {
         self.dev.info().name.clone()
@@ -106,21 +121,33 @@ impl Backend for CudaBackend {
     }
 
     fn alloc(&mut self, bytes: usize) -> PyResult<Arc<Allocation>> {
-        let (free, total) = self.memory_info();
-        if bytes > free {
-            return Err(oom(bytes, free, total));
-        }
-        let ptr = match self.dev.alloc(bytes) {
-            Ok(p) => p,
-            Err(e) if e.name.contains("OUT_OF_MEMORY") => return Err(oom(bytes, free, total)),
-            Err(e) => return Err(PyErr::new("CudaAPIError", e.to_string())),
+        let flag = crate::arrays::interrupt::flag();
+        let stop = || crate::arrays::interrupt::pending(&flag);
+        let interrupted = || {
+            if let Some(f) = &flag {
+                f.store(false, Ordering::SeqCst);
+            }
+            PyErr::keyboard_interrupt()
+        };
+        let api_err = |e: crate::gpu::driver::CudaError| PyErr::new("CudaAPIError", e.to_string());
+        let ptr = match self.try_alloc(bytes) {
+            // Memory the host released may still be on its way back (frees run on their own
+            // thread, see gpu::driver): wait for it before calling the device full.
+            Err(full) if self.dev.frees_pending() > 0 => {
+                if !self.dev.wait_for_frees(&stop).map_err(api_err)? {
+                    return Err(interrupted());
+                }
+                self.try_alloc(bytes).map_err(|_| full)?
+            }
+            r => r?,
         };
         let mem = CudaMem::new(self.dev.clone(), ptr, bytes);
         // Zeroed like the CPU device's memory, so that both devices print the same values
-        // for a never-written device_array.
-        self.dev
-            .zero(ptr, bytes.max(1))
-            .map_err(|e| PyErr::new("CudaAPIError", e.to_string()))?;
+        // for a never-written device_array. An interrupt while the GPU is busy with a kernel
+        // that never ends drops `mem`, whose free then waits on the free thread.
+        if !self.dev.zero(ptr, bytes.max(1), &stop).map_err(api_err)? {
+            return Err(interrupted());
+        }
         self.shared.used.fetch_add(bytes, Ordering::SeqCst);
         let id = track_allocation(&self.shared, bytes);
         Ok(Arc::new(Allocation {
@@ -221,6 +248,10 @@ impl Backend for CudaBackend {
         self.streams.all_tails()
     }
 
+    fn live_tails(&mut self) -> Vec<Ticket> {
+        self.streams.live_tails()
+    }
+
     fn take_pending(&mut self) -> (String, Vec<KernelFault>) {
         self.shared.take_pending()
     }
@@ -229,6 +260,11 @@ impl Backend for CudaBackend {
         // Operations not yet handed to the driver are dropped; a kernel already running on
         // the GPU cannot be stopped and runs to its end, so this does not wait for it.
         let idle = self.streams.cancel(Duration::from_millis(100));
+        if !idle {
+            let running = self.streams.all_tails();
+            self.dev
+                .hold_frees_until(Box::new(move || running.iter().all(|t| t.done())));
+        }
         self.shared.forget_interrupted();
         idle
     }
