@@ -67,7 +67,7 @@ fn sorting_many_rows_stops_between_rows() {
     // Creating the session's runtime registers its flag for this thread.
     let mut rt = Runtime::new(Box::new(NoFrontend), flag.clone());
     let m = NdArray::zeros(&[4096, 256], DType::F64).expect("8 MiB");
-    let Some(Value::Builtin(sort)) = nbcuda::numpy::function("sort") else {
+    let Some(Value::Builtin(ref sort)) = nbcuda::numpy::function("sort") else {
         panic!("np.sort is a builtin");
     };
     assert!((sort.f)(&mut rt, Args::new(vec![Value::Array(m.clone())])).is_ok());

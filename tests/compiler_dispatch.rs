@@ -84,12 +84,12 @@ fn cuda_vectorize_add_on_host_arrays_returns_host_result() {
         ]),
     )
     .unwrap();
-    let Value::Array(r) = r else {
+    let Value::Array(ref r) = r else {
         panic!("expected an array")
     };
     assert_eq!(r.dtype, DType::F32);
     let want: Vec<f64> = xs.iter().zip(&ys).map(|(a, b)| (a + b) as f64).collect();
-    assert_eq!(values(&r), want);
+    assert_eq!(values(r), want);
 }
 
 #[test]
@@ -140,9 +140,9 @@ fn cuda_vectorize_scalars_and_broadcasting() {
         Args::new(vec![Value::Float(1.0), Value::Int(2)]),
     )
     .unwrap();
-    let Value::Array(r) = r else { panic!() };
+    let Value::Array(ref r) = r else { panic!() };
     assert_eq!(r.shape, vec![1]);
-    assert!((values(&r)[0] - ((0.5f64).sin() - 0.3).max(0.0)).abs() < 1e-15);
+    assert!((values(r)[0] - ((0.5f64).sin() - 0.3).max(0.0)).abs() < 1e-15);
     // Array with a Python scalar broadcast against it.
     let xs: Vec<f64> = (0..300).map(|i| i as f64).collect();
     let r = call(
@@ -151,12 +151,12 @@ fn cuda_vectorize_scalars_and_broadcasting() {
         Args::new(vec![Value::Array(f64_array(&xs)), Value::Float(7.0)]),
     )
     .unwrap();
-    let Value::Array(r) = r else { panic!() };
+    let Value::Array(ref r) = r else { panic!() };
     let want: Vec<f64> = xs
         .iter()
         .map(|i| ((i / 7.0).sin() - 0.3).max(0.0))
         .collect();
-    assert_eq!(values(&r), want);
+    assert_eq!(values(r), want);
     // (3, 1) against (4,) broadcasts to (3, 4).
     let a = array_of(&[3, 1], DType::F64, &[1.0, 2.0, 3.0]);
     let b = array_of(&[4], DType::F64, &[1.0, 2.0, 4.0, 8.0]);
@@ -166,7 +166,7 @@ fn cuda_vectorize_scalars_and_broadcasting() {
         Args::new(vec![Value::Array(a), Value::Array(b)]),
     )
     .unwrap();
-    let Value::Array(r) = r else { panic!() };
+    let Value::Array(ref r) = r else { panic!() };
     assert_eq!(r.shape, vec![3, 4]);
     let mut want = Vec::new();
     for x in [1.0f64, 2.0, 3.0] {
@@ -174,7 +174,7 @@ fn cuda_vectorize_scalars_and_broadcasting() {
             want.push(((x / y).sin() - 0.3).max(0.0));
         }
     }
-    assert_eq!(values(&r), want);
+    assert_eq!(values(r), want);
     // Shapes that do not broadcast: NumPy's error, shapes written as tuples.
     let e = call(
         &mut rt,
@@ -207,9 +207,9 @@ fn cpu_vectorize_lazy_and_out() {
         ]),
     )
     .unwrap();
-    let Value::Array(r) = r else { panic!() };
+    let Value::Array(ref r) = r else { panic!() };
     assert_eq!(r.dtype, DType::F32);
-    assert_eq!(values(&r), vec![2.0, 4.0, 7.0]);
+    assert_eq!(values(r), vec![2.0, 4.0, 7.0]);
     let out = f32_array(&[0.0; 3]);
     call(
         &mut rt,
@@ -343,7 +343,7 @@ fn ufunc_calling_a_device_function_that_returns_a_tuple() {
         .iter()
         .map(|v| Value::Array(f32_array(v)))
         .collect();
-    let Value::Array(out) = call(&mut rt, &pd, Args::new(args)).unwrap() else {
+    let Value::Array(ref out) = call(&mut rt, &pd, Args::new(args)).unwrap() else {
         panic!()
     };
     // Numba's typing: float32 trig stays float32; `** 2` and `** 0.5` with Python numbers go to float64.
@@ -356,7 +356,7 @@ fn ufunc_calling_a_device_function_that_returns_a_tuple() {
             (dx.powf(2.0) + dy.powf(2.0)).powf(0.5) as f32 as f64
         })
         .collect();
-    assert_eq!(values(&out), want);
+    assert_eq!(values(out), want);
 }
 
 #[test]
@@ -430,11 +430,11 @@ fn guvectorize_row_sums_and_elementwise_core() {
     let f = decorate(&mut rt, dec, "def row_sum(x, res):\n    s = 0.0\n    for i in range(x.shape[0]):\n        s += x[i]\n    res[0] = s\n");
     let av: Vec<f64> = (0..12).map(|i| i as f64).collect();
     let a = array_of(&[3, 4], DType::F64, &av);
-    let Value::Array(r) = call(&mut rt, &f, Args::new(vec![Value::Array(a)])).unwrap() else {
+    let Value::Array(ref r) = call(&mut rt, &f, Args::new(vec![Value::Array(a)])).unwrap() else {
         panic!()
     };
     assert_eq!(r.shape, vec![3]);
-    assert_eq!(values(&r), vec![6.0, 22.0, 38.0]);
+    assert_eq!(values(r), vec![6.0, 22.0, 38.0]);
     let dec = call(
         &mut rt,
         &gu,
@@ -449,7 +449,7 @@ fn guvectorize_row_sums_and_elementwise_core() {
         dec,
         "def scale(x, k, out):\n    for i in range(x.shape[0]):\n        out[i] = x[i] * k\n",
     );
-    let Value::Array(r) = call(
+    let Value::Array(ref r) = call(
         &mut rt,
         &g,
         Args::new(vec![
@@ -460,7 +460,7 @@ fn guvectorize_row_sums_and_elementwise_core() {
     .unwrap() else {
         panic!()
     };
-    assert_eq!(values(&r), vec![2.5, 5.0, 7.5]);
+    assert_eq!(values(r), vec![2.5, 5.0, 7.5]);
     let e = call(
         &mut rt,
         &gu,

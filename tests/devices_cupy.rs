@@ -210,7 +210,7 @@ fn cupy_cai_key_order_and_stream() {
         Args::new(vec![Value::Int(5)]).with_kw("dtype", Value::str("f4")),
     )
     .unwrap();
-    let Value::Dict(d) = attr(&mut rt, &x, "__cuda_array_interface__").unwrap() else {
+    let Value::Dict(ref d) = attr(&mut rt, &x, "__cuda_array_interface__").unwrap() else {
         panic!()
     };
     let d = d.borrow();
@@ -241,7 +241,7 @@ fn cupy_work_is_recorded_as_kernels() {
 fn cupy_streams_scope_work() {
     let mut rt = runtime();
     let m = cp();
-    let Some(Value::Module(cm)) = m.get("cuda") else {
+    let Some(Value::Module(ref cm)) = m.get("cuda") else {
         panic!()
     };
     let class = cm.get("Stream").unwrap();
@@ -295,7 +295,7 @@ fn large_contiguous_arithmetic_matches_elementwise_values() {
     let bs = attr(&mut rt, &big, "dtype").unwrap();
     assert!(matches!(bs, Value::DType(DType::I64)));
     let h = meth(&mut rt, &big, "get", Args::default()).unwrap();
-    let Value::Array(h) = h else { panic!() };
+    let Value::Array(ref h) = h else { panic!() };
     let mut b = [0u8; 8];
     h.buf.read(2 * 8, &mut b);
     assert_eq!(i64::from_le_bytes(b), 2i64.wrapping_mul(i64::MAX));
@@ -336,20 +336,20 @@ fn large_reductions_agree_with_exact_values() {
 fn random_arrays_are_seeded_and_in_range() {
     let mut rt = runtime();
     let m = cp();
-    let Some(Value::Module(r)) = m.get("random") else {
+    let Some(Value::Module(ref r)) = m.get("random") else {
         panic!()
     };
-    call(&mut rt, &r, "seed", Args::new(vec![Value::Int(42)])).unwrap();
-    let a = call(&mut rt, &r, "random", Args::new(vec![Value::Int(1000)])).unwrap();
-    call(&mut rt, &r, "seed", Args::new(vec![Value::Int(42)])).unwrap();
-    let b = call(&mut rt, &r, "random", Args::new(vec![Value::Int(1000)])).unwrap();
+    call(&mut rt, r, "seed", Args::new(vec![Value::Int(42)])).unwrap();
+    let a = call(&mut rt, r, "random", Args::new(vec![Value::Int(1000)])).unwrap();
+    call(&mut rt, r, "seed", Args::new(vec![Value::Int(42)])).unwrap();
+    let b = call(&mut rt, r, "random", Args::new(vec![Value::Int(1000)])).unwrap();
     let (va, vb) = (get(&mut rt, &a), get(&mut rt, &b));
     assert_eq!(va, vb);
     assert!(va.iter().all(|&x| (0.0..1.0).contains(&x)));
     assert!(va.windows(2).any(|w| w[0] != w[1]));
     let i = call(
         &mut rt,
-        &r,
+        r,
         "randint",
         Args::new(vec![Value::Int(3), Value::Int(7)]).with_kw("size", tuple(&[10, 10])),
     )
@@ -358,7 +358,7 @@ fn random_arrays_are_seeded_and_in_range() {
     assert!(get(&mut rt, &i).iter().all(|&x| (3.0..7.0).contains(&x)));
     let n = call(
         &mut rt,
-        &r,
+        r,
         "normal",
         Args::default()
             .with_kw("loc", Value::Float(5.0))
@@ -369,7 +369,7 @@ fn random_arrays_are_seeded_and_in_range() {
     assert!((mean - 5.0).abs() < 0.05, "{mean}");
     let f = call(
         &mut rt,
-        &r,
+        r,
         "random",
         Args::new(vec![Value::Int(3)]).with_kw("dtype", Value::str("float32")),
     )

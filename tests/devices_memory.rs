@@ -301,7 +301,7 @@ fn reshape_split_transpose_follow_numba() {
     let th = meth(&mut rt, &t, "copy_to_host", Args::default()).unwrap();
     assert_eq!(values(&th), vec![0., 5., 1., 6., 2., 7., 3., 8., 4., 9.]);
     let parts = meth(&mut rt, &d, "split", Args::new(vec![Value::Int(4)])).unwrap();
-    let Value::List(l) = parts else { panic!() };
+    let Value::List(ref l) = parts else { panic!() };
     let l = l.borrow().clone();
     assert_eq!(l.len(), 3);
     let last = meth(&mut rt, &l[2], "copy_to_host", Args::default()).unwrap();
@@ -367,7 +367,7 @@ fn repr_and_cuda_array_interface() {
         repr(&mut rt, &d).starts_with("<numba.cuda.cudadrv.devicearray.DeviceNDArray object at 0x")
     );
     let cai = attr(&mut rt, &d, "__cuda_array_interface__").unwrap();
-    let Value::Dict(dict) = cai else { panic!() };
+    let Value::Dict(ref dict) = cai else { panic!() };
     let dict = dict.borrow();
     let keys: Vec<String> = dict
         .entries
@@ -382,10 +382,10 @@ fn repr_and_cuda_array_interface() {
     assert_eq!(dict.get_str("typestr").unwrap().as_str(), Some("<f4"));
     assert!(matches!(dict.get_str("version"), Some(Value::Int(3))));
     let z = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(0)])).unwrap();
-    let Value::Dict(zd) = attr(&mut rt, &z, "__cuda_array_interface__").unwrap() else {
+    let Value::Dict(ref zd) = attr(&mut rt, &z, "__cuda_array_interface__").unwrap() else {
         panic!()
     };
-    let Some(Value::Tuple(data)) = zd.borrow().get_str("data").cloned() else {
+    let Some(Value::Tuple(ref data)) = zd.borrow().get_str("data").cloned() else {
         panic!()
     };
     assert!(matches!(data[0], Value::Int(0)));

@@ -63,7 +63,9 @@ fn async_copy_returns_before_completion_and_event_times_it() {
         Args::new(vec![Value::Int(BIG as i64)]).with_kw("dtype", Value::str("f4")),
     )
     .unwrap();
-    let Value::Array(host) = host else { panic!() };
+    let Value::Array(ref host) = host else {
+        panic!()
+    };
     let start = call(&mut rt, &m, "event", Args::default()).unwrap();
     let end = call(&mut rt, &m, "event", Args::default()).unwrap();
     meth(&mut rt, &start, "record", Args::new(vec![s.clone()])).unwrap();
@@ -126,7 +128,9 @@ fn default_stream_waits_for_other_streams() {
         Args::new(vec![Value::Int(BIG as i64)]).with_kw("dtype", Value::str("f4")),
     )
     .unwrap();
-    let Value::Array(host) = host else { panic!() };
+    let Value::Array(ref host) = host else {
+        panic!()
+    };
     let last = (BIG - 1) * 4;
     host.buf.write(last, &((BIG - 1) as f32).to_le_bytes());
     let d = call(

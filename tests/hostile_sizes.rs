@@ -183,3 +183,50 @@ fn hashing_a_tuple_nested_millions_deep_is_a_recursion_error() {
     assert_eq!(ok, "True");
     assert_eq!(deep.as_deref(), Some("RecursionError"));
 }
+
+#[test]
+fn dropping_containers_nested_millions_deep_never_recurses() {
+    // `l = [l]` in a loop, then `del l`, dropped one level per native frame and the kernel
+    // died of a stack overflow. Dropped here on a 256 KiB stack, which a recursive drop
+    // would overflow within a few thousand levels.
+    use nbcuda::py::value::{Dict, Value};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let mut l = Value::list(vec![]);
+            let mut t = Value::tuple(vec![]);
+            let mut d = Value::None;
+            for i in 0..2_000_000 {
+                l = Value::list(vec![Value::Int(i), l]);
+                t = Value::tuple(vec![t, Value::Int(i)]);
+                let entries = vec![(Value::Int(i), d)];
+                d = Value::Dict(Rc::new(RefCell::new(Dict { entries })));
+            }
+            let mixed = Value::list(vec![l, t.clone(), d]);
+            drop(mixed);
+            // A container still referenced elsewhere is not torn down by the drop.
+            let kept = Value::tuple(vec![t.clone()]);
+            drop(kept);
+            let Value::Tuple(ref items) = t else {
+                unreachable!()
+            };
+            tx.send(items.len()).unwrap();
+        })
+        .unwrap();
+    let outer = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the drop finished");
+    assert_eq!(outer, 2);
+}
+
+#[test]
+fn a_cell_can_delete_a_list_nested_a_million_deep() {
+    let mut s = Session::new();
+    assert_eq!(
+        s.eval("l = []\nfor i in range(1000000):\n    l = [l]\ndel l\nm = [[1, [2]], (3, {4: [5]})]\ndel m\n'alive'"),
+        "'alive'"
+    );
+}

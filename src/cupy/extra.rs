@@ -160,7 +160,7 @@ pub fn register(m: &crate::py::value::Module) {
     use crate::numba_cuda::devicearray::arg;
     use crate::py::value::Value;
     fn need(rt: &mut Runtime, v: Option<&Value>) -> PyResult<Operand> {
-        let v = v.unwrap_or(&Value::None);
+        let v = v.unwrap_or(crate::py::value::NONE);
         operand(rt, v)?
             .ok_or_else(|| PyErr::type_error(format!("Unsupported type {}", v.type_name())))
     }

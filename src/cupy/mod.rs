@@ -115,7 +115,7 @@ pub fn module() -> Rc<Module> {
     let m = Module::new("cupy", "CuPy arrays on nbcuda's devices.");
     m.func("asarray", "asarray(a, dtype=None)", "A CuPy array from a host array, list or device array (device memory is shared, not copied).", |rt, a| {
         let b = a.bind("asarray", &["a", "dtype=", "order="])?;
-        to_cupy(rt, arg(&b, 0).unwrap_or(&Value::None), arg(&b, 1), false)
+        to_cupy(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE), arg(&b, 1), false)
     });
     m.func(
         "array",
@@ -127,7 +127,12 @@ pub fn module() -> Rc<Module> {
                 &["obj", "dtype=", "copy=", "order=", "subok=", "ndmin="],
             )?;
             let copy = !matches!(arg(&b, 2), Some(Value::Bool(false)));
-            to_cupy(rt, arg(&b, 0).unwrap_or(&Value::None), arg(&b, 1), copy)
+            to_cupy(
+                rt,
+                arg(&b, 0).unwrap_or(crate::py::value::NONE),
+                arg(&b, 1),
+                copy,
+            )
         },
     );
     m.func(
@@ -136,7 +141,7 @@ pub fn module() -> Rc<Module> {
         "Copy a CuPy array to the host (NumPy arrays pass through).",
         |rt, a| {
             let b = a.bind("asnumpy", &["a", "stream=", "order=", "out="])?;
-            let obj = arg(&b, 0).unwrap_or(&Value::None);
+            let obj = arg(&b, 0).unwrap_or(crate::py::value::NONE);
             match obj {
                 Value::Array(_) => Ok(obj.clone()),
                 _ => match crate::numba_cuda::interop::view_of(rt, obj)? {
@@ -153,7 +158,7 @@ pub fn module() -> Rc<Module> {
             "A new device array.",
             move |rt, a| {
                 let b = a.bind(name, &["shape", "dtype=", "order="])?;
-                let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
+                let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
                 let dt = dtype_or(rt, arg(&b, 1), DType::F64)?;
                 Ok(wrap(new_array(rt, &shape, dt, fill)?))
             },
@@ -165,7 +170,7 @@ pub fn module() -> Rc<Module> {
             "A new device array shaped like a.",
             move |rt, a| {
                 let b = a.bind(&like, &["a", "dtype=", "order="])?;
-                let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(&Value::None))?;
+                let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
                 let dt = dtype_or(rt, arg(&b, 1), dt0)?;
                 Ok(wrap(new_array(rt, &shape, dt, fill)?))
             },
@@ -177,8 +182,8 @@ pub fn module() -> Rc<Module> {
         "A new device array filled with fill_value.",
         |rt, a| {
             let b = a.bind("full", &["shape", "fill_value", "dtype=", "order="])?;
-            let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
-            let v = scalar_of(rt, arg(&b, 1).unwrap_or(&Value::None))?;
+            let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
+            let v = scalar_of(rt, arg(&b, 1).unwrap_or(crate::py::value::NONE))?;
             let dt = dtype_or(rt, arg(&b, 2), v.dtype())?;
             Ok(wrap(ops::full(rt, &shape, dt, v)?))
         },
@@ -189,8 +194,8 @@ pub fn module() -> Rc<Module> {
         "A new device array like a filled with fill_value.",
         |rt, a| {
             let b = a.bind("full_like", &["a", "fill_value", "dtype=", "order="])?;
-            let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(&Value::None))?;
-            let v = scalar_of(rt, arg(&b, 1).unwrap_or(&Value::None))?;
+            let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
+            let v = scalar_of(rt, arg(&b, 1).unwrap_or(crate::py::value::NONE))?;
             let dt = dtype_or(rt, arg(&b, 2), dt0)?;
             Ok(wrap(ops::full(rt, &shape, dt, v)?))
         },
@@ -261,7 +266,7 @@ pub fn module() -> Rc<Module> {
             "An elementwise ufunc computed on the device.",
             move |rt, a| {
                 let b = a.bind(name, &["x", "out=", "dtype="])?;
-                let x = arg(&b, 0).unwrap_or(&Value::None);
+                let x = arg(&b, 0).unwrap_or(crate::py::value::NONE);
                 let v = match operand(rt, x)? {
                     Some(Operand::Arr(v)) => v,
                     Some(_) => {
@@ -304,8 +309,8 @@ pub fn module() -> Rc<Module> {
             "An elementwise ufunc computed on the device.",
             move |rt, a| {
                 let b = a.bind(name, &["x1", "x2", "out=", "dtype="])?;
-                let x = arg(&b, 0).unwrap_or(&Value::None);
-                let y = arg(&b, 1).unwrap_or(&Value::None);
+                let x = arg(&b, 0).unwrap_or(crate::py::value::NONE);
+                let y = arg(&b, 1).unwrap_or(crate::py::value::NONE);
                 match (operand(rt, x)?, operand(rt, y)?) {
                     (Some(p), Some(q)) => Ok(wrap(ops::binary_op(rt, op, p, q)?)),
                     _ => Err(PyErr::type_error("Unsupported type")),
@@ -324,7 +329,7 @@ pub fn module() -> Rc<Module> {
             "A reduction computed on the device; returns a CuPy array.",
             move |rt, a| {
                 let b = a.bind(name, &["a", "axis=", "dtype=", "out=", "keepdims="])?;
-                let x = arg(&b, 0).unwrap_or(&Value::None);
+                let x = arg(&b, 0).unwrap_or(crate::py::value::NONE);
                 let v = match crate::numba_cuda::interop::view_of(rt, x)? {
                     Some(v) if !matches!(x, Value::Array(_)) => v,
                     _ => {

@@ -177,7 +177,7 @@ impl Object for CupyArray {
                     let b = a.bind("astype", &["dtype", "copy="])?;
                     let dt = crate::py::ndarray_attrs::dtype_from_value(
                         rt,
-                        arg(&b, 0).unwrap_or(&Value::None),
+                        arg(&b, 0).unwrap_or(crate::py::value::NONE),
                     )?;
                     Ok(wrap(ops::cast_copy(rt, &c.view, dt)?))
                 },
@@ -230,7 +230,7 @@ impl Object for CupyArray {
                 "Set every element to value.",
                 |c, rt, a| {
                     let b = a.bind("fill", &["value"])?;
-                    let val = arg(&b, 0).unwrap_or(&Value::None);
+                    let val = arg(&b, 0).unwrap_or(crate::py::value::NONE);
                     let s = hostconv::host_array(rt, val)?;
                     let sc = crate::device::copy::read_scalar(
                         &crate::kernel::abi::ArgMem::Host(s.buf.clone()),

@@ -318,7 +318,7 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
             .downcast::<crate::interp::objects::ExceptionValue>()
             .is_some_and(|x| crate::py::exceptions::name_is_subclass(&x.err.ename, &e.name)));
     }
-    let cls_name = match crate::interp::attrs::get_attr(rt, cls, "__name__") {
+    let cls_name = match &crate::interp::attrs::get_attr(rt, cls, "__name__") {
         Ok(Value::Str(s)) => s.to_string(),
         _ => {
             return Err(PyErr::type_error(
@@ -327,7 +327,7 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
         }
     };
     let t = type_of(rt, v);
-    let vname = match crate::interp::attrs::get_attr(rt, &t, "__name__") {
+    let vname = match &crate::interp::attrs::get_attr(rt, &t, "__name__") {
         Ok(Value::Str(s)) => s.to_string(),
         _ => v.type_name(),
     };

@@ -119,7 +119,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "sum(iterable, /, start=0)",
         "The sum of the items plus start.",
         |rt, a| {
-            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
             let mut acc = a
                 .pos
                 .get(1)
@@ -140,7 +140,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "enumerate(iterable, start=0)",
         "Pairs (index, item) for the items of an iterable.",
         |rt, a| {
-            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
             let start = a
                 .pos
                 .get(1)
@@ -245,7 +245,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "sorted(iterable, /, *, key=None, reverse=False)",
         "A new sorted list of the iterable's items.",
         |rt, a| {
-            let items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let items = ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
             Ok(Value::list(sort_values(
                 rt,
                 items,
@@ -259,7 +259,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "reversed(sequence, /)",
         "The items in reverse order.",
         |rt, a| {
-            let mut items = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let mut items = ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
             items.reverse();
             Ok(Value::list(items))
         },
@@ -269,7 +269,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "any(iterable, /)",
         "True if any item is true.",
         |rt, a| {
-            for v in ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+            for v in ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))? {
                 if ops::truthy(rt, &v)? {
                     return Ok(Value::Bool(true));
                 }
@@ -282,7 +282,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "all(iterable, /)",
         "True if every item is true.",
         |rt, a| {
-            for v in ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+            for v in ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))? {
                 if !ops::truthy(rt, &v)? {
                     return Ok(Value::Bool(false));
                 }
@@ -341,7 +341,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "iter(iterable)",
         "An iterator over an iterable's items (taken when iter() is called).",
         |rt, a| {
-            let v = a.pos.first().unwrap_or(&Value::None);
+            let v = a.pos.first().unwrap_or(crate::py::value::NONE);
             if v.downcast::<Iterator>().is_some() {
                 return Ok(v.clone());
             }
@@ -356,7 +356,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "next(iterator[, default])",
         "The iterator's next item; at the end, default or StopIteration.",
         |_, a| {
-            let v = a.pos.first().unwrap_or(&Value::None);
+            let v = a.pos.first().unwrap_or(crate::py::value::NONE);
             let Some(it) = v.downcast::<Iterator>() else {
                 return Err(PyErr::type_error(format!(
                     "'{}' object is not an iterator",

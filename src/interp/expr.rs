@@ -212,7 +212,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
                         ops::dict_set(rt, &mut dict, k, v)?;
                     }
                     None => match v {
-                        Value::Dict(other) => {
+                        Value::Dict(ref other) => {
                             for (k, v) in other.borrow().entries.clone() {
                                 ops::dict_set(rt, &mut dict, k, v)?;
                             }
@@ -254,7 +254,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
             })?;
             let mut dict = Dict::default();
             for p in pairs {
-                if let Value::Tuple(t) = p {
+                if let Value::Tuple(ref t) = p {
                     ops::dict_set(rt, &mut dict, t[0].clone(), t[1].clone())?;
                 }
             }
@@ -314,7 +314,7 @@ pub fn eval_args(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::Arguments) -> PyResul
         match &k.arg {
             Some(name) => kw.push((Rc::from(name.as_str()), v)),
             None => match v {
-                Value::Dict(d) => {
+                Value::Dict(ref d) => {
                     for (k, v) in d.borrow().entries.iter() {
                         let Value::Str(s) = k else {
                             return Err(PyErr::type_error("keywords must be strings"));

@@ -236,7 +236,7 @@ fn user_names(ctx: &Ctx) -> Vec<String> {
 /// `type(v).__name__`.
 fn type_name_of(rt: &mut Runtime, v: &Value) -> String {
     let t = crate::interp::builtins::type_of(rt, v);
-    match crate::interp::attrs::get_attr(rt, &t, "__name__") {
+    match &crate::interp::attrs::get_attr(rt, &t, "__name__") {
         Ok(Value::Str(s)) => s.to_string(),
         _ => match &t {
             Value::Builtin(b) => b.name.clone(),

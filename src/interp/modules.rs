@@ -448,7 +448,7 @@ fn warnings_module() -> Rc<Module> {
         |rt, a| {
             let msg = crate::interp::repr::to_str(rt, a.pos.first().unwrap_or(&Value::None))?;
             let cat = match a.pos.get(1).or(a.kwarg("category")) {
-                Some(c) => match crate::interp::attrs::get_attr(rt, c, "__name__")? {
+                Some(c) => match &crate::interp::attrs::get_attr(rt, c, "__name__")? {
                     Value::Str(s) => s.to_string(),
                     _ => "UserWarning".into(),
                 },

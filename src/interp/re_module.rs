@@ -236,8 +236,8 @@ impl Pattern {
                         Some(t) => c.expand(t, &mut out),
                         None => {
                             let mv = Value::object(Match::new(&self, &s, &c));
-                            match rt.call(&repl, Args::new(vec![mv]))? {
-                                Value::Str(r) => out.push_str(&r),
+                            match &rt.call(&repl, Args::new(vec![mv]))? {
+                                Value::Str(r) => out.push_str(r),
                                 other => {
                                     return Err(PyErr::type_error(format!(
                                         "expected str instance, {} found",

@@ -177,7 +177,7 @@ impl GUFunc {
         }
         let r = self.call_impl(rt, Args { pos, kw })?;
         let mut results = match r {
-            Value::Tuple(t) if nout > 1 => t.to_vec(),
+            Value::Tuple(ref t) if nout > 1 => t.to_vec(),
             other => vec![other],
         };
         for (k, res) in results.iter_mut().enumerate() {

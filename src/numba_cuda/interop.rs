@@ -75,7 +75,7 @@ pub fn view_of(rt: &mut Runtime, v: &Value) -> PyResult<Option<DeviceView>> {
             }
             // Foreign objects exposing the interface.
             match o.clone().get_attr("__cuda_array_interface__", rt) {
-                Ok(Some(Value::Dict(d))) => {
+                Ok(Some(Value::Dict(ref d))) => {
                     let d = d.borrow().clone();
                     from_cai(rt, &d).map(Some)
                 }

@@ -271,7 +271,7 @@ fn cudadrv() -> Value {
         "Whether an array is C-contiguous, ignoring broadcast (stride 0) and length-1 axes.",
         |rt, a| {
             let (shape, strides, itemsize) =
-                host_or_device_layout(rt, a.pos.first().unwrap_or(&Value::None))?;
+                host_or_device_layout(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
             let mut expect = itemsize as isize;
             for (n, st) in shape.iter().zip(&strides).rev() {
                 if *n > 1 && *st != 0 {
@@ -329,7 +329,7 @@ pub fn build(m: &Module) {
             let b = a.bind("to_device", &["obj", "stream=", "copy=", "to="])?;
             let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 1))?;
             let copy = !matches!(arg(&b, 2), Some(Value::Bool(false)));
-            to_device(rt, arg(&b, 0).unwrap_or(&Value::None), s, copy, arg(&b, 3))
+            to_device(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE), s, copy, arg(&b, 3))
         });
     m.func(
         "device_array",
@@ -340,7 +340,7 @@ pub fn build(m: &Module) {
                 "device_array",
                 &["shape", "dtype=", "strides=", "order=", "stream="],
             )?;
-            let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
+            let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
             let dt = dtype_arg(rt, arg(&b, 1))?;
             let st = strides_arg(arg(&b, 2))?;
             let order = order_arg(arg(&b, 3))?;
@@ -356,7 +356,7 @@ pub fn build(m: &Module) {
         "An uninitialised device array with ary's shape and dtype.",
         |rt, a| {
             let b = a.bind("device_array_like", &["ary", "stream="])?;
-            let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(&Value::None))?;
+            let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
             let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 1))?;
             Ok(DeviceNDArray::value(device_array(
                 rt, &shape, dt, order, None, s,
@@ -406,7 +406,7 @@ pub fn build(m: &Module) {
                     ],
                 };
                 let b = a.bind(name, params)?;
-                let shape = parse_shape(arg(&b, 0).unwrap_or(&Value::None))?;
+                let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
                 let dt = dtype_arg(rt, arg(&b, 1))?;
                 let st = strides_arg(arg(&b, 2))?;
                 let order = order_arg(arg(&b, 3))?;
@@ -420,7 +420,7 @@ pub fn build(m: &Module) {
             doc,
             move |rt, a| {
                 let b = a.bind(&like_name, &["ary", "stream=", "portable=", "wc="])?;
-                let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(&Value::None))?;
+                let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
                 hostmem::special_array(rt, &shape, dt, order, None, kind)
             },
         );
@@ -450,7 +450,7 @@ pub fn build(m: &Module) {
         "A DeviceNDArray sharing the memory of any object with __cuda_array_interface__ (no copy).",
         |rt, a| {
             let b = a.bind("as_cuda_array", &["obj", "sync="])?;
-            let obj = arg(&b, 0).unwrap_or(&Value::None);
+            let obj = arg(&b, 0).unwrap_or(crate::py::value::NONE);
             match crate::numba_cuda::interop::view_of(rt, obj)? {
                 Some(v) => Ok(DeviceNDArray::value(v)),
                 None => Err(PyErr::type_error(
@@ -465,7 +465,7 @@ pub fn build(m: &Module) {
         "True when obj exposes __cuda_array_interface__.",
         |rt, a| {
             let b = a.bind("is_cuda_array", &["obj"])?;
-            let obj = arg(&b, 0).unwrap_or(&Value::None);
+            let obj = arg(&b, 0).unwrap_or(crate::py::value::NONE);
             Ok(Value::Bool(match obj {
                 Value::Object(_) => crate::numba_cuda::interop::view_of(rt, obj)
                     .ok()

@@ -27,7 +27,7 @@ fn dt_opt(rt: &mut Runtime, v: &Option<Value>) -> PyResult<Option<DType>> {
 }
 
 pub(crate) fn arg(b: &[Option<Value>], i: usize) -> &Value {
-    b[i].as_ref().unwrap_or(&Value::None)
+    b[i].as_ref().unwrap_or(crate::py::value::NONE)
 }
 
 pub(crate) fn out_arg(v: &Option<Value>) -> PyResult<Option<NdArray>> {

@@ -404,7 +404,7 @@ pub(crate) fn reductions(m: &Module) {
                 };
                 let f = array_getattr(&x, meth, rt)?
                     .ok_or_else(|| PyErr::internal("missing method"))?;
-                match f {
+                match &f {
                     Value::Builtin(b) => (b.f)(rt, args),
                     _ => Err(PyErr::internal("method is not a builtin")),
                 }

@@ -383,7 +383,7 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
                 ))
             })?;
             match rt.call(&m, crate::py::value::Args::default())? {
-                Value::Array(a) => a,
+                Value::Array(ref a) => a.clone(),
                 other => {
                     return Err(PyErr::type_error(format!(
                         "__array__ returned a '{}', not an ndarray",
@@ -446,7 +446,7 @@ pub fn to_list(a: &NdArray) -> PyResult<Value> {
     let mut items = Vec::new();
     for v in array_iter(a)? {
         items.push(match v {
-            Value::Array(x) => to_list(&x)?,
+            Value::Array(ref x) => to_list(x)?,
             Value::Scalar(s) => scalar_to_python(s),
             other => other,
         });

@@ -363,12 +363,12 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         "sort" => {
             // In place, as ndarray.sort() does (the module function returns a copy).
             let f = numpy_function(rt, "sort")?.ok_or_else(|| PyErr::internal("np.sort"))?;
-            let Value::Builtin(b) = f else {
+            let Value::Builtin(b) = &f else {
                 return Err(PyErr::internal("np.sort is not a builtin"));
             };
             let sorted = (b.f)(rt, Args::new(vec![Value::Array(a.clone())]))?;
-            if let Value::Array(s) = sorted {
-                crate::arrays::elem::copy_into(a, &s)?;
+            if let Value::Array(ref s) = sorted {
+                crate::arrays::elem::copy_into(a, s)?;
             }
             Ok(Value::None)
         }

@@ -16,6 +16,10 @@ use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 
+/// `None` behind a `'static` reference, for `arg(..).unwrap_or(NONE)`: `Value` has a
+/// destructor, so `&Value::None` is a temporary rather than a promoted constant.
+pub const NONE: &Value = &Value::None;
+
 /// A Python value.
 #[derive(Clone)]
 pub enum Value {
@@ -512,5 +516,71 @@ impl From<crate::arrays::reduce::Reduced> for Value {
             crate::arrays::reduce::Reduced::Scalar(s) => Value::Scalar(s),
             crate::arrays::reduce::Reduced::Array(a) => Value::Array(a),
         }
+    }
+}
+
+thread_local! {
+    /// Containers left to drop by the outermost drop in progress (see `Drop for Value`).
+    static DROP_QUEUE: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
+    static DRAINING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn is_container(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Dict(_)
+    )
+}
+
+/// Dropping a container drops its items, which for a list nested millions deep (built by
+/// `l = [l]` in a loop) recurses once per level and overflows the stack. As CPython's
+/// "trashcan" does, the outermost drop takes the nested containers over and drops them
+/// one at a time from a queue, so no drop recurses more than one level.
+impl Drop for Value {
+    fn drop(&mut self) {
+        let children: Vec<Value> = match self {
+            Value::List(l) | Value::Set(l) => match Rc::get_mut(l) {
+                Some(cell) if cell.borrow().iter().any(is_container) => {
+                    std::mem::take(cell.get_mut())
+                }
+                _ => return,
+            },
+            Value::Tuple(t) => match Rc::get_mut(t) {
+                Some(items) if items.iter().any(is_container) => items
+                    .iter_mut()
+                    .map(|v| std::mem::replace(v, Value::None))
+                    .collect(),
+                _ => return,
+            },
+            Value::Dict(d) => match Rc::get_mut(d) {
+                Some(cell)
+                    if cell
+                        .borrow()
+                        .entries
+                        .iter()
+                        .any(|(k, v)| is_container(k) || is_container(v)) =>
+                {
+                    std::mem::take(&mut cell.get_mut().entries)
+                        .into_iter()
+                        .flat_map(|(k, v)| [k, v])
+                        .collect()
+                }
+                _ => return,
+            },
+            _ => return,
+        };
+        // During thread teardown the queue may be gone: drop the plain way.
+        let Ok(draining) = DRAINING.try_with(|d| d.replace(true)) else {
+            return;
+        };
+        if draining {
+            let _ = DROP_QUEUE.try_with(|q| q.borrow_mut().extend(children));
+            return;
+        }
+        drop(children);
+        while let Some(next) = DROP_QUEUE.with(|q| q.borrow_mut().pop()) {
+            drop(next);
+        }
+        DRAINING.with(|d| d.set(false));
     }
 }

@@ -87,7 +87,7 @@ pub fn series(rt: &mut Runtime, v: &Value, what: &str) -> PyResult<Series> {
             })?;
             let host = rt.call(&method, Args::new(vec![]))?;
             match host {
-                Value::Array(a) => Ok(from_array(&a)),
+                Value::Array(ref a) => Ok(from_array(a)),
                 other => series(rt, &other, what),
             }
         }

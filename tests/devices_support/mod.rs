@@ -24,7 +24,7 @@ pub fn cuda() -> Rc<Module> {
 
 pub fn call(rt: &mut Runtime, m: &Module, name: &str, args: Args) -> PyResult<Value> {
     match m.get(name) {
-        Some(Value::Builtin(b)) => (b.f)(rt, args),
+        Some(Value::Builtin(ref b)) => (b.f)(rt, args),
         _ => panic!("{} has no function {name}", m.name),
     }
 }
@@ -41,7 +41,7 @@ pub fn attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
 
 pub fn meth(rt: &mut Runtime, v: &Value, name: &str, args: Args) -> PyResult<Value> {
     match attr(rt, v, name)? {
-        Value::Builtin(b) => (b.f)(rt, args),
+        Value::Builtin(ref b) => (b.f)(rt, args),
         other => panic!("{name} is not a method: {}", other.type_name()),
     }
 }

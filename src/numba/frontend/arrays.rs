@@ -191,7 +191,7 @@ fn const_shape(b: &Builder, cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
             }
         }
         Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
-            Some(Value::Tuple(t)) => t
+            Some(Value::Tuple(ref t)) => t
                 .iter()
                 .map(|v| {
                     v.as_index()

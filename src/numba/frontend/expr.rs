@@ -136,9 +136,9 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
                     }
                     items[j as usize].clone()
                 }
-                Val::Global(crate::py::value::Value::Array(host)) => {
+                Val::Global(crate::py::value::Value::Array(ref host)) => {
                     let (a, dt, nd) =
-                        crate::numba::frontend::arrays::const_array(b, cx, &host, e.range())?;
+                        crate::numba::frontend::arrays::const_array(b, cx, host, e.range())?;
                     let _ = a;
                     let idx = index_regs(b, cx, &s.slice, nd)?;
                     Val::Reg(b.emit(dt, Op::Load(a, idx)))

@@ -193,12 +193,12 @@ impl FnCtx {
 
 /// Turn a host value captured by a kernel into a compile-time value.
 pub fn global_val(b: &mut Builder, v: Value) -> PyResult<Val> {
-    Ok(match v {
-        Value::Int(i) => Val::Reg(b.konst(Scalar::I64(i))),
-        Value::Float(f) => Val::Reg(b.konst(Scalar::F64(f))),
-        Value::Bool(x) => Val::Reg(b.konst(Scalar::Bool(x))),
-        Value::Scalar(s) => Val::Reg(b.konst(s)),
-        Value::Module(m) => Val::Module(m),
+    Ok(match &v {
+        Value::Int(i) => Val::Reg(b.konst(Scalar::I64(*i))),
+        Value::Float(f) => Val::Reg(b.konst(Scalar::F64(*f))),
+        Value::Bool(x) => Val::Reg(b.konst(Scalar::Bool(*x))),
+        Value::Scalar(s) => Val::Reg(b.konst(*s)),
+        Value::Module(m) => Val::Module(m.clone()),
         Value::Str(s) => Val::Str(s.to_string()),
         Value::None => Val::None,
         Value::Builtin(bi) => {
@@ -214,7 +214,7 @@ pub fn global_val(b: &mut Builder, v: Value) -> PyResult<Val> {
                 // `from numba import prange`: the same loop as `numba.prange(...)`.
                 Val::Path(name)
             } else {
-                Val::Global(Value::Builtin(bi))
+                Val::Global(v.clone())
             }
         }
         Value::Object(o) => {
@@ -224,10 +224,10 @@ pub fn global_val(b: &mut Builder, v: Value) -> PyResult<Val> {
             {
                 Val::Path(p.path.clone())
             } else {
-                Val::Global(Value::Object(o))
+                Val::Global(v.clone())
             }
         }
-        other => Val::Global(other),
+        _ => Val::Global(v.clone()),
     })
 }
 
