@@ -108,3 +108,68 @@ fn finfo_and_asfortranarray() {
     let c = s.run("np.finfo(np.int32)");
     assert_eq!(c.ename().as_deref(), Some("ValueError"));
 }
+
+#[test]
+fn fmod_copysign_nextafter_and_c_type_names_are_numpys() {
+    // Numba's math tests compare kernels with these ufuncs; values from NumPy 2.3.
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    assert_eq!(
+        s.stdout("print(np.fmod(np.array([-5, 5, 7]), 3), np.fmod(-5.5, 2))"),
+        "[-2  2  1] -1.5\n"
+    );
+    assert_eq!(s.eval("np.fmod(np.array([4, -4]), 0)"), "array([0, 0])");
+    assert_eq!(
+        s.eval("np.fmod(np.array([True]), np.array([True]))"),
+        "array([0], dtype=int8)"
+    );
+    assert_eq!(s.eval("np.copysign(3, -0.0)"), "np.float64(-3.0)");
+    assert_eq!(
+        s.eval("np.copysign(np.array([1, -2], dtype=np.float32), 1)"),
+        "array([1., 2.], dtype=float32)"
+    );
+    assert_eq!(
+        s.eval("np.nextafter(1.0, 2.0)"),
+        "np.float64(1.0000000000000002)"
+    );
+    assert_eq!(
+        s.eval("np.nextafter(np.float32(1), np.float32(0))"),
+        "np.float32(0.99999994)"
+    );
+    assert_eq!(s.eval("np.nextafter(0.0, -1.0)"), "np.float64(-5e-324)");
+    assert_eq!(
+        s.stdout("print(np.byte, np.ubyte, np.short, np.uint)"),
+        "<class 'numpy.int8'> <class 'numpy.uint8'> <class 'numpy.int16'> <class 'numpy.uint64'>\n"
+    );
+}
+
+#[test]
+fn ranges_convert_like_other_sequences() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    assert_eq!(s.eval("np.array(range(5))"), "array([0, 1, 2, 3, 4])");
+    assert_eq!(s.eval("np.array(range(0))"), "array([], dtype=float64)");
+    assert_eq!(
+        s.eval("np.asarray(range(2, 10, 3), dtype=np.float32)"),
+        "array([2., 5., 8.], dtype=float32)"
+    );
+}
+
+#[test]
+fn flags_read_as_attributes_and_as_a_mapping() {
+    let mut s = Session::new();
+    s.run("import numpy as np\na = np.zeros((3, 4))\nf = np.asfortranarray(a)")
+        .ok();
+    assert_eq!(
+        s.stdout("print(a.flags.c_contiguous, a.flags.f_contiguous, f.flags['F'], f.flags.fortran, a[:, 1].flags.contiguous, a.flags.owndata, a[1:].flags.owndata)"),
+        "True False True True False True False\n"
+    );
+    assert_eq!(
+        s.stdout("print(repr(a.flags))"),
+        "  C_CONTIGUOUS : True\n  F_CONTIGUOUS : False\n  OWNDATA : True\n  WRITEABLE : True\n  ALIGNED : True\n  WRITEBACKIFCOPY : False\n\n"
+    );
+    assert_eq!(
+        s.run("a.flags['c_contiguous']").ename().as_deref(),
+        Some("KeyError")
+    );
+}

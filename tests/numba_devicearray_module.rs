@@ -31,3 +31,86 @@ fn is_contiguous_agrees_with_the_core_of_the_array() {
         .eval("da.errmsg_contiguous_buffer")
         .starts_with("'Array contains non-contiguous buffer"));
 }
+
+#[test]
+fn numba_type_of_a_device_array_names_its_layout() {
+    // Numba types a kernel argument C when C-contiguous (checked first), else F when
+    // F-contiguous, else A.
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda\nc = np.zeros((5, 5))\nf = np.asfortranarray(c)")
+        .ok();
+    let cases = [
+        ("cuda.to_device(np.zeros(10))", "C"),
+        ("cuda.to_device(c)", "C"),
+        ("cuda.to_device(f)", "F"),
+        ("cuda.to_device(c)[2, :]", "C"),
+        ("cuda.to_device(f)[:, 2]", "C"),
+        ("cuda.to_device(c)[:, 2]", "A"),
+        ("cuda.to_device(f)[2, :]", "A"),
+    ];
+    for (expr, want) in cases {
+        assert_eq!(
+            s.eval(&format!("({expr})._numba_type_.layout")),
+            format!("'{want}'"),
+            "{expr}"
+        );
+    }
+    assert_eq!(
+        s.eval("cuda.to_device(f)._numba_type_"),
+        "array(float64, 2d, F)"
+    );
+    assert_eq!(
+        s.stdout("d = cuda.to_device(f)\nprint(d.flags.f_contiguous, d.flags['C_CONTIGUOUS'])"),
+        "True False\n"
+    );
+}
+
+#[test]
+fn driver_level_copies_memset_and_auto_device() {
+    let mut s = Session::new();
+    s.run(
+        "import numpy as np\nfrom numba import cuda\ndrv = cuda.cudadrv.driver\n\
+         ctx = cuda.cudadrv.devices.get_context()",
+    )
+    .ok();
+    // Bytes copied in, set, and read back: 0xAB in every byte of a uint32 is 2880154539.
+    assert_eq!(
+        s.stdout(
+            "m = ctx.memalloc(40)\nh = np.arange(10, dtype=np.uint32)\nback = np.zeros(10, dtype=np.uint32)\n\
+             drv.host_to_device(m, h, 40)\ndrv.device_to_host(back, m, 40)\nprint(back.tolist())\n\
+             drv.device_memset(m, 0xAB, 8)\ndrv.device_to_host(back, m, 40)\nprint(back[:3].tolist(), drv.device_memory_size(m))"
+        ),
+        "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9]\n[2880154539, 2880154539, 2] 40\n"
+    );
+    assert_eq!(
+        s.run("drv.device_memset(m, 0, 41)").ename().as_deref(),
+        Some("ValueError")
+    );
+    assert_eq!(
+        s.stdout(
+            "d, copied = cuda.cudadrv.devicearray.auto_device(2)\nprint(d.copy_to_host(), copied)\n\
+             e, again = cuda.cudadrv.devicearray.auto_device(d)\nprint(e is d, again)"
+        ),
+        "2 True\nTrue False\n"
+    );
+    assert_eq!(
+        s.run("cuda.cudadrv.devicearray.auto_device(np.arange(10.0)[::2])")
+            .ename()
+            .as_deref(),
+        Some("ValueError")
+    );
+    assert_eq!(
+        s.eval("cuda.cudadrv.devicearray.verify_cuda_ndarray_interface(cuda.to_device(np.asarray(1.5)))"),
+        ""
+    );
+    assert_eq!(
+        s.run("cuda.cudadrv.devicearray.verify_cuda_ndarray_interface(3)")
+            .ename()
+            .as_deref(),
+        Some("AttributeError")
+    );
+    assert_eq!(
+        s.stdout("print(cuda.to_device(range(3)).copy_to_host())"),
+        "[0 1 2]\n"
+    );
+}

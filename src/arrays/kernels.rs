@@ -49,6 +49,41 @@ pub trait ElemArith: Elem {
     fn hypot(self, o: Self) -> Self {
         Self::from_f64(self.to_f64().hypot(o.to_f64()))
     }
+    fn copysign(self, o: Self) -> Self {
+        Self::from_f64(self.to_f64().copysign(o.to_f64()))
+    }
+    fn nextafter(self, o: Self) -> Self {
+        Self::from_f64(nextafter_f64(self.to_f64(), o.to_f64()))
+    }
+    /// C's fmod: the remainder with the sign of the dividend (0 for an integer zero divisor).
+    fn fmod(self, o: Self) -> Self {
+        Self::from_f64(self.to_f64() % o.to_f64())
+    }
+}
+
+/// The next representable value after `x` towards `y` (C's `nextafter`).
+pub fn nextafter_f64(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x == y {
+        y
+    } else if y > x {
+        x.next_up()
+    } else {
+        x.next_down()
+    }
+}
+
+fn nextafter_f32(x: f32, y: f32) -> f32 {
+    if x.is_nan() || y.is_nan() {
+        f32::NAN
+    } else if x == y {
+        y
+    } else if y > x {
+        x.next_up()
+    } else {
+        x.next_down()
+    }
 }
 
 macro_rules! int_arith {
@@ -78,6 +113,13 @@ macro_rules! int_arith {
                     q.wrapping_sub(1)
                 } else {
                     q
+                }
+            }
+            fn fmod(self, o: Self) -> Self {
+                if o == 0 {
+                    0
+                } else {
+                    self.wrapping_rem(o)
                 }
             }
             #[inline(always)]
@@ -179,7 +221,7 @@ int_arith!(u32, false);
 int_arith!(u64, false);
 
 macro_rules! float_arith {
-    ($t:ty) => {
+    ($t:ty, $next:ident) => {
         impl ElemArith for $t {
             #[inline(always)]
             fn add(self, o: Self) -> Self {
@@ -305,11 +347,20 @@ macro_rules! float_arith {
             fn hypot(self, o: Self) -> Self {
                 <$t>::hypot(self, o)
             }
+            fn copysign(self, o: Self) -> Self {
+                <$t>::copysign(self, o)
+            }
+            fn fmod(self, o: Self) -> Self {
+                self % o
+            }
+            fn nextafter(self, o: Self) -> Self {
+                $next(self, o)
+            }
         }
     };
 }
-float_arith!(f32);
-float_arith!(f64);
+float_arith!(f32, nextafter_f32);
+float_arith!(f64, nextafter_f64);
 
 impl ElemArith for B8 {
     fn add(self, o: Self) -> Self {

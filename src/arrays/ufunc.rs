@@ -24,6 +24,9 @@ pub enum Ufunc2 {
     LogicalXor,
     Arctan2,
     Hypot,
+    Fmod,
+    Copysign,
+    Nextafter,
 }
 
 impl Ufunc2 {
@@ -67,6 +70,9 @@ impl Ufunc2 {
             Ufunc2::LogicalXor => "logical_xor",
             Ufunc2::Arctan2 => "arctan2",
             Ufunc2::Hypot => "hypot",
+            Ufunc2::Fmod => "fmod",
+            Ufunc2::Copysign => "copysign",
+            Ufunc2::Nextafter => "nextafter",
         }
     }
 
@@ -95,7 +101,11 @@ fn no_loop(name: &str, a: DType, b: DType) -> ArrayError {
 pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
     let ct = promote(a, b);
     Ok(match k {
-        Ufunc2::Arith(Arith::Div) | Ufunc2::Arctan2 | Ufunc2::Hypot => {
+        Ufunc2::Arith(Arith::Div)
+        | Ufunc2::Arctan2
+        | Ufunc2::Hypot
+        | Ufunc2::Copysign
+        | Ufunc2::Nextafter => {
             let f = if k == Ufunc2::Arith(Arith::Div) && !ct.is_float() {
                 DType::F64
             } else {
@@ -108,7 +118,7 @@ pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
                 "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.",
             ))
         }
-        Ufunc2::Arith(Arith::FloorDiv) | Ufunc2::Arith(Arith::Mod) | Ufunc2::Arith(Arith::Pow) if ct == DType::Bool => {
+        Ufunc2::Arith(Arith::FloorDiv) | Ufunc2::Arith(Arith::Mod) | Ufunc2::Arith(Arith::Pow) | Ufunc2::Fmod if ct == DType::Bool => {
             (DType::I8, DType::I8)
         }
         Ufunc2::Arith(Arith::BitAnd) | Ufunc2::Arith(Arith::BitOr) | Ufunc2::Arith(Arith::BitXor) | Ufunc2::Arith(Arith::LShift) | Ufunc2::Arith(Arith::RShift) => {
@@ -169,6 +179,9 @@ fn arith_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
         Ufunc2::Arith(Arith::Div) => zip_map(a, b, out, T::tdiv),
         Ufunc2::Arctan2 => zip_map(a, b, out, T::atan2),
         Ufunc2::Hypot => zip_map(a, b, out, T::hypot),
+        Ufunc2::Fmod => zip_map(a, b, out, T::fmod),
+        Ufunc2::Copysign => zip_map(a, b, out, T::copysign),
+        Ufunc2::Nextafter => zip_map(a, b, out, T::nextafter),
         _ => unreachable!("not an arithmetic ufunc"),
     }
 }

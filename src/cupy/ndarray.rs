@@ -11,7 +11,7 @@ use crate::cupy::elementwise::{self as ops, Operand};
 use crate::cupy::reductions::{self as red, Reduce};
 use crate::device::api::{self, Transfer};
 use crate::device::DeviceView;
-use crate::numba_cuda::devicearray::{arg, flags_dict, ints, istrides};
+use crate::numba_cuda::devicearray::{arg, flags_value, ints, istrides};
 use crate::numba_cuda::view_index::{basic_index, parse_shape, Indexed, Layout};
 use crate::numba_cuda::{hostconv, viewops};
 use crate::py::error::{PyErr, PyResult};
@@ -142,7 +142,7 @@ impl Object for CupyArray {
             "ndim" => Value::Int(v.shape.len() as i64),
             "itemsize" => Value::Int(v.dtype.itemsize() as i64),
             "nbytes" => Value::Int((v.size() * v.dtype.itemsize()) as i64),
-            "flags" => flags_dict(v),
+            "flags" => flags_value(v),
             "__cuda_array_interface__" => crate::numba_cuda::interop::cupy_cai(v),
             "data" => Value::Int((crate::device::pointers::base_ptr(&v.alloc) + v.offset) as i64),
             "T" => wrap(DeviceView {

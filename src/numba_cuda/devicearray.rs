@@ -18,7 +18,7 @@ use crate::numba_cuda::view_index::{basic_index, broadcast_to, Indexed, Layout};
 use crate::numba_cuda::{hostconv, viewops};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Dict, Object, Value};
+use crate::py::value::{Object, Value};
 
 pub const ERR_CONTIGUOUS: &str = "Array contains non-contiguous buffer and cannot be transferred as a single memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()";
 
@@ -52,18 +52,65 @@ fn call_stream(rt: &mut Runtime, given: Option<&Value>, view: &DeviceView) -> Py
     Ok(if s == 0 { view.stream } else { s })
 }
 
-pub fn flags_dict(view: &DeviceView) -> Value {
+pub fn flags_value(view: &DeviceView) -> Value {
     let isz = view.dtype.itemsize();
-    let mut d = Dict::default();
-    d.insert_str(
-        "C_CONTIGUOUS",
-        Value::Bool(contiguous(&view.shape, &view.strides, isz, true)),
-    );
-    d.insert_str(
-        "F_CONTIGUOUS",
-        Value::Bool(contiguous(&view.shape, &view.strides, isz, false)),
-    );
-    Value::Dict(Rc::new(std::cell::RefCell::new(d)))
+    crate::py::flags::Flags::value(
+        contiguous(&view.shape, &view.strides, isz, true),
+        contiguous(&view.shape, &view.strides, isz, false),
+        true,
+    )
+}
+
+/// `d._numba_type_`: the Numba array type a kernel sees for this array, e.g.
+/// `array(float64, 2d, F)`; the layout is C or F when the memory is contiguous in that
+/// order (C first, as Numba checks), else A.
+struct ArrayTypeOf {
+    dtype: crate::arrays::dtype::DType,
+    ndim: usize,
+    layout: &'static str,
+}
+
+impl Object for ArrayTypeOf {
+    fn type_name(&self) -> String {
+        "Array".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.core.types.npytypes".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        let name = crate::kernel::types::numba_name(self.dtype);
+        Ok(format!("array({name}, {}d, {})", self.ndim, self.layout))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "layout" => Some(Value::str(self.layout)),
+            "ndim" => Some(Value::Int(self.ndim as i64)),
+            "dtype" => Some(Value::object(crate::numba::numba_types::NumbaType {
+                ty: crate::kernel::types::Ty::Scalar(self.dtype),
+            })),
+            "name" => Some(Value::str(&self.repr(rt)?)),
+            _ => None,
+        })
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn numba_type_of(view: &DeviceView) -> Value {
+    let isz = view.dtype.itemsize();
+    let layout = if contiguous(&view.shape, &view.strides, isz, true) {
+        "C"
+    } else if contiguous(&view.shape, &view.strides, isz, false) {
+        "F"
+    } else {
+        "A"
+    };
+    Value::object(ArrayTypeOf {
+        dtype: view.dtype,
+        ndim: view.shape.len(),
+        layout,
+    })
 }
 
 fn is_contig(view: &DeviceView) -> bool {
@@ -371,7 +418,8 @@ impl Object for DeviceNDArray {
                 let (lo, hi) = extent(&v.shape, &v.strides, v.dtype.itemsize());
                 Value::Int((hi - lo) as i64)
             }
-            "flags" => flags_dict(v),
+            "flags" => flags_value(v),
+            "_numba_type_" => numba_type_of(v),
             "stream" => Stream::bound(v.stream),
             "__cuda_memory__" | "__cuda_ndarray__" => Value::Bool(true),
             "__cuda_array_interface__" => crate::numba_cuda::interop::numba_cai(v),

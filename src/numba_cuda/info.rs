@@ -241,6 +241,26 @@ impl Object for Context {
                     Ok(Value::None)
                 },
             ),
+            "memalloc" => Value::builtin(
+                "Context.memalloc",
+                "memalloc(bytesize)",
+                "Allocate bytesize bytes of device memory (a uint8 device array here; Numba returns a MemoryPointer).",
+                |rt, a| {
+                    let b = a.bind("memalloc", &["bytesize"])?;
+                    let n = b[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
+                    let n = usize::try_from(n)
+                        .map_err(|_| PyErr::value_error(format!("memalloc: negative size {n}")))?;
+                    let view = crate::numba_cuda::device_array(
+                        rt,
+                        &[n],
+                        crate::arrays::dtype::DType::U8,
+                        'C',
+                        None,
+                        0,
+                    )?;
+                    Ok(crate::numba_cuda::devicearray::DeviceNDArray::value(view))
+                },
+            ),
             "device" => Value::object(DeviceObj),
             _ => return Ok(None),
         }))

@@ -4,6 +4,7 @@
 //!
 //! | file | holds |
 //! |---|---|
+//! | `cudadrv.rs` | `numba.cuda.cudadrv`: the driver-level paths (`devicearray.auto_device`, `driver.device_memset`, `driver.host_to_device`, `devices.get_context`, ...) that Numba's tests and older tutorials use. |
 //! | `devicearray.rs` | `DeviceNDArray`: Numba's device array object over a `DeviceView`. |
 //! | `devicemethods.rs` | The methods of `DeviceNDArray` (bound to the receiver). |
 //! | `hostconv.rs` | Turning Python values into host arrays for transfers (`cuda.to_device([1, 2])`, `d[:] = [1, 3]`): NumPy's own conversion, so lists become the arrays NumPy would make. |
@@ -19,6 +20,7 @@
 //! `mod.rs`:
 //! The `numba.cuda` module: allocation, transfer, streams, events, devices.
 
+pub mod cudadrv;
 pub mod devicearray;
 pub mod devicemethods;
 pub mod hostconv;
@@ -51,6 +53,7 @@ use crate::py::value::{Module, Value};
 pub fn module() -> Rc<Module> {
     let m = Module::new("numba.cuda", "Numba's CUDA API on nbcuda's devices.");
     build(&m);
+    cudadrv::install(&m);
     Rc::new(m)
 }
 
@@ -234,95 +237,15 @@ fn host_arrays(rt: &mut Runtime, vals: &[Value]) -> PyResult<Vec<NdArray>> {
         .collect()
 }
 
-fn class(module: &str, name: &str) -> Value {
+pub(crate) fn class(module: &str, name: &str) -> Value {
     Value::object(crate::py::value::ClassObj {
         module: module.to_string(),
         name: name.to_string(),
     })
 }
 
-/// The layout of a host or device array: shape, byte strides and itemsize.
-fn host_or_device_layout(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, Vec<isize>, usize)> {
-    if let Value::Array(a) = v {
-        return Ok((a.shape.clone(), a.strides.clone(), a.dtype.itemsize()));
-    }
-    if let Some(d) = crate::numba_cuda::interop::view_of(rt, v)? {
-        return Ok((d.shape.clone(), d.strides.clone(), d.dtype.itemsize()));
-    }
-    let a = hostconv::host_array(rt, v)?;
-    Ok((a.shape, a.strides, a.dtype.itemsize()))
-}
-
-/// `cuda.cudadrv` with `devicearray` and `driver`, for `isinstance` checks and the
-/// documented class paths.
-fn cudadrv() -> Value {
-    let da = Module::new("numba.cuda.cudadrv.devicearray", "Device arrays.");
-    da.set(
-        "DeviceNDArray",
-        class("numba.cuda.cudadrv.devicearray", "DeviceNDArray"),
-    );
-    da.set(
-        "errmsg_contiguous_buffer",
-        Value::str(crate::numba_cuda::devicearray::ERR_CONTIGUOUS),
-    );
-    da.func(
-        "is_contiguous",
-        "is_contiguous(ary)",
-        "Whether an array is C-contiguous, ignoring broadcast (stride 0) and length-1 axes.",
-        |rt, a| {
-            let (shape, strides, itemsize) =
-                host_or_device_layout(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
-            let mut expect = itemsize as isize;
-            for (n, st) in shape.iter().zip(&strides).rev() {
-                if *n > 1 && *st != 0 {
-                    if *st != expect {
-                        return Ok(Value::Bool(false));
-                    }
-                    expect *= *n as isize;
-                }
-            }
-            Ok(Value::Bool(true))
-        },
-    );
-    da.func(
-        "array_core",
-        "array_core(ary)",
-        "The repeated core of a broadcast array: the view without its stride-0 axes.",
-        |rt, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
-            let Value::Array(x) = &v else {
-                return Ok(v);
-            };
-            let _ = rt;
-            if x.size() == 0 {
-                return Ok(v);
-            }
-            let keep: Vec<usize> = (0..x.ndim()).filter(|&k| x.strides[k] != 0).collect();
-            let mut core = x.clone();
-            core.shape = keep.iter().map(|&k| x.shape[k]).collect();
-            core.strides = keep.iter().map(|&k| x.strides[k]).collect();
-            Ok(Value::Array(core))
-        },
-    );
-    let drv = Module::new("numba.cuda.cudadrv.driver", "Streams, events, contexts.");
-    for n in ["Stream", "Event", "Context", "Device"] {
-        drv.set(n, class("numba.cuda.cudadrv.driver", n));
-    }
-    let pkg = Module::new("numba.cuda.cudadrv", "The CUDA driver layer.");
-    pkg.set("devicearray", Value::Module(Rc::new(da)));
-    pkg.set("driver", Value::Module(Rc::new(drv)));
-    Value::Module(Rc::new(pkg))
-}
-
 /// Build the module's memory, stream, event and device functions.
 pub fn build(m: &Module) {
-    let drv = cudadrv();
-    if let Value::Module(p) = &drv {
-        if let Some(da) = p.get("devicearray") {
-            m.set("devicearray", da);
-        }
-    }
-    m.set("cudadrv", drv);
     m.func("to_device", "to_device(obj, stream=0, copy=True, to=None)",
         "Allocate a device array like obj and copy obj into it (or into `to=`). Device arrays are returned as they are.",
         |rt, a| {

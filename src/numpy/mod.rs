@@ -164,6 +164,17 @@ const TYPES: &[(&str, DType)] = &[
     ("float64", DType::F64),
     ("double", DType::F64),
     ("float_", DType::F64),
+    // C type names, as NumPy 2 maps them on 64-bit Linux.
+    ("byte", DType::I8),
+    ("ubyte", DType::U8),
+    ("short", DType::I16),
+    ("ushort", DType::U16),
+    ("uintc", DType::U32),
+    ("long", DType::I64),
+    ("ulong", DType::U64),
+    ("longlong", DType::I64),
+    ("ulonglong", DType::U64),
+    ("uint", DType::U64),
 ];
 
 thread_local! {

@@ -49,6 +49,9 @@ const BINARY: &[(&str, Ufunc2)] = &[
     ("logical_xor", Ufunc2::LogicalXor),
     ("arctan2", Ufunc2::Arctan2),
     ("hypot", Ufunc2::Hypot),
+    ("fmod", Ufunc2::Fmod),
+    ("copysign", Ufunc2::Copysign),
+    ("nextafter", Ufunc2::Nextafter),
 ];
 
 /// `np.add(x, y, out=None)` etc.: Python numbers are weak operands.

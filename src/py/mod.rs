@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `error.rs` | Python exceptions as nbcuda raises them: a class name, a message, and the source positions the error passed through, rendered as a traceback with a caret under the offending code. |
 //! | `exceptions.rs` | The exception classes nbcuda knows, with their bases: Python's built-in hierarchy plus NumPy's, Numba's, IPython's and nbcuda's own. |
+//! | `flags.rs` | `ndarray.flags`: NumPy's flags object, read as a mapping or through attributes, for host, device and CuPy arrays. |
 //! | `function.rs` | User-defined functions (`def` and `lambda`): what the interpreter calls and what the kernel compiler lowers. |
 //! | `ndarray_attrs.rs` | The Python face of host arrays: what the interpreter calls for attribute access, indexing, operators, printing and conversion of NumPy arrays and scalars. |
 //! | `ndarray_docs.rs` | Signatures and one-paragraph docs of the ndarray methods, for `arr.sum?`, inspection and keyword completion inside calls (`arr.sum(ax` → `axis=`). |
@@ -16,6 +17,7 @@
 //! | `value.rs` | The value model shared by the interpreter and every native module. |
 pub mod error;
 pub mod exceptions;
+pub mod flags;
 pub mod function;
 pub mod ndarray_attrs;
 pub mod ndarray_docs;

@@ -376,12 +376,19 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
             return Ok(out);
         }
         Value::Object(o) => {
-            let m = o.clone().get_attr("__array__", rt)?.ok_or_else(|| {
-                PyErr::type_error(format!(
+            let Some(m) = o.clone().get_attr("__array__", rt)? else {
+                // Sequences without `__array__` (`range`) convert item by item, as NumPy
+                // converts any sequence.
+                if o.len(rt)?.is_some() {
+                    if let Some(items) = o.clone().iter(rt)? {
+                        return to_ndarray_dtype(rt, &Value::list(items), dtype);
+                    }
+                }
+                return Err(PyErr::type_error(format!(
                     "cannot convert a '{}' object to a NumPy array",
                     o.type_name()
-                ))
-            })?;
+                )));
+            };
             match rt.call(&m, crate::py::value::Args::default())? {
                 Value::Array(ref a) => a.clone(),
                 other => {

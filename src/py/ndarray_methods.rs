@@ -229,17 +229,11 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
         "strides" => Value::tuple(a.strides.iter().map(|&s| Value::Int(s as i64)).collect()),
         "T" => Value::Array(transpose(a, None)?),
         "flat" => Value::Array(ravel(a)?),
-        "flags" => {
-            let mut d = crate::py::value::Dict::default();
-            d.insert_str("C_CONTIGUOUS", Value::Bool(a.is_c_contiguous()));
-            d.insert_str("F_CONTIGUOUS", Value::Bool(a.is_f_contiguous()));
-            d.insert_str(
-                "OWNDATA",
-                Value::Bool(a.offset == 0 && a.buf.len() == a.nbytes()),
-            );
-            d.insert_str("WRITEABLE", Value::Bool(true));
-            Value::Dict(std::rc::Rc::new(std::cell::RefCell::new(d)))
-        }
+        "flags" => crate::py::flags::Flags::value(
+            a.is_c_contiguous(),
+            a.is_f_contiguous(),
+            a.offset == 0 && a.buf.len() == a.nbytes(),
+        ),
         m if METHODS.contains(&m) => method(a.clone(), m),
         _ => return Ok(None),
     }))
