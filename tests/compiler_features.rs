@@ -254,3 +254,58 @@ fn partial_indexing_gives_row_views() {
     let e = compile_err("def f(a):\n    a[0] = 1.0\n", &[arr1(DType::F32, 2)]);
     assert_eq!(e.ename, "TypingError");
 }
+
+#[test]
+fn round_with_ndigits_is_pythons() {
+    // Expected values from CPython 3.11's round(), except the first: Numba's kernels scale
+    // by 10**ndigits and round half to even, and 2.675 * 100 is exactly 267.5 in binary
+    // (CPython rounds the decimal value 2.67499999... correctly, to 2.67). Values whose
+    // scaling overflows (1e300 * 100) come back unchanged.
+    let src = "def round_to(a, out, nd):\n    i = cuda.grid(1)\n    if i < a.size:\n        out[i] = round(a[i], nd[i])\n";
+    let k = kernel(
+        src,
+        &[
+            arr1(DType::F64, 1),
+            arr1(DType::F64, 1),
+            arr1(DType::I64, 1),
+        ],
+    );
+    let xs = [
+        2.675, 0.5425, 1234.5678, -0.125, 0.5, 1.5, 2.5, -2.5, 1e300, 123.456,
+    ];
+    let nds = [2.0, 3.0, -2.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, -1.0];
+    let a = f64_array(&xs);
+    let nd = array_of(&[10], DType::I64, &nds);
+    let out = f64_array(&[0.0; 10]);
+    launch(&k, cfg(1, 10), &[arg(&a), arg(&out), arg(&nd)]).unwrap();
+    assert_eq!(
+        values(&out),
+        vec![2.68, 0.542, 1200.0, -0.12, 0.0, 2.0, 2.0, -2.0, 1e300, 120.0]
+    );
+    let ki = kernel(
+        "def round_int(a, out):\n    i = cuda.grid(1)\n    if i < a.size:\n        out[i] = round(a[i], -1) + round(a[i], 2) * 0\n",
+        &[arr1(DType::I64, 1), arr1(DType::I64, 1)],
+    );
+    let a = array_of(&[3], DType::I64, &[17.0, -25.0, 149.0]);
+    let out = array_of(&[3], DType::I64, &[0.0; 3]);
+    launch(&ki, cfg(1, 3), &[arg(&a), arg(&out)]).unwrap();
+    assert_eq!(values(&out), vec![20.0, -20.0, 150.0]);
+}
+
+#[test]
+fn a_local_name_bound_once_to_an_int_sizes_a_shared_array() {
+    // Numba folds `N = 100` into the shape; a name assigned twice is not a constant.
+    let k = kernel(
+        "def f(out):\n    N = 8\n    buf = cuda.shared.array(N, np.int32)\n    t = cuda.threadIdx.x\n    buf[t] = t * 2\n    cuda.syncthreads()\n    out[t] = buf[N - 1 - t] + len(buf)\n",
+        &[arr1(DType::I32, 1)],
+    );
+    let out = array_of(&[8], DType::I32, &[0.0; 8]);
+    launch(&k, cfg(1, 8), &[arg(&out)]).unwrap();
+    let want: Vec<f64> = (0..8).map(|t| ((7 - t) * 2 + 8) as f64).collect();
+    assert_eq!(values(&out), want);
+    let e = compile_err(
+        "def g(out):\n    N = 8\n    N = 9\n    buf = cuda.shared.array(N, np.int32)\n    out[0] = buf[0]\n",
+        &[arr1(DType::I32, 1)],
+    );
+    assert!(e.message.contains("must be a constant"), "{}", e.message);
+}

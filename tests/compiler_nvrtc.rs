@@ -61,3 +61,18 @@ fn nvrtc_warnings_are_visible_to_the_check() {
     )
     .is_err());
 }
+
+#[test]
+fn float64_atomic_adds_on_arrays_use_generic_addressing_as_numba_does() {
+    // Numba's PTX has `atom.add.f64` (or `red.add.f64` when the old value is unused), and
+    // its users check `inspect_asm()` for it; nvcc's atomicAdd would say `atom.global`.
+    let kernels = compiler_support::catalog::all();
+    let (_, k) = kernels
+        .iter()
+        .find(|(n, _)| n == "float_atomics")
+        .expect("float_atomics is in the catalog");
+    let c = inspect_asm::compile(&cuda_source(k), "compute_80").unwrap();
+    let has = |s: &str| c.ptx.contains(s);
+    assert!(has("atom.add.f64") || has("red.add.f64"), "{}", c.ptx);
+    assert!(!has("atom.global.add.f64") && !has("red.global.add.f64"));
+}

@@ -92,6 +92,9 @@ impl Builder {
     pub fn emit_to(&mut self, dst: Reg, op: Op) {
         let value = match &op {
             Op::Const(s) => Some(*s),
+            // `N = 100` lowers to a constant copied into N's register: N is still constant
+            // for shapes while that copy is its only write.
+            Op::Copy(src) if self.ty(*src) == self.ty(dst) => self.constant(*src),
             _ => None,
         };
         self.single

@@ -427,7 +427,10 @@ impl<'a> Gen<'a> {
             }
         };
         let ull = "unsigned long long";
+        let global = matches!(a, ArrRef::Param(_));
         match (op, d) {
+            (AtomicOp::Add, DType::F64) if global => format!("nb_atomic_add_f64({p}, {v})"),
+            (AtomicOp::Sub, DType::F64) if global => format!("nb_atomic_add_f64({p}, -{v})"),
             (AtomicOp::Add, DType::I64) => native("atomicAdd", ull),
             (AtomicOp::Add, _) => native("atomicAdd", ""),
             (AtomicOp::Sub, DType::I32 | DType::U32) => native("atomicSub", ""),

@@ -172,6 +172,63 @@ fn math_call(
     Ok(Val::Reg(r))
 }
 
+/// `round(x, ndigits)` as Numba compiles it (CPython's pre-3.x float algorithm): scale by
+/// a power of ten, round half to even, scale back; NaN, infinities and scalings that
+/// overflow give `x` back. Integers round to themselves for ndigits >= 0 and to a
+/// multiple of 10**-ndigits otherwise (computed in float64, as the result type is int).
+fn round_ndigits(b: &mut Builder, x: Reg, nd: Reg) -> Reg {
+    use crate::arrays::operator::Cmp;
+    let int_in = !b.ty(x).is_float();
+    let t = if int_in { DType::F64 } else { b.ty(x) };
+    let xf = b.cast(x, t);
+    let nd = b.cast(nd, DType::I64);
+    let c = |b: &mut Builder, v: f64| {
+        let k = b.konst(Scalar::F64(v));
+        b.cast(k, t)
+    };
+    let zero = b.konst(Scalar::I64(0));
+    let neg = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, nd, zero));
+    // ndigits >= 0: x * 10**e1 * pow2, splitting 10**ndigits past 1e22 so neither overflows.
+    let nd_pos = b.emit(DType::I64, Op::Select(neg, zero, nd));
+    let k22 = b.konst(Scalar::I64(22));
+    let big = b.emit(DType::Bool, Op::Cmp(Cmp::Gt, nd_pos, k22));
+    let less22 = b.emit(DType::I64, Op::Bin(Arith::Sub, nd_pos, k22));
+    let e1 = b.emit(DType::I64, Op::Select(big, less22, nd_pos));
+    let ten = c(b, 10.0);
+    let e1f = b.cast(e1, t);
+    let pow1 = b.emit(t, Op::Bin(Arith::Pow, ten, e1f));
+    let (p22, one) = (c(b, 1e22), c(b, 1.0));
+    let pow2 = b.emit(t, Op::Select(big, p22, one));
+    let y1 = b.emit(t, Op::Bin(Arith::Mul, xf, pow1));
+    let y_pos = b.emit(t, Op::Bin(Arith::Mul, y1, pow2));
+    // ndigits < 0: x / 10**-ndigits.
+    let minus = b.emit(DType::I64, Op::Bin(Arith::Sub, zero, nd));
+    let e_neg = b.emit(DType::I64, Op::Select(neg, minus, zero));
+    let e_negf = b.cast(e_neg, t);
+    let pown = b.emit(t, Op::Bin(Arith::Pow, ten, e_negf));
+    let y_neg = b.emit(t, Op::Bin(Arith::Div, xf, pown));
+    let y = b.emit(t, Op::Select(neg, y_neg, y_pos));
+    let z = b.emit(t, Op::Math(MathFn::Round, vec![y]));
+    let z1 = b.emit(t, Op::Bin(Arith::Div, z, pow2));
+    let back_pos = b.emit(t, Op::Bin(Arith::Div, z1, pow1));
+    let back_neg = b.emit(t, Op::Bin(Arith::Mul, z, pown));
+    let r = b.emit(t, Op::Select(neg, back_neg, back_pos));
+    let overflow = b.emit(DType::Bool, Op::Math(MathFn::IsInf, vec![y_pos]));
+    let no = b.konst(Scalar::Bool(false));
+    let keep_big = b.emit(DType::Bool, Op::Select(neg, no, overflow));
+    let r = b.emit(t, Op::Select(keep_big, xf, r));
+    let nan = b.emit(DType::Bool, Op::Math(MathFn::IsNan, vec![xf]));
+    let r = b.emit(t, Op::Select(nan, xf, r));
+    let inf = b.emit(DType::Bool, Op::Math(MathFn::IsInf, vec![xf]));
+    let r = b.emit(t, Op::Select(inf, xf, r));
+    if int_in {
+        let xi = b.cast(x, DType::I64);
+        let ri = b.cast(r, DType::I64);
+        return b.emit(DType::I64, Op::Select(neg, ri, xi));
+    }
+    r
+}
+
 fn const_arg(b: &Builder, cx: &FnCtx, v: &Val, what: &str, range: TextRange) -> PyResult<i64> {
     if let Val::Reg(r) = v {
         if let Some(Scalar::I64(x)) = defining_const(b, *r) {
@@ -330,8 +387,14 @@ fn path_call(
         "builtin.float" => cast_call(b, cx, DType::F64, args, range),
         "builtin.bool" => cast_call(b, cx, DType::Bool, args, range),
         "builtin.round" => {
+            if args.len() == 2 {
+                let mut it = args.into_iter();
+                let x = scal(b, cx, it.next().unwrap_or(Val::None))?;
+                let nd = scal(b, cx, it.next().unwrap_or(Val::None))?;
+                return Ok(Val::Reg(round_ndigits(b, x, nd)));
+            }
             if args.len() != 1 {
-                return Err(cx.unsupported("round() with ndigits in compiled code", range));
+                return Err(cx.typing("round() takes 1 or 2 arguments", range));
             }
             let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
             if !b.ty(r).is_float() {
