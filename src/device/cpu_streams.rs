@@ -3,6 +3,7 @@
 //! default stream: work on stream 0 waits for everything queued before it on every stream,
 //! and work queued on other streams after it waits for it.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -150,6 +151,18 @@ fn next_op(rx: &Receiver<Op>) -> Option<Op> {
     rx.recv().ok()
 }
 
+/// Run a queued operation; a panic in it (a bug) goes to `on_panic` as a message.
+fn run_job(job: Job, on_panic: &(dyn Fn(String) + Send + Sync)) {
+    if let Err(e) = catch_unwind(AssertUnwindSafe(job)) {
+        let msg = e
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown panic".into());
+        on_panic(msg);
+    }
+}
+
 /// Pending operations a stream holds before submitting blocks (CUDA's is about 1024).
 const MAX_PENDING: u64 = 1024;
 
@@ -208,10 +221,12 @@ impl StreamSet {
         }
     }
 
-    fn queue(&mut self, stream: StreamId) -> &mut Queue {
+    /// The queue of `stream`, its worker started on first use; None when no thread can be
+    /// started (streams are never torn down, so thousands of them reach the OS's limit).
+    fn queue(&mut self, stream: StreamId) -> Option<&mut Queue> {
         let on_panic = self.on_panic.clone();
         let cancel_gen = self.cancel_gen.clone();
-        self.queues.entry(stream).or_insert_with(|| {
+        if let Entry::Vacant(slot) = self.queues.entry(stream) {
             let (tx, rx) = channel::<Op>();
             let progress = Arc::new(Progress::default());
             let p = progress.clone();
@@ -229,25 +244,19 @@ impl StreamSet {
                             p.advance();
                             continue;
                         }
-                        if let Err(e) = catch_unwind(AssertUnwindSafe(op.job)) {
-                            let msg = e
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_else(|| "unknown panic".into());
-                            on_panic(msg);
-                        }
+                        run_job(op.job, &*on_panic);
                         p.advance();
                     }
                 })
-                .expect("spawning a stream worker thread");
-            Queue {
+                .ok()?;
+            slot.insert(Queue {
                 tx,
                 progress,
                 submitted: 0,
                 abandoned: 0,
-            }
-        })
+            });
+        }
+        self.queues.get_mut(&stream)
     }
 
     /// Queue `job` on `stream` after `extra` and the legacy-default-stream dependencies.
@@ -267,7 +276,16 @@ impl StreamSet {
         }
         let mut gen = self.cancel_gen.load(Ordering::SeqCst);
         let cancel_gen = self.cancel_gen.clone();
-        let q = self.queue(stream);
+        let on_panic = self.on_panic.clone();
+        let Some(q) = self.queue(stream) else {
+            // No worker thread: run the work here, after what it waits for, so it still
+            // happens in order, only synchronously.
+            for d in &deps {
+                d.wait();
+            }
+            run_job(job, &*on_panic);
+            return point(&Arc::new(Progress::default()), 0);
+        };
         // A GPU's launch queue is finite: once about a thousand operations are pending, the
         // next launch blocks the host until one completes. Without this, an unsynchronised
         // `%timeit` would measure only queueing and pile up unbounded work. An interrupt
