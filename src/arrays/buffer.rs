@@ -244,6 +244,7 @@ impl Drop for Buffer {
         if self.alloc_len >= HUGE_MIN {
             unmap_huge(self.base.as_ptr(), self.alloc_len);
         } else if self.alloc_len != 0 {
+            // invariant: the same size and alignment made a valid layout when allocating
             let layout = Layout::from_size_align(self.alloc_len, BASE_ALIGN)
                 .expect("layout was valid at allocation");
             // SAFETY: base was allocated by `alloc_zeroed` with this exact layout.
@@ -305,6 +306,7 @@ fn map_huge(alloc_len: usize) -> *mut u8 {
 
 #[cfg(not(target_os = "linux"))]
 fn unmap_huge(base: *mut u8, alloc_len: usize) {
+    // invariant: the same size and alignment made a valid layout in map_huge
     let layout = Layout::from_size_align(alloc_len, BASE_ALIGN).expect("valid at allocation");
     // SAFETY: allocated by `map_huge` with this exact layout.
     unsafe { dealloc(base, layout) }

@@ -116,6 +116,13 @@ pub enum Scalar {
     F64(f64),
 }
 
+/// The first `N` bytes of `b` as an array (the caller guarantees `b` holds that many).
+fn le<const N: usize>(b: &[u8]) -> [u8; N] {
+    let mut a = [0u8; N];
+    a.copy_from_slice(&b[..N]);
+    a
+}
+
 impl Scalar {
     pub fn dtype(&self) -> DType {
         match self {
@@ -214,14 +221,14 @@ impl Scalar {
             DType::Bool => Scalar::Bool(b[0] != 0),
             DType::I8 => Scalar::I8(b[0] as i8),
             DType::I16 => Scalar::I16(i16::from_le_bytes([b[0], b[1]])),
-            DType::I32 => Scalar::I32(i32::from_le_bytes(b[..4].try_into().unwrap())),
-            DType::I64 => Scalar::I64(i64::from_le_bytes(b[..8].try_into().unwrap())),
+            DType::I32 => Scalar::I32(i32::from_le_bytes(le(b))),
+            DType::I64 => Scalar::I64(i64::from_le_bytes(le(b))),
             DType::U8 => Scalar::U8(b[0]),
             DType::U16 => Scalar::U16(u16::from_le_bytes([b[0], b[1]])),
-            DType::U32 => Scalar::U32(u32::from_le_bytes(b[..4].try_into().unwrap())),
-            DType::U64 => Scalar::U64(u64::from_le_bytes(b[..8].try_into().unwrap())),
-            DType::F32 => Scalar::F32(f32::from_le_bytes(b[..4].try_into().unwrap())),
-            DType::F64 => Scalar::F64(f64::from_le_bytes(b[..8].try_into().unwrap())),
+            DType::U32 => Scalar::U32(u32::from_le_bytes(le(b))),
+            DType::U64 => Scalar::U64(u64::from_le_bytes(le(b))),
+            DType::F32 => Scalar::F32(f32::from_le_bytes(le(b))),
+            DType::F64 => Scalar::F64(f64::from_le_bytes(le(b))),
         }
     }
 }

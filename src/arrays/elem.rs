@@ -363,6 +363,7 @@ pub fn from_vec<T: Elem>(shape: &[usize], data: &[T]) -> ArrayResult<NdArray> {
 /// A 0-d array holding one scalar.
 pub fn scalar_array(s: Scalar) -> NdArray {
     let dt = s.dtype();
+    // invariant: at most 16 bytes; a host that cannot give those cannot run at all
     let buf = Buffer::zeroed(dt.itemsize()).expect("a few bytes");
     buf.write(0, &s.to_bytes());
     NdArray {

@@ -538,6 +538,7 @@ pub fn float_repr(x: f64) -> String {
     }
     // Rust's `{:e}` gives the shortest round-trip digits: "1.2345e-5".
     let sci = format!("{x:e}");
+    // invariant: x is finite and nonzero here, and `{:e}` of one is `<mantissa>e<int>`
     let (mant, exp) = sci.split_once('e').expect("exponent form");
     let exp: i32 = exp.parse().expect("integer exponent");
     let neg = mant.starts_with('-');

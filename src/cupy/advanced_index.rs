@@ -53,6 +53,7 @@ pub fn getitem(rt: &mut Runtime, v: &DeviceView, idx: &NdArray) -> PyResult<Devi
         let isz = v.dtype.itemsize();
         queue(rt, stream, "cupy_compress", count * isz, move || {
             // Gather the elements in C order, then keep the selected ones.
+            // invariant: a live array's shape, whose byte size fits; only an exhausted host fails
             let host = NdArray::zeros(&src.shape, src.dtype).expect("scratch for a live array");
             copy_region(&src, &crate::device::copy::host_region(&host));
             // bounded: selected elements of an existing array

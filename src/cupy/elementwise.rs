@@ -160,6 +160,7 @@ fn read(
             let isz = a.dtype.itemsize();
             bufs[k]
                 .as_ref()
+                // invariant: the job fills a buffer for every Input::Mem
                 .expect("buffer for memory input")
                 .read(off, &mut tmp[..isz]);
             Scalar::from_bytes(a.dtype, &tmp[..isz])

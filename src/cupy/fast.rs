@@ -45,6 +45,7 @@ macro_rules! typed {
         impl Elem for $t {
             const SIZE: usize = $n;
             fn load(b: &[u8]) -> Self {
+                // invariant: callers pass chunks_exact(SIZE) slices (reduce_all_job checks the dtype first)
                 <$t>::from_le_bytes(b.try_into().expect("element bytes"))
             }
             fn store(self, b: &mut [u8]) {

@@ -322,6 +322,7 @@ pub fn module() -> Rc<Module> {
         "sum", "prod", "mean", "min", "max", "amin", "amax", "std", "var", "argmax", "argmin",
         "any", "all",
     ] {
+        // invariant: every name in this list is one Reduce::parse knows
         let kind = Reduce::parse(name).expect("known reduction");
         m.func(
             name,

@@ -268,6 +268,7 @@ pub fn reduce(
 
 /// All elements of a region in C order.
 fn gather(r: &ArrayArg) -> Vec<Scalar> {
+    // invariant: a live array's shape, whose byte size fits; only an exhausted host fails, which aborts the Vec below alike
     let host = NdArray::zeros(&r.shape, r.dtype).expect("host scratch");
     crate::device::copy::copy_region(r, &crate::device::copy::host_region(&host));
     let isz = r.dtype.itemsize();

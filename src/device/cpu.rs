@@ -157,7 +157,9 @@ pub fn release_allocation(id: u64, bytes: usize) -> bool {
         Some((_, b)) if *b == bytes => {}
         _ => return false,
     }
-    let (shared, _) = map.remove(&id).expect("checked above");
+    let Some((shared, _)) = map.remove(&id) else {
+        return false;
+    };
     drop(map);
     shared.release(id, bytes);
     true

@@ -43,6 +43,7 @@ pub fn device(rt: &mut Runtime) -> PyResult<&mut Device> {
         };
         st.device = Some(made);
     }
+    // invariant: set just above when it was None
     let dev = st.device.as_mut().expect("device was just created");
     dev.shared().cell.store(cell, Ordering::Relaxed);
     Ok(dev)

@@ -729,6 +729,7 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
             Ok(dict_get(rt, &d, x)?.is_some())
         }
         Value::Object(o) if o.as_any().is::<RangeObj>() => {
+            // invariant: the match guard checked this downcast
             let r = o.as_any().downcast_ref::<RangeObj>().expect("checked");
             let Ok(i) = x.as_index() else {
                 return Ok(false);

@@ -230,6 +230,7 @@ impl Pattern {
                         break;
                     }
                     rt.check_interrupt()?;
+                    // invariant: group 0 (the whole match) always participates
                     let m = c.get(0).expect("group 0 always participates");
                     out.push_str(&s[last..m.start()]);
                     match &template {
@@ -270,6 +271,7 @@ impl Pattern {
                     if max != 0 && n == max {
                         break;
                     }
+                    // invariant: group 0 (the whole match) always participates
                     let m = c.get(0).expect("group 0 always participates");
                     out.push(Value::str(&s[last..m.start()]));
                     // Groups in the pattern are returned between the pieces, as in Python.

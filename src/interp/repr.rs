@@ -528,20 +528,18 @@ pub fn general(a: f64, p: usize, alt: bool) -> String {
     if a == 0.0 {
         return "0".into();
     }
-    let exp = {
-        let s = format!("{:.*e}", p - 1, a);
-        s.split_once('e')
-            .expect("exp")
-            .1
-            .parse::<i32>()
-            .expect("int")
+    let s = format!("{:.*e}", p - 1, a);
+    let Some(exp) = s.split_once('e').and_then(|(_, e)| e.parse::<i32>().ok()) else {
+        return s; // inf, NaN
     };
     let s = if exp < -4 || exp >= p as i32 {
         let s = sci(a, p - 1);
         if alt {
             s
         } else {
-            let (m, e) = s.split_once('e').expect("exp");
+            let Some((m, e)) = s.split_once('e') else {
+                return s; // inf, NaN
+            };
             let m = if m.contains('.') {
                 m.trim_end_matches('0').trim_end_matches('.')
             } else {

@@ -81,6 +81,7 @@ impl Builder {
     }
 
     pub fn push(&mut self, s: Stmt) {
+        // invariant: the body's block is open from new() to finish(); begin/end pair up
         self.blocks.last_mut().expect("a block is open").push(s);
     }
     /// Emit an instruction with a fresh destination of type `t`.

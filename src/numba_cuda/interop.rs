@@ -232,6 +232,7 @@ pub fn from_cai(rt: &mut Runtime, d: &Dict) -> PyResult<DeviceView> {
             id: next_alloc_id(),
             bytes: 0,
             storage: Storage::Cpu(Arc::new(
+                // invariant: an empty buffer allocates nothing, so Buffer::zeroed(0) is always Ok
                 crate::arrays::buffer::Buffer::zeroed(0).expect("empty buffer"),
             )),
             release: crate::device::cpu::release_allocation,

@@ -60,6 +60,7 @@ impl Outputs {
         if !c["outputs"].is_array() {
             c["outputs"] = json!([]);
         }
+        // invariant: set to an array just above when it was not one
         c["outputs"].as_array_mut().expect("outputs is an array")
     }
 
@@ -176,12 +177,12 @@ fn json_text(v: &Json) -> String {
 
 /// nbformat stores multi-line strings as lists of lines (each keeping its "\n").
 pub fn split_lines(text: &str) -> Json {
-    let lines: Vec<Json> = text
+    let mut lines: Vec<Json> = text
         .split_inclusive('\n')
         .map(|l| Json::String(l.to_string()))
         .collect();
     if lines.len() == 1 {
-        lines.into_iter().next().expect("one line")
+        lines.pop().unwrap_or_default()
     } else {
         Json::Array(lines)
     }

@@ -171,7 +171,7 @@ impl Signer {
         let mac = if key.is_empty() {
             None
         } else {
-            // HMAC takes keys of any length, so this cannot fail.
+            // invariant: HMAC takes keys of any length
             Some(Hmac::<Sha256>::new_from_slice(key.as_bytes()).expect("HMAC accepts any key"))
         };
         Signer {

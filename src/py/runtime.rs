@@ -151,6 +151,7 @@ impl Runtime {
             .entry(TypeId::of::<T>())
             .or_insert_with(|| Box::new(T::default()))
             .downcast_mut::<T>()
+            // invariant: the entry for TypeId::of::<T>() is only ever filled with a Box<T>
             .expect("state type matches its TypeId")
     }
 

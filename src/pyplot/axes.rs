@@ -187,6 +187,7 @@ pub fn scatter(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
             "zorder=",
         ],
     )?;
+    // invariant: `x` and `y` are required, so bind() raised TypeError if missing
     let x = series(rt, a[0].as_ref().expect("required"), "scatter")?;
     let y = series(rt, a[1].as_ref().expect("required"), "scatter")?;
     if x.values.len() != y.values.len() {
@@ -276,6 +277,7 @@ pub fn bar(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
             "linewidth=",
         ],
     )?;
+    // invariant: `x` is required, so bind() raised TypeError if it was missing
     let xv = a[0].clone().expect("required");
     let xs_items = match &xv {
         Value::List(_) | Value::Tuple(_) => rt.iterate(&xv)?,
@@ -295,6 +297,7 @@ pub fn bar(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
         } else {
             (series(rt, &xv, "bar")?.values, None)
         };
+    // invariant: `height` is required, so bind() raised TypeError if missing
     let h = series(rt, a[1].as_ref().expect("required"), "bar")?.values;
     let heights = if h.len() == 1 {
         vec![h[0]; positions.len()]
@@ -358,6 +361,7 @@ pub fn hist(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
             "edgecolor=",
         ],
     )?;
+    // invariant: `x` is required, so bind() raised TypeError if it was missing
     let data: Vec<f64> = series(rt, a[0].as_ref().expect("required"), "hist")?
         .values
         .into_iter()
@@ -448,6 +452,7 @@ pub fn imshow(rt: &mut Runtime, ax: &Ax, args: Args) -> PyResult<Value> {
             "extent=",
         ],
     )?;
+    // invariant: `X` is required, so bind() raised TypeError if it was missing
     let s = series(rt, a[0].as_ref().expect("required"), "imshow")?;
     if s.shape.len() != 2 {
         return Err(PyErr::type_error(format!(

@@ -92,6 +92,7 @@ impl Window {
                     if !open || s != w[0] {
                         out.push(vec![s]);
                     }
+                    // invariant: a run was pushed above unless the previous segment left one open
                     out.last_mut().expect("a run was pushed").push(e);
                     open = e == w[1];
                 }

@@ -513,6 +513,7 @@ pub fn module() -> Rc<Module> {
         "A title above all axes of the current figure.",
         |rt, a| {
             let b = a.bind("suptitle", &["t", "fontsize=", "y="])?;
+            // invariant: `t` is required, so bind() raised TypeError if it was missing
             let t = rt.to_str(b[0].as_ref().expect("required"))?;
             gcf(rt).borrow_mut().suptitle = Some(t.clone());
             Ok(crate::pyplot::objects::text("0.5", "0.98", &t))

@@ -123,6 +123,7 @@ impl Object for FigureObj {
                 "Title above all axes.",
                 move |rt, a| {
                     let b = a.bind("suptitle", &["t", "fontsize=", "y="])?;
+                    // invariant: `t` is required, so bind() raised TypeError if it was missing
                     let t = rt.to_str(b[0].as_ref().expect("required"))?;
                     fig.borrow_mut().suptitle = Some(t.clone());
                     Ok(text("0.5", "0.98", &t))

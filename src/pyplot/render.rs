@@ -262,6 +262,7 @@ fn finite_runs(points: Vec<(f64, f64)>) -> Vec<Vec<(f64, f64)>> {
     let mut runs = vec![Vec::new()];
     for p in points {
         if p.0.is_finite() && p.1.is_finite() {
+            // invariant: `runs` starts with one run and only ever grows
             runs.last_mut().expect("runs is never empty").push(p);
         } else if !runs.last().is_some_and(|r| r.is_empty()) {
             runs.push(Vec::new());

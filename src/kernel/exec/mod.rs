@@ -494,6 +494,7 @@ impl Block {
                             cont: Vec::new(),
                         });
                         let rem = self.run(p, body, cur)?;
+                        // invariant: pushed just above; run() pops only what it pushes
                         let ctx = self.loops.pop().expect("loop context pushed above");
                         out = merge(out, ctx.brk);
                         let next = merge(rem, ctx.cont);
@@ -549,6 +550,7 @@ impl Block {
 
     pub(crate) fn arr(&self, p: &Prepared, a: ArrRef) -> (ArrDesc, isize) {
         match a {
+            // invariant: ArrRef::Param refers only to array parameters, which prepare fills
             ArrRef::Param(i) => (p.params[i as usize].expect("array parameter"), 0),
             ArrRef::Const(i) => (p.consts[i as usize], 0),
             ArrRef::Shared(i) => {

@@ -130,6 +130,7 @@ fn chunk_run(d: &ArrDesc, s: usize, n: usize) -> (isize, Run) {
     let run = d
         .mem
         .run(off, d.strides[0], n, d.dtype)
+        // invariant: run() checked that all threads' elements fit before streaming
         .expect("proved at launch");
     (off, run)
 }
@@ -145,10 +146,12 @@ fn step(
     n: usize,
 ) {
     let regs = &plan.regs;
+    // invariant: the plan streams only kernels whose array parameters were given arrays
     let param = |j: &u32| p.params[*j as usize].expect("array parameter checked by the plan");
     match &st.inst.op {
         Op::Load(ArrRef::Param(j), _) => {
             let d = param(j);
+            // invariant: a load always has a destination register
             let r = st.inst.dst.expect("a load has a destination") as usize;
             let (off, run) = chunk_run(&d, s, n);
             if st.view && d.strides[0] == d.dtype.itemsize() as isize {
@@ -187,6 +190,7 @@ fn step(
             })
         }
         _ => {
+            // invariant: the plan admits only computed steps that have a destination
             let d = st.inst.dst.expect("a computed step has a destination") as usize;
             let dt = regs[d];
             // Write straight into the stored array unless an operand reads it in place.

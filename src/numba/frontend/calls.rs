@@ -331,6 +331,7 @@ fn path_call(
             match &args[0] {
                 Val::Array(..) | Val::View(..) => {
                     let (a, _, _, p) =
+                        // invariant: matched Val::Array or Val::View just above
                         crate::numba::frontend::expr::array_parts(&args[0]).expect("an array");
                     Ok(Val::Reg(b.emit(DType::I64, Op::Dim(a, p.len() as u8))))
                 }

@@ -114,6 +114,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
             let base = expr(b, cx, &s.value)?;
             match base {
                 Val::Array(..) | Val::View(..) => {
+                    // invariant: matched Val::Array or Val::View just above
                     let (a, dt, nd, mut full) = array_parts(&base).expect("an array value");
                     let idx = index_regs_partial(b, cx, &s.slice, nd, true)?;
                     let k = idx.len();
@@ -214,6 +215,7 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
                 });
                 left = right;
             }
+            // invariant: the parser gives every comparison at least one operator
             Val::Reg(result.expect("a comparison has at least one operator"))
         }
         Expr::BoolOp(bo) => {
@@ -373,6 +375,7 @@ fn attribute(
 ) -> crate::py::error::PyResult<Val> {
     Ok(match base {
         Val::Array(..) | Val::View(..) => {
+            // invariant: matched Val::Array or Val::View just above
             let (a, dt, nd, prefix) = array_parts(&base).expect("an array value");
             let p = prefix.len();
             match attr {
