@@ -217,6 +217,10 @@ pub enum Op {
     /// Indices are int64 registers, one per dimension.
     Load(ArrRef, Vec<Reg>),
     Store(ArrRef, Vec<Reg>, Reg),
+    /// Bounds check of an index into an array view (`a[2:8][k]`): the view's indices and
+    /// extents, int64. The base array's own check cannot see the view's narrower bounds,
+    /// so this raises the same IndexError against the view's shape.
+    CheckIndex(Vec<Reg>, Vec<Reg>),
     /// Returns the old value; operands have the array's dtype (`Cas`: compare, value).
     Atomic(AtomicOp, ArrRef, Vec<Reg>, Vec<Reg>),
     /// `Count`/`And`/`Or` take an int32 predicate and return int32.
@@ -255,7 +259,7 @@ macro_rules! each_read {
                 }
                 f(v);
             }
-            Op::Atomic(_, _, idx, vals) => {
+            Op::Atomic(_, _, idx, vals) | Op::CheckIndex(idx, vals) => {
                 for r in idx {
                     f(r);
                 }
@@ -419,6 +423,7 @@ fn op_text(op: &Op) -> String {
         Op::Dim(a, d) => format!("dim {}, {d}", arr(a)),
         Op::Load(a, ix) => format!("load {}[{}]", arr(a), regs(ix)),
         Op::Store(a, ix, v) => format!("store {}[{}], %{v}", arr(a), regs(ix)),
+        Op::CheckIndex(ix, n) => format!("check [{}] < [{}]", regs(ix), regs(n)),
         Op::Atomic(o, a, ix, v) => format!(
             "atomic.{} {}[{}], {}",
             format!("{o:?}").to_lowercase(),

@@ -411,7 +411,7 @@ impl<'a> Gen<'a> {
                 };
                 format!("{f}({s0}, {s1})")
             }
-            Op::Store(..) | Op::Fence | Op::Print(_) => "0".into(),
+            Op::Store(..) | Op::CheckIndex(..) | Op::Fence | Op::Print(_) => "0".into(),
         }
     }
 
@@ -471,12 +471,18 @@ impl<'a> Gen<'a> {
     /// wraparound) is recorded in the fault area and ends the thread, so the host raises
     /// the CPU device's IndexError instead of the GPU touching memory outside the array.
     fn bounds_check(&mut self, depth: usize, loc: u32, a: ArrRef, ix: &[Reg]) {
-        if ix.is_empty() {
-            return;
-        }
         let dims: Vec<String> = (0..ix.len())
             .map(|k| self.expr(DType::I64, &Op::Dim(a, k as u8)))
             .collect();
+        self.check_dims(depth, loc, ix, dims);
+    }
+
+    /// The fault-and-return of [`Self::bounds_check`] against given extents (an array's
+    /// axes, or a view's).
+    fn check_dims(&mut self, depth: usize, loc: u32, ix: &[Reg], dims: Vec<String>) {
+        if ix.is_empty() {
+            return;
+        }
         let idx: Vec<String> = ix.iter().map(|r| format!("(long long)r{r}")).collect();
         let cond: Vec<String> = idx
             .iter()
@@ -512,6 +518,10 @@ impl<'a> Gen<'a> {
                 let p = self.elem_ptr(*a, ix);
                 let v = self.r(*v);
                 self.line(depth, &format!("*{p} = {v};"));
+            }
+            Op::CheckIndex(ix, n) => {
+                let dims = n.iter().map(|r| format!("(long long)r{r}")).collect();
+                self.check_dims(depth, i.loc, ix, dims);
             }
             Op::Barrier(BarrierKind::Plain, _) => self.line(depth, "__syncthreads();"),
             Op::Fence => self.line(depth, "__threadfence();"),

@@ -506,6 +506,30 @@ impl Block {
                 }
                 Ok(())
             }
+            Op::CheckIndex(idx, shape) => {
+                for &l in act {
+                    let l = l as usize;
+                    let at = |r: &u32| self.regs[*r as usize][l] as i64;
+                    let bad = idx.iter().zip(shape).any(|(ix, n)| {
+                        let (ix, n) = (at(ix), at(n));
+                        let w = if ix < 0 { ix.wrapping_add(n) } else { ix };
+                        w < 0 || w >= n
+                    });
+                    if bad {
+                        let index: Vec<i64> = idx.iter().map(at).collect();
+                        let dims: Vec<i64> = shape.iter().map(at).collect();
+                        return Err(fault(
+                            "IndexError",
+                            crate::kernel::abi::out_of_bounds_message(
+                                &index,
+                                &dims,
+                                &self.where_(p, i, l),
+                            ),
+                        ));
+                    }
+                }
+                Ok(())
+            }
             Op::Barrier(_, _) => self.barrier_check(p, i, act),
             Op::Fence => {
                 std::sync::atomic::fence(Ordering::SeqCst);
