@@ -309,3 +309,226 @@ fn a_local_name_bound_once_to_an_int_sizes_a_shared_array() {
     );
     assert!(e.message.contains("must be a constant"), "{}", e.message);
 }
+
+// Array views: slices, reshape, views passed on. Expected values come from plain Rust
+// indexing of the host data, written out case by case.
+
+fn i64_vals(a: &nbcuda::arrays::NdArray) -> Vec<i64> {
+    values(a).into_iter().map(|x| x as i64).collect()
+}
+
+#[test]
+fn slice_reads_with_steps_negative_bounds_and_clamping() {
+    let k = compiler_support::slicing::get("reads");
+    let av: Vec<f64> = (0..10).map(|i| (i * i) as f64 + 0.5).collect();
+    let a = f64_array(&av);
+    let out = f64_array(&[0.0; 17]);
+    launch(&k, cfg(1, 4), &[arg(&a), arg(&out)]).unwrap();
+    let v = [av[2], av[4], av[6]];
+    let r: Vec<f64> = av.iter().rev().copied().collect();
+    let t = &av[7..];
+    let u = [av[7], av[4]];
+    let w = &av[5..];
+    let z = [r[3], r[2], r[1]];
+    let s = &av[1..9];
+    let want = vec![
+        3.0,
+        v[0],
+        v[2],
+        v[2],
+        r[0],
+        10.0,
+        t[0],
+        3.0,
+        u[0],
+        u[1],
+        2.0,
+        w.len() as f64,
+        w[4],
+        0.0,
+        z[0],
+        z[2],
+        s[7],
+    ];
+    assert_eq!(values(&out), want);
+}
+
+#[test]
+fn slice_writes_with_positive_and_negative_steps() {
+    let k = compiler_support::slicing::get("writes");
+    let a = array_of(&[10], DType::I64, &[7.0; 10]);
+    launch(&k, cfg(1, 16), &[arg(&a)]).unwrap();
+    // a[::2] = 0, 10, 20, 30, 40; a[-1::-2] (indices 9, 7, 5, 3, 1) = 0, -1, -2, -3, -4.
+    assert_eq!(i64_vals(&a), vec![0, -4, 10, -3, 20, -2, 30, -1, 40, 0]);
+}
+
+#[test]
+fn slice_bounds_and_step_known_only_at_run_time() {
+    let k = compiler_support::slicing::get("runtime_step");
+    let av: Vec<f64> = (0..10).map(|i| i as f64 * 3.0 + 1.0).collect();
+    // (start, stop, step) and the base indices that slice picks.
+    type Case = ((i64, i64, i64), &'static [usize]);
+    let cases: [Case; 6] = [
+        ((2, 8, 3), &[2, 5]),
+        ((8, -9, -3), &[8, 5, 2]),
+        ((-100, 100, 4), &[0, 4, 8]),
+        ((100, -100, -4), &[9, 5, 1]),
+        ((5, 5, 1), &[]),
+        ((-2, -1, -1), &[]),
+    ];
+    for ((lo, hi, st), picked) in cases {
+        let a = f64_array(&av);
+        let out = f64_array(&[0.0; 12]);
+        let s = |v| KernelArg::Scalar(Scalar::I64(v));
+        launch(&k, cfg(1, 1), &[arg(&a), arg(&out), s(lo), s(hi), s(st)]).unwrap();
+        let mut want = vec![0.0; 12];
+        want[0] = picked.len() as f64;
+        for (j, &i) in picked.iter().enumerate() {
+            want[j + 1] = av[i];
+        }
+        assert_eq!(values(&out), want, "a[{lo}:{hi}:{st}]");
+    }
+}
+
+#[test]
+fn row_slices_go_to_device_functions_and_columns_and_blocks_read() {
+    let k = compiler_support::slicing::get("rows");
+    let (r, c) = (4usize, 5usize);
+    let av: Vec<f64> = (0..r * c).map(|i| ((i / c) * 10 + i % c) as f64).collect();
+    let a = array_of(&[r, c], DType::I32, &av);
+    let out = array_of(&[r, c], DType::I32, &vec![0.0; r * c]);
+    let cols = array_of(&[c], DType::I32, &vec![0.0; c]);
+    let blk = array_of(&[2, 3], DType::I32, &[0.0; 6]);
+    launch(&k, cfg(1, 8), &[arg(&a), arg(&out), arg(&cols), arg(&blk)]).unwrap();
+    let at = |i: usize, j: usize| av[i * c + j];
+    assert_eq!(values(&out), av.iter().map(|x| x * 2.0).collect::<Vec<_>>());
+    let want_cols: Vec<f64> = (0..c).map(|j| (0..r).map(|i| at(i, j)).sum()).collect();
+    assert_eq!(values(&cols), want_cols);
+    // a[1:3, ::-2]: rows 1 and 2, columns 4, 2, 0.
+    let want_blk = vec![at(1, 4), at(1, 2), at(1, 0), at(2, 4), at(2, 2), at(2, 0)];
+    assert_eq!(values(&blk), want_blk);
+}
+
+#[test]
+fn atomics_on_slices_use_the_views_elements() {
+    let k = compiler_support::slicing::get("atomics");
+    let n = 16;
+    let fill = -99.0;
+    let resv: Vec<f64> = (0..n)
+        .map(|i| if i % 3 == 1 { -1.0 } else { fill })
+        .collect();
+    let aryv: Vec<f64> = (0..n).map(|i| (i % 7 + 1) as f64).collect();
+    let res = array_of(&[n], DType::I32, &resv);
+    let old = array_of(&[n], DType::I32, &vec![0.0; n]);
+    let ary = array_of(&[n], DType::I32, &aryv);
+    let bins = array_of(&[6], DType::I32, &[0.0; 6]);
+    launch(
+        &k,
+        cfg(2, 16),
+        &[
+            arg(&res),
+            arg(&old),
+            arg(&ary),
+            KernelArg::Scalar(Scalar::I32(-99)),
+            arg(&bins),
+        ],
+    )
+    .unwrap();
+    // Each thread swaps its own element: filled ones take ary's value, others stay.
+    let want_res: Vec<f64> = (0..n)
+        .map(|i| if resv[i] == fill { aryv[i] } else { resv[i] })
+        .collect();
+    assert_eq!(values(&res), want_res);
+    assert_eq!(values(&old), resv);
+    let mut want_bins = [0.0; 6];
+    for g in 0..32 {
+        want_bins[1 + g % 3] += 1.0;
+        want_bins[5] += 1.0;
+    }
+    assert_eq!(values(&bins), want_bins.to_vec());
+}
+
+#[test]
+fn slices_of_dynamic_shared_memory_alias_it() {
+    let k = compiler_support::slicing::get("dyn_shared");
+    let out = array_of(&[13], DType::I32, &[0.0; 13]);
+    let c = LaunchConfig {
+        grid: [1; 3],
+        block: [8, 1, 1],
+        dynamic_shared_bytes: 8 * 4,
+    };
+    launch(&k, c, &[arg(&out)]).unwrap();
+    // sm = 0..8; sm[0:2][1] = 1, sm[1::2][1] = 3, sm[::-1][0] = 7, sizes 4 and 8; then
+    // sm[::-1][1] is sm[6] = 100 and sm[1::2][0] is sm[1] = 50.
+    assert_eq!(
+        i64_vals(&out),
+        vec![1, 3, 7, 4, 8, 0, 50, 2, 3, 4, 5, 100, 7]
+    );
+}
+
+#[test]
+fn indexing_past_a_view_is_an_index_error_even_inside_the_base() {
+    let k = compiler_support::slicing::get("oob_write");
+    let a = f64_array(&[0.0; 10]);
+    launch(&k, cfg(1, 3), &[arg(&a)]).unwrap();
+    assert_eq!(
+        values(&a),
+        vec![0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    );
+    // Thread 3 writes v[3]: a[5] exists, but the view has 3 elements.
+    let e = launch(&k, cfg(1, 4), &[arg(&a)]).unwrap_err();
+    assert_eq!(e.ename(), "IndexError", "{}", e.message);
+    assert!(
+        e.message
+            .contains("index 3 is out of bounds for axis 0 with size 3"),
+        "{}",
+        e.message
+    );
+    assert_eq!(values(&a)[5], 0.0);
+
+    let k = compiler_support::slicing::get("oob_read");
+    let av: Vec<f64> = (0..20).map(|i| i as f64).collect();
+    let a = array_of(&[4, 5], DType::F64, &av);
+    let out = f64_array(&[0.0; 2]);
+    launch(&k, cfg(1, 1), &[arg(&a), arg(&out)]).unwrap();
+    // a[1:, ::2] is rows 1..4, columns 0, 2, 4: [-1, -1] is a[3, 4], [0, 0] is a[1, 0].
+    assert_eq!(values(&out), vec![av[3 * 5 + 4], av[5]]);
+    let e = launch(&k, cfg(1, 4), &[arg(&a), arg(&out)]).unwrap_err();
+    assert_eq!(e.ename(), "IndexError");
+    assert!(
+        e.message
+            .contains("index 3 is out of bounds for axis 0 with size 3")
+            && e.message.contains("shape (3, 3)"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn reshape_of_contiguous_arrays() {
+    let k = compiler_support::slicing::get("reshape");
+    let av: Vec<f64> = (0..12).map(|i| i as f64 + 0.5).collect();
+    let bv: Vec<f64> = (0..12).map(|i| 100.0 + i as f64).collect();
+    let a = f64_array(&av);
+    let b = array_of(&[2, 6], DType::F64, &bv);
+    let out = array_of(&[3, 4], DType::F64, &[0.0; 12]);
+    let out2 = array_of(&[4, 3], DType::F64, &[0.0; 12]);
+    let flat = f64_array(&[0.0; 12]);
+    launch(
+        &k,
+        cfg(1, 1),
+        &[
+            arg(&a),
+            arg(&b),
+            arg(&out),
+            arg(&out2),
+            arg(&flat),
+            KernelArg::Scalar(Scalar::I64(12)),
+        ],
+    )
+    .unwrap();
+    // C order on both sides: reshaping keeps the flat sequence of elements.
+    assert_eq!(values(&out), av);
+    assert_eq!(values(&out2), bv);
+    assert_eq!(values(&flat), bv);
+}

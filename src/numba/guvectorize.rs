@@ -88,9 +88,13 @@ pub fn build(
     for (j, t) in params.iter().enumerate() {
         vals.push(match t {
             Ty::Scalar(d) => Val::Reg(b.emit(*d, Op::Param(j as u32))),
-            Ty::Array { dtype, ndim, .. } if looped => {
-                Val::View(ArrRef::Param(j as u32), *dtype, ndim - 1, vec![i])
-            }
+            Ty::Array { dtype, ndim, .. } if looped => crate::numba::frontend::views::ArrView::row(
+                ArrRef::Param(j as u32),
+                *dtype,
+                *ndim,
+                i,
+            )
+            .into_val(),
             Ty::Array { dtype, ndim, .. } => Val::Array(ArrRef::Param(j as u32), *dtype, *ndim),
             Ty::Void => Val::None,
         });

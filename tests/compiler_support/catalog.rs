@@ -10,7 +10,7 @@ use nbcuda::py::value::Value;
 
 use super::*;
 
-fn compile(
+pub fn compile(
     name: &str,
     src: &str,
     params: &[Ty],
@@ -110,5 +110,6 @@ pub fn all() -> Vec<(String, CompiledKernel)> {
         "reduce".into(),
         nbcuda::numba::cuda_reduce::fold_kernel(&f, DType::F64, true).unwrap(),
     ));
+    out.extend(super::slicing::all());
     out
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod catalog;
+pub mod slicing;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

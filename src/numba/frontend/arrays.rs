@@ -12,6 +12,7 @@ use crate::kernel::ir::{ArrRef, ArrayDecl, AtomicOp, Op};
 use crate::kernel::types::numba_name;
 use crate::numba::frontend::calls::nargs;
 use crate::numba::frontend::expr::{dtype_of, expr, scalar};
+use crate::numba::frontend::views::ArrView;
 use crate::numba::frontend::{FnCtx, Val};
 use crate::py::error::PyResult;
 use crate::py::value::Value;
@@ -54,13 +55,14 @@ pub fn atomic(
     nargs(cx, &format!("cuda.atomic.{name}"), &args, want, range)?;
     let mut it = args.into_iter();
     let first = it.next().unwrap_or(Val::None);
-    let Some((a, dt, nd, prefix)) = crate::numba::frontend::expr::array_parts(&first) else {
+    let Some(view) = ArrView::of(&first) else {
         return Err(cx.typing(
             format!("cuda.atomic.{name}() needs an array as first argument"),
             range,
         ));
     };
-    let mut idx = prefix;
+    let (dt, nd) = (view.dtype, view.ndim());
+    let mut idx = Vec::new();
     if name == "compare_and_swap" {
         if nd != 1 {
             return Err(cx.typing("compare_and_swap needs a 1-dimensional array", range));
@@ -115,6 +117,7 @@ pub fn atomic(
         let r = scalar(b, cx, v, range)?;
         vals.push(b.cast(r, dt));
     }
+    let (a, idx) = view.element(b, idx);
     Ok(Val::Reg(b.emit(dt, Op::Atomic(op, a, idx, vals))))
 }
 

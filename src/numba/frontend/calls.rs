@@ -13,6 +13,7 @@ use crate::kernel::builder::Builder;
 use crate::kernel::ir::{BarrierKind, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt};
 use crate::kernel::types::{self, numba_name};
 use crate::numba::frontend::expr::{describe, expr, scalar, to_bool};
+use crate::numba::frontend::views::ArrView;
 use crate::numba::frontend::{lower_body, FnCtx, FnKind, Val, RET};
 use crate::py::error::PyResult;
 use crate::py::function::Function;
@@ -35,6 +36,19 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
                     };
                     return Ok(Val::Reg(b.emit(t, Op::Un(Unary::Popc, x))));
                 }
+            }
+        }
+    }
+    // `arr.reshape(shape)`: arrays have no bound methods as values, so the call is
+    // recognised here.
+    if let Expr::Attribute(at) = &*c.func {
+        if at.attr.as_str() == "reshape" && c.arguments.keywords.is_empty() {
+            if let Some(view) = ArrView::of(&expr(b, cx, &at.value)?) {
+                let mut args = Vec::new();
+                for a in c.arguments.args.iter() {
+                    args.push(expr(b, cx, a)?);
+                }
+                return crate::numba::frontend::views::reshape(b, cx, view, args, c.range);
             }
         }
     }
@@ -330,10 +344,9 @@ fn path_call(
             nargs(cx, "len", &args, 1, range)?;
             match &args[0] {
                 Val::Array(..) | Val::View(..) => {
-                    let (a, _, _, p) =
-                        // invariant: matched Val::Array or Val::View just above
-                        crate::numba::frontend::expr::array_parts(&args[0]).expect("an array");
-                    Ok(Val::Reg(b.emit(DType::I64, Op::Dim(a, p.len() as u8))))
+                    // invariant: matched Val::Array or Val::View just above
+                    let view = ArrView::of(&args[0]).expect("an array");
+                    Ok(Val::Reg(view.extent(b, 0)))
                 }
                 Val::Tuple(t) => Ok(Val::Reg(b.konst(Scalar::I64(t.len() as i64)))),
                 other => Err(cx.typing(format!("len() of {}", describe(b, other)), range)),

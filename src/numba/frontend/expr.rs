@@ -7,8 +7,9 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::operator::{Arith, Cmp, Unary};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{ArrRef, Op, Reg, Special, Stmt};
+use crate::kernel::ir::{Op, Reg, Special, Stmt};
 use crate::kernel::types::{self, numba_name};
+use crate::numba::frontend::views::{has_slice, slice_items, ArrView, Item};
 use crate::numba::frontend::{global_val, FnCtx, Val};
 
 pub fn describe(b: &Builder, v: &Val) -> String {
@@ -22,9 +23,8 @@ pub fn describe(b: &Builder, v: &Val) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        Val::Array(_, d, n) | Val::View(_, d, n, _) => {
-            format!("array({}, {}d, A)", numba_name(*d), n)
-        }
+        Val::Array(_, d, n) => format!("array({}, {}d, A)", numba_name(*d), n),
+        Val::View(v) => format!("array({}, {}d, A)", numba_name(v.dtype), v.ndim()),
         Val::Path(p) => format!("Module/function({p})"),
         Val::Module(m) => format!("Module({})", m.name),
         Val::Global(g) => format!("Global({})", g.type_name()),
@@ -34,15 +34,6 @@ pub fn describe(b: &Builder, v: &Val) -> String {
 }
 
 /// A scalar register from a value, or a TypingError naming what was found.
-/// An array value as (array, dtype, visible ndim, fixed leading indices).
-pub fn array_parts(v: &Val) -> Option<(ArrRef, DType, usize, Vec<Reg>)> {
-    match v {
-        Val::Array(a, d, n) => Some((*a, *d, *n, Vec::new())),
-        Val::View(a, d, n, p) => Some((*a, *d, *n, p.clone())),
-        _ => None,
-    }
-}
-
 pub fn scalar(
     b: &mut Builder,
     cx: &FnCtx,
@@ -115,14 +106,21 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
             match base {
                 Val::Array(..) | Val::View(..) => {
                     // invariant: matched Val::Array or Val::View just above
-                    let (a, dt, nd, mut full) = array_parts(&base).expect("an array value");
-                    let idx = index_regs_partial(b, cx, &s.slice, nd, true)?;
-                    let k = idx.len();
-                    full.extend(idx);
-                    if k < nd {
-                        Val::View(a, dt, nd - k, full)
+                    let view = ArrView::of(&base).expect("an array value");
+                    if has_slice(&s.slice) {
+                        let items = slice_items(b, cx, &s.slice)?;
+                        view.subscript(b, cx, items, s.slice.range())?.into_val()
                     } else {
-                        Val::Reg(b.emit(dt, Op::Load(a, full)))
+                        let nd = view.ndim();
+                        let idx = index_regs_partial(b, cx, &s.slice, nd, true)?;
+                        if idx.len() < nd {
+                            let items = idx.into_iter().map(Item::Index).collect();
+                            view.subscript(b, cx, items, s.slice.range())?.into_val()
+                        } else {
+                            let dt = view.dtype;
+                            let (a, idx) = view.element(b, idx);
+                            Val::Reg(b.emit(dt, Op::Load(a, idx)))
+                        }
                     }
                 }
                 Val::Tuple(items) => {
@@ -324,11 +322,9 @@ pub fn index_regs_partial(
     nd: usize,
     partial: bool,
 ) -> crate::py::error::PyResult<Vec<Reg>> {
-    if matches!(slice, Expr::Slice(_))
-        || matches!(slice, Expr::Tuple(t) if t.elts.iter().any(|x| matches!(x, Expr::Slice(_))))
-    {
+    if has_slice(slice) {
         return Err(cx.unsupported(
-            "array slicing in a kernel (index single elements, e.g. a[i, j])",
+            "array slicing here (index single elements, e.g. a[i, j])",
             slice.range(),
         ));
     }
@@ -376,18 +372,14 @@ fn attribute(
     Ok(match base {
         Val::Array(..) | Val::View(..) => {
             // invariant: matched Val::Array or Val::View just above
-            let (a, dt, nd, prefix) = array_parts(&base).expect("an array value");
-            let p = prefix.len();
+            let view = ArrView::of(&base).expect("an array value");
+            let (dt, nd) = (view.dtype, view.ndim());
             match attr {
-                "shape" => Val::Tuple(
-                    (0..nd)
-                        .map(|d| Val::Reg(b.emit(DType::I64, Op::Dim(a, (p + d) as u8))))
-                        .collect(),
-                ),
+                "shape" => Val::Tuple(view.shape(b).into_iter().map(Val::Reg).collect()),
                 "size" => {
-                    let mut acc = b.emit(DType::I64, Op::Dim(a, p as u8));
+                    let mut acc = view.extent(b, 0);
                     for d in 1..nd {
-                        let x = b.emit(DType::I64, Op::Dim(a, (p + d) as u8));
+                        let x = view.extent(b, d);
                         acc = b.emit(DType::I64, Op::Bin(Arith::Mul, acc, x));
                     }
                     Val::Reg(acc)

@@ -6,6 +6,7 @@
 //! | `arrays.rs` | AST → IR for array constructs of the kernel API: `cuda.shared.array`, `cuda.local.array`, `cuda.const.array_like` (compile-time shapes and data) and `cuda.atomic.*`. |
 //! | `calls.rs` | AST → IR for calls: builtins, `math.*`/`np.*`, casts, the `cuda.*` intrinsics (grid, shared/local/const arrays, barriers, fences, atomics), xoroshiro128p draws, `print`, and inlined device functions. |
 //! | `expr.rs` | AST → IR for expressions: literals, names, attributes, indexing, operators with Numba's typing rules, comparisons, boolean operators and conditional expressions. |
+//! | `views.rs` | Array views in compiled code: basic slicing (`a[i:j:k]`, `a[i, :]`), partial indexing (`a[i]` of a 2-D array) and `arr.reshape(shape)`. |
 //!
 //! `mod.rs`:
 //! AST → IR: statements, names, variables and the fixpoint that settles variable types
@@ -15,6 +16,7 @@
 pub mod arrays;
 pub mod calls;
 pub mod expr;
+pub mod views;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -38,9 +40,8 @@ pub enum Val {
     Reg(Reg),
     Tuple(Vec<Val>),
     Array(ArrRef, DType, usize),
-    /// A sub-array from partial indexing (`a[i]` of a 2-D array): the underlying array,
-    /// dtype, the view's ndim and the fixed leading indices.
-    View(ArrRef, DType, usize, Vec<Reg>),
+    /// A sub-array from partial indexing (`a[i]`), slicing or reshape (see [`views`]).
+    View(Box<views::ArrView>),
     /// A dotted name of the kernel API (`cuda.threadIdx`, `math.sin`, `np.float32`,
     /// `builtin.range`, `random.xoroshiro128p_uniform_float32`).
     Path(String),
@@ -544,19 +545,25 @@ pub fn assign_target(b: &mut Builder, cx: &mut FnCtx, t: &Expr, v: Val) -> PyRes
         }
         Expr::Subscript(s) => {
             let base = expr(b, cx, &s.value)?;
-            let Some((a, dt, nd, mut idx)) = crate::numba::frontend::expr::array_parts(&base)
-            else {
+            let Some(view) = views::ArrView::of(&base) else {
                 return Err(cx.typing(
                     "only arrays support item assignment in compiled code",
                     s.value.range(),
                 ));
             };
-            if matches!(a, ArrRef::Const(_)) {
+            if matches!(view.base, ArrRef::Const(_)) {
                 return Err(cx.typing("constant arrays are read-only", t.range()));
             }
-            idx.extend(index_regs(b, cx, &s.slice, nd)?);
+            if views::has_slice(&s.slice) {
+                return Err(cx.unsupported(
+                    "slicing assignment in a kernel (a[i:j] = x); assign single elements, e.g. a[i] = x, or loop over the slice",
+                    s.slice.range(),
+                ));
+            }
+            let idx = index_regs(b, cx, &s.slice, view.ndim())?;
             let r = scalar(b, cx, v, t.range())?;
-            let r = b.cast(r, dt);
+            let r = b.cast(r, view.dtype);
+            let (a, idx) = view.element(b, idx);
             b.emit_void(Op::Store(a, idx, r));
             Ok(())
         }
