@@ -37,7 +37,7 @@ fn value_types(k: &CompiledKernel, site: usize) -> Vec<DType> {
         .iter()
         .filter_map(|p| match p {
             Piece::Value(d) => Some(*d),
-            Piece::Text(_) => None,
+            Piece::Text(_) | Piece::Open(_) | Piece::Close(_) => None,
         })
         .collect()
 }
@@ -141,4 +141,34 @@ fn only_printing_kernels_take_the_hidden_buffer() {
         let call = format!("nb_print_begin(nb_print, {i}u, {n}u, nb_print_seq++)");
         assert_eq!(src.matches(&call).count(), 1, "{call} in\n{src}");
     }
+}
+
+#[test]
+fn tuples_and_dim3_print_as_python_writes_them() {
+    // print((1, (2,), 3.0)) in CPython shows `(1, (2,), 3.0)`; kernels format floats with
+    // six decimals, as Numba's %f does. cuda.threadIdx prints as a 3-tuple.
+    let k = kernel(
+        "def p(a, b):\n    t = (a, (b,), 2.5)\n    print('t', t, ())\n    print(cuda.threadIdx)\n",
+        &[Ty::Scalar(DType::I64), Ty::Scalar(DType::F32)],
+    );
+    let cpu = launch(
+        &k,
+        cfg(1, 1),
+        &[
+            KernelArg::Scalar(Scalar::I64(3)),
+            KernelArg::Scalar(Scalar::F32(1.5)),
+        ],
+    )
+    .unwrap()
+    .printed;
+    assert_eq!(cpu, "t (3, (1.500000,), 2.500000) ()\n(0, 0, 0)\n");
+    let (t0, t1) = (value_types(&k, 0), value_types(&k, 1));
+    let first = vec![
+        bits(Scalar::I64(3), t0[0]),
+        bits(Scalar::F32(1.5), t0[1]),
+        bits(Scalar::F64(2.5), t0[2]),
+    ];
+    let second = t1.iter().map(|d| bits(Scalar::I64(0), *d)).collect();
+    let bytes = buffer(&[(0, 0, 0, 0, first), (1, 0, 0, 1, second)]);
+    assert_eq!(printbuf::decode("p", &printbuf::sites(&k.ir), &bytes), cpu);
 }

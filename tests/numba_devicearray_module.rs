@@ -114,3 +114,22 @@ fn driver_level_copies_memset_and_auto_device() {
         "[0 1 2]\n"
     );
 }
+
+#[test]
+fn numpy_functions_keep_device_arrays_on_the_device() {
+    // NumPy's _wrapfunc calls the object's own method: np.transpose(d) is d.transpose().
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda\nh = np.arange(12).reshape(3, 4)\nd = cuda.to_device(h)")
+        .ok();
+    assert_eq!(
+        s.stdout("t = np.transpose(d)\nprint(type(t).__name__, t.shape, (t.copy_to_host() == h.T).all())"),
+        "DeviceNDArray (4, 3) True\n"
+    );
+    assert_eq!(
+        s.stdout(
+            "r = np.reshape(d, (2, 6))\nprint(type(r).__name__, r.copy_to_host().tolist()[1])"
+        ),
+        "DeviceNDArray [6, 7, 8, 9, 10, 11]\n"
+    );
+    assert_eq!(s.eval("np.transpose(h).shape"), "(4, 3)");
+}

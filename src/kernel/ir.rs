@@ -193,6 +193,10 @@ pub enum RngKind {
 pub enum PrintArg {
     Str(String),
     Reg(Reg),
+    /// Text the next piece follows without a space (a tuple's `(`).
+    Open(String),
+    /// Text that follows the previous piece without a space (a tuple's `,` and `)`).
+    Close(String),
 }
 
 #[derive(Clone, Debug)]
@@ -442,6 +446,8 @@ fn op_text(op: &Op) -> String {
                 .map(|a| match a {
                     PrintArg::Str(s) => format!("{s:?}"),
                     PrintArg::Reg(r) => format!("%{r}"),
+                    PrintArg::Open(s) => format!("open {s:?}"),
+                    PrintArg::Close(s) => format!("close {s:?}"),
                 })
                 .collect();
             format!("print {}", parts.join(", "))

@@ -29,6 +29,34 @@ pub const CAPACITY_WORDS: usize = (4 << 20) / 8;
 pub enum Piece {
     Text(String),
     Value(DType),
+    /// Punctuation that binds to the next piece (`(`) or the previous one (`,`, `)`).
+    Open(String),
+    Close(String),
+}
+
+/// Join one `print()` call's pieces as Python does: single spaces between arguments, none
+/// inside a tuple's punctuation (`(1, (2,), 3)`).
+pub fn join<'a>(pieces: impl IntoIterator<Item = (&'a Piece, String)>) -> String {
+    let mut out = String::new();
+    let mut glued = true;
+    for (piece, text) in pieces {
+        if !glued && !matches!(piece, Piece::Close(_)) {
+            out.push(' ');
+        }
+        out.push_str(&text);
+        glued = matches!(piece, Piece::Open(_));
+    }
+    out
+}
+
+/// The piece of a print argument, given its register's dtype for values.
+pub fn piece(a: &PrintArg, k: &Kernel) -> Piece {
+    match a {
+        PrintArg::Str(s) => Piece::Text(s.clone()),
+        PrintArg::Reg(r) => Piece::Value(k.regs[*r as usize]),
+        PrintArg::Open(s) => Piece::Open(s.clone()),
+        PrintArg::Close(s) => Piece::Close(s.clone()),
+    }
 }
 
 /// The print sites of a kernel in the order the code generator numbers them (statement
@@ -39,14 +67,7 @@ pub fn sites(k: &Kernel) -> Vec<Vec<Piece>> {
             match s {
                 Stmt::Inst(i) => {
                     if let Op::Print(args) = &i.op {
-                        out.push(
-                            args.iter()
-                                .map(|a| match a {
-                                    PrintArg::Str(s) => Piece::Text(s.clone()),
-                                    PrintArg::Reg(r) => Piece::Value(k.regs[*r as usize]),
-                                })
-                                .collect(),
-                        );
+                        out.push(args.iter().map(|a| piece(a, k)).collect());
                     }
                 }
                 Stmt::If(_, t, e) => {
@@ -86,14 +107,13 @@ pub fn format_value(dtype: DType, bits: u64) -> String {
 /// One line of `print()` output (without its newline) from its values' bits.
 pub fn format_line(site: &[Piece], values: &[u64]) -> String {
     let mut vals = values.iter();
-    let parts: Vec<String> = site
-        .iter()
-        .map(|p| match p {
-            Piece::Text(s) => s.clone(),
+    join(site.iter().map(|p| {
+        let text = match p {
+            Piece::Text(s) | Piece::Open(s) | Piece::Close(s) => s.clone(),
             Piece::Value(d) => format_value(*d, vals.next().copied().unwrap_or(0)),
-        })
-        .collect();
-    parts.join(" ")
+        };
+        (p, text)
+    }))
 }
 
 /// A fresh header for a record area of `capacity_words`.

@@ -26,6 +26,24 @@ fn dt_opt(rt: &mut Runtime, v: &Option<Value>) -> PyResult<Option<DType>> {
     }
 }
 
+/// NumPy's `_wrapfunc`: `np.transpose(d)` and friends call the object's own method when
+/// it has one, so a Numba device array stays on the device (`np.transpose(d)` is
+/// `d.transpose()`). Host arrays and sequences take NumPy's own path (None).
+fn wrapfunc(
+    rt: &mut Runtime,
+    v: &Value,
+    method: &str,
+    args: Vec<Value>,
+) -> PyResult<Option<Value>> {
+    let Value::Object(o) = v else {
+        return Ok(None);
+    };
+    match o.clone().get_attr(method, rt)? {
+        Some(m) => rt.call(&m, crate::py::value::Args::new(args)).map(Some),
+        None => Ok(None),
+    }
+}
+
 pub(crate) fn arg(b: &[Option<Value>], i: usize) -> &Value {
     b[i].as_ref().unwrap_or(crate::py::value::NONE)
 }
@@ -350,6 +368,9 @@ fn shapes(m: &Module) {
         "Give a new shape to an array.",
         |rt, a| {
             let b = a.bind("reshape", &["a", "newshape", "order="])?;
+            if let Some(v) = wrapfunc(rt, arg(&b, 0), "reshape", vec![arg(&b, 1).clone()])? {
+                return Ok(v);
+            }
             let order = b[2]
                 .as_ref()
                 .and_then(|v| v.as_str())
@@ -368,6 +389,9 @@ fn shapes(m: &Module) {
         "A flattened array (a view when possible).",
         |rt, a| {
             let b = a.bind("ravel", &["a", "order="])?;
+            if let Some(v) = wrapfunc(rt, arg(&b, 0), "ravel", Vec::new())? {
+                return Ok(v);
+            }
             Ok(Value::Array(crate::py::ndarray_methods::ravel(
                 &to_ndarray(rt, arg(&b, 0))?,
             )?))
@@ -379,6 +403,10 @@ fn shapes(m: &Module) {
         "Permute the axes.",
         |rt, a| {
             let b = a.bind("transpose", &["a", "axes="])?;
+            let axes_arg = b[1].iter().filter(|v| !v.is_none()).cloned().collect();
+            if let Some(v) = wrapfunc(rt, arg(&b, 0), "transpose", axes_arg)? {
+                return Ok(v);
+            }
             let axes = match &b[1] {
                 Some(v) if !v.is_none() => Some(shape_arg(v)?),
                 _ => None,

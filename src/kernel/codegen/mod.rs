@@ -558,7 +558,7 @@ impl<'a> Gen<'a> {
                     d if d.is_signed() => format!("(unsigned long long)(long long)r{r}"),
                     _ => format!("(unsigned long long)r{r}"),
                 }),
-                PrintArg::Str(_) => None,
+                PrintArg::Str(_) | PrintArg::Open(_) | PrintArg::Close(_) => None,
             })
             .collect();
         let begin = format!(

@@ -536,18 +536,20 @@ impl Block {
                 Ok(())
             }
             Op::Print(args) => {
+                use crate::kernel::printbuf::{format_value, join, piece};
+                let pieces: Vec<_> = args.iter().map(|a| piece(a, p.k)).collect();
                 for &l in act {
-                    let mut parts = Vec::new();
-                    for a in args {
-                        parts.push(match a {
-                            PrintArg::Str(s) => s.clone(),
-                            PrintArg::Reg(r) => crate::kernel::printbuf::format_value(
+                    let line = join(args.iter().zip(&pieces).map(|(a, pc)| {
+                        let text = match a {
+                            PrintArg::Str(s) | PrintArg::Open(s) | PrintArg::Close(s) => s.clone(),
+                            PrintArg::Reg(r) => format_value(
                                 p.k.regs[*r as usize],
                                 self.regs[*r as usize][l as usize],
                             ),
-                        });
-                    }
-                    self.printed.push_str(&parts.join(" "));
+                        };
+                        (pc, text)
+                    }));
+                    self.printed.push_str(&line);
                     self.printed.push('\n');
                 }
                 Ok(())

@@ -186,6 +186,59 @@ fn math_call(
     Ok(Val::Reg(r))
 }
 
+/// The pieces `print()` shows for one argument: tuples as Python writes them
+/// (`(1, (2,), 3.000000)`), `cuda.threadIdx` and friends as `(x, y, z)`.
+fn print_arg(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    a: Val,
+    out: &mut Vec<PrintArg>,
+    range: TextRange,
+) -> PyResult<()> {
+    match a {
+        Val::Str(s) => out.push(PrintArg::Str(s)),
+        Val::Reg(r) => out.push(PrintArg::Reg(r)),
+        Val::None => out.push(PrintArg::Str("None".into())),
+        Val::Tuple(items) => {
+            out.push(PrintArg::Open("(".into()));
+            let n = items.len();
+            for (i, it) in items.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(PrintArg::Close(",".into()));
+                }
+                print_arg(b, cx, it, out, range)?;
+            }
+            if n == 1 {
+                out.push(PrintArg::Close(",".into()));
+            }
+            out.push(PrintArg::Close(")".into()));
+        }
+        Val::Path(p)
+            if matches!(
+                p.as_str(),
+                "cuda.threadIdx" | "cuda.blockIdx" | "cuda.blockDim" | "cuda.gridDim"
+            ) =>
+        {
+            let mut xyz = Vec::new();
+            for c in ["x", "y", "z"] {
+                let v = Val::Path(p.clone());
+                xyz.push(crate::numba::frontend::expr::attribute(b, cx, v, c, range)?);
+            }
+            print_arg(b, cx, Val::Tuple(xyz), out, range)?;
+        }
+        other => match scalar(b, cx, other.clone(), range) {
+            Ok(r) => out.push(PrintArg::Reg(r)),
+            Err(_) => {
+                return Err(cx.typing(
+                    format!("cannot print {} in a kernel", describe(b, &other)),
+                    range,
+                ))
+            }
+        },
+    }
+    Ok(())
+}
+
 /// `round(x, ndigits)` as Numba compiles it (CPython's pre-3.x float algorithm): scale by
 /// a power of ten, round half to even, scale back; NaN, infinities and scalings that
 /// overflow give `x` back. Integers round to themselves for ndigits >= 0 and to a
@@ -430,22 +483,7 @@ fn path_call(
         "builtin.print" => {
             let mut out = Vec::new();
             for a in args {
-                match a {
-                    Val::Str(s) => out.push(PrintArg::Str(s)),
-                    Val::Reg(r) => out.push(PrintArg::Reg(r)),
-                    Val::Tuple(items) => {
-                        for it in items {
-                            out.push(PrintArg::Reg(scal(b, cx, it)?));
-                        }
-                    }
-                    Val::None => out.push(PrintArg::Str("None".into())),
-                    other => {
-                        return Err(cx.typing(
-                            format!("cannot print {} in a kernel", describe(b, &other)),
-                            range,
-                        ))
-                    }
-                }
+                print_arg(b, cx, a, &mut out, range)?;
             }
             b.emit_void(Op::Print(out));
             Ok(Val::None)

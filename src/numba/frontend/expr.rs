@@ -362,7 +362,7 @@ pub fn index_regs_partial(
     Ok(out)
 }
 
-fn attribute(
+pub(crate) fn attribute(
     b: &mut Builder,
     cx: &mut FnCtx,
     base: Val,
