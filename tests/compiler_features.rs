@@ -290,6 +290,22 @@ fn round_with_ndigits_is_pythons() {
     let out = array_of(&[3], DType::I64, &[0.0; 3]);
     launch(&ki, cfg(1, 3), &[arg(&a), arg(&out)]).unwrap();
     assert_eq!(values(&out), vec![20.0, -20.0, 150.0]);
+    // float32 values are scaled in float64, as Numba does: float32(0.3425) is a little
+    // above 0.3425, so it rounds up (CPython's round(0.3425, 3) is 0.343 as well).
+    let kf = kernel(
+        "def round_f32(a, nd):
+    a[0] = round(a[0], nd)
+",
+        &[arr1(DType::F32, 1), Ty::Scalar(DType::I32)],
+    );
+    let a = f32_array(&[0.3425]);
+    launch(
+        &kf,
+        cfg(1, 1),
+        &[arg(&a), KernelArg::Scalar(Scalar::I32(3))],
+    )
+    .unwrap();
+    assert_eq!(values(&a), vec![0.343f32 as f64]);
 }
 
 #[test]

@@ -113,6 +113,11 @@ fn driver_level_copies_memset_and_auto_device() {
         s.stdout("print(cuda.to_device(range(3)).copy_to_host())"),
         "[0 1 2]\n"
     );
+    // Mapped host memory is device memory too.
+    assert_eq!(
+        s.stdout("mp = cuda.mapped_array(4, dtype=np.uint32)\nmp.fill(7)\ndrv.device_memset(mp, 0, drv.device_memory_size(mp))\nprint(mp.tolist())"),
+        "[0, 0, 0, 0]\n"
+    );
 }
 
 #[test]

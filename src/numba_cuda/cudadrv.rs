@@ -146,15 +146,20 @@ fn devicearray(m: &Module) -> Value {
     Value::Module(Rc::new(da))
 }
 
-/// The first `nbytes` bytes of a C-contiguous device array, as a uint8 view.
-fn device_bytes(v: &Value, nbytes: usize, what: &str) -> PyResult<DeviceView> {
-    let Some(d) = v.downcast::<DeviceNDArray>() else {
-        return Err(PyErr::type_error(format!(
+/// Device memory a driver call can take: device arrays, `memalloc` results, mapped and
+/// managed host arrays, CuPy arrays and `__cuda_array_interface__` objects.
+fn device_memory(rt: &mut Runtime, v: &Value, what: &str) -> PyResult<DeviceView> {
+    crate::numba_cuda::interop::view_of(rt, v)?.ok_or_else(|| {
+        PyErr::type_error(format!(
             "{what}: expected device memory (a device array or Context.memalloc(...)), got '{}'",
             v.type_name()
-        )));
-    };
-    let d = &d.view;
+        ))
+    })
+}
+
+/// The first `nbytes` bytes of a C-contiguous device array, as a uint8 view.
+fn device_bytes(rt: &mut Runtime, v: &Value, nbytes: usize, what: &str) -> PyResult<DeviceView> {
+    let d = &device_memory(rt, v, what)?;
     let isz = d.dtype.itemsize();
     let total = d.shape.iter().product::<usize>() * isz;
     if !contiguous(&d.shape, &d.strides, isz, true) {
@@ -215,7 +220,7 @@ fn driver() -> Module {
         |rt, a| {
             let b = a.bind("host_to_device", &["dst", "src", "size", "stream="])?;
             let n = byte_count(arg(&b, 2), "host_to_device")?;
-            let dst = device_bytes(arg(&b, 0).unwrap_or(NONE), n, "host_to_device")?;
+            let dst = device_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "host_to_device")?;
             let src = host_bytes(rt, arg(&b, 1).unwrap_or(NONE), n, "host_to_device")?;
             let s = parse_stream(rt, arg(&b, 3))?;
             api::htod(rt, &src, &dst, s, Transfer::explicit("host_to_device"))?;
@@ -230,7 +235,7 @@ fn driver() -> Module {
             let b = a.bind("device_to_host", &["dst", "src", "size", "stream="])?;
             let n = byte_count(arg(&b, 2), "device_to_host")?;
             let dst = host_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "device_to_host")?;
-            let src = device_bytes(arg(&b, 1).unwrap_or(NONE), n, "device_to_host")?;
+            let src = device_bytes(rt, arg(&b, 1).unwrap_or(NONE), n, "device_to_host")?;
             let s = parse_stream(rt, arg(&b, 3))?;
             api::dtoh(rt, &src, &dst, s, Transfer::explicit("device_to_host"))?;
             Ok(Value::None)
@@ -243,8 +248,8 @@ fn driver() -> Module {
         |rt, a| {
             let b = a.bind("device_to_device", &["dst", "src", "size", "stream="])?;
             let n = byte_count(arg(&b, 2), "device_to_device")?;
-            let dst = device_bytes(arg(&b, 0).unwrap_or(NONE), n, "device_to_device")?;
-            let src = device_bytes(arg(&b, 1).unwrap_or(NONE), n, "device_to_device")?;
+            let dst = device_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "device_to_device")?;
+            let src = device_bytes(rt, arg(&b, 1).unwrap_or(NONE), n, "device_to_device")?;
             let s = parse_stream(rt, arg(&b, 3))?;
             api::dtod(rt, &src, &dst, s, Transfer::explicit("device_to_device"))?;
             if s == 0 {
@@ -260,7 +265,7 @@ fn driver() -> Module {
         |rt, a| {
             let b = a.bind("device_memset", &["dst", "val", "size", "stream="])?;
             let n = byte_count(arg(&b, 2), "device_memset")?;
-            let dst = device_bytes(arg(&b, 0).unwrap_or(NONE), n, "device_memset")?;
+            let dst = device_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "device_memset")?;
             let val = arg(&b, 1).unwrap_or(NONE).as_index()?;
             let s = parse_stream(rt, arg(&b, 3))?;
             let rec = Record {
@@ -280,18 +285,10 @@ fn driver() -> Module {
         "device_memory_size",
         "device_memory_size(devmem)",
         "The size in bytes of the device memory a device array spans.",
-        |_rt, a| {
+        |rt, a| {
             let v = a.pos.first().unwrap_or(NONE);
-            let Some(d) = v.downcast::<DeviceNDArray>() else {
-                return Err(PyErr::type_error(
-                    "device_memory_size() takes device memory",
-                ));
-            };
-            let (lo, hi) = crate::device::copy::extent(
-                &d.view.shape,
-                &d.view.strides,
-                d.view.dtype.itemsize(),
-            );
+            let d = device_memory(rt, v, "device_memory_size")?;
+            let (lo, hi) = crate::device::copy::extent(&d.shape, &d.strides, d.dtype.itemsize());
             Ok(Value::Int((hi - lo) as i64))
         },
     );

@@ -246,7 +246,9 @@ fn print_arg(
 fn round_ndigits(b: &mut Builder, x: Reg, nd: Reg) -> Reg {
     use crate::arrays::operator::Cmp;
     let int_in = !b.ty(x).is_float();
-    let t = if int_in { DType::F64 } else { b.ty(x) };
+    // Numba's implementation scales by float64 powers of ten, so float32 values are
+    // rounded in float64 too (round(np.float32(0.3425), 3) is 0.343, not 0.342).
+    let t = DType::F64;
     let xf = b.cast(x, t);
     let nd = b.cast(nd, DType::I64);
     let c = |b: &mut Builder, v: f64| {
@@ -293,7 +295,9 @@ fn round_ndigits(b: &mut Builder, x: Reg, nd: Reg) -> Reg {
         let ri = b.cast(r, DType::I64);
         return b.emit(DType::I64, Op::Select(neg, ri, xi));
     }
-    r
+    // The result has the argument's type, as in Numba's typing of round(float32, int).
+    let xt = b.ty(x);
+    b.cast(r, xt)
 }
 
 fn const_arg(b: &Builder, cx: &FnCtx, v: &Val, what: &str, range: TextRange) -> PyResult<i64> {
