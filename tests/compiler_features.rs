@@ -548,3 +548,33 @@ fn reshape_of_contiguous_arrays() {
     assert_eq!(values(&out2), bv);
     assert_eq!(values(&flat), bv);
 }
+
+#[test]
+fn math_remainder_modf_and_cuda_fma() {
+    // Values from CPython 3.11's math module.
+    let k = kernel(
+        "def f(x, y, out):\n    i = cuda.grid(1)\n    if i < x.size:\n        fr, whole = math.modf(x[i])\n        out[i, 0] = math.remainder(x[i], y[i])\n        out[i, 1] = fr\n        out[i, 2] = whole\n        out[i, 3] = cuda.fma(x[i], y[i], 1.0)\n",
+        &[arr1(DType::F64, 1), arr1(DType::F64, 1), arr1(DType::F64, 2)],
+    );
+    let x = f64_array(&[5.5, 7.0, -4.0, -2.0, -0.25]);
+    let y = f64_array(&[2.0, 2.0, 3.0, 1.0, 1.0]);
+    let out = array_of(&[5, 4], DType::F64, &[0.0; 20]);
+    launch(&k, cfg(1, 5), &[arg(&x), arg(&y), arg(&out)]).unwrap();
+    let v = values(&out);
+    let rows: Vec<&[f64]> = v.chunks(4).collect();
+    assert_eq!(rows[0], [-0.5, 0.5, 5.0, 12.0]);
+    assert_eq!(rows[1], [-1.0, 0.0, 7.0, 15.0]);
+    assert_eq!(rows[2], [-1.0, -0.0, -4.0, -11.0]);
+    assert!(
+        rows[3][1] == 0.0 && rows[3][1].is_sign_negative(),
+        "modf(-2.0) is (-0.0, -2.0)"
+    );
+    assert_eq!(rows[4][1..3], [-0.25, -0.0]);
+    let inf = kernel(
+        "def g(out):\n    fr, whole = math.modf(math.inf)\n    out[0] = fr\n    out[1] = whole\n",
+        &[arr1(DType::F64, 1)],
+    );
+    let o = f64_array(&[1.0, 1.0]);
+    launch(&inf, cfg(1, 1), &[arg(&o)]).unwrap();
+    assert_eq!(values(&o), vec![0.0, f64::INFINITY]);
+}

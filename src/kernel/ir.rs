@@ -91,6 +91,8 @@ pub enum MathFn {
     Hypot,
     Fmod,
     Copysign,
+    /// IEEE 754 remainder (Python's `math.remainder`; NumPy's `remainder` is `%`).
+    Remainder,
     IsNan,
     IsInf,
     IsFinite,
@@ -144,7 +146,7 @@ impl MathFn {
     pub fn arity(self) -> usize {
         use MathFn::*;
         match self {
-            Atan2 | Pow | Hypot | Fmod | Copysign => 2,
+            Atan2 | Pow | Hypot | Fmod | Copysign | Remainder => 2,
             _ => 1,
         }
     }

@@ -350,7 +350,8 @@ impl<'a> Gen<'a> {
                     | MathFn::Pow
                     | MathFn::Hypot
                     | MathFn::Fmod
-                    | MathFn::Copysign => {
+                    | MathFn::Copysign
+                    | MathFn::Remainder => {
                         format!("{}{s}({a}, {b})", f.name())
                     }
                     other => format!("{}{s}({a})", other.name()),

@@ -239,6 +239,21 @@ fn print_arg(
     Ok(())
 }
 
+/// `math.modf(x)`: (fractional part, integral part), both with the sign of x; infinities
+/// split into (±0.0, ±inf), as in Python.
+fn modf(b: &mut Builder, x: Reg) -> Val {
+    let t = types::math_float(b.ty(x));
+    let x = b.cast(x, t);
+    let whole = b.emit(t, Op::Math(MathFn::Trunc, vec![x]));
+    let diff = b.emit(t, Op::Bin(Arith::Sub, x, whole));
+    let inf = b.emit(DType::Bool, Op::Math(MathFn::IsInf, vec![x]));
+    let zero = b.konst(Scalar::F64(0.0));
+    let zero = b.cast(zero, t);
+    let frac = b.emit(t, Op::Select(inf, zero, diff));
+    let frac = b.emit(t, Op::Math(MathFn::Copysign, vec![frac, x]));
+    Val::Tuple(vec![Val::Reg(frac), Val::Reg(whole)])
+}
+
 /// `round(x, ndigits)` as Numba compiles it (CPython's pre-3.x float algorithm): scale by
 /// a power of ten, round half to even, scale back; NaN, infinities and scalings that
 /// overflow give `x` back. Integers round to themselves for ndigits >= 0 and to a
@@ -599,6 +614,30 @@ fn path_call(
                 if let Ok(d) = types::parse_dtype(name) {
                     return cast_call(b, cx, d, args, range);
                 }
+            }
+            if p == "math.remainder" {
+                return math_call(b, cx, MathFn::Remainder, p, args, range);
+            }
+            if p == "math.modf" {
+                nargs(cx, p, &args, 1, range)?;
+                let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
+                return Ok(modf(b, r));
+            }
+            if p == "cuda.fma" {
+                nargs(cx, p, &args, 3, range)?;
+                let mut regs = Vec::new();
+                for a in args {
+                    regs.push(scal(b, cx, a)?);
+                }
+                let t = regs
+                    .iter()
+                    .fold(DType::F32, |acc, r| types::promote(acc, b.ty(*r)));
+                let t = types::math_float(t);
+                let xs: Vec<Reg> = regs.iter().map(|r| b.cast(*r, t)).collect();
+                // a * b + c: NVRTC contracts it to one fma instruction on the GPU; the CPU
+                // executor rounds the product first (a last-bit difference at most).
+                let m = b.emit(t, Op::Bin(Arith::Mul, xs[0], xs[1]));
+                return Ok(Val::Reg(b.emit(t, Op::Bin(Arith::Add, m, xs[2]))));
             }
             if p.starts_with("math.") || p.starts_with("np.") {
                 if let Some(f) = MathFn::from_name(name) {
