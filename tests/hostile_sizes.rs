@@ -230,3 +230,34 @@ fn a_cell_can_delete_a_list_nested_a_million_deep() {
         "'alive'"
     );
 }
+
+#[test]
+fn zero_dimensional_arrays_in_kernels_are_typing_errors_not_panics() {
+    // Found by the fuzzer after kernels learnt array views: `a.size` and `len(a)` of a 0-d
+    // array indexed an empty shape in the compiler.
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda").ok();
+    let filled = s.run(
+        "@cuda.jit\ndef fill_k(a, v):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] = v\n\
+         d = cuda.device_array((), dtype=np.bool_)\nfill_k[1, 1](d, 7)",
+    );
+    assert_eq!(
+        filled.ename().as_deref(),
+        Some("TypingError"),
+        "{}",
+        filled.evalue()
+    );
+    assert!(
+        filled.evalue().contains("0-dimensional"),
+        "{}",
+        filled.evalue()
+    );
+    let sized = s.run(
+        "@cuda.jit\ndef count(a, out):\n    out[0] = a.size\nout = cuda.device_array(1, dtype=np.int64)\n\
+         count[1, 1](cuda.device_array(()), out)\nprint(out.copy_to_host()[0])",
+    );
+    assert_eq!(sized.out.stdout, "1\n");
+    let lenned = s.run("@cuda.jit\ndef k(a):\n    print(len(a))\nk[1, 1](cuda.device_array(()))");
+    assert_eq!(lenned.ename().as_deref(), Some("TypingError"));
+    assert!(lenned.evalue().contains("len() of unsized object"));
+}

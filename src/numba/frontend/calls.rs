@@ -418,6 +418,9 @@ fn path_call(
                 Val::Array(..) | Val::View(..) => {
                     // invariant: matched Val::Array or Val::View just above
                     let view = ArrView::of(&args[0]).expect("an array");
+                    if view.ndim() == 0 {
+                        return Err(cx.typing("len() of unsized object", range));
+                    }
                     Ok(Val::Reg(view.extent(b, 0)))
                 }
                 Val::Tuple(t) => Ok(Val::Reg(b.konst(Scalar::I64(t.len() as i64)))),
