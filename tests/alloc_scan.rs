@@ -10,7 +10,10 @@
 //! or one of the two lines above. Scanning a file stops at its `#[cfg(test)]` line: unit
 //! tests allocate what they like.
 
-use std::path::{Path, PathBuf};
+mod source_scan;
+
+use source_scan::rs_files;
+use std::path::Path;
 
 const CALLS: [&str; 6] = [
     "with_capacity(",
@@ -20,21 +23,6 @@ const CALLS: [&str; 6] = [
     "reserve_exact(",
     "resize_with(",
 ];
-
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// The text from `s` up to the bracket that closes at depth 0 (or a top-level `stop`
 /// character), or the rest of the line when it does not close here.

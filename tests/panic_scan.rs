@@ -8,22 +8,10 @@
 //! two lines above. Scanning stops at a file's `#[cfg(test)]` line and skips files named
 //! `*_tests.rs`: tests unwrap what they like.
 
-use std::path::{Path, PathBuf};
+mod source_scan;
 
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
+use source_scan::rs_files;
+use std::path::Path;
 
 fn unwraps(line: &str) -> bool {
     line.contains(".unwrap()") || line.contains(".expect(")
