@@ -173,3 +173,23 @@ fn flags_read_as_attributes_and_as_a_mapping() {
         Some("KeyError")
     );
 }
+
+#[test]
+fn array_takes_the_memory_order_it_is_asked_for() {
+    // NumPy 2.3: order='F' copies column-major; 'K' and 'A' keep a Fortran-ordered
+    // source Fortran-ordered; an unknown order is a ValueError.
+    let mut s = Session::new();
+    s.run("import numpy as np\na = np.arange(6).reshape(2, 3)")
+        .ok();
+    assert_eq!(
+        s.stdout("for o in 'CFAK':\n    b = np.array(a.T, order=o)\n    print(o, b.flags.c_contiguous, b.flags.f_contiguous, (b == a.T).all())"),
+        "C True False True\nF False True True\nA False True True\nK False True True\n"
+    );
+    assert_eq!(s.eval("np.array(a, order='F').strides"), "(8, 16)");
+    let e = s.run("np.array(a, order='X')");
+    assert_eq!(e.ename().as_deref(), Some("ValueError"));
+    assert_eq!(
+        e.evalue(),
+        "order must be one of 'C', 'F', 'A', or 'K' (got 'X')"
+    );
+}

@@ -26,6 +26,14 @@ fn dt_opt(rt: &mut Runtime, v: &Option<Value>) -> PyResult<Option<DType>> {
     }
 }
 
+/// A Fortran-ordered (column-major) copy of `r`.
+fn fortran_copy(r: &NdArray) -> PyResult<NdArray> {
+    let mut out = crate::arrays::elem::new_array(&r.shape, r.dtype)?;
+    out.strides = NdArray::f_strides(&r.shape, r.dtype.itemsize());
+    crate::arrays::elem::copy_into(&out, r)?;
+    Ok(out)
+}
+
 /// NumPy's `_wrapfunc`: `np.transpose(d)` and friends call the object's own method when
 /// it has one, so a Numba device array stays on the device (`np.transpose(d)` is
 /// `d.transpose()`). Host arrays and sequences take NumPy's own path (None).
@@ -68,13 +76,48 @@ fn creation(m: &Module) {
         |rt, a| {
             let b = a.bind("array", &["object", "dtype=", "copy=", "order=", "ndmin="])?;
             let d = dt_opt(rt, &b[1])?;
+            let order = match b[3].as_ref().filter(|v| !v.is_none()) {
+                None => 'K',
+                Some(v) => {
+                    let Some(o) = v.as_str() else {
+                        return Err(PyErr::type_error(format!(
+                            "order must be str, not {}",
+                            v.type_name()
+                        )));
+                    };
+                    match o.to_ascii_uppercase().as_str() {
+                        "C" => 'C',
+                        "F" => 'F',
+                        "A" => 'A',
+                        "K" => 'K',
+                        _ => {
+                            return Err(PyErr::value_error(format!(
+                                "order must be one of 'C', 'F', 'A', or 'K' (got '{o}')"
+                            )))
+                        }
+                    }
+                }
+            };
             let src = arg(&b, 0);
             let mut r = to_ndarray_dtype(rt, src, d)?;
             let copy = !matches!(b[2], Some(Value::Bool(false)));
             if let Value::Array(orig) = src {
                 if copy && std::sync::Arc::ptr_eq(&orig.buf, &r.buf) {
-                    r = crate::arrays::elem::contiguous_copy(&r)?;
+                    // 'K' and 'A' keep a Fortran-ordered source Fortran-ordered.
+                    let keep_f = matches!(order, 'A' | 'K')
+                        && orig.is_f_contiguous()
+                        && !orig.is_c_contiguous();
+                    r = if keep_f {
+                        fortran_copy(&r)?
+                    } else {
+                        crate::arrays::elem::contiguous_copy(&r)?
+                    };
                 }
+            }
+            if order == 'F' && !r.is_f_contiguous() {
+                r = fortran_copy(&r)?;
+            } else if order == 'C' && !r.is_c_contiguous() {
+                r = crate::arrays::elem::contiguous_copy(&r)?;
             }
             let ndmin = b[4]
                 .as_ref()
@@ -124,10 +167,7 @@ fn creation(m: &Module) {
             if r.is_f_contiguous() {
                 return Ok(Value::Array(r));
             }
-            let mut out = crate::arrays::elem::new_array(&r.shape, r.dtype)?;
-            out.strides = NdArray::f_strides(&r.shape, r.dtype.itemsize());
-            crate::arrays::elem::copy_into(&out, &r)?;
-            Ok(Value::Array(out))
+            Ok(Value::Array(fortran_copy(&r)?))
         },
     );
     m.func("copy", "copy(a)", "A copy of the array.", |rt, a| {
