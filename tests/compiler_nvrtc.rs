@@ -76,3 +76,15 @@ fn float64_atomic_adds_on_arrays_use_generic_addressing_as_numba_does() {
     assert!(has("atom.add.f64") || has("red.add.f64"), "{}", c.ptx);
     assert!(!has("atom.global.add.f64") && !has("red.global.add.f64"));
 }
+
+#[test]
+fn each_threadfence_has_its_own_reach_in_ptx() {
+    // threadfence_block is membar.cta, threadfence membar.gl, threadfence_system
+    // membar.sys (Numba's codegen tests look for `membar.cta;`).
+    let kernels = compiler_support::catalog::all();
+    let (_, k) = kernels.iter().find(|(n, _)| n == "fences").expect("fences");
+    let c = inspect_asm::compile(&cuda_source(k), "compute_80").unwrap();
+    for want in ["membar.cta;", "membar.gl;", "membar.sys;"] {
+        assert!(c.ptx.contains(want), "{want} missing:\n{}", c.ptx);
+    }
+}

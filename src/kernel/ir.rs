@@ -158,6 +158,17 @@ impl MathFn {
     }
 }
 
+/// The reach of a memory fence: `cuda.threadfence_block()` (the block),
+/// `cuda.threadfence()` (the device), `cuda.threadfence_system()` (device and host), and
+/// `cuda.syncwarp()`, which also orders the warp's memory accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenceScope {
+    Block,
+    Device,
+    System,
+    Warp,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BarrierKind {
     Plain,
@@ -231,7 +242,7 @@ pub enum Op {
     Atomic(AtomicOp, ArrRef, Vec<Reg>, Vec<Reg>),
     /// `Count`/`And`/`Or` take an int32 predicate and return int32.
     Barrier(BarrierKind, Option<Reg>),
-    Fence,
+    Fence(FenceScope),
     Print(Vec<PrintArg>),
     /// A draw from the xoroshiro128p state `states[index]` (states: uint64 array (n, 2)).
     Rng(RngKind, ArrRef, Reg),
@@ -243,7 +254,7 @@ macro_rules! each_read {
     ($op:expr, $f:expr) => {{
         let mut f = $f;
         match $op {
-            Op::Const(_) | Op::Param(_) | Op::Special(_) | Op::Dim(..) | Op::Fence => {}
+            Op::Const(_) | Op::Param(_) | Op::Special(_) | Op::Dim(..) | Op::Fence(_) => {}
             Op::Copy(r) | Op::Cast(r) | Op::Un(_, r) | Op::Rng(_, _, r) => f(r),
             Op::Bin(_, x, y) | Op::Cmp(_, x, y) => {
                 f(x);
@@ -441,7 +452,7 @@ fn op_text(op: &Op) -> String {
             Some(p) => format!("barrier.{} %{p}", format!("{k:?}").to_lowercase()),
             None => "barrier".into(),
         },
-        Op::Fence => "fence".into(),
+        Op::Fence(s) => format!("fence.{}", format!("{s:?}").to_lowercase()),
         Op::Print(args) => {
             let parts: Vec<String> = args
                 .iter()

@@ -25,7 +25,8 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::operator::{Arith, Cmp, Unary};
 use crate::kernel::exec::scalar_ops::scalar_bits;
 use crate::kernel::ir::{
-    ArrRef, AtomicOp, BarrierKind, Inst, Kernel, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt,
+    ArrRef, AtomicOp, BarrierKind, FenceScope, Inst, Kernel, MathFn, Op, PrintArg, Reg, RngKind,
+    Special, Stmt,
 };
 use crate::kernel::types::Ty;
 use crate::kernel::CompiledKernel;
@@ -412,7 +413,7 @@ impl<'a> Gen<'a> {
                 };
                 format!("{f}({s0}, {s1})")
             }
-            Op::Store(..) | Op::CheckIndex(..) | Op::Fence | Op::Print(_) => "0".into(),
+            Op::Store(..) | Op::CheckIndex(..) | Op::Fence(_) | Op::Print(_) => "0".into(),
         }
     }
 
@@ -525,7 +526,15 @@ impl<'a> Gen<'a> {
                 self.check_dims(depth, i.loc, ix, dims);
             }
             Op::Barrier(BarrierKind::Plain, _) => self.line(depth, "__syncthreads();"),
-            Op::Fence => self.line(depth, "__threadfence();"),
+            Op::Fence(s) => self.line(
+                depth,
+                match s {
+                    FenceScope::Block => "__threadfence_block();",
+                    FenceScope::Device => "__threadfence();",
+                    FenceScope::System => "__threadfence_system();",
+                    FenceScope::Warp => "__syncwarp();",
+                },
+            ),
             Op::Print(args) => self.print(depth, args),
             op => {
                 let side_effect = matches!(op, Op::Atomic(..) | Op::Barrier(..) | Op::Rng(..));

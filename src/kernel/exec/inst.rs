@@ -531,7 +531,7 @@ impl Block {
                 Ok(())
             }
             Op::Barrier(_, _) => self.barrier_check(p, i, act),
-            Op::Fence => {
+            Op::Fence(_) => {
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(())
             }

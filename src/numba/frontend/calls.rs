@@ -10,7 +10,9 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::operator::{Arith, Unary};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{BarrierKind, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt};
+use crate::kernel::ir::{
+    BarrierKind, FenceScope, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt,
+};
 use crate::kernel::types::{self, numba_name};
 use crate::numba::frontend::expr::{describe, expr, scalar, to_bool};
 use crate::numba::frontend::views::ArrView;
@@ -557,7 +559,13 @@ fn path_call(
         | "cuda.threadfence_block"
         | "cuda.threadfence_system"
         | "cuda.syncwarp" => {
-            b.emit_void(Op::Fence);
+            let scope = match p {
+                "cuda.threadfence_block" => FenceScope::Block,
+                "cuda.threadfence_system" => FenceScope::System,
+                "cuda.syncwarp" => FenceScope::Warp,
+                _ => FenceScope::Device,
+            };
+            b.emit_void(Op::Fence(scope));
             Ok(Val::None)
         }
         "cuda.const.array_like" => {

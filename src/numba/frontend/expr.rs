@@ -376,10 +376,10 @@ pub(crate) fn attribute(
             let (dt, nd) = (view.dtype, view.ndim());
             match attr {
                 "shape" => Val::Tuple(view.shape(b).into_iter().map(Val::Reg).collect()),
+                "size" if nd == 0 => Val::Reg(b.konst(Scalar::I64(1))),
                 "size" => {
-                    // The empty product: a 0-d array holds one element.
-                    let mut acc = b.konst(Scalar::I64(1));
-                    for d in 0..nd {
+                    let mut acc = view.extent(b, 0);
+                    for d in 1..nd {
                         let x = view.extent(b, d);
                         acc = b.emit(DType::I64, Op::Bin(Arith::Mul, acc, x));
                     }
