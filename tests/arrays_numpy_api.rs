@@ -193,3 +193,22 @@ fn array_takes_the_memory_order_it_is_asked_for() {
         "order must be one of 'C', 'F', 'A', or 'K' (got 'X')"
     );
 }
+
+#[test]
+fn modf_splits_like_numpy() {
+    // NumPy 2.3's output for the same calls.
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    assert_eq!(
+        s.stdout("print(np.modf(np.array([2.5, -2.0, np.inf, -np.inf, -0.25])))"),
+        "(array([ 0.5 , -0.  ,  0.  , -0.  , -0.25]), array([  2.,  -2.,  inf, -inf,  -0.]))\n"
+    );
+    assert_eq!(
+        s.stdout("print(np.modf(np.array([3, -7])), repr(np.modf(1.75)))"),
+        "(array([ 0., -0.]), array([ 3., -7.])) (np.float64(0.75), np.float64(1.0))\n"
+    );
+    assert_eq!(
+        s.stdout("print(np.modf(np.array([1.5], dtype=np.float32)))"),
+        "(array([0.5], dtype=float32), array([1.], dtype=float32))\n"
+    );
+}

@@ -578,3 +578,18 @@ fn math_remainder_modf_and_cuda_fma() {
     launch(&inf, cfg(1, 1), &[arg(&o)]).unwrap();
     assert_eq!(values(&o), vec![0.0, f64::INFINITY]);
 }
+
+#[test]
+fn math_nextafter_in_kernels() {
+    // CPython 3.11: math.nextafter(1.0, 2.0) == 1.0000000000000002; in float32 the next
+    // value above 1.0 is 1 + 2**-23.
+    let k = kernel(
+        "def f(a, b, out, out32):\n    out[0] = math.nextafter(a[0], b[0])\n    out32[0] = math.nextafter(np.float32(a[0]), np.float32(b[0]))\n",
+        &[arr1(DType::F64, 1), arr1(DType::F64, 1), arr1(DType::F64, 1), arr1(DType::F32, 1)],
+    );
+    let (a, b) = (f64_array(&[1.0]), f64_array(&[2.0]));
+    let (out, out32) = (f64_array(&[0.0]), f32_array(&[0.0]));
+    launch(&k, cfg(1, 1), &[arg(&a), arg(&b), arg(&out), arg(&out32)]).unwrap();
+    assert_eq!(values(&out), vec![1.0000000000000002]);
+    assert_eq!(values(&out32), vec![1.0 + 2f64.powi(-23)]);
+}

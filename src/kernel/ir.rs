@@ -93,6 +93,7 @@ pub enum MathFn {
     Copysign,
     /// IEEE 754 remainder (Python's `math.remainder`; NumPy's `remainder` is `%`).
     Remainder,
+    Nextafter,
     IsNan,
     IsInf,
     IsFinite,
@@ -137,6 +138,7 @@ impl MathFn {
             "hypot" => Hypot,
             "fmod" => Fmod,
             "copysign" => Copysign,
+            "nextafter" => Nextafter,
             "isnan" => IsNan,
             "isinf" => IsInf,
             "isfinite" => IsFinite,
@@ -146,7 +148,7 @@ impl MathFn {
     pub fn arity(self) -> usize {
         use MathFn::*;
         match self {
-            Atan2 | Pow | Hypot | Fmod | Copysign | Remainder => 2,
+            Atan2 | Pow | Hypot | Fmod | Copysign | Remainder | Nextafter => 2,
             _ => 1,
         }
     }

@@ -438,6 +438,49 @@ fn shapes(m: &Module) {
         },
     );
     m.func(
+        "modf",
+        "modf(x)",
+        "Fractional and integral parts, element-wise, both with the sign of x (infinities give (±0.0, ±inf)).",
+        |rt, a| {
+            let b = a.bind("modf", &["x"])?;
+            let src = arg(&b, 0);
+            let x = to_ndarray(rt, src)?;
+            let dt = if x.dtype.is_float() { x.dtype } else { DType::F64 };
+            let x = crate::arrays::elem::cast(&x, dt)?;
+            let frac = crate::arrays::elem::new_array(&x.shape, dt)?;
+            let whole = crate::arrays::elem::new_array(&x.shape, dt)?;
+            let n = x.size();
+            // Exact for float32 too: trunc(v) and v - trunc(v) are representable in it.
+            fn split(v: f64) -> (f64, f64) {
+                let w = v.trunc();
+                let f = if v.is_infinite() { 0.0 } else { v - w };
+                (f.copysign(v), w)
+            }
+            match dt {
+                DType::F32 => {
+                    let v = crate::arrays::elem::read_vec::<f32>(&x);
+                    let (f, w) = (frac.buf.typed_mut::<f32>(0, n), whole.buf.typed_mut::<f32>(0, n));
+                    for (i, x) in v.into_iter().enumerate() {
+                        let (a, b) = split(x as f64);
+                        (f[i], w[i]) = (a as f32, b as f32);
+                    }
+                }
+                _ => {
+                    let v = crate::arrays::elem::read_vec::<f64>(&x);
+                    let (f, w) = (frac.buf.typed_mut::<f64>(0, n), whole.buf.typed_mut::<f64>(0, n));
+                    for (i, x) in v.into_iter().enumerate() {
+                        (f[i], w[i]) = split(x);
+                    }
+                }
+            }
+            let out = |a: NdArray| match src {
+                Value::Array(_) => Value::Array(a),
+                _ => Value::Scalar(crate::arrays::elem::first_scalar(&a)),
+            };
+            Ok(Value::tuple(vec![out(frac), out(whole)]))
+        },
+    );
+    m.func(
         "transpose",
         "transpose(a, axes=None)",
         "Permute the axes.",

@@ -352,7 +352,8 @@ impl<'a> Gen<'a> {
                     | MathFn::Hypot
                     | MathFn::Fmod
                     | MathFn::Copysign
-                    | MathFn::Remainder => {
+                    | MathFn::Remainder
+                    | MathFn::Nextafter => {
                         format!("{}{s}({a}, {b})", f.name())
                     }
                     other => format!("{}{s}({a})", other.name()),

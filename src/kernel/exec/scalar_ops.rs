@@ -353,6 +353,7 @@ pub fn math_f64(f: MathFn, a: f64, b: f64) -> f64 {
         Fmod => a % b,
         Copysign => a.copysign(b),
         Remainder => libm::remainder(a, b),
+        Nextafter => libm::nextafter(a, b),
         IsNan => a.is_nan() as u8 as f64,
         IsInf => a.is_infinite() as u8 as f64,
         IsFinite => a.is_finite() as u8 as f64,
@@ -395,6 +396,7 @@ pub fn math_f32(f: MathFn, a: f32, b: f32) -> f32 {
         Fmod => a % b,
         Copysign => a.copysign(b),
         Remainder => libm::remainderf(a, b),
+        Nextafter => libm::nextafterf(a, b),
         other => math_f64(other, a as f64, b as f64) as f32,
     }
 }
