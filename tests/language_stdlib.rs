@@ -123,3 +123,19 @@ fn re_module_matches_cpython() {
     let out = s.stdout("try:\n    re.compile('(?<=a)b')\nexcept re.error as e:\n    print('unsupported', 'look-around' in str(e))");
     assert_eq!(out, "unsupported True\n");
 }
+
+#[test]
+fn platform_and_numba_numpy_support_import() {
+    // Numba's tests import both: platform to pick paths by architecture, numpy_support
+    // for from_dtype.
+    let mut s = Session::new();
+    assert_eq!(
+        s.eval("import platform\nplatform.machine()"),
+        format!("'{}'", std::env::consts::ARCH)
+    );
+    assert_eq!(s.eval("platform.system()"), "'Linux'");
+    assert_eq!(
+        s.eval("import numpy as np\nfrom numba.np import numpy_support as nps\nnps.from_dtype(np.dtype(np.float32))"),
+        "float32"
+    );
+}

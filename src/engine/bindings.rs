@@ -42,7 +42,7 @@ fn numba_errors() -> Rc<Module> {
 
 /// Fill the session's registries. The module order is the order an import error lists them.
 pub fn install(rt: &mut Runtime) {
-    let bindings: [(&'static str, ModuleBuilder); 9] = [
+    let bindings: [(&'static str, ModuleBuilder); 11] = [
         ("numpy", |_| Ok(crate::numpy::module())),
         ("numba", |rt| {
             let m = crate::numba::numba_module();
@@ -70,6 +70,22 @@ pub fn install(rt: &mut Runtime) {
             Ok(Rc::new(m))
         }),
         ("numba.core.errors", |_| Ok(numba_errors())),
+        ("numba.np", |rt| {
+            let m = Module::new("numba.np", "Numba's NumPy support package.");
+            m.set(
+                "numpy_support",
+                Value::Module(registry::import(rt, "numba.np.numpy_support")?),
+            );
+            Ok(Rc::new(m))
+        }),
+        ("numba.np.numpy_support", |rt| {
+            // from_dtype is numba.from_dtype (a Numba type for a NumPy dtype).
+            let m = Module::new("numba.np.numpy_support", "NumPy dtypes and Numba types.");
+            if let Some(f) = registry::import(rt, "numba")?.get("from_dtype") {
+                m.set("from_dtype", f);
+            }
+            Ok(Rc::new(m))
+        }),
         ("cupy", |_| Ok(crate::cupy::module())),
         ("matplotlib", |rt| {
             let m = Module::new("matplotlib", "Plotting, drawn by nbcuda with plotters.");

@@ -18,11 +18,12 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`) under their
 /// import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 11] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 12] {
     [
         ("math", |_| Ok(math_module())),
         ("time", |_| Ok(time_module())),
         ("sys", |_| Ok(sys_module())),
+        ("platform", |_| Ok(platform_module())),
         ("IPython", |rt| {
             let m = Module::new("IPython", "IPython's display API, as nbcuda provides it.");
             m.set("display", Value::Module(import(rt, "IPython.display")?));
@@ -410,6 +411,44 @@ impl Object for StdStream {
     fn as_any(&self) -> &dyn Any {
         self
     }
+}
+
+/// `platform`: the machine nbcuda runs on, for code that picks a path by it (Numba's
+/// tests skip pinned-memory checks on some architectures).
+fn platform_module() -> Rc<Module> {
+    let m = Module::new("platform", "The machine and operating system.");
+    m.func(
+        "machine",
+        "machine()",
+        "The processor architecture, e.g. 'x86_64'.",
+        |_, _| Ok(Value::str(std::env::consts::ARCH)),
+    );
+    m.func(
+        "system",
+        "system()",
+        "The operating system's name, e.g. 'Linux'.",
+        |_, _| {
+            Ok(Value::str(match std::env::consts::OS {
+                "linux" => "Linux",
+                "macos" => "Darwin",
+                "windows" => "Windows",
+                other => other,
+            }))
+        },
+    );
+    m.func(
+        "python_version",
+        "python_version()",
+        "The Python version nbcuda follows.",
+        |_, _| Ok(Value::str("3.11.0")),
+    );
+    m.func(
+        "python_implementation",
+        "python_implementation()",
+        "Which Python this is.",
+        |_, _| Ok(Value::str("nbcuda")),
+    );
+    Rc::new(m)
 }
 
 fn sys_module() -> Rc<Module> {
