@@ -85,9 +85,9 @@ impl Object for ArrayTypeOf {
         Ok(match name {
             "layout" => Some(Value::str(self.layout)),
             "ndim" => Some(Value::Int(self.ndim as i64)),
-            "dtype" => Some(Value::object(crate::numba::numba_types::NumbaType {
-                ty: crate::kernel::types::Ty::Scalar(self.dtype),
-            })),
+            // The NumPy dtype (Numba's is its scalar type object, which lives above this
+            // layer; both print as float64 and compare equal to np.float64).
+            "dtype" => Some(Value::DType(self.dtype)),
             "name" => Some(Value::str(&self.repr(rt)?)),
             _ => None,
         })
