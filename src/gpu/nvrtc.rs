@@ -9,7 +9,7 @@ use cudarc::nvrtc::result;
 /// What to tell a user who has no NVRTC.
 pub const INSTALL_HINT: &str = "NVRTC (libnvrtc.so.12) could not be loaded: install it with \
 `pip install nvidia-cuda-nvrtc-cu12` and add its lib/ folder \
-(site-packages/nvidia/cuda_nvrtc/lib) to LD_LIBRARY_PATH, or install the CUDA toolkit";
+(site-packages/nvidia/cuda_nvrtc/lib) to LD_LIBRARY_PATH, or install the CUDA toolkit (with only NVRTC 13, put a libnvrtc.so link to libnvrtc.so.13 on LD_LIBRARY_PATH)";
 
 /// The message every NVRTC entry point returns when the library is missing.
 pub fn missing_nvrtc_message() -> String {
