@@ -72,7 +72,7 @@ pub fn fold_kernel(func: &Rc<Function>, dt: DType, with_init: bool) -> PyResult<
     let c = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, j, n));
     b.push(Stmt::If(c, vec![], vec![Stmt::Break(id)]));
     let x = b.emit(dt, Op::Load(arr, vec![j]));
-    let r = crate::numba::frontend::calls::inline_call(
+    let r = crate::numba::frontend::inline::inline_call(
         &mut b,
         &mut cx,
         func.clone(),
@@ -139,7 +139,7 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     let gi = b.emit(DType::I64, Op::Bin(Arith::Add, base, tid));
     let step = b.emit(DType::I64, Op::Bin(Arith::Mul, nblocks, bdim));
     let mut call = |b: &mut Builder, x: u32, y: u32| -> PyResult<u32> {
-        match crate::numba::frontend::calls::inline_call(
+        match crate::numba::frontend::inline::inline_call(
             b,
             &mut cx,
             func.clone(),

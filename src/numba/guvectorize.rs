@@ -99,7 +99,7 @@ pub fn build(
             Ty::Void => Val::None,
         });
     }
-    crate::numba::frontend::calls::inline_call(
+    crate::numba::frontend::inline::inline_call(
         &mut b,
         &mut cx,
         func.clone(),

@@ -83,7 +83,7 @@ pub fn build_kernel(
         };
         vals.push(Val::Reg(b.cast(r, arg_tys[j])));
     }
-    let r = crate::numba::frontend::calls::inline_call(
+    let r = crate::numba::frontend::inline::inline_call(
         &mut b,
         &mut cx,
         func.clone(),
