@@ -53,36 +53,11 @@ pub trait ElemArith: Elem {
         Self::from_f64(self.to_f64().copysign(o.to_f64()))
     }
     fn nextafter(self, o: Self) -> Self {
-        Self::from_f64(nextafter_f64(self.to_f64(), o.to_f64()))
+        Self::from_f64(libm::nextafter(self.to_f64(), o.to_f64()))
     }
     /// C's fmod: the remainder with the sign of the dividend (0 for an integer zero divisor).
     fn fmod(self, o: Self) -> Self {
         Self::from_f64(self.to_f64() % o.to_f64())
-    }
-}
-
-/// The next representable value after `x` towards `y` (C's `nextafter`).
-pub fn nextafter_f64(x: f64, y: f64) -> f64 {
-    if x.is_nan() || y.is_nan() {
-        f64::NAN
-    } else if x == y {
-        y
-    } else if y > x {
-        x.next_up()
-    } else {
-        x.next_down()
-    }
-}
-
-fn nextafter_f32(x: f32, y: f32) -> f32 {
-    if x.is_nan() || y.is_nan() {
-        f32::NAN
-    } else if x == y {
-        y
-    } else if y > x {
-        x.next_up()
-    } else {
-        x.next_down()
     }
 }
 
@@ -221,7 +196,7 @@ int_arith!(u32, false);
 int_arith!(u64, false);
 
 macro_rules! float_arith {
-    ($t:ty, $next:ident) => {
+    ($t:ty, $next:path) => {
         impl ElemArith for $t {
             #[inline(always)]
             fn add(self, o: Self) -> Self {
@@ -359,8 +334,8 @@ macro_rules! float_arith {
         }
     };
 }
-float_arith!(f32, nextafter_f32);
-float_arith!(f64, nextafter_f64);
+float_arith!(f32, libm::nextafterf);
+float_arith!(f64, libm::nextafter);
 
 impl ElemArith for B8 {
     fn add(self, o: Self) -> Self {
