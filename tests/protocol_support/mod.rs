@@ -198,23 +198,46 @@ impl Kernel {
     }
 
     pub async fn start_with(opts: Options) -> Kernel {
-        let (child, dir, info, stderr_path) = spawn(&opts);
+        // The free ports are released before the kernel binds them, so another process
+        // can take one in between (a client's outgoing connection, on a busy CI machine):
+        // the kernel then exits with a bind error. Start again on fresh ports, as a
+        // person restarting the kernel would, rather than wait out zeromq's connect.
+        let mut logs = String::new();
+        for _ in 0..3 {
+            match Self::try_start(&opts).await {
+                Ok(k) => return k,
+                Err(log) => logs.push_str(&log),
+            }
+        }
+        panic!("the kernel exited before it could be reached, three times; stderr:\n{logs}");
+    }
+
+    /// One start: `Err(stderr)` when the kernel process exited before every socket
+    /// connected.
+    async fn try_start(opts: &Options) -> Result<Kernel, String> {
+        let (mut child, dir, info, stderr_path) = spawn(opts);
         let ci: ConnectionInfo = serde_json::from_value(info).unwrap();
         let session = uuid::Uuid::new_v4().to_string();
         // Shell and stdin share one identity, as jupyter_client's sockets do.
         let id = peer_identity_for_session(&session).unwrap();
-        // The kernel may not have bound yet: retry connecting for a while.
+        // The kernel may not have bound yet: retry connecting for a while, in short
+        // attempts so that a kernel that exited is noticed.
         let deadline = Instant::now() + Duration::from_secs(30);
         macro_rules! conn {
             ($what:literal, $make:expr) => {
                 loop {
-                    match $make.await {
-                        Ok(c) => break c,
-                        Err(e) if Instant::now() < deadline => {
-                            let _ = e;
+                    if let Ok(Some(_)) = child.try_wait() {
+                        let log = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+                        let _ = std::fs::remove_dir_all(&dir);
+                        return Err(log);
+                    }
+                    match tokio::time::timeout(Duration::from_secs(1), $make).await {
+                        Ok(Ok(c)) => break c,
+                        _ if Instant::now() < deadline => {
                             tokio::time::sleep(Duration::from_millis(50)).await;
                         }
-                        Err(e) => panic!("cannot connect {}: {e}", $what),
+                        Ok(Err(e)) => panic!("cannot connect {}: {e}", $what),
+                        Err(_) => panic!("cannot connect {}: timed out", $what),
                     }
                 }
             };
@@ -242,7 +265,7 @@ impl Kernel {
             stderr_path,
         };
         k.wait_ready().await;
-        k
+        Ok(k)
     }
 
     /// Like jupyter_client's wait_for_ready: kernel_info until IOPub shows its idle.
