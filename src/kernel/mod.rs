@@ -30,6 +30,9 @@ pub struct CompiledKernel {
     pub name: String,
     /// The typed IR (see [`ir::print_kernel`] for its text form).
     pub ir: ir::Kernel,
+    /// The type of each named variable of the source function (parameters and locals,
+    /// arrays included), for Numba's `overloads[...]._type_annotation.typemap`.
+    pub typemap: Vec<(String, types::Ty)>,
 }
 
 impl CompiledKernel {
@@ -37,6 +40,7 @@ impl CompiledKernel {
         CompiledKernel {
             name: ir.name.clone(),
             ir,
+            typemap: Vec::new(),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::NdArray;
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::Kernel;
+use crate::kernel::ir::{ArrRef, Kernel};
 use crate::kernel::types::{Layout, Ty};
 use crate::kernel::CompiledKernel;
 use crate::numba::frontend::{bind_params, lower_body, FnCtx, FnKind, Val, RET};
@@ -82,7 +82,36 @@ pub fn compile_grouped(
             _ => {}
         }
     }
-    Ok(CompiledKernel::from_ir(b.finish()))
+    let typemap = typemap(&b, &cx);
+    let mut k = CompiledKernel::from_ir(b.finish());
+    k.typemap = typemap;
+    Ok(k)
+}
+
+/// The Numba type of every named variable at the end of lowering (sorted by name), as
+/// Numba's type annotation reports it: scalars by their unified type, arrays (parameters,
+/// shared, local and constant arrays) as C-layout array types.
+fn typemap(b: &Builder, cx: &FnCtx) -> Vec<(String, Ty)> {
+    let mut out: Vec<(String, Ty)> = cx
+        .vars
+        .iter()
+        .filter(|(name, _)| !name.starts_with('$'))
+        .filter_map(|(name, v)| {
+            let ty = match v {
+                Val::Reg(r) => Ty::Scalar(cx.types.get(name).copied().unwrap_or(b.ty(*r))),
+                Val::Array(ArrRef::Param(i), _, _) => b.k.params.get(*i as usize)?.clone(),
+                Val::Array(_, dtype, ndim) => Ty::Array {
+                    dtype: *dtype,
+                    ndim: *ndim,
+                    layout: Layout::C,
+                },
+                _ => return None,
+            };
+            Some((name.clone(), ty))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
 }
 
 /// Numba's type for a host argument value (arrays by dtype/ndim/layout, Python numbers as

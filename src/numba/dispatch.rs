@@ -55,6 +55,7 @@ pub fn device_function(v: &Value) -> Option<Rc<Function>> {
         }
     }
     v.downcast::<crate::numba::njit::NjitFunction>()
+        .filter(|n| !n.eager)
         .map(|n| n.func.clone())
 }
 
@@ -118,6 +119,22 @@ impl CudaKernel {
             .borrow_mut()
             .push((tys.to_vec(), groups.to_vec(), k.clone()));
         Ok(k)
+    }
+
+    /// The specialisations `inspect_*` and `compile_device` show: a kernel's compiled
+    /// ones; a device function's declared signatures, or the one `signature` names.
+    fn inspectable(
+        &self,
+        signature: Option<&Value>,
+    ) -> PyResult<Vec<(Vec<Ty>, Arc<CompiledKernel>)>> {
+        if !self.device {
+            return Ok(self.cache.borrow().clone());
+        }
+        let sigs = match signature {
+            Some(v) if !v.is_none() && self.sigs.is_empty() => signatures_from(v)?,
+            _ => self.sigs.clone(),
+        };
+        crate::numba::inspect_asm::inlined_entries(&self.func, &sigs, "device function")
     }
 
     /// The compiled kernel for these argument types (cached).
@@ -233,8 +250,8 @@ impl Object for CudaKernel {
     }
     fn get_item(self: Rc<Self>, key: &Value, _rt: &mut Runtime) -> PyResult<Value> {
         if self.device {
-            return Err(PyErr::type_error(format!(
-                "device function {} cannot be launched; only @cuda.jit kernels take [grid, block]",
+            return Err(PyErr::runtime_error(format!(
+                "Cannot compile a device function as a kernel: {} is a device function (device=True); only @cuda.jit kernels take [grid, block]",
                 self.func.name
             )));
         }
@@ -341,18 +358,62 @@ impl Object for CudaKernel {
                     }))
                 },
             )),
-            "inspect_cuda" | "inspect_asm" => {
+            "inspect_cuda" | "inspect_asm" | "inspect_llvm" => {
                 let asm = name == "inspect_asm";
-                Some(Value::method(&self, "CUDADispatcher.inspect_asm", "inspect_asm(signature=None)", "The generated CUDA C (inspect_cuda) or PTX (inspect_asm), a dict keyed by signature when none is given.", move |k, _rt, args| {
+                let llvm = name == "inspect_llvm";
+                Some(Value::method(&self, "CUDADispatcher.inspect_asm", "inspect_asm(signature=None)", "The generated CUDA C (inspect_cuda) or PTX (inspect_asm), a dict keyed by signature when none is given. nbcuda generates CUDA C, not LLVM IR: inspect_llvm shows that CUDA C.", move |k, _rt, args| {
                     let a = args.bind("inspect_asm", &["signature="])?;
-                    let entries = if k.device {
-                        crate::numba::inspect_asm::inlined_entries(&k.func, &k.sigs, "device function")?
-                    } else {
-                        k.cache.borrow().clone()
-                    };
-                    crate::numba::inspect_asm::inspect(&entries, asm, a[0].as_ref())
+                    let entries = k.inspectable(a[0].as_ref())?;
+                    let out = crate::numba::inspect_asm::inspect(&entries, asm, a[0].as_ref())?;
+                    Ok(match (&out, llvm) {
+                        (Value::Str(text), true) => Value::str(&format!(
+                            "// nbcuda compiles kernels to CUDA C (through NVRTC), not LLVM IR: this is that CUDA C.\n{text}"
+                        )),
+                        _ => out,
+                    })
                 }))
             }
+            "overloads" => Some(crate::numba::overloads::overloads(&self.cache.borrow())),
+            "signatures" => Some(crate::numba::overloads::signatures(&self.cache.borrow())),
+            "compile_device" => Some(Value::method(
+                &self,
+                "CUDADispatcher.compile_device",
+                "compile_device(args, return_type=None)",
+                "Compile a device function for the argument types `args`.",
+                |k, _rt, args| {
+                    let a = args.bind("compile_device", &["args", "return_type="])?;
+                    if !k.device {
+                        return Err(PyErr::runtime_error(format!(
+                            "compile_device() compiles device functions; {} is a kernel",
+                            k.func.name
+                        )));
+                    }
+                    let entries = k.inspectable(a[0].as_ref())?;
+                    let (args, kernel) = entries.into_iter().next().ok_or_else(|| {
+                        PyErr::type_error("compile_device() needs the argument types")
+                    })?;
+                    Ok(Value::object(crate::numba::overloads::Overload {
+                        args,
+                        kernel,
+                    }))
+                },
+            )),
+            "inspect_sass" | "inspect_sass_cfg" => Some(Value::method(
+                &self,
+                "CUDADispatcher.inspect_sass",
+                "inspect_sass(signature=None)",
+                "SASS of a compiled kernel (needs nvdisasm and a GPU).",
+                |k, _rt, _args| {
+                    if k.device {
+                        return Err(PyErr::runtime_error(
+                            "Cannot inspect SASS of a device function",
+                        ));
+                    }
+                    Err(PyErr::not_implemented(
+                        "inspect_sass() needs NVIDIA's nvdisasm, which nbcuda does not ship; inspect_asm() shows the PTX and inspect_cuda() the generated CUDA C",
+                    ))
+                },
+            )),
             "inspect_types" | "inspect_ir" => Some(Value::method(
                 &self,
                 "CUDADispatcher.inspect_types",

@@ -14,6 +14,7 @@
 //! | `launch.rs` | Launching a `@cuda.jit` kernel from host code: argument classification (device arrays by reference, host arrays copied in and back, `cuda.In/Out/InOut`, scalars by value), specialisation, and the launch through the devices API. |
 //! | `njit.rs` | `@njit` / `@jit(nopython=True)` (and `parallel=True` with `prange`): the kernel front end compiled for the host and run as one thread over host arrays by reference; with `parallel=True`, independent `prange` loops are split across cores (see [`crate::kernel::exec::prange`] for which loops qualify). |
 //! | `numba_types.rs` | Numba's type objects as Python values: `numba.float32`, `int32[:]`, `float32(float32, float32)` (a signature), each with a `dtype` attribute; and the host placeholders for in-kernel names. |
+//! | `overloads.rs` | A dispatcher's compiled specialisations as Numba shows them: `overloads` (keyed by the argument types) with `_type_annotation.typemap`, `signatures`, and `compile_device(args)` with `fndesc.mangled_name`. |
 //! | `vectorize.rs` | `@vectorize`: element-wise functions compiled into a 1-D kernel over the broadcast output (`i = cuda.grid(1); out[idx(i)] = f(in0[idx(i)], ...)`), for `target='cuda'` (through the device) and `'cpu'`/`'parallel'` (on host arrays directly). |
 //! | `vectorize_kernel.rs` | The element-wise kernel behind `@vectorize`, built once per (input kinds, dtypes, rank), and the layout decisions of a call: broadcast strides, and when the arrays may be viewed as 1-D so the simpler kernel runs. |
 //!
@@ -28,6 +29,7 @@ pub mod intrinsics;
 pub mod launch;
 pub mod njit;
 pub mod numba_types;
+pub mod overloads;
 pub mod vectorize;
 pub mod vectorize_kernel;
 

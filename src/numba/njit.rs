@@ -25,6 +25,9 @@ pub struct NjitFunction {
     cache: RefCell<Vec<(Vec<Ty>, Arc<CompiledKernel>)>>,
     /// `parallel=True`: run independent prange loops on all cores.
     pub parallel: bool,
+    /// Declared with signatures (`@jit('(i4, i4)')`): compiled for the CPU only, so a
+    /// kernel may not inline it (Numba's "compilation is disabled").
+    pub eager: bool,
 }
 
 use crate::py::function::Function;
@@ -35,6 +38,7 @@ impl NjitFunction {
             func,
             cache: RefCell::new(Vec::new()),
             parallel: false,
+            eager: false,
         }
     }
 
@@ -135,6 +139,7 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
             return Ok(Value::object(NjitFunction::new(f)));
         }
         let mut parallel = false;
+        let mut eager = false;
         for (k, v) in &args.kw {
             match &**k {
                 "parallel" => parallel = rt.truthy(v)?,
@@ -142,6 +147,7 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
                 | "inline" | "forceobj" | "looplift" => {}
                 "signature" => {
                     crate::numba::numba_types::signatures_from(v)?;
+                    eager = true;
                 }
                 other => {
                     return Err(PyErr::type_error(format!(
@@ -152,6 +158,7 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
         }
         if let Some(sig) = args.pos.first() {
             crate::numba::numba_types::signatures_from(sig)?;
+            eager = true;
         }
         Ok(Value::builtin(
             "numba.njit.<decorator>",
@@ -163,6 +170,7 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
                 })?;
                 let mut nf = NjitFunction::new(f);
                 nf.parallel = parallel;
+                nf.eager = eager;
                 Ok(Value::object(nf))
             },
         ))

@@ -87,39 +87,70 @@ impl UFunc {
             }
             return Ok((dts.iter().map(|d| d.0).collect(), None));
         }
-        for s in &self.sigs {
-            if s.args.len() != inputs.len() {
-                continue;
-            }
-            let ok = s.args.iter().zip(&dts).all(|(t, (d, py))| match t {
-                Ty::Scalar(sd) => {
-                    if *py {
-                        true
-                    } else if self.target == Target::Cuda {
-                        sd == d
-                    } else {
-                        types::promote(*d, *sd) == *sd
-                    }
-                }
-                _ => false,
-            });
-            if ok {
-                let args = s
-                    .args
+        let scalar_dt = |t: &Ty| match t {
+            Ty::Scalar(d) => Some(*d),
+            _ => None,
+        };
+        let pick = |s: &Signature| {
+            let args = s
+                .args
+                .iter()
+                .map(|t| scalar_dt(t).unwrap_or(DType::F64))
+                .collect();
+            (args, s.ret.as_ref().and_then(scalar_dt))
+        };
+        let arity = |s: &&Signature| s.args.len() == inputs.len();
+        if self.target == Target::Cuda {
+            // Numba's CUDA ufuncs: exact types, Python scalars typed as NumPy would
+            // (int64, float64, bool); failing that, a Python scalar matches any loop, and
+            // more than one such loop is ambiguous.
+            let exact: Vec<&Signature> = self
+                .sigs
+                .iter()
+                .filter(arity)
+                .filter(|s| {
+                    s.args
+                        .iter()
+                        .zip(&dts)
+                        .all(|(t, (d, _))| scalar_dt(t) == Some(*d))
+                })
+                .collect();
+            let matches = if exact.is_empty() {
+                self.sigs
                     .iter()
-                    .map(|t| {
-                        if let Ty::Scalar(d) = t {
-                            *d
-                        } else {
-                            DType::F64
-                        }
+                    .filter(arity)
+                    .filter(|s| {
+                        s.args
+                            .iter()
+                            .zip(&dts)
+                            .all(|(t, (d, py))| scalar_dt(t).is_some_and(|sd| *py || sd == *d))
                     })
-                    .collect();
-                let ret = match &s.ret {
-                    Some(Ty::Scalar(d)) => Some(*d),
-                    _ => None,
-                };
-                return Ok((args, ret));
+                    .collect()
+            } else {
+                exact
+            };
+            return match matches.as_slice() {
+                [one] => Ok(pick(one)),
+                [] => Err(PyErr::type_error(NO_MATCH)),
+                _ => Err(PyErr::type_error(
+                    "Failed to resolve ufunc due to ambiguous signature. Too many untyped scalars. Use numpy dtype object to type tag.",
+                )),
+            };
+        }
+        for s in self.sigs.iter().filter(arity) {
+            // NumPy's weak Python scalars: an int fits any numeric loop, a float only an
+            // inexact one.
+            let ok = s
+                .args
+                .iter()
+                .zip(&dts)
+                .all(|(t, (d, py))| match scalar_dt(t) {
+                    Some(sd) if *py => !d.is_float() || sd.is_float(),
+                    Some(sd) => types::promote(*d, sd) == sd,
+                    None => false,
+                });
+            if ok {
+                return Ok(pick(s));
             }
         }
         if self.target == Target::Cuda {
@@ -497,10 +528,12 @@ fn vectorize(default: Target) -> impl Fn(&mut Runtime, Args) -> PyResult<Value> 
                 "target" => target = parse_target(v)?,
                 "signatures" | "ftylist" => sigs = signatures_from(v)?,
                 "identity" | "cache" | "nopython" | "fastmath" | "forceobj" => {}
+                // Numba rejects unknown options with a KeyError listing them.
                 other => {
-                    return Err(PyErr::type_error(format!(
-                        "vectorize() got an unexpected keyword argument '{other}'"
-                    )))
+                    return Err(PyErr::new(
+                        "KeyError",
+                        format!("Unrecognized options: {{'{other}'}}. vectorize() accepts target, signatures, identity, cache, nopython, fastmath and forceobj"),
+                    ))
                 }
             }
         }

@@ -99,8 +99,16 @@ fn creation(m: &Module) {
                 }
             };
             let src = arg(&b, 0);
-            let mut r = to_ndarray_dtype(rt, src, d)?;
             let copy = !matches!(b[2], Some(Value::Bool(false)));
+            if !copy && matches!(src, Value::Object(_)) {
+                // NumPy 2: an object whose `__array__` must copy (a device array) refuses
+                // copy=False.
+                return Err(PyErr::value_error(format!(
+                    "`copy=False` is not supported for a {}: its data must be copied to the host; use copy=True or copy=None (np.asarray)",
+                    src.type_name()
+                )));
+            }
+            let mut r = to_ndarray_dtype(rt, src, d)?;
             if let Value::Array(orig) = src {
                 if copy && std::sync::Arc::ptr_eq(&orig.buf, &r.buf) {
                     // 'K' and 'A' keep a Fortran-ordered source Fortran-ordered.
@@ -293,7 +301,7 @@ fn creation(m: &Module) {
             move |rt, a| {
                 let b = a.bind(name, &["shape", "dtype=", "order="])?;
                 let d = dt_opt(rt, &b[1])?.unwrap_or(DType::F64);
-                let out = new_array(&new_shape(arg(&b, 0))?, d)?;
+                let out = fortran_if(new_array(&new_shape(arg(&b, 0))?, d)?, &b[2])?;
                 if val != 0.0 {
                     fill(&out, Scalar::F64(val));
                 }
@@ -339,7 +347,7 @@ fn creation(m: &Module) {
                     _ => None,
                 })
                 .unwrap_or(DType::F64);
-            let out = new_array(&new_shape(arg(&b, 0))?, d)?;
+            let out = fortran_if(new_array(&new_shape(arg(&b, 0))?, d)?, &b[3])?;
             let s = value_for_fill(rt, fv, d)?;
             fill(&out, s);
             Ok(Value::Array(out))
@@ -744,4 +752,23 @@ pub fn register(m: &Module) {
     crate::numpy::ufuncs::ufuncs(m);
     crate::numpy::ufuncs::reductions(m);
     crate::numpy::misc::comparisons(m);
+}
+
+/// A new C-ordered array given Fortran strides when `order` says 'F' (NumPy's `order=` of
+/// `zeros`, `ones`, `empty` and `full`); 'C' or None keep it.
+fn fortran_if(mut a: NdArray, order: &Option<Value>) -> PyResult<NdArray> {
+    match order.as_ref().filter(|v| !v.is_none()).map(|v| v.as_str()) {
+        None => Ok(a),
+        Some(Some(o)) if o.eq_ignore_ascii_case("C") => Ok(a),
+        Some(Some(o)) if o.eq_ignore_ascii_case("F") => {
+            a.strides = NdArray::f_strides(&a.shape, a.dtype.itemsize());
+            Ok(a)
+        }
+        Some(Some(o)) => Err(PyErr::value_error(format!(
+            "only 'C' or 'F' order is permitted (got '{o}')"
+        ))),
+        Some(None) => Err(PyErr::type_error(
+            "order must be str, not a non-string value",
+        )),
+    }
 }

@@ -6,18 +6,20 @@
 //! | `funcs.rs` | The functions of the `numpy` module: creation, shape manipulation, joining, selection, comparisons of whole arrays (ufuncs and reductions live in [`crate::numpy::ufuncs`]). |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype helpers and array properties as functions. |
+//! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint), so seeded results equal NumPy's bit for bit; and `default_rng` (a PCG64 generator; its values do not match NumPy's). |
 //! | `testing.rs` | `np.testing`: assert_allclose, assert_array_equal, assert_equal, assert_almost_equal, raising AssertionError with NumPy-like reports. |
 //! | `ufuncs.rs` | The ufuncs and reductions of the `numpy` module (`np.add`, `np.sin`, `np.round`, `np.sum`, ...): argument handling around the kernels of [`crate::arrays::ufunc`] and [`crate::arrays::reduce`]. |
 //!
 //! `mod.rs`:
 //! The `numpy` module (`import numpy as np`): dtype type objects, constants, and the
-//! registration of every function (implemented in `funcs`, `ufuncs`, `misc`, `limits`, `random`,
+//! registration of every function (implemented in `funcs`, `ufuncs`, `misc`, `limits`, `pyfunc`, `random`,
 //! `testing`).
 
 pub mod funcs;
 pub mod limits;
 pub mod misc;
+pub mod pyfunc;
 pub mod random;
 pub mod testing;
 pub mod ufuncs;
@@ -237,6 +239,7 @@ fn build() -> Rc<Module> {
     );
     f::register(&m);
     crate::numpy::limits::register(&m);
+    crate::numpy::pyfunc::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));
     m.set("testing", Value::Module(crate::numpy::testing::module()));
     Rc::new(m)

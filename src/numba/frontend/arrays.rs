@@ -241,10 +241,11 @@ pub fn array_ctor(
     let shape = const_shape(b, cx, se)?;
     let dv = expr(b, cx, de)?;
     let dtype = dtype_of(&dv).ok_or_else(|| {
-        cx.typing(
-            format!("{what}(): dtype must be a NumPy or Numba type such as np.float32"),
-            de.range(),
-        )
+        let msg = match &dv {
+            Val::Str(s) => format!("Invalid NumPy dtype specified: '{s}' ({what}() needs a NumPy dtype name such as 'float32')"),
+            _ => format!("{what}(): dtype must be a NumPy or Numba type such as np.float32"),
+        };
+        cx.typing(msg, de.range())
     })?;
     let dynamic = shared && shape == [0];
     let decl = ArrayDecl {

@@ -81,6 +81,15 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
             if let Some(f) = crate::numba::dispatch::device_function(&g) {
                 return crate::numba::frontend::inline::inline_call(b, cx, f, args, kwargs, range);
             }
+            if g.downcast::<crate::numba::njit::NjitFunction>().is_some() {
+                return Err(cx.typing(
+                    format!(
+                        "Untyped global name '{}': using cpu function on device but its compilation is disabled: it was declared with a signature, so Numba compiled it for the CPU only; drop the signature or use @cuda.jit(device=True)",
+                        c.func.as_ref().as_name_expr().map(|n| n.id.as_str()).unwrap_or("?")
+                    ),
+                    range,
+                ));
+            }
             if g.downcast::<crate::numba::dispatch::CudaKernel>().is_some() {
                 return Err(cx.typing(
                     "a @cuda.jit kernel cannot be called from GPU code; declare the callee with @cuda.jit(device=True)",
@@ -319,7 +328,11 @@ fn const_arg(b: &Builder, cx: &FnCtx, v: &Val, what: &str, range: TextRange) -> 
             return Ok(x);
         }
     }
-    Err(cx.typing(format!("{what} must be an integer constant"), range))
+    // Numba's typing raises RequireLiteralValue here; keep its name for people searching.
+    Err(cx.typing(
+        format!("RequireLiteralValue: {what} must be an integer constant"),
+        range,
+    ))
 }
 
 /// The constant a register was defined with, if its definition is a `Const`.
