@@ -212,3 +212,26 @@ fn modf_splits_like_numpy() {
         "(array([0.5], dtype=float32), array([1.], dtype=float32))\n"
     );
 }
+
+#[test]
+fn ndarray_constructor_views_a_buffer_with_offset_and_strides() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    // Values as NumPy 2 prints them for the same calls.
+    let out = s.stdout(
+        "x = np.arange(10, dtype=np.double)\ny = np.ndarray(shape=80, buffer=x, dtype=np.byte)\nprint(y[8:16])\n\
+         z = np.ndarray(8, buffer=y[8:-8], dtype=np.double)\nz[0] = 100\nprint(z[:3], x[1])\n\
+         print(np.ndarray((2, 2), buffer=x, dtype=np.double, strides=(16, 8), offset=16))\n\
+         print(np.ndarray((2, 3), order='F').strides)",
+    );
+    assert_eq!(
+        out,
+        "[  0   0   0   0   0   0 -16  63]\n[100.   2.   3.] 100.0\n[[2. 3.]\n [4. 5.]]\n(8, 16)\n"
+    );
+    let c = s.run("np.ndarray(20, buffer=x)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    assert!(c.evalue().contains("buffer is too small"));
+    // An unaligned view is refused (NumPy would allow it), never a crash.
+    let c = s.run("np.ndarray(9, buffer=y[4:-4], dtype=np.double)");
+    assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
+}

@@ -138,3 +138,47 @@ fn numpy_functions_keep_device_arrays_on_the_device() {
     );
     assert_eq!(s.eval("np.transpose(h).shape"), "(4, 3)");
 }
+
+#[test]
+fn the_device_ndarray_class_constructs_arrays_with_given_strides() {
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda\nda = cuda.cudadrv.devicearray")
+        .ok();
+    // Relaxed strides: a length-1 axis may have any stride and stays both C and F.
+    let out = s.stdout(
+        "a = da.DeviceNDArray((1, 10), (800, 8), np.float64)\n\
+         print(a.shape, a.strides, a.flags['C_CONTIGUOUS'], a.flags['F_CONTIGUOUS'], isinstance(a, da.DeviceNDArray))\n\
+         e = da.DeviceNDArray(shape=(0,), strides=(8,), dtype=np.int8)\nh = np.ndarray(shape=(0,), strides=(0,), dtype=np.int8)\n\
+         e.copy_to_host(h)\nd = cuda.to_device(h)\nprint(h.strides, d.shape, d.strides)",
+    );
+    assert_eq!(out, "(1, 10) (800, 8) True True True\n(0,) (0,) (0,)\n");
+    let c = s.run("da.DeviceNDArray((4,), (8,), np.float64, gpu_data=a)");
+    assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
+}
+
+#[test]
+fn memory_manager_deallocations_hold_frees_only_inside_defer_cleanup() {
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda").ok();
+    let out = s.stdout(
+        "h = np.arange(5)\nd1 = cuda.to_device(h)\ndeallocs = cuda.current_context().memory_manager.deallocations\n\
+         deallocs.clear()\nprint(len(deallocs))\n\
+         with cuda.defer_cleanup():\n    d2 = cuda.to_device(h)\n    del d1\n    print(len(deallocs))\n    del d2\n    print(len(deallocs))\n    deallocs.clear()\n    print(len(deallocs))\n\
+         print(len(deallocs))",
+    );
+    assert_eq!(out, "0\n1\n2\n2\n0\n");
+}
+
+#[test]
+fn memhostalloc_gives_host_memory_the_driver_functions_reach() {
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda\ndriver = cuda.cudadrv.driver")
+        .ok();
+    let out = s.stdout(
+        "mem = cuda.current_context().memhostalloc(32, mapped=True)\n\
+         ary = np.ndarray(shape=32, dtype=np.uint8, buffer=mem)\n\
+         driver.device_memset(mem, 171, 32)\nprint(ary[:3], ary.dtype)\n\
+         ary.fill(7)\nrecv = np.empty_like(ary)\ndriver.device_to_host(recv, mem, ary.size)\nprint(recv[-3:])",
+    );
+    assert_eq!(out, "[171 171 171] uint8\n[7 7 7]\n");
+}

@@ -49,7 +49,11 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
         Value::Object(o) => (o.module_name(), o.type_name()),
         other => ("builtins".into(), other.type_name()),
     };
-    Value::object(crate::py::value::ClassObj { module, name })
+    Value::object(crate::py::value::ClassObj {
+        module,
+        name,
+        ctor: None,
+    })
 }
 
 fn capitalize(s: &str) -> String {

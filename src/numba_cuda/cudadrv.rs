@@ -52,9 +52,35 @@ fn host_or_device_layout(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, V
 
 fn devicearray(m: &Module) -> Value {
     let da = Module::new("numba.cuda.cudadrv.devicearray", "Device arrays.");
+    let ctor = Value::builtin(
+        "DeviceNDArray",
+        "DeviceNDArray(shape, strides, dtype, stream=0, gpu_data=None)",
+        "A new device array with the given shape, byte strides and dtype (uninitialised).",
+        |rt, a| {
+            let b = a.bind(
+                "DeviceNDArray",
+                &["shape", "strides", "dtype", "stream=", "gpu_data="],
+            )?;
+            if arg(&b, 4).is_some_and(|v| !v.is_none()) {
+                return Err(PyErr::not_implemented(
+                    "DeviceNDArray(gpu_data=...) over existing device memory is not supported by nbcuda; slice or view an existing device array instead",
+                ));
+            }
+            let shape = crate::numba_cuda::view_index::parse_shape(arg(&b, 0).unwrap_or(NONE))?;
+            let strides = crate::numba_cuda::strides_arg(arg(&b, 1))?;
+            let dtype = crate::py::ndarray_attrs::dtype_from_value(rt, arg(&b, 2).unwrap_or(NONE))?;
+            let stream = parse_stream(rt, arg(&b, 3))?;
+            let view = crate::numba_cuda::device_array(rt, &shape, dtype, 'C', strides, stream)?;
+            Ok(DeviceNDArray::value(view))
+        },
+    );
     da.set(
         "DeviceNDArray",
-        class("numba.cuda.cudadrv.devicearray", "DeviceNDArray"),
+        Value::object(crate::py::value::ClassObj {
+            module: "numba.cuda.cudadrv.devicearray".into(),
+            name: "DeviceNDArray".into(),
+            ctor: Some(ctor),
+        }),
     );
     da.set("errmsg_contiguous_buffer", Value::str(ERR_CONTIGUOUS));
     da.func(

@@ -261,7 +261,37 @@ impl Object for Context {
                     Ok(crate::numba_cuda::devicearray::DeviceNDArray::value(view))
                 },
             ),
+            "memhostalloc" => Value::builtin(
+                "Context.memhostalloc",
+                "memhostalloc(bytesize, mapped=False, portable=False, wc=False)",
+                "Allocate bytesize bytes of page-locked host memory (mapped into the device when mapped=True), as a uint8 host array.",
+                |rt, a| {
+                    let b = a.bind("memhostalloc", &["bytesize", "mapped=", "portable=", "wc="])?;
+                    let n = b[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
+                    let n = usize::try_from(n).map_err(|_| {
+                        PyErr::value_error(format!("memhostalloc: negative size {n}"))
+                    })?;
+                    let mapped = match &b[1] {
+                        Some(v) => rt.truthy(v)?,
+                        None => false,
+                    };
+                    let kind = if mapped {
+                        crate::device::state::HostKind::Mapped
+                    } else {
+                        crate::device::state::HostKind::Pinned
+                    };
+                    crate::numba_cuda::hostmem::special_array(
+                        rt,
+                        &[n],
+                        crate::arrays::dtype::DType::U8,
+                        'C',
+                        None,
+                        kind,
+                    )
+                },
+            ),
             "device" => Value::object(DeviceObj),
+            "memory_manager" => Value::object(MemoryManager),
             _ => return Ok(None),
         }))
     }
@@ -289,4 +319,71 @@ pub fn detect_text(rt: &mut Runtime) -> PyResult<String> {
     }
     s.push_str("Summary:\n\t1/1 devices are supported\n");
     Ok(s)
+}
+
+/// `context.memory_manager`: Numba's memory manager, for its pending deallocations.
+pub struct MemoryManager;
+
+impl Object for MemoryManager {
+    fn type_name(&self) -> String {
+        "NumbaCUDAMemoryManager".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.driver".into()
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "deallocations" => Some(Value::object(Deallocations)),
+            "get_memory_info" => Some(Value::builtin(
+                "MemoryManager.get_memory_info",
+                "get_memory_info()",
+                "Free and total device memory in bytes.",
+                |rt, _| memory_info(rt),
+            )),
+            _ => None,
+        })
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `memory_manager.deallocations`: the frees nbcuda is holding back, which are those
+/// inside `cuda.defer_cleanup()` (other frees happen when the last owner goes, so Numba's
+/// list of frees waiting for a flush stays empty here). `clear()` runs them, except
+/// while cleanup is deferred, as in Numba.
+pub struct Deallocations;
+
+impl Object for Deallocations {
+    fn type_name(&self) -> String {
+        "_PendingDeallocs".into()
+    }
+    fn module_name(&self) -> String {
+        "numba.cuda.cudadrv.driver".into()
+    }
+    fn len(&self, rt: &mut Runtime) -> PyResult<Option<usize>> {
+        Ok(Some(crate::device::state::shared(rt).map_or(0, |s| {
+            s.deferred.lock().unwrap_or_else(|e| e.into_inner()).len()
+        })))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok((name == "clear").then(|| {
+            Value::builtin(
+                "_PendingDeallocs.clear",
+                "clear()",
+                "Run the held-back frees (not while cleanup is deferred).",
+                |rt, _| {
+                    if let Some(s) = crate::device::state::shared(rt) {
+                        if s.defer_depth.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+                            s.flush_deferred();
+                        }
+                    }
+                    Ok(Value::None)
+                },
+            )
+        }))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }

@@ -75,7 +75,7 @@ fn order_arg(v: Option<&Value>) -> PyResult<char> {
     }
 }
 
-fn strides_arg(v: Option<&Value>) -> PyResult<Option<Vec<isize>>> {
+pub(crate) fn strides_arg(v: Option<&Value>) -> PyResult<Option<Vec<isize>>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(v) => Ok(Some(
@@ -241,6 +241,7 @@ pub(crate) fn class(module: &str, name: &str) -> Value {
     Value::object(crate::py::value::ClassObj {
         module: module.to_string(),
         name: name.to_string(),
+        ctor: None,
     })
 }
 

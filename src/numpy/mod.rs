@@ -28,6 +28,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::arrays::dtype::DType;
+use crate::arrays::NdArray;
 use crate::numpy::funcs as f;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -132,13 +133,7 @@ impl crate::py::value::Object for NpClass {
                 self.0
             )));
         }
-        let b = args.bind("ndarray", &["shape", "dtype="])?;
-        let shape = crate::py::ndarray_methods::new_shape(b[0].as_ref().unwrap_or(&Value::None))?;
-        let d = match &b[1] {
-            Some(v) => crate::py::ndarray_attrs::dtype_from_value(rt, v)?,
-            None => DType::F64,
-        };
-        Ok(Value::Array(crate::arrays::elem::new_array(&shape, d)?))
+        ndarray_new(rt, args)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -243,4 +238,119 @@ fn build() -> Rc<Module> {
     m.set("random", Value::Module(crate::numpy::random::module()));
     m.set("testing", Value::Module(crate::numpy::testing::module()));
     Rc::new(m)
+}
+
+/// `np.ndarray(shape, dtype=float, buffer=None, offset=0, strides=None, order=None)`: a
+/// new array, or a view of `buffer`'s bytes (another host array, shared, as NumPy's buffer
+/// protocol shares it). Strides must keep every element inside the memory.
+fn ndarray_new(rt: &mut Runtime, args: Args) -> PyResult<Value> {
+    let b = args.bind(
+        "ndarray",
+        &[
+            "shape", "dtype=", "buffer=", "offset=", "strides=", "order=",
+        ],
+    )?;
+    let given = |i: usize| b[i].as_ref().filter(|v| !v.is_none());
+    let shape = crate::py::ndarray_methods::new_shape(b[0].as_ref().unwrap_or(&Value::None))?;
+    let d = match given(1) {
+        Some(v) => crate::py::ndarray_attrs::dtype_from_value(rt, v)?,
+        None => DType::F64,
+    };
+    let isz = d.itemsize();
+    let fortran = match given(5).map(|v| v.as_str()) {
+        None | Some(Some("C")) => false,
+        Some(Some("F")) => true,
+        _ => return Err(PyErr::value_error("order must be 'C' or 'F'")),
+    };
+    let strides: Vec<isize> = match given(4) {
+        Some(v) => {
+            let st: Vec<isize> = rt
+                .iterate(v)?
+                .iter()
+                .map(|x| x.as_index().map(|n| n as isize))
+                .collect::<PyResult<_>>()?;
+            if st.len() != shape.len() {
+                return Err(PyErr::value_error(
+                    "strides, if given, must be the same length as shape",
+                ));
+            }
+            st
+        }
+        None if fortran => NdArray::f_strides(&shape, isz),
+        None => NdArray::c_strides(&shape, isz),
+    };
+    let offset = given(3).map(|v| v.as_index()).transpose()?.unwrap_or(0);
+    if offset < 0 {
+        return Err(PyErr::value_error(
+            "offset must be non-negative and no greater than buffer length",
+        ));
+    }
+    let offset = offset as usize;
+    let (base, len) = match given(2) {
+        Some(Value::Array(a)) => {
+            if !a.is_c_contiguous() && a.size() > 1 {
+                return Err(PyErr::value_error("ndarray is not contiguous"));
+            }
+            (a.clone(), a.nbytes())
+        }
+        Some(other) => {
+            return Err(PyErr::type_error(format!(
+                "a bytes-like object is required, not '{}'",
+                other.type_name()
+            )))
+        }
+        None => {
+            if offset != 0 {
+                return Err(PyErr::value_error("offset needs a buffer"));
+            }
+            let n: usize = shape.iter().product();
+            let a = crate::arrays::elem::new_array(&[n], d)?;
+            let len = a.nbytes();
+            (a, len)
+        }
+    };
+    // The span of bytes the elements reach, relative to element [0, ...].
+    let (mut lo, mut hi) = (0isize, 0isize);
+    let empty = shape.contains(&0);
+    for (&n, &st) in shape.iter().zip(&strides) {
+        let reach = (n as isize - 1).saturating_mul(st);
+        if reach < 0 {
+            lo = lo.saturating_add(reach);
+        } else {
+            hi = hi.saturating_add(reach);
+        }
+    }
+    let off = offset as isize;
+    let fits = empty
+        || (off.saturating_add(lo) >= 0
+            && off.saturating_add(hi).saturating_add(isz as isize) <= len as isize);
+    if !fits {
+        return Err(PyErr::type_error(if given(2).is_some() {
+            "buffer is too small for requested array"
+        } else {
+            "strides is incompatible with shape of requested array and size of buffer"
+        }));
+    }
+    // nbcuda's typed views need element alignment; NumPy would give an unaligned array.
+    let align = isz.clamp(1, 8);
+    let start = base.offset + offset;
+    if !empty
+        && (!start.is_multiple_of(align)
+            || strides
+                .iter()
+                .zip(&shape)
+                .any(|(&st, &n)| n > 1 && st % align as isize != 0))
+    {
+        return Err(PyErr::not_implemented(format!(
+            "this view would be unaligned for {}: nbcuda keeps every element at a multiple of its size (byte offset {start}, strides {strides:?})",
+            d.name()
+        )));
+    }
+    Ok(Value::Array(NdArray {
+        buf: base.buf.clone(),
+        offset: base.offset + offset,
+        shape,
+        strides,
+        dtype: d,
+    }))
 }

@@ -454,6 +454,8 @@ impl fmt::Debug for Value {
 pub struct ClassObj {
     pub module: String,
     pub name: String,
+    /// What calling the class does (its constructor); None: not callable from Python.
+    pub ctor: Option<Value>,
 }
 
 impl Object for ClassObj {
@@ -473,6 +475,15 @@ impl Object for ClassObj {
             "__module__" => Some(Value::str(&self.module)),
             _ => None,
         })
+    }
+    fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
+        match &self.ctor {
+            Some(f) => rt.call(f, args),
+            None => Err(PyErr::type_error(format!(
+                "cannot create '{}.{}' instances",
+                self.module, self.name
+            ))),
+        }
     }
     fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
         Ok(Some(other.downcast::<ClassObj>().is_some_and(|o| {
