@@ -235,3 +235,25 @@ fn ndarray_constructor_views_a_buffer_with_offset_and_strides() {
     let c = s.run("np.ndarray(9, buffer=y[4:-4], dtype=np.double)");
     assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
 }
+
+#[test]
+fn binary_ufuncs_are_objects_with_reduce_accumulate_and_outer() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    // Expected lines are NumPy 2's output for the same expressions.
+    let out = s.stdout(
+        "print(np.add.reduce(np.arange(8, dtype=np.int32)).dtype, np.maximum.reduce(np.arange(8, dtype=np.int8)).dtype)\n\
+         print(np.subtract.reduce(np.arange(6).reshape(2, 3)), np.subtract.reduce(np.arange(6).reshape(2, 3), axis=1), np.add.reduce(np.ones((2, 3)), axis=None))\n\
+         print(np.maximum.accumulate([1, 3, 2, 5, 4]), np.subtract.accumulate([[1, 2], [3, 4]]).tolist())\n\
+         print(np.multiply.outer([1, 2], [3, 4, 5]).tolist(), repr(np.add), type(np.add), np.add.nin, np.add.identity, np.maximum.identity)\n\
+         print(np.add.reduce([]), np.add.reduce(np.ones((2, 3)), keepdims=True).shape, np.equal.reduce([True, False, True]), np.add(1, 2))",
+    );
+    assert_eq!(
+        out,
+        "int64 int8\n[-3 -3 -3] [-3 -6] 6.0\n[1 3 3 5 5] [[1, 2], [-2, -2]]\n\
+         [[3, 4, 5], [6, 8, 10]] <ufunc 'add'> <class 'numpy.ufunc'> 2 0 None\n0.0 (1, 3) False 3\n"
+    );
+    let c = s.run("np.maximum.reduce([])");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    assert!(c.evalue().contains("which has no identity"));
+}

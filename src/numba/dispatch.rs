@@ -47,6 +47,15 @@ pub type GroupedEntry = (
     Arc<CompiledKernel>,
 );
 
+/// The signatures a device function was declared with (`@cuda.jit('int32(int32)',
+/// device=True)`); empty for lazily typed ones.
+pub fn device_signatures(v: &Value) -> Vec<Signature> {
+    v.downcast::<CudaKernel>()
+        .filter(|k| k.device)
+        .map(|k| k.sigs.clone())
+        .unwrap_or_default()
+}
+
 /// The function a device-callable value inlines (device functions and `@njit` functions).
 pub fn device_function(v: &Value) -> Option<Rc<Function>> {
     if let Some(k) = v.downcast::<CudaKernel>() {

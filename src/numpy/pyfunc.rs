@@ -58,25 +58,12 @@ impl Vectorized {
         let shapes: Vec<&[usize]> = arrays.iter().map(|a| a.shape.as_slice()).collect();
         let shape = broadcast_shapes(&shapes)?;
         let n: usize = shape.iter().product();
-        // The broadcast may be far larger than any input: reserve fallibly, so a size no
-        // memory holds is a MemoryError rather than an abort.
-        let reserve = |v: &mut Vec<usize>| {
-            v.try_reserve_exact(n).map_err(|_| {
-                PyErr::new(
-                    "MemoryError",
-                    format!(
-                        "np.vectorize: cannot hold the {n} elements of the broadcast shape {}",
-                        crate::arrays::elem::shape_str(&shape)
-                    ),
-                )
-            })
-        };
         let mut offsets = Vec::new();
         let mut views = Vec::new();
         for a in &arrays {
             let b = broadcast_to(a, &shape)?;
-            let mut offs = Vec::new();
-            reserve(&mut offs)?;
+            // The broadcast may be far larger than any input: a checked allocation.
+            let mut offs = crate::arrays::alloc::vec_with_capacity(n, "np.vectorize offsets")?;
             for_each_offset(&b, |o| offs.push(o));
             offsets.push(offs);
             views.push(b);
@@ -104,6 +91,7 @@ impl Vectorized {
                 )));
             }
             if results.is_empty() {
+                // bounded: k is the length of a tuple the function returned.
                 results = vec![Vec::new(); k];
             }
             for (slot, v) in results.iter_mut().zip(outs) {
@@ -116,6 +104,7 @@ impl Vectorized {
             ));
         }
         let k = nout.unwrap_or(self.otypes.len().max(1));
+        // bounded: k outputs, each already held in `results`.
         let mut outs = Vec::with_capacity(k);
         for j in 0..k {
             let items = results.get(j).cloned().unwrap_or_default();
@@ -258,12 +247,16 @@ pub fn register(m: &Module) {
             let func = b[0].clone().unwrap_or(Value::None);
             let nin = b[1].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(1);
             let nout = b[2].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(1);
-            if nin < 0 || nout < 1 {
-                return Err(PyErr::value_error("frompyfunc: nin must be >= 0 and nout >= 1"));
+            // NumPy's limit on a ufunc's arguments (NPY_MAXARGS).
+            if !(0..=64).contains(&nin) || !(1..=64).contains(&nout) || nin + nout > 64 {
+                return Err(PyErr::value_error(
+                    "frompyfunc: nin must be >= 0, nout >= 1, and nin + nout at most 64",
+                ));
             }
             let name = func_name(rt, &func);
             Ok(Value::object(Vectorized {
                 func,
+                // bounded: nout <= 64, checked above.
                 otypes: vec![None; nout as usize],
                 nin: Some(nin as usize),
                 name: format!("{name} (vectorized)"),

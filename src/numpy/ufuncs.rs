@@ -213,8 +213,8 @@ fn masked_copy(dst: &NdArray, src: &NdArray, mask: &NdArray) -> PyResult<()> {
 
 pub(crate) fn ufuncs(m: &Module) {
     for &(name, k) in BINARY {
-        m.func(
-            name,
+        let func = Value::builtin(
+            &format!("numpy.{name}"),
             &format!("{name}(x1, x2, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
             &format!("NumPy's {name} ufunc, elementwise with broadcasting."),
             move |rt, a| {
@@ -228,6 +228,14 @@ pub(crate) fn ufuncs(m: &Module) {
                 let r = binary_ufunc(k, &x, &y, None)?;
                 kw.finish(name, r)
             },
+        );
+        m.set(
+            name,
+            Value::object(crate::numpy::ufunc_object::NpUfunc {
+                name,
+                kind: k,
+                func,
+            }),
         );
     }
     let mut names: Vec<&'static str> = UNARY_NAMES.to_vec();

@@ -79,7 +79,14 @@ pub fn call(b: &mut Builder, cx: &mut FnCtx, c: &ast::ExprCall) -> PyResult<Val>
                 return cast_call(b, cx, d, args, range);
             }
             if let Some(f) = crate::numba::dispatch::device_function(&g) {
-                return crate::numba::frontend::inline::inline_call(b, cx, f, args, kwargs, range);
+                let sigs = crate::numba::dispatch::device_signatures(&g);
+                let (args, ret) =
+                    crate::numba::frontend::inline::coerce_to_signature(b, &sigs, args);
+                let v = crate::numba::frontend::inline::inline_call(b, cx, f, args, kwargs, range)?;
+                return Ok(match (v, ret) {
+                    (Val::Reg(r), Some(t)) => Val::Reg(b.cast(r, t)),
+                    (v, _) => v,
+                });
             }
             if g.downcast::<crate::numba::njit::NjitFunction>().is_some() {
                 return Err(cx.typing(
@@ -642,6 +649,18 @@ fn path_call(
                 nargs(cx, p, &args, 1, range)?;
                 let r = scal(b, cx, args.into_iter().next().unwrap_or(Val::None))?;
                 return Ok(modf(b, r));
+            }
+            if p == "cuda.selp" {
+                // selp(pred, a, b): a branch-free select, `a if pred else b`.
+                nargs(cx, p, &args, 3, range)?;
+                let mut regs = Vec::new();
+                for a in args {
+                    regs.push(scal(b, cx, a)?);
+                }
+                let c = crate::numba::frontend::expr::to_bool(b, regs[0]);
+                let t = types::promote(b.ty(regs[1]), b.ty(regs[2]));
+                let (x, y) = (b.cast(regs[1], t), b.cast(regs[2], t));
+                return Ok(Val::Reg(b.emit(t, Op::Select(c, x, y))));
             }
             if p == "cuda.fma" {
                 nargs(cx, p, &args, 3, range)?;

@@ -6,8 +6,10 @@ use std::rc::Rc;
 use ruff_python_ast::Expr;
 use ruff_text_size::{Ranged, TextRange};
 
+use crate::arrays::dtype::DType;
 use crate::kernel::builder::Builder;
 use crate::kernel::ir::Stmt;
+use crate::kernel::types::{Signature, Ty};
 use crate::numba::frontend::expr::expr;
 use crate::numba::frontend::{lower_body, FnCtx, FnKind, Val, RET};
 use crate::py::error::PyResult;
@@ -81,6 +83,42 @@ fn assigned_names(body: &[ruff_python_ast::Stmt], out: &mut std::collections::Ha
 }
 
 /// Inline a device function: its body runs inside a one-shot loop that `return` breaks.
+/// Numba types a call to a device function declared with signatures by that signature:
+/// scalar arguments convert to its parameter types and the result to its return type
+/// (`rgba(float32, ...)` of an `int32(int32, ...)` function computes in int32). The
+/// signature whose scalar types equal the arguments' wins, else the first of the right
+/// arity; none (lazy device functions): the arguments as they are.
+pub fn coerce_to_signature(
+    b: &mut Builder,
+    sigs: &[Signature],
+    args: Vec<Val>,
+) -> (Vec<Val>, Option<DType>) {
+    let arity: Vec<&Signature> = sigs.iter().filter(|s| s.args.len() == args.len()).collect();
+    let exact = arity.iter().find(|s| {
+        s.args.iter().zip(&args).all(|(t, a)| match (t, a) {
+            (Ty::Scalar(d), Val::Reg(r)) => b.ty(*r) == *d,
+            _ => true,
+        })
+    });
+    let Some(sig) = exact.or(arity.first()) else {
+        return (args, None);
+    };
+    let args = sig
+        .args
+        .iter()
+        .zip(args)
+        .map(|(t, a)| match (t, a) {
+            (Ty::Scalar(d), Val::Reg(r)) => Val::Reg(b.cast(r, *d)),
+            (_, a) => a,
+        })
+        .collect();
+    let ret = match &sig.ret {
+        Some(Ty::Scalar(d)) => Some(*d),
+        _ => None,
+    };
+    (args, ret)
+}
+
 pub fn inline_call(
     b: &mut Builder,
     cx: &mut FnCtx,
