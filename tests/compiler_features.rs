@@ -593,3 +593,35 @@ fn math_nextafter_in_kernels() {
     assert_eq!(values(&out), vec![1.0000000000000002]);
     assert_eq!(values(&out32), vec![1.0 + 2f64.powi(-23)]);
 }
+
+#[test]
+fn cuda_selp_selects_without_branching() {
+    // Numba's test_selp: a[i] > 4 picks c[i] for even b (else 13), otherwise 3.
+    let k = kernel(
+        "def f(a, b, c):\n    i = cuda.grid(1)\n    inner = cuda.selp(b % 2 == 0, c[i], 13)\n    a[i] = cuda.selp(a[i] > 4, inner, 3)\n",
+        &[arr1(DType::I64, 1), Ty::Scalar(DType::I64), arr1(DType::I64, 1)],
+    );
+    let c = array_of(&[8], DType::I64, &[17.0; 8]);
+    for (b, inner) in [(6i64, 17i64), (7, 13)] {
+        let a = array_of(&[8], DType::I64, &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]);
+        launch(
+            &k,
+            cfg(8, 1),
+            &[arg(&a), KernelArg::Scalar(Scalar::I64(b)), arg(&c)],
+        )
+        .unwrap();
+        assert_eq!(
+            values(&a),
+            vec![
+                3.0,
+                3.0,
+                3.0,
+                3.0,
+                3.0,
+                inner as f64,
+                inner as f64,
+                inner as f64
+            ]
+        );
+    }
+}

@@ -143,3 +143,18 @@ fn kernel_typing_errors_name_what_numba_names() {
         .evalue()
         .contains("Invalid NumPy dtype specified: 'int33'"));
 }
+
+#[test]
+fn a_device_function_with_a_signature_converts_its_arguments() {
+    let mut s = Session::new();
+    s.run("import numpy as np\nfrom numba import cuda").ok();
+    // Numba's test_device_casting: float32 channels pass through an int32 signature.
+    let out = s.stdout(
+        "@cuda.jit('int32(int32, int32, int32, int32)', device=True)\n\
+         def rgba(r, g, b, a):\n    return (r & 255) << 16 | (g & 255) << 8 | (b & 255) << 0 | (a & 255) << 24\n\
+         @cuda.jit\ndef caller(x, ch):\n    x[0] = rgba(ch[0], ch[1], ch[2], ch[3])\n\
+         x = cuda.device_array(1, dtype=np.int32)\ncaller[1, 1](x, cuda.to_device(np.asarray([1.0, 2.0, 3.0, 4.0], dtype=np.float32)))\n\
+         print(x[0], 1 << 16 | 2 << 8 | 3 | 4 << 24)",
+    );
+    assert_eq!(out, "67174915 67174915\n");
+}
