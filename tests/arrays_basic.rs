@@ -62,3 +62,26 @@ fn matmul_operator() {
         "[ 3 12] 5\n"
     );
 }
+
+#[test]
+fn strided_and_converting_assignments_and_copies_match_numpy() {
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    // Each line is what NumPy 2 prints for the same statements.
+    let out = s.stdout(
+        "a = np.arange(12, dtype=np.float64).reshape(3, 4)\nprint(a.T.copy().tolist())\nprint(a[::-1, ::2].copy().tolist())\n\
+         h = np.zeros(8)\nh[::-2] = np.arange(4, dtype=np.float32)\nprint(h.tolist())\n\
+         g = np.zeros((2, 3), dtype=np.int16)\ng[:] = np.array([[1.7, -2.9, 3.2], [4, 5, 6]], dtype=np.float32)\nprint(g.tolist())\n\
+         k = np.arange(6, dtype=np.int32)\nk[1:] = k[:-1]\nprint(k.tolist())\n\
+         m = np.zeros((3, 3))\nm[:, 1] = 7\nm[1] = np.float32(2.5)\nprint(m.tolist())\n\
+         e = np.zeros((2, 0))\ne[:] = 1\nprint(e.shape)\n\
+         x = np.arange(10, dtype=np.int64)\nprint(x[::3].astype(np.float32).tolist(), x[::-1][::2].tolist())",
+    );
+    assert_eq!(
+        out,
+        "[[0.0, 4.0, 8.0], [1.0, 5.0, 9.0], [2.0, 6.0, 10.0], [3.0, 7.0, 11.0]]\n\
+         [[8.0, 10.0], [4.0, 6.0], [0.0, 2.0]]\n[0.0, 3.0, 0.0, 2.0, 0.0, 1.0, 0.0, 0.0]\n\
+         [[1, -2, 3], [4, 5, 6]]\n[0, 0, 1, 2, 3, 4]\n[[0.0, 7.0, 0.0], [2.5, 2.5, 2.5], [0.0, 7.0, 0.0]]\n\
+         (2, 0)\n[0.0, 3.0, 6.0, 9.0] [9, 7, 5, 3, 1]\n"
+    );
+}

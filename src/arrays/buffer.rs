@@ -366,6 +366,65 @@ impl Buffer {
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().add(offset) as *const T, len) }
     }
 
+    /// Check that `n` elements of `T` at `offset + k * stride` all lie inside the buffer,
+    /// aligned; panics otherwise (array views always keep element alignment).
+    fn check_strided<T: Pod>(&self, offset: usize, stride: isize, n: usize) {
+        let size = std::mem::size_of::<T>();
+        let last = (n as isize - 1)
+            .checked_mul(stride)
+            .and_then(|d| (offset as isize).checked_add(d));
+        let (lo, hi) = match last {
+            Some(l) => (l.min(offset as isize), l.max(offset as isize)),
+            None => (-1, -1),
+        };
+        assert!(
+            lo >= 0
+                && (hi as usize)
+                    .checked_add(size)
+                    .is_some_and(|e| e <= self.len),
+            "typed range outside buffer"
+        );
+        assert!(
+            offset.is_multiple_of(std::mem::align_of::<T>())
+                && stride
+                    .unsigned_abs()
+                    .is_multiple_of(std::mem::align_of::<T>()),
+            "misaligned typed view"
+        );
+    }
+
+    /// Append the `n` elements of `T` at byte `offset + k * stride` (k = 0..n) to `out`:
+    /// one row of a strided view, checked once rather than per element.
+    pub fn read_row<T: Pod>(&self, offset: usize, stride: isize, n: usize, out: &mut Vec<T>) {
+        if n == 0 {
+            return;
+        }
+        self.check_strided::<T>(offset, stride, n);
+        let base = self.ptr.as_ptr();
+        for k in 0..n {
+            let at = offset as isize + k as isize * stride;
+            // SAFETY: check_strided proved every `at` of this row in range and aligned; T is
+            // Pod. Concurrent writers are ordered by the stream discipline at the top.
+            out.push(unsafe { std::ptr::read(base.offset(at) as *const T) });
+        }
+    }
+
+    /// Write `data` to the elements of `T` at byte `offset + k * stride`, checked once.
+    /// Callers use it only on memory no live slice covers, as with [`Buffer::typed_mut`].
+    pub fn write_row<T: Pod>(&self, offset: usize, stride: isize, data: &[T]) {
+        if data.is_empty() {
+            return;
+        }
+        self.check_strided::<T>(offset, stride, data.len());
+        let base = self.ptr.as_ptr();
+        for (k, v) in data.iter().enumerate() {
+            let at = offset as isize + k as isize * stride;
+            // SAFETY: as in read_row; exclusive use of these elements is the caller's
+            // contract (see the doc comment).
+            unsafe { std::ptr::write(base.offset(at) as *mut T, *v) };
+        }
+    }
+
     /// Mutable typed view. Callers use it only on memory no other live slice covers (freshly
     /// allocated results, or destinations written after the sources were copied out).
     #[allow(clippy::mut_from_ref)]
@@ -405,6 +464,29 @@ mod tests {
             // SAFETY: `base` was allocated in `foreign_buffer` with `layout`, freed only here.
             unsafe { dealloc(self.base, self.layout) }
         }
+    }
+
+    #[test]
+    fn rows_are_read_and_written_with_any_stride_and_checked_once() {
+        let b = Buffer::zeroed(64).unwrap();
+        b.write_row::<f64>(56, -16, &[1.0, 2.0, 3.0, 4.0]);
+        let mut out = Vec::new();
+        b.read_row::<f64>(0, 8, 8, &mut out);
+        assert_eq!(out, [0.0, 4.0, 0.0, 3.0, 0.0, 2.0, 0.0, 1.0]);
+        let b = std::panic::AssertUnwindSafe(b);
+        let past_end = std::panic::catch_unwind(|| {
+            let mut v = Vec::new();
+            b.read_row::<f64>(8, 8, 8, &mut v);
+        });
+        assert!(
+            past_end.is_err(),
+            "the row's last element lies past the buffer"
+        );
+        let before_start = std::panic::catch_unwind(|| b.write_row::<f64>(8, -16, &[1.0, 2.0]));
+        assert!(
+            before_start.is_err(),
+            "a negative stride must not reach below offset 0"
+        );
     }
 
     fn foreign_buffer(len: usize) -> (Buffer, Arc<AtomicUsize>, usize) {

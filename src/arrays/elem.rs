@@ -414,6 +414,24 @@ pub fn for_each_offset(a: &NdArray, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Call `f(offset, n, stride)` for every row (the innermost axis) of `a`, in C order.
+pub fn for_each_row(a: &NdArray, mut f: impl FnMut(usize, usize, isize)) {
+    if a.size() == 0 {
+        return;
+    }
+    let nd = a.ndim();
+    if nd == 0 {
+        return f(a.offset, 1, 0);
+    }
+    let outer = NdArray {
+        shape: a.shape[..nd - 1].to_vec(),
+        strides: a.strides[..nd - 1].to_vec(),
+        ..a.clone()
+    };
+    let (n, stride) = (a.shape[nd - 1], a.strides[nd - 1]);
+    for_each_offset(&outer, |off| f(off, n, stride));
+}
+
 /// The contiguous data of `a` when it is C-contiguous with dtype `T`.
 pub fn as_slice<T: Elem>(a: &NdArray) -> Option<&[T]> {
     if a.dtype == T::DT && a.is_c_contiguous() {
@@ -435,7 +453,7 @@ pub fn read_vec<T: Elem>(a: &NdArray) -> Vec<T> {
         // bounded: one per element of an existing array
         let mut out = Vec::with_capacity(a.size());
         let b = &a.buf;
-        for_each_offset(a, |off| out.push(b.typed::<T>(off, 1)[0]));
+        for_each_row(a, |off, n, st| b.read_row::<T>(off, st, n, &mut out));
         return out;
     }
     with_dtype!(a.dtype, S => {
@@ -444,8 +462,14 @@ pub fn read_vec<T: Elem>(a: &NdArray) -> Vec<T> {
         } else {
             // bounded: one per element of an existing array
             let mut out = Vec::with_capacity(a.size());
+            // bounded: one row of an existing array
+            let mut row: Vec<S> = Vec::with_capacity(a.shape.last().copied().unwrap_or(1));
             let b = &a.buf;
-            for_each_offset(a, |off| out.push(T::cast_from(b.typed::<S>(off, 1)[0])));
+            for_each_row(a, |off, n, st| {
+                row.clear();
+                b.read_row::<S>(off, st, n, &mut row);
+                out.extend(row.iter().map(|&x| T::cast_from(x)));
+            });
             out
         }
     })
@@ -462,9 +486,9 @@ pub fn write_slice<T: Elem>(dst: &NdArray, data: &[T]) {
     }
     let mut i = 0;
     let b = &dst.buf;
-    for_each_offset(dst, |off| {
-        b.typed_mut::<T>(off, 1)[0] = data[i];
-        i += 1;
+    for_each_row(dst, |off, n, st| {
+        b.write_row::<T>(off, st, &data[i..i + n]);
+        i += n;
     });
 }
 
@@ -585,6 +609,19 @@ pub fn copy_into(dst: &NdArray, src: &NdArray) -> ArrayResult<()> {
             .copy_from(dst.offset, &src.buf, src.offset, dst.nbytes());
         return Ok(());
     }
+    if src.size() == 1 && dst.size() > 1 {
+        // One value everywhere (`h[:] = 1`): a fill, not a broadcast copy element by element.
+        // The value is read out before anything is written, so overlap cannot matter.
+        broadcast_to(src, &dst.shape).map_err(|_| {
+            ArrayError::value_error(format!(
+                "could not broadcast input array from shape {} into shape {}",
+                shape_str(&src.shape),
+                shape_str(&dst.shape)
+            ))
+        })?;
+        fill(dst, first_scalar(src));
+        return Ok(());
+    }
     let src = broadcast_to(src, &dst.shape).map_err(|_| {
         ArrayError::value_error(format!(
             "could not broadcast input array from shape {} into shape {}",
@@ -592,6 +629,19 @@ pub fn copy_into(dst: &NdArray, src: &NdArray) -> ArrayResult<()> {
             shape_str(&dst.shape)
         ))
     })?;
+    if src.is_c_contiguous() && dst.is_c_contiguous() && !Arc::ptr_eq(&src.buf, &dst.buf) {
+        // Distinct memory, both contiguous: convert straight into the destination.
+        with_dtype!(dst.dtype, T => {
+            with_dtype!(src.dtype, S => {
+                let s = src.buf.typed::<S>(src.offset, src.size());
+                let d = dst.buf.typed_mut::<T>(dst.offset, dst.size());
+                for (d, &x) in d.iter_mut().zip(s) {
+                    *d = T::cast_from(x);
+                }
+            })
+        });
+        return Ok(());
+    }
     with_dtype!(dst.dtype, T => {
         let v = read_vec::<T>(&src);
         write_slice::<T>(dst, &v);
