@@ -231,8 +231,15 @@ pub fn cancel(rt: &mut Runtime) {
     if rt.state::<state::DeviceState>().device.is_none() {
         return;
     }
-    if let Ok(d) = device(rt) {
-        d.backend().cancel();
+    let idle = match device(rt) {
+        Ok(d) => d.backend().cancel(),
+        Err(_) => true,
+    };
+    if !idle {
+        // Say why later device cells may wait, instead of leaving a silent stall.
+        rt.eprint(
+            "Interrupted, but a kernel already running on the GPU cannot be stopped: it runs to its end in the background. Host code and new allocations work as usual; work queued behind it, or cuda.synchronize(), waits for it. Interrupt again, or restart the kernel to end it.\n",
+        );
     }
 }
 
@@ -327,4 +334,17 @@ pub fn fault_error(f: KernelFault) -> PyErr {
         FaultKind::Interrupted => PyErr::keyboard_interrupt(),
         _ => PyErr::new(f.ename(), f.message.clone()),
     }
+}
+
+/// [`fault_error`] for a kernel run on the cell's own thread (`@njit`, host targets): an
+/// interrupt's fault also consumes the pending interrupt request, so the next statement
+/// does not see it again.
+pub fn host_fault_error(rt: &mut Runtime, f: KernelFault) -> PyErr {
+    if f.kind == FaultKind::Interrupted {
+        return rt
+            .check_interrupt()
+            .err()
+            .unwrap_or_else(PyErr::keyboard_interrupt);
+    }
+    fault_error(f)
 }

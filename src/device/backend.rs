@@ -82,7 +82,7 @@ pub trait Backend {
     /// Kernel print output and faults collected since the last call.
     fn take_pending(&mut self) -> (String, Vec<KernelFault>);
     /// Drop the work queued on every stream and stop running kernels where the device can
-    /// (an interrupt); true when every stream is idle again.
+    /// (an interrupt); true when every stream is idle again (the cell says so otherwise).
     fn cancel(&mut self) -> bool;
 }
 

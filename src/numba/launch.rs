@@ -135,11 +135,7 @@ pub fn run_on_host(
             }
             Ok(())
         }
-        Err(f) if f.kind == crate::kernel::abi::FaultKind::Interrupted => {
-            rt.check_interrupt()?;
-            Err(PyErr::keyboard_interrupt())
-        }
-        Err(f) => Err(crate::device::api::fault_error(f)),
+        Err(f) => Err(crate::device::api::host_fault_error(rt, f)),
     }
 }
 

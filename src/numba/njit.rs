@@ -102,11 +102,7 @@ impl Object for NjitFunction {
         let (ret, out) =
             match crate::kernel::exec::run_host(&k.ir, &kargs, self.parallel, Some(cancel)) {
                 Ok(done) => done,
-                Err(f) => {
-                    // An interrupt ended it: consume the request with the exception it raises.
-                    rt.check_interrupt()?;
-                    return Err(crate::device::api::fault_error(f));
-                }
+                Err(f) => return Err(crate::device::api::host_fault_error(rt, f)),
             };
         if !out.printed.is_empty() {
             rt.print(&out.printed);
