@@ -139,3 +139,26 @@ fn platform_and_numba_numpy_support_import() {
         "float32"
     );
 }
+
+#[test]
+fn types_module_makes_modules_and_namespaces() {
+    let mut s = Session::new();
+    // CPython 3.11 prints the same for these statements.
+    let out = s.stdout(
+        "import types\nns = types.SimpleNamespace(a=1, b='x')\nns.c = [1]\n\
+         print(ns, ns.a, types.SimpleNamespace(a=1, b='x', c=[1]) == ns)\n\
+         m = types.ModuleType('mm')\nm.f = len\nprint(m.__name__, type(m), m.f('abc'))",
+    );
+    assert_eq!(
+        out,
+        "namespace(a=1, b='x', c=[1]) 1 True\nmm <class 'module'> 3\n"
+    );
+    // A kernel reaches a @jit function through a module made this way (Numba's
+    // test_cpu_dispatcher_other_module).
+    let out = s.stdout(
+        "import numpy as np\nfrom numba import cuda, jit\n@jit\ndef add(a, b):\n    return a + b\n\
+         m.add = add\n@cuda.jit\ndef k(a):\n    i = cuda.grid(1)\n    a[i] = m.add(a[i], 1)\n\
+         x = np.arange(4)\nk[1, 4](x)\nprint(x)",
+    );
+    assert_eq!(out, "[1 2 3 4]\n");
+}

@@ -1,11 +1,12 @@
-//! Small built-in object types: `range`, exception classes and instances, `dict` views.
+//! Small built-in object types: `range`, exception classes and instances, `dict` views,
+//! and the `types` module (`ModuleType`, `SimpleNamespace`).
 
 use std::any::Any;
 use std::rc::Rc;
 
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Object, Value};
+use crate::py::value::{Args, Module, Object, Value};
 
 /// `range(start, stop, step)`, iterated lazily by `for`.
 pub struct RangeObj {
@@ -142,6 +143,118 @@ impl Object for ExceptionValue {
             )),
             _ => None,
         })
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The `types` module: `ModuleType` (a new, empty module object) and `SimpleNamespace`.
+pub fn types_module() -> Rc<Module> {
+    let m = Module::new("types", "Names for built-in types, and their constructors.");
+    m.func(
+        "ModuleType",
+        "ModuleType(name, doc=None)",
+        "A new, empty module object.",
+        |_rt, a| {
+            let b = a.bind("ModuleType", &["name", "doc="])?;
+            let name = match &b[0] {
+                Some(Value::Str(s)) => s.to_string(),
+                Some(other) => {
+                    return Err(PyErr::type_error(format!(
+                        "ModuleType() argument 'name' must be str, not {}",
+                        other.type_name()
+                    )))
+                }
+                None => {
+                    return Err(PyErr::type_error(
+                        "ModuleType() missing required argument 'name'",
+                    ))
+                }
+            };
+            let doc = match &b[1] {
+                Some(Value::Str(s)) => s.to_string(),
+                _ => String::new(),
+            };
+            Ok(Value::Module(Rc::new(Module::new(&name, &doc))))
+        },
+    );
+    m.func(
+        "SimpleNamespace",
+        "SimpleNamespace(**kwargs)",
+        "An object whose attributes are the keyword arguments, settable and deletable.",
+        |_rt, a| {
+            if !a.pos.is_empty() {
+                return Err(PyErr::type_error(
+                    "SimpleNamespace() takes keyword arguments here (nbcuda), no positional ones",
+                ));
+            }
+            let attrs =
+                a.kw.iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect();
+            Ok(Value::object(Namespace {
+                attrs: std::cell::RefCell::new(attrs),
+            }))
+        },
+    );
+    Rc::new(m)
+}
+
+/// `types.SimpleNamespace`: attributes in assignment order.
+pub struct Namespace {
+    attrs: std::cell::RefCell<Vec<(String, Value)>>,
+}
+
+impl Object for Namespace {
+    fn type_name(&self) -> String {
+        "SimpleNamespace".into()
+    }
+    fn module_name(&self) -> String {
+        "types".into()
+    }
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        let items = self.attrs.borrow().clone();
+        let mut parts = Vec::new();
+        for (k, v) in items {
+            parts.push(format!("{k}={}", crate::interp::repr::repr(rt, &v)?));
+        }
+        Ok(format!("namespace({})", parts.join(", ")))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(self
+            .attrs
+            .borrow()
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone()))
+    }
+    fn set_attr(&self, name: &str, value: Value, _rt: &mut Runtime) -> PyResult<bool> {
+        let mut attrs = self.attrs.borrow_mut();
+        match attrs.iter_mut().find(|(k, _)| k == name) {
+            Some(slot) => slot.1 = value,
+            None => attrs.push((name.to_string(), value)),
+        }
+        Ok(true)
+    }
+    fn dir(&self) -> Vec<String> {
+        self.attrs.borrow().iter().map(|(k, _)| k.clone()).collect()
+    }
+    fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
+        let Some(o) = other.downcast::<Namespace>() else {
+            return Ok(Some(false));
+        };
+        let (a, b) = (self.attrs.borrow().clone(), o.attrs.borrow().clone());
+        if a.len() != b.len() {
+            return Ok(Some(false));
+        }
+        for (k, v) in &a {
+            match b.iter().find(|(k2, _)| k2 == k) {
+                Some((_, w)) if crate::interp::ops::py_eq(rt, v, w)? => {}
+                _ => return Ok(Some(false)),
+            }
+        }
+        Ok(Some(true))
     }
     fn as_any(&self) -> &dyn Any {
         self
