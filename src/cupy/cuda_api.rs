@@ -121,7 +121,8 @@ impl Object for CupyStream {
     }
 }
 
-struct CupyDevice;
+/// `cupy.cuda.Device`: the one device (also `ndarray.device`).
+pub struct CupyDevice;
 
 impl Object for CupyDevice {
     fn type_name(&self) -> String {

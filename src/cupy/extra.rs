@@ -1,5 +1,5 @@
 //! More of CuPy's array functions: `maximum`, `minimum`, `where`, `clip`, `dot`, `matmul`
-//! (also the `@` operator), computed as device work.
+//! (also the `@` operator), computed as device work; and `cupy.linalg.norm`.
 
 use crate::arrays::dtype::Scalar;
 use crate::cupy::elementwise::{
@@ -241,4 +241,45 @@ pub fn register(m: &crate::py::value::Module) {
             },
         );
     }
+}
+
+/// `cupy.linalg`: `norm` (the 2-norm / Frobenius norm, NumPy's default `ord`), composed from
+/// CuPy's own device operations so the result stays a CuPy array.
+pub fn linalg_module() -> std::rc::Rc<crate::py::value::Module> {
+    use crate::py::value::{Args, Module, Value};
+    let m = Module::new("cupy.linalg", "CuPy's linear algebra (norm).");
+    m.func(
+        "norm",
+        "norm(x, ord=None, axis=None, keepdims=False)",
+        "The vector 2-norm (or matrix Frobenius norm) of x, over all elements or `axis`.",
+        |rt, a| {
+            let b = a.bind("norm", &["x", "ord=", "axis=", "keepdims="])?;
+            if let Some(o) = b[1].as_ref().filter(|v| !v.is_none()) {
+                if !matches!(o, Value::Str(s) if &**s == "fro") {
+                    return Err(PyErr::not_implemented(
+                        "cupy.linalg.norm supports ord=None and 'fro' (the 2-norm) in nbcuda",
+                    ));
+                }
+            }
+            let cp = crate::py::registry::import(rt, "cupy")?;
+            let get = |n: &str| {
+                cp.get(n)
+                    .ok_or_else(|| PyErr::internal(format!("cupy.{n} is missing")))
+            };
+            let x = b[0].clone().unwrap_or(Value::None);
+            let x = rt.call(&get("asarray")?, Args::new(vec![x]))?;
+            let ax = rt.call(&get("abs")?, Args::new(vec![x]))?;
+            let sq = rt.call(&get("multiply")?, Args::new(vec![ax.clone(), ax]))?;
+            let mut sum_args = Args::new(vec![sq]);
+            if let Some(axis) = b[2].clone() {
+                sum_args.kw.push(("axis".into(), axis));
+            }
+            if let Some(k) = b[3].clone() {
+                sum_args.kw.push(("keepdims".into(), k));
+            }
+            let s = rt.call(&get("sum")?, sum_args)?;
+            rt.call(&get("sqrt")?, Args::new(vec![s]))
+        },
+    );
+    std::rc::Rc::new(m)
 }

@@ -358,6 +358,7 @@ pub fn module() -> Rc<Module> {
         Value::Module(crate::cupy::cuda_api::cuda_submodule()),
     );
     crate::cupy::extra::register(&m);
+    m.set("linalg", Value::Module(crate::cupy::extra::linalg_module()));
     m.set(
         "random",
         Value::Module(crate::cupy::device_random::module()),

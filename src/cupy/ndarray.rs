@@ -136,6 +136,7 @@ impl Object for CupyArray {
         }
         Ok(Some(match name {
             "shape" => ints(&v.shape),
+            "device" => Value::object(crate::cupy::cuda_api::CupyDevice),
             "strides" => istrides(&v.strides),
             "dtype" => Value::DType(v.dtype),
             "size" => Value::Int(v.size() as i64),
