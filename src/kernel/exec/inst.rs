@@ -393,39 +393,13 @@ impl Block {
                 for &l in act {
                     let l = l as usize;
                     let ir = self.regs[*ix as usize][l] as i64;
-                    if ir < 0 || ir >= desc.shape[0] || desc.ndim != 2 || desc.shape[1] < 2 {
-                        result = Err(fault(
-                            "IndexError",
-                            format!(
-                                "random state index {ir} is out of bounds for {} states {}",
-                                desc.shape[0],
-                                self.where_(p, i, l)
-                            ),
-                        ));
-                        break;
+                    match rng_draw(&desc, *kind, ir, || self.where_(p, i, l)) {
+                        Ok(v) => d[l] = v,
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
                     }
-                    let o0 = desc.offset + ir as isize * desc.strides[0];
-                    let o1 = o0 + desc.strides[1];
-                    let (Some(s0), Some(s1)) =
-                        (desc.mem.load(o0, DType::U64), desc.mem.load(o1, DType::U64))
-                    else {
-                        result = Err(fault(
-                            "IndexError",
-                            format!("random state outside memory {}", self.where_(p, i, l)),
-                        ));
-                        break;
-                    };
-                    let mut st = [s0, s1];
-                    d[l] = match kind {
-                        RngKind::UniformF32 => bf32(crate::kernel::rng::uniform_f32(&mut st)),
-                        RngKind::UniformF64 => bf64(crate::kernel::rng::uniform_f64(&mut st)),
-                        RngKind::NormalF32 => bf32(crate::kernel::rng::normal_f32(&mut st)),
-                        RngKind::NormalF64 => bf64(crate::kernel::rng::normal_f64(&mut st)),
-                    };
-                    // Both words were loaded from these offsets just above, so they fit.
-                    let stored = desc.mem.store(o0, DType::U64, st[0])
-                        && desc.mem.store(o1, DType::U64, st[1]);
-                    debug_assert!(stored);
                 }
             }
             other => {
@@ -569,7 +543,50 @@ fn outside(at: String) -> KernelFault {
     )
 }
 
-fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> Option<u64> {
+/// One xoroshiro128p draw from `states[ir]` (a uint64 array of shape (n, 2)), which
+/// advances that state in place. `site` words where the draw happened, for its fault.
+/// The interpreter and the JIT both draw through this, so their streams are the same.
+pub(crate) fn rng_draw(
+    desc: &ArrDesc,
+    kind: RngKind,
+    ir: i64,
+    site: impl Fn() -> String,
+) -> Result<u64, KernelFault> {
+    if ir < 0 || ir >= desc.shape[0] || desc.ndim != 2 || desc.shape[1] < 2 {
+        return Err(fault(
+            "IndexError",
+            format!(
+                "random state index {ir} is out of bounds for {} states {}",
+                desc.shape[0],
+                site()
+            ),
+        ));
+    }
+    let o0 = desc.offset + ir as isize * desc.strides[0];
+    let o1 = o0 + desc.strides[1];
+    let (Some(s0), Some(s1)) = (desc.mem.load(o0, DType::U64), desc.mem.load(o1, DType::U64))
+    else {
+        return Err(fault(
+            "IndexError",
+            format!("random state outside memory {}", site()),
+        ));
+    };
+    let mut st = [s0, s1];
+    let v = match kind {
+        RngKind::UniformF32 => bf32(crate::kernel::rng::uniform_f32(&mut st)),
+        RngKind::UniformF64 => bf64(crate::kernel::rng::uniform_f64(&mut st)),
+        RngKind::NormalF32 => bf32(crate::kernel::rng::normal_f32(&mut st)),
+        RngKind::NormalF64 => bf64(crate::kernel::rng::normal_f64(&mut st)),
+    };
+    // Both words were loaded from these offsets just above, so they fit.
+    let stored = desc.mem.store(o0, DType::U64, st[0]) && desc.mem.store(o1, DType::U64, st[1]);
+    debug_assert!(stored);
+    Ok(v)
+}
+
+/// An atomic operation on the element at byte `off` of `desc`: the old value, or None
+/// when the element does not fit. The interpreter and the JIT's helper share it.
+pub(crate) fn atomic(desc: &ArrDesc, off: isize, op: AtomicOp, v: u64, v2: u64) -> Option<u64> {
     let dt = desc.dtype;
     let m = &desc.mem;
     match op {

@@ -66,6 +66,19 @@ fn sincos_reduced(x: f32, shift: u64) -> f32 {
     v as f32
 }
 
+/// The float32 sine (cosine when `cos`) of one value, exactly as the lane loops compute
+/// it: every path (lanes, uniform values, the JIT) must give the same bits.
+#[inline(always)]
+pub fn sincos_f32_one(x: f32, cos: bool) -> f32 {
+    if reducible(x) {
+        sincos_reduced(x, cos as u64)
+    } else if cos {
+        x.cos()
+    } else {
+        x.sin()
+    }
+}
+
 /// `out[l] = sin(a[l])` (or cos) for float32 lanes held as register bits.
 #[inline(always)]
 pub fn sincos_f32_lanes(out: &mut [u64], a: &[u64], cos: bool) {

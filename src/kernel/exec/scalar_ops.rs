@@ -363,8 +363,10 @@ pub fn math_f64(f: MathFn, a: f64, b: f64) -> f64 {
 pub fn math_f32(f: MathFn, a: f32, b: f32) -> f32 {
     use MathFn::*;
     match f {
-        Sin => a.sin(),
-        Cos => a.cos(),
+        // The lane loops' sine and cosine, so a value gives the same bits whether it is
+        // computed for a whole block, a few lanes, once for a uniform register or by the JIT.
+        Sin => crate::kernel::exec::math::sincos_f32_one(a, false),
+        Cos => crate::kernel::exec::math::sincos_f32_one(a, true),
         Tan => a.tan(),
         Asin => a.asin(),
         Acos => a.acos(),
