@@ -26,15 +26,20 @@ def nbcuda_binary():
     return os.environ.get("NBCUDA_BIN", os.path.join(ROOT, "target", "release", "nbcuda"))
 
 
-def run_cells(cells):
-    """Run code cells in one nbcuda session; return each cell's stdout text."""
+def run_cells(cells, env=None, log=None):
+    """Run code cells in one nbcuda session; return each cell's stdout text. `env` adds
+    environment variables; `log`, a list, receives the session's stderr lines."""
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in cells],
           "metadata": {"kernelspec": {"name": "nbcuda", "display_name": "nbcuda", "language": "python"}}, "nbformat": 4, "nbformat_minor": 5}
     with tempfile.TemporaryDirectory() as d:
         src, out = os.path.join(d, "b.ipynb"), os.path.join(d, "o.ipynb")
         with open(src, "w") as f:
             json.dump(nb, f)
-        subprocess.run([nbcuda_binary(), "run", src, "-o", out], check=True, stderr=subprocess.DEVNULL)
+        full_env = dict(os.environ, **(env or {}))
+        done_run = subprocess.run([nbcuda_binary(), "run", src, "-o", out], check=True, env=full_env,
+                                  stderr=subprocess.PIPE if log is not None else subprocess.DEVNULL)
+        if log is not None:
+            log.extend(done_run.stderr.decode(errors="replace").splitlines())
         with open(out) as f:
             done = json.load(f)
     texts = []
@@ -177,7 +182,81 @@ def plotting():
     return [("100,000-point line plot to PNG", nb, "matplotlib Agg", peer, "time", "<=", 0.2)]
 
 
-SECTIONS = [host_arrays, transfers, kernels, plotting]
+JIT_SETUP = (
+    "import numpy as np\nfrom numba import cuda\n"
+    "@cuda.jit\ndef gs_add(x, y, out):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n"
+    "    for i in range(start, x.size, stride):\n        out[i] = x[i] + y[i]\n"
+    "@cuda.jit\ndef ab2d(a, b, out):\n    x, y = cuda.grid(2)\n"
+    "    if x < out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] * 2 + b[x, y]\n"
+    "@cuda.jit\ndef hist(data, bins):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n"
+    "    for i in range(start, data.size, stride):\n        cuda.atomic.add(bins, data[i], 1)\n"
+    "n = 5_000_000\nx = cuda.to_device(np.arange(n, dtype=np.float32))\ny = cuda.to_device(np.ones(n, dtype=np.float32))\n"
+    "o = cuda.device_array(n, dtype=np.float32)\n"
+    "a2 = cuda.to_device(np.arange(5_000_000, dtype=np.float32).reshape(2000, 2500))\nb2 = cuda.to_device(np.ones((2000, 2500), dtype=np.float32))\n"
+    "o2 = cuda.device_array((2000, 2500), dtype=np.float32)\n"
+    "data = cuda.to_device((np.arange(n) * 7919 % 256).astype(np.int32))\nbins = cuda.to_device(np.zeros(256, dtype=np.int32))\n"
+    "gs_add[80, 256](x, y, o); ab2d[(125, 157), (16, 16)](a2, b2, o2); hist[80, 256](data, bins); cuda.synchronize()"
+)
+JIT_CELLS = [
+    "%timeit gs_add[80, 256](x, y, o); cuda.synchronize()",
+    "%timeit ab2d[(125, 157), (16, 16)](a2, b2, o2); cuda.synchronize()",
+    "%timeit hist[80, 256](data, bins); cuda.synchronize()",
+]
+
+
+def jit_kernels():
+    """Issue 18's rows: kernels beyond the element-wise stream path, on the JIT tier and
+    on the interpreter (NBCUDA_EXECUTOR=interp), against single-threaded @njit loops."""
+    import numpy as np
+    import numba
+
+    @numba.njit
+    def gs_add(x, y, out):
+        for i in range(x.size):
+            out[i] = x[i] + y[i]
+
+    @numba.njit
+    def ab2d(a, b, out):
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                out[i, j] = a[i, j] * 2 + b[i, j]
+
+    @numba.njit
+    def hist(data, bins):
+        for i in range(data.size):
+            bins[data[i]] += 1
+
+    n = 5_000_000
+    x, y, o = np.arange(n, dtype=np.float32), np.ones(n, dtype=np.float32), np.empty(n, dtype=np.float32)
+    a2 = np.arange(n, dtype=np.float32).reshape(2000, 2500)
+    b2, o2 = np.ones((2000, 2500), dtype=np.float32), np.empty((2000, 2500), dtype=np.float32)
+    data, bins = (np.arange(n) * 7919 % 256).astype(np.int32), np.zeros(256, dtype=np.int32)
+    gs_add(x, y, o), ab2d(a2, b2, o2), hist(data, bins)
+    peers = [
+        mean_of("f(x, y, o)", {"f": gs_add, "x": x, "y": y, "o": o}),
+        mean_of("f(a, b, o)", {"f": ab2d, "a": a2, "b": b2, "o": o2}),
+        mean_of("f(d, b)", {"f": hist, "d": data, "b": bins}),
+    ]
+    log = []
+    jit = run_cells([JIT_SETUP] + JIT_CELLS, env={"NBCUDA_JIT_LOG": "1"}, log=log)
+    interp = run_cells([JIT_SETUP] + JIT_CELLS, env={"NBCUDA_EXECUTOR": "interp"})
+    for line in log:
+        if line.startswith("nbcuda jit:"):
+            print(line)
+    names = [
+        "grid-stride add 5M f32 [80, 256]",
+        "2-D a*2+b 2000x2500 f32 [(125,157),(16,16)]",
+        "atomic.add histogram 5M int32, 256 bins",
+    ]
+    targets = [1.5, 1.5, 2.0]
+    rows = []
+    for k, (name, peer, target) in enumerate(zip(names, peers, targets)):
+        rows.append((name + " (JIT)", parse_timeit(jit[k + 1]), "Numba @njit loop", peer, "time", "<=", target))
+        rows.append((name + " (interp)", parse_timeit(interp[k + 1]), "Numba @njit loop", peer, "time", "<=", float("inf")))
+    return rows
+
+
+SECTIONS = [host_arrays, transfers, kernels, jit_kernels, plotting]
 
 
 COPY_BYTES = 5_000_000 * 4

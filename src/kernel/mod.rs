@@ -7,6 +7,7 @@
 //! | `builder.rs` | Emitting IR: register allocation, nested statement blocks and source locations. |
 //! | `codegen/` | CUDA C generation from the IR: one `extern "C" __global__` function per kernel, array arguments as `nb_arr` structs (pointer, shape, byte strides), registers as locals, structured control flow with labelled gotos for break/continue, and helpers for Python's integer division/modulo, atomics CUDA lacks natively (CAS loops) and xoroshiro128+ draws. |
 //! | `exec/` | The lane-vectorised CPU executor. |
+//! | `jit/` | The JIT tier of the CPU device: kernels without barriers, shared memory or print compiled to native code with Cranelift, bit-identical to the interpreter (which it falls back to). |
 //! | `ir.rs` | The kernel IR: typed virtual registers, structured control flow (if / loop with labelled break and continue), array accesses that carry their source location for bounds messages, special registers, barriers, atomics, shared/local/const arrays, print and RNG draws. |
 //! | `printbuf.rs` | `print()` inside kernels on the CUDA device: the generated CUDA C appends one record per printing thread to a device buffer (a hidden last kernel parameter, only for kernels that print), and after the launch the host turns the records into the same text the CPU executor prints, so the lines reach the cell's output on both devices. |
 //! | `rng.rs` | xoroshiro128+ as Numba's `numba.cuda.random` defines it: SplitMix64 seeding (both state words get the same value), 2**64-step jumps between per-thread states, and the same uint64 → float conversions and Box-Muller draws, so seeded results match Numba's. |
@@ -18,6 +19,7 @@ pub mod builder;
 pub mod codegen;
 pub mod exec;
 pub mod ir;
+pub mod jit;
 pub mod printbuf;
 pub mod rng;
 pub mod types;
@@ -53,6 +55,19 @@ pub fn execute_on_cpu(
     args: &[KernelArg],
 ) -> Result<LaunchOutput, KernelFault> {
     let prepared = exec::prepare(&kernel.ir, config, args)?;
+    exec::run(&prepared)
+}
+
+/// [`execute_on_cpu`] on a chosen executor: `jit` false runs the interpreter (the
+/// reference) even where the JIT tier covers the kernel, for comparing the two.
+pub fn execute_on_cpu_with(
+    kernel: &CompiledKernel,
+    config: &LaunchConfig,
+    args: &[KernelArg],
+    jit: bool,
+) -> Result<LaunchOutput, KernelFault> {
+    let mut prepared = exec::prepare(&kernel.ir, config, args)?;
+    prepared.jit = jit;
     exec::run(&prepared)
 }
 

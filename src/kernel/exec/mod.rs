@@ -1,5 +1,7 @@
 //! The CPU executor: the lane-vectorised interpreter over the IR (the reference executor),
-//! its stream path for element-wise kernels, and `prange` loops.
+//! its stream path for element-wise kernels, and `prange` loops. [`run`] takes the stream
+//! path where it applies, then native code from the JIT tier ([`crate::kernel::jit`]) for
+//! the kernels it covers, and the interpreter for everything else.
 //!
 //! | file | holds |
 //! |---|---|
@@ -82,6 +84,11 @@ const SMALL_LAUNCH_LANES: usize = 8192;
 pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     if let Some(plan) = &p.k.hints.stream {
         if let Some(done) = crate::kernel::exec::stream::run(plan, p) {
+            return done;
+        }
+    }
+    if p.jit {
+        if let Some(done) = crate::kernel::jit::run(p) {
             return done;
         }
     }

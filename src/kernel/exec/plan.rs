@@ -23,6 +23,8 @@ pub struct ExecHints {
     pub gid_exclusive: Vec<bool>,
     /// Element-wise kernels: how they run as typed loops over chunks of threads.
     pub stream: Option<std::sync::Arc<crate::kernel::exec::stream_plan::StreamPlan>>,
+    /// The kernel's native code, compiled at its first launch (see [`crate::kernel::jit`]).
+    pub jit: crate::kernel::jit::JitCache,
 }
 
 #[derive(Default, Clone)]
@@ -124,5 +126,6 @@ pub fn analyse(k: &Kernel) -> ExecHints {
         wide: !k.uses_block && !w.print,
         gid_exclusive,
         stream,
+        jit: Default::default(),
     }
 }

@@ -65,6 +65,8 @@ pub struct Prepared<'a> {
     pub epoch: u64,
     /// What else ends the launch early (an interrupt, a device's cancel).
     pub cancel: Option<Cancel>,
+    /// Run on the JIT tier when it covers the kernel (false: the interpreter only).
+    pub jit: bool,
 }
 
 fn invalid_launch(why: &str) -> KernelFault {
@@ -232,6 +234,7 @@ pub fn prepare<'a>(
         stop: AtomicBool::new(false),
         epoch: CANCEL_EPOCH.load(Ordering::Relaxed),
         cancel: None,
+        jit: crate::kernel::jit::enabled_by_default(),
     })
 }
 

@@ -1,0 +1,178 @@
+//! Which kernels the JIT tier takes. Native code runs a block's threads one after
+//! another; the interpreter runs each instruction across all of them, as a GPU's warps
+//! do. The two agree on every kernel whose threads do not race, and they part on the ones
+//! lessons write to show a race: `counter[0] += 1` from every thread, or a histogram
+//! without atomics (`bins[data[i]] += 1`), which lose updates on a GPU and in the
+//! interpreter but not thread by thread. So a kernel that reads and writes one array
+//! (not atomically) at an element other threads may share stays with the interpreter.
+
+use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
+
+/// Why `k` stays with the interpreter, or None when the JIT covers it.
+pub fn unsupported(k: &Kernel) -> Option<String> {
+    if k.uses_block || !k.shared.is_empty() {
+        return Some("barriers or shared memory".into());
+    }
+    if k.ret.is_some() {
+        return Some("a host function's return value".into());
+    }
+    if let Some(why) = ops(&k.body) {
+        return Some(why);
+    }
+    shared_updates(k)
+}
+
+fn ops(ss: &[Stmt]) -> Option<String> {
+    ss.iter().find_map(|s| match s {
+        Stmt::Inst(i) => match &i.op {
+            Op::Print(_) => Some("print".into()),
+            Op::Barrier(..) => Some("a barrier".into()),
+            _ => None,
+        },
+        Stmt::If(_, t, e) => ops(t).or_else(|| ops(e)),
+        Stmt::Loop { body, latch, .. } => ops(body).or_else(|| ops(latch)),
+        _ => None,
+    })
+}
+
+/// What a register's value may depend on.
+#[derive(Clone, Copy, Default, PartialEq)]
+struct Dep {
+    /// The thread's index (threadIdx, the global id, the lane).
+    thread: bool,
+    /// Memory (a load, an atomic's old value, a random draw): equal across threads or not.
+    memory: bool,
+}
+
+struct Flow {
+    deps: Vec<Dep>,
+    /// Registers assigned in more than one place: which assignment a thread last ran
+    /// depends on the conditions it passed.
+    multi: Vec<bool>,
+    changed: bool,
+    /// Arrays read by plain loads, and (array, index registers) of plain stores.
+    loaded: Vec<u32>,
+    stores: Vec<(u32, Vec<Reg>)>,
+}
+
+impl Flow {
+    fn join(&mut self, r: Reg, d: Dep) {
+        let cur = self.deps[r as usize];
+        let new = Dep {
+            thread: cur.thread || d.thread,
+            memory: cur.memory || d.memory,
+        };
+        if new != cur {
+            self.deps[r as usize] = new;
+            self.changed = true;
+        }
+    }
+
+    /// One pass over `ss`; `ctl` is what reaching this code depends on (a register
+    /// assigned in several places under a thread-dependent condition depends on the
+    /// thread too).
+    fn walk(&mut self, ss: &[Stmt], ctl: Dep) {
+        for s in ss {
+            match s {
+                Stmt::Inst(i) => {
+                    let multi = i.dst.is_some_and(|r| self.multi[r as usize]);
+                    let mut d = if multi { ctl } else { Dep::default() };
+                    i.op.reads(|r| {
+                        let x = self.deps[r as usize];
+                        d.thread |= x.thread;
+                        d.memory |= x.memory;
+                    });
+                    match &i.op {
+                        Op::Special(Special::Tid(_) | Special::GlobalId(_) | Special::LaneId) => {
+                            d.thread = true
+                        }
+                        Op::Load(a, _) => {
+                            d.memory = true;
+                            if let ArrRef::Param(j) = a {
+                                if !self.loaded.contains(j) {
+                                    self.loaded.push(*j);
+                                }
+                            }
+                        }
+                        Op::Atomic(..) | Op::Rng(..) => d.memory = true,
+                        Op::Store(ArrRef::Param(j), idx, _)
+                            if !self.stores.iter().any(|(a, x)| a == j && x == idx) =>
+                        {
+                            self.stores.push((*j, idx.clone()));
+                        }
+                        _ => {}
+                    }
+                    if let Some(dst) = i.dst {
+                        self.join(dst, d);
+                    }
+                }
+                Stmt::If(c, t, e) => {
+                    let x = self.deps[*c as usize];
+                    let inner = Dep {
+                        thread: ctl.thread || x.thread,
+                        memory: ctl.memory || x.memory,
+                    };
+                    self.walk(t, inner);
+                    self.walk(e, inner);
+                }
+                Stmt::Loop { body, latch, .. } => {
+                    // How often a loop runs may depend on anything its body reads; the
+                    // fixpoint over whole passes covers the registers it carries.
+                    self.walk(body, ctl);
+                    self.walk(latch, ctl);
+                }
+                Stmt::Break(_) | Stmt::Continue(_) | Stmt::Exit => {}
+            }
+        }
+    }
+}
+
+/// A read-modify-write of an array at an index that is not the thread's own: an index
+/// with no thread-dependent part, or one computed from memory.
+fn shared_updates(k: &Kernel) -> Option<String> {
+    let mut defs = vec![0u32; k.regs.len()];
+    count_defs(&k.body, &mut defs);
+    let mut f = Flow {
+        deps: vec![Dep::default(); k.regs.len()],
+        multi: defs.iter().map(|&n| n > 1).collect(),
+        changed: true,
+        loaded: Vec::new(),
+        stores: Vec::new(),
+    };
+    // Dependencies only grow, so this ends within a pass per register.
+    let mut passes = 0;
+    while f.changed && passes <= k.regs.len() + 1 {
+        f.changed = false;
+        f.walk(&k.body, Dep::default());
+        passes += 1;
+    }
+    f.stores.iter().find_map(|(j, idx)| {
+        if !f.loaded.contains(j) {
+            return None;
+        }
+        let deps: Vec<Dep> = idx.iter().map(|r| f.deps[*r as usize]).collect();
+        let own = deps.iter().any(|d| d.thread) && !deps.iter().any(|d| d.memory);
+        (!own).then(|| format!("threads may update one element of argument {j} together"))
+    })
+}
+
+fn count_defs(ss: &[Stmt], defs: &mut [u32]) {
+    for s in ss {
+        match s {
+            Stmt::Inst(i) => {
+                if let Some(d) = i.dst.and_then(|d| defs.get_mut(d as usize)) {
+                    *d += 1;
+                }
+            }
+            Stmt::If(_, t, e) => {
+                count_defs(t, defs);
+                count_defs(e, defs);
+            }
+            Stmt::Loop { body, latch, .. } => {
+                count_defs(body, defs);
+                count_defs(latch, defs);
+            }
+            _ => {}
+        }
+    }
+}

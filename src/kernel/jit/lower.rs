@@ -1,0 +1,728 @@
+//! The typed IR to Cranelift: one function `fn(ctx) -> status` that runs the blocks
+//! `ctx.first..ctx.end` of a launch, each block's threads one after another (x fastest),
+//! the kernel body once per thread. Registers are Cranelift variables: integers and
+//! booleans as their canonical 64-bit bits (sign- or zero-extended, as the interpreter
+//! keeps them), float32 and float64 as native floats. Structured control flow becomes
+//! blocks; `return` (and a `break` out of no loop) ends the thread. Status 0 means every
+//! block ran; 1 that a helper stored a fault (or a stop) in the context.
+
+use std::collections::HashMap;
+use std::mem::offset_of;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::{F32, F64, I32, I64};
+use cranelift_codegen::ir::{
+    AbiParam, AtomicRmwOp, Block, FuncRef, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind,
+    Type, Value,
+};
+use cranelift_frontend::{FunctionBuilder, Variable};
+use cranelift_module::{FuncId, Module};
+
+use crate::arrays::dtype::DType;
+use crate::kernel::ir::{ArrRef, AtomicOp, Inst, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::jit::helpers::{code, Ctx, JArr, ATOMIC, RNG};
+use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, to_bits, zero};
+use crate::kernel::types::Ty;
+
+/// Back-edges between two polls of the cancel flag: a poll is a call, a back-edge only a
+/// decrement, and even a one-instruction loop then polls every few microseconds.
+const POLL_EVERY: i64 = 1024;
+
+/// Why a kernel stays with the interpreter.
+pub(crate) type Unsupported = String;
+
+/// The Cranelift type of a register of `dt`.
+pub(crate) fn cl_type(dt: DType) -> Type {
+    match dt {
+        DType::F32 => F32,
+        DType::F64 => F64,
+        _ => I64,
+    }
+}
+
+/// Where local array `i` starts in a thread's local memory (8-byte aligned).
+pub(crate) fn local_offsets(k: &Kernel) -> (Vec<usize>, usize) {
+    let mut offs = Vec::new();
+    let mut at = 0usize;
+    for d in &k.local {
+        offs.push(at);
+        at += d.bytes().div_ceil(8) * 8;
+    }
+    (offs, at)
+}
+
+/// The array slot of `a`: parameters, then constant arrays, then local arrays.
+pub(crate) fn slot(k: &Kernel, a: ArrRef) -> Option<usize> {
+    match a {
+        ArrRef::Param(i) => Some(i as usize),
+        ArrRef::Const(i) => Some(k.params.len() + i as usize),
+        ArrRef::Local(i) => Some(k.params.len() + k.consts.len() + i as usize),
+        ArrRef::Shared(_) => None,
+    }
+}
+
+/// Values of one array, loaded once at function entry.
+#[derive(Clone)]
+pub(super) struct ArrVals {
+    base: Value,
+    offset: Value,
+    shape: Vec<Value>,
+    strides: Vec<Value>,
+    dtype: DType,
+    slot: usize,
+}
+
+pub(crate) struct Lower<'a, 'b, M: Module> {
+    pub(super) b: FunctionBuilder<'b>,
+    pub(super) module: &'a mut M,
+    pub(super) helpers: &'a HashMap<&'static str, FuncId>,
+    pub(super) k: &'a Kernel,
+    pub(super) vars: Vec<Variable>,
+    pub(super) ctx: Value,
+    pub(super) arrs: HashMap<usize, ArrVals>,
+    pub(super) scalars: Vec<Option<Value>>,
+    pub(super) refs: HashMap<&'static str, FuncRef>,
+    pub(super) loops: Vec<(u32, Block, Block)>,
+    pub(super) next_thread: Block,
+    pub(super) fail: Block,
+    pub(super) t: [Variable; 3],
+    pub(super) bid: [Variable; 3],
+    pub(super) tlin: Variable,
+    pub(super) blin: Variable,
+    pub(super) budget: Variable,
+    pub(super) bdim: [Value; 3],
+    pub(super) gdim: [Value; 3],
+}
+
+pub(super) fn flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
+    /// Build the whole function into `b` (its signature already set: one pointer in,
+    /// one i64 out).
+    pub fn build(
+        mut b: FunctionBuilder<'b>,
+        module: &'a mut M,
+        helpers: &'a HashMap<&'static str, FuncId>,
+        k: &'a Kernel,
+    ) -> Result<(), Unsupported> {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ctx = b.block_params(entry)[0];
+        let ld = |b: &mut FunctionBuilder, off: usize| b.ins().load(I64, flags(), ctx, off as i32);
+        let block_off = offset_of!(Ctx, block);
+        let grid_off = offset_of!(Ctx, grid);
+        let bdim = [0, 1, 2].map(|i| ld(&mut b, block_off + 8 * i));
+        let gdim = [0, 1, 2].map(|i| ld(&mut b, grid_off + 8 * i));
+        let first = ld(&mut b, offset_of!(Ctx, first));
+        let end = ld(&mut b, offset_of!(Ctx, end));
+        let arrs_ptr = ld(&mut b, offset_of!(Ctx, arrs));
+        let scal_ptr = ld(&mut b, offset_of!(Ctx, scalars));
+        let local_ptr = ld(&mut b, offset_of!(Ctx, local));
+        let mut arrs = HashMap::new();
+        let jsz = std::mem::size_of::<JArr>();
+        for (i, t) in k.params.iter().enumerate() {
+            if let Ty::Array { dtype, ndim, .. } = t {
+                let at = (i * jsz) as i32;
+                let base = b
+                    .ins()
+                    .load(I64, flags(), arrs_ptr, at + offset_of!(JArr, base) as i32);
+                let offset =
+                    b.ins()
+                        .load(I64, flags(), arrs_ptr, at + offset_of!(JArr, offset) as i32);
+                let n = (*ndim).min(3);
+                let shape = (0..n)
+                    .map(|ax| {
+                        let o = at + (offset_of!(JArr, shape) + 8 * ax) as i32;
+                        b.ins().load(I64, flags(), arrs_ptr, o)
+                    })
+                    .collect();
+                let strides = (0..n)
+                    .map(|ax| {
+                        let o = at + (offset_of!(JArr, strides) + 8 * ax) as i32;
+                        b.ins().load(I64, flags(), arrs_ptr, o)
+                    })
+                    .collect();
+                arrs.insert(
+                    i,
+                    ArrVals {
+                        base,
+                        offset,
+                        shape,
+                        strides,
+                        dtype: *dtype,
+                        slot: i,
+                    },
+                );
+            }
+        }
+        // Constant and local arrays have shapes known now: constants in the code.
+        let mut fixed = |b: &mut FunctionBuilder,
+                         slot: usize,
+                         base: Value,
+                         d: &crate::kernel::ir::ArrayDecl| {
+            let shape: Vec<Value> = d
+                .shape
+                .iter()
+                .map(|&s| b.ins().iconst(I64, s as i64))
+                .collect();
+            let st = crate::arrays::NdArray::c_strides(&d.shape, d.dtype.itemsize());
+            let strides = st.iter().map(|&s| b.ins().iconst(I64, s as i64)).collect();
+            let offset = b.ins().iconst(I64, 0);
+            arrs.insert(
+                slot,
+                ArrVals {
+                    base,
+                    offset,
+                    shape,
+                    strides,
+                    dtype: d.dtype,
+                    slot,
+                },
+            );
+        };
+        for (j, d) in k.consts.iter().enumerate() {
+            let s = k.params.len() + j;
+            let base = b.ins().load(
+                I64,
+                flags(),
+                arrs_ptr,
+                (s * jsz + offset_of!(JArr, base)) as i32,
+            );
+            fixed(&mut b, s, base, d);
+        }
+        let (loffs, _) = local_offsets(k);
+        for (j, d) in k.local.iter().enumerate() {
+            let s = k.params.len() + k.consts.len() + j;
+            let base = b.ins().iadd_imm_s(local_ptr, loffs[j] as i64);
+            fixed(&mut b, s, base, d);
+        }
+        let scalars = k
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match t {
+                Ty::Scalar(dt) => {
+                    let bits = b.ins().load(I64, flags(), scal_ptr, (i * 8) as i32);
+                    Some(from_bits(&mut b, bits, *dt))
+                }
+                _ => None,
+            })
+            .collect();
+        let vars: Vec<Variable> = k
+            .regs
+            .iter()
+            .map(|dt| b.declare_var(cl_type(*dt)))
+            .collect();
+        for (v, dt) in vars.iter().zip(&k.regs) {
+            let z = zero(&mut b, *dt);
+            b.def_var(*v, z);
+        }
+        let var = |b: &mut FunctionBuilder| b.declare_var(I64);
+        let t = [var(&mut b), var(&mut b), var(&mut b)];
+        let bid = [var(&mut b), var(&mut b), var(&mut b)];
+        let (tlin, blin, budget) = (var(&mut b), var(&mut b), var(&mut b));
+        let pe = b.ins().iconst(I64, POLL_EVERY);
+        b.def_var(budget, pe);
+        b.def_var(blin, first);
+        let zero64 = b.ins().iconst(I64, 0);
+        for v in t.iter().chain(&bid).chain([&tlin]) {
+            b.def_var(*v, zero64);
+        }
+        let block_head = b.create_block();
+        let block_body = b.create_block();
+        let done = b.create_block();
+        let fail = b.create_block();
+        let heads = [b.create_block(), b.create_block(), b.create_block()];
+        let bodies = [b.create_block(), b.create_block(), b.create_block()];
+        let nexts = [b.create_block(), b.create_block(), b.create_block()];
+        let block_next = b.create_block();
+        let next_thread = nexts[0];
+        b.ins().jump(block_head, &[]);
+
+        b.switch_to_block(block_head);
+        let bl = b.use_var(blin);
+        let more = b.ins().icmp(IntCC::SignedLessThan, bl, end);
+        b.ins().brif(more, block_body, &[], done, &[]);
+
+        b.switch_to_block(block_body);
+        let bl = b.use_var(blin);
+        let bx = b.ins().urem(bl, gdim[0]);
+        let q = b.ins().udiv(bl, gdim[0]);
+        let by = b.ins().urem(q, gdim[1]);
+        let bz = b.ins().udiv(q, gdim[1]);
+        for (v, x) in bid.iter().zip([bx, by, bz]) {
+            b.def_var(*v, x);
+        }
+        b.def_var(tlin, zero64);
+        b.def_var(t[2], zero64);
+        b.ins().jump(heads[2], &[]);
+        // Axis z outermost, x innermost: thread ids grow as the interpreter's lanes do.
+        for ax in (0..3).rev() {
+            b.switch_to_block(heads[ax]);
+            let cur = b.use_var(t[ax]);
+            let more = b.ins().icmp(IntCC::SignedLessThan, cur, bdim[ax]);
+            let exit = if ax == 2 { block_next } else { nexts[ax + 1] };
+            b.ins().brif(more, bodies[ax], &[], exit, &[]);
+            if ax > 0 {
+                b.switch_to_block(bodies[ax]);
+                b.def_var(t[ax - 1], zero64);
+                b.ins().jump(heads[ax - 1], &[]);
+            }
+            b.switch_to_block(nexts[ax]);
+            let cur = b.use_var(t[ax]);
+            let inc = b.ins().iadd_imm_s(cur, 1);
+            b.def_var(t[ax], inc);
+            if ax == 0 {
+                let tl = b.use_var(tlin);
+                let tl = b.ins().iadd_imm_s(tl, 1);
+                b.def_var(tlin, tl);
+            }
+            b.ins().jump(heads[ax], &[]);
+        }
+        b.switch_to_block(block_next);
+        let bl = b.use_var(blin);
+        let bl = b.ins().iadd_imm_s(bl, 1);
+        b.def_var(blin, bl);
+        b.ins().jump(block_head, &[]);
+
+        b.switch_to_block(done);
+        b.ins().return_(&[zero64]);
+        b.switch_to_block(fail);
+        b.set_cold_block(fail);
+        let one = b.ins().iconst(I64, 1);
+        b.ins().return_(&[one]);
+
+        b.switch_to_block(bodies[0]);
+        let mut l = Lower {
+            b,
+            module,
+            helpers,
+            k,
+            vars,
+            ctx,
+            arrs,
+            scalars,
+            refs: HashMap::new(),
+            loops: Vec::new(),
+            next_thread,
+            fail,
+            t,
+            bid,
+            tlin,
+            blin,
+            budget,
+            bdim,
+            gdim,
+        };
+        l.stmts(&k.body)?;
+        l.b.ins().jump(next_thread, &[]);
+        l.b.seal_all_blocks();
+        Ok(())
+    }
+
+    pub(super) fn helper(&mut self, name: &'static str) -> Result<FuncRef, Unsupported> {
+        if let Some(r) = self.refs.get(name) {
+            return Ok(*r);
+        }
+        let id = *self.helpers.get(name).ok_or("unknown helper")?;
+        let r = self.module.declare_func_in_func(id, self.b.func);
+        self.refs.insert(name, r);
+        Ok(r)
+    }
+
+    pub(super) fn call(
+        &mut self,
+        name: &'static str,
+        args: &[Value],
+    ) -> Result<Option<Value>, Unsupported> {
+        let f = self.helper(name)?;
+        let inst = self.b.ins().call(f, args);
+        Ok(self.b.inst_results(inst).first().copied())
+    }
+
+    pub(super) fn call1(
+        &mut self,
+        name: &'static str,
+        args: &[Value],
+    ) -> Result<Value, Unsupported> {
+        self.call(name, args)?
+            .ok_or_else(|| format!("helper {name} returns nothing"))
+    }
+
+    /// After a helper that may fault: leave through `fail` when it did.
+    pub(super) fn check_status(&mut self) {
+        let st = self
+            .b
+            .ins()
+            .load(I64, flags(), self.ctx, offset_of!(Ctx, status) as i32);
+        let ok = self.b.create_block();
+        self.b.ins().brif(st, self.fail, &[], ok, &[]);
+        self.b.switch_to_block(ok);
+    }
+
+    /// Continue in a fresh block after a jump (code after `break` is never reached).
+    fn dead_end(&mut self) {
+        let dead = self.b.create_block();
+        self.b.switch_to_block(dead);
+    }
+
+    pub(super) fn reg(&mut self, r: Reg) -> Value {
+        self.b.use_var(self.vars[r as usize])
+    }
+
+    pub(super) fn dt(&self, r: Reg) -> DType {
+        self.k.regs[r as usize]
+    }
+
+    fn stmts(&mut self, ss: &[Stmt]) -> Result<(), Unsupported> {
+        for s in ss {
+            match s {
+                Stmt::Inst(i) => self.inst(i)?,
+                Stmt::If(c, t, e) => {
+                    let cv = self.reg(*c);
+                    let (tb, eb, join) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().brif(cv, tb, &[], eb, &[]);
+                    self.b.switch_to_block(tb);
+                    self.stmts(t)?;
+                    self.b.ins().jump(join, &[]);
+                    self.b.switch_to_block(eb);
+                    self.stmts(e)?;
+                    self.b.ins().jump(join, &[]);
+                    self.b.switch_to_block(join);
+                }
+                Stmt::Loop { id, body, latch } => {
+                    let (head, latch_b, exit) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().jump(head, &[]);
+                    self.b.switch_to_block(head);
+                    self.loops.push((*id, exit, latch_b));
+                    self.stmts(body)?;
+                    self.loops.pop();
+                    self.b.ins().jump(latch_b, &[]);
+                    self.b.switch_to_block(latch_b);
+                    self.stmts(latch)?;
+                    self.back_edge(head)?;
+                    self.b.switch_to_block(exit);
+                }
+                Stmt::Break(id) | Stmt::Continue(id) => {
+                    let target = self.loops.iter().rev().find(|(l, _, _)| l == id);
+                    let to = match (target, s) {
+                        (Some((_, brk, _)), Stmt::Break(_)) => *brk,
+                        (Some((_, _, cont)), _) => *cont,
+                        // As in the interpreter: leaving no enclosing loop ends the thread.
+                        (None, _) => self.next_thread,
+                    };
+                    self.b.ins().jump(to, &[]);
+                    self.dead_end();
+                }
+                Stmt::Exit => {
+                    self.b.ins().jump(self.next_thread, &[]);
+                    self.dead_end();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Jump back to `head`, polling the cancel flag every [`POLL_EVERY`] back-edges.
+    fn back_edge(&mut self, head: Block) -> Result<(), Unsupported> {
+        let left = self.b.use_var(self.budget);
+        let left = self.b.ins().iadd_imm_s(left, -1);
+        self.b.def_var(self.budget, left);
+        let poll = self.b.create_block();
+        self.b.ins().brif(left, head, &[], poll, &[]);
+        self.b.switch_to_block(poll);
+        self.b.set_cold_block(poll);
+        let pe = self.b.ins().iconst(I64, POLL_EVERY);
+        self.b.def_var(self.budget, pe);
+        let ctx = self.ctx;
+        let stop = self.call1("nb_poll", &[ctx])?;
+        self.b.ins().brif(stop, self.fail, &[], head, &[]);
+        Ok(())
+    }
+
+    fn set(&mut self, i: &Inst, v: Value) -> Result<(), Unsupported> {
+        let d = i.dst.ok_or("instruction without destination")?;
+        self.b.def_var(self.vars[d as usize], v);
+        Ok(())
+    }
+
+    fn inst(&mut self, i: &Inst) -> Result<(), Unsupported> {
+        let dt = i.dst.map(|d| self.dt(d)).unwrap_or(DType::I64);
+        let v = match &i.op {
+            Op::Const(s) => constant(&mut self.b, s, dt),
+            Op::Param(p) => self
+                .scalars
+                .get(*p as usize)
+                .copied()
+                .flatten()
+                .ok_or("parameter is not a scalar")?,
+            Op::Copy(r) => {
+                if cl_type(self.dt(*r)) != cl_type(dt) {
+                    return Err("copy between register types".into());
+                }
+                self.reg(*r)
+            }
+            Op::Cast(r) => {
+                let from = self.dt(*r);
+                let x = self.reg(*r);
+                self.cast(x, from, dt)?
+            }
+            Op::Bin(op, x, y) => {
+                let (a, b) = (self.reg(*x), self.reg(*y));
+                self.bin(*op, dt, a, b)?
+            }
+            Op::Cmp(c, x, y) => {
+                let t = self.dt(*x);
+                let (a, b) = (self.reg(*x), self.reg(*y));
+                let r = compare(&mut self.b, *c, t, a, b);
+                self.b.ins().uextend(I64, r)
+            }
+            Op::Un(op, x) => {
+                let a = self.reg(*x);
+                self.un(*op, dt, a)?
+            }
+            Op::Math(f, xs) => self.math(*f, xs, dt)?,
+            Op::Select(c, x, y) => {
+                let (c, a, b) = (self.reg(*c), self.reg(*x), self.reg(*y));
+                self.b.ins().select(c, a, b)
+            }
+            Op::Special(s) => self.special(*s),
+            Op::Dim(a, ax) => {
+                let av = self.arr(*a)?;
+                match av.shape.get(*ax as usize) {
+                    Some(v) => *v,
+                    None => self.b.ins().iconst(I64, 1),
+                }
+            }
+            Op::Load(a, idx) => {
+                let av = self.arr(*a)?;
+                let (_, addr) = self.address(i, &av, idx)?;
+                load(&mut self.b, av.dtype, addr)
+            }
+            Op::Store(a, idx, v) => {
+                let av = self.arr(*a)?;
+                let (_, addr) = self.address(i, &av, idx)?;
+                let x = self.reg(*v);
+                store(&mut self.b, av.dtype, addr, x);
+                return Ok(());
+            }
+            Op::CheckIndex(idx, dims) => {
+                self.check_view(i, idx, dims)?;
+                return Ok(());
+            }
+            Op::Atomic(op, a, idx, vals) => self.atomic(i, *op, *a, idx, vals, dt)?,
+            Op::Rng(kind, a, ix) => {
+                let av = self.arr(*a)?;
+                let index = self.reg(*ix);
+                let consts = [av.slot as i64, code(&RNG, kind), i.loc as i64];
+                let [s, kd, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
+                let (tl, bl) = (self.b.use_var(self.tlin), self.b.use_var(self.blin));
+                let ctx = self.ctx;
+                let bits = self.call1("nb_rng", &[ctx, s, kd, index, loc, tl, bl])?;
+                self.check_status();
+                from_bits(&mut self.b, bits, dt)
+            }
+            Op::Fence(_) => {
+                self.b.ins().fence();
+                return Ok(());
+            }
+            Op::Barrier(..) | Op::Print(_) => {
+                return Err("barriers and print stay with the interpreter".into())
+            }
+        };
+        self.set(i, v)
+    }
+
+    fn arr(&mut self, a: ArrRef) -> Result<ArrVals, Unsupported> {
+        let s = slot(self.k, a).ok_or("shared memory stays with the interpreter")?;
+        self.arrs
+            .get(&s)
+            .cloned()
+            .ok_or_else(|| "array reference to a scalar".into())
+    }
+
+    /// The element's byte offset from the array memory's start and its address, after the
+    /// interpreter's bounds check (negative indices wrap once; a failure raises its
+    /// IndexError through `nb_index_fault`).
+    fn address(
+        &mut self,
+        i: &Inst,
+        av: &ArrVals,
+        idx: &[Reg],
+    ) -> Result<(Value, Value), Unsupported> {
+        if idx.len() != av.shape.len() || idx.iter().any(|r| self.dt(*r).is_float()) {
+            return Err("index does not match the array".into());
+        }
+        let raw: Vec<Value> = idx.iter().map(|r| self.reg(*r)).collect();
+        let mut ok: Option<Value> = None;
+        let mut off = av.offset;
+        for (ax, &x) in raw.iter().enumerate() {
+            let n = av.shape[ax];
+            let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+            let wrapped = self.b.ins().iadd(x, n);
+            let w = self.b.ins().select(neg, wrapped, x);
+            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, w, n);
+            ok = Some(match ok {
+                Some(o) => self.b.ins().band(o, inside),
+                None => inside,
+            });
+            let part = self.b.ins().imul(w, av.strides[ax]);
+            off = self.b.ins().iadd(off, part);
+        }
+        if let Some(ok) = ok {
+            let (cont, cold) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(ok, cont, &[], cold, &[]);
+            self.b.switch_to_block(cold);
+            self.b.set_cold_block(cold);
+            self.index_fault(i, av.slot as i64, &raw)?;
+            self.b.switch_to_block(cont);
+        }
+        let rel = self.b.ins().isub(off, av.offset);
+        let addr = self.b.ins().iadd(av.base, rel);
+        Ok((off, addr))
+    }
+
+    /// Store `vals` in a stack slot, call `nb_index_fault` and leave through `fail`.
+    fn index_fault(&mut self, i: &Inst, slot: i64, vals: &[Value]) -> Result<(), Unsupported> {
+        let ss = self.b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            (vals.len().max(1) * 8) as u32,
+            3,
+        ));
+        for (k, v) in vals.iter().enumerate() {
+            self.b.ins().stack_store(I64, *v, ss, (k * 8) as i32);
+        }
+        let ptr = self.b.ins().stack_addr(I64, ss, 0);
+        let n = if slot < 0 { vals.len() / 2 } else { vals.len() };
+        let consts = [i.loc as i64, slot, n as i64];
+        let [loc, s, n] = consts.map(|c| self.b.ins().iconst(I64, c));
+        let (tl, bl) = (self.b.use_var(self.tlin), self.b.use_var(self.blin));
+        let ctx = self.ctx;
+        self.call("nb_index_fault", &[ctx, loc, s, ptr, n, tl, bl])?;
+        self.b.ins().jump(self.fail, &[]);
+        Ok(())
+    }
+
+    fn check_view(&mut self, i: &Inst, idx: &[Reg], dims: &[Reg]) -> Result<(), Unsupported> {
+        if idx.len() != dims.len() || idx.is_empty() || idx.len() > 3 {
+            return Err("view check of an odd shape".into());
+        }
+        let xs: Vec<Value> = idx.iter().chain(dims).map(|r| self.reg(*r)).collect();
+        let n = idx.len();
+        let mut bad: Option<Value> = None;
+        for ax in 0..n {
+            let (x, d) = (xs[ax], xs[n + ax]);
+            let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
+            let wrapped = self.b.ins().iadd(x, d);
+            let w = self.b.ins().select(neg, wrapped, x);
+            let lo = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, w, 0);
+            let hi = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, w, d);
+            let b1 = self.b.ins().bor(lo, hi);
+            bad = Some(match bad {
+                Some(o) => self.b.ins().bor(o, b1),
+                None => b1,
+            });
+        }
+        let bad = bad.ok_or("empty view check")?;
+        let (cont, cold) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(bad, cold, &[], cont, &[]);
+        self.b.switch_to_block(cold);
+        self.b.set_cold_block(cold);
+        self.index_fault(i, -1, &xs)?;
+        self.b.switch_to_block(cont);
+        Ok(())
+    }
+
+    fn atomic(
+        &mut self,
+        i: &Inst,
+        op: AtomicOp,
+        a: ArrRef,
+        idx: &[Reg],
+        vals: &[Reg],
+        dt: DType,
+    ) -> Result<Value, Unsupported> {
+        let av = self.arr(a)?;
+        if av.dtype != dt || vals.is_empty() {
+            return Err("atomic of an odd type".into());
+        }
+        let (off, addr) = self.address(i, &av, idx)?;
+        let v0 = self.reg(vals[0]);
+        // Integer add is the histogram's operation: a native atomic instruction, which
+        // leaves memory and the old value exactly as the interpreter's CAS loop does.
+        let native = match dt {
+            DType::I32 | DType::U32 => Some(I32),
+            DType::I64 | DType::U64 => Some(I64),
+            _ => None,
+        };
+        if let (AtomicOp::Add, Some(ty)) = (op, native) {
+            let v = if ty == I32 {
+                self.b.ins().ireduce(I32, v0)
+            } else {
+                v0
+            };
+            let old = self
+                .b
+                .ins()
+                .atomic_rmw(ty, flags(), AtomicRmwOp::Add, addr, v);
+            return Ok(match dt {
+                DType::I32 => self.b.ins().sextend(I64, old),
+                DType::U32 => self.b.ins().uextend(I64, old),
+                _ => old,
+            });
+        }
+        let b0 = to_bits(&mut self.b, v0, dt);
+        let b1 = match vals.get(1) {
+            Some(r) => {
+                let x = self.reg(*r);
+                to_bits(&mut self.b, x, dt)
+            }
+            None => self.b.ins().iconst(I64, 0),
+        };
+        let consts = [av.slot as i64, code(&ATOMIC, &op), i.loc as i64];
+        let [s, o, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
+        let (tl, bl) = (self.b.use_var(self.tlin), self.b.use_var(self.blin));
+        let ctx = self.ctx;
+        let old = self.call1("nb_atomic", &[ctx, s, off, o, b0, b1, loc, tl, bl])?;
+        self.check_status();
+        Ok(from_bits(&mut self.b, old, dt))
+    }
+
+    pub(super) fn special(&mut self, s: Special) -> Value {
+        match s {
+            Special::Tid(k) => self.b.use_var(self.t[k.min(2) as usize]),
+            Special::Ctaid(k) => self.b.use_var(self.bid[k.min(2) as usize]),
+            Special::Ntid(k) => self.bdim[k.min(2) as usize],
+            Special::Nctaid(k) => self.gdim[k.min(2) as usize],
+            Special::LaneId => {
+                let t = self.b.use_var(self.tlin);
+                self.b.ins().band_imm_s(t, 31)
+            }
+            Special::WarpSize => self.b.ins().iconst(I64, 32),
+            Special::GlobalId(k) => {
+                let k = k.min(2) as usize;
+                let t = self.b.use_var(self.t[k]);
+                let bi = self.b.use_var(self.bid[k]);
+                let base = self.b.ins().imul(bi, self.bdim[k]);
+                self.b.ins().iadd(t, base)
+            }
+        }
+    }
+}
+
+/// The signature every compiled kernel has: the context pointer in, the status out.
+pub(crate) fn kernel_signature(sig: &mut cranelift_codegen::ir::Signature) {
+    sig.params.push(AbiParam::new(I64));
+    sig.returns.push(AbiParam::new(I64));
+}

@@ -1,0 +1,376 @@
+//! The CPU device's JIT tier: kernels compiled from the typed IR to native code with
+//! Cranelift, once per specialisation, and run block by block on rayon's workers as the
+//! interpreter runs them. The interpreter ([`crate::kernel::exec`]) stays the reference:
+//! every result of this tier must be bit-identical to it, which is why everything whose
+//! semantics are more than one machine instruction calls the interpreter's own Rust
+//! functions. Kernels it does not cover (barriers, shared memory, `print`) and launches
+//! whose arrays it cannot prove in range keep the interpreter. `NBCUDA_EXECUTOR=interp`
+//! turns the tier off.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `cover.rs` | Which kernels the tier takes: no barriers, shared memory or print, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does). |
+//! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the cancel poll. |
+//! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
+//! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
+//!
+//! `mod.rs`: the compile cache, the launch (which arrays qualify, blocks spread over the
+//! workers, the first fault by block as the interpreter picks it).
+
+pub mod cover;
+pub mod helpers;
+pub mod lower;
+pub mod ops;
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module};
+use rayon::prelude::*;
+
+use crate::arrays::buffer::Buffer;
+use crate::kernel::abi::{KernelFault, LaunchOutput};
+use crate::kernel::exec::mem::RawMem;
+use crate::kernel::exec::{cancelled, desc, fault, ArrDesc, Prepared};
+use crate::kernel::ir::Kernel;
+use crate::kernel::jit::helpers::{Ctx, JArr};
+
+/// Native code for one kernel specialisation.
+pub struct JitCode {
+    entry: unsafe extern "C" fn(*mut Ctx) -> i64,
+    /// How long Cranelift took (for benchmarks and `NBCUDA_JIT_LOG`).
+    pub compile_time: Duration,
+    /// Owns the executable memory `entry` points into.
+    module: Option<JITModule>,
+}
+
+// SAFETY: after `finalize_definitions` the module is never used again except to free its
+// memory in `Drop` (which has exclusive access); `entry` is a plain code pointer into
+// immutable executable memory, callable from any thread.
+unsafe impl Send for JitCode {}
+// SAFETY: see `Send`: shared references only read `entry` and `compile_time`.
+unsafe impl Sync for JitCode {}
+
+impl Drop for JitCode {
+    fn drop(&mut self) {
+        if let Some(m) = self.module.take() {
+            // SAFETY: the last reference to this code is going away (every launch holds
+            // an `Arc<JitCode>` while it runs), so nothing can call into the memory freed.
+            unsafe { m.free_memory() };
+        }
+    }
+}
+
+/// The per-kernel cache of its native code (None once compiling failed or was refused).
+#[derive(Clone, Default)]
+pub struct JitCache(Arc<OnceLock<Option<Arc<JitCode>>>>);
+
+impl std::fmt::Debug for JitCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match self.0.get() {
+            None => "not compiled",
+            Some(None) => "interpreted",
+            Some(Some(_)) => "native",
+        };
+        write!(f, "JitCache({state})")
+    }
+}
+
+/// False when `NBCUDA_EXECUTOR=interp` asks for the interpreter everywhere.
+pub fn enabled_by_default() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("NBCUDA_EXECUTOR").map_or(true, |v| v != "interp"))
+}
+
+fn log_enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("NBCUDA_JIT_LOG").is_some())
+}
+
+pub use cover::unsupported;
+
+/// The kernel's native code, compiled on first use; None when it stays interpreted.
+pub fn code_for(k: &Kernel) -> Option<Arc<JitCode>> {
+    k.hints
+        .jit
+        .0
+        .get_or_init(|| {
+            if let Some(why) = unsupported(k) {
+                if log_enabled() {
+                    eprintln!("nbcuda jit: {} interpreted ({why})", k.name);
+                }
+                return None;
+            }
+            match compile(k) {
+                Ok(c) => {
+                    if log_enabled() {
+                        eprintln!(
+                            "nbcuda jit: {} compiled in {:.2} ms",
+                            k.name,
+                            c.compile_time.as_secs_f64() * 1e3
+                        );
+                    }
+                    Some(Arc::new(c))
+                }
+                Err(why) => {
+                    if log_enabled() {
+                        eprintln!("nbcuda jit: {} interpreted ({why})", k.name);
+                    }
+                    None
+                }
+            }
+        })
+        .clone()
+}
+
+fn compile(k: &Kernel) -> Result<JitCode, String> {
+    let start = Instant::now();
+    let mut flag_builder = settings::builder();
+    flag_builder
+        .set("opt_level", "speed")
+        .map_err(|e| e.to_string())?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| e.to_string())?
+        .finish(settings::Flags::new(flag_builder))
+        .map_err(|e| e.to_string())?;
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    let table = helpers::table();
+    for (name, ptr, _, _) in &table {
+        jb.symbol(*name, *ptr);
+    }
+    let mut module = JITModule::new(jb);
+    let ptr_ty = module.target_config().pointer_type();
+    let mut ids = HashMap::new();
+    for (name, _, params, ret) in &table {
+        let mut sig = module.make_signature();
+        let ty = |t: &helpers::Ty| match t {
+            helpers::Ty::I => ptr_ty,
+            helpers::Ty::F32 => cranelift_codegen::ir::types::F32,
+            helpers::Ty::F64 => cranelift_codegen::ir::types::F64,
+        };
+        for p in params {
+            sig.params.push(cranelift_codegen::ir::AbiParam::new(ty(p)));
+        }
+        if let Some(r) = ret {
+            sig.returns
+                .push(cranelift_codegen::ir::AbiParam::new(ty(r)));
+        }
+        let id = module
+            .declare_function(name, Linkage::Import, &sig)
+            .map_err(|e| e.to_string())?;
+        ids.insert(*name, id);
+    }
+    let mut ctx = module.make_context();
+    lower::kernel_signature(&mut ctx.func.signature);
+    let mut fctx = FunctionBuilderContext::new();
+    {
+        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        lower::Lower::build(b, &mut module, &ids, k)?;
+    }
+    let id = module
+        .declare_function("kernel", Linkage::Local, &ctx.func.signature)
+        .map_err(|e| e.to_string())?;
+    module
+        .define_function(id, &mut ctx)
+        .map_err(|e| format!("{e:?}"))?;
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    let ptr = module.get_finalized_function(id);
+    // SAFETY: `ptr` is the finalised code of a function built with `kernel_signature`
+    // (one pointer-sized argument, one i64 result, the platform's C calling convention).
+    let entry =
+        unsafe { std::mem::transmute::<*const u8, unsafe extern "C" fn(*mut Ctx) -> i64>(ptr) };
+    Ok(JitCode {
+        entry,
+        compile_time: start.elapsed(),
+        module: Some(module),
+    })
+}
+
+/// True when every in-range element of `d` lies inside its memory, naturally aligned: the
+/// shape check native code makes is then the whole of the interpreter's check.
+fn in_range(d: &ArrDesc) -> bool {
+    let isz = d.dtype.itemsize() as i128;
+    let shape = &d.shape[..d.ndim.min(3)];
+    if shape.contains(&0) {
+        return true;
+    }
+    let (mut lo, mut hi) = (d.offset as i128, d.offset as i128);
+    for (ax, &n) in shape.iter().enumerate() {
+        let st = d.strides[ax] as i128;
+        if st % isz != 0 {
+            return false;
+        }
+        let span = (n as i128 - 1) * st;
+        if span < 0 {
+            lo += span;
+        } else {
+            hi += span;
+        }
+    }
+    let base = d.mem.ptr_at(0) as usize as i128;
+    lo >= 0 && hi + isz <= d.mem.len() as i128 && (base + d.offset as i128) % isz == 0
+}
+
+/// Threads a chunk of blocks aims for: enough to amortise the call and the cancel check,
+/// few enough that the chunks balance over the workers.
+const CHUNK_THREADS: usize = 16 * 1024;
+/// Launches of at most this many threads run on the calling thread.
+const SMALL_LAUNCH: usize = 8192;
+
+/// Per-worker state: the array tables with this worker's local memory.
+struct Worker {
+    arrs: Vec<JArr>,
+    descs: Vec<ArrDesc>,
+    _local: Option<Buffer>,
+    local_ptr: *mut u8,
+}
+
+fn worker(p: &Prepared, base: &[JArr], descs: &[ArrDesc]) -> Result<Worker, KernelFault> {
+    let k = p.k;
+    let (offs, total) = lower::local_offsets(k);
+    let mut arrs = base.to_vec();
+    let mut ds = descs.to_vec();
+    let local = if total > 0 {
+        Some(Buffer::zeroed(total).map_err(|e| {
+            fault(
+                "MemoryError",
+                format!("cannot allocate {} bytes of local memory", e.bytes),
+            )
+        })?)
+    } else {
+        None
+    };
+    let local_ptr = local.as_ref().map_or(std::ptr::null_mut(), |b| b.as_ptr());
+    for (j, d) in k.local.iter().enumerate() {
+        let Some(buf) = local.as_ref() else { break };
+        // SAFETY: the worker owns this buffer for as long as these descriptors are used.
+        let mem = unsafe { RawMem::new(buf.as_ptr(), buf.len()) };
+        let st = crate::arrays::NdArray::c_strides(&d.shape, d.dtype.itemsize());
+        let dd = desc(mem, offs[j] as isize, &d.shape, &st, d.dtype);
+        arrs.push(jarr(&dd));
+        ds.push(dd);
+    }
+    Ok(Worker {
+        arrs,
+        descs: ds,
+        _local: local,
+        local_ptr,
+    })
+}
+
+fn jarr(d: &ArrDesc) -> JArr {
+    JArr {
+        base: d.mem.ptr_at(d.offset),
+        offset: d.offset as i64,
+        shape: d.shape,
+        strides: d.strides.map(|s| s as i64),
+    }
+}
+
+/// Run a prepared launch natively: None when the kernel or its arguments stay with the
+/// interpreter (nothing has run then).
+pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
+    let code = code_for(p.k)?;
+    let mut descs = Vec::new();
+    for d in &p.params {
+        // Scalars get an empty placeholder slot so slots stay parameter indices.
+        let d = d.unwrap_or_else(|| {
+            // SAFETY: a zero-length view of no memory; never dereferenced.
+            let mem = unsafe { RawMem::new(std::ptr::null_mut(), 0) };
+            desc(mem, 0, &[0], &[0], crate::arrays::dtype::DType::U8)
+        });
+        descs.push(d);
+    }
+    descs.extend(p.consts.iter().copied());
+    if !descs.iter().all(in_range) {
+        return None;
+    }
+    let base: Vec<JArr> = descs.iter().map(jarr).collect();
+    let g = p.cfg.grid;
+    let nblocks = g[0] as usize * g[1] as usize * g[2] as usize;
+    let threads = p
+        .cfg
+        .block
+        .iter()
+        .map(|&b| b as usize)
+        .product::<usize>()
+        .max(1);
+    let small = nblocks * threads <= SMALL_LAUNCH;
+    let workers = rayon::current_num_threads().max(1);
+    let per_chunk = (CHUNK_THREADS / threads)
+        .max(1)
+        .min(nblocks.div_ceil(workers * 4).max(1));
+    let nchunks = nblocks.div_ceil(per_chunk);
+    let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
+    let record = |at: usize, f: KernelFault| {
+        p.stop.store(true, Ordering::Relaxed);
+        let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+        if ff.as_ref().is_none_or(|(b, _)| at < *b) {
+            *ff = Some((at, f));
+        }
+    };
+    let body = |w: &mut Option<Result<Worker, KernelFault>>, chunk: usize| {
+        if p.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if cancelled(p) {
+            record(0, KernelFault::interrupted());
+            return;
+        }
+        let first = chunk * per_chunk;
+        let w = match w.get_or_insert_with(|| worker(p, &base, &descs)) {
+            Ok(w) => w,
+            Err(f) => {
+                record(first, f.clone());
+                return;
+            }
+        };
+        let mut ctx = Ctx {
+            arrs: w.arrs.as_ptr(),
+            scalars: p.scalars.as_ptr(),
+            grid: p.cfg.grid.map(|v| v as i64),
+            block: p.cfg.block.map(|v| v as i64),
+            first: first as i64,
+            end: (first + per_chunk).min(nblocks) as i64,
+            local: w.local_ptr,
+            status: 0,
+            p,
+            descs: &w.descs,
+            fault: None,
+        };
+        // SAFETY: `entry` was compiled for this kernel; the context's tables describe
+        // every array slot the code reads (parameters and constants proved `in_range`,
+        // local arrays inside this worker's buffer) and stay alive for the call.
+        let status = unsafe { (code.entry)(&mut ctx) };
+        if status != 0 {
+            let f = ctx
+                .fault
+                .take()
+                .unwrap_or_else(|| fault("InternalError", "native kernel failed".into()));
+            let at = if f.kind == crate::kernel::abi::FaultKind::Interrupted {
+                0
+            } else {
+                first
+            };
+            record(at, f);
+        }
+    };
+    if nchunks == 1 || small {
+        let mut w = None;
+        for chunk in 0..nchunks {
+            body(&mut w, chunk);
+        }
+    } else {
+        (0..nchunks).into_par_iter().for_each_init(|| None, body);
+    }
+    if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Some(Err(f));
+    }
+    Some(Ok(LaunchOutput::default()))
+}

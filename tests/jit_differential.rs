@@ -1,0 +1,395 @@
+//! The JIT tier against the interpreter (the reference executor): every kernel of the
+//! compiler catalog and a set of targeted kernels run on both, on the same inputs, and
+//! their output arrays must be equal byte for byte, their faults word for word.
+
+mod compiler_support;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use compiler_support::*;
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::arrays::NdArray;
+use nbcuda::kernel::abi::{Cancel, KernelArg, KernelFault, LaunchConfig};
+use nbcuda::kernel::types::Ty;
+use nbcuda::kernel::CompiledKernel;
+
+/// A small deterministic generator (no dependency, same numbers on every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 11
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() % 1_000_000) as f64 / 1_000_000.0
+    }
+}
+
+/// Input values for a dtype: a spread with negatives, zeros and, for floats, specials.
+fn fill(a: &NdArray, rng: &mut Lcg) {
+    let n: usize = a.shape.iter().product();
+    let isz = a.dtype.itemsize();
+    for i in 0..n {
+        let v = match a.dtype {
+            DType::F32 | DType::F64 => match rng.next() % 23 {
+                0 => f64::NAN,
+                1 => f64::INFINITY,
+                2 => -0.0,
+                _ => (rng.unit() - 0.4) * 8.0,
+            },
+            DType::U64 => {
+                let raw = rng.next() | 1;
+                a.buf.write(i * 8, &raw.to_le_bytes());
+                continue;
+            }
+            DType::Bool | DType::U8 | DType::U16 | DType::U32 => (rng.next() % 40) as f64,
+            _ => (rng.next() % 60) as f64 - 25.0,
+        };
+        a.buf
+            .write(i * isz, &Scalar::F64(v).cast(a.dtype).to_bytes());
+    }
+}
+
+fn inputs(params: &[Ty], seed: u64) -> (Vec<NdArray>, Vec<KernelArg>) {
+    let mut rng = Lcg(seed);
+    let mut arrays = Vec::new();
+    let mut args = Vec::new();
+    for t in params {
+        match t {
+            Ty::Array { dtype, ndim, .. } => {
+                let shape: Vec<usize> = match ndim {
+                    1 => vec![150],
+                    2 => vec![20, 12],
+                    _ => vec![6, 5, 4],
+                };
+                let a = NdArray::zeros(&shape, *dtype).unwrap();
+                fill(&a, &mut rng);
+                args.push(arg(&a));
+                arrays.push(a);
+            }
+            Ty::Scalar(d) => {
+                let v = match d {
+                    DType::F32 | DType::F64 => 1.5,
+                    DType::Bool => 1.0,
+                    _ => 7.0,
+                };
+                args.push(KernelArg::Scalar(Scalar::F64(v).cast(*d)));
+            }
+            other => panic!("no input for {other}"),
+        }
+    }
+    (arrays, args)
+}
+
+fn bytes(a: &NdArray) -> Vec<u8> {
+    let n: usize = a.shape.iter().product::<usize>() * a.dtype.itemsize();
+    let mut out = vec![0u8; n];
+    a.buf.read(a.offset, &mut out);
+    out
+}
+
+type Outcome = Result<Vec<Vec<u8>>, (String, String)>;
+
+fn run_on(k: &CompiledKernel, c: LaunchConfig, seed: u64, jit: bool) -> Outcome {
+    let (arrays, args) = inputs(&k.ir.params, seed);
+    match nbcuda::kernel::execute_on_cpu_with(k, &c, &args, jit) {
+        Ok(_) => Ok(arrays.iter().map(bytes).collect()),
+        Err(f) => Err((f.ename().to_string(), f.message)),
+    }
+}
+
+fn cfg2(grid: (u32, u32), block: (u32, u32)) -> LaunchConfig {
+    LaunchConfig {
+        grid: [grid.0, grid.1, 1],
+        block: [block.0, block.1, 1],
+        dynamic_shared_bytes: 64,
+    }
+}
+
+/// Kernels whose threads race on one location (atomics that return the old value mixed
+/// with other atomics there, or read-modify-writes of one element by every thread): any
+/// order of threads is a valid CUDA schedule, and the interpreter (instruction by
+/// instruction across lanes) and the JIT (thread by thread) pick different ones.
+const RACY: &[&str] = &[
+    "hist",
+    "atomics64",
+    "float_atomics",
+    "fences",
+    "grid_stride",
+];
+
+/// Kernels indexed by `cuda.grid(1)` that update their element in place or draw from the
+/// thread's random state: in a 2-D launch several threads share that index, which is a
+/// race (see [`RACY`]), so they are compared in 1-D launches only.
+const RACY_IN_2D: &[&str] = &["increment_by_one", "rng", "round_to_f32"];
+
+/// How the two executors' results differ, if they do.
+fn differs(name: &str, k: &CompiledKernel, c: LaunchConfig, seed: u64) -> Option<String> {
+    let interp = run_on(k, c, seed, false);
+    let jit = run_on(k, c, seed, true);
+    match (&interp, &jit) {
+        (Ok(a), Ok(b)) => {
+            if RACY.contains(&name) {
+                return None;
+            }
+            a.iter()
+                .zip(b)
+                .position(|(x, y)| x != y)
+                .map(|i| format!("{name} {c:?}: argument {i} differs"))
+        }
+        (Err(a), Err(b)) => (a != b).then(|| format!("{name} {c:?}: faults differ: {a:?} / {b:?}")),
+        _ => Some(format!(
+            "{name} {c:?}: interpreter {interp:?} but JIT {jit:?}"
+        )),
+    }
+}
+
+#[track_caller]
+fn same(name: &str, k: &CompiledKernel, c: LaunchConfig, seed: u64) {
+    if let Some(d) = differs(name, k, c, seed) {
+        panic!("{d}");
+    }
+}
+
+#[test]
+fn every_catalog_kernel_gives_the_interpreters_bytes() {
+    let mut native = Vec::new();
+    let mut bad = Vec::new();
+    for (name, k) in catalog::all() {
+        if nbcuda::kernel::jit::code_for(&k.ir).is_some() {
+            native.push(name.clone());
+        }
+        for seed in [1, 2] {
+            bad.extend(differs(&name, &k, cfg(3, 64), seed));
+            if !RACY_IN_2D.contains(&name.as_str()) {
+                bad.extend(differs(&name, &k, cfg2((3, 2), (8, 8)), seed));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    for must in [
+        "increment_by_one",
+        "add2d",
+        "loops",
+        "ints",
+        "uints",
+        "mathy",
+        "rng",
+        "local_const",
+        "three_d",
+        "bools",
+        "add_ufunc",
+        "gufunc",
+    ] {
+        assert!(
+            native.iter().any(|n| n == must),
+            "{must} is not compiled: {native:?}"
+        );
+    }
+}
+
+fn k1(src: &str, params: &[Ty]) -> CompiledKernel {
+    let k = kernel(src, params);
+    assert!(
+        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
+        "not compiled: {:?}",
+        nbcuda::kernel::jit::unsupported(&k.ir)
+    );
+    k
+}
+
+#[test]
+fn integer_division_and_modulo_of_negatives_and_extremes() {
+    for dt in [
+        DType::I8,
+        DType::I16,
+        DType::I32,
+        DType::I64,
+        DType::U8,
+        DType::U32,
+        DType::U64,
+    ] {
+        let k = k1(
+            "def divs(a, b, q, r, p):\n    i = cuda.grid(1)\n    if i < a.size:\n        q[i] = a[i] // b[i]\n        r[i] = a[i] % b[i]\n        p[i] = a[i] * b[i] + (a[i] << 3) - (b[i] >> 1)\n",
+            &[arr1(dt, 1), arr1(dt, 1), arr1(dt, 1), arr1(dt, 1), arr1(dt, 1)],
+        );
+        let (lo, hi) = match dt {
+            DType::I8 => (i8::MIN as f64, i8::MAX as f64),
+            DType::I16 => (i16::MIN as f64, i16::MAX as f64),
+            DType::I32 => (i32::MIN as f64, i32::MAX as f64),
+            DType::I64 => (i64::MIN as f64, i64::MAX as f64),
+            _ => (0.0, 200.0),
+        };
+        let av = [lo, lo, -7.0, 7.0, -7.0, 7.0, hi, 0.0, -1.0, 5.0, lo, 13.0];
+        let bv = [
+            -1.0, 1.0, 2.0, -2.0, -2.0, 0.0, -1.0, 3.0, 0.0, 7.0, 0.0, -5.0,
+        ];
+        let run = |jit: bool| {
+            let a = array_of(&[12], dt, &av);
+            let b = array_of(&[12], dt, &bv);
+            let outs: Vec<NdArray> = (0..3).map(|_| NdArray::zeros(&[12], dt).unwrap()).collect();
+            let mut args = vec![arg(&a), arg(&b)];
+            args.extend(outs.iter().map(arg));
+            nbcuda::kernel::execute_on_cpu_with(&k, &cfg(1, 16), &args, jit).unwrap();
+            outs.iter().map(bytes).collect::<Vec<_>>()
+        };
+        assert_eq!(run(false), run(true), "{dt:?}");
+    }
+}
+
+#[test]
+fn float32_math_and_casts_match_bit_for_bit() {
+    let k = k1(
+        "def fm(x, out, iout, uout):\n    i = cuda.grid(1)\n    if i < x.size:\n        v = x[i]\n        out[i] = math.sin(v) * math.cos(v) + math.exp(v * 0.1) - math.sqrt(abs(v)) + math.atan2(v, 1.5) + v / 3 + math.floor(v) + v ** 2.5\n        iout[i] = int(v * 1e9)\n        uout[i] = np.uint64(abs(v) * 1e18)\n",
+        &[arr1(DType::F32, 1), arr1(DType::F32, 1), arr1(DType::I32, 1), arr1(DType::F64, 1)],
+    );
+    for seed in 0..4 {
+        same("fm", &k, cfg(2, 96), seed);
+    }
+}
+
+#[test]
+fn two_d_grids_and_grid_stride_loops() {
+    let k = k1(
+        "def ab(a, b, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] * 2 + b[x, y]\n",
+        &[arr1(DType::F32, 2), arr1(DType::F32, 2), arr1(DType::F32, 2)],
+    );
+    same("ab", &k, cfg2((3, 2), (8, 8)), 5);
+    same("ab", &k, cfg2((2, 3), (16, 4)), 6);
+    let k = k1(
+        "def gs(x, y, out):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, x.size, stride):\n        out[i] = x[i] + y[i]\n",
+        &[arr1(DType::F32, 1), arr1(DType::F32, 1), arr1(DType::F32, 1)],
+    );
+    same("gs", &k, cfg(2, 32), 7);
+    same("gs", &k, cfg(1, 1), 8);
+}
+
+#[test]
+fn histogram_atomics_count_the_same() {
+    let k = k1(
+        "def hist(data, bins):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, data.size, stride):\n        cuda.atomic.add(bins, data[i] % bins.size, 1)\n",
+        &[arr1(DType::I32, 1), arr1(DType::I32, 1)],
+    );
+    let data: Vec<f64> = (0..100_000)
+        .map(|i| ((i * 7919) % 1000) as f64 - 300.0)
+        .collect();
+    let run = |jit: bool| {
+        let d = array_of(&[data.len()], DType::I32, &data);
+        let bins = NdArray::zeros(&[256], DType::I32).unwrap();
+        nbcuda::kernel::execute_on_cpu_with(&k, &cfg(40, 128), &[arg(&d), arg(&bins)], jit)
+            .unwrap();
+        bytes(&bins)
+    };
+    assert_eq!(run(false), run(true));
+}
+
+#[test]
+fn out_of_bounds_faults_read_the_same() {
+    let cases: &[(&str, Vec<Ty>, LaunchConfig)] = &[
+        (
+            "def oob(a):\n    i = cuda.grid(1)\n    a[i] = i\n",
+            vec![arr1(DType::I64, 1)],
+            cfg(3, 64),
+        ),
+        (
+            "def oob(a):\n    i = cuda.grid(1)\n    a[i - 200] = a[i % 5]\n",
+            vec![arr1(DType::F32, 1)],
+            cfg(2, 32),
+        ),
+        (
+            "def oob(a):\n    x, y = cuda.grid(2)\n    a[x, y + 3] = 1.0\n",
+            vec![arr1(DType::F64, 2)],
+            cfg2((3, 2), (8, 8)),
+        ),
+        (
+            "def oob(a):\n    i = cuda.grid(1)\n    cuda.atomic.add(a, i + 140, 1)\n",
+            vec![arr1(DType::I32, 1)],
+            cfg(1, 64),
+        ),
+        (
+            "def oob(a):\n    i = cuda.grid(1)\n    v = a[3:8]\n    v[i] = 2\n",
+            vec![arr1(DType::I32, 1)],
+            cfg(1, 16),
+        ),
+    ];
+    for (src, params, c) in cases {
+        let k = k1(src, params);
+        let a = run_on(&k, *c, 3, false);
+        let b = run_on(&k, *c, 3, true);
+        let (Err(a), Err(b)) = (a, b) else {
+            panic!("{src}: expected faults on both executors");
+        };
+        assert_eq!(a, b, "{src}");
+        assert_eq!(a.0, "IndexError");
+    }
+}
+
+#[test]
+fn random_draws_follow_the_same_streams() {
+    let (_, k) = catalog::all()
+        .into_iter()
+        .find(|(n, _)| n == "rng")
+        .unwrap();
+    assert!(nbcuda::kernel::jit::code_for(&k.ir).is_some());
+    for seed in 0..3 {
+        same("rng", &k, cfg(2, 16), seed);
+    }
+}
+
+#[test]
+fn an_interrupt_ends_an_endless_native_kernel() {
+    let k = k1(
+        "def spin(a):\n    i = 0\n    while True:\n        i += 1\n    a[0] = i\n",
+        &[arr1(DType::I64, 1)],
+    );
+    let a = array_of(&[1], DType::I64, &[0.0]);
+    let flag = Arc::new(AtomicBool::new(false));
+    let f2 = flag.clone();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        f2.store(true, Ordering::SeqCst);
+    });
+    let err: KernelFault = nbcuda::kernel::execute_on_cpu_cancellable(
+        &k,
+        &cfg(4, 8),
+        &[arg(&a)],
+        Cancel::Interrupt(flag),
+    )
+    .unwrap_err();
+    setter.join().unwrap();
+    assert_eq!(err.ename(), "KeyboardInterrupt");
+}
+
+#[test]
+fn shared_read_modify_writes_keep_the_interpreters_lost_updates() {
+    let racy = [
+        "def count(c):\n    c[0] += 1\n",
+        "def hist(data, bins):\n    i = cuda.grid(1)\n    if i < data.size:\n        bins[data[i]] += 1\n",
+        "def acc(x, out):\n    i = cuda.grid(1)\n    for j in range(out.size):\n        out[j] += x[i]\n",
+    ];
+    let k = kernel(racy[0], &[arr1(DType::I64, 1)]);
+    assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
+    let k = kernel(racy[1], &[arr1(DType::I32, 1), arr1(DType::I32, 1)]);
+    assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
+    let k = kernel(racy[2], &[arr1(DType::F32, 1), arr1(DType::F32, 1)]);
+    assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
+    // The same updates made atomically, or at each thread's own element, are native.
+    k1(
+        "def hist(data, bins):\n    i = cuda.grid(1)\n    if i < data.size:\n        cuda.atomic.add(bins, data[i], 1)\n",
+        &[arr1(DType::I32, 1), arr1(DType::I32, 1)],
+    );
+    k1(
+        "def own(a):\n    x, y = cuda.grid(2)\n    if x < a.shape[0] and y < a.shape[1]:\n        a[x, y] += 1\n",
+        &[arr1(DType::F32, 2)],
+    );
+    // A counter is racy without atomics: the interpreter loses updates as a GPU does.
+    let k = kernel(racy[0], &[arr1(DType::I64, 1)]);
+    let c = array_of(&[1], DType::I64, &[0.0]);
+    launch(&k, cfg(1, 64), &[arg(&c)]).unwrap();
+    assert!(values(&c)[0] < 64.0, "{:?}", values(&c));
+}
