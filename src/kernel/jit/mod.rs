@@ -23,7 +23,7 @@ pub mod lower;
 pub mod ops;
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -81,10 +81,29 @@ impl std::fmt::Debug for JitCache {
     }
 }
 
-/// False when `NBCUDA_EXECUTOR=interp` asks for the interpreter everywhere.
+/// [`set_enabled`]'s choice: 0 follows the environment, 1 on, 2 off.
+static CHOICE: AtomicU8 = AtomicU8::new(0);
+
+/// Whether launches prepared from now on use the JIT tier: false when
+/// `NBCUDA_EXECUTOR=interp` asks for the interpreter everywhere, or [`set_enabled`] said so.
 pub fn enabled_by_default() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("NBCUDA_EXECUTOR").map_or(true, |v| v != "interp"))
+    match CHOICE.load(Ordering::Relaxed) {
+        1 => true,
+        2 => false,
+        _ => *ON.get_or_init(|| std::env::var("NBCUDA_EXECUTOR").map_or(true, |v| v != "interp")),
+    }
+}
+
+/// Turn the JIT tier on or off for the whole process (None: as the environment says), so
+/// one process can run the same cells on both executors and compare them.
+pub fn set_enabled(on: Option<bool>) {
+    let v = match on {
+        None => 0,
+        Some(true) => 1,
+        Some(false) => 2,
+    };
+    CHOICE.store(v, Ordering::Relaxed);
 }
 
 fn log_enabled() -> bool {
