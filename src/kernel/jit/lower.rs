@@ -552,7 +552,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             .ok_or_else(|| "array reference to a scalar".into())
     }
 
-    /// The element's byte offset from the array memory's start and its address, after the
+    /// The element's byte offset from element 0 and its address, after the
     /// interpreter's bounds check (negative indices wrap once; a failure raises its
     /// IndexError through `nb_index_fault`).
     fn address(
@@ -566,7 +566,8 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         }
         let raw: Vec<Value> = idx.iter().map(|r| self.reg(*r)).collect();
         let mut ok: Option<Value> = None;
-        let mut off = av.offset;
+        // Offsets relative to element 0 (`base`), so the usual access is `base + i * stride`.
+        let mut rel: Option<Value> = None;
         for (ax, &x) in raw.iter().enumerate() {
             let n = av.shape[ax];
             let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
@@ -578,7 +579,10 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 None => inside,
             });
             let part = self.b.ins().imul(w, av.strides[ax]);
-            off = self.b.ins().iadd(off, part);
+            rel = Some(match rel {
+                Some(r) => self.b.ins().iadd(r, part),
+                None => part,
+            });
         }
         if let Some(ok) = ok {
             let (cont, cold) = (self.b.create_block(), self.b.create_block());
@@ -588,9 +592,10 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             self.index_fault(i, av.slot as i64, &raw)?;
             self.b.switch_to_block(cont);
         }
-        let rel = self.b.ins().isub(off, av.offset);
-        let addr = self.b.ins().iadd(av.base, rel);
-        Ok((off, addr))
+        Ok(match rel {
+            Some(r) => (r, self.b.ins().iadd(av.base, r)),
+            None => (self.b.ins().iconst(I64, 0), av.base),
+        })
     }
 
     /// Store `vals` in a stack slot, call `nb_index_fault` and leave through `fail`.
@@ -657,7 +662,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         if av.dtype != dt || vals.is_empty() {
             return Err("atomic of an odd type".into());
         }
-        let (off, addr) = self.address(i, &av, idx)?;
+        let (rel, addr) = self.address(i, &av, idx)?;
         let v0 = self.reg(vals[0]);
         // Integer add is the histogram's operation: a native atomic instruction, which
         // leaves memory and the old value exactly as the interpreter's CAS loop does.
@@ -694,6 +699,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let [s, o, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
         let (tl, bl) = (self.b.use_var(self.tlin), self.b.use_var(self.blin));
         let ctx = self.ctx;
+        let off = self.b.ins().iadd(av.offset, rel);
         let old = self.call1("nb_atomic", &[ctx, s, off, o, b0, b1, loc, tl, bl])?;
         self.check_status();
         Ok(from_bits(&mut self.b, old, dt))
