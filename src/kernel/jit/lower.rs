@@ -565,37 +565,73 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             return Err("index does not match the array".into());
         }
         let raw: Vec<Value> = idx.iter().map(|r| self.reg(*r)).collect();
-        let mut ok: Option<Value> = None;
-        // Offsets relative to element 0 (`base`), so the usual access is `base + i * stride`.
-        let mut rel: Option<Value> = None;
-        for (ax, &x) in raw.iter().enumerate() {
-            let n = av.shape[ax];
+        if raw.is_empty() {
+            return Ok((self.b.ins().iconst(I64, 0), av.base));
+        }
+        // The usual access has every index in [0, n): one unsigned compare per axis. A
+        // negative index (wrapped once, as Python does) or a fault takes the cold path.
+        let inside: Vec<Value> = raw
+            .iter()
+            .zip(&av.shape)
+            .map(|(&x, &n)| self.b.ins().icmp(IntCC::UnsignedLessThan, x, n))
+            .collect();
+        let ok = self.all(&inside);
+        let rel_var = self.b.declare_var(I64);
+        let (fast, slow, cont) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(fast);
+        let rel = self.strided(av, &raw);
+        self.b.def_var(rel_var, rel);
+        self.b.ins().jump(cont, &[]);
+
+        self.b.switch_to_block(slow);
+        self.b.set_cold_block(slow);
+        let mut wrapped = Vec::new();
+        let mut inside = Vec::new();
+        for (&x, &n) in raw.iter().zip(&av.shape) {
             let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
-            let wrapped = self.b.ins().iadd(x, n);
-            let w = self.b.ins().select(neg, wrapped, x);
-            let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, w, n);
-            ok = Some(match ok {
-                Some(o) => self.b.ins().band(o, inside),
-                None => inside,
-            });
-            let part = self.b.ins().imul(w, av.strides[ax]);
-            rel = Some(match rel {
-                Some(r) => self.b.ins().iadd(r, part),
-                None => part,
-            });
+            let plus = self.b.ins().iadd(x, n);
+            let w = self.b.ins().select(neg, plus, x);
+            inside.push(self.b.ins().icmp(IntCC::UnsignedLessThan, w, n));
+            wrapped.push(w);
         }
-        if let Some(ok) = ok {
-            let (cont, cold) = (self.b.create_block(), self.b.create_block());
-            self.b.ins().brif(ok, cont, &[], cold, &[]);
-            self.b.switch_to_block(cold);
-            self.b.set_cold_block(cold);
-            self.index_fault(i, av.slot as i64, &raw)?;
-            self.b.switch_to_block(cont);
+        let ok = self.all(&inside);
+        let (slow_ok, bad) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(ok, slow_ok, &[], bad, &[]);
+        self.b.switch_to_block(slow_ok);
+        let rel = self.strided(av, &wrapped);
+        self.b.def_var(rel_var, rel);
+        self.b.ins().jump(cont, &[]);
+        self.b.switch_to_block(bad);
+        self.b.set_cold_block(bad);
+        self.index_fault(i, av.slot as i64, &raw)?;
+
+        self.b.switch_to_block(cont);
+        let rel = self.b.use_var(rel_var);
+        Ok((rel, self.b.ins().iadd(av.base, rel)))
+    }
+
+    /// True (nonzero) when every flag is.
+    fn all(&mut self, conds: &[Value]) -> Value {
+        let mut acc = conds[0];
+        for &f in &conds[1..] {
+            acc = self.b.ins().band(acc, f);
         }
-        Ok(match rel {
-            Some(r) => (r, self.b.ins().iadd(av.base, r)),
-            None => (self.b.ins().iconst(I64, 0), av.base),
-        })
+        acc
+    }
+
+    /// The byte offset of in-range indices `w` from element 0.
+    fn strided(&mut self, av: &ArrVals, w: &[Value]) -> Value {
+        let mut rel = self.b.ins().imul(w[0], av.strides[0]);
+        for (ax, &x) in w.iter().enumerate().skip(1) {
+            let part = self.b.ins().imul(x, av.strides[ax]);
+            rel = self.b.ins().iadd(rel, part);
+        }
+        rel
     }
 
     /// Store `vals` in a stack slot, call `nb_index_fault` and leave through `fail`.
