@@ -1,5 +1,6 @@
 //! Kernels as data: the typed IR, its builder and types, the launch ABI, the print buffer,
-//! xoroshiro128p, CUDA C generation and the CPU executor. Nothing here knows Python values.
+//! xoroshiro128p, CUDA C generation, the CPU executor and its JIT tier. Nothing here knows
+//! Python values.
 //!
 //! | file | holds |
 //! |---|---|

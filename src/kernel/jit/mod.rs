@@ -3,13 +3,14 @@
 //! interpreter runs them. The interpreter ([`crate::kernel::exec`]) stays the reference:
 //! every result of this tier must be bit-identical to it, which is why everything whose
 //! semantics are more than one machine instruction calls the interpreter's own Rust
-//! functions. Kernels it does not cover (barriers, shared memory, `print`) and launches
+//! functions. Kernels it does not cover (barriers, shared memory, `print`, shared
+//! read-modify-writes, grid-stride loops without atomics: see `cover.rs`) and launches
 //! whose arrays it cannot prove in range keep the interpreter. `NBCUDA_EXECUTOR=interp`
 //! turns the tier off.
 //!
 //! | file | holds |
 //! |---|---|
-//! | `cover.rs` | Which kernels the tier takes: no barriers, shared memory or print, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does). |
+//! | `cover.rs` | Which kernels the tier takes: no barriers, shared memory or print, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the cancel poll. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
