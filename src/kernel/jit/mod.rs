@@ -126,7 +126,10 @@ pub fn code_for(k: &Kernel) -> Option<Arc<JitCode>> {
                 }
                 return None;
             }
-            match compile(k) {
+            // A Cranelift bug must cost speed, not the session: the kernel stays interpreted.
+            let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(k)))
+                .unwrap_or_else(|_| Err("the code generator panicked".into()));
+            match compiled {
                 Ok(c) => {
                     if log_enabled() {
                         eprintln!(
