@@ -297,6 +297,34 @@ fn histogram_atomics_count_the_same() {
 }
 
 #[test]
+fn every_integer_atomic_leaves_the_same_bits() {
+    for dt in [DType::I32, DType::U32, DType::I64, DType::U64] {
+        // Each thread owns a row, so the result does not depend on the order of threads.
+        let k = k1(
+            "def at(a, v, olds):\n    i = cuda.grid(1)\n    if i < a.shape[0]:\n        x = v[i]\n        olds[i, 0] = cuda.atomic.add(a, (i, 0), x)\n        olds[i, 1] = cuda.atomic.sub(a, (i, 1), x)\n        olds[i, 2] = cuda.atomic.and_(a, (i, 2), x)\n        olds[i, 3] = cuda.atomic.or_(a, (i, 3), x)\n        olds[i, 4] = cuda.atomic.xor(a, (i, 4), x)\n        olds[i, 5] = cuda.atomic.exch(a, (i, 5), x)\n        olds[i, 6] = cuda.atomic.max(a, (i, 6), x)\n        olds[i, 7] = cuda.atomic.min(a, (i, 7), x)\n",
+            &[arr1(dt, 2), arr1(dt, 1), arr1(dt, 2)],
+        );
+        let run = |jit: bool| {
+            let mut rng = Lcg(11);
+            let a = NdArray::zeros(&[40, 8], dt).unwrap();
+            let v = NdArray::zeros(&[40], dt).unwrap();
+            let olds = NdArray::zeros(&[40, 8], dt).unwrap();
+            fill(&a, &mut rng);
+            fill(&v, &mut rng);
+            nbcuda::kernel::execute_on_cpu_with(
+                &k,
+                &cfg(2, 32),
+                &[arg(&a), arg(&v), arg(&olds)],
+                jit,
+            )
+            .unwrap();
+            (bytes(&a), bytes(&olds))
+        };
+        assert_eq!(run(false), run(true), "{dt:?}");
+    }
+}
+
+#[test]
 fn out_of_bounds_faults_read_the_same() {
     let cases: &[(&str, Vec<Ty>, LaunchConfig)] = &[
         (

@@ -700,23 +700,35 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         }
         let (rel, addr) = self.address(i, &av, idx)?;
         let v0 = self.reg(vals[0]);
-        // Integer add is the histogram's operation: a native atomic instruction, which
-        // leaves memory and the old value exactly as the interpreter's CAS loop does.
+        // Integer read-modify-writes are native atomic instructions, which leave memory
+        // and the old value exactly as the interpreter's CAS loop does (max and min store
+        // the old value again where the interpreter leaves it: the same bits).
         let native = match dt {
             DType::I32 | DType::U32 => Some(I32),
             DType::I64 | DType::U64 => Some(I64),
             _ => None,
         };
-        if let (AtomicOp::Add, Some(ty)) = (op, native) {
+        let signed = dt.is_signed();
+        let rmw = match op {
+            AtomicOp::Add => Some(AtomicRmwOp::Add),
+            AtomicOp::Sub => Some(AtomicRmwOp::Sub),
+            AtomicOp::And => Some(AtomicRmwOp::And),
+            AtomicOp::Or => Some(AtomicRmwOp::Or),
+            AtomicOp::Xor => Some(AtomicRmwOp::Xor),
+            AtomicOp::Exch => Some(AtomicRmwOp::Xchg),
+            AtomicOp::Max if signed => Some(AtomicRmwOp::Smax),
+            AtomicOp::Max => Some(AtomicRmwOp::Umax),
+            AtomicOp::Min if signed => Some(AtomicRmwOp::Smin),
+            AtomicOp::Min => Some(AtomicRmwOp::Umin),
+            _ => None,
+        };
+        if let (Some(rmw), Some(ty)) = (rmw, native) {
             let v = if ty == I32 {
                 self.b.ins().ireduce(I32, v0)
             } else {
                 v0
             };
-            let old = self
-                .b
-                .ins()
-                .atomic_rmw(ty, flags(), AtomicRmwOp::Add, addr, v);
+            let old = self.b.ins().atomic_rmw(ty, flags(), rmw, addr, v);
             return Ok(match dt {
                 DType::I32 => self.b.ins().sextend(I64, old),
                 DType::U32 => self.b.ins().uextend(I64, old),
