@@ -333,8 +333,8 @@ fn out_of_bounds_faults_read_the_same() {
             cfg(3, 64),
         ),
         (
-            "def oob(a):\n    i = cuda.grid(1)\n    a[i - 200] = a[i % 5]\n",
-            vec![arr1(DType::F32, 1)],
+            "def oob(a, b):\n    i = cuda.grid(1)\n    b[i - 200] = a[i % 5]\n",
+            vec![arr1(DType::F32, 1), arr1(DType::F32, 1)],
             cfg(2, 32),
         ),
         (
@@ -407,12 +407,16 @@ fn shared_read_modify_writes_keep_the_interpreters_lost_updates() {
         "def count(c):\n    c[0] += 1\n",
         "def hist(data, bins):\n    i = cuda.grid(1)\n    if i < data.size:\n        bins[data[i]] += 1\n",
         "def acc(x, out):\n    i = cuda.grid(1)\n    for j in range(out.size):\n        out[j] += x[i]\n",
+        "def stencil(a):\n    i = cuda.grid(1)\n    if 0 < i and i < a.size - 1:\n        a[i] = (a[i - 1] + a[i + 1]) / 2\n",
     ];
     let k = kernel(racy[0], &[arr1(DType::I64, 1)]);
     assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
     let k = kernel(racy[1], &[arr1(DType::I32, 1), arr1(DType::I32, 1)]);
     assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
     let k = kernel(racy[2], &[arr1(DType::F32, 1), arr1(DType::F32, 1)]);
+    assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
+    // An in-place stencil reads neighbours other threads overwrite.
+    let k = kernel(racy[3], &[arr1(DType::F64, 1)]);
     assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
     // The same updates made atomically, or at each thread's own element, are native.
     k1(

@@ -60,7 +60,8 @@ struct Flow {
     multi: Vec<bool>,
     changed: bool,
     /// Arrays read by plain loads, and (array, index registers) of plain stores.
-    loaded: Vec<u32>,
+    /// (array, index registers) of plain loads.
+    loads: Vec<(u32, Vec<Reg>)>,
     stores: Vec<(u32, Vec<Reg>)>,
     /// A loop steps by the grid's extent (`for i in range(start, n, cuda.gridsize(1))`).
     grid_stride: bool,
@@ -99,11 +100,11 @@ impl Flow {
                         Op::Special(Special::Tid(_) | Special::GlobalId(_) | Special::LaneId) => {
                             d.thread = true
                         }
-                        Op::Load(a, _) => {
+                        Op::Load(a, idx) => {
                             d.memory = true;
                             if let ArrRef::Param(j) = a {
-                                if !self.loaded.contains(j) {
-                                    self.loaded.push(*j);
+                                if !self.loads.iter().any(|(b, x)| b == j && x == idx) {
+                                    self.loads.push((*j, idx.clone()));
                                 }
                             }
                         }
@@ -154,7 +155,8 @@ impl Flow {
 }
 
 /// A grid-stride loop, or a read-modify-write of an array at an index that is not the
-/// thread's own: an index with no thread-dependent part, or one computed from memory.
+/// thread's own: an index with no thread-dependent part, one computed from memory, or
+/// loads of the array at other indices than the thread stores to.
 fn shared_updates(k: &Kernel) -> Option<String> {
     let mut defs = vec![0u32; k.regs.len()];
     count_defs(&k.body, &mut defs);
@@ -162,7 +164,7 @@ fn shared_updates(k: &Kernel) -> Option<String> {
         deps: vec![Dep::default(); k.regs.len()],
         multi: defs.iter().map(|&n| n > 1).collect(),
         changed: true,
-        loaded: Vec::new(),
+        loads: Vec::new(),
         stores: Vec::new(),
         grid_stride: false,
     };
@@ -176,14 +178,66 @@ fn shared_updates(k: &Kernel) -> Option<String> {
     if f.grid_stride {
         return Some("a grid-stride loop".into());
     }
+    // A single-definition copy names the same value as its source.
+    let mut copy_of = vec![None; k.regs.len()];
+    copies(&k.body, &defs, &mut copy_of);
+    let canon = |r: Reg| {
+        let mut r = r;
+        for _ in 0..copy_of.len() {
+            match copy_of[r as usize] {
+                Some(src) => r = src,
+                None => break,
+            }
+        }
+        r
+    };
+    let canon_all = |idx: &[Reg]| idx.iter().map(|r| canon(*r)).collect::<Vec<_>>();
     f.stores.iter().find_map(|(j, idx)| {
-        if !f.loaded.contains(j) {
+        let loads: Vec<&Vec<Reg>> = f
+            .loads
+            .iter()
+            .filter(|(b, _)| b == j)
+            .map(|(_, x)| x)
+            .collect();
+        if loads.is_empty() {
             return None;
         }
         let deps: Vec<Dep> = idx.iter().map(|r| f.deps[*r as usize]).collect();
         let own = deps.iter().any(|d| d.thread) && !deps.iter().any(|d| d.memory);
-        (!own).then(|| format!("threads may update one element of argument {j} together"))
+        // Reading a neighbour's element that another thread writes (an in-place stencil)
+        // is a race too: every access must be at the one index the thread stores to.
+        let mine = canon_all(idx);
+        let only_own = loads.iter().all(|x| canon_all(x) == mine)
+            && f.stores
+                .iter()
+                .filter(|(b, _)| b == j)
+                .all(|(_, x)| canon_all(x) == mine);
+        (!(own && only_own))
+            .then(|| format!("threads may update one element of argument {j} together"))
     })
+}
+
+fn copies(ss: &[Stmt], defs: &[u32], copy_of: &mut [Option<Reg>]) {
+    for s in ss {
+        match s {
+            Stmt::Inst(i) => {
+                if let (Some(d), Op::Copy(src)) = (i.dst, &i.op) {
+                    if defs.get(d as usize) == Some(&1) {
+                        copy_of[d as usize] = Some(*src);
+                    }
+                }
+            }
+            Stmt::If(_, t, e) => {
+                copies(t, defs, copy_of);
+                copies(e, defs, copy_of);
+            }
+            Stmt::Loop { body, latch, .. } => {
+                copies(body, defs, copy_of);
+                copies(latch, defs, copy_of);
+            }
+            _ => {}
+        }
+    }
 }
 
 fn count_defs(ss: &[Stmt], defs: &mut [u32]) {
