@@ -38,3 +38,15 @@ fn int_bit_count_in_kernels_counts_like_python() {
     );
     assert_eq!(out, "[8 2]\n");
 }
+
+#[test]
+fn numba_types_module_names_the_same_type_objects() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from numba import types, cuda\nimport numba\nfrom numba.core import types as core_types\nimport numpy as np\n\
+         print(types.int32, types.float32[:], types.int32 == numba.int32, core_types.float64 == numba.float64)\n\
+         @cuda.jit(types.void(types.float32[::1]))\ndef k(a):\n    s = cuda.shared.array(4, dtype=numba.types.int32)\n    s[0] = 3\n    a[0] = s[0]\n\
+         x = np.zeros(1, dtype=np.float32)\nk[1, 1](x)\nprint(x)",
+    );
+    assert_eq!(out, "int32 array(float32, 1d, A) True True\n[3.]\n");
+}

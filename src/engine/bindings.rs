@@ -42,15 +42,17 @@ fn numba_errors() -> Rc<Module> {
 
 /// Fill the session's registries. The module order is the order an import error lists them.
 pub fn install(rt: &mut Runtime) {
-    let bindings: [(&'static str, ModuleBuilder); 11] = [
+    let bindings: [(&'static str, ModuleBuilder); 12] = [
         ("numpy", |_| Ok(crate::numpy::module())),
         ("numba", |rt| {
             let m = crate::numba::numba_module();
             crate::numba_cuda::smart::register(&m);
             let cuda = registry::import(rt, "numba.cuda")?;
             m.set("cuda", Value::Module(cuda));
+            m.set("types", Value::Module(registry::import(rt, "numba.types")?));
             Ok(m)
         }),
+        ("numba.types", |_| Ok(crate::numba::types_module())),
         ("numba.cuda", |rt| {
             let m = crate::numba_cuda::module();
             crate::numba::register_cuda_api(&m);
@@ -62,11 +64,15 @@ pub fn install(rt: &mut Runtime) {
             Ok(crate::numba::cuda_random_module())
         }),
         ("numba.core", |rt| {
-            let m = Module::new("numba.core", "Numba's core package (its errors module).");
+            let m = Module::new(
+                "numba.core",
+                "Numba's core package (its errors and types modules).",
+            );
             m.set(
                 "errors",
                 Value::Module(registry::import(rt, "numba.core.errors")?),
             );
+            m.set("types", Value::Module(registry::import(rt, "numba.types")?));
             Ok(Rc::new(m))
         }),
         ("numba.core.errors", |_| Ok(numba_errors())),
@@ -105,7 +111,7 @@ pub fn install(rt: &mut Runtime) {
     ];
     let stdlib = crate::interp::modules::stdlib_builders();
     // numpy, numba..., cupy, then math, time, sys, then matplotlib..., IPython..., warnings.
-    let (first, rest) = bindings.split_at(7);
+    let (first, rest) = bindings.split_at(8);
     for (name, b) in first
         .iter()
         .chain(&stdlib[..3])

@@ -46,6 +46,14 @@ pub fn numba_module() -> Rc<Module> {
     Rc::new(m)
 }
 
+/// Build `numba.types` (also `numba.core.types`): the Numba type objects by name, as in
+/// `types.int32`, `types.float32[:]`, `types.void(types.int32)`.
+pub fn types_module() -> Rc<Module> {
+    let m = Module::new("numba.types", "Numba's type objects.");
+    numba_types::register_types(&m);
+    Rc::new(m)
+}
+
 /// Add the kernel API to `numba.cuda`: `jit`, `reduce`, `Reduce`, `In`, `Out`, `InOut`,
 /// `vectorize`, and the in-kernel names (`grid`, `threadIdx`, `shared`, `atomic`, ...).
 pub fn register_cuda_api(cuda: &Module) {
