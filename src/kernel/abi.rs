@@ -65,6 +65,21 @@ pub struct LaunchConfig {
     pub dynamic_shared_bytes: usize,
 }
 
+impl LaunchConfig {
+    /// Blocks in the grid.
+    pub fn blocks(&self) -> usize {
+        self.grid.iter().map(|&g| g as usize).product()
+    }
+    /// Threads in one block (at least 1, so per-block loops always make progress).
+    pub fn threads_per_block(&self) -> usize {
+        self.block
+            .iter()
+            .map(|&b| b as usize)
+            .product::<usize>()
+            .max(1)
+    }
+}
+
 /// Where an array argument's memory lives.
 #[derive(Clone)]
 pub enum ArgMem {

@@ -93,14 +93,8 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
         }
     }
     let g = p.cfg.grid;
-    let nblocks = g[0] as usize * g[1] as usize * g[2] as usize;
-    let threads = p
-        .cfg
-        .block
-        .iter()
-        .map(|&b| b as usize)
-        .product::<usize>()
-        .max(1);
+    let nblocks = p.cfg.blocks();
+    let threads = p.cfg.threads_per_block();
     let wide = p.k.hints.wide && g[1] == 1 && g[2] == 1;
     // A launch this small finishes in less time than waking the pool's workers takes.
     let small = nblocks * threads <= SMALL_LAUNCH_LANES;

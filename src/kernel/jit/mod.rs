@@ -315,15 +315,8 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
         return None;
     }
     let base: Vec<JArr> = descs.iter().map(jarr).collect();
-    let g = p.cfg.grid;
-    let nblocks = g[0] as usize * g[1] as usize * g[2] as usize;
-    let threads = p
-        .cfg
-        .block
-        .iter()
-        .map(|&b| b as usize)
-        .product::<usize>()
-        .max(1);
+    let nblocks = p.cfg.blocks();
+    let threads = p.cfg.threads_per_block();
     let small = nblocks * threads <= SMALL_LAUNCH;
     let workers = rayon::current_num_threads().max(1);
     let per_chunk = (CHUNK_THREADS / threads)
