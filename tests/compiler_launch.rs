@@ -214,6 +214,7 @@ fn decorated(
         defaults: Vec::new(),
         kw_defaults: Vec::new(),
         doc: None,
+        class_cell: Default::default(),
     });
     nbcuda::interp::expr::call_value(
         rt,

@@ -214,7 +214,7 @@ fn cupy_cai_key_order_and_stream() {
         panic!()
     };
     let d = d.borrow();
-    let keys: Vec<&str> = d.entries.iter().map(|(k, _)| k.as_str().unwrap()).collect();
+    let keys: Vec<&str> = d.iter().map(|(k, _)| k.as_str().unwrap()).collect();
     assert_eq!(
         keys,
         ["shape", "typestr", "descr", "stream", "version", "strides", "data"]

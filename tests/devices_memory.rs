@@ -370,7 +370,6 @@ fn repr_and_cuda_array_interface() {
     let Value::Dict(ref dict) = cai else { panic!() };
     let dict = dict.borrow();
     let keys: Vec<String> = dict
-        .entries
         .iter()
         .map(|(k, _)| k.as_str().unwrap().to_string())
         .collect();

@@ -202,8 +202,9 @@ fn dropping_containers_nested_millions_deep_never_recurses() {
             for i in 0..2_000_000 {
                 l = Value::list(vec![Value::Int(i), l]);
                 t = Value::tuple(vec![t, Value::Int(i)]);
-                let entries = vec![(Value::Int(i), d)];
-                d = Value::Dict(Rc::new(RefCell::new(Dict { entries })));
+                let mut entries = Dict::default();
+                entries.push(Value::Int(i), d);
+                d = Value::Dict(Rc::new(RefCell::new(entries)));
             }
             let mixed = Value::list(vec![l, t.clone(), d]);
             drop(mixed);

@@ -1,5 +1,6 @@
-//! Lists, tuples and strings: shared mutable lists, in-place operators, and sizes that do
-//! not fit in memory (MemoryError, never an abort).
+//! Lists, tuples, strings and dicts: shared mutable lists, in-place operators, dict keys
+//! with Python equality at any size, and sizes that do not fit in memory (MemoryError,
+//! never an abort).
 
 mod common;
 use common::Session;
@@ -108,4 +109,39 @@ fn sets_compare_equal_whatever_their_order() {
         s.eval("(set(['a', 'b']) == set(['b', 'a']), {1, 2} == {2, 1, 1}, {1, 2} != {1, 3}, {1} == {1.0}, {(1, 2)} == {(1, 2)})"),
         "(True, True, True, True, True)"
     );
+}
+
+#[test]
+fn dicts_keep_order_and_python_key_equality_at_any_size() {
+    // Expected values are CPython 3.11's.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "d = {i: i for i in range(100000)}\nprint(len(d), d[99999], 5 in d, -1 in d)\n\
+         e = {}\nfor i in range(100000):\n    e[str(i)] = i\n\
+         for i in range(0, 100000, 2):\n    del e[str(i)]\n\
+         print(len(e), list(e)[:3], e.get('1'), e.get('2', 'none'))",
+    );
+    assert_eq!(
+        out,
+        "100000 99999 True False\n50000 ['1', '3', '5'] 1 none\n"
+    );
+    let out = s.stdout(
+        "f = {1: 'a', 1.0: 'b', True: 'c', (1, 2): 'd'}\n\
+         print(f, f[(1, 2)], f.pop(1), f, f.setdefault('z', 3), f)\n\
+         f.update([('q', 1)], w=2); print(f, f.popitem(), f)\n\
+         class K:\n    def __init__(self, v): self.v = v\n\
+         \x20   def __eq__(self, o): return isinstance(o, K) and o.v == self.v\n\
+         \x20   def __hash__(self): return hash(self.v)\n\
+         g = {K(1): 'one', 2: 'two'}\nprint(g[K(1)], K(1) in g, K(3) in g, g[2])\n\
+         h = {'a': 1, 'b': 2}\nprint(h == {'b': 2, 'a': 1}, h != {'a': 1}, {1: 2} == {1.0: 2})\n\
+         del h['a']; h['a'] = 5; print(h, list(h.items()))",
+    );
+    assert_eq!(
+        out,
+        "{(1, 2): 'd', 'z': 3} d c {(1, 2): 'd', 'z': 3} 3 {(1, 2): 'd', 'z': 3}\n\
+         {(1, 2): 'd', 'z': 3, 'q': 1} ('w', 2) {(1, 2): 'd', 'z': 3, 'q': 1}\n\
+         one True False two\nTrue True True\n{'b': 2, 'a': 5} [('b', 2), ('a', 5)]\n"
+    );
+    let c = s.run("{}.popitem()");
+    assert_eq!(c.evalue(), "'popitem(): dictionary is empty'");
 }

@@ -60,6 +60,7 @@ impl Session {
             origin: Rc::from(format!("Cell In[{count}]").as_str()),
             fname: "<module>".into(),
             handling: Vec::new(),
+            kind: Default::default(),
         }
     }
 

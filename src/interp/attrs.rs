@@ -47,6 +47,10 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
                     .as_any()
                     .downcast_ref::<crate::py::function::Function>()
                     .map(|f| Value::str(&f.name)),
+                "__qualname__" => o
+                    .as_any()
+                    .downcast_ref::<crate::py::function::Function>()
+                    .map(|f| Value::str(&f.qualname)),
                 _ => None,
             },
         },
@@ -587,20 +591,13 @@ fn tuple_method(t: Rc<[Value]>, name: &str) -> Option<Value> {
 fn dict_method(d: Rc<RefCell<Dict>>, name: &str) -> Option<Value> {
     let d2 = d.clone();
     match name {
-        "keys" => m("dict.keys", move |_, _| {
-            Ok(Value::list(
-                d2.borrow().entries.iter().map(|(k, _)| k.clone()).collect(),
-            ))
-        }),
+        "keys" => m("dict.keys", move |_, _| Ok(Value::list(d2.borrow().keys()))),
         "values" => m("dict.values", move |_, _| {
-            Ok(Value::list(
-                d2.borrow().entries.iter().map(|(_, v)| v.clone()).collect(),
-            ))
+            Ok(Value::list(d2.borrow().values()))
         }),
         "items" => m("dict.items", move |_, _| {
             Ok(Value::list(
                 d2.borrow()
-                    .entries
                     .iter()
                     .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
                     .collect(),
@@ -608,18 +605,15 @@ fn dict_method(d: Rc<RefCell<Dict>>, name: &str) -> Option<Value> {
         }),
         "get" => m("dict.get", move |rt, a| {
             let key = a.pos.first().cloned().unwrap_or(Value::None);
-            let dd = d2.borrow().clone();
-            Ok(ops::dict_get(rt, &dd, &key)?
+            ops::check_hashable(&key)?;
+            Ok(ops::dict_lookup(rt, &d2, &key)?
                 .unwrap_or_else(|| a.pos.get(1).cloned().unwrap_or(Value::None)))
         }),
         "pop" => m("dict.pop", move |rt, a| {
             let key = a.pos.first().cloned().unwrap_or(Value::None);
-            let entries = d2.borrow().entries.clone();
-            for (i, (k, v)) in entries.iter().enumerate() {
-                if ops::py_eq(rt, k, &key)? {
-                    d2.borrow_mut().entries.remove(i);
-                    return Ok(v.clone());
-                }
+            ops::check_hashable(&key)?;
+            if let Some(v) = crate::interp::subscript::dict_remove(rt, &d2, &key)? {
+                return Ok(v);
             }
             a.pos.get(1).cloned().ok_or_else(|| {
                 PyErr::key_error(crate::interp::repr::repr(rt, &key).unwrap_or_default())
@@ -627,35 +621,54 @@ fn dict_method(d: Rc<RefCell<Dict>>, name: &str) -> Option<Value> {
         }),
         "setdefault" => m("dict.setdefault", move |rt, a| {
             let key = a.pos.first().cloned().unwrap_or(Value::None);
-            let dd = d2.borrow().clone();
-            if let Some(v) = ops::dict_get(rt, &dd, &key)? {
+            ops::check_hashable(&key)?;
+            if let Some(v) = ops::dict_lookup(rt, &d2, &key)? {
                 return Ok(v);
             }
             let v = a.pos.get(1).cloned().unwrap_or(Value::None);
-            let mut dd = dd;
-            ops::dict_set(rt, &mut dd, key, v.clone())?;
-            *d2.borrow_mut() = dd;
+            ops::dict_store(rt, &d2, key, v.clone())?;
             Ok(v)
         }),
         "update" => m("dict.update", move |rt, a| {
-            let mut dd = d2.borrow().clone();
-            if let Some(Value::Dict(o)) = a.pos.first() {
-                for (k, v) in o.borrow().entries.clone() {
-                    ops::dict_set(rt, &mut dd, k, v)?;
+            let items = match a.pos.first() {
+                Some(Value::Dict(o)) => o.borrow().items(),
+                Some(other) => {
+                    let mut pairs = Vec::new();
+                    for item in rt.iterate(other)? {
+                        match rt.iterate(&item)?.as_slice() {
+                            [k, v] => pairs.push((k.clone(), v.clone())),
+                            _ => {
+                                return Err(PyErr::value_error(
+                                    "dictionary update sequence element has the wrong length; 2 is required",
+                                ))
+                            }
+                        }
+                    }
+                    pairs
                 }
+                None => Vec::new(),
+            };
+            for (k, v) in items {
+                ops::dict_store(rt, &d2, k, v)?;
             }
             for (k, v) in &a.kw {
-                ops::dict_set(rt, &mut dd, Value::Str(k.clone()), v.clone())?;
+                ops::dict_store(rt, &d2, Value::Str(k.clone()), v.clone())?;
             }
-            *d2.borrow_mut() = dd;
             Ok(Value::None)
         }),
         "copy" => m("dict.copy", move |_, _| {
             Ok(Value::Dict(Rc::new(RefCell::new(d2.borrow().clone()))))
         }),
         "clear" => m("dict.clear", move |_, _| {
-            d2.borrow_mut().entries.clear();
+            d2.borrow_mut().clear();
             Ok(Value::None)
+        }),
+        "popitem" => m("dict.popitem", move |_, _| {
+            let last = d2.borrow_mut().pop_last();
+            match last {
+                Some((k, v)) => Ok(Value::tuple(vec![k, v])),
+                None => Err(PyErr::key_error("'popitem(): dictionary is empty'")),
+            }
         }),
         _ => None,
     }

@@ -15,6 +15,9 @@ use crate::py::value::{Args, Value};
 
 /// `type(v)`.
 pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
+    if let Some(i) = crate::interp::classes::as_instance(v) {
+        return Value::Object(i.class.clone());
+    }
     let core = match v {
         Value::None => None,
         Value::Bool(_) => Some("bool"),
@@ -316,6 +319,9 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
             "object" => true,
             _ => false,
         });
+    }
+    if let Some(r) = crate::interp::class_tools::isinstance(v, cls) {
+        return Ok(r);
     }
     if let Some(e) = cls.downcast::<ExceptionType>() {
         return Ok(v
@@ -712,6 +718,9 @@ pub fn builtins() -> HashMap<String, Value> {
         "A hash of an immutable value.",
         |rt, a| {
             let v = a.pos.first().cloned().unwrap_or(Value::None);
+            if let Some(inst) = crate::interp::classes::as_instance(&v) {
+                return crate::interp::classes::hash_instance(rt, &inst);
+            }
             ops::check_hashable(&v)?;
             if let Some(h) = crate::interp::hashing::numeric_hash(&v) {
                 return Ok(Value::Int(h));
@@ -733,7 +742,7 @@ pub fn builtins() -> HashMap<String, Value> {
             Ok(Value::None)
         }),
     );
-    b.insert("NotImplemented".into(), Value::None);
+    crate::interp::class_tools::register(&mut b);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     for class in BUILTIN_NAMES {
         b.insert(

@@ -1,5 +1,5 @@
-//! Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and
-//! `locals()`. They are dispatched from the call expression, which has the frame; called
+//! Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()`,
+//! `locals()` and `super()`. They are dispatched from the call expression, which has the frame; called
 //! any other way (through an alias, say) they say so.
 
 use std::collections::HashMap;
@@ -12,7 +12,7 @@ use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Dict, Value};
 
 /// The builtins [`call`] runs.
-pub const FRAME_BUILTINS: [&str; 4] = ["exec", "eval", "globals", "locals"];
+pub const FRAME_BUILTINS: [&str; 5] = ["exec", "eval", "globals", "locals", "super"];
 
 /// Whether `f` is one of [`FRAME_BUILTINS`].
 pub fn is_frame_builtin(f: &Value) -> Option<&'static str> {
@@ -45,6 +45,11 @@ pub fn register(b: &mut HashMap<String, Value>) {
             "locals()",
             "The current local namespace as a dict (a snapshot).",
         ),
+        (
+            "super",
+            "super() or super(type, obj)",
+            "The parent classes' attributes, as seen from the method's class.",
+        ),
     ];
     for (name, sig, doc) in docs {
         b.insert(
@@ -64,6 +69,7 @@ pub fn call(rt: &mut Runtime, ctx: &mut Ctx, name: &str, args: Args) -> PyResult
     match name {
         "globals" => Ok(dict_of(&ctx.globals)),
         "locals" => Ok(dict_of(ctx.locals.as_ref().unwrap_or(&ctx.globals))),
+        "super" => crate::interp::class_tools::super_call(ctx, args),
         _ => run(rt, ctx, name == "eval", args),
     }
 }
@@ -93,7 +99,7 @@ fn scope_of(func: &str, what: &str, d: &Value) -> PyResult<Option<Scope>> {
         Value::None => Ok(None),
         Value::Dict(d) => {
             let mut map = HashMap::new();
-            for (k, v) in &d.borrow().entries {
+            for (k, v) in d.borrow().iter() {
                 if let Value::Str(s) = k {
                     map.insert(s.to_string(), v.clone());
                 }
@@ -168,6 +174,7 @@ fn run(rt: &mut Runtime, ctx: &mut Ctx, is_eval: bool, args: Args) -> PyResult<V
         origin: Rc::from("<string>"),
         fname: "<module>".into(),
         handling: Vec::new(),
+        kind: Default::default(),
     };
     let result = if is_eval {
         match stmts.as_slice() {

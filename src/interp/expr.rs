@@ -213,7 +213,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
                     }
                     None => match v {
                         Value::Dict(ref other) => {
-                            for (k, v) in other.borrow().entries.clone() {
+                            for (k, v) in other.borrow().items() {
                                 ops::dict_set(rt, &mut dict, k, v)?;
                             }
                         }
@@ -315,7 +315,7 @@ pub fn eval_args(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::Arguments) -> PyResul
             Some(name) => kw.push((Rc::from(name.as_str()), v)),
             None => match v {
                 Value::Dict(ref d) => {
-                    for (k, v) in d.borrow().entries.iter() {
+                    for (k, v) in d.borrow().iter() {
                         let Value::Str(s) = k else {
                             return Err(PyErr::type_error("keywords must be strings"));
                         };
@@ -488,6 +488,15 @@ pub fn call_function(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Val
 fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
     let locals: crate::py::function::Scope = Rc::new(RefCell::new(HashMap::new()));
     bind_params(f, args, &mut locals.borrow_mut())?;
+    let class = f.class_cell.borrow().as_ref().and_then(|w| w.upgrade());
+    let first_param = f.param_names().into_iter().next();
+    let kind = match (class, first_param) {
+        (Some(class), Some(self_param)) => crate::interp::frame::ScopeKind::Method {
+            class: Value::Object(class),
+            self_param,
+        },
+        _ => crate::interp::frame::ScopeKind::Plain,
+    };
     let mut ctx = Ctx {
         locals: Some(locals),
         globals: f.globals.clone(),
@@ -498,6 +507,7 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
         origin: Rc::from(f.origin.as_str()),
         fname: f.name.clone(),
         handling: Vec::new(),
+        kind,
     };
     crate::interp::stmt::collect_declarations(&f.def.body, &mut ctx);
     match crate::interp::stmt::exec_block(rt, &mut ctx, &f.def.body)? {
@@ -526,7 +536,7 @@ fn bind_params(f: &Function, args: Args, locals: &mut HashMap<String, Value>) ->
     } else if !extra.is_empty() {
         return Err(PyErr::type_error(format!(
             "{}() takes {} positional argument{} but {} were given",
-            f.name,
+            f.qualname,
             n_pos,
             if n_pos == 1 { "" } else { "s" },
             n_pos + extra.len()
@@ -545,7 +555,7 @@ fn bind_params(f: &Function, args: Args, locals: &mut HashMap<String, Value>) ->
             if i < p.posonlyargs.len() {
                 return Err(PyErr::type_error(format!(
                     "{}() got some positional-only arguments passed as keyword arguments: '{k}'",
-                    f.name
+                    f.qualname
                 )));
             }
         }
@@ -553,7 +563,7 @@ fn bind_params(f: &Function, args: Args, locals: &mut HashMap<String, Value>) ->
             if locals.contains_key(&*k) {
                 return Err(PyErr::type_error(format!(
                     "{}() got multiple values for argument '{k}'",
-                    f.name
+                    f.qualname
                 )));
             }
             locals.insert(k.to_string(), v);
@@ -562,7 +572,7 @@ fn bind_params(f: &Function, args: Args, locals: &mut HashMap<String, Value>) ->
         } else {
             return Err(PyErr::type_error(format!(
                 "{}() got an unexpected keyword argument '{k}'",
-                f.name
+                f.qualname
             )));
         }
     }
@@ -598,7 +608,7 @@ fn bind_params(f: &Function, args: Args, locals: &mut HashMap<String, Value>) ->
     if !missing.is_empty() {
         return Err(PyErr::type_error(format!(
             "{}() missing {} required positional argument{}: {}",
-            f.name,
+            f.qualname,
             missing.len(),
             if missing.len() == 1 { "" } else { "s" },
             missing.join(" and ")

@@ -19,6 +19,20 @@ pub enum Flow {
     Return(Value),
 }
 
+/// What kind of code a frame runs, for the two things that depend on it.
+#[derive(Clone, Default)]
+pub enum ScopeKind {
+    /// A cell, a function body, `exec`.
+    #[default]
+    Plain,
+    /// A class body: functions defined here are methods (they do not see the class
+    /// namespace as a closure, and their qualname is `Class.method`).
+    ClassBody { qualname: String },
+    /// A method body: zero-argument `super()` uses the defining class and the first
+    /// parameter.
+    Method { class: Value, self_param: String },
+}
+
 /// One activation: a cell (module level) or a function call.
 pub struct Ctx {
     /// Function locals; None at module level, where globals are the locals.
@@ -36,6 +50,7 @@ pub struct Ctx {
     pub fname: String,
     /// Exceptions being handled (for bare `raise`), innermost last.
     pub handling: Vec<PyErr>,
+    pub kind: ScopeKind,
 }
 
 impl Ctx {
@@ -55,6 +70,10 @@ impl Ctx {
             origin: self.origin.clone(),
             fname: self.fname.clone(),
             handling: Vec::new(),
+            kind: match &self.kind {
+                ScopeKind::Method { .. } => self.kind.clone(),
+                _ => ScopeKind::Plain,
+            },
         }
     }
 

@@ -389,7 +389,7 @@ fn to_json_node(rt: &mut Runtime, v: &Value, active: &mut Vec<usize>) -> PyResul
         ),
         Value::Dict(d) => {
             let mut m = Map::new();
-            for (k, val) in d.borrow().entries.clone() {
+            for (k, val) in d.borrow().items() {
                 m.insert(
                     crate::interp::repr::to_str(rt, &k)?,
                     to_json_in(rt, &val, active)?,

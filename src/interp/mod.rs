@@ -8,11 +8,15 @@
 //! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter), and iter/next. |
+//! | `class_tools.rs` | The objects classes are built from: bound methods, `staticmethod`, `classmethod`, `property`, `super()`, `NotImplemented`, and `issubclass`. |
+//! | `classes.rs` | Classes defined in cells: the `class` statement, C3 method resolution order, instances, attribute lookup and the special methods through which instances take part in Python's protocols. |
+//! | `dataclasses.rs` | The `dataclasses` module: `@dataclass` with generated `__init__`, `__repr__` and comparisons, `field`, `fields`, `asdict`, `astuple`, `replace`. |
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
 //! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
 //! | `func_modules.rs` | Standard modules about functions and iteration: `operator`, `functools` (`partial`, `reduce`), `itertools` (`product`, `chain`, `combinations`, `permutations`, as lists). |
 //! | `hashing.rs` | CPython's hashes of numbers and tuples. |
+//! | `instance_protocols.rs` | How instances of cell-defined classes take part in Python's protocols (repr, attributes, calls, subscripts, operators, iteration, len, truth, `with`, rich display, equality) through their special methods. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
 //! | `modules.rs` | The import system and the small standard modules: `math`, `time`, `sys`. |
@@ -31,11 +35,15 @@ pub mod assist;
 pub mod attrs;
 pub mod builtins;
 pub mod builtins_iter;
+pub mod class_tools;
+pub mod classes;
+pub mod dataclasses;
 pub mod dynamic;
 pub mod expr;
 pub mod frame;
 pub mod func_modules;
 pub mod hashing;
+pub mod instance_protocols;
 pub mod ipython;
 pub mod magics;
 pub mod modules;

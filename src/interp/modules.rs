@@ -16,10 +16,11 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 }
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
-/// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`) under
+/// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`) under
 /// their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 13] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 14] {
     [
+        ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
         ("math", |_| Ok(math_module())),
         ("time", |_| Ok(time_module())),

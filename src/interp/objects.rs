@@ -95,8 +95,11 @@ impl Object for ExceptionType {
         Ok(format!("<class '{}'>", self.name))
     }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
+        let is_key_error = crate::py::exceptions::name_is_subclass(&self.name, "KeyError");
         let msg = match args.pos.as_slice() {
             [] => String::new(),
+            // str(KeyError(k)) is repr(k), so a missing key shows its quotes.
+            [one] if is_key_error => crate::interp::repr::repr(rt, one)?,
             [one] => crate::interp::repr::to_str(rt, one)?,
             many => crate::interp::repr::repr(rt, &Value::tuple(many.to_vec()))?,
         };
@@ -126,8 +129,25 @@ impl Object for ExceptionValue {
     fn type_name(&self) -> String {
         self.err.ename.clone()
     }
-    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(format!("{}({:?})", self.err.ename, self.err.message))
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        if self.args.is_empty()
+            && self
+                .err
+                .is_instance(crate::py::exceptions::ExcClass::KeyError)
+        {
+            // A KeyError's message is already the repr of its key.
+            return Ok(format!("{}({})", self.err.ename, self.err.message));
+        }
+        let args = if self.args.is_empty() && !self.err.message.is_empty() {
+            vec![Value::str(&self.err.message)]
+        } else {
+            self.args.clone()
+        };
+        let mut parts = Vec::new();
+        for a in &args {
+            parts.push(crate::interp::repr::repr(rt, a)?);
+        }
+        Ok(format!("{}({})", self.err.ename, parts.join(", ")))
     }
     fn str(&self, _rt: &mut Runtime) -> PyResult<String> {
         Ok(self.err.message.clone())

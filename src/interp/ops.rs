@@ -24,7 +24,7 @@ pub fn truthy(rt: &mut Runtime, v: &Value) -> PyResult<bool> {
         Value::Bytes(b) => !b.is_empty(),
         Value::Tuple(t) => !t.is_empty(),
         Value::List(l) => !l.borrow().is_empty(),
-        Value::Dict(d) => !d.borrow().entries.is_empty(),
+        Value::Dict(d) => !d.borrow().is_empty(),
         Value::Set(s) => !s.borrow().is_empty(),
         Value::Array(a) => ndarray_attrs::array_truthy(a)?,
         Value::Scalar(s) => s.as_f64() != 0.0,
@@ -95,12 +95,15 @@ fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
             seq_eq(rt, &x, &y)?
         }
         (Value::Dict(x), Value::Dict(y)) => {
-            let (x, y) = (x.borrow().clone(), y.borrow().clone());
-            if x.entries.len() != y.entries.len() {
+            if Rc::ptr_eq(x, y) {
+                return Ok(true);
+            }
+            if x.borrow().len() != y.borrow().len() {
                 return Ok(false);
             }
-            for (k, v) in &x.entries {
-                match dict_get(rt, &y, k)? {
+            let items = x.borrow().items();
+            for (k, v) in &items {
+                match crate::interp::subscript::dict_lookup(rt, y, k)? {
                     Some(w) if is_same(v, &w) || py_eq(rt, v, &w)? => {}
                     _ => return Ok(false),
                 }
@@ -201,6 +204,18 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow().clone(), y.borrow().clone());
             in_comparison(rt, |rt| seq_cmp(rt, &x, &y))?
+        }
+        (Value::Object(_), _) | (_, Value::Object(_)) => {
+            // Objects order through their comparison methods (`__lt__`), as sorted() uses.
+            let lt = compare(rt, BinOp::Lt, a, b)?;
+            let gt = compare(rt, BinOp::Lt, b, a)?;
+            if truthy(rt, &lt)? {
+                Ordering::Less
+            } else if truthy(rt, &gt)? {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            }
         }
         _ => {
             return Err(PyErr::type_error(format!(
@@ -496,7 +511,7 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
         }
         (BinOp::BitOr, Value::Dict(x), Value::Dict(y)) => {
             let mut d = x.borrow().clone();
-            for (k, v) in y.borrow().entries.clone() {
+            for (k, v) in y.borrow().items() {
                 dict_set(rt, &mut d, k, v)?;
             }
             Ok(Value::Dict(Rc::new(RefCell::new(d))))
@@ -571,6 +586,15 @@ pub fn inplace(rt: &mut Runtime, op: BinOp, cur: &Value, rhs: &Value) -> PyResul
             Ok(cur.clone())
         }
         (_, Value::Array(a)) if a.ndim() > 0 => ndarray_attrs::inplace_op(op, a, rhs, rt),
+        (_, Value::Object(_)) => match crate::interp::classes::as_instance(cur) {
+            Some(inst) => {
+                match crate::interp::instance_protocols::inplace_special(rt, &inst, op, rhs)? {
+                    Some(v) => Ok(v),
+                    None => binary(rt, op, cur, rhs),
+                }
+            }
+            None => binary(rt, op, cur, rhs),
+        },
         _ => binary(rt, op, cur, rhs),
     }
 }
@@ -668,7 +692,7 @@ pub fn iterate(rt: &mut Runtime, v: &Value) -> PyResult<Vec<Value>> {
         Value::Set(s) => s.borrow().clone(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Bytes(b) => b.iter().map(|&c| Value::Int(c as i64)).collect(),
-        Value::Dict(d) => d.borrow().entries.iter().map(|(k, _)| k.clone()).collect(),
+        Value::Dict(d) => d.borrow().keys(),
         Value::Array(a) => ndarray_attrs::array_iter(a)?,
         Value::Object(o) => match o.clone().iter(rt)? {
             Some(items) => items,
@@ -688,7 +712,7 @@ pub fn len(rt: &mut Runtime, v: &Value) -> PyResult<usize> {
         Value::Bytes(b) => b.len(),
         Value::List(l) => l.borrow().len(),
         Value::Tuple(t) => t.len(),
-        Value::Dict(d) => d.borrow().entries.len(),
+        Value::Dict(d) => d.borrow().len(),
         Value::Set(s) => s.borrow().len(),
         Value::Array(a) => {
             if a.ndim() == 0 {
@@ -740,6 +764,17 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
                 && ((i - r.start) / r.step) >= 0
                 && (((i - r.start) / r.step) as usize) < n)
         }
+        Value::Object(_)
+            if crate::interp::classes::as_instance(container)
+                .is_some_and(|i| i.class.find("__contains__").is_some()) =>
+        {
+            let inst = crate::interp::classes::as_instance(container);
+            let r = match inst {
+                Some(i) => i.call_special(rt, "__contains__", vec![x.clone()])?,
+                None => None,
+            };
+            truthy(rt, &r.unwrap_or(Value::Bool(false)))
+        }
         other => {
             for item in iterate(rt, other)? {
                 if py_eq(rt, &item, x)? {
@@ -752,5 +787,6 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
 }
 
 pub use crate::interp::subscript::{
-    check_hashable, del_item, dict_get, dict_set, get_item, seq_index, set_item, slice_items,
+    check_hashable, del_item, dict_get, dict_lookup, dict_set, dict_store, get_item, seq_index,
+    set_item, slice_items,
 };

@@ -133,7 +133,7 @@ fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
             }
         }
         Value::Dict(d) => {
-            let entries = d.borrow().entries.clone();
+            let entries = d.borrow().items();
             let mut parts = Vec::new();
             for (k, v) in &entries {
                 parts.push(format!("{}: {}", repr(rt, k)?, repr(rt, v)?));
@@ -218,7 +218,7 @@ fn pretty_at(rt: &mut Runtime, v: &Value, indent: usize) -> PyResult<String> {
             ("(", ")", parts)
         }
         Value::Dict(d) => {
-            let entries = d.borrow().entries.clone();
+            let entries = d.borrow().items();
             let mut parts = Vec::new();
             for (k, val) in &entries {
                 let ks = repr(rt, k)?;
@@ -239,6 +239,17 @@ fn pretty_items(rt: &mut Runtime, items: &[Value], indent: usize) -> PyResult<Ve
 
 /// Apply a format spec (`format(value, spec)`, f-string `{x:spec}`).
 pub fn format_value(rt: &mut Runtime, v: &Value, spec: &str) -> PyResult<String> {
+    if let Some(inst) = crate::interp::classes::as_instance(v) {
+        if let Some(r) = inst.call_special(rt, "__format__", vec![Value::str(spec)])? {
+            return match &r {
+                Value::Str(s) => Ok(s.to_string()),
+                other => Err(PyErr::type_error(format!(
+                    "__format__ must return a str, not {}",
+                    other.type_name()
+                ))),
+            };
+        }
+    }
     if spec.is_empty() {
         return to_str(rt, v);
     }

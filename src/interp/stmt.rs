@@ -10,7 +10,6 @@ use crate::interp::frame::{Ctx, Flow};
 use crate::interp::objects::{ExceptionType, ExceptionValue, RangeObj};
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
-use crate::py::exceptions::name_is_subclass;
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Value};
@@ -285,7 +284,7 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
         Stmt::IpyEscapeCommand(c) => {
             crate::interp::magics::run_escape(rt, ctx, c.kind, &c.value, false)?;
         }
-        Stmt::ClassDef(_) => return Err(unsupported("class definitions")),
+        Stmt::ClassDef(c) => crate::interp::classes::exec_class(rt, ctx, c)?,
         Stmt::Match(_) => return Err(unsupported("match statements")),
         Stmt::TypeAlias(_) => return Err(unsupported("type aliases")),
     }
@@ -293,7 +292,10 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
 }
 
 /// Turn a raised value into an exception.
-pub fn to_exception(_rt: &mut Runtime, v: &Value) -> PyResult<PyErr> {
+pub fn to_exception(rt: &mut Runtime, v: &Value) -> PyResult<PyErr> {
+    if let Some(err) = crate::interp::classes::raised(rt, v)? {
+        return Ok(err);
+    }
     if let Some(t) = v.downcast::<ExceptionType>() {
         return Ok(PyErr::new(&t.name, ""));
     }
@@ -381,15 +383,9 @@ fn handler_matches(rt: &mut Runtime, ctx: &mut Ctx, err: &PyErr, ty: &Expr) -> P
         other => vec![other.clone()],
     };
     for c in classes {
-        let name = match &c {
-            Value::Object(_) if c.downcast::<ExceptionType>().is_some() => {
-                c.downcast::<ExceptionType>().map(|t| t.name.clone())
-            }
-            _ => None,
-        };
-        match name {
-            Some(n) if name_is_subclass(&err.ename, &n) => return Ok(true),
-            Some(_) => {}
+        match crate::interp::class_tools::error_matches(err, &c) {
+            Some(true) => return Ok(true),
+            Some(false) => {}
             None => {
                 return Err(PyErr::type_error(
                     "catching classes that do not inherit from BaseException is not allowed",
@@ -420,13 +416,14 @@ fn exec_try(rt: &mut Runtime, ctx: &mut Ctx, t: &ast::StmtTry) -> PyResult<Flow>
                 };
                 if matches {
                     if let Some(name) = &h.name {
-                        ctx.assign(
-                            name.as_str(),
-                            Value::object(ExceptionValue {
+                        let value = match &err.user {
+                            Some(u) => u.instance.clone(),
+                            None => Value::object(ExceptionValue {
                                 err: err.clone(),
                                 args: vec![],
                             }),
-                        );
+                        };
+                        ctx.assign(name.as_str(), value);
                     }
                     ctx.handling.push(err.clone());
                     let r = exec_block(rt, ctx, &h.body);
@@ -591,7 +588,12 @@ pub fn make_function(
         }
     }
     let mut enclosing = Vec::new();
-    if let Some(l) = &ctx.locals {
+    let class_body = match &ctx.kind {
+        crate::interp::frame::ScopeKind::ClassBody { qualname } => Some(qualname.clone()),
+        _ => None,
+    };
+    // A class namespace is not a closure scope for the methods defined in it.
+    if let (Some(l), None) = (&ctx.locals, &class_body) {
         enclosing.push(l.clone());
     }
     enclosing.extend(ctx.enclosing.iter().cloned());
@@ -603,7 +605,9 @@ pub fn make_function(
         _ => None,
     };
     let name = def.name.id.to_string();
-    let qualname = if ctx.locals.is_some() {
+    let qualname = if let Some(class) = class_body {
+        format!("{class}.{name}")
+    } else if ctx.locals.is_some() {
         format!("{}.<locals>.{}", ctx.fname, name)
     } else {
         name.clone()
@@ -619,5 +623,6 @@ pub fn make_function(
         defaults,
         kw_defaults,
         doc,
+        class_cell: Default::default(),
     })
 }

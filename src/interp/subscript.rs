@@ -1,20 +1,74 @@
 //! Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects,
 //! and the dict entry helpers they share with literals and builtins.
 
-use crate::interp::ops::{iterate, py_eq};
+use std::cell::RefCell;
+
+use crate::interp::ops::{is_same, iterate, py_eq};
 use crate::interp::repr::repr;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Dict, Value};
 
-pub fn dict_get(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<Value>> {
-    for (k, v) in &d.entries {
-        if py_eq(rt, k, key)? {
-            return Ok(Some(v.clone()));
+/// The slot holding `key` in a dict that user code cannot reach meanwhile.
+fn find_in(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<usize>> {
+    if let Some(r) = d.find_pure(key) {
+        return Ok(r.ok());
+    }
+    for slot in d.candidates(key) {
+        if let Some((k, _)) = d.entry_at(slot) {
+            if is_same(k, key) || py_eq(rt, k, key)? {
+                return Ok(Some(slot));
+            }
         }
     }
     Ok(None)
+}
+
+/// The slot holding `key` in a shared dict. The dict is not borrowed while a key's
+/// `__eq__` runs, so that code may use the dict.
+pub fn dict_find(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult<Option<usize>> {
+    if let Some(r) = d.borrow().find_pure(key) {
+        return Ok(r.ok());
+    }
+    let candidates = d.borrow().candidates(key);
+    for slot in candidates {
+        let k = match d.borrow().entry_at(slot) {
+            Some((k, _)) => k.clone(),
+            None => continue,
+        };
+        if is_same(&k, key) || py_eq(rt, &k, key)? {
+            return Ok(Some(slot));
+        }
+    }
+    Ok(None)
+}
+
+/// `d.get(key)` on a shared dict.
+pub fn dict_lookup(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult<Option<Value>> {
+    let slot = dict_find(rt, d, key)?;
+    Ok(slot.and_then(|s| d.borrow().entry_at(s).map(|(_, v)| v.clone())))
+}
+
+/// `d[key] = value` on a shared dict.
+pub fn dict_store(rt: &mut Runtime, d: &RefCell<Dict>, key: Value, value: Value) -> PyResult<()> {
+    check_hashable(&key)?;
+    match dict_find(rt, d, &key)? {
+        Some(slot) => d.borrow_mut().set_value_at(slot, value),
+        None => d.borrow_mut().push(key, value),
+    }
+    Ok(())
+}
+
+/// `d.pop(key)` on a shared dict: the removed value, or None when absent.
+pub fn dict_remove(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult<Option<Value>> {
+    let slot = dict_find(rt, d, key)?;
+    Ok(slot.and_then(|s| d.borrow_mut().remove_at(s).map(|(_, v)| v)))
+}
+
+pub fn dict_get(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<Value>> {
+    let slot = find_in(rt, d, key)?;
+    Ok(slot.and_then(|s| d.entry_at(s).map(|(_, v)| v.clone())))
 }
 
 pub fn check_hashable(key: &Value) -> PyResult<()> {
@@ -28,13 +82,10 @@ pub fn check_hashable(key: &Value) -> PyResult<()> {
 
 pub fn dict_set(rt: &mut Runtime, d: &mut Dict, key: Value, value: Value) -> PyResult<()> {
     check_hashable(&key)?;
-    for slot in d.entries.iter_mut() {
-        if py_eq(rt, &slot.0, &key)? {
-            slot.1 = value;
-            return Ok(());
-        }
+    match find_in(rt, d, &key)? {
+        Some(slot) => d.set_value_at(slot, value),
+        None => d.push(key, value),
     }
-    d.entries.push((key, value));
     Ok(())
 }
 
@@ -95,8 +146,7 @@ pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Va
         }
         (Value::Dict(d), k) => {
             check_hashable(k)?;
-            let d = d.borrow().clone();
-            match dict_get(rt, &d, k)? {
+            match dict_lookup(rt, d, k)? {
                 Some(v) => Ok(v),
                 None => Err(PyErr::key_error(repr(rt, k)?)),
             }
@@ -160,12 +210,7 @@ pub fn set_item(rt: &mut Runtime, container: &Value, key: &Value, value: Value) 
             l[i] = value;
             Ok(())
         }
-        (Value::Dict(d), k) => {
-            let mut copy = d.borrow().clone();
-            dict_set(rt, &mut copy, k.clone(), value)?;
-            *d.borrow_mut() = copy;
-            Ok(())
-        }
+        (Value::Dict(d), k) => dict_store(rt, d, k.clone(), value),
         (Value::Object(o), k) => o.set_item(k, value, rt),
         (Value::Tuple(_), _) => Err(PyErr::type_error(
             "'tuple' object does not support item assignment",
@@ -188,16 +233,10 @@ pub fn del_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<()
             l.remove(i);
             Ok(())
         }
-        (Value::Dict(d), k) => {
-            let entries = d.borrow().entries.clone();
-            for (i, (kk, _)) in entries.iter().enumerate() {
-                if py_eq(rt, kk, k)? {
-                    d.borrow_mut().entries.remove(i);
-                    return Ok(());
-                }
-            }
-            Err(PyErr::key_error(repr(rt, k)?))
-        }
+        (Value::Dict(d), k) => match dict_remove(rt, d, k)? {
+            Some(_) => Ok(()),
+            None => Err(PyErr::key_error(repr(rt, k)?)),
+        },
         (Value::Object(o), k) => o.del_item(k, rt),
         _ => Err(PyErr::type_error(format!(
             "'{}' object does not support item deletion",

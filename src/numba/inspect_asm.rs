@@ -128,7 +128,7 @@ pub fn inspect(
             let mut d = Dict::default();
             for (t, c) in entries {
                 let key: Vec<Value> = t.iter().map(|x| Value::str(&x.to_string())).collect();
-                d.entries.push((Value::tuple(key), render(c)?));
+                d.push(Value::tuple(key), render(c)?);
             }
             Ok(Value::Dict(Rc::new(RefCell::new(d))))
         }

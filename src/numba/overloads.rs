@@ -29,13 +29,13 @@ pub fn args_key(args: &[Ty]) -> Value {
 pub fn overloads(entries: &[(Vec<Ty>, Arc<CompiledKernel>)]) -> Value {
     let mut d = Dict::default();
     for (args, k) in entries {
-        d.entries.push((
+        d.push(
             args_key(args),
             Value::object(Overload {
                 args: args.clone(),
                 kernel: k.clone(),
             }),
-        ));
+        );
     }
     Value::Dict(Rc::new(RefCell::new(d)))
 }
@@ -71,7 +71,7 @@ impl Object for Overload {
             "_type_annotation" | "type_annotation" => {
                 let mut d = Dict::default();
                 for (n, t) in &self.kernel.typemap {
-                    d.entries.push((Value::str(n), ty_value(t)));
+                    d.push(Value::str(n), ty_value(t));
                 }
                 Some(Value::object(TypeAnnotation {
                     typemap: Value::Dict(Rc::new(RefCell::new(d))),

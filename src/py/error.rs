@@ -31,6 +31,17 @@ pub struct PyErr {
     pub frames: Vec<Frame>,
     /// An extra line shown after the message (the "how to fix it" hint), if any.
     pub hint: Option<String>,
+    /// Set when the raised object is an instance of a class defined in a cell.
+    pub user: Option<Box<UserException>>,
+}
+
+/// A raised instance of an exception class defined in a cell: the instance itself (what
+/// `except ... as e` binds) and the built-in class it derives from, which is what native
+/// code's [`PyErr::is_instance`] checks.
+#[derive(Clone, Debug)]
+pub struct UserException {
+    pub instance: crate::py::value::Value,
+    pub base: crate::py::exceptions::ExcClass,
 }
 
 impl PyErr {
@@ -40,6 +51,7 @@ impl PyErr {
             message: message.into(),
             frames: Vec::new(),
             hint: None,
+            user: None,
         }
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> PyErr {
@@ -89,11 +101,17 @@ impl PyErr {
     /// The class of this error, when nbcuda knows it (user classes and Numba's rarer ones
     /// are known by name only).
     pub fn class(&self) -> Option<crate::py::exceptions::ExcClass> {
-        crate::py::exceptions::ExcClass::from_name(&self.ename)
+        match &self.user {
+            Some(u) => Some(u.base),
+            None => crate::py::exceptions::ExcClass::from_name(&self.ename),
+        }
     }
 
     /// `isinstance(err, cls)`: true for `cls` and every subclass of it.
     pub fn is_instance(&self, cls: crate::py::exceptions::ExcClass) -> bool {
+        if let Some(u) = &self.user {
+            return u.base.is_subclass_of(cls);
+        }
         crate::py::exceptions::name_is_subclass(&self.ename, cls.name())
     }
 

@@ -16,6 +16,8 @@ pub enum ExcClass {
     FloatingPointError,
     AssertionError,
     AttributeError,
+    /// `dataclasses.FrozenInstanceError`: an AttributeError.
+    FrozenInstanceError,
     ImportError,
     ModuleNotFoundError,
     LookupError,
@@ -70,6 +72,11 @@ const TABLE: &[(ExcClass, &str, &[ExcClass])] = &[
     (FloatingPointError, "FloatingPointError", &[ArithmeticError]),
     (AssertionError, "AssertionError", &[Exception]),
     (AttributeError, "AttributeError", &[Exception]),
+    (
+        FrozenInstanceError,
+        "FrozenInstanceError",
+        &[AttributeError],
+    ),
     (ImportError, "ImportError", &[Exception]),
     (ModuleNotFoundError, "ModuleNotFoundError", &[ImportError]),
     (LookupError, "LookupError", &[Exception]),

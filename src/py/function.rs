@@ -33,6 +33,10 @@ pub struct Function {
     /// Defaults of keyword-only parameters.
     pub kw_defaults: Vec<(String, Value)>,
     pub doc: Option<String>,
+    /// The class whose body defined this function (CPython's `__class__` cell), set when
+    /// the class is created; zero-argument `super()` reads it. Weak: the class holds the
+    /// function.
+    pub class_cell: std::cell::RefCell<Option<std::rc::Weak<dyn crate::py::value::Object>>>,
 }
 
 impl Function {

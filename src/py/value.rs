@@ -53,32 +53,7 @@ pub enum Value {
     Object(Rc<dyn Object>),
 }
 
-/// Insertion-ordered dict with Python key semantics (keys compared with `py_eq` by the
-/// interpreter; native code may use [`Dict::get_str`]).
-#[derive(Clone, Default)]
-pub struct Dict {
-    pub entries: Vec<(Value, Value)>,
-}
-
-impl Dict {
-    pub fn get_str(&self, key: &str) -> Option<&Value> {
-        self.entries.iter().find_map(|(k, v)| match k {
-            Value::Str(s) if &**s == key => Some(v),
-            _ => None,
-        })
-    }
-    pub fn insert_str(&mut self, key: &str, value: Value) {
-        if let Some(slot) = self
-            .entries
-            .iter_mut()
-            .find(|(k, _)| matches!(k, Value::Str(s) if &**s == key))
-        {
-            slot.1 = value;
-        } else {
-            self.entries.push((Value::str(key), value));
-        }
-    }
-}
+pub use crate::py::dict::Dict;
 
 /// A module: a name and an ordered attribute table.
 pub struct Module {
@@ -567,11 +542,11 @@ impl Drop for Value {
                 Some(cell)
                     if cell
                         .borrow()
-                        .entries
                         .iter()
                         .any(|(k, v)| is_container(k) || is_container(v)) =>
                 {
-                    std::mem::take(&mut cell.get_mut().entries)
+                    cell.get_mut()
+                        .take_entries()
                         .into_iter()
                         .flat_map(|(k, v)| [k, v])
                         .collect()

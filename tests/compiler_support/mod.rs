@@ -66,6 +66,7 @@ pub fn functions(
                 defaults: Vec::new(),
                 kw_defaults: Vec::new(),
                 doc: None,
+                class_cell: Default::default(),
             });
             out.insert(name, f);
         }

@@ -1,0 +1,539 @@
+//! The `dataclasses` module: `@dataclass` (with `init`, `repr`, `eq`, `order`, `frozen`),
+//! `field(default=..., default_factory=...)`, `fields`, `asdict`, `astuple`, `replace` and
+//! `is_dataclass`. The generated methods are native functions installed in the class, so
+//! they bind like methods written in the class body.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::arrays::operator::BinOp;
+use crate::interp::class_tools::{NativeMethod, NotImplementedType};
+use crate::interp::classes::{as_class, as_instance, Instance, UserClass};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Dict, Module, Object, Value};
+
+/// `dataclasses.field(...)`: what the class body assigns to an annotated name.
+#[derive(Clone)]
+pub struct FieldSpec {
+    pub default: Option<Value>,
+    pub default_factory: Option<Value>,
+    pub init: bool,
+    pub repr: bool,
+    pub compare: bool,
+}
+
+/// One field of a dataclass, as `dataclasses.fields()` returns it.
+#[derive(Clone)]
+pub struct Field {
+    pub name: String,
+    pub spec: FieldSpec,
+}
+
+impl Object for FieldSpec {
+    fn type_name(&self) -> String {
+        "Field".into()
+    }
+    fn module_name(&self) -> String {
+        "dataclasses".into()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Object for Field {
+    fn type_name(&self) -> String {
+        "Field".into()
+    }
+    fn module_name(&self) -> String {
+        "dataclasses".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!("Field(name='{}')", self.name))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(match name {
+            "name" => Some(Value::str(&self.name)),
+            "default" => Some(self.spec.default.clone().unwrap_or(Value::None)),
+            "default_factory" => Some(self.spec.default_factory.clone().unwrap_or(Value::None)),
+            _ => None,
+        })
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The options of `@dataclass(...)`.
+#[derive(Clone, Copy)]
+struct Options {
+    init: bool,
+    repr: bool,
+    eq: bool,
+    order: bool,
+    frozen: bool,
+}
+
+/// The fields of a dataclass, bases first, as recorded by the decorator.
+fn fields_of(class: &UserClass) -> Option<Vec<Field>> {
+    let holder = class.find("__dataclass_fields__")?;
+    let list = holder.downcast::<FieldList>()?;
+    Some(list.0.clone())
+}
+
+/// The recorded field list, kept as a class attribute as CPython does.
+struct FieldList(Vec<Field>);
+
+impl Object for FieldList {
+    fn type_name(&self) -> String {
+        "dict".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        let names: Vec<String> = self.0.iter().map(|f| format!("'{}'", f.name)).collect();
+        Ok(format!("{{{}}}", names.join(", ")))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn decorate(rt: &mut Runtime, class: Rc<UserClass>, opts: Options) -> PyResult<Value> {
+    let mut fields: Vec<Field> = Vec::new();
+    for base in class.mro.iter().rev() {
+        for f in fields_of(base).unwrap_or_default() {
+            fields.retain(|g| g.name != f.name);
+            fields.push(f);
+        }
+    }
+    for name in &class.annotations {
+        let spec = match class.attrs.borrow().get(name) {
+            Some(v) => match v.downcast::<FieldSpec>() {
+                Some(spec) => spec.clone(),
+                None => FieldSpec {
+                    default: Some(v.clone()),
+                    default_factory: None,
+                    init: true,
+                    repr: true,
+                    compare: true,
+                },
+            },
+            None => FieldSpec {
+                default: None,
+                default_factory: None,
+                init: true,
+                repr: true,
+                compare: true,
+            },
+        };
+        if let Some(d) = &spec.default {
+            if matches!(d, Value::List(_) | Value::Dict(_) | Value::Set(_)) {
+                return Err(PyErr::value_error(format!(
+                    "mutable default {} for field {name} is not allowed: use default_factory",
+                    crate::interp::builtins::type_of(rt, d)
+                        .downcast::<crate::py::value::ClassObj>()
+                        .map(|c| format!("<class '{}'>", c.name))
+                        .unwrap_or_else(|| format!("<class '{}'>", d.type_name()))
+                )));
+            }
+        }
+        // As CPython: the class attribute is the default, or absent.
+        match &spec.default {
+            Some(d) => {
+                class.attrs.borrow_mut().insert(name.clone(), d.clone());
+            }
+            None => {
+                class.attrs.borrow_mut().shift_remove(name);
+            }
+        }
+        fields.retain(|g| &g.name != name);
+        fields.push(Field {
+            name: name.clone(),
+            spec,
+        });
+    }
+    let mut seen_default = false;
+    for f in fields.iter().filter(|f| f.spec.init) {
+        let has_default = f.spec.default.is_some() || f.spec.default_factory.is_some();
+        if seen_default && !has_default {
+            return Err(PyErr::type_error(format!(
+                "non-default argument '{}' follows default argument",
+                f.name
+            )));
+        }
+        seen_default |= has_default;
+    }
+    let own = |name: &str| class.attrs.borrow().contains_key(name);
+    let mut install: Vec<(&str, Value)> = Vec::new();
+    if opts.init && !own("__init__") {
+        install.push(("__init__", init_method(&class, fields.clone())));
+    }
+    if opts.repr && !own("__repr__") {
+        install.push(("__repr__", repr_method(&class, fields.clone())));
+    }
+    if opts.eq && !own("__eq__") {
+        install.push(("__eq__", compare_method(&class, &fields, BinOp::Eq)));
+    }
+    if opts.order {
+        for (name, op) in [
+            ("__lt__", BinOp::Lt),
+            ("__le__", BinOp::Le),
+            ("__gt__", BinOp::Gt),
+            ("__ge__", BinOp::Ge),
+        ] {
+            install.push((name, compare_method(&class, &fields, op)));
+        }
+    }
+    if opts.eq && !opts.frozen && !own("__hash__") {
+        // CPython sets __hash__ to None: an eq=True, unfrozen dataclass is unhashable.
+        install.push(("__hash__", Value::None));
+    }
+    let mut attrs = class.attrs.borrow_mut();
+    for (name, v) in install {
+        attrs.insert(name.to_string(), v);
+    }
+    attrs.insert(
+        "__dataclass_fields__".into(),
+        Value::object(FieldList(fields)),
+    );
+    drop(attrs);
+    class.frozen.set(opts.frozen);
+    Ok(Value::Object(class))
+}
+
+fn native(name: &str, f: impl Fn(&mut Runtime, Args) -> PyResult<Value> + 'static) -> Value {
+    Value::object(NativeMethod(Value::builtin(
+        name,
+        "(self, ...)",
+        "Generated by @dataclass.",
+        f,
+    )))
+}
+
+fn receiver(a: &Args) -> PyResult<Rc<Instance>> {
+    a.pos
+        .first()
+        .and_then(as_instance)
+        .ok_or_else(|| PyErr::type_error("dataclass method called without an instance"))
+}
+
+fn init_method(class: &Rc<UserClass>, fields: Vec<Field>) -> Value {
+    let qualname = format!("{}.__init__", class.qualname);
+    native("__init__", move |rt, a| {
+        let this = receiver(&a)?;
+        let params: Vec<&Field> = fields.iter().filter(|f| f.spec.init).collect();
+        let given = &a.pos[1..];
+        if given.len() > params.len() {
+            return Err(PyErr::type_error(format!(
+                "{qualname}() takes {} positional arguments but {} were given",
+                params.len() + 1,
+                given.len() + 1
+            )));
+        }
+        let mut values: Vec<Option<Value>> = given.iter().cloned().map(Some).collect();
+        values.resize(params.len(), None);
+        for (k, v) in &a.kw {
+            let Some(i) = params.iter().position(|f| *f.name == **k) else {
+                return Err(PyErr::type_error(format!(
+                    "{qualname}() got an unexpected keyword argument '{k}'"
+                )));
+            };
+            if values[i].is_some() {
+                return Err(PyErr::type_error(format!(
+                    "{qualname}() got multiple values for argument '{k}'"
+                )));
+            }
+            values[i] = Some(v.clone());
+        }
+        let mut missing = Vec::new();
+        for (f, v) in params.iter().zip(values.iter_mut()) {
+            if v.is_none() {
+                *v = match (&f.spec.default, &f.spec.default_factory) {
+                    (Some(d), _) => Some(d.clone()),
+                    (None, Some(factory)) => Some(rt.call(factory, Args::default())?),
+                    (None, None) => {
+                        missing.push(format!("'{}'", f.name));
+                        None
+                    }
+                };
+            }
+        }
+        if !missing.is_empty() {
+            return Err(PyErr::type_error(format!(
+                "{qualname}() missing {} required positional argument{}: {}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(" and ")
+            )));
+        }
+        let mut attrs = this.attrs.borrow_mut();
+        for (f, v) in params.iter().zip(values) {
+            attrs.insert(f.name.clone(), v.unwrap_or(Value::None));
+        }
+        for f in fields.iter().filter(|f| !f.spec.init) {
+            let v = match (&f.spec.default, &f.spec.default_factory) {
+                (Some(d), _) => Some(d.clone()),
+                (None, Some(factory)) => {
+                    drop(attrs);
+                    let v = rt.call(factory, Args::default())?;
+                    attrs = this.attrs.borrow_mut();
+                    Some(v)
+                }
+                _ => None,
+            };
+            if let Some(v) = v {
+                attrs.insert(f.name.clone(), v);
+            }
+        }
+        drop(attrs);
+        this.call_special(rt, "__post_init__", vec![])?;
+        Ok(Value::None)
+    })
+}
+
+fn field_value(inst: &Instance, name: &str) -> PyResult<Value> {
+    inst.attrs.borrow().get(name).cloned().ok_or_else(|| {
+        PyErr::attribute_error(format!(
+            "'{}' object has no attribute '{name}'",
+            inst.class.name
+        ))
+    })
+}
+
+fn repr_method(class: &Rc<UserClass>, fields: Vec<Field>) -> Value {
+    let qualname = class.qualname.clone();
+    native("__repr__", move |rt, a| {
+        let this = receiver(&a)?;
+        let mut parts = Vec::new();
+        for f in fields.iter().filter(|f| f.spec.repr) {
+            let v = field_value(&this, &f.name)?;
+            parts.push(format!("{}={}", f.name, crate::interp::repr::repr(rt, &v)?));
+        }
+        Ok(Value::str(&format!("{qualname}({})", parts.join(", "))))
+    })
+}
+
+fn compare_method(class: &Rc<UserClass>, fields: &[Field], op: BinOp) -> Value {
+    let names: Vec<String> = fields
+        .iter()
+        .filter(|f| f.spec.compare)
+        .map(|f| f.name.clone())
+        .collect();
+    let class = Rc::downgrade(class);
+    native("__eq__", move |rt, a| {
+        let this = receiver(&a)?;
+        let other = a.pos.get(1).and_then(as_instance);
+        let same_class = class.upgrade().is_some_and(|c| {
+            other.as_ref().is_some_and(|o| Rc::ptr_eq(&o.class, &c)) && Rc::ptr_eq(&this.class, &c)
+        });
+        let Some(other) = other.filter(|_| same_class) else {
+            return Ok(Value::object(NotImplementedType));
+        };
+        let tuple = |i: &Instance| -> PyResult<Value> {
+            Ok(Value::tuple(
+                names
+                    .iter()
+                    .map(|n| field_value(i, n))
+                    .collect::<PyResult<Vec<_>>>()?,
+            ))
+        };
+        let (x, y) = (tuple(&this)?, tuple(&other)?);
+        crate::interp::ops::compare(rt, op, &x, &y)
+    })
+}
+
+fn options(a: &Args) -> PyResult<Options> {
+    let b = a.bind(
+        "dataclass",
+        &[
+            "cls=",
+            "init=",
+            "repr=",
+            "eq=",
+            "order=",
+            "unsafe_hash=",
+            "frozen=",
+            "match_args=",
+            "kw_only=",
+            "slots=",
+        ],
+    )?;
+    let flag = |i: usize, default: bool| match &b[i] {
+        Some(Value::Bool(v)) => *v,
+        _ => default,
+    };
+    if flag(8, false) || flag(9, false) {
+        return Err(PyErr::not_implemented(
+            "@dataclass(kw_only=True) and slots=True are not supported in nbcuda",
+        ));
+    }
+    let o = Options {
+        init: flag(1, true),
+        repr: flag(2, true),
+        eq: flag(3, true),
+        order: flag(4, false),
+        frozen: flag(6, false),
+    };
+    if o.order && !o.eq {
+        return Err(PyErr::value_error("eq must be true if order is true"));
+    }
+    Ok(o)
+}
+
+fn instance_arg(a: &Args, fname: &str) -> PyResult<(Rc<Instance>, Vec<Field>)> {
+    let inst = a.pos.first().and_then(as_instance);
+    let fields = inst.as_ref().and_then(|i| fields_of(&i.class));
+    match (inst, fields) {
+        (Some(i), Some(f)) => Ok((i, f)),
+        _ => Err(PyErr::type_error(format!(
+            "{fname}() should be called on dataclass instances"
+        ))),
+    }
+}
+
+/// The `dataclasses` module.
+pub fn module() -> Rc<Module> {
+    let m = Module::new(
+        "dataclasses",
+        "Classes whose __init__, __repr__ and comparisons are generated from annotated fields.",
+    );
+    m.func(
+        "dataclass",
+        "dataclass(cls=None, /, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False)",
+        "Generate __init__, __repr__ and __eq__ (and with order=True the orderings) from the class's annotated fields.",
+        |rt, a| {
+            let opts = options(&a)?;
+            match a.pos.first().and_then(as_class) {
+                Some(class) => decorate(rt, class, opts),
+                None => Ok(Value::builtin(
+                    "dataclass",
+                    "(cls)",
+                    "The configured @dataclass decorator.",
+                    move |rt, a| match a.pos.first().and_then(as_class) {
+                        Some(class) => decorate(rt, class, opts),
+                        None => Err(PyErr::type_error("dataclass() should be applied to a class")),
+                    },
+                )),
+            }
+        },
+    );
+    m.func(
+        "field",
+        "field(*, default=MISSING, default_factory=MISSING, init=True, repr=True, compare=True)",
+        "Per-field options for a dataclass.",
+        |_, a| {
+            let b = a.bind(
+                "field",
+                &["default=", "default_factory=", "init=", "repr=", "compare="],
+            )?;
+            if b[0].is_some() && b[1].is_some() {
+                return Err(PyErr::value_error(
+                    "cannot specify both default and default_factory",
+                ));
+            }
+            let flag = |i: usize| !matches!(b[i], Some(Value::Bool(false)));
+            Ok(Value::object(FieldSpec {
+                default: b[0].clone(),
+                default_factory: b[1].clone(),
+                init: flag(2),
+                repr: flag(3),
+                compare: flag(4),
+            }))
+        },
+    );
+    m.func(
+        "fields",
+        "fields(class_or_instance)",
+        "The fields of a dataclass, in order.",
+        |_, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let class = as_class(&v).or_else(|| as_instance(&v).map(|i| i.class.clone()));
+            match class.and_then(|c| fields_of(&c)) {
+                Some(f) => Ok(Value::tuple(f.into_iter().map(Value::object).collect())),
+                None => Err(PyErr::type_error(
+                    "must be called with a dataclass type or instance",
+                )),
+            }
+        },
+    );
+    m.func(
+        "asdict",
+        "asdict(obj)",
+        "The fields of a dataclass instance as a dict (nested dataclasses too).",
+        |_, a| {
+            let (inst, _) = instance_arg(&a, "asdict")?;
+            as_dict(&inst)
+        },
+    );
+    m.func(
+        "astuple",
+        "astuple(obj)",
+        "The field values of a dataclass instance as a tuple.",
+        |_, a| {
+            let (inst, fields) = instance_arg(&a, "astuple")?;
+            Ok(Value::tuple(
+                fields
+                    .iter()
+                    .map(|f| field_value(&inst, &f.name))
+                    .collect::<PyResult<Vec<_>>>()?,
+            ))
+        },
+    );
+    m.func(
+        "replace",
+        "replace(obj, /, **changes)",
+        "A new instance with some fields changed.",
+        |rt, a| {
+            let (inst, fields) = instance_arg(&a, "replace")?;
+            let mut kw: Vec<(Rc<str>, Value)> = Vec::new();
+            for f in fields.iter().filter(|f| f.spec.init) {
+                let v = match a.kwarg(&f.name) {
+                    Some(v) => v.clone(),
+                    None => field_value(&inst, &f.name)?,
+                };
+                kw.push((Rc::from(f.name.as_str()), v));
+            }
+            if let Some((k, _)) =
+                a.kw.iter()
+                    .find(|(k, _)| !fields.iter().any(|f| *f.name == **k))
+            {
+                return Err(PyErr::type_error(format!(
+                    "__init__() got an unexpected keyword argument '{k}'"
+                )));
+            }
+            rt.call(&Value::Object(inst.class.clone()), Args { pos: vec![], kw })
+        },
+    );
+    m.func(
+        "is_dataclass",
+        "is_dataclass(obj)",
+        "Whether obj is a dataclass or an instance of one.",
+        |_, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let class = as_class(&v).or_else(|| as_instance(&v).map(|i| i.class.clone()));
+            Ok(Value::Bool(class.and_then(|c| fields_of(&c)).is_some()))
+        },
+    );
+    m.set(
+        "FrozenInstanceError",
+        Value::object(crate::interp::objects::ExceptionType {
+            name: "FrozenInstanceError".into(),
+        }),
+    );
+    Rc::new(m)
+}
+
+fn as_dict(inst: &Rc<Instance>) -> PyResult<Value> {
+    let fields = fields_of(&inst.class).unwrap_or_default();
+    let mut d = Dict::default();
+    for f in fields {
+        let v = field_value(inst, &f.name)?;
+        let v = match as_instance(&v) {
+            Some(i) if fields_of(&i.class).is_some() => as_dict(&i)?,
+            _ => v,
+        };
+        d.insert_str(&f.name, v);
+    }
+    Ok(Value::Dict(Rc::new(RefCell::new(d))))
+}
