@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `bindings.rs` | What the engine plugs into a session's interpreter: every importable module under its import name, and the magics that need the device or the charts (`%timeit_chart`, `%ledger`, `%memory`, `%%timeline`). |
 //! | `charts.rs` | Charts of the session itself: `%timeit_chart` (every `%timeit` side by side), the `%%timeline` of device work per stream, and the `%ledger` one-line summary. |
+//! | `is_complete.rs` | `is_complete_request` answered as IPython's `TransformerManager.check_complete`, with its indent for incomplete code. |
 //! | `session.rs` | A session: the interpreter state plus the cell-level protocol (parsing, the last expression's result, cell magics, end-of-cell hooks, completion and inspection). |
 //!
 //!
@@ -14,6 +15,7 @@
 
 pub mod bindings;
 pub mod charts;
+pub mod is_complete;
 pub mod session;
 
 use std::sync::atomic::AtomicBool;
@@ -21,7 +23,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
 
-pub use crate::interp::assist::{Completeness, Completion};
+pub use crate::engine::is_complete::Completeness;
+pub use crate::interp::assist::Completion;
 
 use crate::py::runtime::Frontend;
 

@@ -186,7 +186,7 @@ impl Session {
     }
 
     pub fn is_complete(&self, code: &str) -> Completeness {
-        crate::interp::assist::is_complete(code)
+        crate::engine::is_complete::is_complete(code)
     }
 
     pub fn banner(&self) -> String {

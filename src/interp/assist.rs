@@ -1,20 +1,9 @@
-//! Developer assistance: completion, inspection (`obj?`), and `is_complete`.
-
-use ruff_python_parser::{parse, Mode, ParseOptions};
+//! Developer assistance: completion and inspection (`obj?`).
 
 use crate::interp::frame::Ctx;
 use crate::py::error::PyResult;
 use crate::py::runtime::Runtime;
 use crate::py::value::Value;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Completeness {
-    Complete,
-    /// Incomplete, with the indent to suggest for the next line.
-    Incomplete(String),
-    Invalid,
-    Unknown,
-}
 
 /// A complete_reply. Positions are in Unicode code points.
 #[derive(Clone, Debug, Default)]
@@ -251,93 +240,4 @@ pub fn name_at(code: &str, cursor_pos: usize) -> Option<String> {
     }
     let word = word.trim_matches('.');
     (!word.is_empty()).then(|| word.to_string())
-}
-
-/// `is_complete_request`: IPython's rules for a console.
-pub fn is_complete(code: &str) -> Completeness {
-    if code.trim().is_empty() {
-        return Completeness::Complete;
-    }
-    let trimmed = code.trim_end_matches([' ', '\t']);
-    let ends_blank = trimmed.ends_with("\n\n")
-        || trimmed.ends_with("\n") && code.lines().last().is_some_and(|l| l.trim().is_empty());
-    if crate::interp::nesting::check(code).is_err() {
-        return Completeness::Invalid;
-    }
-    let parsed = parse(code, ParseOptions::from(Mode::Ipython));
-    match parsed {
-        Ok(p) => {
-            // A compound statement stays open until a blank line, as in the console.
-            let body = match p.syntax() {
-                ruff_python_ast::Mod::Module(m) => &m.body,
-                _ => return Completeness::Complete,
-            };
-            let last_compound = body.last().is_some_and(|s| {
-                matches!(
-                    s,
-                    ruff_python_ast::Stmt::FunctionDef(_)
-                        | ruff_python_ast::Stmt::If(_)
-                        | ruff_python_ast::Stmt::For(_)
-                        | ruff_python_ast::Stmt::While(_)
-                        | ruff_python_ast::Stmt::With(_)
-                        | ruff_python_ast::Stmt::Try(_)
-                        | ruff_python_ast::Stmt::ClassDef(_)
-                )
-            });
-            if last_compound && code.contains('\n') && !ends_blank {
-                Completeness::Incomplete("    ".into())
-            } else {
-                Completeness::Complete
-            }
-        }
-        Err(e) => {
-            let at_end = e.location.start().to_usize() >= code.trim_end().len();
-            let msg = e.error.to_string();
-            let open_brackets = bracket_depth(code) > 0;
-            if open_brackets
-                || msg.contains("indented block")
-                || (at_end
-                    && (msg.contains("end of file")
-                        || msg.contains("EOF")
-                        || msg.contains("Expected an expression")
-                        || msg.contains("unexpected")))
-                || code.trim_end().ends_with(['\\', ':'])
-            {
-                let last = code.lines().last().unwrap_or("");
-                let base: String = last.chars().take_while(|c| *c == ' ').collect();
-                let extra = if code.trim_end().ends_with(':') {
-                    "    "
-                } else {
-                    ""
-                };
-                Completeness::Incomplete(format!("{base}{extra}"))
-            } else {
-                Completeness::Invalid
-            }
-        }
-    }
-}
-
-fn bracket_depth(code: &str) -> i32 {
-    let mut depth = 0;
-    let mut in_str: Option<char> = None;
-    let mut prev = ' ';
-    for c in code.chars() {
-        match in_str {
-            Some(q) => {
-                if c == q && prev != '\\' {
-                    in_str = None;
-                }
-            }
-            None => match c {
-                '\'' | '"' => in_str = Some(c),
-                '#' => {}
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                _ => {}
-            },
-        }
-        prev = c;
-    }
-    depth
 }
