@@ -528,18 +528,18 @@ fn exits_when_the_jupyter_parent_dies_after_its_terminal_closed_stderr() {
     assert!(!alive, "the orphaned kernel kept running");
 }
 
-/// A cell still running after 2 s gets a progress display, updated in place and closed
-/// with the total before the reply; a quick cell gets none.
+/// In an interactive frontend a cell still running after 2 s gets a progress display,
+/// updated in place and closed with the total before the reply; a quick cell gets none.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_cells_show_a_progress_display_updated_in_place() {
     let mut k = Kernel::start().await;
-    let (_, io) = k.execute("x = 1").await;
+    let (_, io) = k.execute_interactive("x = 1").await;
     assert!(
         !types(&io).iter().any(|t| t.contains("display")),
         "{:?}",
         types(&io)
     );
-    let (reply, io) = k.execute("import time; time.sleep(3.2)").await;
+    let (reply, io) = k.execute_interactive("import time; time.sleep(3.2)").await;
     assert_eq!(reply.content["status"], "ok");
     let shown: Vec<&Msg> = io
         .iter()
@@ -582,11 +582,30 @@ async fn long_cells_show_a_progress_display_updated_in_place() {
     assert!(pos_last_update < pos_idle);
 }
 
+/// A client that cannot take input (nbclient, so nbconvert and papermill) is a headless
+/// executor whose every display lands in the saved notebook: a long cell sends it exactly
+/// what ipykernel would, and no progress display.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn headless_clients_get_no_progress_display_on_long_cells() {
+    let mut k = Kernel::start().await;
+    let (reply, io) = k
+        .execute("import time; time.sleep(2.6); print('done')")
+        .await;
+    assert_eq!(reply.content["status"], "ok");
+    assert_eq!(
+        types(&io),
+        ["status", "execute_input", "stream", "status"],
+        "{io:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_long_timeit_shows_which_run_it_is_on() {
     let mut k = Kernel::start().await;
     k.execute("import time").await;
-    let (reply, io) = k.execute("%timeit -n 1 -r 5 time.sleep(0.7)").await;
+    let (reply, io) = k
+        .execute_interactive("%timeit -n 1 -r 5 time.sleep(0.7)")
+        .await;
     assert_eq!(reply.content["status"], "ok");
     let notes: Vec<String> = io
         .iter()

@@ -2,6 +2,19 @@
 //! display (with a `display_id`) that is updated every second with the elapsed time and,
 //! when the cell ends, with its total — so a long `%timeit` or kernel launch shows signs of
 //! life (a `%timeit` adds which run it is on). `nbcuda run` has its own progress bar on stderr instead.
+//!
+//! Only execute_requests with `allow_stdin: true` get it. A saved notebook must hold the
+//! outputs ipykernel would have written, and every display this module sends is an output
+//! to a headless executor: nbclient (and so nbconvert and papermill, which run on it)
+//! records display_data as an output and applies update_display_data to it in place, so
+//! "In [n] finished in X s" would stay in the file whatever the display's last update
+//! said, and a clear_output would erase the cell's real outputs too. What tells the
+//! clients apart is what they promise in the request: nbclient sets its client's
+//! `allow_stdin` to false unconditionally (it cannot answer an `input()`), while
+//! JupyterLab, Notebook 7 and `jupyter console` send true because a person is there to
+//! answer — the same person who wants to see that a long cell is alive. Request metadata
+//! (JupyterLab's `recordTiming`, `deletedCells`) was rejected as the signal: those keys
+//! are one frontend's private business and other interactive frontends do not send them.
 
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};

@@ -369,7 +369,9 @@ impl Executor {
             allow_stdin,
             execution_count: count,
         };
-        let progress = (!silent).then(|| CellProgress::start(self.out.clone(), req.clone(), count));
+        // Only a client with a person at it gets the progress display: see cell_progress.
+        let progress = (!silent && allow_stdin)
+            .then(|| CellProgress::start(self.out.clone(), req.clone(), count));
         let outcome = self.run_cell(&ereq, fe);
         if let Some(p) = progress {
             p.finish();

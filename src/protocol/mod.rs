@@ -3,7 +3,7 @@
 //!
 //! | file | holds |
 //! |---|---|
-//! | `cell_progress.rs` | A progress display for long cells in JupyterLab: a cell still running after 2 s gets a display (with a `display_id`) that is updated every second with the elapsed time and, when the cell ends, with its total — so a long `%timeit` or kernel launch shows signs of life (a `%timeit` adds which run it is on). |
+//! | `cell_progress.rs` | A progress display for long cells in JupyterLab: a cell still running after 2 s gets a display (with a `display_id`) that is updated every second with the elapsed time and, when the cell ends, with its total — so a long `%timeit` or kernel launch shows signs of life (a `%timeit` adds which run it is on). Only requests with `allow_stdin` get it, so nbclient, nbconvert and papermill save none. |
 //! | `connection.rs` | The connection file Jupyter writes for a kernel, read into jupyter-protocol's `ConnectionInfo`, and the endpoints it names. |
 //! | `driver.rs` | Who runs the socket tasks. |
 //! | `exec.rs` | The execution thread: owns the (single-threaded) Engine and handles every shell request in arrival order, each wrapped in IOPub busy/idle. |

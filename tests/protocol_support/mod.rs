@@ -330,6 +330,19 @@ impl Kernel {
         .await
     }
 
+    /// Run a cell as an interactive frontend (JupyterLab, `jupyter console`) asks for it:
+    /// with `allow_stdin: true`. (reply, iopub messages with this parent up to idle).
+    pub async fn execute_interactive(&mut self, code: &str) -> (Msg, Vec<Msg>) {
+        let id = self
+            .send_shell(
+                "execute_request",
+                json!({"code": code, "silent": false, "store_history": true,
+                       "user_expressions": {}, "allow_stdin": true, "stop_on_error": true}),
+            )
+            .await;
+        self.collect(id).await
+    }
+
     pub async fn shell_reply(&mut self, t: Duration) -> Msg {
         recv_timeout(&mut self.shell, t)
             .await
@@ -363,6 +376,10 @@ impl Kernel {
     /// Run a cell: (reply, iopub messages with this parent up to idle).
     pub async fn execute(&mut self, code: &str) -> (Msg, Vec<Msg>) {
         let id = self.execute_msg(code).await;
+        self.collect(id).await
+    }
+
+    async fn collect(&mut self, id: String) -> (Msg, Vec<Msg>) {
         let reply = self.shell_reply(Duration::from_secs(60)).await;
         assert_eq!(reply.parent_id(), id);
         let io = self.iopub_until_idle(&id, Duration::from_secs(60)).await;
