@@ -74,7 +74,21 @@ impl Engine {
         req: &ExecuteRequest<'_>,
         frontend: Box<dyn Frontend>,
     ) -> ExecuteOutcome {
-        self.inner.execute(req, frontend)
+        self.inner.execute(req, frontend, &mut |_| {})
+    }
+
+    /// Run one cell as a frontend shows it: `shown` gets the cell's own result or error
+    /// (to publish) before the end-of-cell hooks' output — pyplot's figures — goes to
+    /// `frontend`, the order of IPython's displayhook and `post_execute`. The returned
+    /// outcome is the whole cell's; its error differs from the one `shown` got only when
+    /// the code raised none and a hook did.
+    pub fn execute_shown(
+        &mut self,
+        req: &ExecuteRequest<'_>,
+        frontend: Box<dyn Frontend>,
+        shown: &mut dyn FnMut(&ExecuteOutcome),
+    ) -> ExecuteOutcome {
+        self.inner.execute(req, frontend, shown)
     }
 
     pub fn complete(&mut self, code: &str, cursor_pos: usize) -> Completion {

@@ -64,10 +64,16 @@ impl Session {
         }
     }
 
+    /// Run one cell. `shown` gets the cell's own result or error before the end-of-cell
+    /// hooks (pyplot's figures, the ledger line) send their output, as IPython's
+    /// displayhook and traceback come before its `post_execute` callbacks: the inline
+    /// backend's figure follows the `[<matplotlib.lines.Line2D …>]` result. The returned
+    /// outcome is the whole cell's, so a hook's error is its error when the code raised none.
     pub fn execute(
         &mut self,
         req: &ExecuteRequest<'_>,
         frontend: Box<dyn Frontend>,
+        shown: &mut dyn FnMut(&ExecuteOutcome),
     ) -> ExecuteOutcome {
         self.rt.frontend = frontend;
         self.rt.begin_cell(req.execution_count);
@@ -78,10 +84,11 @@ impl Session {
         if matches!(&run, Err(e) if e.is_instance(ExcClass::KeyboardInterrupt)) {
             crate::device::after_interrupt(rt);
         }
-        // End-of-cell work happens even after an error, so device output is not lost.
-        let end = end_of_cell(rt);
+        // The device's end of cell (waiting for queued work, kernels' print output) belongs
+        // to the code itself, and happens even after an error so its output is not lost.
+        let device = crate::device::end_of_cell(rt);
         let mut outcome = ExecuteOutcome::default();
-        let result = match (run, end) {
+        let result = match (run, device) {
             (Ok(v), Ok(())) => Ok(v),
             (Err(e), _) | (Ok(_), Err(e)) => Err(e),
         };
@@ -95,6 +102,11 @@ impl Session {
             },
             Ok(_) => {}
             Err(e) => outcome.error = Some(error_info(&e)),
+        }
+        shown(&outcome);
+        let rt = &mut self.rt;
+        if let (Err(e), None) = (post_execute(rt), &outcome.error) {
+            outcome.error = Some(error_info(&e));
         }
         outcome.payload = std::mem::take(&mut rt.state::<InterpState>().payload);
         rt.frontend = Box::new(NullFrontend);
@@ -218,11 +230,11 @@ fn shows_result(s: &Stmt, code: &str) -> bool {
         && !matches!(s, Stmt::Expr(_) if code[..s.range().end().to_usize()].trim_end().ends_with(';'))
 }
 
-fn end_of_cell(rt: &mut Runtime) -> PyResult<()> {
+/// What runs after the cell's result is shown: the registered hooks, then the ledger line.
+fn post_execute(rt: &mut Runtime) -> PyResult<()> {
     let ledger_start = rt.state::<LedgerStart>().0;
-    let device = crate::device::end_of_cell(rt);
     let hooks = rt.end_of_cell_hooks.clone();
-    let mut first_err = device.err();
+    let mut first_err = None;
     for (_, hook) in hooks {
         if let Err(e) = hook(rt) {
             first_err.get_or_insert(e);

@@ -319,15 +319,19 @@ impl Executor {
     }
 
     /// Run one cell under catch_unwind: a panic becomes an InternalError, the session lives.
+    /// `shown` gets the cell's own result or error before the end-of-cell hooks run.
     fn run_cell(
         &mut self,
         req: &ExecuteRequest<'_>,
         fe: Box<dyn Frontend>,
+        shown: &mut dyn FnMut(&crate::engine::ExecuteOutcome),
     ) -> crate::engine::ExecuteOutcome {
         if !self.executing.load(Ordering::SeqCst) {
             self.arm_interrupt();
         }
-        let r = catch_unwind(AssertUnwindSafe(|| self.engine.execute(req, fe)));
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            self.engine.execute_shown(req, fe, shown)
+        }));
         self.executing.store(false, Ordering::SeqCst);
         // An interrupt that arrived too late to stop this cell must not hit the next one.
         self.interrupt.store(false, Ordering::SeqCst);
@@ -372,25 +376,39 @@ impl Executor {
         // Only a client with a person at it gets the progress display: see cell_progress.
         let progress = (!silent && allow_stdin)
             .then(|| CellProgress::start(self.out.clone(), req.clone(), count));
-        let outcome = self.run_cell(&ereq, fe);
+        // The result and the code's own error go out as soon as the code is done, before
+        // the end-of-cell hooks draw pyplot's figures (IPython's order).
+        let mut result_text = None;
+        let mut shown_error = false;
+        let (out, parent) = (self.out.clone(), req.clone());
+        let outcome = self.run_cell(&ereq, fe, &mut |o| {
+            if silent {
+                return;
+            }
+            if let Some((data, md)) = &o.result {
+                result_text = data
+                    .get("text/plain")
+                    .and_then(Json::as_str)
+                    .map(String::from);
+                out.publish(
+                    Some(&parent),
+                    typed::execute_result(&parent.msg, count, data, md),
+                );
+            }
+            if let Some(e) = &o.error {
+                out.publish(Some(&parent), typed::error(&parent.msg, e));
+                shown_error = true;
+            }
+        });
         if let Some(p) = progress {
             p.finish();
-        }
-        let mut result_text = None;
-        if let (Some((data, md)), false) = (&outcome.result, silent) {
-            result_text = data
-                .get("text/plain")
-                .and_then(Json::as_str)
-                .map(String::from);
-            self.out
-                .publish(Some(req), typed::execute_result(&req.msg, count, data, md));
         }
         if store_history {
             self.history.record(count, &code, result_text);
         }
         let reply = match &outcome.error {
             Some(e) => {
-                if !silent {
+                if !silent && !shown_error {
                     self.out.publish(Some(req), typed::error(&req.msg, e));
                 }
                 typed::execute_reply(&req.msg, count, Some(e), &json!([]), &json!({}))
@@ -424,7 +442,7 @@ impl Executor {
                 allow_stdin: false,
                 execution_count: count,
             };
-            let o = self.run_cell(&req, Box::new(NullFrontend));
+            let o = self.run_cell(&req, Box::new(NullFrontend), &mut |_| {});
             let v = match (o.error, o.result) {
                 (Some(e), _) => {
                     let mut v = error_content(&e);
@@ -534,15 +552,15 @@ mod tests {
     fn a_panic_in_a_cell_is_an_internal_error_and_state_survives() {
         let mut ex = executor();
         assert!(ex
-            .run_cell(&req("x = 5"), Box::new(NullFrontend))
+            .run_cell(&req("x = 5"), Box::new(NullFrontend), &mut |_| {})
             .error
             .is_none());
-        let o = ex.run_cell(&req("print('boom')"), Box::new(Exploding));
+        let o = ex.run_cell(&req("print('boom')"), Box::new(Exploding), &mut |_| {});
         let e = o.error.expect("the panic became an error");
         assert_eq!(e.ename, "InternalError");
         assert!(e.evalue.contains("frontend exploded"), "{}", e.evalue);
         assert!(!e.traceback.is_empty());
-        let o = ex.run_cell(&req("x + 1"), Box::new(NullFrontend));
+        let o = ex.run_cell(&req("x + 1"), Box::new(NullFrontend), &mut |_| {});
         assert!(o.error.is_none(), "{:?}", o.error);
         let (data, _) = o.result.expect("a result");
         assert_eq!(data["text/plain"], "6");

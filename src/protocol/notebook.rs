@@ -359,25 +359,38 @@ fn run_notebook_here(opts: &RunOptions) -> Result<RunSummary> {
             execution_count: count,
         };
         let frontend = Box::new(NotebookFrontend(state.clone()));
-        let outcome = catch_unwind(AssertUnwindSafe(|| engine.execute(&req, frontend)));
+        // The result and the code's error are outputs before the end-of-cell hooks'
+        // figures, as the kernel publishes them (IPython's order).
+        let shown_state = state.clone();
+        let mut shown_error = false;
+        let mut shown = |o: &crate::engine::ExecuteOutcome| {
+            let mut st = shown_state.borrow_mut();
+            if let Some((data, md)) = &o.result {
+                let out = json!({
+                    "output_type": "execute_result",
+                    "execution_count": count,
+                    "data": Json::Object(split_bundle(data)),
+                    "metadata": Json::Object(md.clone()),
+                });
+                st.push(out, None);
+            }
+            if let Some(e) = &o.error {
+                st.push(error_output(e), None);
+                shown_error = true;
+            }
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            engine.execute_shown(&req, frontend, &mut shown)
+        }));
         interrupt.store(false, std::sync::atomic::Ordering::SeqCst);
-        let (result, error) = match outcome {
-            Ok(o) => (o.result, o.error),
-            Err(p) => (None, Some(internal_error(&panic_message(&*p)))),
+        let error = match outcome {
+            Ok(o) => o.error,
+            Err(p) => Some(internal_error(&panic_message(&*p))),
         };
         let reply = now();
         {
             let mut st = state.borrow_mut();
-            if let Some((data, md)) = result {
-                let out = json!({
-                    "output_type": "execute_result",
-                    "execution_count": count,
-                    "data": Json::Object(split_bundle(&data)),
-                    "metadata": Json::Object(md),
-                });
-                st.push(out, None);
-            }
-            if let Some(e) = &error {
+            if let (Some(e), false) = (&error, shown_error) {
                 st.push(error_output(e), None);
             }
             let cell = &mut st.cells[i];
