@@ -313,3 +313,70 @@ fn a_five_million_point_waveform_draws_each_columns_min_and_max() {
         }
     }
 }
+
+/// A chart PNG from a display bundle, decoded: (width, height, RGB or RGBA bytes, bytes
+/// per pixel).
+fn decode_png(b64: &str) -> (usize, usize, Vec<u8>, usize) {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    let bpp = info.line_size / info.width as usize;
+    (info.width as usize, info.height as usize, buf, bpp)
+}
+
+/// The columns `cols` of the image that hold anything but white.
+fn inked_columns(png: &(usize, usize, Vec<u8>, usize), cols: std::ops::Range<usize>) -> Vec<usize> {
+    let (w, h, px, bpp) = png;
+    cols.filter(|&x| {
+        (0..*h).any(|y| {
+            let i = (y * w + x) * bpp;
+            px[i..i + 3] != [255, 255, 255]
+        })
+    })
+    .collect()
+}
+
+/// The chart: a log axis up to 100 ms, whose last tick label "100 ms" sits on the
+/// plot's right edge next to the slowest bar's "90.1 ms"; both must be drawn whole,
+/// leaving the image's last columns blank.
+#[test]
+fn timeit_chart_tick_labels_are_not_clipped() {
+    let mut s = common::Session::new();
+    s.run("import time").ok();
+    s.run("%timeit -n 1 -r 1 time.sleep(0.09)").ok();
+    s.run("%timeit -n 100 -r 1 x = 1").ok();
+    let c = s.run("%timeit_chart");
+    c.ok();
+    let b64 = c.out.displays[0].0["image/png"].as_str().unwrap();
+    let png = decode_png(b64);
+    let w = png.0;
+    assert_eq!(inked_columns(&png, w - 4..w), Vec::<usize>::new());
+    assert_eq!(inked_columns(&png, 0..4), Vec::<usize>::new());
+}
+
+/// The timeline's last x label ("120.00", drawn whole only with room for it) sits at the
+/// plot's right edge, next to the legend column (the last 190 px): the columns just left
+/// of the legend stay blank.
+#[test]
+fn timeline_tick_labels_are_not_clipped() {
+    let (mut rt, displays, _) = runtime();
+    let events = vec![
+        ev(LedgerKind::HtoD, 0, 1.0, 0.06, 4_000_000, true),
+        ev(LedgerKind::Kernel, 0, 1.06, 0.058039215686, 0, true),
+    ];
+    nbcuda::engine::charts::timeline(&mut rt, &events).unwrap();
+    let b64 = displays.borrow()[0]["image/png"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let png = decode_png(&b64);
+    let split = png.0 - 190;
+    assert_eq!(inked_columns(&png, split - 4..split), Vec::<usize>::new());
+}

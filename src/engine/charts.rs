@@ -127,6 +127,24 @@ fn draw_rgb(
     Ok(buf)
 }
 
+/// How wide `text` is drawn in the charts' 13 px label font, in pixels.
+fn label_width(text: &str) -> u32 {
+    ensure_font();
+    (FONT, 13)
+        .into_font()
+        .box_size(text)
+        .map(|(w, _)| w)
+        .unwrap_or(text.chars().count() as u32 * 8)
+}
+
+/// A chart's right margin: room for half of its widest x tick label, since plotters
+/// centres a label on its tick and the last tick may sit on the plot's right edge (the
+/// `%timeit` chart's "100 ms" lost its last letters to a fixed 12 px margin).
+fn right_margin(x_labels: &[String]) -> u32 {
+    let widest = x_labels.iter().map(|l| label_width(l)).max().unwrap_or(0);
+    (widest / 2 + 6).max(12)
+}
+
 fn shorten(s: &str, n: usize) -> String {
     let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() <= n {
@@ -172,13 +190,23 @@ pub fn timeit_chart(rt: &mut Runtime) -> PyResult<()> {
         .max(fastest * 1.0001);
     let log = slowest / fastest > 100.0;
     let (w, h) = (900u32, 90 + 46 * rows.len() as u32);
-    let label_w = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(10) as u32 * 8 + 20;
+    let label_w = rows.iter().map(|r| label_width(&r.0)).max().unwrap_or(80) + 20;
     let tx = |v: f64| if log { v.log10() } else { v };
     let (x0, x1) = if log {
         (fastest.log10().floor(), slowest.log10().ceil())
     } else {
         (0.0, slowest * 1.08)
     };
+    let xlabel = |v: &f64| format_time(if log { 10f64.powf(*v) } else { *v }, 3);
+    // Any tick's label is as wide as one of these: the ends, and a value with every digit.
+    let ticks = right_margin(&[xlabel(&x0), xlabel(&x1), xlabel(&((x0 + x1) / 3.0))]);
+    // Each bar's mean is written after its slowest run, which may be the plot's edge.
+    let means = rows
+        .iter()
+        .map(|r| label_width(&format_time(r.1, 3)) + 10)
+        .max()
+        .unwrap_or(0);
+    let margin_right = ticks.max(means);
     let n = rows.len();
     let rgb = draw_rgb(w, h, |root| {
         let err = |e: DrawingAreaErrorKind<_>| format!("{e}");
@@ -188,6 +216,7 @@ pub fn timeit_chart(rt: &mut Runtime) -> PyResult<()> {
                 (FONT, 16),
             )
             .margin(12)
+            .margin_right(margin_right)
             .x_label_area_size(36)
             .y_label_area_size(label_w.min(w / 2))
             .build_cartesian_2d(x0..x1, -0.5..(n as f64 - 0.5))
@@ -200,7 +229,6 @@ pub fn timeit_chart(rt: &mut Runtime) -> PyResult<()> {
                 String::new()
             }
         };
-        let xlabel = |v: &f64| format_time(if log { 10f64.powf(*v) } else { *v }, 3);
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -330,6 +358,10 @@ pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
     let (w, h) = (900u32, 130 + 60 * nl as u32);
     let to_ms = |t: f64| (t - t0) * 1e3;
     let min_w = span * 1e3 / 400.0;
+    let x_end = span * 1e3 * 1.02;
+    let xlabel = |v: &f64| format!("{v:.2}");
+    let margin_right = right_margin(&[xlabel(&0.0), xlabel(&x_end)]);
+    let lane_w = lanes.iter().map(|l| label_width(l)).max().unwrap_or(60) + 20;
     let rgb = draw_rgb(w, h, |whole| {
         let err = |e: DrawingAreaErrorKind<_>| format!("{e}");
         // The legend gets its own column so it never hides a lane.
@@ -337,9 +369,10 @@ pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
         let mut chart = ChartBuilder::on(&root)
             .caption("Device timeline", (FONT, 16))
             .margin(12)
+            .margin_right(margin_right)
             .x_label_area_size(36)
-            .y_label_area_size(90)
-            .build_cartesian_2d(0.0..span * 1e3 * 1.02, -0.5..(nl as f64 - 0.5))
+            .y_label_area_size(lane_w.clamp(90, w / 3))
+            .build_cartesian_2d(0.0..x_end, -0.5..(nl as f64 - 0.5))
             .map_err(err)?;
         let ylabel = |v: &f64| {
             let i = v.round();
@@ -354,7 +387,7 @@ pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
             .disable_y_mesh()
             .y_labels(nl * 2 + 1)
             .y_label_formatter(&ylabel)
-            .x_label_formatter(&|v| format!("{v:.2}"))
+            .x_label_formatter(&xlabel)
             .x_desc("milliseconds since the cell's first device event")
             .label_style((FONT, 13))
             .light_line_style(TRANSPARENT)
