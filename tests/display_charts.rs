@@ -380,3 +380,25 @@ fn timeline_tick_labels_are_not_clipped() {
     let split = png.0 - 190;
     assert_eq!(inked_columns(&png, split - 4..split), Vec::<usize>::new());
 }
+
+#[test]
+fn timeline_table_is_ordered_by_start() {
+    // Recorded as a ledger can record them: the copy on stream 1 became known last.
+    let events = vec![
+        ev(LedgerKind::Kernel, 0, 1.004, 0.0005, 0, true),
+        ev(LedgerKind::DtoH, 0, 1.005, 0.001, 8, true),
+        ev(LedgerKind::HtoD, 1, 1.0, 0.003, 8, true),
+    ];
+    let (_, text) = nbcuda::engine::charts::timeline_table(&events, 1.0);
+    let kinds: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .take(3)
+        .map(|l| l.split("  ").next().unwrap().trim())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["H\u{2192}D copy", "kernel", "D\u{2192}H copy"],
+        "{text}"
+    );
+}

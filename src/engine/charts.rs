@@ -462,7 +462,7 @@ pub fn timeline(rt: &mut Runtime, events: &[LedgerEvent]) -> PyResult<()> {
     Ok(())
 }
 
-/// The event table (HTML and plain text) with per-direction totals.
+/// The event table (HTML and plain text), ordered by start, with per-direction totals.
 pub fn timeline_table(events: &[LedgerEvent], t0: f64) -> (String, String) {
     let esc = |s: &str| {
         s.replace('&', "&amp;")
@@ -476,7 +476,11 @@ pub fn timeline_table(events: &[LedgerEvent], t0: f64) -> (String, String) {
         "{:<14} {:<24} {:>6} {:>10} {:>11} {:>11} {:>11}\n",
         "kind", "what", "stream", "bytes", "start", "duration", "bandwidth"
     );
-    for e in events {
+    // In time order: the ledger records an event when it is known, and a copy on one
+    // stream can be recorded after a kernel that started later on another.
+    let mut ordered: Vec<&LedgerEvent> = events.iter().collect();
+    ordered.sort_by(|a, b| a.start.total_cmp(&b.start));
+    for e in ordered {
         let kind = if e.explicit {
             kind_name(e.kind).to_string()
         } else {
