@@ -1,4 +1,15 @@
 //! Developer assistance: completion and inspection (`obj?`).
+//!
+//! Completion answers as IPython's (Jedi-backed) completer does: every item carries its
+//! type for `_jupyter_types_experimental` (`function`, `module`, `class`, `instance`,
+//! `keyword`, `statement`, `param`, `path`, `dict key`, `magic`); names bound earlier
+//! in the cell being edited are offered before the cell has run (as Jedi's `statement`);
+//! inside `d['` the dict's keys, inside any other string the file paths it starts, and in
+//! a call the callee's parameters as `name=`.
+
+use ruff_python_ast::{Expr, Mod, Stmt};
+use ruff_python_parser::{parse_unchecked, Mode, ParseOptions};
+use ruff_text_size::Ranged;
 
 use crate::interp::frame::Ctx;
 use crate::py::error::PyResult;
@@ -81,63 +92,335 @@ pub fn complete(rt: &mut Runtime, ctx: &Ctx, code: &str, cursor_pos: usize) -> C
             types,
         };
     }
+    if let Some(c) = complete_in_string(rt, ctx, code, end, cursor_pos) {
+        return c;
+    }
+    if let Some(c) = complete_dict_key(rt, ctx, code, end, cursor_pos) {
+        return c;
+    }
     let (base, partial) = match word.rfind('.') {
         Some(i) => (Some(&word[..i]), &word[i + 1..]),
         None => (None, word),
     };
-    let candidates: Vec<String> = match base {
-        Some(b) => match resolve(rt, ctx, b) {
-            Some(v) => crate::interp::attrs::dir(&v),
-            None => vec![],
-        },
-        None => {
-            let mut names: Vec<String> = ctx.globals.borrow().keys().cloned().collect();
-            names.extend(
-                rt.state::<crate::interp::expr::InterpState>()
-                    .builtins
-                    .keys()
-                    .cloned(),
-            );
-            names.extend(
-                [
-                    "import", "from", "def", "for", "while", "return", "lambda", "with", "True",
-                    "False", "None",
-                ]
-                .iter()
-                .map(|s| s.to_string()),
-            );
-            names
+    let visible =
+        |c: &str| c.starts_with(partial) && (partial.starts_with('_') || !c.starts_with('_'));
+    // (name, type), sorted by name; the first type given for a name wins.
+    let mut found: Vec<(String, String)> = Vec::new();
+    match base {
+        Some(b) => {
+            if let Some(v) = resolve(rt, ctx, b) {
+                for name in crate::interp::attrs::dir(&v)
+                    .into_iter()
+                    .filter(|c| visible(c))
+                {
+                    let ty = match crate::interp::attrs::get_attr(rt, &v, &name) {
+                        Ok(a) => kind_of(&a),
+                        Err(_) => "instance",
+                    };
+                    found.push((name, ty.into()));
+                }
+            }
         }
-    };
-    let mut found: Vec<String> = candidates
-        .into_iter()
-        .filter(|c| c.starts_with(partial) && (partial.starts_with('_') || !c.starts_with('_')))
-        .collect();
-    found.sort();
-    found.dedup();
+        None => {
+            let globals: Vec<(String, Value)> = ctx
+                .globals
+                .borrow()
+                .iter()
+                .filter(|(k, _)| visible(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            for (k, v) in globals {
+                found.push((k, kind_of(&v).into()));
+            }
+            for (k, ty) in cell_names(code, start) {
+                if visible(&k) {
+                    found.push((k, ty.into()));
+                }
+            }
+            let builtins = &rt.state::<crate::interp::expr::InterpState>().builtins;
+            for (k, v) in builtins.iter().filter(|(k, _)| visible(k)) {
+                found.push((k.clone(), kind_of(v).into()));
+            }
+            for k in KEYWORDS.iter().filter(|k| visible(k)) {
+                found.push((k.to_string(), "keyword".into()));
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found.dedup_by(|a, b| a.0 == b.0);
     // Keyword arguments of the call the cursor is in.
     if base.is_none() {
         if let Some(callee) = enclosing_call(code, start) {
             if let Some(f) = resolve(rt, ctx, callee) {
                 for p in param_names(&f) {
                     let kw = format!("{p}=");
-                    if kw.starts_with(partial) && !found.contains(&kw) {
-                        found.insert(0, kw);
+                    if kw.starts_with(partial) && !found.iter().any(|(m, _)| *m == kw) {
+                        found.insert(0, (kw, "param".into()));
                     }
                 }
             }
         }
     }
     let start_cp = code[..end - partial.len()].chars().count();
-    for m in &found {
-        types.push((m.clone(), "completion".to_string()));
-    }
     Completion {
-        matches: found,
+        matches: found.iter().map(|(m, _)| m.clone()).collect(),
         cursor_start: start_cp,
         cursor_end: cursor_pos,
-        types,
+        types: found,
     }
+}
+
+/// Python's keywords that start statements or expressions, offered as completions.
+const KEYWORDS: &[&str] = &[
+    "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif",
+    "else", "except", "False", "finally", "for", "from", "global", "if", "import", "in", "is",
+    "lambda", "None", "nonlocal", "not", "or", "pass", "raise", "return", "True", "try", "while",
+    "with", "yield",
+];
+
+/// A value's completion type, in Jedi's words.
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Module(_) => "module",
+        Value::Builtin(_) => "function",
+        Value::Object(o) => {
+            if o.as_any().is::<crate::py::function::Function>() {
+                return "function";
+            }
+            let ty = o.type_name();
+            if ty == "type" {
+                "class"
+            } else if ty.contains("function") || ty.contains("method") || ty.ends_with("Dispatcher")
+            {
+                "function"
+            } else {
+                "instance"
+            }
+        }
+        _ => "instance",
+    }
+}
+
+/// Names the cell binds before byte `before`, with their completion type: the cell has
+/// not run, so they are not in the namespace yet (`zzq_long_name = 1\nzzq_lo`).
+fn cell_names(code: &str, before: usize) -> Vec<(String, &'static str)> {
+    let parsed = parse_unchecked(code, ParseOptions::from(Mode::Ipython));
+    let mut out = Vec::new();
+    if let Mod::Module(m) = parsed.syntax() {
+        bound_in(&m.body, before, &mut out);
+    }
+    out
+}
+
+fn bound_in(body: &[Stmt], before: usize, out: &mut Vec<(String, &'static str)>) {
+    for s in body {
+        if s.range().start().to_usize() >= before {
+            break;
+        }
+        match s {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| targets(t, out)),
+            Stmt::AnnAssign(a) => targets(&a.target, out),
+            Stmt::AugAssign(a) => targets(&a.target, out),
+            Stmt::For(f) => {
+                targets(&f.target, out);
+                bound_in(&f.body, before, out);
+                bound_in(&f.orelse, before, out);
+            }
+            Stmt::While(w) => {
+                bound_in(&w.body, before, out);
+                bound_in(&w.orelse, before, out);
+            }
+            Stmt::If(i) => {
+                bound_in(&i.body, before, out);
+                for c in &i.elif_else_clauses {
+                    bound_in(&c.body, before, out);
+                }
+            }
+            Stmt::With(w) => {
+                for item in &w.items {
+                    if let Some(t) = &item.optional_vars {
+                        targets(t, out);
+                    }
+                }
+                bound_in(&w.body, before, out);
+            }
+            Stmt::Try(t) => {
+                bound_in(&t.body, before, out);
+                for h in &t.handlers {
+                    let ruff_python_ast::ExceptHandler::ExceptHandler(h) = h;
+                    bound_in(&h.body, before, out);
+                }
+                bound_in(&t.orelse, before, out);
+                bound_in(&t.finalbody, before, out);
+            }
+            Stmt::FunctionDef(f) => out.push((f.name.to_string(), "function")),
+            Stmt::ClassDef(c) => out.push((c.name.to_string(), "class")),
+            Stmt::Import(i) => {
+                for a in &i.names {
+                    let name = match &a.asname {
+                        Some(n) => n.to_string(),
+                        None => a.name.split('.').next().unwrap_or("").to_string(),
+                    };
+                    out.push((name, "module"));
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                for a in &i.names {
+                    let n = a.asname.as_ref().unwrap_or(&a.name);
+                    out.push((n.to_string(), "statement"));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn targets(e: &Expr, out: &mut Vec<(String, &'static str)>) {
+    match e {
+        Expr::Name(n) => out.push((n.id.to_string(), "statement")),
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| targets(e, out)),
+        Expr::List(l) => l.elts.iter().for_each(|e| targets(e, out)),
+        Expr::Starred(s) => targets(&s.value, out),
+        _ => {}
+    }
+}
+
+/// The string literal the cursor (byte `end`) is in, on its line: (byte offset just after
+/// the opening quote, the quote). Triple-quoted strings count as not being in one.
+fn open_string(code: &str, end: usize) -> Option<(usize, char)> {
+    let line_start = code[..end].rfind('\n').map_or(0, |i| i + 1);
+    let mut open: Option<(usize, char)> = None;
+    let mut escaped = false;
+    for (i, c) in code[line_start..end].char_indices() {
+        match open {
+            Some((_, q)) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    open = None;
+                }
+            }
+            None if c == '#' => return None,
+            None if c == '\'' || c == '"' => open = Some((line_start + i + 1, c)),
+            None => {}
+        }
+    }
+    open
+}
+
+/// Completion inside a string: the subscripted dict's keys after `d['`, else the paths
+/// that start with what the string holds so far (relative to the kernel's directory, as
+/// IPython's are).
+fn complete_in_string(
+    rt: &mut Runtime,
+    ctx: &Ctx,
+    code: &str,
+    end: usize,
+    cursor_pos: usize,
+) -> Option<Completion> {
+    let (content_start, quote) = open_string(code, end)?;
+    let typed = &code[content_start..end];
+    let before_quote = code[..content_start - quote.len_utf8()].trim_end();
+    let start_cp = code[..content_start].chars().count();
+    if let Some(keys) = before_quote
+        .strip_suffix('[')
+        .and_then(|b| dict_keys(rt, ctx, b))
+    {
+        let found: Vec<(String, String)> = keys
+            .into_iter()
+            .filter(|k| k.starts_with(typed))
+            .map(|k| (k, "dict key".to_string()))
+            .collect();
+        return Some(Completion {
+            matches: found.iter().map(|(m, _)| m.clone()).collect(),
+            cursor_start: start_cp,
+            cursor_end: cursor_pos,
+            types: found,
+        });
+    }
+    let found: Vec<(String, String)> = paths(typed)
+        .into_iter()
+        .map(|p| (p, "path".to_string()))
+        .collect();
+    Some(Completion {
+        matches: found.iter().map(|(m, _)| m.clone()).collect(),
+        cursor_start: start_cp,
+        cursor_end: cursor_pos,
+        types: found,
+    })
+}
+
+/// `d[` with no quote yet: the keys, quoted (IPython's answer there).
+fn complete_dict_key(
+    rt: &mut Runtime,
+    ctx: &Ctx,
+    code: &str,
+    end: usize,
+    cursor_pos: usize,
+) -> Option<Completion> {
+    let before = code[..end].strip_suffix('[')?;
+    let keys = dict_keys(rt, ctx, before)?;
+    let found: Vec<(String, String)> = keys
+        .into_iter()
+        .map(|k| (format!("'{k}'"), "dict key".to_string()))
+        .collect();
+    Some(Completion {
+        matches: found.iter().map(|(m, _)| m.clone()).collect(),
+        cursor_start: cursor_pos,
+        cursor_end: cursor_pos,
+        types: found,
+    })
+}
+
+/// The string keys of the dict that `code` ends with the name of, in insertion order.
+fn dict_keys(rt: &mut Runtime, ctx: &Ctx, code: &str) -> Option<Vec<String>> {
+    let (_, name) = dotted_before(code, code.len());
+    if name.is_empty() {
+        return None;
+    }
+    let v = resolve(rt, ctx, name)?;
+    let Value::Dict(d) = &v else {
+        return None;
+    };
+    let keys = d
+        .borrow()
+        .entries
+        .iter()
+        .filter_map(|(k, _)| match k {
+            Value::Str(s) => Some(s.to_string()),
+            _ => None,
+        })
+        .collect();
+    Some(keys)
+}
+
+/// Paths starting with `typed`: a directory's entries whose names continue its last part,
+/// directories with a trailing `/`; hidden ones only when asked for with a leading dot.
+fn paths(typed: &str) -> Vec<String> {
+    let (dir, stem) = match typed.rfind('/') {
+        Some(i) => (&typed[..=i], &typed[i + 1..]),
+        None => ("", typed),
+    };
+    let read = match std::fs::read_dir(if dir.is_empty() { "." } else { dir }) {
+        Ok(r) => r,
+        Err(_) => return vec![],
+    };
+    let mut out: Vec<String> = read
+        .flatten()
+        .take(10_000) // bounded: a directory's first 10,000 entries
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            if !name.starts_with(stem) || (name.starts_with('.') && !stem.starts_with('.')) {
+                return None;
+            }
+            let slash = if e.path().is_dir() { "/" } else { "" };
+            Some(format!("{dir}{name}{slash}"))
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// The callee of the innermost unclosed `(` before `pos`.
