@@ -13,8 +13,11 @@ const SETUP: &str = "import numpy as np\nimport math\nd = {'alpha': 1, 'beta': 2
                      def f(alpha, beta=2): pass\nzzq_cls = type(np.zeros(1))\n\
                      zzq_obj = np.zeros(3)";
 
-/// (code, an item IPython offers: text, type, start, end).
-const IPYTHON: &[(&str, (&str, &str, usize, usize))] = &[
+/// An item of a complete_reply: text, type, start, end.
+type Item<'a> = (&'a str, &'a str, usize, usize);
+
+/// (code, an item IPython offers there).
+const IPYTHON: &[(&str, Item)] = &[
     (
         "zzq_long_name = 1\nzzq_lo",
         ("zzq_long_name", "statement", 18, 24),
