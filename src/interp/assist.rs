@@ -386,7 +386,6 @@ fn dict_keys(rt: &mut Runtime, ctx: &Ctx, code: &str) -> Option<Vec<String>> {
     };
     let keys = d
         .borrow()
-        .entries
         .iter()
         .filter_map(|(k, _)| match k {
             Value::Str(s) => Some(s.to_string()),

@@ -4,7 +4,7 @@
 //!
 //! | file | holds |
 //! |---|---|
-//! | `assist.rs` | Developer assistance: completion, inspection (`obj?`), and `is_complete`. |
+//! | `assist.rs` | Developer assistance: completion and inspection (`obj?`). |
 //! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter), and iter/next. |
