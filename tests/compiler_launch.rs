@@ -215,6 +215,7 @@ fn decorated(
         kw_defaults: Vec::new(),
         doc: None,
         class_cell: Default::default(),
+        is_generator: false,
     });
     nbcuda::interp::expr::call_value(
         rt,

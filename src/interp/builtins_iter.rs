@@ -342,8 +342,16 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "An iterator over an iterable's items (taken when iter() is called).",
         |rt, a| {
             let v = a.pos.first().unwrap_or(crate::py::value::NONE);
-            if v.downcast::<Iterator>().is_some() {
+            // Iterators (and generators) are their own iterators.
+            if v.downcast::<Iterator>().is_some()
+                || crate::interp::generators::as_generator(v).is_some()
+            {
                 return Ok(v.clone());
+            }
+            if let Some(inst) = crate::interp::classes::as_instance(v) {
+                if let Some(it) = inst.call_special(rt, "__iter__", vec![])? {
+                    return Ok(it);
+                }
             }
             let items = ops::iterate(rt, v)?;
             Ok(Value::Object(Rc::new(Iterator {
@@ -355,8 +363,35 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "next",
         "next(iterator[, default])",
         "The iterator's next item; at the end, default or StopIteration.",
-        |_, a| {
+        |rt, a| {
             let v = a.pos.first().unwrap_or(crate::py::value::NONE);
+            let exhausted = |a: &Args| match a.pos.get(1) {
+                Some(d) => Ok(d.clone()),
+                None => Err(PyErr::new("StopIteration", "")),
+            };
+            if let Some(g) = crate::interp::generators::as_generator(v) {
+                if a.pos.len() < 2 {
+                    return g.next_or_stop(rt);
+                }
+                return match g.next_value(rt)? {
+                    Some(x) => Ok(x),
+                    None => exhausted(&a),
+                };
+            }
+            if let Some(inst) = crate::interp::classes::as_instance(v) {
+                if inst.class.find("__next__").is_some() {
+                    return match inst.call_special(rt, "__next__", vec![]) {
+                        Ok(x) => Ok(x.unwrap_or(Value::None)),
+                        Err(e)
+                            if e.is_instance(crate::py::exceptions::ExcClass::StopIteration)
+                                && a.pos.len() > 1 =>
+                        {
+                            exhausted(&a)
+                        }
+                        Err(e) => Err(e),
+                    };
+                }
+            }
             let Some(it) = v.downcast::<Iterator>() else {
                 return Err(PyErr::type_error(format!(
                     "'{}' object is not an iterator",

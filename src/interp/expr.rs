@@ -231,9 +231,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
         Expr::ListComp(l) => Value::list(comprehension(rt, ctx, &l.generators, &mut |rt, c| {
             Ok(vec![eval(rt, c, &l.elt)?])
         })?),
-        Expr::Generator(g) => Value::list(comprehension(rt, ctx, &g.generators, &mut |rt, c| {
-            Ok(vec![eval(rt, c, &g.elt)?])
-        })?),
+        Expr::Generator(g) => crate::interp::generators::from_expression(rt, ctx, g)?,
         Expr::SetComp(s) => {
             let items = comprehension(rt, ctx, &s.generators, &mut |rt, c| {
                 Ok(vec![eval(rt, c, &s.elt)?])
@@ -280,9 +278,12 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
                 "await (async code) is not supported in nbcuda",
             ))
         }
+        Expr::Yield(_) | Expr::YieldFrom(_) if ctx.locals.is_none() => {
+            return Err(PyErr::new("SyntaxError", "'yield' outside function"))
+        }
         Expr::Yield(_) | Expr::YieldFrom(_) => {
             return Err(PyErr::not_implemented(
-                "generators (yield) are not supported in nbcuda; build a list instead",
+                "this use of yield is not supported in nbcuda: write `yield x`, `x = yield y` or `yield from it` as a statement of its own",
             ))
         }
         Expr::TString(_) => {
@@ -510,6 +511,14 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
         kind,
     };
     crate::interp::stmt::collect_declarations(&f.def.body, &mut ctx);
+    if f.is_generator {
+        return Ok(crate::interp::generators::from_function(
+            ctx,
+            &f.def.body,
+            &f.name,
+            &f.qualname,
+        ));
+    }
     match crate::interp::stmt::exec_block(rt, &mut ctx, &f.def.body)? {
         crate::interp::frame::Flow::Return(v) => Ok(v),
         _ => Ok(Value::None),

@@ -15,6 +15,8 @@
 //! | `expr.rs` | Expression evaluation. |
 //! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
 //! | `func_modules.rs` | Standard modules about functions and iteration: `operator`, `functools` (`partial`, `reduce`), `itertools` (`product`, `chain`, `combinations`, `permutations`, as lists). |
+//! | `generator_machine.rs` | The resumable machine a generator body runs on: frames for blocks, loops, `try`, `with`, `yield from` and generator-expression levels, stepped until the body yields or finishes. |
+//! | `generators.rs` | Generators (functions with `yield`, generator expressions) run lazily on a resumable machine of frames; statements without `yield` run on the ordinary interpreter. |
 //! | `hashing.rs` | CPython's hashes of numbers and tuples. |
 //! | `instance_protocols.rs` | How instances of cell-defined classes take part in Python's protocols (repr, attributes, calls, subscripts, operators, iteration, len, truth, `with`, rich display, equality) through their special methods. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
@@ -42,6 +44,8 @@ pub mod dynamic;
 pub mod expr;
 pub mod frame;
 pub mod func_modules;
+pub mod generator_machine;
+pub mod generators;
 pub mod hashing;
 pub mod instance_protocols;
 pub mod ipython;

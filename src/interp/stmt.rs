@@ -53,32 +53,6 @@ pub fn exec_stmt(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
     exec_inner(rt, ctx, s).map_err(|e| ctx.locate(e, s.range()))
 }
 
-/// The range of the first `yield` in a function body (not in nested functions or lambdas).
-fn find_yield(body: &[Stmt]) -> Option<ruff_text_size::TextRange> {
-    use ruff_python_ast::visitor::{walk_expr, walk_stmt, Visitor};
-    struct Finder(Option<ruff_text_size::TextRange>);
-    impl<'a> Visitor<'a> for Finder {
-        fn visit_stmt(&mut self, s: &'a Stmt) {
-            if self.0.is_none() && !matches!(s, Stmt::FunctionDef(_) | Stmt::ClassDef(_)) {
-                walk_stmt(self, s);
-            }
-        }
-        fn visit_expr(&mut self, e: &'a Expr) {
-            match e {
-                _ if self.0.is_some() => {}
-                Expr::Yield(_) | Expr::YieldFrom(_) => self.0 = Some(e.range()),
-                Expr::Lambda(_) => {}
-                _ => walk_expr(self, e),
-            }
-        }
-    }
-    let mut f = Finder(None);
-    for s in body {
-        f.visit_stmt(s);
-    }
-    f.0
-}
-
 fn unsupported(what: &str) -> PyErr {
     PyErr::not_implemented(format!(
         "{what} are not supported in nbcuda's Python subset"
@@ -150,18 +124,6 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
         Stmt::FunctionDef(f) => {
             if f.is_async {
                 return Err(unsupported("async functions"));
-            }
-            if let Some(y) = find_yield(&f.body) {
-                // Calling a generator function would otherwise run the body like a plain
-                // function, so refuse it where it is defined, pointing at the yield.
-                return Err(ctx.locate(
-                    PyErr::not_implemented(format!(
-                        "generator functions (def {} contains yield) are not supported in nbcuda's Python subset",
-                        f.name
-                    ))
-                    .with_hint("Collect the values in a list and return it instead."),
-                    y,
-                ));
             }
             let func = make_function(rt, ctx, Rc::new(f.clone()))?;
             let mut v = Value::Object(Rc::new(func));
@@ -328,6 +290,19 @@ fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow>
         }
         return exec_block(rt, ctx, &f.orelse);
     }
+    // Generators run one item at a time, so infinite ones work.
+    if let Some(g) = crate::interp::generators::as_generator(&iterable) {
+        while let Some(item) = g.next_value(rt)? {
+            rt.check_interrupt()?;
+            assign_target(rt, ctx, &f.target, item)?;
+            match exec_block(rt, ctx, &f.body)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                _ => {}
+            }
+        }
+        return exec_block(rt, ctx, &f.orelse);
+    }
     let items = ops::iterate(rt, &iterable)?;
     for item in items {
         rt.check_interrupt()?;
@@ -376,7 +351,8 @@ fn exec_with(rt: &mut Runtime, ctx: &mut Ctx, w: &ast::StmtWith, i: usize) -> Py
     }
 }
 
-fn handler_matches(rt: &mut Runtime, ctx: &mut Ctx, err: &PyErr, ty: &Expr) -> PyResult<bool> {
+/// Whether the `except` clause's class (or tuple of classes) `ty` catches `err`.
+pub fn handler_matches(rt: &mut Runtime, ctx: &mut Ctx, err: &PyErr, ty: &Expr) -> PyResult<bool> {
     let v = eval(rt, ctx, ty)?;
     let classes = match &v {
         Value::Tuple(t) => t.to_vec(),
@@ -605,6 +581,7 @@ pub fn make_function(
         _ => None,
     };
     let name = def.name.id.to_string();
+    let is_generator = crate::interp::generators::is_generator_body(&def.body);
     let qualname = if let Some(class) = class_body {
         format!("{class}.{name}")
     } else if ctx.locals.is_some() {
@@ -624,5 +601,6 @@ pub fn make_function(
         kw_defaults,
         doc,
         class_cell: Default::default(),
+        is_generator,
     })
 }

@@ -37,6 +37,8 @@ pub struct Function {
     /// the class is created; zero-argument `super()` reads it. Weak: the class holds the
     /// function.
     pub class_cell: std::cell::RefCell<Option<std::rc::Weak<dyn crate::py::value::Object>>>,
+    /// The body contains `yield`: calling the function makes a generator.
+    pub is_generator: bool,
 }
 
 impl Function {

@@ -67,6 +67,7 @@ pub fn functions(
                 kw_defaults: Vec::new(),
                 doc: None,
                 class_cell: Default::default(),
+                is_generator: false,
             });
             out.insert(name, f);
         }

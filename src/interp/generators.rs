@@ -1,0 +1,251 @@
+//! Generators: functions containing `yield` and generator expressions, run lazily.
+//!
+//! The tree-walking interpreter cannot suspend in the middle of a Rust call stack, so a
+//! generator body runs on a small resumable machine instead: a stack of frames (statement
+//! blocks with a program counter, `for` and `while` loops, `try`, `with`, `yield from`, and
+//! the levels of a generator expression). Statements without a `yield` inside run on the
+//! ordinary interpreter; only the statements that contain one are stepped by the machine.
+//! `yield` may appear as a statement (`yield x`), as the value of an assignment
+//! (`x = yield y`), or as `yield from it`; a `yield` elsewhere inside an expression raises a
+//! clear NotImplementedError.
+//!
+//! Known differences from CPython: a generator dropped while suspended inside `try` or
+//! `with` does not run its `finally` or `__exit__` (no GeneratorExit); `throw()` is not
+//! provided.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use ruff_python_ast::{self as ast, Stmt};
+
+use crate::interp::expr::{eval, InterpState};
+use crate::interp::frame::Ctx;
+use crate::interp::generator_machine::{block, run, Frame, Machine, Source, Step};
+pub use crate::interp::generator_machine::{has_yield, is_generator_body};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
+use crate::py::value::{Object, Value};
+
+enum State {
+    Ready(Box<Machine>),
+    Running,
+    /// Finished, with the value its `return` gave until `yield from` takes it.
+    Done(Value),
+}
+
+/// A generator object.
+pub struct Generator {
+    this: std::rc::Weak<Generator>,
+    name: String,
+    qualname: String,
+    state: RefCell<State>,
+}
+
+/// The generator `v` is, if it is one.
+pub fn as_generator(v: &Value) -> Option<Rc<Generator>> {
+    v.downcast::<Generator>().and_then(|g| g.this.upgrade())
+}
+
+/// A generator for a call of a generator function: the bound frame, not started.
+pub fn from_function(ctx: Ctx, body: &[Stmt], name: &str, qualname: &str) -> Value {
+    make(
+        Machine {
+            ctx,
+            frames: vec![Frame::Block {
+                stmts: block(body),
+                pc: 0,
+            }],
+            send_target: None,
+        },
+        name,
+        qualname,
+    )
+}
+
+/// A generator expression: the first iterable is evaluated now, in the enclosing scope,
+/// as CPython does; the rest runs lazily in the expression's own scope.
+pub fn from_expression(rt: &mut Runtime, ctx: &mut Ctx, g: &ast::ExprGenerator) -> PyResult<Value> {
+    let first = eval(rt, ctx, &g.generators[0].iter)?;
+    let src = Source::new(rt, first)?;
+    let inner = ctx.nested_scope();
+    let qualname = match &ctx.locals {
+        Some(_) => format!("{}.<locals>.<genexpr>", ctx.fname),
+        None => "<genexpr>".into(),
+    };
+    Ok(make(
+        Machine {
+            ctx: inner,
+            frames: vec![Frame::Comp {
+                expr: Rc::new(g.clone()),
+                level: 0,
+                src,
+            }],
+            send_target: None,
+        },
+        "<genexpr>",
+        &qualname,
+    ))
+}
+
+fn make(m: Machine, name: &str, qualname: &str) -> Value {
+    Value::Object(Rc::new_cyclic(|this| Generator {
+        this: this.clone(),
+        name: name.to_string(),
+        qualname: qualname.to_string(),
+        state: RefCell::new(State::Ready(Box::new(m))),
+    }))
+}
+
+impl Generator {
+    /// `next(gen)`: the next value, or None when the generator is exhausted.
+    pub fn next_value(&self, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        match self.resume(rt, Value::None)? {
+            Step::Yield(v) => Ok(Some(v)),
+            Step::Return(_) => Ok(None),
+        }
+    }
+
+    /// `next(gen)` without a default: the next value, or StopIteration carrying the value
+    /// the generator returned.
+    pub fn next_or_stop(&self, rt: &mut Runtime) -> PyResult<Value> {
+        match self.resume(rt, Value::None)? {
+            Step::Yield(v) => Ok(v),
+            Step::Return(v) => Err(stop_iteration(rt, v)),
+        }
+    }
+
+    fn resume(&self, rt: &mut Runtime, sent: Value) -> PyResult<Step> {
+        let state = std::mem::replace(&mut *self.state.borrow_mut(), State::Running);
+        let mut m = match state {
+            State::Ready(m) => m,
+            State::Running => {
+                *self.state.borrow_mut() = State::Running;
+                return Err(PyErr::value_error("generator already executing"));
+            }
+            State::Done(v) => {
+                *self.state.borrow_mut() = State::Done(v);
+                return Ok(Step::Return(Value::None));
+            }
+        };
+        let depth = {
+            let st = rt.state::<InterpState>();
+            st.depth += 1;
+            st.depth
+        };
+        let result = if depth > crate::interp::expr::MAX_DEPTH {
+            Err(PyErr::new(
+                "RecursionError",
+                "maximum recursion depth exceeded",
+            ))
+        } else {
+            run(rt, &mut m, sent)
+        };
+        rt.state::<InterpState>().depth -= 1;
+        *self.state.borrow_mut() = match &result {
+            Ok(Step::Yield(_)) => State::Ready(m),
+            Ok(Step::Return(v)) => State::Done(v.clone()),
+            Err(_) => State::Done(Value::None),
+        };
+        result
+    }
+}
+
+impl Generator {
+    /// The value a finished generator returned (what `x = yield from g` binds).
+    pub(crate) fn returned(&self) -> Value {
+        match &mut *self.state.borrow_mut() {
+            State::Done(v) => std::mem::replace(v, Value::None),
+            _ => Value::None,
+        }
+    }
+}
+
+/// The StopIteration a finished generator raises, carrying its return value.
+fn stop_iteration(rt: &mut Runtime, v: Value) -> PyErr {
+    let message = if v.is_none() {
+        String::new()
+    } else {
+        crate::interp::repr::to_str(rt, &v).unwrap_or_default()
+    };
+    PyErr::new("StopIteration", message)
+}
+
+impl Object for Generator {
+    fn type_name(&self) -> String {
+        "generator".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!(
+            "<generator object {} at {:#x}>",
+            self.qualname, self as *const Self as usize
+        ))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        let this = self.clone();
+        Ok(match name {
+            "__name__" => Some(Value::str(&self.name)),
+            "__qualname__" => Some(Value::str(&self.qualname)),
+            "__next__" => Some(Value::method(
+                &this,
+                "generator.__next__",
+                "__next__()",
+                "The next value; StopIteration at the end.",
+                |g, rt, _| g.next_or_stop(rt),
+            )),
+            "send" => Some(Value::method(
+                &this,
+                "generator.send",
+                "send(value)",
+                "Resume the generator, making the paused yield evaluate to value.",
+                |g, rt, a| {
+                    let v = a.pos.first().cloned().unwrap_or(Value::None);
+                    if !v.is_none()
+                        && matches!(&*g.state.borrow(), State::Ready(m) if m.frames.len() == 1 && matches!(m.frames[0], Frame::Block { pc: 0, .. }))
+                    {
+                        return Err(PyErr::type_error(
+                            "can't send non-None value to a just-started generator",
+                        ));
+                    }
+                    match g.resume(rt, v)? {
+                        Step::Yield(v) => Ok(v),
+                        Step::Return(v) => Err(stop_iteration(rt, v)),
+                    }
+                },
+            )),
+            "close" => Some(Value::method(
+                &this,
+                "generator.close",
+                "close()",
+                "Finish the generator; later next() calls raise StopIteration.",
+                |g, _, _| {
+                    *g.state.borrow_mut() = State::Done(Value::None);
+                    Ok(Value::None)
+                },
+            )),
+            "__iter__" => Some(Value::method(
+                &this,
+                "generator.__iter__",
+                "__iter__()",
+                "The generator itself.",
+                |g, _, _| Ok(Value::Object(g.clone())),
+            )),
+            _ => None,
+        })
+    }
+    fn iter(self: Rc<Self>, rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        let mut out = Vec::new();
+        while let Some(v) = self.next_value(rt)? {
+            if out.len() >= 50_000_000 {
+                return Err(PyErr::memory_error(
+                    "generator produced more than 50,000,000 items while being collected into a list",
+                ));
+            }
+            out.push(v);
+        }
+        Ok(Some(out))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
