@@ -256,7 +256,34 @@ def jit_kernels():
     return rows
 
 
-SECTIONS = [host_arrays, transfers, kernels, jit_kernels, plotting]
+# Plain Python as people type it (issue 16): the same code in nbcuda's interpreter and in
+# CPython (this process), each run 3 times, one loop per run.
+PYTHON_SETUP = "def f(x):\n    return x + 1"
+PYTHON_CODE = [
+    ("for-loop sum, 1M iterations", "s = 0\nfor i in range(1_000_000):\n    s += i"),
+    ("300k calls of a Python function", "for i in range(300_000):\n    f(i)"),
+    ("1M list.append", "l = []\nfor i in range(1_000_000):\n    l.append(i)"),
+    ("list comprehension, 1M items", "l = [i * 2 for i in range(1_000_000)]"),
+    ("100k dict inserts", "d = {}\nfor i in range(100_000):\n    d[i] = i"),
+    ("100k set inserts", "t = set()\nfor i in range(100_000):\n    t.add(i)"),
+    ("100k f-string formats", "for i in range(100_000):\n    x = f'{i} {i * 0.5:.2f}'"),
+    ("sum of a 1M-item generator", "s = sum(i * i for i in range(1_000_000))"),
+]
+
+
+def python_code():
+    cells = [PYTHON_SETUP] + [f"%%timeit -n 1 -r 3\n{code}" for _, code in PYTHON_CODE]
+    out = run_cells(cells)
+    rows = []
+    for (name, code), text in zip(PYTHON_CODE, out[1:]):
+        g = {}
+        exec(PYTHON_SETUP, g)
+        runs = timeit.Timer(code, globals=g).repeat(repeat=3, number=1)
+        rows.append((name, parse_timeit(text), "CPython 3", sum(runs) / len(runs), "time", "<=", 1.0))
+    return rows
+
+
+SECTIONS = [host_arrays, transfers, kernels, jit_kernels, plotting, python_code]
 
 
 COPY_BYTES = 5_000_000 * 4

@@ -145,3 +145,30 @@ fn dicts_keep_order_and_python_key_equality_at_any_size() {
     let c = s.run("{}.popitem()");
     assert_eq!(c.evalue(), "'popitem(): dictionary is empty'");
 }
+
+#[test]
+fn sets_have_their_methods_operators_and_constant_time_membership() {
+    // Expected values are CPython 3.11's.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "s = set()\ns.add(1); s.add(1); s.add(2)\n\
+         print(s, s | {3}, s & {1}, {1, 2} - {1}, s.union([3], (4,)), s ^ {2, 5}, len(s), 2 in s, 9 in s)\n\
+         t = {1, 2, 3}\n\
+         t.discard(9); t.remove(1); print(t, t.pop(), t, t <= {3, 4}, {3} < t, t.issubset([3]), t.isdisjoint({7}), t == {3}, t != {3})\n\
+         u = set(range(100000))\nfor i in range(0, 100000, 2):\n    u.discard(i)\n\
+         print(len(u), 99999 in u, 2 in u, sorted({x % 7 for x in range(100)}))\n\
+         w = {1, 2}\nw.update([2, 3], {4}); print(w, w.intersection({1, 4, 9}, [4]), w.difference([1]), w.copy() == w)",
+    );
+    assert_eq!(
+        out,
+        "{1, 2} {1, 2, 3} {1} {2} {1, 2, 3, 4} {1, 5} 2 True False\n\
+         {3} 2 {3} True False True True True False\n\
+         50000 True False [0, 1, 2, 3, 4, 5, 6]\n\
+         {1, 2, 3, 4} {4} {2, 3, 4} True\n"
+    );
+    let c = s.run("w.remove(99)");
+    assert_eq!(c.ename().as_deref(), Some("KeyError"));
+    assert_eq!(c.evalue(), "99");
+    let c = s.run("{[1]}");
+    assert_eq!(c.evalue(), "unhashable type: 'list'");
+}

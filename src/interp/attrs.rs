@@ -96,6 +96,7 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
         Value::Str(s) => str_method(s.clone(), name),
         Value::List(l) => list_method(l.clone(), name),
         Value::Dict(d) => dict_method(d.clone(), name),
+        Value::Set(s) => crate::interp::sets::method(s, name),
         Value::Tuple(t) => tuple_method(t.clone(), name),
         Value::Float(f) => match name {
             "is_integer" => {

@@ -202,14 +202,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 None => vec![],
                 Some(v) => ops::iterate(rt, v)?,
             };
-            let mut out: Vec<Value> = Vec::new();
-            for v in items {
-                ops::check_hashable(&v)?;
-                if !ops::contains(rt, &Value::list(out.clone()), &v)? {
-                    out.push(v);
-                }
-            }
-            Ok(Value::Set(Rc::new(RefCell::new(out))))
+            crate::interp::sets::from_items(rt, items)
         },
     );
     f(

@@ -193,14 +193,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
         Expr::List(l) => Value::list(eval_seq(rt, ctx, &l.elts)?),
         Expr::Set(s) => {
             let items = eval_seq(rt, ctx, &s.elts)?;
-            let mut out: Vec<Value> = Vec::new();
-            for v in items {
-                ops::check_hashable(&v)?;
-                if !ops::contains(rt, &Value::list(out.clone()), &v)? {
-                    out.push(v);
-                }
-            }
-            Value::Set(Rc::new(RefCell::new(out)))
+            crate::interp::sets::from_items(rt, items)?
         }
         Expr::Dict(d) => {
             let mut dict = Dict::default();
@@ -236,13 +229,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
             let items = comprehension(rt, ctx, &s.generators, &mut |rt, c| {
                 Ok(vec![eval(rt, c, &s.elt)?])
             })?;
-            let mut out: Vec<Value> = Vec::new();
-            for v in items {
-                if !ops::contains(rt, &Value::list(out.clone()), &v)? {
-                    out.push(v);
-                }
-            }
-            Value::Set(Rc::new(RefCell::new(out)))
+            crate::interp::sets::from_items(rt, items)?
         }
         Expr::DictComp(d) => {
             let pairs = comprehension(rt, ctx, &d.generators, &mut |rt, c| {

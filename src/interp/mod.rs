@@ -27,6 +27,7 @@
 //! | `ops.rs` | Operations on values with Python semantics: truth, equality, ordering, arithmetic, iteration, length, subscripts. |
 //! | `re_module.rs` | The `re` module on the `regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects (no look-around or backreferences). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
+//! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
 //! | `stmt.rs` | Statement execution. |
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
@@ -56,6 +57,7 @@ pub mod objects;
 pub mod ops;
 pub mod re_module;
 pub mod repr;
+pub mod sets;
 pub mod stmt;
 pub mod subscript;
 pub mod text_modules;

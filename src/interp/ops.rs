@@ -110,20 +110,7 @@ fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
             }
             true
         }
-        (Value::Set(x), Value::Set(y)) => {
-            // Same size and every item of one in the other, whatever the order.
-            let (x, y) = (x.borrow().clone(), y.borrow().clone());
-            if x.len() != y.len() {
-                return Ok(false);
-            }
-            let other = Value::list(y);
-            for v in &x {
-                if !contains(rt, &other, v)? {
-                    return Ok(false);
-                }
-            }
-            true
-        }
+        (Value::Set(x), Value::Set(y)) => crate::interp::sets::equal(rt, x, y)?,
         (Value::Slice(x), Value::Slice(y)) => x == y,
         (Value::DType(x), Value::DType(y)) => x == y,
         (Value::DType(d), Value::Str(s)) | (Value::Str(s), Value::DType(d)) => {
@@ -255,6 +242,11 @@ pub fn compare(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Va
     }
     if let Value::Object(o) = b {
         if let Some(v) = o.clone().binary_op(op, a, true, rt)? {
+            return Ok(v);
+        }
+    }
+    if let (Value::Set(x), Value::Set(y)) = (a, b) {
+        if let Some(v) = crate::interp::sets::binary(rt, op, x, y)? {
             return Ok(v);
         }
     }
@@ -453,6 +445,11 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
                 return Err(unsupported(op, a, b));
             }
             return float_op(op, x.as_f64()?, y.as_f64()?);
+        }
+        (Value::Set(x), Value::Set(y)) => {
+            if let Some(v) = crate::interp::sets::binary(rt, op, x, y)? {
+                return Ok(v);
+            }
         }
         _ => {}
     }
@@ -689,7 +686,7 @@ pub fn iterate(rt: &mut Runtime, v: &Value) -> PyResult<Vec<Value>> {
     Ok(match v {
         Value::List(l) => l.borrow().clone(),
         Value::Tuple(t) => t.to_vec(),
-        Value::Set(s) => s.borrow().clone(),
+        Value::Set(s) => s.borrow().keys(),
         Value::Str(s) => s.chars().map(|c| Value::str(&c.to_string())).collect(),
         Value::Bytes(b) => b.iter().map(|&c| Value::Int(c as i64)).collect(),
         Value::Dict(d) => d.borrow().keys(),
@@ -749,9 +746,10 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
             ))),
         },
         Value::Dict(d) => {
-            let d = d.borrow().clone();
-            Ok(dict_get(rt, &d, x)?.is_some())
+            check_hashable(x)?;
+            Ok(crate::interp::subscript::dict_find(rt, d, x)?.is_some())
         }
+        Value::Set(s) => crate::interp::sets::contains(rt, s, x),
         Value::Object(o) if o.as_any().is::<RangeObj>() => {
             // invariant: the match guard checked this downcast
             let r = o.as_any().downcast_ref::<RangeObj>().expect("checked");

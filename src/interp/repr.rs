@@ -121,7 +121,7 @@ fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
             format!("[{}]", parts.join(", "))
         }
         Value::Set(items) => {
-            let items = items.borrow().clone();
+            let items = items.borrow().keys();
             if items.is_empty() {
                 "set()".into()
             } else {

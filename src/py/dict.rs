@@ -237,6 +237,12 @@ impl Dict {
         Some((k, v))
     }
 
+    /// The first entry, removed (`set.pop`).
+    pub fn pop_first(&mut self) -> Option<(Value, Value)> {
+        let slot = self.slots.iter().position(|e| e.is_some())?;
+        self.remove_at(slot)
+    }
+
     /// The last entry, removed (`popitem`).
     pub fn pop_last(&mut self) -> Option<(Value, Value)> {
         let slot = self.slots.iter().rposition(|e| e.is_some())?;

@@ -33,7 +33,8 @@ pub enum Value {
     Tuple(Rc<[Value]>),
     List(Rc<RefCell<Vec<Value>>>),
     Dict(Rc<RefCell<Dict>>),
-    Set(Rc<RefCell<Vec<Value>>>),
+    /// A set: its items are the keys of the dict (values unused).
+    Set(Rc<RefCell<Dict>>),
     /// `slice(start, stop, step)` objects, as built by subscripts.
     Slice(Rc<SliceValue>),
     /// The `...` literal.
@@ -525,7 +526,7 @@ fn is_container(v: &Value) -> bool {
 impl Drop for Value {
     fn drop(&mut self) {
         let children: Vec<Value> = match self {
-            Value::List(l) | Value::Set(l) => match Rc::get_mut(l) {
+            Value::List(l) => match Rc::get_mut(l) {
                 Some(cell) if cell.borrow().iter().any(is_container) => {
                     std::mem::take(cell.get_mut())
                 }
@@ -538,7 +539,7 @@ impl Drop for Value {
                     .collect(),
                 _ => return,
             },
-            Value::Dict(d) => match Rc::get_mut(d) {
+            Value::Dict(d) | Value::Set(d) => match Rc::get_mut(d) {
                 Some(cell)
                     if cell
                         .borrow()
