@@ -145,6 +145,9 @@ impl Session {
         let n = body.len();
         for (i, s) in body.iter().enumerate() {
             let last = i + 1 == n;
+            if crate::interp::shell_magics::autocall(rt, ctx, s)? {
+                continue;
+            }
             if last && shows_result(s, code) {
                 return match s {
                     Stmt::Expr(e) => {
@@ -219,7 +222,7 @@ impl Session {
 fn shows_result(s: &Stmt, code: &str) -> bool {
     let is_candidate = match s {
         Stmt::Expr(_) => true,
-        Stmt::IpyEscapeCommand(c) => c.kind == IpyEscapeKind::Magic,
+        Stmt::IpyEscapeCommand(c) => matches!(c.kind, IpyEscapeKind::Magic | IpyEscapeKind::ShCap),
         _ => false,
     };
     if !is_candidate {
@@ -284,6 +287,9 @@ fn cell_magic(rt: &mut Runtime, ctx: &mut Ctx, rest: &str) -> PyResult<Option<Va
             crate::engine::charts::timeline(rt, &events)?;
             let v = r?;
             Ok((!v.is_none()).then_some(v))
+        }
+        _ if crate::interp::shell_magics::CELL_MAGICS.contains(&name) => {
+            crate::interp::shell_magics::cell_magic(rt, ctx, name, args, body).map(|_| None)
         }
         other => Err(PyErr::new(
             "UsageError",

@@ -743,6 +743,8 @@ pub fn builtins() -> HashMap<String, Value> {
         }),
     );
     crate::interp::class_tools::register(&mut b);
+    crate::interp::shell_magics::register(&mut b);
+    crate::interp::files::register(&mut b);
     b.insert("Ellipsis".into(), Value::Ellipsis);
     for class in BUILTIN_NAMES {
         b.insert(

@@ -26,6 +26,7 @@ const OWN_CELL_MAGICS: &[&str] = &["timeit", "time"];
 /// Every line magic of the session: the interpreter's, then the registered ones.
 pub fn line_magics(rt: &mut Runtime) -> Vec<&'static str> {
     let mut all = OWN_LINE_MAGICS.to_vec();
+    all.extend(crate::interp::shell_magics::LINE_MAGICS);
     all.extend(crate::py::registry::line_magic_names(rt));
     all
 }
@@ -33,6 +34,7 @@ pub fn line_magics(rt: &mut Runtime) -> Vec<&'static str> {
 /// Every cell magic of the session: the interpreter's, then the registered ones.
 pub fn cell_magics(rt: &mut Runtime) -> Vec<&'static str> {
     let mut all = OWN_CELL_MAGICS.to_vec();
+    all.extend(crate::interp::shell_magics::CELL_MAGICS);
     all.extend(crate::py::registry::cell_magic_names(rt));
     all
 }
@@ -128,11 +130,10 @@ pub fn run_escape(
                 .push(json!({"source": "page", "data": {"text/plain": text}, "start": 0}));
             Ok(Value::None)
         }
-        IpyEscapeKind::Shell | IpyEscapeKind::ShCap => Err(PyErr::not_implemented(format!(
-            "shell commands (!{}) are not available in nbcuda, which runs no Python or shell; {}",
-            value.trim(),
-            supported(rt)
-        ))),
+        IpyEscapeKind::Shell if !as_expr => crate::interp::shell::system(rt, ctx, value),
+        IpyEscapeKind::Shell | IpyEscapeKind::ShCap => {
+            crate::interp::shell::getoutput(rt, ctx, value)
+        }
         _ => Err(PyErr::not_implemented(format!(
             "IPython's auto-call syntax is not supported in nbcuda; {}",
             supported(rt)
@@ -208,6 +209,9 @@ fn line_magic(rt: &mut Runtime, ctx: &mut Ctx, value: &str, _as_expr: bool) -> P
                     .join("  ")
             ));
             Ok(Value::None)
+        }
+        _ if crate::interp::shell_magics::LINE_MAGICS.contains(&name) => {
+            crate::interp::shell_magics::line_magic(rt, ctx, name, args)
         }
         other => match crate::py::registry::line_magic(rt, other) {
             Some(magic) => magic(rt, args, &ctx.globals),

@@ -13,6 +13,7 @@
 //! | `dataclasses.rs` | The `dataclasses` module: `@dataclass` with generated `__init__`, `__repr__` and comparisons, `field`, `fields`, `asdict`, `astuple`, `replace`. |
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
+//! | `files.rs` | The builtin `open()`: text and binary files on `std::fs` with CPython's modes, errors and file methods. |
 //! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
 //! | `func_modules.rs` | Standard modules about functions and iteration: `operator`, `functools` (`partial`, `reduce`), `itertools` (`product`, `chain`, `combinations`, `permutations`, as lists). |
 //! | `generator_machine.rs` | The resumable machine a generator body runs on: frames for blocks, loops, `try`, `with`, `yield from` and generator-expression levels, stepped until the body yields or finishes. |
@@ -24,10 +25,13 @@
 //! | `modules.rs` | The import system and the small standard modules: `math`, `time`, `sys`. |
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
+//! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, equality, ordering, arithmetic, iteration, length, subscripts. |
 //! | `re_module.rs` | The `re` module on the `regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects (no look-around or backreferences). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
+//! | `shell.rs` | Shell escapes as ipykernel runs them: `!cmd` streamed into the cell with `_exit_code`, `x = !cmd` and `!!cmd` captured as lines, IPython's `{expr}`/`$name` interpolation, and the interruptible child processes behind them and `%%bash`. |
+//! | `shell_magics.rs` | The magics about the shell and files: `%%bash`, `%%sh`, `%%writefile`, `%run`, `%pwd`, `%cd`, `%env`, and `exit`/`quit` with ipykernel's `ask_exit` payload. |
 //! | `stmt.rs` | Statement execution. |
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
@@ -43,6 +47,7 @@ pub mod classes;
 pub mod dataclasses;
 pub mod dynamic;
 pub mod expr;
+pub mod files;
 pub mod frame;
 pub mod func_modules;
 pub mod generator_machine;
@@ -55,9 +60,12 @@ pub mod modules;
 pub mod nesting;
 pub mod objects;
 pub mod ops;
+pub mod os_module;
 pub mod re_module;
 pub mod repr;
 pub mod sets;
+pub mod shell;
+pub mod shell_magics;
 pub mod stmt;
 pub mod subscript;
 pub mod text_modules;

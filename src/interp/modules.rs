@@ -18,7 +18,7 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`) under
 /// their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 14] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 16] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -46,6 +46,8 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
             Ok(crate::interp::func_modules::itertools_module())
         }),
         ("re", |_| Ok(crate::interp::re_module::module())),
+        ("os", crate::interp::os_module::module),
+        ("os.path", |_| Ok(crate::interp::os_module::path_module())),
     ]
 }
 

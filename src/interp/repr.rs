@@ -94,6 +94,8 @@ fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
                     b'\\' => s.push_str("\\\\"),
                     b'\'' => s.push_str("\\'"),
                     b'\n' => s.push_str("\\n"),
+                    b'\r' => s.push_str("\\r"),
+                    b'\t' => s.push_str("\\t"),
                     0x20..=0x7e => s.push(c as char),
                     _ => s.push_str(&format!("\\x{c:02x}")),
                 }

@@ -107,6 +107,13 @@ impl Session {
             count: 0,
         }
     }
+    /// A session whose interrupt flag the test holds (as the kernel's SIGINT handler does).
+    pub fn with_interrupt(flag: Arc<AtomicBool>) -> Session {
+        Session {
+            engine: Engine::new(flag),
+            count: 0,
+        }
+    }
     pub fn run(&mut self, code: &str) -> Cell {
         self.count += 1;
         let rec = Rc::new(RefCell::new(Recorded::default()));
