@@ -402,3 +402,59 @@ fn open_raises_as_cpython() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn os_and_os_path() {
+    let dir = temp_dir("os");
+    let mut s = Session::new();
+    s.run(&format!("d = {dir:?}")).ok();
+    let cell = r#"import os
+os.makedirs(d + '/a/b')
+os.makedirs(d + '/a/b', exist_ok=True)
+try:
+    os.makedirs(d + '/a/b')
+except FileExistsError as e:
+    print(type(e).__name__, e)
+open(d + '/a/f.txt', 'w').close()
+print(sorted(os.listdir(d + '/a')), os.path.exists(d + '/a/f.txt'), os.path.isfile(d + '/a'), os.path.isdir(d + '/a'))
+os.remove(d + '/a/f.txt')
+print(os.path.exists(d + '/a/f.txt'))
+try:
+    os.remove(d + '/a/f.txt')
+except FileNotFoundError as e:
+    print(type(e).__name__, e)
+try:
+    os.listdir(d + '/nope')
+except FileNotFoundError as e:
+    print(type(e).__name__, e)
+print(os.path.join('a', 'b', '/c', 'd'), os.path.join('a/', 'b'), os.path.join('a', ''))
+print(os.path.basename('/x/y.tar.gz'), os.path.dirname('/x/y.tar.gz'), os.path.dirname('/x'), os.path.dirname('x'), os.path.dirname('//x//y'))
+print(os.path.splitext('/x/y.tar.gz'), os.path.splitext('.bashrc'), os.path.splitext('a/..b'), os.path.splitext('noext'))
+print(os.path.abspath('/a/./b/../c//d'), os.path.normpath('a/../../b'), os.path.normpath('//a/b'), os.path.normpath(''))
+os.environ['NBCUDA_OS_T'] = 'v1'
+print(os.environ['NBCUDA_OS_T'], os.environ.get('NBCUDA_OS_NONE', 'dflt'), 'NBCUDA_OS_T' in os.environ, os.getenv('NBCUDA_OS_T'))
+del os.environ['NBCUDA_OS_T']
+print('NBCUDA_OS_T' in os.environ)
+try:
+    os.environ['NBCUDA_OS_NONE']
+except KeyError as e:
+    print(type(e).__name__, e)
+from os.path import join
+print(join('p', 'q'), os.getcwd() == os.path.abspath('.'))"#;
+    let expected = r#"FileExistsError [Errno 17] File exists: '{D}/a/b'
+['b', 'f.txt'] True False True
+False
+FileNotFoundError [Errno 2] No such file or directory: '{D}/a/f.txt'
+FileNotFoundError [Errno 2] No such file or directory: '{D}/nope'
+/c/d a/b a/
+y.tar.gz /x /  //x
+('/x/y.tar', '.gz') ('.bashrc', '') ('a/..b', '') ('noext', '')
+/a/c/d ../b //a/b .
+v1 dflt True v1
+False
+KeyError 'NBCUDA_OS_NONE'
+p/q True
+"#;
+    assert_eq!(s.stdout(cell), expected.replace("{D}", &dir));
+    let _ = std::fs::remove_dir_all(&dir);
+}

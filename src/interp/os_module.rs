@@ -147,6 +147,9 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
     Ok(Rc::new(m))
 }
 
+/// A yes/no question about a path (`os.path.isdir`).
+type PathTest = fn(&std::path::Path) -> bool;
+
 pub fn path_module() -> Rc<Module> {
     let m = Module::new("posixpath", "Path names as strings, with POSIX rules.");
     m.set("sep", Value::str("/"));
@@ -170,7 +173,7 @@ pub fn path_module() -> Rc<Module> {
             Ok(Value::str(&out))
         },
     );
-    let tests: [(&str, fn(&std::path::Path) -> bool); 3] = [
+    let tests: [(&str, PathTest); 3] = [
         ("exists", |p| p.exists()),
         ("isfile", |p| p.is_file()),
         ("isdir", |p| p.is_dir()),
