@@ -210,7 +210,7 @@ fn tutorial_import_forms() {
     let c = s.run("print('to stderr', file=sys.stderr)");
     c.ok();
     assert_eq!(c.out.stderr, "to stderr\n");
-    let c = s.run("import os");
+    let c = s.run("import tkinter");
     assert!(c.ename().is_some());
 }
 
