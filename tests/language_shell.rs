@@ -186,6 +186,15 @@ fn writefile_and_run() {
         s.stdout(&format!("%run {path}\nprint(rv, twice())")),
         "41 82\n"
     );
+    // The file runs as the main module, as IPython's %run does.
+    let main = format!("{dir}/m.py");
+    std::fs::write(
+        &main,
+        "if __name__ == '__main__':\n    print('main', __file__.endswith('m.py'))\n",
+    )
+    .expect("write m.py");
+    assert_eq!(s.stdout(&format!("%run {dir}/m")), "main True\n");
+    assert_eq!(s.run("__file__").ename().as_deref(), Some("NameError"));
     let quoted = format!("{dir}/q q.txt");
     assert_eq!(
         s.stdout(&format!("%%writefile \"{quoted}\"\nhi")),

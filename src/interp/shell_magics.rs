@@ -299,7 +299,23 @@ fn run_file(rt: &mut Runtime, ctx: &mut Ctx, args: &str) -> PyResult<Value> {
     };
     let stmts = parse_snippet(&code)?;
     let saved = std::mem::replace(&mut ctx.origin, Rc::from(format!("File {path}").as_str()));
+    // Scripts test `if __name__ == "__main__":`; IPython runs them as the main module.
+    let dunders = [
+        ("__name__", Value::str("__main__")),
+        ("__file__", Value::str(&path)),
+    ];
+    let before: Vec<(&str, Option<Value>)> = dunders
+        .iter()
+        .map(|(k, v)| (*k, ctx.globals.borrow_mut().insert((*k).into(), v.clone())))
+        .collect();
     let r = run_snippet(rt, ctx, &code, &stmts);
+    for (k, old) in before {
+        let mut g = ctx.globals.borrow_mut();
+        match old {
+            Some(v) => g.insert(k.into(), v),
+            None => g.remove(k),
+        };
+    }
     ctx.origin = saved;
     r.map(|_| Value::None)
 }
