@@ -415,13 +415,13 @@ impl Instance {
 
 impl Instance {
     /// This instance as a shared handle, for trait methods that only get `&self`.
-    pub(crate) fn rc(&self, _rt: &mut Runtime) -> PyResult<Rc<Instance>> {
+    pub(crate) fn rc(&self) -> PyResult<Rc<Instance>> {
         self.this
             .upgrade()
             .ok_or_else(|| PyErr::internal("instance used while being dropped"))
     }
-    pub(crate) fn rc_value(&self, rt: &mut Runtime) -> PyResult<Value> {
-        Ok(Value::Object(self.rc(rt)?))
+    pub(crate) fn rc_value(&self) -> PyResult<Value> {
+        Ok(Value::Object(self.rc()?))
     }
 }
 

@@ -79,7 +79,7 @@ impl Object for Instance {
     fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
         match self.class.find("__repr__") {
             Some(m) => {
-                let this = self.rc_value(rt)?;
+                let this = self.rc_value()?;
                 let r = crate::interp::expr::call_value(
                     rt,
                     &bind(m, &this, &self.class),
@@ -93,7 +93,7 @@ impl Object for Instance {
     fn str(&self, rt: &mut Runtime) -> PyResult<String> {
         match self.class.find("__str__") {
             Some(m) => {
-                let this = self.rc_value(rt)?;
+                let this = self.rc_value()?;
                 let r = crate::interp::expr::call_value(
                     rt,
                     &bind(m, &this, &self.class),
@@ -141,7 +141,7 @@ impl Object for Instance {
     fn set_attr(&self, name: &str, value: Value, rt: &mut Runtime) -> PyResult<bool> {
         if let Some(p) = self.class.find(name) {
             if let Some(p) = p.downcast::<Property>() {
-                let this = self.rc_value(rt)?;
+                let this = self.rc_value()?;
                 p.set(rt, &this, name, value)?;
                 return Ok(true);
             }
@@ -176,7 +176,7 @@ impl Object for Instance {
             })
     }
     fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
-        let this = self.rc(rt)?;
+        let this = self.rc()?;
         this.call_special(rt, "__setitem__", vec![key.clone(), value])?
             .map(|_| ())
             .ok_or_else(|| {
@@ -187,7 +187,7 @@ impl Object for Instance {
             })
     }
     fn del_item(&self, key: &Value, rt: &mut Runtime) -> PyResult<()> {
-        let this = self.rc(rt)?;
+        let this = self.rc()?;
         this.call_special(rt, "__delitem__", vec![key.clone()])?
             .map(|_| ())
             .ok_or_else(|| {
@@ -248,7 +248,7 @@ impl Object for Instance {
         Ok(Some(out))
     }
     fn len(&self, rt: &mut Runtime) -> PyResult<Option<usize>> {
-        let this = self.rc(rt)?;
+        let this = self.rc()?;
         match this.call_special(rt, "__len__", vec![])? {
             Some(v) => {
                 let n = v.as_index()?;
@@ -261,7 +261,7 @@ impl Object for Instance {
         }
     }
     fn truthy(&self, rt: &mut Runtime) -> PyResult<bool> {
-        let this = self.rc(rt)?;
+        let this = self.rc()?;
         if let Some(v) = this.call_special(rt, "__bool__", vec![])? {
             return match v {
                 Value::Bool(b) => Ok(b),
@@ -283,7 +283,7 @@ impl Object for Instance {
         }
     }
     fn exit(&self, rt: &mut Runtime, error: Option<&PyErr>) -> PyResult<bool> {
-        let this = self.rc(rt)?;
+        let this = self.rc()?;
         let args = match error {
             None => vec![Value::None, Value::None, Value::None],
             Some(e) => {
@@ -315,7 +315,7 @@ impl Object for Instance {
         &self,
         rt: &mut Runtime,
     ) -> PyResult<Option<serde_json::Map<String, serde_json::Value>>> {
-        let this = self.rc(rt)?;
+        let this = self.rc()?;
         let mut out = serde_json::Map::new();
         for (method, mime) in [
             ("_repr_html_", "text/html"),
@@ -330,7 +330,7 @@ impl Object for Instance {
         Ok((!out.is_empty()).then_some(out))
     }
     fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
-        let this = self.rc(rt)?;
+        let this = self.rc()?;
         match this.call_special(rt, "__eq__", vec![other.clone()])? {
             Some(v) if !is_not_implemented(&v) => Ok(Some(rt.truthy(&v)?)),
             _ => Ok(None),
