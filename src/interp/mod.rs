@@ -10,6 +10,9 @@
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter), and iter/next. |
 //! | `class_tools.rs` | The objects classes are built from: bound methods, `staticmethod`, `classmethod`, `property`, `super()`, `NotImplemented`, and `issubclass`. |
 //! | `classes.rs` | Classes defined in cells: the `class` statement, C3 method resolution order, instances, attribute lookup and the special methods through which instances take part in Python's protocols. |
+//! | `collections_dicts.rs` | The dict subclasses of `collections`: `defaultdict`, `Counter`, `OrderedDict`, each a shared dict whose plain methods are the interpreter's own. |
+//! | `collections_deque.rs` | `collections.deque`: a ring buffer, optionally bounded by `maxlen`. |
+//! | `collections_module.rs` | The `collections` module: `namedtuple` (native classes whose instances act as tuples with named fields) and the module table. |
 //! | `dataclasses.rs` | The `dataclasses` module: `@dataclass` with generated `__init__`, `__repr__` and comparisons, `field`, `fields`, `asdict`, `astuple`, `replace`. |
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
@@ -44,6 +47,9 @@ pub mod builtins;
 pub mod builtins_iter;
 pub mod class_tools;
 pub mod classes;
+pub mod collections_deque;
+pub mod collections_dicts;
+pub mod collections_module;
 pub mod dataclasses;
 pub mod dynamic;
 pub mod expr;

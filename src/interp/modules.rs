@@ -18,7 +18,7 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`) under
 /// their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 16] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 17] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -48,6 +48,9 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ("re", |_| Ok(crate::interp::re_module::module())),
         ("os", crate::interp::os_module::module),
         ("os.path", |_| Ok(crate::interp::os_module::path_module())),
+        ("collections", |_| {
+            Ok(crate::interp::collections_module::module())
+        }),
     ]
 }
 

@@ -1,0 +1,782 @@
+//! The dict subclasses of `collections`: `defaultdict`, `Counter` and `OrderedDict`.
+//!
+//! Each wraps a shared [`Dict`] and hands the plain dict methods (`keys`, `items`, `get`,
+//! `pop`, ...) to the interpreter's own, so they behave exactly as a dict's; only what the
+//! subclass changes is written here. They are not `dict` instances for `isinstance`, and
+//! `dict(x)`, `{**x}` and `d.update(x)` see them through iteration (their keys), which is
+//! where they still differ from CPython.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::arrays::operator::BinOp;
+use crate::interp::ops;
+use crate::interp::repr::repr;
+use crate::interp::subscript::{check_hashable, dict_lookup, dict_remove, dict_store};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::exceptions::ExcClass;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Dict, Object, Value};
+
+type Shared = Rc<RefCell<Dict>>;
+
+fn new_dict() -> Shared {
+    Rc::new(RefCell::new(Dict::default()))
+}
+
+/// The entries behind a dict or one of the dict subclasses here.
+pub fn dict_of(v: &Value) -> Option<Shared> {
+    if let Value::Dict(d) = v {
+        return Some(d.clone());
+    }
+    if let Some(x) = v.downcast::<DefaultDict>() {
+        return Some(x.d.clone());
+    }
+    if let Some(x) = v.downcast::<Counter>() {
+        return Some(x.d.clone());
+    }
+    v.downcast::<OrderedDict>().map(|x| x.d.clone())
+}
+
+/// A dict method of `d`, bound; None when dicts have no such attribute.
+fn dict_attr(rt: &mut Runtime, d: &Shared, name: &str) -> PyResult<Option<Value>> {
+    match crate::interp::attrs::get_attr(rt, &Value::Dict(d.clone()), name) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.is_instance(ExcClass::AttributeError) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// `dict(src, **kw)`'s entries stored into `d` (a mapping, or an iterable of pairs).
+fn fill(
+    rt: &mut Runtime,
+    d: &Shared,
+    src: Option<&Value>,
+    kw: &[(Rc<str>, Value)],
+) -> PyResult<()> {
+    if let Some(src) = src {
+        match dict_of(src) {
+            Some(o) => {
+                let items = o.borrow().items();
+                for (k, v) in items {
+                    dict_store(rt, d, k, v)?;
+                }
+            }
+            None => {
+                for pair in rt.iterate(src)? {
+                    match rt.iterate(&pair)?.as_slice() {
+                        [k, v] => dict_store(rt, d, k.clone(), v.clone())?,
+                        _ => {
+                            return Err(PyErr::value_error(
+                                "dictionary update sequence element has wrong length",
+                            ))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (k, v) in kw {
+        dict_store(rt, d, Value::Str(k.clone()), v.clone())?;
+    }
+    Ok(())
+}
+
+fn get_key(rt: &mut Runtime, d: &Shared, key: &Value) -> PyResult<Option<Value>> {
+    check_hashable(key)?;
+    dict_lookup(rt, d, key)
+}
+
+fn key_error(rt: &mut Runtime, key: &Value) -> PyResult<PyErr> {
+    Ok(PyErr::key_error(repr(rt, key)?))
+}
+
+fn del_key(rt: &mut Runtime, d: &Shared, key: &Value) -> PyResult<()> {
+    check_hashable(key)?;
+    match dict_remove(rt, d, key)? {
+        Some(_) => Ok(()),
+        None => Err(key_error(rt, key)?),
+    }
+}
+
+/// Dict equality, order ignored.
+fn dict_eq(rt: &mut Runtime, d: &Shared, other: &Value) -> PyResult<Option<bool>> {
+    match dict_of(other) {
+        Some(o) => Ok(Some(ops::py_eq(
+            rt,
+            &Value::Dict(d.clone()),
+            &Value::Dict(o),
+        )?)),
+        None => Ok(Some(false)),
+    }
+}
+
+/// `name(<class 'list'>, ...)`-style class names IPython prints bare (`list`).
+fn pretty_factory(rt: &mut Runtime, f: &Value) -> PyResult<String> {
+    match f {
+        Value::Builtin(b) if crate::interp::repr::is_type_builtin(&b.name) => Ok(b.name.clone()),
+        Value::Object(o) if o.type_name() == "type" => {
+            let r = repr(rt, f)?;
+            Ok(r.strip_prefix("<class '")
+                .and_then(|s| s.strip_suffix("'>"))
+                .map(str::to_string)
+                .unwrap_or(r))
+        }
+        _ => repr(rt, f),
+    }
+}
+
+fn text_plain(s: String) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let mut m = serde_json::Map::new();
+    m.insert("text/plain".into(), serde_json::Value::String(s));
+    Some(m)
+}
+
+// ---- defaultdict ----------------------------------------------------------------------
+
+/// `collections.defaultdict(default_factory=None, /, ...)`.
+pub fn new_defaultdict(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    let factory = a.pos.first().cloned().unwrap_or(Value::None);
+    if !factory.is_none() && !callable(&factory) {
+        return Err(PyErr::type_error("first argument must be callable or None"));
+    }
+    if a.pos.len() > 2 {
+        return Err(PyErr::type_error(format!(
+            "dict expected at most 1 argument, got {}",
+            a.pos.len() - 1
+        )));
+    }
+    let d = new_dict();
+    fill(rt, &d, a.pos.get(1), &a.kw)?;
+    Ok(Value::object(DefaultDict {
+        factory: RefCell::new(factory),
+        d,
+    }))
+}
+
+fn callable(v: &Value) -> bool {
+    matches!(v, Value::Builtin(_) | Value::Object(_))
+}
+
+pub struct DefaultDict {
+    factory: RefCell<Value>,
+    d: Shared,
+}
+
+impl Object for DefaultDict {
+    fn type_name(&self) -> String {
+        "defaultdict".into()
+    }
+    fn module_name(&self) -> String {
+        "collections".into()
+    }
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        let f = self.factory.borrow().clone();
+        Ok(format!(
+            "defaultdict({}, {})",
+            repr(rt, &f)?,
+            repr(rt, &Value::Dict(self.d.clone()))?
+        ))
+    }
+    fn mime_bundle(
+        &self,
+        rt: &mut Runtime,
+    ) -> PyResult<Option<serde_json::Map<String, serde_json::Value>>> {
+        // IPython prints the factory as a name: `defaultdict(list, {...})`.
+        let f = self.factory.borrow().clone();
+        let body = crate::interp::repr::pretty(rt, &Value::Dict(self.d.clone()))?;
+        Ok(text_plain(format!(
+            "defaultdict({}, {body})",
+            pretty_factory(rt, &f)?
+        )))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        match name {
+            "default_factory" => Ok(Some(self.factory.borrow().clone())),
+            "copy" | "__copy__" => Ok(Some(Value::method(
+                &self,
+                "defaultdict.copy",
+                "copy()",
+                "A shallow copy.",
+                |this, _, _| {
+                    Ok(Value::object(DefaultDict {
+                        factory: RefCell::new(this.factory.borrow().clone()),
+                        d: Rc::new(RefCell::new(this.d.borrow().clone())),
+                    }))
+                },
+            ))),
+            _ => dict_attr(rt, &self.d, name),
+        }
+    }
+    fn set_attr(&self, name: &str, value: Value, _rt: &mut Runtime) -> PyResult<bool> {
+        if name != "default_factory" {
+            return Ok(false);
+        }
+        *self.factory.borrow_mut() = value;
+        Ok(true)
+    }
+    fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        if let Some(v) = get_key(rt, &self.d, key)? {
+            return Ok(v);
+        }
+        let f = self.factory.borrow().clone();
+        if f.is_none() {
+            return Err(key_error(rt, key)?);
+        }
+        // __missing__: the factory's value is stored, then returned.
+        let v = rt.call(&f, Args::default())?;
+        dict_store(rt, &self.d, key.clone(), v.clone())?;
+        Ok(v)
+    }
+    fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
+        dict_store(rt, &self.d, key.clone(), value)
+    }
+    fn del_item(&self, key: &Value, rt: &mut Runtime) -> PyResult<()> {
+        del_key(rt, &self.d, key)
+    }
+    fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        Ok(Some(self.d.borrow().keys()))
+    }
+    fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
+        Ok(Some(self.d.borrow().len()))
+    }
+    fn truthy(&self, _rt: &mut Runtime) -> PyResult<bool> {
+        Ok(!self.d.borrow().is_empty())
+    }
+    fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
+        dict_eq(rt, &self.d, other)
+    }
+    fn dir(&self) -> Vec<String> {
+        dict_names(&["default_factory"])
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn dict_names(extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "clear",
+        "copy",
+        "get",
+        "items",
+        "keys",
+        "pop",
+        "popitem",
+        "setdefault",
+        "update",
+        "values",
+    ]
+    .iter()
+    .chain(extra)
+    .map(|s| s.to_string())
+    .collect();
+    v.sort();
+    v
+}
+
+// ---- OrderedDict ----------------------------------------------------------------------
+
+/// `collections.OrderedDict(mapping_or_pairs=(), /, **kwargs)`.
+pub fn new_ordereddict(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    if a.pos.len() > 1 {
+        return Err(PyErr::type_error(format!(
+            "OrderedDict expected at most 1 argument, got {}",
+            a.pos.len()
+        )));
+    }
+    let d = new_dict();
+    fill(rt, &d, a.pos.first(), &a.kw)?;
+    Ok(Value::object(OrderedDict { d }))
+}
+
+pub struct OrderedDict {
+    d: Shared,
+}
+
+fn last_arg(a: &Args, fname: &str, rt: &mut Runtime) -> PyResult<(Option<Value>, bool)> {
+    let b = a.bind(fname, &["key=", "last="])?;
+    let last = match &b[1] {
+        Some(v) => rt.truthy(v)?,
+        None => true,
+    };
+    Ok((b[0].clone(), last))
+}
+
+impl Object for OrderedDict {
+    fn type_name(&self) -> String {
+        "OrderedDict".into()
+    }
+    fn module_name(&self) -> String {
+        "collections".into()
+    }
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        if self.d.borrow().is_empty() {
+            return Ok("OrderedDict()".into());
+        }
+        let items: Vec<Value> = self
+            .d
+            .borrow()
+            .items()
+            .into_iter()
+            .map(|(k, v)| Value::tuple(vec![k, v]))
+            .collect();
+        Ok(format!("OrderedDict({})", repr(rt, &Value::list(items))?))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(Some(match name {
+            "move_to_end" => Value::method(
+                &self,
+                "OrderedDict.move_to_end",
+                "move_to_end(key, last=True)",
+                "Move an existing key to either end of the order.",
+                |this, rt, a| {
+                    let (key, last) = last_arg(&a, "move_to_end", rt)?;
+                    let key = key.ok_or_else(|| {
+                        PyErr::type_error("move_to_end() missing required argument 'key' (pos 1)")
+                    })?;
+                    check_hashable(&key)?;
+                    let Some(v) = dict_remove(rt, &this.d, &key)? else {
+                        return Err(key_error(rt, &key)?);
+                    };
+                    let mut d = this.d.borrow_mut();
+                    if last {
+                        d.push(key, v);
+                    } else {
+                        let rest = d.take_entries();
+                        d.push(key, v);
+                        for (k, v) in rest {
+                            d.push(k, v);
+                        }
+                    }
+                    Ok(Value::None)
+                },
+            ),
+            "popitem" => Value::method(
+                &self,
+                "OrderedDict.popitem",
+                "popitem(last=True)",
+                "Remove and return a (key, value) pair from the end (or the start).",
+                |this, rt, a| {
+                    let b = a.bind("popitem", &["last="])?;
+                    let last = match &b[0] {
+                        Some(v) => rt.truthy(v)?,
+                        None => true,
+                    };
+                    let mut d = this.d.borrow_mut();
+                    let popped = if last {
+                        d.pop_last()
+                    } else {
+                        let first = d.iter().next().map(|(k, _)| k.clone());
+                        match first {
+                            Some(k) => match d.find_pure(&k) {
+                                Some(Ok(slot)) => d.remove_at(slot),
+                                _ => {
+                                    // An opaque first key: rebuild without it.
+                                    let mut rest = d.take_entries().into_iter();
+                                    let head = rest.next();
+                                    for (k, v) in rest {
+                                        d.push(k, v);
+                                    }
+                                    head
+                                }
+                            },
+                            None => None,
+                        }
+                    };
+                    match popped {
+                        Some((k, v)) => Ok(Value::tuple(vec![k, v])),
+                        None => Err(PyErr::key_error("'dictionary is empty'")),
+                    }
+                },
+            ),
+            "copy" | "__copy__" => Value::method(
+                &self,
+                "OrderedDict.copy",
+                "copy()",
+                "A shallow copy.",
+                |this, _, _| {
+                    Ok(Value::object(OrderedDict {
+                        d: Rc::new(RefCell::new(this.d.borrow().clone())),
+                    }))
+                },
+            ),
+            _ => return dict_attr(rt, &self.d, name),
+        }))
+    }
+    fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        match get_key(rt, &self.d, key)? {
+            Some(v) => Ok(v),
+            None => Err(key_error(rt, key)?),
+        }
+    }
+    fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
+        dict_store(rt, &self.d, key.clone(), value)
+    }
+    fn del_item(&self, key: &Value, rt: &mut Runtime) -> PyResult<()> {
+        del_key(rt, &self.d, key)
+    }
+    fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        Ok(Some(self.d.borrow().keys()))
+    }
+    fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
+        Ok(Some(self.d.borrow().len()))
+    }
+    fn truthy(&self, _rt: &mut Runtime) -> PyResult<bool> {
+        Ok(!self.d.borrow().is_empty())
+    }
+    fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
+        // Two OrderedDicts are equal only in the same order; against a dict, order is ignored.
+        if let Some(o) = other.downcast::<OrderedDict>() {
+            let (a, b) = (self.d.borrow().items(), o.d.borrow().items());
+            let a: Vec<Value> = a
+                .into_iter()
+                .map(|(k, v)| Value::tuple(vec![k, v]))
+                .collect();
+            let b: Vec<Value> = b
+                .into_iter()
+                .map(|(k, v)| Value::tuple(vec![k, v]))
+                .collect();
+            return Ok(Some(ops::py_eq(rt, &Value::list(a), &Value::list(b))?));
+        }
+        dict_eq(rt, &self.d, other)
+    }
+    fn dir(&self) -> Vec<String> {
+        dict_names(&["move_to_end"])
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+// ---- Counter --------------------------------------------------------------------------
+
+/// `collections.Counter(iterable_or_mapping=None, /, **kwds)`.
+pub fn new_counter(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    if a.pos.len() > 1 {
+        return Err(PyErr::type_error(format!(
+            "expected at most 1 argument, got {}",
+            a.pos.len()
+        )));
+    }
+    let c = Counter { d: new_dict() };
+    c.count(rt, a.pos.first(), &a.kw, BinOp::Add)?;
+    Ok(Value::object(c))
+}
+
+pub struct Counter {
+    d: Shared,
+}
+
+/// Past this many items `elements()` raises MemoryError instead of filling memory.
+const MAX_ELEMENTS: i64 = 50_000_000;
+
+impl Counter {
+    fn get(&self, rt: &mut Runtime, key: &Value) -> PyResult<Value> {
+        Ok(get_key(rt, &self.d, key)?.unwrap_or(Value::Int(0)))
+    }
+
+    /// `update` (op Add) or `subtract` (op Sub): a mapping's counts, an iterable's items
+    /// one each, then the keyword counts.
+    fn count(
+        &self,
+        rt: &mut Runtime,
+        src: Option<&Value>,
+        kw: &[(Rc<str>, Value)],
+        op: BinOp,
+    ) -> PyResult<()> {
+        let mut pairs: Vec<(Value, Value)> = Vec::new();
+        match src {
+            None | Some(Value::None) => {}
+            Some(v) => match dict_of(v) {
+                Some(o) => {
+                    if op == BinOp::Add && self.d.borrow().is_empty() {
+                        // As CPython: an empty Counter takes a mapping's values as they are.
+                        let items = o.borrow().items();
+                        for (k, v) in items {
+                            dict_store(rt, &self.d, k, v)?;
+                        }
+                    } else {
+                        pairs = o.borrow().items();
+                    }
+                }
+                None => {
+                    for item in rt.iterate(v)? {
+                        check_hashable(&item)?;
+                        let cur = self.get(rt, &item)?;
+                        let n = ops::binary(rt, op, &cur, &Value::Int(1))?;
+                        dict_store(rt, &self.d, item, n)?;
+                    }
+                }
+            },
+        }
+        pairs.extend(kw.iter().map(|(k, v)| (Value::Str(k.clone()), v.clone())));
+        for (k, v) in pairs {
+            let cur = self.get(rt, &k)?;
+            let n = ops::binary(rt, op, &cur, &v)?;
+            dict_store(rt, &self.d, k, n)?;
+        }
+        Ok(())
+    }
+
+    /// The (key, count) pairs by count, largest first; ties keep insertion order.
+    fn most_common(&self, rt: &mut Runtime, n: Option<i64>) -> PyResult<Vec<(Value, Value)>> {
+        let mut items = self.d.borrow().items();
+        let mut err = None;
+        // A stable sort on "greater first" keeps ties in insertion order, as CPython's
+        // sorted(..., reverse=True) and heapq.nlargest do.
+        items.sort_by(|a, b| {
+            if err.is_some() {
+                return std::cmp::Ordering::Equal;
+            }
+            match ops::py_cmp(rt, &b.1, &a.1) {
+                Ok(o) => o,
+                Err(e) => {
+                    err = Some(e);
+                    std::cmp::Ordering::Equal
+                }
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        if let Some(n) = n {
+            items.truncate(n.max(0) as usize);
+        }
+        Ok(items)
+    }
+
+    fn positive(rt: &mut Runtime, v: &Value) -> PyResult<bool> {
+        let gt = ops::compare(rt, BinOp::Gt, v, &Value::Int(0))?;
+        rt.truthy(&gt)
+    }
+
+    /// `+`, `-`, `|`, `&` of two Counters, as CPython's `Counter.__add__` and friends.
+    fn combine(&self, rt: &mut Runtime, op: BinOp, other: &Counter) -> PyResult<Value> {
+        let out = Counter { d: new_dict() };
+        let mine = self.d.borrow().items();
+        for (k, count) in &mine {
+            let theirs = other.get(rt, k)?;
+            let n = match op {
+                BinOp::Add | BinOp::Sub => ops::binary(rt, op, count, &theirs)?,
+                _ => {
+                    let lt = ops::compare(rt, BinOp::Lt, count, &theirs)?;
+                    let pick_theirs = rt.truthy(&lt)? == (op == BinOp::BitOr);
+                    if pick_theirs {
+                        theirs
+                    } else {
+                        count.clone()
+                    }
+                }
+            };
+            if Counter::positive(rt, &n)? {
+                dict_store(rt, &out.d, k.clone(), n)?;
+            }
+        }
+        if op != BinOp::BitAnd {
+            let theirs = other.d.borrow().items();
+            for (k, count) in theirs {
+                if dict_lookup(rt, &self.d, &k)?.is_some() {
+                    continue;
+                }
+                let n = if op == BinOp::Sub {
+                    ops::binary(rt, BinOp::Sub, &Value::Int(0), &count)?
+                } else {
+                    count
+                };
+                if Counter::positive(rt, &n)? {
+                    dict_store(rt, &out.d, k, n)?;
+                }
+            }
+        }
+        Ok(Value::object(out))
+    }
+}
+
+impl Object for Counter {
+    fn type_name(&self) -> String {
+        "Counter".into()
+    }
+    fn module_name(&self) -> String {
+        "collections".into()
+    }
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        if self.d.borrow().is_empty() {
+            return Ok("Counter()".into());
+        }
+        // Ordered by most_common(); counts that cannot be ordered keep insertion order.
+        let items = match self.most_common(rt, None) {
+            Ok(items) => items,
+            Err(e) if e.is_instance(ExcClass::TypeError) => self.d.borrow().items(),
+            Err(e) => return Err(e),
+        };
+        let mut d = Dict::default();
+        for (k, v) in items {
+            d.push(k, v);
+        }
+        Ok(format!(
+            "Counter({})",
+            repr(rt, &Value::Dict(Rc::new(RefCell::new(d))))?
+        ))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok(Some(match name {
+            "most_common" => Value::method(
+                &self,
+                "Counter.most_common",
+                "most_common(n=None)",
+                "The n most common elements and their counts, most common first.",
+                |this, rt, a| {
+                    let b = a.bind("most_common", &["n="])?;
+                    let n = match &b[0] {
+                        None | Some(Value::None) => None,
+                        Some(v) => Some(v.as_index()?),
+                    };
+                    let items = this.most_common(rt, n)?;
+                    Ok(Value::list(
+                        items
+                            .into_iter()
+                            .map(|(k, v)| Value::tuple(vec![k, v]))
+                            .collect(),
+                    ))
+                },
+            ),
+            "update" | "subtract" => {
+                let op = if name == "update" {
+                    BinOp::Add
+                } else {
+                    BinOp::Sub
+                };
+                Value::method(
+                    &self,
+                    &format!("Counter.{name}"),
+                    &format!("{name}(iterable=None, /, **kwds)"),
+                    "Add (update) or subtract counts from an iterable or a mapping.",
+                    move |this, rt, a| {
+                        if a.pos.len() > 1 {
+                            return Err(PyErr::type_error(format!(
+                                "expected at most 1 argument, got {}",
+                                a.pos.len()
+                            )));
+                        }
+                        this.count(rt, a.pos.first(), &a.kw, op)?;
+                        Ok(Value::None)
+                    },
+                )
+            }
+            "elements" => Value::method(
+                &self,
+                "Counter.elements",
+                "elements()",
+                "Each element repeated as many times as its count (a list in nbcuda).",
+                |this, _, _| {
+                    let items = this.d.borrow().items();
+                    let mut total: i64 = 0;
+                    for (_, v) in &items {
+                        let n = v.as_index()?.max(0);
+                        total = total.saturating_add(n);
+                    }
+                    if total > MAX_ELEMENTS {
+                        return Err(PyErr::memory_error(format!(
+                            "nbcuda builds elements() as a list, and this one would hold more than {MAX_ELEMENTS} items"
+                        )));
+                    }
+                    let mut out = Vec::new();
+                    out.try_reserve_exact(total as usize) // bounded: MAX_ELEMENTS caps it
+                        .map_err(|_| PyErr::memory_error("cannot allocate elements()"))?;
+                    for (k, v) in items {
+                        for _ in 0..v.as_index()?.max(0) {
+                            out.push(k.clone());
+                        }
+                    }
+                    Ok(Value::list(out))
+                },
+            ),
+            "total" => Value::method(
+                &self,
+                "Counter.total",
+                "total()",
+                "The sum of the counts.",
+                |this, rt, _| {
+                    let values = this.d.borrow().values();
+                    let mut acc = Value::Int(0);
+                    for v in values {
+                        acc = ops::binary(rt, BinOp::Add, &acc, &v)?;
+                    }
+                    Ok(acc)
+                },
+            ),
+            "copy" | "__copy__" => Value::method(
+                &self,
+                "Counter.copy",
+                "copy()",
+                "A shallow copy.",
+                |this, _, _| {
+                    Ok(Value::object(Counter {
+                        d: Rc::new(RefCell::new(this.d.borrow().clone())),
+                    }))
+                },
+            ),
+            _ => return dict_attr(rt, &self.d, name),
+        }))
+    }
+    fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        self.get(rt, key)
+    }
+    fn set_item(&self, key: &Value, value: Value, rt: &mut Runtime) -> PyResult<()> {
+        dict_store(rt, &self.d, key.clone(), value)
+    }
+    fn del_item(&self, key: &Value, rt: &mut Runtime) -> PyResult<()> {
+        // Counter ignores deleting a missing element.
+        check_hashable(key)?;
+        dict_remove(rt, &self.d, key)?;
+        Ok(())
+    }
+    fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        Ok(Some(self.d.borrow().keys()))
+    }
+    fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
+        Ok(Some(self.d.borrow().len()))
+    }
+    fn truthy(&self, _rt: &mut Runtime) -> PyResult<bool> {
+        Ok(!self.d.borrow().is_empty())
+    }
+    fn binary_op(
+        self: Rc<Self>,
+        op: BinOp,
+        other: &Value,
+        reflected: bool,
+        rt: &mut Runtime,
+    ) -> PyResult<Option<Value>> {
+        if reflected || !matches!(op, BinOp::Add | BinOp::Sub | BinOp::BitOr | BinOp::BitAnd) {
+            return Ok(None);
+        }
+        match other.downcast::<Counter>() {
+            Some(o) => self.combine(rt, op, o).map(Some),
+            None => Ok(None),
+        }
+    }
+    fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
+        // Between Counters (3.10+), a missing element counts as zero.
+        if let Some(o) = other.downcast::<Counter>() {
+            for (a, b) in [(&self.d, o), (&o.d, self)] {
+                let items = a.borrow().items();
+                for (k, v) in items {
+                    let w = b.get(rt, &k)?;
+                    if !ops::py_eq(rt, &v, &w)? {
+                        return Ok(Some(false));
+                    }
+                }
+            }
+            return Ok(Some(true));
+        }
+        dict_eq(rt, &self.d, other)
+    }
+    fn dir(&self) -> Vec<String> {
+        dict_names(&["elements", "most_common", "subtract", "total"])
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
