@@ -1,5 +1,6 @@
 //! The `collections` module as notebooks use it: `namedtuple`, `defaultdict`, `Counter`,
-//! `OrderedDict` and `deque`. Every expected string is CPython 3.11's output for the same
+//! `OrderedDict` and `deque`, and the small modules met beside it: `functools.lru_cache` and
+//! `cache`, `copy` and `string`. Every expected string is CPython 3.11's output for the same
 //! cell (checked by running each cell in python3 3.11.7; results shown as IPython 9
 //! prints them).
 
@@ -215,4 +216,68 @@ fn deque_adds_and_drops_at_both_ends() {
         assert_eq!(c.ename().as_deref(), Some(ename), "{cell}");
         assert_eq!(c.evalue(), evalue, "{cell}");
     }
+}
+
+#[test]
+fn lru_cache_memoises_and_reports_its_statistics() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "import functools\n\
+         @functools.lru_cache(maxsize=None)\n\
+         def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\
+         print(fib(30), fib.cache_info())\n\
+         fib.cache_clear(); print(fib.cache_info())\n\
+         calls = []\n\
+         @functools.lru_cache(maxsize=2)\n\
+         def sq(x):\n    calls.append(x)\n    return x * x\n\
+         print([sq(i) for i in [1, 2, 1, 3, 2, 1]], calls, sq.cache_info())\n\
+         @functools.lru_cache\n\
+         def add(a, b=0):\n    return a + b\n\
+         print(add(1), add(1), add(1, b=2), add.cache_info())\n\
+         @functools.cache\n\
+         def twice(s):\n    return s * 2\n\
+         print(twice('ab'), twice('ab'), twice.cache_info(), fib.__name__)",
+    );
+    assert_eq!(
+        out,
+        "832040 CacheInfo(hits=28, misses=31, maxsize=None, currsize=31)\n\
+         CacheInfo(hits=0, misses=0, maxsize=None, currsize=0)\n\
+         [1, 4, 1, 9, 4, 1] [1, 2, 3, 2, 1] CacheInfo(hits=1, misses=5, maxsize=2, currsize=2)\n\
+         1 1 3 CacheInfo(hits=1, misses=2, maxsize=128, currsize=2)\n\
+         abab abab CacheInfo(hits=1, misses=1, maxsize=None, currsize=1) fib\n"
+    );
+}
+
+#[test]
+fn copy_and_deepcopy_of_nested_containers() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "import copy\n\
+         a = [[1, 2], {'k': [3]}, (4, [5])]\n\
+         b = copy.copy(a); c = copy.deepcopy(a)\n\
+         a[0].append(9); a[1]['k'].append(8); a[2][1].append(7)\n\
+         print(b, c, b[0] is a[0], c[0] is a[0])\n\
+         shared = [1]; d = copy.deepcopy([shared, shared]); print(d[0] is d[1], copy.copy({'x': 1}), copy.copy((1, 2)))\n\
+         r = [1]; r.append(r); r2 = copy.deepcopy(r); print(r2[1] is r2, r2[1] is r)",
+    );
+    assert_eq!(
+        out,
+        "[[1, 2, 9], {'k': [3, 8]}, (4, [5, 7])] [[1, 2], {'k': [3]}, (4, [5])] True False\n\
+         True {'x': 1} (1, 2)\nTrue False\n"
+    );
+}
+
+#[test]
+fn string_constants() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "import string\n\
+         print(string.ascii_letters, string.ascii_lowercase, string.ascii_uppercase, string.digits, string.hexdigits, string.octdigits)\n\
+         print(repr(string.punctuation), repr(string.whitespace), repr(string.printable))",
+    );
+    assert_eq!(
+        out,
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789 0123456789abcdefABCDEF 01234567\n\
+         '!\"#$%&\\'()*+,-./:;<=>?@[\\\\]^_`{|}~' ' \\t\\n\\r\\x0b\\x0c' '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!\"#$%&\\'()*+,-./:;<=>?@[\\\\]^_`{|}~ \\t\\n\\r\\x0b\\x0c'\n"
+    );
 }

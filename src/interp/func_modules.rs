@@ -1,7 +1,7 @@
 //! Standard modules about functions and iteration: `operator` (the operators as functions,
 //! also usable inside kernels), `functools` (`partial`, `reduce`) and `itertools`
 //! (`product`, `chain`, `combinations`, `permutations`, as lists of tuples, the way nbcuda
-//! materialises lazy iterators).
+//! materialises lazy iterators). `functools.lru_cache` and `cache` are in `lib_modules.rs`.
 
 use std::rc::Rc;
 
@@ -95,7 +95,10 @@ fn two(a: &Args, name: &str) -> PyResult<(Value, Value)> {
 
 /// The `functools` module.
 pub fn functools_module() -> Rc<Module> {
-    let m = Module::new("functools", "Higher-order functions: partial and reduce.");
+    let m = Module::new(
+        "functools",
+        "Higher-order functions: partial, reduce, lru_cache and cache.",
+    );
     m.func(
         "partial",
         "partial(func, /, *args, **keywords)",
@@ -132,6 +135,18 @@ pub fn functools_module() -> Rc<Module> {
             }
             Ok(acc)
         },
+    );
+    m.func(
+        "lru_cache",
+        "lru_cache(maxsize=128, typed=False)",
+        "Memoise a function's results by its arguments, keeping the maxsize most recent.",
+        crate::interp::lib_modules::lru_cache,
+    );
+    m.func(
+        "cache",
+        "cache(user_function, /)",
+        "Memoise a function's results by its arguments, without a size limit.",
+        crate::interp::lib_modules::cache,
     );
     Rc::new(m)
 }

@@ -24,6 +24,7 @@
 //! | `hashing.rs` | CPython's hashes of numbers and tuples. |
 //! | `instance_protocols.rs` | How instances of cell-defined classes take part in Python's protocols (repr, attributes, calls, subscripts, operators, iteration, len, truth, `with`, rich display, equality) through their special methods. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
+//! | `lib_modules.rs` | Small standard modules: `string` (constants), `copy` (`copy`, `deepcopy`), and `functools.lru_cache`/`cache`. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
 //! | `modules.rs` | The import system and the small standard modules: `math`, `time`, `sys`. |
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
@@ -61,6 +62,7 @@ pub mod generators;
 pub mod hashing;
 pub mod instance_protocols;
 pub mod ipython;
+pub mod lib_modules;
 pub mod magics;
 pub mod modules;
 pub mod nesting;

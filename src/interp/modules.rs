@@ -16,9 +16,10 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 }
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
-/// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`) under
+/// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`,
+/// `collections`, `string`, `copy`) under
 /// their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 17] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 19] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -51,6 +52,11 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ("collections", |_| {
             Ok(crate::interp::collections_module::module())
         }),
+        (
+            "string",
+            |_| Ok(crate::interp::lib_modules::string_module()),
+        ),
+        ("copy", |_| Ok(crate::interp::lib_modules::copy_module())),
     ]
 }
 
