@@ -146,6 +146,10 @@ fn counter_counts_and_orders_by_count() {
          [] ['a', 'b', 'r'] []\n"
     );
     assert_eq!(
+        s.stdout("c = Counter(a=2, b=-1, c=0); c['d'] += 1\nprint(c, +c, -c)"),
+        "Counter({'a': 2, 'd': 1, 'c': 0, 'b': -1}) Counter({'a': 2, 'd': 1}) Counter({'b': 1})\n"
+    );
+    assert_eq!(
         s.eval("Counter('mississippi')"),
         "Counter({'i': 4, 's': 4, 'p': 2, 'm': 1})"
     );

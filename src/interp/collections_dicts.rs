@@ -10,7 +10,7 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::arrays::operator::BinOp;
+use crate::arrays::operator::{BinOp, UnaryOp};
 use crate::interp::ops;
 use crate::interp::repr::repr;
 use crate::interp::subscript::{check_hashable, dict_lookup, dict_remove, dict_store};
@@ -756,6 +756,27 @@ impl Object for Counter {
             Some(o) => self.combine(rt, op, o).map(Some),
             None => Ok(None),
         }
+    }
+    fn unary_op(self: Rc<Self>, op: UnaryOp, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        // `+c` keeps the positive counts, `-c` turns the negative ones positive.
+        let neg = match op {
+            UnaryOp::Pos => false,
+            UnaryOp::Neg => true,
+            UnaryOp::Invert => return Ok(None),
+        };
+        let out = Counter { d: new_dict() };
+        let items = self.d.borrow().items();
+        for (k, count) in items {
+            let n = if neg {
+                ops::binary(rt, BinOp::Sub, &Value::Int(0), &count)?
+            } else {
+                count
+            };
+            if Counter::positive(rt, &n)? {
+                dict_store(rt, &out.d, k, n)?;
+            }
+        }
+        Ok(Some(Value::object(out)))
     }
     fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
         // Between Counters (3.10+), a missing element counts as zero.
