@@ -285,3 +285,23 @@ fn string_constants() {
          '!\"#$%&\\'()*+,-./:;<=>?@[\\\\]^_`{|}~' ' \\t\\n\\r\\x0b\\x0c' '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!\"#$%&\\'()*+,-./:;<=>?@[\\\\]^_`{|}~ \\t\\n\\r\\x0b\\x0c'\n"
     );
 }
+
+#[test]
+fn collection_dicts_are_mappings_to_dict_update_and_double_star() {
+    // Expected values are CPython 3.11's.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "from collections import defaultdict, Counter, OrderedDict\nfrom functools import lru_cache\n\
+         d = defaultdict(set)\nd['a'].add(1); d['a'].add(2)\nc = Counter('abracadabra')\n\
+         print(dict(d), dict(c), {**c}, sorted(dict(OrderedDict(x=1)).items()))\n\
+         def f(**kw): return sorted(kw.items())\nprint(f(**Counter(a=2)))\n\
+         x = {}; x.update(Counter('aab')); print(x)\n\
+         class Fib:\n    @lru_cache(maxsize=None)\n    def fib(self, n):\n        return n if n < 2 else self.fib(n - 1) + self.fib(n - 2)\n\
+         print(Fib().fib(40))",
+    );
+    assert_eq!(
+        out,
+        "{'a': {1, 2}} {'a': 5, 'b': 2, 'r': 2, 'c': 1, 'd': 1} {'a': 5, 'b': 2, 'r': 2, 'c': 1, 'd': 1} [('x', 1)]\n\
+         [('a', 2)]\n{'a': 2, 'b': 1}\n102334155\n"
+    );
+}

@@ -631,9 +631,13 @@ fn dict_method(d: Rc<RefCell<Dict>>, name: &str) -> Option<Value> {
             Ok(v)
         }),
         "update" => m("dict.update", move |rt, a| {
-            let items = match a.pos.first() {
-                Some(Value::Dict(o)) => o.borrow().items(),
-                Some(other) => {
+            let mapping = a
+                .pos
+                .first()
+                .and_then(crate::interp::collections_dicts::dict_of);
+            let items = match (mapping, a.pos.first()) {
+                (Some(o), _) => o.borrow().items(),
+                (None, Some(other)) => {
                     let mut pairs = Vec::new();
                     for item in rt.iterate(other)? {
                         match rt.iterate(&item)?.as_slice() {
@@ -647,7 +651,7 @@ fn dict_method(d: Rc<RefCell<Dict>>, name: &str) -> Option<Value> {
                     }
                     pairs
                 }
-                None => Vec::new(),
+                (None, None) => Vec::new(),
             };
             for (k, v) in items {
                 ops::dict_store(rt, &d2, k, v)?;

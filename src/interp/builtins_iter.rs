@@ -212,9 +212,11 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         |rt, a| {
             let mut d = Dict::default();
             if let Some(src) = a.pos.first() {
-                match src {
-                    Value::Dict(o) => d = o.borrow().clone(),
-                    other => {
+                // defaultdict, Counter and OrderedDict are mappings too.
+                match crate::interp::collections_dicts::dict_of(src) {
+                    Some(o) => d = o.borrow().clone(),
+                    None => {
+                        let other = src;
                         for pair in ops::iterate(rt, other)? {
                             let kv = ops::iterate(rt, &pair)?;
                             let [k, v] = kv.as_slice() else {

@@ -35,6 +35,12 @@ pub fn bind(v: Value, this: &Value, class: &Rc<UserClass>) -> Value {
     if let Some(m) = v.downcast::<NativeMethod>() {
         return bound(m.0.clone(), this.clone());
     }
+    // A memoised method (`@functools.lru_cache` on a def) binds like the def.
+    if v.downcast::<crate::interp::lib_modules::LruCache>()
+        .is_some()
+    {
+        return bound(v, this.clone());
+    }
     if let Some(s) = v.downcast::<StaticMethod>() {
         return s.0.clone();
     }

@@ -204,13 +204,14 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
                         let k = eval(rt, ctx, k)?;
                         ops::dict_set(rt, &mut dict, k, v)?;
                     }
-                    None => match v {
-                        Value::Dict(ref other) => {
+                    None => match crate::interp::collections_dicts::dict_of(&v) {
+                        Some(other) => {
                             for (k, v) in other.borrow().items() {
                                 ops::dict_set(rt, &mut dict, k, v)?;
                             }
                         }
-                        other => {
+                        None => {
+                            let other = &v;
                             return Err(PyErr::type_error(format!(
                                 "'{}' object is not a mapping",
                                 other.type_name()
@@ -301,8 +302,8 @@ pub fn eval_args(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::Arguments) -> PyResul
         let v = eval(rt, ctx, &k.value)?;
         match &k.arg {
             Some(name) => kw.push((Rc::from(name.as_str()), v)),
-            None => match v {
-                Value::Dict(ref d) => {
+            None => match crate::interp::collections_dicts::dict_of(&v) {
+                Some(d) => {
                     for (k, v) in d.borrow().iter() {
                         let Value::Str(s) = k else {
                             return Err(PyErr::type_error("keywords must be strings"));
@@ -310,11 +311,12 @@ pub fn eval_args(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::Arguments) -> PyResul
                         kw.push((s.clone(), v.clone()));
                     }
                 }
-                other => {
+                None => {
+                    let other = &v;
                     return Err(PyErr::type_error(format!(
                         "argument after ** must be a mapping, not {}",
                         other.type_name()
-                    )))
+                    )));
                 }
             },
         }
