@@ -478,14 +478,17 @@ pub fn call_function(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Val
 fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
     let locals: crate::py::function::Scope = Rc::new(RefCell::new(HashMap::new()));
     bind_params(f, args, &mut locals.borrow_mut())?;
+    // Only methods need their class and first parameter (for zero-argument super()).
     let class = f.class_cell.borrow().as_ref().and_then(|w| w.upgrade());
-    let first_param = f.param_names().into_iter().next();
-    let kind = match (class, first_param) {
-        (Some(class), Some(self_param)) => crate::interp::frame::ScopeKind::Method {
-            class: Value::Object(class),
-            self_param,
+    let kind = match class {
+        Some(class) => match f.param_names().into_iter().next() {
+            Some(self_param) => crate::interp::frame::ScopeKind::Method {
+                class: Value::Object(class),
+                self_param,
+            },
+            None => crate::interp::frame::ScopeKind::Plain,
         },
-        _ => crate::interp::frame::ScopeKind::Plain,
+        None => crate::interp::frame::ScopeKind::Plain,
     };
     let mut ctx = Ctx {
         locals: Some(locals),
