@@ -77,30 +77,14 @@ impl Object for Instance {
         "__main__".into()
     }
     fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
-        match self.class.find("__repr__") {
-            Some(m) => {
-                let this = self.rc_value()?;
-                let r = crate::interp::expr::call_value(
-                    rt,
-                    &bind(m, &this, &self.class),
-                    Args::default(),
-                )?;
-                string_result(r, "__repr__")
-            }
+        match self.rc()?.call_special(rt, "__repr__", vec![])? {
+            Some(r) => string_result(r, "__repr__"),
             None => self.default_repr(rt),
         }
     }
     fn str(&self, rt: &mut Runtime) -> PyResult<String> {
-        match self.class.find("__str__") {
-            Some(m) => {
-                let this = self.rc_value()?;
-                let r = crate::interp::expr::call_value(
-                    rt,
-                    &bind(m, &this, &self.class),
-                    Args::default(),
-                )?;
-                string_result(r, "__str__")
-            }
+        match self.rc()?.call_special(rt, "__str__", vec![])? {
+            Some(r) => string_result(r, "__str__"),
             None if self.class.exc_base.is_some() => self.exc_str(rt),
             None => self.repr(rt),
         }
