@@ -159,3 +159,21 @@ fn dataclasses_generate_init_repr_eq_and_order() {
         "Point.__init__() missing 1 required positional argument: 'x'"
     );
 }
+
+#[test]
+fn ordering_objects_without_comparison_methods_is_a_type_error() {
+    // Found by the fuzz test: min() over an object and a number recursed until the stack
+    // overflowed. CPython 3.11's answers.
+    let mut s = Session::new();
+    s.run("class A: pass").ok();
+    let c = s.run("min(A(), -0.0)");
+    assert_eq!(
+        c.evalue(),
+        "'<' not supported between instances of 'float' and 'A'"
+    );
+    let out = s.stdout(
+        "class B:\n    def __init__(s, v): s.v = v\n    def __lt__(s, o): return s.v < o.v\n\
+         \x20   def __repr__(s): return f'B{s.v}'\nprint(min(B(3), B(1)), sorted([B(2), B(1)]))",
+    );
+    assert_eq!(out, "B1 [B1, B2]\n");
+}

@@ -193,15 +193,19 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
             in_comparison(rt, |rt| seq_cmp(rt, &x, &y))?
         }
         (Value::Object(_), _) | (_, Value::Object(_)) => {
-            // Objects order through their comparison methods (`__lt__`), as sorted() uses.
-            let lt = compare(rt, BinOp::Lt, a, b)?;
-            let gt = compare(rt, BinOp::Lt, b, a)?;
-            if truthy(rt, &lt)? {
-                Ordering::Less
-            } else if truthy(rt, &gt)? {
-                Ordering::Greater
-            } else {
-                Ordering::Equal
+            // Objects order through their comparison methods (`__lt__`), as sorted() uses;
+            // only the objects' own methods are asked, since compare() falls back here.
+            match (object_less(rt, a, b)?, object_less(rt, b, a)?) {
+                (Some(true), _) => Ordering::Less,
+                (_, Some(true)) => Ordering::Greater,
+                (Some(false), _) | (_, Some(false)) => Ordering::Equal,
+                (None, None) => {
+                    return Err(PyErr::type_error(format!(
+                        "'<' not supported between instances of '{}' and '{}'",
+                        a.type_name(),
+                        b.type_name()
+                    )))
+                }
             }
         }
         _ => {
@@ -212,6 +216,21 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
             )))
         }
     })
+}
+
+/// `a < b` answered by an object's own comparison method; None when neither side has one.
+fn object_less(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<Option<bool>> {
+    if let Value::Object(o) = a {
+        if let Some(v) = o.clone().binary_op(BinOp::Lt, b, false, rt)? {
+            return Ok(Some(truthy(rt, &v)?));
+        }
+    }
+    if let Value::Object(o) = b {
+        if let Some(v) = o.clone().binary_op(BinOp::Lt, a, true, rt)? {
+            return Ok(Some(truthy(rt, &v)?));
+        }
+    }
+    Ok(None)
 }
 
 fn seq_cmp(rt: &mut Runtime, x: &[Value], y: &[Value]) -> PyResult<std::cmp::Ordering> {
