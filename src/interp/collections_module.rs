@@ -63,7 +63,7 @@ pub fn module() -> Rc<Module> {
             "Counter",
             "Counter(iterable=None, /, **kwds)",
             "A dict that counts hashable items; missing items count zero.",
-            dicts::new_counter,
+            crate::interp::collections_counter::new_counter,
         ),
     );
     m.set(

@@ -10,9 +10,11 @@
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter), and iter/next. |
 //! | `class_tools.rs` | The objects classes are built from: bound methods, `staticmethod`, `classmethod`, `property`, `super()`, `NotImplemented`, and `issubclass`. |
 //! | `classes.rs` | Classes defined in cells: the `class` statement, C3 method resolution order, instances, attribute lookup and the special methods through which instances take part in Python's protocols. |
-//! | `collections_dicts.rs` | The dict subclasses of `collections`: `defaultdict`, `Counter`, `OrderedDict`, each a shared dict whose plain methods are the interpreter's own. |
+//! | `collections_dicts.rs` | The dict subclasses of `collections`: `defaultdict` and `OrderedDict`, each a shared dict whose plain methods are the interpreter's own. |
+//! | `collections_counter.rs` | `collections.Counter`: counts with `most_common` in CPython's order, `update`/`subtract`, `elements`, `total` and the multiset operators. |
 //! | `collections_deque.rs` | `collections.deque`: a ring buffer, optionally bounded by `maxlen`. |
 //! | `collections_module.rs` | The `collections` module: `namedtuple` (native classes whose instances act as tuples with named fields) and the module table. |
+//! | `compare.rs` | Equality, identity and ordering with Python semantics: container `==`, `is`, the ordering of `sorted`/`min`/`max`, and the comparison operators. |
 //! | `dataclasses.rs` | The `dataclasses` module: `@dataclass` with generated `__init__`, `__repr__` and comparisons, `field`, `fields`, `asdict`, `astuple`, `replace`. |
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
@@ -30,7 +32,7 @@
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
-//! | `ops.rs` | Operations on values with Python semantics: truth, equality, ordering, arithmetic, iteration, length, subscripts. |
+//! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
 //! | `re_module.rs` | The `re` module on the `regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects (no look-around or backreferences). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
@@ -48,9 +50,11 @@ pub mod builtins;
 pub mod builtins_iter;
 pub mod class_tools;
 pub mod classes;
+pub mod collections_counter;
 pub mod collections_deque;
 pub mod collections_dicts;
 pub mod collections_module;
+pub mod compare;
 pub mod dataclasses;
 pub mod dynamic;
 pub mod expr;
