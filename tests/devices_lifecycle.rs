@@ -122,3 +122,47 @@ fn a_kernel_launch_returns_before_the_kernel_completes() {
     );
     assert_eq!(out, "False\nTrue [1]\n");
 }
+
+/// Threads of this process whose name says they work a stream.
+fn stream_workers() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .map(|dir| {
+            dir.filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+                .filter(|name| name.starts_with("nbcuda-stream"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn streams_end_with_their_last_object_and_their_work_still_completes() {
+    let mut s = Session::new();
+    s.run(SETUP).ok();
+    // Each stream gets a worker on first use; a loop of thousands once kept them all.
+    let out = s.stdout(
+        "x = np.arange(1000, dtype=np.float64)\ntotal = 0.0\n\
+         for i in range(3000):\n    st = cuda.stream()\n    d = cuda.to_device(x, stream=st)\n    inc[4, 256, st](d)\n    total += d.copy_to_host(stream=st).sum()\n\
+         print(total)\n",
+    );
+    // 3000 × (sum(0..1000) + 1000), as CPython prints the float.
+    assert_eq!(out, "1501500000.0\n");
+    let mut left = stream_workers();
+    for _ in 0..100 {
+        if left < 64 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left = stream_workers();
+    }
+    assert!(left < 64, "{left} stream workers still running");
+    // Work queued on a stream whose object is gone still runs, in order, and an array's
+    // bound stream (another object for the same handle) keeps ordering behind it.
+    let out = s.stdout(
+        "st = cuda.stream()\nd = cuda.to_device(np.zeros(1 << 16), stream=st)\n\
+         for k in range(5):\n    inc[256, 256, st](d)\nt = d.bind(st).stream\ndel st\n\
+         inc[256, 256, t](d)\nt.synchronize()\nprint(d.copy_to_host(stream=t).min())\n\
+         st2 = cuda.stream()\ne = cuda.to_device(np.zeros(4), stream=st2)\ninc[1, 4, st2](e)\ndel st2\n\
+         cuda.synchronize()\nprint(e.copy_to_host().tolist())\n",
+    );
+    assert_eq!(out, "6.0\n[1.0, 1.0, 1.0, 1.0]\n");
+}

@@ -48,6 +48,8 @@ pub trait Backend {
     fn alloc(&mut self, bytes: usize) -> PyResult<Arc<Allocation>>;
     /// A new stream handle.
     fn create_stream(&mut self) -> StreamId;
+    /// End a stream from `create_stream` once its queued work is done (its last handle is gone).
+    fn destroy_stream(&mut self, stream: StreamId);
     /// Queue a strided copy between two regions (host or device) of equal shape.
     fn copy(&mut self, src: ArrayArg, dst: ArrayArg, stream: StreamId, rec: Record) -> Ticket;
     /// Queue a fill of a region with one value.

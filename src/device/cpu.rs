@@ -38,6 +38,9 @@ pub struct Shared {
     pub defer_depth: AtomicUsize,
     /// Frees postponed by `defer_cleanup`: (allocation id, bytes).
     pub deferred: Mutex<Vec<(u64, usize)>>,
+    /// Streams whose last Python object is gone, for the device to end on its next use
+    /// (objects are dropped where the device is out of reach).
+    pub released_streams: Mutex<Vec<StreamId>>,
 }
 
 impl Shared {
@@ -222,6 +225,7 @@ impl Shared {
             capacity,
             defer_depth: AtomicUsize::new(0),
             deferred: Mutex::new(Vec::new()),
+            released_streams: Mutex::new(Vec::new()),
         })
     }
 
@@ -367,6 +371,10 @@ impl Backend for CpuDevice {
 
     fn create_stream(&mut self) -> StreamId {
         self.streams.create()
+    }
+
+    fn destroy_stream(&mut self, stream: StreamId) {
+        self.streams.retire(stream, None)
     }
 
     fn copy(&mut self, src: ArrayArg, dst: ArrayArg, stream: StreamId, rec: Record) -> Ticket {

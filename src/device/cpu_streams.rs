@@ -192,6 +192,10 @@ pub struct StreamSet {
     /// Bumped by [`StreamSet::cancel`]: workers skip operations queued before, and
     /// launches running on the CPU executor watch it through their [`Cancel`] token.
     cancel_gen: Arc<AtomicU64>,
+    /// Tails of streams ended by [`StreamSet::retire`] whose work may still be running:
+    /// synchronisation, the legacy default stream and later work reusing the handle
+    /// still wait for them.
+    retired: BTreeMap<StreamId, Ticket>,
 }
 
 impl StreamSet {
@@ -202,7 +206,27 @@ impl StreamSet {
             next_id: 0x1000,
             on_panic,
             cancel_gen: Arc::new(AtomicU64::new(0)),
+            retired: BTreeMap::new(),
         }
+    }
+
+    /// End `stream`'s worker once the work queued on it is done (`last` runs after that
+    /// work, on the worker): without this every `cuda.stream()` a loop creates would keep
+    /// a thread for the rest of the session. The default streams are never ended.
+    pub fn retire(&mut self, stream: StreamId, last: Option<Job>) {
+        let stream = Self::canonical(stream);
+        if stream == 0 || !self.queues.contains_key(&stream) {
+            return;
+        }
+        if let Some(job) = last {
+            self.submit(stream, Vec::new(), job);
+        }
+        // Dropping the queue closes its channel: the worker finishes what was sent, then
+        // its loop ends.
+        if let Some(q) = self.queues.remove(&stream) {
+            self.retired.insert(stream, point(&q.progress, q.submitted));
+        }
+        self.retired.retain(|_, t| !t.done());
     }
 
     /// A new stream handle (its worker starts on first use).
@@ -222,7 +246,7 @@ impl StreamSet {
     }
 
     /// The queue of `stream`, its worker started on first use; None when no thread can be
-    /// started (streams are never torn down, so thousands of them reach the OS's limit).
+    /// started (the OS's limit on threads).
     fn queue(&mut self, stream: StreamId) -> Option<&mut Queue> {
         let on_panic = self.on_panic.clone();
         let cancel_gen = self.cancel_gen.clone();
@@ -263,12 +287,18 @@ impl StreamSet {
     pub fn submit(&mut self, stream: StreamId, extra: Vec<Ticket>, job: Job) -> Ticket {
         let stream = Self::canonical(stream);
         let mut deps = extra;
+        if let Some(before) = self.retired.remove(&stream) {
+            // The handle is in use again: its new worker starts after the old one's work.
+            deps.push(before);
+        }
         if stream == 0 {
             for (id, q) in &self.queues {
                 if *id != 0 && q.submitted > 0 {
                     deps.push(point(&q.progress, q.submitted));
                 }
             }
+            self.retired.retain(|_, t| !t.done());
+            deps.extend(self.retired.values().cloned());
         } else if let Some(q0) = self.queues.get(&0) {
             if q0.submitted > 0 {
                 deps.push(point(&q0.progress, q0.submitted));
@@ -313,8 +343,11 @@ impl StreamSet {
 
     /// The point after everything queued so far on `stream`.
     pub fn tail(&mut self, stream: StreamId) -> Option<Ticket> {
-        let q = self.queues.get(&Self::canonical(stream))?;
-        Some(point(&q.progress, q.submitted))
+        let stream = Self::canonical(stream);
+        match self.queues.get(&stream) {
+            Some(q) => Some(point(&q.progress, q.submitted)),
+            None => self.retired.get(&stream).cloned(),
+        }
     }
 
     /// A token for work queued now: it asks the work to stop once the set is cancelled.
@@ -336,6 +369,13 @@ impl StreamSet {
                 idle = false;
             }
         }
+        // A retired stream still busy now is abandoned the same way: forgotten.
+        self.retired.retain(|_, t| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let done = t.0.wait_timeout(left);
+            idle &= done;
+            false
+        });
         idle
     }
 
@@ -347,6 +387,7 @@ impl StreamSet {
             .values()
             .filter(|q| q.submitted != q.abandoned)
             .map(|q| point(&q.progress, q.submitted))
+            .chain(self.retired.values().cloned())
             .collect()
     }
 
@@ -375,6 +416,12 @@ impl StreamSet {
         self.queues
             .values()
             .map(|q| point(&q.progress, q.submitted))
+            .chain(self.retired.values().cloned())
             .collect()
+    }
+
+    /// How many stream workers are running (the default stream's included).
+    pub fn workers(&self) -> usize {
+        self.queues.len()
     }
 }

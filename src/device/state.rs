@@ -46,6 +46,16 @@ pub fn device(rt: &mut Runtime) -> PyResult<&mut Device> {
     // invariant: set just above when it was None
     let dev = st.device.as_mut().expect("device was just created");
     dev.shared().cell.store(cell, Ordering::Relaxed);
+    let released = std::mem::take(
+        &mut *dev
+            .shared()
+            .released_streams
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()),
+    );
+    for stream in released {
+        dev.backend().destroy_stream(stream);
+    }
     Ok(dev)
 }
 

@@ -249,6 +249,15 @@ impl CudaDevice {
         Ok(s)
     }
 
+    /// Drop the CUDA stream of nbcuda stream `id` (the driver destroys it once its work is
+    /// done); a later use of `id` creates a new one.
+    pub fn forget_stream(&self, id: u64) {
+        if id != 0 {
+            let mut streams = self.streams.lock().unwrap_or_else(|p| p.into_inner());
+            streams.remove(&id);
+        }
+    }
+
     /// Allocate `bytes` (at least one) of device memory; returns its device address.
     pub fn alloc(&self, bytes: usize) -> Result<u64, CudaError> {
         self.bind()?;

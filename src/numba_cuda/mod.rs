@@ -433,8 +433,7 @@ pub fn build(m: &Module) {
         "A new CUDA stream: work on it runs in order, asynchronously to the host.",
         |rt, a| {
             a.bind("stream", &[])?;
-            let id = crate::device::state::device(rt)?.backend().create_stream();
-            Ok(Stream::value(id, StreamKind::User))
+            Stream::created(rt)
         },
     );
     m.func(

@@ -3,9 +3,11 @@
 use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::{Arc, Weak};
 
 use crate::device::api;
 use crate::device::backend::EventMark;
+use crate::device::cpu::Shared;
 use crate::device::state::device;
 use crate::device::StreamId;
 use crate::py::error::{PyErr, PyResult};
@@ -25,11 +27,51 @@ pub enum StreamKind {
 pub struct Stream {
     pub id: StreamId,
     pub kind: StreamKind,
+    /// Set on the object `cuda.stream()` returned: its drop ends the stream.
+    _owner: Option<StreamOwner>,
+}
+
+/// Ends its stream on drop, through the device's list of released streams (the device
+/// itself is out of reach where Python objects are dropped).
+struct StreamOwner {
+    id: StreamId,
+    shared: Weak<Shared>,
+}
+
+impl Drop for StreamOwner {
+    fn drop(&mut self) {
+        if let Some(shared) = self.shared.upgrade() {
+            shared
+                .released_streams
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(self.id);
+        }
+    }
 }
 
 impl Stream {
     pub fn value(id: StreamId, kind: StreamKind) -> Value {
-        Value::object(Stream { id, kind })
+        Value::object(Stream {
+            id,
+            kind,
+            _owner: None,
+        })
+    }
+    /// A new user stream on the device in use, ended when this object is dropped. Other
+    /// objects for the same handle (an array's `.stream`) do not keep it alive; work
+    /// queued on it through them later starts a new worker behind the old one's work.
+    pub fn created(rt: &mut Runtime) -> PyResult<Value> {
+        let dev = device(rt)?;
+        let id = dev.backend().create_stream();
+        Ok(Value::object(Stream {
+            id,
+            kind: StreamKind::User,
+            _owner: Some(StreamOwner {
+                id,
+                shared: Arc::downgrade(dev.shared()),
+            }),
+        }))
     }
     /// The object for an array's bound stream: 0 when none, else a Stream.
     pub fn bound(id: StreamId) -> Value {

@@ -162,6 +162,13 @@ impl Backend for CudaBackend {
         self.streams.create()
     }
 
+    fn destroy_stream(&mut self, stream: StreamId) {
+        // The CUDA stream goes last on its own worker, after the work that uses it.
+        let dev = self.dev.clone();
+        self.streams
+            .retire(stream, Some(Box::new(move || dev.forget_stream(stream))))
+    }
+
     fn copy(&mut self, src: ArrayArg, dst: ArrayArg, stream: StreamId, rec: Record) -> Ticket {
         let bytes = dst.shape.iter().product::<usize>() * dst.dtype.itemsize();
         let ev = self.event(&rec, stream, bytes);

@@ -36,7 +36,7 @@ pub mod stream_ops;
 pub mod stream_plan;
 pub mod tags;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -52,19 +52,10 @@ pub use crate::kernel::exec::prepare::{check_launch, prepare, ArrDesc, Prepared}
 use crate::kernel::exec::tags::{Split, Tag};
 use crate::kernel::ir::{ArrRef, Inst, Kernel, Stmt};
 
-/// Bumped by [`cancel_running_kernels`]; running launches notice the change at loop
-/// back-edges and between blocks and stop with KeyboardInterrupt.
-pub static CANCEL_EPOCH: AtomicU64 = AtomicU64::new(0);
-
-/// Stop every kernel running on the CPU executor (an interrupt request): they end with a
-/// KeyboardInterrupt fault instead of running on, e.g. a `while True:` kernel.
-pub fn cancel_running_kernels() {
-    CANCEL_EPOCH.fetch_add(1, Ordering::SeqCst);
-}
-
+/// Whether the launch was asked to stop (checked at loop back-edges and between blocks:
+/// it then ends with KeyboardInterrupt).
 pub(crate) fn cancelled(p: &Prepared) -> bool {
-    CANCEL_EPOCH.load(Ordering::Relaxed) != p.epoch
-        || p.cancel.as_ref().is_some_and(Cancel::requested)
+    p.cancel.as_ref().is_some_and(Cancel::requested)
 }
 
 pub(crate) fn fault(ename: &str, message: String) -> KernelFault {

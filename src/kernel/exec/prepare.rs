@@ -2,15 +2,15 @@
 //! against the compiled types and resolved to raw views, and which arrays each thread
 //! reaches only at its own element.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::DType;
 use crate::kernel::abi::Storage;
 use crate::kernel::abi::{ArgMem, Cancel, KernelArg, KernelFault, LaunchConfig};
+use crate::kernel::exec::fault;
 use crate::kernel::exec::mem::{RawMem, Run};
 use crate::kernel::exec::scalar_ops::scalar_bits;
-use crate::kernel::exec::{fault, CANCEL_EPOCH};
 use crate::kernel::ir::Kernel;
 use crate::kernel::types::Ty;
 
@@ -61,8 +61,6 @@ pub struct Prepared<'a> {
     pub scalars: Vec<u64>,
     pub consts: Vec<ArrDesc>,
     pub stop: AtomicBool,
-    /// [`CANCEL_EPOCH`] when the launch started.
-    pub epoch: u64,
     /// What else ends the launch early (an interrupt, a device's cancel).
     pub cancel: Option<Cancel>,
     /// Run on the JIT tier when it covers the kernel (false: the interpreter only).
@@ -232,7 +230,6 @@ pub fn prepare<'a>(
         scalars,
         consts,
         stop: AtomicBool::new(false),
-        epoch: CANCEL_EPOCH.load(Ordering::Relaxed),
         cancel: None,
         jit: crate::kernel::jit::enabled_by_default(),
     })
