@@ -195,7 +195,7 @@ fn decorated(
     let ruff_python_ast::Stmt::FunctionDef(def) = body.remove(0) else {
         panic!("one def expected")
     };
-    let mut globals = std::collections::HashMap::new();
+    let mut globals = nbcuda::py::function::Names::default();
     globals.insert(
         "cuda".to_string(),
         nbcuda::py::value::Value::Module(std::rc::Rc::new(nbcuda::py::value::Module::new(

@@ -2,7 +2,6 @@
 //! expression's result, cell magics, end-of-cell hooks, completion and inspection).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -45,7 +44,7 @@ impl Session {
         let rt = new_runtime(Box::new(NullFrontend), interrupt);
         Session {
             rt,
-            globals: Rc::new(RefCell::new(HashMap::new())),
+            globals: Rc::new(RefCell::new(Default::default())),
         }
     }
 

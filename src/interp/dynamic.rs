@@ -98,7 +98,7 @@ fn scope_of(func: &str, what: &str, d: &Value) -> PyResult<Option<Scope>> {
     match d {
         Value::None => Ok(None),
         Value::Dict(d) => {
-            let mut map = HashMap::new();
+            let mut map = crate::py::function::Names::default();
             for (k, v) in d.borrow().iter() {
                 if let Value::Str(s) = k {
                     map.insert(s.to_string(), v.clone());

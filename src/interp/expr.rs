@@ -476,7 +476,7 @@ pub fn call_function(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Val
 }
 
 fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
-    let locals: crate::py::function::Scope = Rc::new(RefCell::new(HashMap::new()));
+    let locals: crate::py::function::Scope = Rc::new(RefCell::new(Default::default()));
     bind_params(f, args, &mut locals.borrow_mut())?;
     // Only methods need their class and first parameter (for zero-argument super()).
     let class = f.class_cell.borrow().as_ref().and_then(|w| w.upgrade());
@@ -517,7 +517,7 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
     }
 }
 
-fn bind_params(f: &Function, args: Args, locals: &mut HashMap<String, Value>) -> PyResult<()> {
+fn bind_params(f: &Function, args: Args, locals: &mut crate::py::function::Names) -> PyResult<()> {
     let p = &f.def.parameters;
     let positional: Vec<&ast::ParameterWithDefault> =
         p.posonlyargs.iter().chain(p.args.iter()).collect();

@@ -33,6 +33,19 @@ pub enum ScopeKind {
     Method { class: Value, self_param: String },
 }
 
+/// Bind `name` in `scope`, reusing the key when the name is already bound (loops rebind
+/// the same names on every iteration).
+fn bind(scope: &Scope, name: &str, value: Value) {
+    let mut names = scope.borrow_mut();
+    let old = match names.get_mut(name) {
+        Some(slot) => Some(std::mem::replace(slot, value)),
+        None => names.insert(name.to_string(), value),
+    };
+    // The old value goes after the borrow ends: dropping it may reach this scope again.
+    drop(names);
+    drop(old);
+}
+
 /// One activation: a cell (module level) or a function call.
 pub struct Ctx {
     /// Function locals; None at module level, where globals are the locals.
@@ -122,11 +135,9 @@ impl Ctx {
             }
         }
         match &self.locals {
-            Some(l) if !self.declared_global.contains(name) => {
-                l.borrow_mut().insert(name.to_string(), value);
-            }
+            Some(l) if !self.declared_global.contains(name) => bind(l, name, value),
             _ => {
-                self.globals.borrow_mut().insert(name.to_string(), value);
+                bind(&self.globals, name, value);
             }
         }
     }

@@ -2,7 +2,6 @@
 //! kernel compiler lowers.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use ruff_python_ast as ast;
@@ -10,7 +9,11 @@ use ruff_python_ast as ast;
 use crate::py::value::Value;
 
 /// A variable scope (module globals, or a function's locals captured by a closure).
-pub type Scope = Rc<RefCell<HashMap<String, Value>>>;
+/// Names bound in one scope. FxHash rather than SipHash: every name lookup and assignment
+/// hashes here, and the keys are the program's own identifiers (no flooding to defend
+/// against; user dict keys live in `py::dict`).
+pub type Names = rustc_hash::FxHashMap<String, Value>;
+pub type Scope = Rc<RefCell<Names>>;
 
 /// A Python function defined in a cell.
 pub struct Function {

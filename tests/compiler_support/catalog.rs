@@ -14,7 +14,7 @@ pub fn compile(
     name: &str,
     src: &str,
     params: &[Ty],
-    setup: impl Fn(&Rc<std::cell::RefCell<std::collections::HashMap<String, Value>>>),
+    setup: impl Fn(&nbcuda::py::function::Scope),
 ) -> (String, CompiledKernel) {
     let g = globals();
     setup(&g);
@@ -30,7 +30,7 @@ pub fn compile(
     (name.to_string(), k)
 }
 
-fn none(_: &Rc<std::cell::RefCell<std::collections::HashMap<String, Value>>>) {}
+fn none(_: &nbcuda::py::function::Scope) {}
 
 pub fn all() -> Vec<(String, CompiledKernel)> {
     let a = |d: DType, n: usize| arr1(d, n);

@@ -22,8 +22,8 @@ use ruff_python_ast::Stmt;
 pub const ORIGIN: &str = "Cell In[1]";
 
 /// Globals every test kernel sees: `math`, `cuda`, `np`, `numba`.
-pub fn globals() -> Rc<RefCell<HashMap<String, Value>>> {
-    let mut g = HashMap::new();
+pub fn globals() -> nbcuda::py::function::Scope {
+    let mut g = nbcuda::py::function::Names::default();
     g.insert(
         "math".into(),
         Value::Module(Rc::new(Module::new("math", ""))),
@@ -47,7 +47,7 @@ pub fn globals() -> Rc<RefCell<HashMap<String, Value>>> {
 /// once wrapped as device functions with [`device`]).
 pub fn functions(
     src: &str,
-    globals: &Rc<RefCell<HashMap<String, Value>>>,
+    globals: &nbcuda::py::function::Scope,
 ) -> HashMap<String, Rc<Function>> {
     let parsed = ruff_python_parser::parse_module(src).expect("test source parses");
     let source: Rc<str> = Rc::from(src);

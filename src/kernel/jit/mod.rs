@@ -6,7 +6,8 @@
 //! functions. Kernels it does not cover (barriers, shared memory, `print`, shared
 //! read-modify-writes, grid-stride loops without atomics: see `cover.rs`) and launches
 //! whose arrays it cannot prove in range keep the interpreter. `NBCUDA_EXECUTOR=interp`
-//! turns the tier off.
+//! turns the tier off; `NBCUDA_JIT_LOG` logs each kernel's compile time or why it stays
+//! interpreted, and `NBCUDA_JIT_DUMP` prints its Cranelift IR and machine code.
 //!
 //! | file | holds |
 //! |---|---|
@@ -198,9 +199,21 @@ fn compile(k: &Kernel) -> Result<JitCode, String> {
     let id = module
         .declare_function("kernel", Linkage::Local, &ctx.func.signature)
         .map_err(|e| e.to_string())?;
+    let dump = std::env::var_os("NBCUDA_JIT_DUMP").is_some();
+    if dump {
+        eprintln!(
+            "nbcuda jit: {} Cranelift IR\n{}",
+            k.name,
+            ctx.func.display()
+        );
+        ctx.set_disasm(true);
+    }
     module
         .define_function(id, &mut ctx)
         .map_err(|e| format!("{e:?}"))?;
+    if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+        eprintln!("nbcuda jit: {} machine code\n{vcode}", k.name);
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(|e| e.to_string())?;
     let ptr = module.get_finalized_function(id);
