@@ -172,3 +172,28 @@ fn sets_have_their_methods_operators_and_constant_time_membership() {
     let c = s.run("{[1]}");
     assert_eq!(c.evalue(), "unhashable type: 'list'");
 }
+
+#[test]
+fn append_calls_behave_as_the_bound_method_does() {
+    // `xs.append(v)` is called directly, without building the bound method; every other
+    // shape of the call must still go through it. Expected text from CPython 3.11.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "l = []\nl.append(1)\nf = l.append\nf(2)\nl.append(*[3])\nprint(l, l.append(4), l)\n\
+         for x in l[:]:\n    l.append(x * 10)\nprint(l)\n\
+         for bad in ('l.append()', 'l.append(1, 2)', 'l.append(x=1)'):\n    try:\n        eval(bad)\n    except TypeError as e:\n        print(e)\n\
+         t = (1,)\ntry:\n    t.append(2)\nexcept AttributeError as e:\n    print(e)\n\
+         class Box:\n    def __init__(self):\n        self.got = []\n    def append(self, v):\n        self.got.append(v + 1)\n\
+         b = Box()\nb.append(1)\nprint(b.got)\n",
+    );
+    assert_eq!(
+        out,
+        "[1, 2, 3, 4] None [1, 2, 3, 4]\n\
+         [1, 2, 3, 4, 10, 20, 30, 40]\n\
+         list.append() takes exactly one argument (0 given)\n\
+         list.append() takes exactly one argument (2 given)\n\
+         list.append() takes no keyword arguments\n\
+         'tuple' object has no attribute 'append'\n\
+         [2]\n"
+    );
+}

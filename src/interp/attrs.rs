@@ -473,10 +473,16 @@ fn list_method(l: ListRef, name: &str) -> Option<Value> {
     let l2 = l.clone();
     match name {
         "append" => m("list.append", move |_, a| {
-            let [v] = a.pos.as_slice() else {
+            if !a.kw.is_empty() {
                 return Err(PyErr::type_error(
-                    "list.append() takes exactly one argument",
+                    "list.append() takes no keyword arguments",
                 ));
+            }
+            let [v] = a.pos.as_slice() else {
+                return Err(PyErr::type_error(format!(
+                    "list.append() takes exactly one argument ({} given)",
+                    a.pos.len()
+                )));
             };
             l2.borrow_mut().push(v.clone());
             Ok(Value::None)

@@ -34,6 +34,30 @@ pub fn eval(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
     eval_inner(rt, ctx, e).map_err(|err| ctx.locate(err, e.range()))
 }
 
+/// `xs.append(v)` on a list, without building the bound method first: the one method call
+/// in most loops that fill a list. None when the call is anything else.
+fn list_append(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    base: &Value,
+    a: &ast::ExprAttribute,
+    call: &ast::Arguments,
+) -> PyResult<Option<Value>> {
+    let Value::List(items) = base else {
+        return Ok(None);
+    };
+    if a.attr.as_str() != "append"
+        || call.args.len() != 1
+        || !call.keywords.is_empty()
+        || matches!(call.args[0], Expr::Starred(_))
+    {
+        return Ok(None);
+    }
+    let v = eval(rt, ctx, &call.args[0])?;
+    items.borrow_mut().push(v);
+    Ok(Some(Value::None))
+}
+
 fn name_error(name: &str) -> PyErr {
     PyErr::name_error(format!("name '{name}' is not defined"))
 }
@@ -182,7 +206,16 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
             }
         }
         Expr::Call(c) => {
-            let f = eval(rt, ctx, &c.func)?;
+            let f = match &*c.func {
+                Expr::Attribute(a) => {
+                    let base = eval(rt, ctx, &a.value)?;
+                    if let Some(done) = list_append(rt, ctx, &base, a, &c.arguments)? {
+                        return Ok(done);
+                    }
+                    get_attr(rt, &base, a.attr.as_str()).map_err(|e| ctx.locate(e, a.range))?
+                }
+                func => eval(rt, ctx, func)?,
+            };
             let args = eval_args(rt, ctx, &c.arguments)?;
             match crate::interp::dynamic::is_frame_builtin(&f) {
                 Some(name) => crate::interp::dynamic::call(rt, ctx, name, args)?,
