@@ -530,7 +530,7 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
         declared_global: Default::default(),
         declared_nonlocal: Default::default(),
         source: f.source.clone(),
-        origin: Rc::from(f.origin.as_str()),
+        origin: f.origin.clone(),
         fname: f.name.clone(),
         handling: Vec::new(),
         kind,

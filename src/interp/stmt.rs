@@ -594,7 +594,7 @@ pub fn make_function(
         qualname,
         def,
         source: ctx.source.clone(),
-        origin: ctx.origin.to_string(),
+        origin: ctx.origin.clone(),
         globals: ctx.globals.clone(),
         enclosing,
         defaults,

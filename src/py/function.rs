@@ -26,7 +26,7 @@ pub struct Function {
     /// The whole source of the cell the function was defined in.
     pub source: Rc<str>,
     /// Where it was defined, as tracebacks print it: `Cell In[3]`.
-    pub origin: String,
+    pub origin: Rc<str>,
     /// The module globals the function sees.
     pub globals: Scope,
     /// Enclosing function scopes (closures), innermost first.

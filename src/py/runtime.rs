@@ -2,7 +2,7 @@
 //! frontend, the interrupt flag, and per-subsystem session state.
 
 use std::any::{Any, TypeId};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -86,7 +86,8 @@ pub struct Runtime {
     /// default filter shows each once.
     shown_warnings: HashSet<String>,
     /// Typed per-subsystem state: each module keeps its own (see [`Runtime::state`]).
-    ext: HashMap<TypeId, Box<dyn Any>>,
+    /// FxHash: looked up on every call and builtin-name lookup; TypeIds are hashes already.
+    ext: rustc_hash::FxHashMap<TypeId, Box<dyn Any>>,
     /// Hooks run at the end of every cell (pyplot figures, ledger summary), in order.
     pub end_of_cell_hooks: Vec<(String, CellHook)>,
     /// The interpreter's services (set by the interpreter so native code can call user code).
@@ -102,7 +103,7 @@ impl Runtime {
             interrupt,
             execution_count: 0,
             shown_warnings: HashSet::new(),
-            ext: HashMap::new(),
+            ext: Default::default(),
             end_of_cell_hooks: Vec::new(),
             hooks: None,
         }

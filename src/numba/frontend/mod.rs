@@ -93,7 +93,7 @@ impl FnCtx {
     /// A Numba-style error located at `range` of this function's source.
     pub fn err(&self, ename: &str, msg: impl Into<String>, range: TextRange) -> PyErr {
         PyErr::new(ename, msg.into()).at(Frame {
-            origin: self.func.origin.clone(),
+            origin: self.func.origin.to_string(),
             source: self.func.source.clone(),
             start: range.start().to_usize(),
             end: range.end().to_usize(),
