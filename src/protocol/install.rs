@@ -11,10 +11,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-/// The kernelspec template; `@NBCUDA_BIN@` becomes the binary's absolute path.
-const KERNEL_JSON: &str = include_str!("../../kernelspec/kernel.json");
-const LOGO_32: &[u8] = include_bytes!("../../kernelspec/logo-32x32.png");
-const LOGO_64: &[u8] = include_bytes!("../../kernelspec/logo-64x64.png");
+/// The kernelspec the pip wheel ships as data (pyproject.toml's `data = "kernelspec"`):
+/// one copy serves both installs. Its `argv[0]`, `{resource_dir}/../../../../bin/nbcuda`,
+/// is the wheel's script next to the kernelspec's prefix; `nbcuda install` replaces it with
+/// the running binary's absolute path.
+const KERNEL_JSON: &str =
+    include_str!("../../kernelspec/data/share/jupyter/kernels/nbcuda/kernel.json");
+const LOGO_32: &[u8] =
+    include_bytes!("../../kernelspec/data/share/jupyter/kernels/nbcuda/logo-32x32.png");
+const LOGO_64: &[u8] =
+    include_bytes!("../../kernelspec/data/share/jupyter/kernels/nbcuda/logo-64x64.png");
 
 /// The kernelspec's name (its directory name under `kernels/`).
 pub const KERNEL_NAME: &str = "nbcuda";
@@ -128,6 +134,27 @@ mod tests {
         assert_eq!(v["language"], "python");
         assert_eq!(v["display_name"], "nbcuda (Numba CUDA, Rust)");
         assert_eq!(v["interrupt_mode"], "message");
+    }
+
+    #[test]
+    fn wheel_kernelspec_finds_the_script_beside_its_prefix() {
+        // pip puts wheel data under PREFIX/ and scripts under PREFIX/bin, and Jupyter
+        // substitutes the kernelspec's directory, PREFIX/share/jupyter/kernels/nbcuda,
+        // for {resource_dir}: four levels up is PREFIX.
+        let v: serde_json::Value = serde_json::from_str(KERNEL_JSON).unwrap();
+        let argv0 = v["argv"][0].as_str().unwrap();
+        let resource_dir = Path::new("/p/share/jupyter/kernels").join(KERNEL_NAME);
+        let resolved = argv0.replace("{resource_dir}", resource_dir.to_str().unwrap());
+        let mut parts: Vec<&str> = Vec::new();
+        for c in resolved.split('/') {
+            match c {
+                ".." => {
+                    parts.pop();
+                }
+                c => parts.push(c),
+            }
+        }
+        assert_eq!(parts.join("/"), "/p/bin/nbcuda");
     }
 
     #[test]
