@@ -5,7 +5,9 @@
 # 2. NVRTC from that venv on LD_LIBRARY_PATH (the compiler tests compile CUDA C with it),
 # 3. cargo build + cargo test (all Rust tests),
 # 4. the nbcuda kernelspec installed into a temporary Jupyter prefix,
-# 5. pytest tests/python (jupyter_kernel_test, nbclient over notebooks/, abuse cases).
+# 5. Debian's chromium (apt) when missing, for the JupyterLab browser test,
+# 6. pytest tests/python (jupyter_kernel_test, nbclient over notebooks/, abuse cases, the
+#    pip wheel in a fresh venv, JupyterLab in headless chromium, Kernel Gateway).
 # Exits non-zero if any step failed; later steps still run so one report shows everything.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +49,23 @@ fi
 # A clean clone gains nothing from incremental compilation, and its cache costs ~1.5 GB.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
+step "chromium (for tests/python/test_browser.py)"
+# Playwright drives the system's chromium by path and downloads no browser of its own.
+CHROMIUM=$(command -v chromium || true)
+if [ -z "$CHROMIUM" ]; then
+    SUDO=
+    [ "$(id -u)" = 0 ] || SUDO="sudo -n"
+    if command -v apt-get >/dev/null; then
+        { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+            $SUDO apt-get install -y -qq chromium >/dev/null; } ||
+            echo "apt-get install chromium failed: the browser test will fail"
+    else
+        echo "no chromium and no apt-get: the browser test will fail (set NBCUDA_CHROMIUM)"
+    fi
+    CHROMIUM=$(command -v chromium || true)
+fi
+[ -n "$CHROMIUM" ] && export NBCUDA_CHROMIUM="${NBCUDA_CHROMIUM:-$CHROMIUM}"
+
 step "cargo build"
 cargo build || { echo "cargo build failed"; exit 1; }
 
@@ -57,13 +76,14 @@ cargo test --no-fail-fast || failed+=("cargo test")
 step "kernelspec into a temporary Jupyter prefix"
 JUP=$(mktemp -d "${TMPDIR:-/tmp}/nbcuda-jupyter.XXXXXX")
 trap 'rm -rf "$JUP"' EXIT
-./target/debug/nbcuda install --prefix "$JUP" || { echo "nbcuda install failed"; exit 1; }
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+"$TARGET_DIR/debug/nbcuda" install --prefix "$JUP" || { echo "nbcuda install failed"; exit 1; }
 export JUPYTER_PATH="$JUP/share/jupyter"
 export JUPYTER_DATA_DIR="$JUP/data"
 export JUPYTER_RUNTIME_DIR="$JUP/runtime"
 export JUPYTER_CONFIG_DIR="$JUP/config"
 export JUPYTER_PLATFORM_DIRS=1
-export NBCUDA_BIN="$ROOT/target/debug/nbcuda"
+export NBCUDA_BIN="$TARGET_DIR/debug/nbcuda"
 
 step "pytest tests/python"
 .venv/bin/python -m pytest -q tests/python "$@" || failed+=("pytest")

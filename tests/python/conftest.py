@@ -11,6 +11,8 @@ import shutil
 import subprocess
 import tempfile
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -38,3 +40,12 @@ def _ensure_kernelspec() -> None:
 
 
 _ensure_kernelspec()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Expose each phase's report as item.rep_<phase>, so a fixture's teardown can tell
+    that its test failed (tests/python/test_browser.py keeps a screenshot then)."""
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)
