@@ -124,11 +124,11 @@ class Lab:
 
     def new_cell(self, code):
         """Append a code cell after the last one, type `code` into it; returns its index."""
-        last = self.cells().last
-        last.locator(".jp-InputPrompt").click()
+        index = self.cells().count()
+        self.cells().last.locator(".jp-InputPrompt").click()
         self.page.keyboard.press("Escape")
         self.page.keyboard.press("b")
-        index = self.cells().count() - 1
+        self.cells().nth(index).wait_for()
         self.page.keyboard.press("Enter")
         self.page.keyboard.type(code)
         return index
@@ -141,7 +141,7 @@ class Lab:
 
 
 @pytest.fixture(scope="module")
-def notebook(lab, request):
+def notebook(lab):
     pw = sync_api.sync_playwright().start()
     browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
                                  args=["--no-sandbox", "--disable-gpu"])
