@@ -387,3 +387,46 @@ pub fn scatter(
 pub fn element(a: &NdArray, off: usize) -> crate::arrays::dtype::Scalar {
     read_scalar_at(a, off)
 }
+
+/// The shape and strides of `view(dtype)` from an item of `old` bytes to one of `new`
+/// bytes, by NumPy 2's rules: only the last axis changes, and it must be contiguous.
+pub fn view_layout(
+    shape: &[usize],
+    strides: &[isize],
+    old: usize,
+    new: usize,
+) -> ArrayResult<(Vec<usize>, Vec<isize>)> {
+    let (mut shape, mut strides) = (shape.to_vec(), strides.to_vec());
+    if old == new {
+        return Ok((shape, strides));
+    }
+    let Some(last) = shape.len().checked_sub(1) else {
+        return Err(ArrayError::value_error(
+            "Changing the dtype of a 0d array is only supported if the itemsize is unchanged",
+        ));
+    };
+    let size: usize = shape.iter().product();
+    if shape[last] != 1 && size != 0 && strides[last] != old as isize {
+        return Err(ArrayError::value_error(
+            "To change to a dtype of a different size, the last axis must be contiguous",
+        ));
+    }
+    if new < old {
+        if new == 0 || !old.is_multiple_of(new) {
+            return Err(ArrayError::value_error(
+                "When changing to a smaller dtype, its size must be a divisor of the size of original dtype",
+            ));
+        }
+        shape[last] = shape[last].saturating_mul(old / new);
+    } else {
+        let bytes = shape[last].saturating_mul(old);
+        if !bytes.is_multiple_of(new) {
+            return Err(ArrayError::value_error(
+                "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array.",
+            ));
+        }
+        shape[last] = bytes / new;
+    }
+    strides[last] = new as isize;
+    Ok((shape, strides))
+}

@@ -99,7 +99,7 @@ pub fn method_doc(name: &str) -> Option<(&'static str, &'static str)> {
         ),
         "view" => (
             "view(dtype=None)",
-            "A new array object sharing this array's memory, optionally reinterpreting the bytes as another dtype of the same size.",
+            "A new array object sharing this array's memory, optionally reinterpreting the bytes as another dtype (a different size rescales the last axis, which must be contiguous).",
         ),
         "clip" => (
             "clip(min=None, max=None, out=None)",

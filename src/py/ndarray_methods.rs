@@ -399,15 +399,33 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                 None | Some(Value::None) => a.dtype,
                 Some(v) => dtype_from_value(rt, v)?,
             };
-            if d.itemsize() != a.dtype.itemsize() {
+            let (shape, strides) = crate::arrays::index::view_layout(
+                &a.shape,
+                &a.strides,
+                a.dtype.itemsize(),
+                d.itemsize(),
+            )?;
+            // nbcuda's typed views keep every element at a multiple of its size; NumPy
+            // would hand out an unaligned array here.
+            let align = d.itemsize().clamp(1, 8);
+            let empty = shape.contains(&0);
+            if !empty
+                && (!a.offset.is_multiple_of(align)
+                    || shape
+                        .iter()
+                        .zip(&strides)
+                        .any(|(&n, &st)| n > 1 && st % align as isize != 0))
+            {
                 return Err(PyErr::not_implemented(format!(
-                    "nbcuda's view() only reinterprets between dtypes of the same size ({} -> {})",
-                    a.dtype.name(),
-                    d.name()
+                    "this view would be unaligned for {}: nbcuda keeps every element at a multiple of its size (byte offset {}, strides {strides:?})",
+                    d.name(),
+                    a.offset
                 )));
             }
             Ok(Value::Array(NdArray {
                 dtype: d,
+                shape,
+                strides,
                 ..a.clone()
             }))
         }
