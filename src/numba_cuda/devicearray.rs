@@ -226,6 +226,12 @@ pub fn copy_to_device(
     if view.size() == 0 {
         return Ok(());
     }
+    // As Numba's `array_core`, broadcast (0-stride) axes hold one element: the copy goes
+    // to (and comes from) that core only.
+    let view = &DeviceView {
+        shape: core_shape(&view.shape, &view.strides),
+        ..view.clone()
+    };
     if !is_contig(view) {
         return Err(PyErr::value_error(ERR_CONTIGUOUS));
     }
@@ -244,6 +250,13 @@ pub fn copy_to_device(
         return api::dtod(rt, &src, view, s, Transfer::explicit("copy_to_device"));
     }
     let mut host = hostconv::host_array(rt, ary)?;
+    host.shape = core_shape(&host.shape, &host.strides);
+    // Numba makes a host copy in the device core's order when the layouts differ.
+    let isz = host.dtype.itemsize();
+    let c_order = contiguous(&view.shape, &view.strides, view.dtype.itemsize(), true);
+    if !contiguous(&host.shape, &host.strides, isz, c_order) {
+        host = ordered_copy(&host, c_order)?;
+    }
     // Numba compares shapes with length-1 axes squeezed out.
     let sq = |s: &[usize]| s.iter().copied().filter(|&n| n != 1).collect::<Vec<_>>();
     if host.shape != view.shape && sq(&host.shape) == sq(&view.shape) && host.is_c_contiguous() {
@@ -261,6 +274,25 @@ pub fn copy_to_device(
         )));
     }
     api::htod(rt, &host, view, s, Transfer::explicit("copy_to_device"))
+}
+
+/// The shape with every broadcast (0-stride) axis cut to one element.
+fn core_shape(shape: &[usize], strides: &[isize]) -> Vec<usize> {
+    shape
+        .iter()
+        .zip(strides)
+        .map(|(&n, &st)| if st == 0 { n.min(1) } else { n })
+        .collect()
+}
+
+/// A contiguous copy of `a` in C (`c_order`) or Fortran order.
+fn ordered_copy(a: &NdArray, c_order: bool) -> PyResult<NdArray> {
+    if c_order {
+        return Ok(crate::arrays::elem::contiguous_copy(a)?);
+    }
+    let t = crate::py::ndarray_methods::transpose(a, None)?;
+    let c = crate::arrays::elem::contiguous_copy(&t)?;
+    crate::py::ndarray_methods::transpose(&c, None)
 }
 
 fn fmt_strides(s: &[isize]) -> String {
