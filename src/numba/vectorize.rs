@@ -227,10 +227,11 @@ impl UFunc {
         if shape.is_empty() {
             shape = vec![1];
         }
-        if shape.len() > 3 {
-            return Err(PyErr::not_implemented(
-                "nbcuda ufuncs support up to 3 dimensions",
-            ));
+        // The executors address at most 3 axes: more run over the elements in C order,
+        // every operand made C-contiguous over the full shape.
+        let high = shape.len() > 3;
+        if high {
+            flat_operands(rt, &mut inputs, out_v.as_ref(), &shape)?;
         }
         let ins: Vec<InKind> = inputs
             .iter()
@@ -244,7 +245,7 @@ impl UFunc {
             })
             .collect();
         let k = Kernels {
-            nd: self.kernel(&ins, &arg_tys, ret, shape.len())?,
+            nd: self.kernel(&ins, &arg_tys, ret, if high { 1 } else { shape.len() })?,
             flat: if shape.len() > 1 {
                 Some(self.kernel(&ins, &arg_tys, ret, 1)?)
             } else {
@@ -431,6 +432,43 @@ impl UFunc {
         };
         api::dtoh(rt, &out_view, &o, 0, why())?;
         Ok(Some(Value::Array(o)))
+    }
+}
+
+/// Make every array operand of a ufunc over more than 3 dimensions C-contiguous over the
+/// full `shape` (host arrays by a copy), so the launch can view them all as 1-D.
+fn flat_operands(
+    rt: &mut Runtime,
+    inputs: &mut [Input],
+    out: Option<&Value>,
+    shape: &[usize],
+) -> PyResult<()> {
+    let refuse = || {
+        PyErr::not_implemented(
+            "nbcuda ufuncs over more than 3 dimensions need C-contiguous device arrays (and out) of the full shape",
+        )
+    };
+    let full_c = |sh: &[usize], st: &[isize], d: DType| {
+        sh == shape && crate::arrays::contiguous(sh, st, d.itemsize(), true)
+    };
+    for i in inputs.iter_mut() {
+        match i {
+            Input::Host(a) if !full_c(&a.shape, &a.strides, a.dtype) => {
+                let b = crate::arrays::elem::broadcast_to(a, shape)?;
+                *a = crate::arrays::elem::contiguous_copy(&b)?;
+            }
+            Input::Device(v) if !full_c(&v.shape, &v.strides, v.dtype) => return Err(refuse()),
+            _ => {}
+        }
+    }
+    match out {
+        None => Ok(()),
+        Some(Value::Array(o)) if !full_c(&o.shape, &o.strides, o.dtype) => Err(refuse()),
+        Some(Value::Array(_)) => Ok(()),
+        Some(other) => match crate::numba_cuda::interop::view_of(rt, other)? {
+            Some(v) if !full_c(&v.shape, &v.strides, v.dtype) => Err(refuse()),
+            _ => Ok(()),
+        },
     }
 }
 
