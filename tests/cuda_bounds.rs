@@ -67,8 +67,9 @@ fn a_gpu_fault_area_reads_back_as_the_cpu_devices_index_error() {
     let (loc, axes) = sites[0];
     assert_eq!(axes, 1);
     // The CPU device reports the first faulting thread, thread 10 of block 0.
-    let gpu_message = index_fault(k, &area(loc, &[10], &[10], [0, 0, 0], [10, 0, 0]));
-    assert_eq!(gpu_message.as_deref(), Some(cpu_message.as_str()));
+    let gpu_message = index_fault(k, &area(loc, &[10], &[10], [0, 0, 0], [10, 0, 0]))
+        .map(|(ename, m)| format!("{ename}: {m}"));
+    assert_eq!(gpu_message, Some(format!("IndexError: {cpu_message}")));
     let mut clear = area(loc, &[10], &[10], [0, 0, 0], [10, 0, 0]);
     clear[0] = 0;
     assert_eq!(index_fault(k, &clear), None, "a clear flag is no fault");
@@ -95,12 +96,13 @@ fn a_gpu_fault_area_reads_back_as_the_cpu_devices_index_error() {
     let (loc, axes) = sites[0];
     assert_eq!(axes, 2);
     // Thread 0 reads a[1, -7]: -7 + 3 is still negative, so axis 1 fails.
-    let gpu_message = index_fault(k, &area(loc, &[1, -7], &[2, 3], [0, 0, 0], [0, 0, 0]));
+    let gpu_message = index_fault(k, &area(loc, &[1, -7], &[2, 3], [0, 0, 0], [0, 0, 0]))
+        .map(|(ename, m)| format!("{ename}: {m}"));
     assert!(
         cpu_message.contains("index -7 is out of bounds for axis 1 with size 3"),
         "{cpu_message}"
     );
-    assert_eq!(gpu_message.as_deref(), Some(cpu_message.as_str()));
+    assert_eq!(gpu_message, Some(format!("IndexError: {cpu_message}")));
 
     // The checks compile without warnings.
     for arch in ["compute_80", "compute_90"] {

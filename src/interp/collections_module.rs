@@ -458,6 +458,9 @@ impl Object for NamedTuple {
     fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
         Ok(Some(self.items.len()))
     }
+    fn named_tuple(&self) -> Option<(Vec<String>, Vec<Value>)> {
+        Some((self.ty.fields.to_vec(), self.items.to_vec()))
+    }
     fn truthy(&self, _rt: &mut Runtime) -> PyResult<bool> {
         Ok(!self.items.is_empty())
     }

@@ -32,6 +32,7 @@ impl Builder {
                 uses_block: false,
                 par_loops: Vec::new(),
                 hints: Default::default(),
+                warnings: Vec::new(),
             },
             blocks: vec![Vec::new()],
             // Loop 0 is reserved for the kernel body itself.

@@ -248,6 +248,39 @@ pub enum Op {
     Print(Vec<PrintArg>),
     /// A draw from the xoroshiro128p state `states[index]` (states: uint64 array (n, 2)).
     Rng(RngKind, ArrRef, Reg),
+    /// `raise` in a kernel compiled with `debug=True`: the launch fails and the host raises
+    /// the Python exception `ename` with `message`. The thread leaves right after.
+    Raise {
+        ename: String,
+        message: String,
+    },
+}
+
+/// The exception (class name, message) of every `raise` in `k`, in body order (an `If`'s
+/// branches then a loop's body and latch): the CUDA device reports a raise by its number.
+pub fn raise_sites(k: &Kernel) -> Vec<(String, String)> {
+    fn walk(body: &[Stmt], out: &mut Vec<(String, String)>) {
+        for s in body {
+            match s {
+                Stmt::Inst(Inst {
+                    op: Op::Raise { ename, message },
+                    ..
+                }) => out.push((ename.clone(), message.clone())),
+                Stmt::If(_, t, e) => {
+                    walk(t, out);
+                    walk(e, out);
+                }
+                Stmt::Loop { body, latch, .. } => {
+                    walk(body, out);
+                    walk(latch, out);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&k.body, &mut out);
+    out
 }
 
 /// Calls `$f` with every register `$op` reads, index registers included. Written once
@@ -256,7 +289,12 @@ macro_rules! each_read {
     ($op:expr, $f:expr) => {{
         let mut f = $f;
         match $op {
-            Op::Const(_) | Op::Param(_) | Op::Special(_) | Op::Dim(..) | Op::Fence(_) => {}
+            Op::Const(_)
+            | Op::Param(_)
+            | Op::Special(_)
+            | Op::Dim(..)
+            | Op::Fence(_)
+            | Op::Raise { .. } => {}
             Op::Copy(r) | Op::Cast(r) | Op::Un(_, r) | Op::Rng(_, _, r) => f(r),
             Op::Bin(_, x, y) | Op::Cmp(_, x, y) => {
                 f(x);
@@ -368,6 +406,9 @@ pub struct Kernel {
     /// Facts the CPU executor relies on, derived from the body by [`crate::kernel::exec::plan`]
     /// when the kernel is finished.
     pub hints: crate::kernel::exec::plan::ExecHints,
+    /// Warnings the compiler raised, as (category, message): the host shows them once,
+    /// when the specialisation is compiled (Numba warns at compile time).
+    pub warnings: Vec<(String, String)>,
 }
 
 /// A parallelisable counted loop: `Stmt::Loop` `id` runs `ctr` from its value at loop entry
@@ -468,6 +509,7 @@ fn op_text(op: &Op) -> String {
             format!("print {}", parts.join(", "))
         }
         Op::Rng(k, a, i) => format!("rng.{} {}[%{i}]", format!("{k:?}").to_lowercase(), arr(a)),
+        Op::Raise { ename, message } => format!("raise {ename}({message:?})"),
     }
 }
 

@@ -31,6 +31,8 @@ pub fn compile_function(
 pub enum ArgShape {
     Leaf,
     Tuple(Vec<ArgShape>),
+    /// A namedtuple: its field names and items.
+    Named(Vec<String>, Vec<ArgShape>),
 }
 
 impl ArgShape {
@@ -38,7 +40,9 @@ impl ArgShape {
     pub fn leaves(&self) -> usize {
         match self {
             ArgShape::Leaf => 1,
-            ArgShape::Tuple(items) => items.iter().map(ArgShape::leaves).sum(),
+            ArgShape::Tuple(items) | ArgShape::Named(_, items) => {
+                items.iter().map(ArgShape::leaves).sum()
+            }
         }
     }
 }
@@ -50,6 +54,18 @@ pub fn compile_grouped(
     params: &[Ty],
     groups: &[ArgShape],
     host: bool,
+) -> PyResult<CompiledKernel> {
+    compile_opts(func, params, groups, host, false)
+}
+
+/// [`compile_grouped`] with `debug` (`@cuda.jit(debug=True)`): `raise` and division by
+/// zero then raise on the host, as Numba's Python error model does.
+pub fn compile_opts(
+    func: &Rc<Function>,
+    params: &[Ty],
+    groups: &[ArgShape],
+    host: bool,
+    debug: bool,
 ) -> PyResult<CompiledKernel> {
     let names = func.param_names();
     if names.len() != groups.len() {
@@ -68,6 +84,7 @@ pub fn compile_grouped(
     let mut b = Builder::new(&func.name, params.to_vec());
     let kind = if host { FnKind::Host } else { FnKind::Kernel };
     let mut cx = FnCtx::new(func.clone(), kind, 0);
+    cx.debug = debug;
     bind_params(&mut b, &mut cx, params, groups)?;
     lower_body(&mut b, &mut cx, &func.def.body)?;
     if host {

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use crate::kernel::abi::LaunchConfig;
 use crate::kernel::types::{Signature, Ty};
 use crate::kernel::CompiledKernel;
-use crate::numba::compile::compile_function;
 use crate::numba::launch::{launch_kernel, LaunchRequest};
 use crate::numba::numba_types::signatures_from;
 use crate::py::error::{PyErr, PyResult};
@@ -34,6 +33,11 @@ pub struct CudaKernel {
     pub func: Rc<Function>,
     pub device: bool,
     pub sigs: Vec<Signature>,
+    /// Declared with one signature rather than a list: Numba then launches that one
+    /// compiled kernel whatever the arguments are (see `launch::reinterpret_for`).
+    pub specialized: bool,
+    /// `debug=True`: `raise` and division by zero raise on the host.
+    pub debug: bool,
     pub cache: RefCell<Vec<(Vec<Ty>, Arc<CompiledKernel>)>>,
     /// Specialisations for launches with tuple arguments: flat types and tuple shapes.
     pub grouped: RefCell<Vec<GroupedEntry>>,
@@ -74,6 +78,8 @@ impl CudaKernel {
             func,
             device,
             sigs,
+            specialized: false,
+            debug: false,
             cache: RefCell::new(Vec::new()),
             grouped: RefCell::new(Vec::new()),
         };
@@ -88,11 +94,35 @@ impl CudaKernel {
                         ));
                     }
                 }
-                let c = Arc::new(compile_function(&k.func, &s.args, false)?);
+                let c = Arc::new(k.compile(&s.args)?);
                 k.cache.borrow_mut().push((s.args.clone(), c));
             }
         }
         Ok(k)
+    }
+
+    /// `@cuda.jit(debug=True, ...)` with its signatures (compiled at once, as Numba does).
+    pub fn with_debug(
+        func: Rc<Function>,
+        device: bool,
+        sigs: Vec<Signature>,
+        debug: bool,
+    ) -> PyResult<CudaKernel> {
+        let mut k = CudaKernel::new(func, device, Vec::new())?;
+        k.debug = debug;
+        k.sigs = sigs;
+        if !device {
+            for s in k.sigs.clone() {
+                let c = Arc::new(k.compile(&s.args)?);
+                k.cache.borrow_mut().push((s.args.clone(), c));
+            }
+        }
+        Ok(k)
+    }
+
+    fn compile(&self, tys: &[Ty]) -> PyResult<CompiledKernel> {
+        let groups = vec![crate::numba::compile::ArgShape::Leaf; tys.len()];
+        crate::numba::compile::compile_opts(&self.func, tys, &groups, false, self.debug)
     }
 
     /// The compiled kernel for arguments that may be tuples: `tys` are the flat parameter
@@ -121,8 +151,8 @@ impl CudaKernel {
         }) {
             return Ok(k.clone());
         }
-        let k = Arc::new(crate::numba::compile::compile_grouped(
-            &self.func, tys, groups, false,
+        let k = Arc::new(crate::numba::compile::compile_opts(
+            &self.func, tys, groups, false, self.debug,
         )?);
         self.grouped
             .borrow_mut()
@@ -165,7 +195,7 @@ impl CudaKernel {
                 names.join("; ")
             )));
         }
-        let k = Arc::new(compile_function(&self.func, tys, false)?);
+        let k = Arc::new(self.compile(tys)?);
         self.cache.borrow_mut().push((tys.to_vec(), k.clone()));
         Ok(k)
     }
@@ -516,6 +546,18 @@ fn cuda_jit(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
         }
     }
     let (sigs, device) = jit_options(&args, "jit")?;
+    // `sigutils.is_signature`: a string, a tuple or a signature object, not a list.
+    let sig_arg = args.pos.first().or_else(|| {
+        args.kw
+            .iter()
+            .find(|(k, _)| matches!(&**k, "signature" | "sig"))
+            .map(|(_, v)| v)
+    });
+    let specialized = sigs.len() == 1 && !matches!(sig_arg, Some(Value::List(_)));
+    let debug = args
+        .kw
+        .iter()
+        .any(|(k, v)| &**k == "debug" && matches!(v, Value::Bool(true)));
     Ok(Value::builtin(
         "numba.cuda.jit.<decorator>",
         "decorator(func)",
@@ -524,7 +566,9 @@ fn cuda_jit(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
             let f = a.pos.first().and_then(as_function).ok_or_else(|| {
                 PyErr::type_error("@cuda.jit(...) decorates a function defined with def")
             })?;
-            Ok(Value::object(CudaKernel::new(f, device, sigs.clone())?))
+            let mut k = CudaKernel::with_debug(f, device, sigs.clone(), debug)?;
+            k.specialized = specialized;
+            Ok(Value::object(k))
         },
     ))
 }

@@ -226,7 +226,18 @@ impl GUFunc {
                 "{name}() got an unexpected keyword argument '{other}'"
             )));
         }
-        let pos = args.pos;
+        let mut pos = args.pos;
+        // Sequences (lists, tuples, namedtuples) are arrays to a gufunc, as to NumPy.
+        for v in pos.iter_mut().take(nin) {
+            let sequence = match v {
+                Value::List(_) | Value::Tuple(_) => true,
+                Value::Object(o) => o.named_tuple().is_some(),
+                _ => false,
+            };
+            if sequence {
+                *v = Value::Array(crate::py::ndarray_attrs::to_ndarray(rt, v)?);
+            }
+        }
         // Pick the signature by the inputs' dtypes.
         let in_dt: Vec<Option<DType>> = pos[..nin]
             .iter()

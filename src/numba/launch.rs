@@ -90,11 +90,64 @@ fn flatten(
             }
             Ok(ArgShape::Tuple(shapes))
         }
+        Value::Object(o) => match o.named_tuple() {
+            Some((fields, items)) => match flatten(rt, i, &Value::tuple(items), preps, depth)? {
+                ArgShape::Tuple(shapes) => Ok(ArgShape::Named(fields, shapes)),
+                other => Ok(other),
+            },
+            None => {
+                preps.push(classify(rt, i, v)?);
+                Ok(ArgShape::Leaf)
+            }
+        },
         _ => {
             preps.push(classify(rt, i, v)?);
             Ok(ArgShape::Leaf)
         }
     }
+}
+
+/// A kernel declared with a single signature is launched by Numba without matching the
+/// arguments against it: an array's memory is read as the declared dtype. nbcuda does the
+/// same where that is safe — arrays of the declared rank whose items have the declared
+/// size — and returns the declared types; None leaves the usual "No matching definition".
+fn reinterpret_for(declared: &[Ty], preps: &mut [Prep]) -> Option<Vec<Ty>> {
+    if declared.len() != preps.len() {
+        return None;
+    }
+    for (p, t) in preps.iter().zip(declared) {
+        let got = match (p, t) {
+            (Prep::Scalar(_), Ty::Scalar(_)) => t.clone(),
+            (_, Ty::Array { dtype, .. }) => match prep_ty(p) {
+                Ty::Array {
+                    dtype: d,
+                    ndim,
+                    layout,
+                } if d.itemsize() == dtype.itemsize() => Ty::Array {
+                    dtype: *dtype,
+                    ndim,
+                    layout,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if !accepts(t, &got) {
+            return None;
+        }
+    }
+    for (p, t) in preps.iter_mut().zip(declared) {
+        match (p, t) {
+            (Prep::Scalar(s), Ty::Scalar(d)) => *s = s.cast(*d),
+            (Prep::Device(v), Ty::Array { dtype, .. }) => v.dtype = *dtype,
+            (Prep::Host { arr, .. }, Ty::Array { dtype, .. }) => {
+                // Same buffer, same item size: the copy back writes the kernel's bytes.
+                arr.dtype = *dtype
+            }
+            _ => {}
+        }
+    }
+    Some(declared.to_vec())
 }
 
 pub fn prep_ty(p: &Prep) -> Ty {
@@ -168,22 +221,28 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
                 }
             }
             tys = sig.args.clone();
+        } else if req.kernel.specialized {
+            tys = reinterpret_for(&req.kernel.sigs[0].args, &mut preps).unwrap_or(tys);
         }
     }
+    let compiled_before = req.kernel.cache.borrow().len() + req.kernel.grouped.borrow().len();
     let kernel = req.kernel.specialize_grouped(&tys, &groups)?;
+    if req.kernel.cache.borrow().len() + req.kernel.grouped.borrow().len() != compiled_before {
+        let origin = def_line(&req.kernel.func);
+        for (category, message) in &kernel.ir.warnings {
+            rt.warn(category, message, &origin);
+        }
+    }
     // Before any implicit copy is queued: a launch CUDA refuses moves no data.
     crate::kernel::check_launch(&kernel, &req.config).map_err(crate::device::api::fault_error)?;
     let name = req.kernel.func.name.clone();
     if preps.iter().any(|p| matches!(p, Prep::Host { .. })) {
         // Python's warning filter shows a warning once per location; the location is the
         // kernel's `def` line, so each kernel warns once per cell.
-        let f = &req.kernel.func;
-        let at = usize::from(ruff_text_size::Ranged::range(&*f.def).start()).min(f.source.len());
-        let line = f.source[..at].matches('\n').count() + 1;
         rt.warn(
             "NumbaPerformanceWarning",
             "Host array used in CUDA kernel will incur copy overhead to/from device.",
-            &format!("{}, line {line}", f.origin),
+            &def_line(&req.kernel.func),
         );
     }
     let why = || Transfer {
@@ -214,10 +273,22 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
         }
     }
     api::launch(rt, kernel.clone(), req.config, kargs, stream)?;
+    if req.kernel.debug {
+        // Numba checks a debug kernel's exception flag right after the launch, so the
+        // raise happens at the call, not at a later synchronising one.
+        api::stream_synchronize(rt, stream)?;
+    }
     for (view, arr) in copies {
         api::dtoh(rt, &view, &arr, 0, why())?;
     }
     Ok(())
+}
+
+/// Where a kernel's warnings point: its `def` line, as `origin, line N`.
+fn def_line(f: &crate::py::function::Function) -> String {
+    let at = usize::from(ruff_text_size::Ranged::range(&*f.def).start()).min(f.source.len());
+    let line = f.source[..at].matches('\n').count() + 1;
+    format!("{}, line {line}", f.origin)
 }
 
 /// The states array for `n` generators as a host array of shape (n, 2), uint64.

@@ -267,6 +267,8 @@ fn discover(
         Value::List(l) => Some(l.borrow().clone()),
         Value::Tuple(t) => Some(t.to_vec()),
         Value::Array(a) if a.ndim() > 0 => Some(array_iter(a)?),
+        // A namedtuple is a tuple to NumPy.
+        Value::Object(o) => o.named_tuple().map(|(_, items)| items),
         _ => None,
     };
     match items {

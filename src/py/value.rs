@@ -298,6 +298,11 @@ pub trait Object: Any {
     fn py_eq(&self, _other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
         Ok(None)
     }
+    /// A namedtuple instance's field names and items, for code below the interpreter
+    /// (kernel arguments, array conversion) that takes namedtuples as tuples.
+    fn named_tuple(&self) -> Option<(Vec<String>, Vec<Value>)> {
+        None
+    }
     fn as_any(&self) -> &dyn Any;
 }
 

@@ -214,8 +214,8 @@ impl Backend for CudaBackend {
                     .printed
                     .push_str(&done.printed);
             }
-            if let Some(msg) = done.index_fault {
-                shared.fault("IndexError", msg);
+            if let Some((ename, msg)) = done.index_fault {
+                shared.fault(&ename, msg);
             }
             Ok(())
         })

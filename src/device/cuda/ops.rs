@@ -239,9 +239,18 @@ impl FaultAreas {
 
 /// The IndexError message of a finished launch's fault area (its [`FAULT_WORDS`] words), if
 /// a thread faulted.
-pub fn index_fault(kernel: &CompiledKernel, w: &[u64]) -> Option<String> {
+pub fn index_fault(kernel: &CompiledKernel, w: &[u64]) -> Option<(String, String)> {
     if w.len() < FAULT_WORDS || w[0] == 0 {
         return None;
+    }
+    if w[0] == 2 {
+        // A debug kernel's `raise`: word 1 numbers the site.
+        let site = crate::kernel::ir::raise_sites(&kernel.ir)
+            .get(w[1] as usize)
+            .cloned();
+        return Some(
+            site.unwrap_or_else(|| ("RuntimeError".into(), "a kernel raised an exception".into())),
+        );
     }
     let nd = (w[2] as usize).min(FAULT_MAX_AXES);
     let index: Vec<i64> = w[3..3 + nd].iter().map(|x| *x as i64).collect();
@@ -254,14 +263,18 @@ pub fn index_fault(kernel: &CompiledKernel, w: &[u64]) -> Option<String> {
         .cloned()
         .unwrap_or_default();
     let site = fault_site(&kernel.name, &loc, coords(19), coords(22));
-    Some(out_of_bounds_message(&index, &shape, &site))
+    Some((
+        "IndexError".into(),
+        out_of_bounds_message(&index, &shape, &site),
+    ))
 }
 
 /// What a finished launch reports: the text its `print()` calls produced and, when a
 /// thread indexed outside an array, the IndexError message.
 pub struct Launched {
     pub printed: String,
-    pub index_fault: Option<String>,
+    /// The exception class and message of a fault (IndexError, or a debug kernel's raise).
+    pub index_fault: Option<(String, String)>,
 }
 
 /// Generate, compile (cached) and launch `kernel` on `stream`; returns when it finished.

@@ -185,6 +185,8 @@ struct Gen<'a> {
     out: String,
     /// Print sites emitted so far (their ids, in [`printbuf::sites`] order).
     print_sites: u32,
+    /// `raise` sites emitted so far (their ids, in [`crate::kernel::ir::raise_sites`] order).
+    raise_sites: u32,
 }
 
 impl<'a> Gen<'a> {
@@ -414,7 +416,9 @@ impl<'a> Gen<'a> {
                 };
                 format!("{f}({s0}, {s1})")
             }
-            Op::Store(..) | Op::CheckIndex(..) | Op::Fence(_) | Op::Print(_) => "0".into(),
+            Op::Store(..) | Op::CheckIndex(..) | Op::Fence(_) | Op::Print(_) | Op::Raise { .. } => {
+                "0".into()
+            }
         }
     }
 
@@ -537,6 +541,12 @@ impl<'a> Gen<'a> {
                 },
             ),
             Op::Print(args) => self.print(depth, args),
+            Op::Raise { .. } => {
+                // The host finds the exception by this site's number (see `raise_sites`).
+                let site = self.raise_sites;
+                self.raise_sites += 1;
+                self.line(depth, &format!("nb_raise(nb_fault, {site}u);"));
+            }
             op => {
                 let side_effect = matches!(op, Op::Atomic(..) | Op::Barrier(..) | Op::Rng(..));
                 match i.dst {
@@ -682,6 +692,7 @@ pub fn cuda_source(kernel: &CompiledKernel) -> String {
         cont,
         out: String::new(),
         print_sites: 0,
+        raise_sites: 0,
     };
     let _ = writeln!(
         out,

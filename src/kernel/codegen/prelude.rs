@@ -95,6 +95,15 @@ __device__ __noinline__ void nb_index_fault(unsigned long long *f, unsigned int 
   f[22] = threadIdx.x; f[23] = threadIdx.y; f[24] = threadIdx.z;
   __threadfence_system();
 }
+// `raise` in a debug kernel: the first thread records the raise site (word 0 is 2, not
+// the 1 of an index fault); the caller then returns.
+__device__ __noinline__ void nb_raise(unsigned long long *f, unsigned int site) {
+  if (atomicCAS(f, 0ULL, 2ULL) != 0ULL) return;
+  f[1] = site;
+  f[19] = blockIdx.x; f[20] = blockIdx.y; f[21] = blockIdx.z;
+  f[22] = threadIdx.x; f[23] = threadIdx.y; f[24] = threadIdx.z;
+  __threadfence_system();
+}
 "#;
 
 /// Reserve a `print()` record of `nvals` values in the print buffer and fill its head;

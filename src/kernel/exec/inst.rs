@@ -505,6 +505,8 @@ impl Block {
                 Ok(())
             }
             Op::Barrier(_, _) => self.barrier_check(p, i, act),
+            Op::Raise { ename, message } if !act.is_empty() => Err(fault(ename, message.clone())),
+            Op::Raise { .. } => Ok(()),
             Op::Fence(_) => {
                 std::sync::atomic::fence(Ordering::SeqCst);
                 Ok(())

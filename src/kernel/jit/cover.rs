@@ -34,6 +34,7 @@ fn ops(ss: &[Stmt]) -> Option<String> {
         Stmt::Inst(i) => match &i.op {
             Op::Print(_) => Some("print".into()),
             Op::Barrier(..) => Some("a barrier".into()),
+            Op::Raise { .. } => Some("raise".into()),
             _ => None,
         },
         Stmt::If(_, t, e) => ops(t).or_else(|| ops(e)),

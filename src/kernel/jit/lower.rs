@@ -537,8 +537,8 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 self.b.ins().fence();
                 return Ok(());
             }
-            Op::Barrier(..) | Op::Print(_) => {
-                return Err("barriers and print stay with the interpreter".into())
+            Op::Barrier(..) | Op::Print(_) | Op::Raise { .. } => {
+                return Err("barriers, print and raise stay with the interpreter".into())
             }
         };
         self.set(i, v)

@@ -200,6 +200,38 @@ fn math_call(
     Ok(Val::Reg(r))
 }
 
+/// The most items one kernel `print()` shows (the limit of CUDA's vprintf).
+const PRINT_MAX_ITEMS: usize = 32;
+
+/// The printf conversion Numba's CUDA `print()` uses for one argument, shown verbatim when
+/// a call has too many items.
+fn print_format(b: &Builder, a: &Val) -> String {
+    match a {
+        Val::Reg(r) => {
+            let d = b.ty(*r);
+            if d.is_float() {
+                "%f".into()
+            } else if d == DType::Bool {
+                "%s".into()
+            } else if d.is_signed() {
+                "%lld".into()
+            } else {
+                "%llu".into()
+            }
+        }
+        Val::Tuple(items) => {
+            let inner: Vec<String> = items.iter().map(|x| print_format(b, x)).collect();
+            if inner.len() == 1 {
+                format!("({},)", inner[0])
+            } else {
+                format!("({})", inner.join(", "))
+            }
+        }
+        Val::Path(_) => "(%d, %d, %d)".into(),
+        _ => "%s".into(),
+    }
+}
+
 /// The pieces `print()` shows for one argument: tuples as Python writes them
 /// (`(1, (2,), 3.000000)`), `cuda.threadIdx` and friends as `(x, y, z)`.
 fn print_arg(
@@ -521,6 +553,20 @@ fn path_call(
             crate::numba::frontend::expr::binop(b, cx, ast::Operator::Pow, x, y, range)
         }
         "builtin.print" => {
+            if args.len() > PRINT_MAX_ITEMS {
+                // CUDA's vprintf takes at most 32 arguments: Numba warns and the kernel
+                // prints its raw format string instead.
+                let mut fmts = Vec::with_capacity(args.len());
+                for a in &args {
+                    fmts.push(print_format(b, a));
+                }
+                b.k.warnings.push((
+                    "NumbaWarning".into(),
+                    "CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel instead.".into(),
+                ));
+                b.emit_void(Op::Print(vec![PrintArg::Str(fmts.join(" "))]));
+                return Ok(Val::None);
+            }
             let mut out = Vec::new();
             for a in args {
                 print_arg(b, cx, a, &mut out, range)?;

@@ -86,9 +86,11 @@ pub fn to_bool(b: &mut Builder, r: Reg) -> Reg {
 pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyResult<Val> {
     Ok(match e {
         Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => match i.as_i64() {
-                Some(v) => Val::Reg(b.konst(Scalar::I64(v))),
-                None => return Err(cx.typing("integer literal too large for int64", e.range())),
+            ast::Number::Int(i) => match (i.as_i64(), i.as_u64()) {
+                (Some(v), _) => Val::Reg(b.konst(Scalar::I64(v))),
+                // Numba types literals above int64's range as uint64.
+                (None, Some(v)) => Val::Reg(b.konst(Scalar::U64(v))),
+                _ => return Err(cx.typing("integer literal too large for uint64", e.range())),
             },
             ast::Number::Float(f) => Val::Reg(b.konst(Scalar::F64(*f))),
             ast::Number::Complex { .. } => return Err(cx.unsupported("complex numbers", e.range())),
@@ -98,6 +100,9 @@ pub fn expr(b: &mut Builder, cx: &mut FnCtx, e: &Expr) -> crate::py::error::PyRe
         Expr::StringLiteral(s) => Val::Str(s.value.to_str().to_string()),
         Expr::Name(n) => cx.lookup(b, n.id.as_str(), e.range())?,
         Expr::Attribute(a) => {
+            if let Some(v) = named_field(cx, &a.value, a.attr.id.as_str()) {
+                return Ok(v);
+            }
             let base = expr(b, cx, &a.value)?;
             attribute(b, cx, base, a.attr.id.as_str(), e.range())?
         }
@@ -362,6 +367,20 @@ pub fn index_regs_partial(
     Ok(out)
 }
 
+/// `p.x` for a parameter passed as a namedtuple with a field x.
+fn named_field(cx: &FnCtx, base: &Expr, attr: &str) -> Option<Val> {
+    let Expr::Name(n) = base else { return None };
+    let i = cx
+        .fields
+        .get(n.id.as_str())?
+        .iter()
+        .position(|f| f == attr)?;
+    match cx.vars.get(n.id.as_str())? {
+        Val::Tuple(items) => items.get(i).cloned(),
+        _ => None,
+    }
+}
+
 pub(crate) fn attribute(
     b: &mut Builder,
     cx: &mut FnCtx,
@@ -529,7 +548,35 @@ pub fn binop(
     };
     let xa = b.cast(x, rt);
     let ya = b.cast(y, rt);
+    if cx.debug {
+        zero_division_check(b, bin, tx, ty, ya);
+    }
     Ok(Val::Reg(b.emit(rt, Op::Bin(bin, xa, ya))))
+}
+
+/// Under `debug=True` Numba uses Python's error model: a zero divisor raises
+/// ZeroDivisionError (with Numba's message for each operator) instead of computing.
+fn zero_division_check(b: &mut Builder, bin: Arith, tx: DType, ty: DType, divisor: Reg) {
+    let ints = !tx.is_float() && !ty.is_float();
+    let message = match bin {
+        Arith::Div => "division by zero",
+        Arith::FloorDiv if ints => "integer division by zero",
+        Arith::FloorDiv => "division by zero",
+        Arith::Mod if ints => "integer modulo by zero",
+        Arith::Mod => "modulo by zero",
+        _ => return,
+    };
+    let zero = b.konst(Scalar::I64(0));
+    let zero = b.cast(zero, b.ty(divisor));
+    let is_zero = b.emit(DType::Bool, Op::Cmp(Cmp::Eq, divisor, zero));
+    b.begin();
+    b.emit_void(Op::Raise {
+        ename: "ZeroDivisionError".into(),
+        message: message.into(),
+    });
+    b.push(crate::kernel::ir::Stmt::Exit);
+    let raise = b.end();
+    b.push(crate::kernel::ir::Stmt::If(is_zero, raise, Vec::new()));
 }
 
 pub fn compare(

@@ -182,6 +182,7 @@ pub fn inline_call(
     }
     let id = b.new_loop_id();
     let mut sub = FnCtx::new(f.clone(), FnKind::Inline(id), cx.depth + 1);
+    sub.debug = cx.debug;
     let mut assigned = std::collections::HashSet::new();
     assigned_names(&f.def.body, &mut assigned);
     let bind = |b: &mut Builder, sub: &mut FnCtx, bound: Vec<Option<Val>>| {

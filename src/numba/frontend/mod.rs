@@ -73,6 +73,10 @@ pub struct FnCtx {
     pub kind: FnKind,
     pub loops: Vec<u32>,
     pub depth: usize,
+    /// Field names of parameters passed as namedtuples: `p.x` reads the item named x.
+    pub fields: HashMap<String, Vec<String>>,
+    /// Compiled with `debug=True`: `raise` and division by zero raise on the host.
+    pub debug: bool,
 }
 
 pub const RET: &str = "$ret";
@@ -87,6 +91,8 @@ impl FnCtx {
             kind,
             loops: Vec::new(),
             depth,
+            fields: HashMap::new(),
+            debug: false,
         }
     }
 
@@ -124,6 +130,8 @@ impl FnCtx {
 
     /// Bind `name` to `v`, converting scalars to the variable's unified type.
     pub fn assign_name(&mut self, b: &mut Builder, name: &str, v: Val) {
+        // A rebound name no longer holds the namedtuple argument.
+        self.fields.remove(name);
         match v {
             Val::Reg(r) => {
                 let vt = b.ty(r);
@@ -360,6 +368,11 @@ fn lower_stmt(b: &mut Builder, cx: &mut FnCtx, s: &AStmt) -> PyResult<()> {
         AStmt::ClassDef(_) => return Err(cx.unsupported("class definitions", s.range())),
         AStmt::Try(_) => return Err(cx.unsupported("try/except", s.range())),
         AStmt::With(_) => return Err(cx.unsupported("with statements", s.range())),
+        AStmt::Raise(r) if cx.debug => {
+            let (ename, message) = raised(b, cx, r)?;
+            b.emit_void(Op::Raise { ename, message });
+            b.push(Stmt::Exit);
+        }
         AStmt::Raise(_) | AStmt::Assert(_) => {
             // Numba ignores raise/assert in kernels unless debug=True.
         }
@@ -373,6 +386,36 @@ fn lower_stmt(b: &mut Builder, cx: &mut FnCtx, s: &AStmt) -> PyResult<()> {
         _ => return Err(cx.unsupported("this statement", s.range())),
     }
     Ok(())
+}
+
+/// The exception class name and message of `raise E` / `raise E(msg)` in a kernel: the
+/// message must be known when compiling (a literal or a global), as Numba requires.
+fn raised(b: &mut Builder, cx: &mut FnCtx, r: &ast::StmtRaise) -> PyResult<(String, String)> {
+    let Some(exc) = &r.exc else {
+        return Err(cx.unsupported("a bare raise", r.range()));
+    };
+    let (class, arg) = match &**exc {
+        Expr::Call(c) => (&*c.func, c.arguments.args.first()),
+        other => (other, None),
+    };
+    let Expr::Name(n) = class else {
+        return Err(cx.unsupported("raising this expression", r.range()));
+    };
+    let message = match arg {
+        None => String::new(),
+        Some(a) => match &crate::numba::frontend::expr::expr(b, cx, a)? {
+            Val::Str(s) => s.clone(),
+            Val::Global(Value::Str(s)) => s.to_string(),
+            Val::Global(Value::Int(i)) => i.to_string(),
+            _ => {
+                return Err(cx.typing(
+                    "the message of an exception raised in a kernel must be a constant",
+                    a.range(),
+                ))
+            }
+        },
+    };
+    Ok((n.id.as_str().to_string(), message))
 }
 
 fn lower_elifs(b: &mut Builder, cx: &mut FnCtx, clauses: &[ast::ElifElseClause]) -> PyResult<()> {
@@ -596,7 +639,7 @@ pub fn bind_params(
     fn group(b: &mut Builder, params: &[Ty], g: &ArgShape, next: &mut usize) -> Val {
         match g {
             ArgShape::Leaf => leaf(b, params, next),
-            ArgShape::Tuple(items) => {
+            ArgShape::Tuple(items) | ArgShape::Named(_, items) => {
                 Val::Tuple(items.iter().map(|x| group(b, params, x, next)).collect())
             }
         }
@@ -606,6 +649,9 @@ pub fn bind_params(
     for (name, g) in names.iter().zip(groups) {
         if let (ArgShape::Leaf, Some(Ty::Scalar(d))) = (g, params.get(next)) {
             cx.types.insert(name.clone(), *d);
+        }
+        if let ArgShape::Named(fields, _) = g {
+            cx.fields.insert(name.clone(), fields.clone());
         }
         let v = group(b, params, g, &mut next);
         if !matches!(v, Val::None) {

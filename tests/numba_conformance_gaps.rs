@@ -1,0 +1,180 @@
+//! Behaviours found missing by running Numba's own CUDA tests: `view()` changing the item
+//! size, copies from broadcast host arrays, single-signature kernels launched with arrays
+//! of another dtype of the same size, namedtuple kernel arguments, ufuncs over more than 3
+//! dimensions, uint64 literals in kernels and `print()` with more than 32 items. Expected
+//! outputs come from NumPy 2 and hardware Numba; kernels that the CUDA device would run are
+//! also compiled by NVRTC through `inspect_asm()` where it is loadable.
+
+mod common;
+use common::Session;
+
+fn setup() -> Session {
+    let mut s = Session::new();
+    s.run(
+        "import numpy as np\nfrom numba import cuda, vectorize\nfrom collections import namedtuple",
+    )
+    .ok();
+    s
+}
+
+/// The kernel's generated CUDA C compiles with NVRTC (skipped where libnvrtc is absent;
+/// tests/run.sh provides it).
+fn compiles_for_gpu(s: &mut Session, kernel: &str) {
+    if !nbcuda::numba::inspect_asm::available() {
+        return;
+    }
+    let out = s.eval(&format!(
+        "all('.entry' in p for p in {kernel}.inspect_asm().values())"
+    ));
+    assert_eq!(out, "True", "{kernel}'s CUDA C does not compile");
+}
+
+#[test]
+fn host_view_changes_the_item_size_along_the_last_axis() {
+    let mut s = setup();
+    let out = s.stdout(
+        "a = np.arange(12, dtype=np.int16).reshape(3, 4)\n\
+         v = a.view(np.int32)\nprint(v.shape, v.strides, v.dtype)\n\
+         print(a.view(np.int8).shape, a.view(np.int8).strides)\n\
+         print(a.view(np.int64))\n\
+         print(np.arange(6, dtype=np.int32).view(np.uint8)[:5])",
+    );
+    assert_eq!(
+        out,
+        "(3, 2) (8, 4) int32\n(3, 8) (8, 1)\n[[ 844433520132096]\n [1970350607106052]\n [3096267694080008]]\n[0 0 0 0 1]\n"
+    );
+    let c = s.run("a[:, ::2].view(np.int32)");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    assert!(c.evalue().contains("the last axis must be contiguous"));
+    let c = s.run("np.arange(3, dtype=np.int16).view(np.int32)");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    assert!(c.evalue().contains("divisor of the total size in bytes"));
+    // The view shares memory: a write through it shows in the original.
+    let out = s.stdout("b = np.zeros(4, dtype=np.int16)\nb.view(np.int32)[1] = 65537\nprint(b)");
+    assert_eq!(out, "[0 0 1 1]\n");
+    // Device arrays give the same bytes as the host view.
+    let out = s.stdout(
+        "d = cuda.to_device(a)\n\
+         print(all((d.view(t).copy_to_host() == a.view(t)).all() for t in ('i4', 'u4', 'i8', 'f8')))",
+    );
+    assert_eq!(out, "True\n");
+}
+
+#[test]
+fn copy_to_device_takes_broadcast_host_arrays_by_their_core() {
+    let mut s = setup();
+    let out = s.stdout(
+        "core = np.arange(6).reshape(2, 3)\n\
+         def bcast(c):\n    return np.broadcast_to(c[:, None], (2, 4, 3))\n\
+         dc = cuda.to_device(bcast(core))\ndf = cuda.to_device(bcast(np.asfortranarray(core)))\n\
+         dc.copy_to_device(bcast(np.asfortranarray(10 * core)))\n\
+         df.copy_to_device(bcast(core + 1))\n\
+         print(dc.copy_to_host()[1, 3], df.copy_to_host()[0, 2])\n\
+         print((dc.copy_to_host() == bcast(10 * core)).all(), (df.copy_to_host() == bcast(core + 1)).all())",
+    );
+    assert_eq!(out, "[30 40 50] [1 2 3]\nTrue True\n");
+    // A full array does not fit the one-row core of a broadcast device array.
+    let c = s.run("dc.copy_to_device(np.zeros((2, 4, 3), dtype=np.int64))");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+}
+
+#[test]
+fn a_single_signature_kernel_reads_same_size_arrays_as_its_declared_dtype() {
+    let mut s = setup();
+    let out = s.stdout(
+        "def dec(a):\n    i = cuda.grid(1)\n    if i < a.size:\n        a[i] -= 1\n\
+         k = cuda.jit('void(int32[:])')(dec)\n\
+         u = np.array([0, 5, 7], dtype=np.uint32)\nk[1, 3](u)\nprint(u)\n\
+         du = cuda.to_device(np.array([1, 0], dtype=np.uint32))\nk[1, 2](du)\nprint(du.copy_to_host())",
+    );
+    // The int32 kernel wraps 0 to -1, whose bits read as uint32 are 4294967295.
+    assert_eq!(
+        out,
+        "[4294967295          4          6]\n[         0 4294967295]\n"
+    );
+    // Another item size, or a list of signatures, still needs a matching definition.
+    let c = s.run("k[1, 1](np.zeros(2, dtype=np.int64))");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    let c = s.run("kl = cuda.jit(['void(int32[:])'])(dec)\nkl[1, 1](u)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    assert!(
+        c.evalue().contains("No matching definition"),
+        "{}",
+        c.evalue()
+    );
+}
+
+#[test]
+fn namedtuple_arguments_reach_kernels_with_their_fields() {
+    let mut s = setup();
+    let out = s.stdout(
+        "Point = namedtuple('Point', ('x', 'y', 'r'))\n\
+         @cuda.jit\ndef f(ri, rf, p):\n    ri[0] = p.x\n    ri[1] = p[1]\n    rf[0] = p.r\n    ri[2] = len(p)\n\
+         ri = np.zeros(3, dtype=np.int64)\nrf = np.zeros(1)\n\
+         f[1, 1](ri, rf, Point(1, 2, 2.5))\nprint(ri, rf)",
+    );
+    assert_eq!(out, "[1 2 3] [2.5]\n");
+    compiles_for_gpu(&mut s, "f");
+    // A name rebound in the kernel no longer has the fields.
+    let c = s.run(
+        "@cuda.jit\ndef g(r, p):\n    p = (5, 6, 7)\n    r[0] = p.x\n\
+         g[1, 1](ri, Point(1, 2, 3))",
+    );
+    assert!(c.ename().is_some());
+    // NumPy converts namedtuples as the tuples they are.
+    let out = s.stdout(
+        "P = namedtuple('P', ('x', 'y'))\nprint(np.asarray((P(1.0, 2.0), P(3.0, 4.5))))\nprint(np.asarray(P(1, 2)).dtype)",
+    );
+    assert_eq!(out, "[[1.  2. ]\n [3.  4.5]]\nint64\n");
+}
+
+#[test]
+fn cuda_ufuncs_run_over_more_than_three_dimensions() {
+    let mut s = setup();
+    let out = s.stdout(
+        "@vectorize(['float32(float32, float32)'], target='cuda')\ndef add(a, b):\n    return a + b\n\
+         d = np.arange(4**5, dtype=np.float32).reshape((4,) * 5)\n\
+         f = np.asfortranarray(d.T)\nr = add(d, f)\n\
+         print(r.shape, r.sum(), r[1, 2, 3, 0, 1], r.flags.c_contiguous)\n\
+         print((add(d, np.float32(1)) == d + 1).all(), (add(d[:, :, :, :, :1], d) == d[:, :, :, :, :1] + d).all())",
+    );
+    assert_eq!(out, "(4, 4, 4, 4, 4) 1047552.0 746.0 True\nTrue True\n");
+    // Device operands must already be C-contiguous over the full shape.
+    let out =
+        s.stdout("dd = cuda.to_device(d)\nprint((add(dd, dd).copy_to_host() == 2 * d).all())");
+    assert_eq!(out, "True\n");
+    let c = s.run("add(cuda.to_device(f), dd)");
+    assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
+}
+
+#[test]
+fn integer_literals_beyond_int64_are_uint64_in_kernels() {
+    let mut s = setup();
+    let out = s.stdout(
+        "@cuda.jit\ndef lit(r, c):\n    r[0] = cuda.popc(0xFFFFFFFFFFFFFFFF)\n    c[0] = 18446744073709551615\n\
+         r = np.zeros(1, dtype=np.int32)\nc = np.zeros(1, dtype=np.uint64)\nlit[1, 1](r, c)\nprint(r[0], c[0])",
+    );
+    assert_eq!(out, "64 18446744073709551615\n");
+    compiles_for_gpu(&mut s, "lit");
+}
+
+#[test]
+fn print_with_more_than_32_items_shows_the_raw_format_and_warns() {
+    let mut s = setup();
+    let c = s.run(
+        "@cuda.jit\ndef many(r, x):\n    print(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15], r[16], r[17], r[18], r[19], r[20], r[21], r[22], r[23], r[24], r[25], r[26], r[27], r[28], r[29], r[30], x, 'end', r[0] > 0)\n\
+         many[1, 1](np.arange(31), 1.5)\ncuda.synchronize()",
+    );
+    c.ok();
+    let fmt = format!("{} %f %s %s\n", vec!["%lld"; 31].join(" "));
+    assert_eq!(c.out.stdout, fmt);
+    assert!(c.out.stderr.contains(
+        "NumbaWarning: CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel instead."
+    ), "{}", c.out.stderr);
+    // Compiled once: a second launch (with a device array, which draws no copy warning)
+    // does not warn again.
+    let c = s.run("many[1, 1](cuda.to_device(np.arange(31)), 2.5)\ncuda.synchronize()");
+    c.ok();
+    assert!(c.out.stderr.is_empty(), "{}", c.out.stderr);
+    compiles_for_gpu(&mut s, "many");
+}
