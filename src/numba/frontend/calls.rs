@@ -8,9 +8,7 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::operator::{Arith, Unary};
 use crate::kernel::builder::Builder;
-use crate::kernel::ir::{
-    BarrierKind, FenceScope, MathFn, Op, PrintArg, Reg, RngKind, Special, Stmt,
-};
+use crate::kernel::ir::{BarrierKind, FenceScope, MathFn, Op, Reg, RngKind, Special, Stmt};
 use crate::kernel::types::{self, numba_name};
 use crate::numba::frontend::expr::{describe, expr, scalar, to_bool};
 use crate::numba::frontend::views::ArrView;
@@ -198,91 +196,6 @@ fn math_call(
         return Ok(Val::Reg(b.cast(r, DType::I64)));
     }
     Ok(Val::Reg(r))
-}
-
-/// The most items one kernel `print()` shows (the limit of CUDA's vprintf).
-const PRINT_MAX_ITEMS: usize = 32;
-
-/// The printf conversion Numba's CUDA `print()` uses for one argument, shown verbatim when
-/// a call has too many items.
-fn print_format(b: &Builder, a: &Val) -> String {
-    match a {
-        Val::Reg(r) => {
-            let d = b.ty(*r);
-            if d.is_float() {
-                "%f".into()
-            } else if d == DType::Bool {
-                "%s".into()
-            } else if d.is_signed() {
-                "%lld".into()
-            } else {
-                "%llu".into()
-            }
-        }
-        Val::Tuple(items) => {
-            let inner: Vec<String> = items.iter().map(|x| print_format(b, x)).collect();
-            if inner.len() == 1 {
-                format!("({},)", inner[0])
-            } else {
-                format!("({})", inner.join(", "))
-            }
-        }
-        Val::Path(_) => "(%d, %d, %d)".into(),
-        _ => "%s".into(),
-    }
-}
-
-/// The pieces `print()` shows for one argument: tuples as Python writes them
-/// (`(1, (2,), 3.000000)`), `cuda.threadIdx` and friends as `(x, y, z)`.
-fn print_arg(
-    b: &mut Builder,
-    cx: &mut FnCtx,
-    a: Val,
-    out: &mut Vec<PrintArg>,
-    range: TextRange,
-) -> PyResult<()> {
-    match a {
-        Val::Str(s) => out.push(PrintArg::Str(s)),
-        Val::Reg(r) => out.push(PrintArg::Reg(r)),
-        Val::None => out.push(PrintArg::Str("None".into())),
-        Val::Tuple(items) => {
-            out.push(PrintArg::Open("(".into()));
-            let n = items.len();
-            for (i, it) in items.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(PrintArg::Close(",".into()));
-                }
-                print_arg(b, cx, it, out, range)?;
-            }
-            if n == 1 {
-                out.push(PrintArg::Close(",".into()));
-            }
-            out.push(PrintArg::Close(")".into()));
-        }
-        Val::Path(p)
-            if matches!(
-                p.as_str(),
-                "cuda.threadIdx" | "cuda.blockIdx" | "cuda.blockDim" | "cuda.gridDim"
-            ) =>
-        {
-            let mut xyz = Vec::new();
-            for c in ["x", "y", "z"] {
-                let v = Val::Path(p.clone());
-                xyz.push(crate::numba::frontend::expr::attribute(b, cx, v, c, range)?);
-            }
-            print_arg(b, cx, Val::Tuple(xyz), out, range)?;
-        }
-        other => match scalar(b, cx, other.clone(), range) {
-            Ok(r) => out.push(PrintArg::Reg(r)),
-            Err(_) => {
-                return Err(cx.typing(
-                    format!("cannot print {} in a kernel", describe(b, &other)),
-                    range,
-                ))
-            }
-        },
-    }
-    Ok(())
 }
 
 /// `math.modf(x)`: (fractional part, integral part), both with the sign of x; infinities
@@ -552,28 +465,7 @@ fn path_call(
             );
             crate::numba::frontend::expr::binop(b, cx, ast::Operator::Pow, x, y, range)
         }
-        "builtin.print" => {
-            if args.len() > PRINT_MAX_ITEMS {
-                // CUDA's vprintf takes at most 32 arguments: Numba warns and the kernel
-                // prints its raw format string instead.
-                let mut fmts = Vec::with_capacity(args.len());
-                for a in &args {
-                    fmts.push(print_format(b, a));
-                }
-                b.k.warnings.push((
-                    "NumbaWarning".into(),
-                    "CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel instead.".into(),
-                ));
-                b.emit_void(Op::Print(vec![PrintArg::Str(fmts.join(" "))]));
-                return Ok(Val::None);
-            }
-            let mut out = Vec::new();
-            for a in args {
-                print_arg(b, cx, a, &mut out, range)?;
-            }
-            b.emit_void(Op::Print(out));
-            Ok(Val::None)
-        }
+        "builtin.print" => crate::numba::frontend::printing::lower_print(b, cx, args, range),
         "cuda.grid" | "cuda.gridsize" => {
             nargs(cx, p, &args, 1, range)?;
             let n = const_arg(b, cx, &args[0], "the argument of cuda.grid()", range)?;

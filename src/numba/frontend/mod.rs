@@ -4,9 +4,10 @@
 //! | file | holds |
 //! |---|---|
 //! | `arrays.rs` | AST → IR for array constructs of the kernel API: `cuda.shared.array`, `cuda.local.array`, `cuda.const.array_like` (compile-time shapes and data) and `cuda.atomic.*`. |
-//! | `calls.rs` | AST → IR for calls: builtins, `math.*`/`np.*`, casts, the `cuda.*` intrinsics (grid, shared/local/const arrays, barriers, fences, atomics), xoroshiro128p draws, `print`, and inlined device functions. |
+//! | `calls.rs` | AST → IR for calls: builtins, `math.*`/`np.*`, casts, the `cuda.*` intrinsics (grid, shared/local/const arrays, barriers, fences, atomics), xoroshiro128p draws and inlined device functions. |
 //! | `expr.rs` | AST → IR for expressions: literals, names, attributes, indexing, operators with Numba's typing rules, comparisons, boolean operators and conditional expressions. |
 //! | `inline.rs` | Device function calls: the callee's body lowered in place (a one-shot loop that `return` breaks), arguments bound to parameters, recursion refused past 16 levels. |
+//! | `printing.rs` | `print()` in compiled code: each argument's pieces as Python shows them, and CUDA's 32-item limit (Numba's warning and the raw format string past it). |
 //! | `views.rs` | Array views in compiled code: basic slicing (`a[i:j:k]`, `a[i, :]`), partial indexing (`a[i]` of a 2-D array) and `arr.reshape(shape)`. |
 //!
 //! `mod.rs`:
@@ -18,6 +19,7 @@ pub mod arrays;
 pub mod calls;
 pub mod expr;
 pub mod inline;
+pub mod printing;
 pub mod views;
 
 use std::collections::HashMap;
