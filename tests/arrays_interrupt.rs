@@ -70,9 +70,9 @@ fn sorting_many_rows_stops_between_rows() {
     let Some(Value::Builtin(ref sort)) = nbcuda::numpy::function("sort") else {
         panic!("np.sort is a builtin");
     };
-    assert!((sort.f)(&mut rt, Args::new(vec![Value::Array(m.clone())])).is_ok());
+    assert!((sort.f)(&mut rt, Args::new(vec![Value::Array(Box::new(m.clone()))])).is_ok());
     flag.store(true, Ordering::SeqCst);
-    let r = (sort.f)(&mut rt, Args::new(vec![Value::Array(m)]));
+    let r = (sort.f)(&mut rt, Args::new(vec![Value::Array(Box::new(m))]));
     assert_eq!(
         r.err().map(|e| e.ename).as_deref(),
         Some("KeyboardInterrupt")

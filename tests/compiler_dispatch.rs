@@ -79,8 +79,8 @@ fn cuda_vectorize_add_on_host_arrays_returns_host_result() {
         &mut rt,
         &add,
         Args::new(vec![
-            Value::Array(f32_array(&xs)),
-            Value::Array(f32_array(&ys)),
+            Value::Array(Box::new(f32_array(&xs))),
+            Value::Array(Box::new(f32_array(&ys))),
         ]),
     )
     .unwrap();
@@ -107,8 +107,8 @@ fn cuda_vectorize_requires_exact_dtypes() {
         &mut rt,
         &add,
         Args::new(vec![
-            Value::Array(f64_array(&[1.0])),
-            Value::Array(f64_array(&[2.0])),
+            Value::Array(Box::new(f64_array(&[1.0]))),
+            Value::Array(Box::new(f64_array(&[2.0]))),
         ]),
     )
     .unwrap_err();
@@ -148,7 +148,10 @@ fn cuda_vectorize_scalars_and_broadcasting() {
     let r = call(
         &mut rt,
         &f,
-        Args::new(vec![Value::Array(f64_array(&xs)), Value::Float(7.0)]),
+        Args::new(vec![
+            Value::Array(Box::new(f64_array(&xs))),
+            Value::Float(7.0),
+        ]),
     )
     .unwrap();
     let Value::Array(ref r) = r else { panic!() };
@@ -163,7 +166,7 @@ fn cuda_vectorize_scalars_and_broadcasting() {
     let r = call(
         &mut rt,
         &f,
-        Args::new(vec![Value::Array(a), Value::Array(b)]),
+        Args::new(vec![Value::Array(Box::new(a)), Value::Array(Box::new(b))]),
     )
     .unwrap();
     let Value::Array(ref r) = r else { panic!() };
@@ -180,8 +183,8 @@ fn cuda_vectorize_scalars_and_broadcasting() {
         &mut rt,
         &f,
         Args::new(vec![
-            Value::Array(f64_array(&[1.0, 2.0, 3.0])),
-            Value::Array(f64_array(&[1.0, 2.0, 3.0, 4.0])),
+            Value::Array(Box::new(f64_array(&[1.0, 2.0, 3.0]))),
+            Value::Array(Box::new(f64_array(&[1.0, 2.0, 3.0, 4.0]))),
         ]),
     )
     .unwrap_err();
@@ -202,7 +205,7 @@ fn cpu_vectorize_lazy_and_out() {
         &mut rt,
         &f,
         Args::new(vec![
-            Value::Array(f32_array(&xs)),
+            Value::Array(Box::new(f32_array(&xs))),
             Value::Scalar(Scalar::F32(2.0)),
         ]),
     )
@@ -215,10 +218,10 @@ fn cpu_vectorize_lazy_and_out() {
         &mut rt,
         &f,
         Args::new(vec![
-            Value::Array(f32_array(&xs)),
+            Value::Array(Box::new(f32_array(&xs))),
             Value::Scalar(Scalar::F32(3.0)),
         ])
-        .with_kw("out", Value::Array(out.clone())),
+        .with_kw("out", Value::Array(Box::new(out.clone()))),
     )
     .unwrap();
     assert_eq!(values(&out), vec![3.0, 6.0, 10.5]);
@@ -235,7 +238,12 @@ fn kernel_launch_on_host_arrays_copies_back_and_warns() {
         .clone()
         .get_item(&Value::tuple(vec![Value::Int(1), Value::Int(32)]), &mut rt)
         .unwrap();
-    call(&mut rt, &conf, Args::new(vec![Value::Array(a.clone())])).unwrap();
+    call(
+        &mut rt,
+        &conf,
+        Args::new(vec![Value::Array(Box::new(a.clone()))]),
+    )
+    .unwrap();
     assert_eq!(values(&a), vec![2.0, 3.0, 4.0]);
     assert!(out.0.borrow().1.contains("NumbaPerformanceWarning: Host array used in CUDA kernel will incur copy overhead to/from device."));
 }
@@ -248,19 +256,24 @@ fn njit_and_reduce() {
     let r = call(
         &mut rt,
         &f,
-        Args::new(vec![Value::Array(f64_array(&[1.5, 2.5, 3.0]))]),
+        Args::new(vec![Value::Array(Box::new(f64_array(&[1.5, 2.5, 3.0])))]),
     )
     .unwrap();
     assert!(matches!(r, Value::Float(x) if x == 7.0));
     let red = module_fn(&mut rt, "numba.cuda", "reduce");
     let r = decorate(&mut rt, red, "def sum_reduce(a, b):\n    return a + b\n");
     let xs: Vec<f32> = (1..=100).map(|i| i as f32).collect();
-    let v = call(&mut rt, &r, Args::new(vec![Value::Array(f32_array(&xs))])).unwrap();
+    let v = call(
+        &mut rt,
+        &r,
+        Args::new(vec![Value::Array(Box::new(f32_array(&xs)))]),
+    )
+    .unwrap();
     assert!(matches!(v, Value::Scalar(Scalar::F32(x)) if x == 5050.0));
     let v = call(
         &mut rt,
         &r,
-        Args::new(vec![Value::Array(f32_array(&[]))]).with_kw("init", Value::Int(3)),
+        Args::new(vec![Value::Array(Box::new(f32_array(&[])))]).with_kw("init", Value::Int(3)),
     )
     .unwrap();
     assert!(matches!(v, Value::Scalar(Scalar::F32(x)) if x == 3.0));
@@ -341,7 +354,7 @@ fn ufunc_calling_a_device_function_that_returns_a_tuple() {
     let t2: Vec<f32> = (0..n).map(|i| (i % 11) as f32 * 0.2).collect();
     let args: Vec<Value> = [&r1, &t1, &r2, &t2]
         .iter()
-        .map(|v| Value::Array(f32_array(v)))
+        .map(|v| Value::Array(Box::new(f32_array(v))))
         .collect();
     let Value::Array(ref out) = call(&mut rt, &pd, Args::new(args)).unwrap() else {
         panic!()
@@ -395,9 +408,9 @@ fn shared_matrix_multiply_in_a_session_free_setup() {
         &mut rt,
         &conf,
         Args::new(vec![
-            Value::Array(a),
-            Value::Array(b),
-            Value::Array(c.clone()),
+            Value::Array(Box::new(a)),
+            Value::Array(Box::new(b)),
+            Value::Array(Box::new(c.clone())),
         ]),
     )
     .unwrap();
@@ -430,7 +443,9 @@ fn guvectorize_row_sums_and_elementwise_core() {
     let f = decorate(&mut rt, dec, "def row_sum(x, res):\n    s = 0.0\n    for i in range(x.shape[0]):\n        s += x[i]\n    res[0] = s\n");
     let av: Vec<f64> = (0..12).map(|i| i as f64).collect();
     let a = array_of(&[3, 4], DType::F64, &av);
-    let Value::Array(ref r) = call(&mut rt, &f, Args::new(vec![Value::Array(a)])).unwrap() else {
+    let Value::Array(ref r) =
+        call(&mut rt, &f, Args::new(vec![Value::Array(Box::new(a))])).unwrap()
+    else {
         panic!()
     };
     assert_eq!(r.shape, vec![3]);
@@ -453,7 +468,7 @@ fn guvectorize_row_sums_and_elementwise_core() {
         &mut rt,
         &g,
         Args::new(vec![
-            Value::Array(f32_array(&[1.0, 2.0, 3.0])),
+            Value::Array(Box::new(f32_array(&[1.0, 2.0, 3.0]))),
             Value::Float(2.5),
         ]),
     )
@@ -510,14 +525,17 @@ fn eager_signature_kernel_casts_python_scalars() {
     call(
         &mut rt,
         &conf,
-        Args::new(vec![Value::Array(a.clone()), Value::Int(3)]),
+        Args::new(vec![Value::Array(Box::new(a.clone())), Value::Int(3)]),
     )
     .unwrap();
     assert_eq!(values(&a), vec![3.0, 6.0, 9.0]);
     let e = call(
         &mut rt,
         &conf,
-        Args::new(vec![Value::Array(f64_array(&[1.0])), Value::Int(3)]),
+        Args::new(vec![
+            Value::Array(Box::new(f64_array(&[1.0]))),
+            Value::Int(3),
+        ]),
     )
     .unwrap_err();
     assert_eq!(e.ename, "TypeError");

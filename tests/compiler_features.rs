@@ -136,8 +136,10 @@ fn device_functions_are_inlined_with_tuples_and_early_returns() {
 fn local_and_const_arrays() {
     let g = globals();
     let table = array_of(&[4], DType::F32, &[10.0, 20.0, 30.0, 40.0]);
-    g.borrow_mut()
-        .insert("TABLE".into(), nbcuda::py::value::Value::Array(table));
+    g.borrow_mut().insert(
+        "TABLE".into(),
+        nbcuda::py::value::Value::Array(Box::new(table)),
+    );
     let fs = functions("def k(out):\n    c = cuda.const.array_like(TABLE)\n    tmp = cuda.local.array(4, np.float32)\n    t = cuda.threadIdx.x\n    for j in range(4):\n        tmp[j] = c[j] * t\n    s = 0.0\n    for j in range(4):\n        s += tmp[3 - j]\n    out[t] = s\n", &g);
     let k =
         nbcuda::numba::compile::compile_function(&fs["k"], &[arr1(DType::F32, 1)], false).unwrap();

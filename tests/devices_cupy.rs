@@ -35,7 +35,7 @@ fn arithmetic_values_and_dtypes() {
         &mut rt,
         &m,
         "asarray",
-        Args::new(vec![Value::Array(arange(5, DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(arange(5, DType::F32)))]),
     )
     .unwrap();
     let y = bin(&mut rt, BinOp::Mul, &x, &Value::Int(2));
@@ -89,7 +89,7 @@ fn broadcasting_and_host_arrays_refused() {
         .clone()
         .binary_op(
             BinOp::Add,
-            &Value::Array(arange(2, DType::I64)),
+            &Value::Array(Box::new(arange(2, DType::I64))),
             false,
             &mut rt,
         )
@@ -117,7 +117,10 @@ fn ufuncs_and_reductions() {
         &mut rt,
         &m,
         "asarray",
-        Args::new(vec![Value::Array(host(&[1.0, 4.0, 9.0, 16.0], DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(host(
+            &[1.0, 4.0, 9.0, 16.0],
+            DType::F32,
+        )))]),
     )
     .unwrap();
     let r = call(&mut rt, &m, "sqrt", Args::new(vec![x.clone()])).unwrap();
@@ -275,7 +278,7 @@ fn large_contiguous_arithmetic_matches_elementwise_values() {
         &mut rt,
         &m,
         "asarray",
-        Args::new(vec![Value::Array(arange(n, DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(arange(n, DType::F32)))]),
     )
     .unwrap();
     let y = bin(&mut rt, BinOp::Mul, &x, &Value::Float(0.5));
@@ -310,7 +313,7 @@ fn large_reductions_agree_with_exact_values() {
         &mut rt,
         &m,
         "asarray",
-        Args::new(vec![Value::Array(arange(n, DType::F64))]),
+        Args::new(vec![Value::Array(Box::new(arange(n, DType::F64)))]),
     )
     .unwrap();
     let s = meth(&mut rt, &x, "sum", Args::default()).unwrap();
@@ -385,7 +388,10 @@ fn extremes_where_clip_and_matmul() {
         &mut rt,
         &m,
         "asarray",
-        Args::new(vec![Value::Array(host(&[1.0, 5.0, -2.0, 8.0], DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(host(
+            &[1.0, 5.0, -2.0, 8.0],
+            DType::F32,
+        )))]),
     )
     .unwrap();
     let mx = call(
@@ -451,10 +457,10 @@ fn boolean_masks_and_index_arrays() {
         &mut rt,
         &m,
         "asarray",
-        Args::new(vec![Value::Array(host(
+        Args::new(vec![Value::Array(Box::new(host(
             &[3.0, -1.0, 4.0, -5.0, 9.0],
             DType::F64,
-        ))]),
+        )))]),
     )
     .unwrap();
     let Value::Object(o) = &x else { panic!() };

@@ -15,7 +15,7 @@ fn to_device_round_trip_restores_values() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(h.clone())]),
+        Args::new(vec![Value::Array(Box::new(h.clone()))]),
     )
     .unwrap();
     assert_eq!(ints(&attr(&mut rt, &d, "shape").unwrap()), vec![100]);
@@ -38,7 +38,7 @@ fn to_device_round_trip_restores_values() {
         &mut rt,
         &d,
         "copy_to_host",
-        Args::new(vec![Value::Array(h.clone())]),
+        Args::new(vec![Value::Array(Box::new(h.clone()))]),
     )
     .unwrap();
     assert_eq!(
@@ -162,7 +162,7 @@ fn integer_index_returns_numpy_scalar_and_slices_are_views() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(arange(10, DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(arange(10, DType::F32)))]),
     )
     .unwrap();
     let Value::Object(o) = &d else { panic!() };
@@ -242,14 +242,14 @@ fn copy_to_host_checks_dtype_and_shape() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(arange(4, DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(arange(4, DType::F32)))]),
     )
     .unwrap();
     let e = meth(
         &mut rt,
         &d,
         "copy_to_host",
-        Args::new(vec![Value::Array(arange(4, DType::F64))]),
+        Args::new(vec![Value::Array(Box::new(arange(4, DType::F64)))]),
     )
     .unwrap_err();
     assert_eq!(
@@ -260,7 +260,7 @@ fn copy_to_host_checks_dtype_and_shape() {
         &mut rt,
         &d,
         "copy_to_host",
-        Args::new(vec![Value::Array(arange(5, DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(arange(5, DType::F32)))]),
     )
     .unwrap_err();
     assert_eq!(
@@ -277,7 +277,7 @@ fn reshape_split_transpose_follow_numba() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(arange(10, DType::I64))]),
+        Args::new(vec![Value::Array(Box::new(arange(10, DType::I64)))]),
     )
     .unwrap();
     let r = meth(
@@ -360,7 +360,7 @@ fn repr_and_cuda_array_interface() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(arange(6, DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(arange(6, DType::F32)))]),
     )
     .unwrap();
     assert!(
@@ -398,7 +398,7 @@ fn as_cuda_array_shares_memory() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(arange(4, DType::F64))]),
+        Args::new(vec![Value::Array(Box::new(arange(4, DType::F64)))]),
     )
     .unwrap();
     let cai = attr(&mut rt, &d, "__cuda_array_interface__").unwrap();
@@ -423,7 +423,7 @@ fn as_cuda_array_shares_memory() {
             &mut rt,
             &m,
             "is_cuda_array",
-            Args::new(vec![Value::Array(arange(2, DType::F64))])
+            Args::new(vec![Value::Array(Box::new(arange(2, DType::F64)))])
         )
         .unwrap(),
         Value::Bool(false)
@@ -470,7 +470,7 @@ fn copy_to_device_layout_rules() {
         &mut rt,
         &f,
         "copy_to_device",
-        Args::new(vec![Value::Array(h)]),
+        Args::new(vec![Value::Array(Box::new(h))]),
     )
     .unwrap();
     let Value::Object(o) = &f else { panic!() };
@@ -482,7 +482,7 @@ fn copy_to_device_layout_rules() {
         &mut rt,
         &row,
         "copy_to_device",
-        Args::new(vec![Value::Array(arange(3, DType::F64))]),
+        Args::new(vec![Value::Array(Box::new(arange(3, DType::F64)))]),
     )
     .unwrap_err();
     assert!(e
@@ -493,7 +493,7 @@ fn copy_to_device_layout_rules() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(arange(3, DType::F64))]),
+        Args::new(vec![Value::Array(Box::new(arange(3, DType::F64)))]),
     )
     .unwrap();
     let mut twice = arange(3, DType::F64);
@@ -503,7 +503,7 @@ fn copy_to_device_layout_rules() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(twice)]).with_kw("to", d.clone()),
+        Args::new(vec![Value::Array(Box::new(twice))]).with_kw("to", d.clone()),
     )
     .unwrap();
     assert!(matches!((&r, &d), (Value::Object(a), Value::Object(b)) if std::rc::Rc::ptr_eq(a, b)));
@@ -518,7 +518,13 @@ fn broadcast_host_arrays_copy_only_their_core() {
     let mut b = arange(3, DType::F32);
     b.shape = vec![4, 3];
     b.strides = vec![0, 4];
-    let d = call(&mut rt, &m, "to_device", Args::new(vec![Value::Array(b)])).unwrap();
+    let d = call(
+        &mut rt,
+        &m,
+        "to_device",
+        Args::new(vec![Value::Array(Box::new(b))]),
+    )
+    .unwrap();
     assert_eq!(ints(&attr(&mut rt, &d, "strides").unwrap()), vec![0, 4]);
     assert!(matches!(
         attr(&mut rt, &d, "alloc_size").unwrap(),
@@ -536,7 +542,7 @@ fn broadcast_host_arrays_copy_only_their_core() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(strided)]),
+        Args::new(vec![Value::Array(Box::new(strided))]),
     )
     .unwrap_err();
     assert_eq!(e.ename, "ValueError");

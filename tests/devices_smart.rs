@@ -24,7 +24,13 @@ fn smart_array_copies_only_stale_sides() {
     let mut rt = runtime();
     let m = numba_with_smart();
     let h = arange(8, DType::F32);
-    let s = call(&mut rt, &m, "SmartArray", Args::new(vec![Value::Array(h)])).unwrap();
+    let s = call(
+        &mut rt,
+        &m,
+        "SmartArray",
+        Args::new(vec![Value::Array(Box::new(h))]),
+    )
+    .unwrap();
     let g = meth(&mut rt, &s, "get", Args::new(vec![Value::str("gpu")])).unwrap();
     assert_eq!(count(&mut rt, LedgerKind::HtoD), 1);
     meth(&mut rt, &s, "get", Args::new(vec![Value::str("gpu")])).unwrap();
@@ -113,7 +119,7 @@ fn memory_report_has_no_side_effects_and_skips_freed_arrays() {
         &mut rt,
         &m,
         "SmartArray",
-        Args::new(vec![Value::Array(arange(4, DType::F64))]),
+        Args::new(vec![Value::Array(Box::new(arange(4, DType::F64)))]),
     )
     .unwrap();
     let before = count(&mut rt, LedgerKind::HtoD);

@@ -191,7 +191,13 @@ fn ledger_records_allocations_and_transfers() {
     rt.begin_cell(7);
     let m = cuda();
     let h = arange(1000, DType::F64);
-    let d = call(&mut rt, &m, "to_device", Args::new(vec![Value::Array(h)])).unwrap();
+    let d = call(
+        &mut rt,
+        &m,
+        "to_device",
+        Args::new(vec![Value::Array(Box::new(h))]),
+    )
+    .unwrap();
     meth(&mut rt, &d, "copy_to_host", Args::default()).unwrap();
     drop(d);
     nbcuda::device::api::synchronize(&mut rt).unwrap();
@@ -295,7 +301,7 @@ fn pinned_context_used_as_array_explains_itself() {
         &mut rt,
         &m,
         "pinned",
-        Args::new(vec![Value::Array(arange(4, DType::F32))]),
+        Args::new(vec![Value::Array(Box::new(arange(4, DType::F32)))]),
     )
     .unwrap();
     let e = call(&mut rt, &m, "to_device", Args::new(vec![ctx.clone()])).unwrap_err();
@@ -351,7 +357,7 @@ fn pageable_copies_on_a_stream_complete_before_returning() {
         &mut rt,
         &m,
         "to_device",
-        Args::new(vec![Value::Array(host.clone())]).with_kw("stream", s.clone()),
+        Args::new(vec![Value::Array(Box::new(host.clone()))]).with_kw("stream", s.clone()),
     )
     .unwrap();
     let tail = nbcuda::device::state::device(&mut rt)

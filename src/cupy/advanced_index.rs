@@ -16,7 +16,7 @@ use crate::py::value::Value;
 /// The index array behind a key, if it is an array (CuPy or NumPy) rather than a basic index.
 pub fn index_array(rt: &mut Runtime, key: &Value) -> PyResult<Option<NdArray>> {
     match key {
-        Value::Array(a) => Ok(Some(a.clone())),
+        Value::Array(a) => Ok(Some(a.as_ref().clone())),
         Value::List(_) => Ok(Some(crate::numba_cuda::hostconv::host_array(rt, key)?)),
         Value::Object(_) => match crate::numba_cuda::interop::view_of(rt, key)? {
             Some(v) => Ok(Some(api::to_host(

@@ -145,8 +145,8 @@ pub fn module() -> Rc<Module> {
             match obj {
                 Value::Array(_) => Ok(obj.clone()),
                 _ => match crate::numba_cuda::interop::view_of(rt, obj)? {
-                    Some(v) => Ok(Value::Array(host_copy(rt, &v, "cupy.asnumpy")?)),
-                    None => Ok(Value::Array(hostconv::host_array(rt, obj)?)),
+                    Some(v) => Ok(Value::Array(Box::new(host_copy(rt, &v, "cupy.asnumpy")?))),
+                    None => Ok(Value::Array(Box::new(hostconv::host_array(rt, obj)?))),
                 },
             }
         },

@@ -159,7 +159,7 @@ impl Object for CupyArray {
                 |c, rt, a| {
                     let b = a.bind("get", &["stream=", "order=", "out="])?;
                     let _ = arg(&b, 0);
-                    Ok(Value::Array(host_copy(rt, &c.view, "get")?))
+                    Ok(Value::Array(Box::new(host_copy(rt, &c.view, "get")?)))
                 },
             ),
             "copy" => Value::method(

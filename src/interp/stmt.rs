@@ -484,7 +484,7 @@ pub fn assign_target(rt: &mut Runtime, ctx: &mut Ctx, target: &Expr, v: Value) -
                         "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape.",
                     ));
                 }
-                ctx.assign(n.id.as_str(), Value::Array(new));
+                ctx.assign(n.id.as_str(), Value::Array(Box::new(new)));
                 return Ok(());
             }
             crate::interp::attrs::set_attr(rt, &base, a.attr.as_str(), v)

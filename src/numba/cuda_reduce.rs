@@ -215,7 +215,7 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
 /// A host copy of a reduction input (device arrays are copied back first).
 fn host_input(rt: &mut Runtime, v: &Value, call: &str) -> PyResult<NdArray> {
     if let Value::Array(a) = v {
-        return Ok(a.clone());
+        return Ok(a.as_ref().clone());
     }
     if let Some(view) = crate::numba_cuda::interop::view_of(rt, v)? {
         let a = NdArray::zeros(&view.shape, view.dtype)

@@ -177,7 +177,7 @@ impl GUFunc {
                 ));
             }
             outer = Some(o);
-            *v = Value::Array(folded);
+            *v = Value::Array(Box::new(folded));
         }
         let r = self.call_impl(rt, Args { pos, kw })?;
         let mut results = match r {
@@ -189,7 +189,7 @@ impl GUFunc {
                 if a.ndim() >= 1 {
                     let mut shape: Vec<isize> = o.iter().map(|&d| d as isize).collect();
                     shape.extend(a.shape[1..].iter().map(|&d| d as isize));
-                    *res = Value::Array(crate::py::ndarray_methods::reshape(a, &shape)?);
+                    *res = Value::Array(Box::new(crate::py::ndarray_methods::reshape(a, &shape)?));
                 }
             }
             if on_device {
@@ -235,7 +235,7 @@ impl GUFunc {
                 _ => false,
             };
             if sequence {
-                *v = Value::Array(crate::py::ndarray_attrs::to_ndarray(rt, v)?);
+                *v = Value::Array(Box::new(crate::py::ndarray_attrs::to_ndarray(rt, v)?));
             }
         }
         // Pick the signature by the inputs' dtypes.
@@ -380,7 +380,7 @@ impl GUFunc {
                             dtype.name()
                         )));
                     }
-                    let mut v = a.clone();
+                    let mut v = a.as_ref().clone();
                     v.strides = NdArray::c_strides(&shape, dtype.itemsize());
                     v.shape = shape.clone();
                     if !a.is_c_contiguous() {
@@ -388,7 +388,7 @@ impl GUFunc {
                             "{name}(): output {o} must be C-contiguous"
                         )));
                     }
-                    (v, Some(a.clone()))
+                    (v, Some(a.as_ref().clone()))
                 }
                 Some(other) => {
                     return Err(PyErr::type_error(format!(
@@ -429,7 +429,7 @@ impl GUFunc {
         let mut results = Vec::new();
         for ((arr, given), core_len) in outs {
             results.push(match given {
-                Some(a) => Value::Array(a),
+                Some(a) => Value::Array(Box::new(a)),
                 None => {
                     let mut a = arr;
                     let keep = loop_len.iter().count() + core_len;
@@ -440,7 +440,7 @@ impl GUFunc {
                         a.buf.read(0, &mut bytes[..a.dtype.itemsize()]);
                         Value::Scalar(Scalar::from_bytes(a.dtype, &bytes))
                     } else {
-                        Value::Array(a)
+                        Value::Array(Box::new(a))
                     }
                 }
             });

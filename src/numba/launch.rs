@@ -37,7 +37,7 @@ pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
     if let Some(h) = v.downcast::<HostArg>() {
         if let Value::Array(a) = &h.array {
             return Ok(Prep::Host {
-                arr: a.clone(),
+                arr: a.as_ref().clone(),
                 copy_in: h.copy_in,
                 copy_out: h.copy_out,
             });
@@ -50,7 +50,7 @@ pub fn classify(rt: &mut Runtime, i: usize, v: &Value) -> PyResult<Prep> {
             return Ok(Prep::Device(view));
         }
         return Ok(Prep::Host {
-            arr: a.clone(),
+            arr: a.as_ref().clone(),
             copy_in: true,
             copy_out: true,
         });

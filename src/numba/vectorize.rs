@@ -198,7 +198,7 @@ impl UFunc {
             inputs.push(match v {
                 Value::Int(_) | Value::Float(_) | Value::Bool(_) => Input::Scalar(typeof_scalar(v).unwrap_or(Scalar::I64(0)), true),
                 Value::Scalar(s) => Input::Scalar(*s, false),
-                Value::Array(a) => Input::Host(a.clone()),
+                Value::Array(a) => Input::Host(a.as_ref().clone()),
                 other => match crate::numba_cuda::interop::view_of(rt, other)? {
                     Some(view) if self.target == Target::Cuda => Input::Device(view),
                     Some(_) => {
@@ -294,28 +294,30 @@ impl UFunc {
             }
         }
         // Host execution.
-        let out = match &out_v {
-            Some(Value::Array(o)) => {
-                if o.shape != shape || o.dtype != out_dt {
-                    return Err(PyErr::value_error(format!(
-                        "out must have shape {:?} and dtype {}, got {:?} {}",
-                        shape,
-                        out_dt.name(),
-                        o.shape,
-                        o.dtype.name()
-                    )));
+        let out =
+            match &out_v {
+                Some(Value::Array(o)) => {
+                    if o.shape != shape || o.dtype != out_dt {
+                        return Err(PyErr::value_error(format!(
+                            "out must have shape {:?} and dtype {}, got {:?} {}",
+                            shape,
+                            out_dt.name(),
+                            o.shape,
+                            o.dtype.name()
+                        )));
+                    }
+                    o.clone()
                 }
-                o.clone()
-            }
-            Some(other) => {
-                return Err(PyErr::type_error(format!(
-                    "out must be an array, got {}",
-                    other.type_name()
-                )))
-            }
-            None => NdArray::zeros(&shape, out_dt)
-                .map_err(|e| PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes)))?,
-        };
+                Some(other) => {
+                    return Err(PyErr::type_error(format!(
+                        "out must be an array, got {}",
+                        other.type_name()
+                    )))
+                }
+                None => Box::new(NdArray::zeros(&shape, out_dt).map_err(|e| {
+                    PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes))
+                })?),
+            };
         let mut kargs = Vec::new();
         for (i, t) in inputs.iter().zip(&ins) {
             kargs.push(match i {
@@ -425,11 +427,13 @@ impl UFunc {
                 out_view,
             )));
         }
-        let o = match host_out {
-            Some(o) => o,
-            None => NdArray::zeros(shape, out_dt)
-                .map_err(|e| PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes)))?,
-        };
+        let o =
+            match host_out {
+                Some(o) => o,
+                None => Box::new(NdArray::zeros(shape, out_dt).map_err(|e| {
+                    PyErr::memory_error(format!("cannot allocate {} bytes", e.bytes))
+                })?),
+            };
         api::dtoh(rt, &out_view, &o, 0, why())?;
         Ok(Some(Value::Array(o)))
     }

@@ -137,7 +137,7 @@ fn devicearray(m: &Module) -> Value {
             };
             let host = match obj {
                 Value::Array(_) => obj,
-                other => Value::Array(crate::py::ndarray_attrs::to_ndarray(rt, &other)?),
+                other => Value::Array(Box::new(crate::py::ndarray_attrs::to_ndarray(rt, &other)?)),
             };
             let mut args = Args::new(vec![host]);
             if let Some(s) = arg(&b, 1) {

@@ -170,13 +170,13 @@ pub fn copy_to_host(
             // A new array is ordinary pageable memory: the copy completes before returning,
             // even on a stream (CUDA's rule for pageable destinations).
             api::wait(rt, vec![t])?;
-            Ok(Value::Array(NdArray {
+            Ok(Value::Array(Box::new(NdArray {
                 buf: host.buf,
                 offset: (-lo) as usize,
                 shape: view.shape.clone(),
                 strides: view.strides.clone(),
                 dtype: view.dtype,
-            }))
+            })))
         }
         Some(Value::Array(a)) => {
             if a.dtype != view.dtype {
@@ -203,7 +203,7 @@ pub fn copy_to_host(
                 } else {
                     NdArray::c_strides(&view.shape, a.dtype.itemsize())
                 },
-                ..a.clone()
+                ..a.as_ref().clone()
             };
             api::dtoh(rt, view, &target, s, Transfer::explicit("copy_to_host"))?;
             Ok(Value::Array(a.clone()))

@@ -175,7 +175,7 @@ pub fn method(this: &Rc<DeviceNDArray>, name: &str) -> PyResult<Option<Value>> {
             state::check_not_freed(rt, d.view.alloc.id)?;
             let host = api::to_host(rt, &d.view, Transfer::explicit("__array__"))?;
             match arg(&b, 0) {
-                None | Some(Value::None) => Ok(Value::Array(host)),
+                None | Some(Value::None) => Ok(Value::Array(Box::new(host))),
                 Some(dt) => {
                     let dt = crate::py::ndarray_attrs::dtype_from_value(rt, dt)?;
                     let out = crate::arrays::NdArray::zeros(&host.shape, dt)
@@ -184,7 +184,7 @@ pub fn method(this: &Rc<DeviceNDArray>, name: &str) -> PyResult<Option<Value>> {
                         &crate::device::copy::host_region(&host),
                         &crate::device::copy::host_region(&out),
                     );
-                    Ok(Value::Array(out))
+                    Ok(Value::Array(Box::new(out)))
                 }
             }
         }),

@@ -99,7 +99,7 @@ pub fn special_array(
         None => host_alloc(shape, dtype, order, strides)?,
     };
     state::register_host(rt, &a.buf, kind);
-    Ok(Value::Array(a))
+    Ok(Value::Array(Box::new(a)))
 }
 
 /// The error for using a `cuda.pinned(...)` / `cuda.mapped(...)` object as an array: the

@@ -231,7 +231,7 @@ fn like(rt: &mut Runtime, v: &Value) -> PyResult<(Vec<usize>, DType, char)> {
 fn host_arrays(rt: &mut Runtime, vals: &[Value]) -> PyResult<Vec<NdArray>> {
     vals.iter()
         .map(|v| match v {
-            Value::Array(a) => Ok(a.clone()),
+            Value::Array(a) => Ok(a.as_ref().clone()),
             other => hostconv::host_array(rt, other),
         })
         .collect()

@@ -136,12 +136,12 @@ impl Object for SmartArray {
                         _ => {
                             let h = s.sync_host(rt)?;
                             // The caller may write to it; mark_changed('host') tells us.
-                            Ok(Value::Array(h))
+                            Ok(Value::Array(Box::new(h)))
                         }
                     }
                 }),
             "host" => Value::method(&self, "SmartArray.host", "host()", "Same as get('host').", |s, rt, _| {
-                Ok(Value::Array(s.sync_host(rt)?))
+                Ok(Value::Array(Box::new(s.sync_host(rt)?)))
             }),
             "gpu" => Value::method(&self, "SmartArray.gpu", "gpu()", "Same as get('gpu').", |s, rt, _| {
                 Ok(DeviceNDArray::value(s.gpu_view(rt)?))
@@ -164,7 +164,7 @@ impl Object for SmartArray {
                     Ok(Value::None)
                 }),
             "__array__" => Value::method(&self, "SmartArray.__array__", "__array__()", "The host side.", |s, rt, _| {
-                Ok(Value::Array(s.sync_host(rt)?))
+                Ok(Value::Array(Box::new(s.sync_host(rt)?)))
             }),
             _ => return Ok(None),
         }))

@@ -59,7 +59,7 @@ pub(crate) fn arg(b: &[Option<Value>], i: usize) -> &Value {
 pub(crate) fn out_arg(v: &Option<Value>) -> PyResult<Option<NdArray>> {
     match v {
         None | Some(Value::None) => Ok(None),
-        Some(Value::Array(a)) => Ok(Some(a.clone())),
+        Some(Value::Array(a)) => Ok(Some(a.as_ref().clone())),
         Some(Value::Tuple(t)) if t.len() == 1 => out_arg(&Some(t[0].clone())),
         Some(other) => Err(PyErr::type_error(format!(
             "return arrays must be of ArrayType, not {}",
@@ -136,7 +136,7 @@ fn creation(m: &Module) {
                 r.shape.insert(0, 1);
                 r.strides.insert(0, 0);
             }
-            Ok(Value::Array(r))
+            Ok(Value::Array(Box::new(r)))
         },
     );
     m.func(
@@ -146,7 +146,7 @@ fn creation(m: &Module) {
         |rt, a| {
             let b = a.bind("asarray", &["a", "dtype=", "order="])?;
             let d = dt_opt(rt, &b[1])?;
-            Ok(Value::Array(to_ndarray_dtype(rt, arg(&b, 0), d)?))
+            Ok(Value::Array(Box::new(to_ndarray_dtype(rt, arg(&b, 0), d)?)))
         },
     );
     m.func(
@@ -158,9 +158,9 @@ fn creation(m: &Module) {
             let d = dt_opt(rt, &b[1])?;
             let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
             Ok(Value::Array(if r.is_c_contiguous() {
-                r
+                Box::new(r)
             } else {
-                crate::arrays::elem::contiguous_copy(&r)?
+                Box::new(crate::arrays::elem::contiguous_copy(&r)?)
             }))
         },
     );
@@ -173,16 +173,16 @@ fn creation(m: &Module) {
             let d = dt_opt(rt, &b[1])?;
             let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
             if r.is_f_contiguous() {
-                return Ok(Value::Array(r));
+                return Ok(Value::Array(Box::new(r)));
             }
-            Ok(Value::Array(fortran_copy(&r)?))
+            Ok(Value::Array(Box::new(fortran_copy(&r)?)))
         },
     );
     m.func("copy", "copy(a)", "A copy of the array.", |rt, a| {
         let b = a.bind("copy", &["a", "order="])?;
-        Ok(Value::Array(crate::arrays::elem::contiguous_copy(
-            &to_ndarray(rt, arg(&b, 0))?,
-        )?))
+        Ok(Value::Array(Box::new(
+            crate::arrays::elem::contiguous_copy(&to_ndarray(rt, arg(&b, 0))?)?,
+        )))
     });
     m.func(
         "arange",
@@ -226,7 +226,7 @@ fn creation(m: &Module) {
                     }
                 }
             });
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         },
     );
     m.func(
@@ -288,9 +288,12 @@ fn creation(m: &Module) {
                 crate::arrays::elem::cast(&buf, d)?
             };
             if matches!(b[4], Some(Value::Bool(true))) {
-                return Ok(Value::tuple(vec![Value::Array(out), Value::Float(step)]));
+                return Ok(Value::tuple(vec![
+                    Value::Array(Box::new(out)),
+                    Value::Float(step),
+                ]));
             }
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         },
     );
     for (name, val) in [("zeros", 0.0), ("ones", 1.0), ("empty", 0.0)] {
@@ -305,7 +308,7 @@ fn creation(m: &Module) {
                 if val != 0.0 {
                     fill(&out, Scalar::F64(val));
                 }
-                Ok(Value::Array(out))
+                Ok(Value::Array(Box::new(out)))
             },
         );
         let lname: &'static str = match name {
@@ -329,7 +332,7 @@ fn creation(m: &Module) {
                 if val != 0.0 {
                     fill(&out, Scalar::F64(val));
                 }
-                Ok(Value::Array(out))
+                Ok(Value::Array(Box::new(out)))
             },
         );
     }
@@ -350,7 +353,7 @@ fn creation(m: &Module) {
             let out = fortran_if(new_array(&new_shape(arg(&b, 0))?, d)?, &b[3])?;
             let s = value_for_fill(rt, fv, d)?;
             fill(&out, s);
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         },
     );
     m.func(
@@ -367,7 +370,7 @@ fn creation(m: &Module) {
             let out = new_array(&src.shape, d)?;
             let s = value_for_fill(rt, arg(&b, 1), d)?;
             fill(&out, s);
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         },
     );
     m.func(
@@ -404,7 +407,7 @@ fn creation(m: &Module) {
                     );
                 }
             }
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         },
     );
 }
@@ -424,11 +427,11 @@ fn shapes(m: &Module) {
                 .and_then(|v| v.as_str())
                 .unwrap_or("C")
                 .to_string();
-            Ok(Value::Array(reshape_order(
+            Ok(Value::Array(Box::new(reshape_order(
                 &to_ndarray(rt, arg(&b, 0))?,
                 &shape_arg(arg(&b, 1))?,
                 &order,
-            )?))
+            )?)))
         },
     );
     m.func(
@@ -440,9 +443,9 @@ fn shapes(m: &Module) {
             if let Some(v) = wrapfunc(rt, arg(&b, 0), "ravel", Vec::new())? {
                 return Ok(v);
             }
-            Ok(Value::Array(crate::py::ndarray_methods::ravel(
+            Ok(Value::Array(Box::new(crate::py::ndarray_methods::ravel(
                 &to_ndarray(rt, arg(&b, 0))?,
-            )?))
+            )?)))
         },
     );
     m.func(
@@ -482,7 +485,7 @@ fn shapes(m: &Module) {
                 }
             }
             let out = |a: NdArray| match src {
-                Value::Array(_) => Value::Array(a),
+                Value::Array(_) => Value::Array(Box::new(a)),
                 _ => Value::Scalar(crate::arrays::elem::first_scalar(&a)),
             };
             Ok(Value::tuple(vec![out(frac), out(whole)]))
@@ -502,7 +505,10 @@ fn shapes(m: &Module) {
                 Some(v) if !v.is_none() => Some(shape_arg(v)?),
                 _ => None,
             };
-            Ok(Value::Array(transpose(&to_ndarray(rt, arg(&b, 0))?, axes)?))
+            Ok(Value::Array(Box::new(transpose(
+                &to_ndarray(rt, arg(&b, 0))?,
+                axes,
+            )?)))
         },
     );
     m.func(
@@ -511,10 +517,10 @@ fn shapes(m: &Module) {
         "Remove axes of length one.",
         |rt, a| {
             let b = a.bind("squeeze", &["a", "axis="])?;
-            Ok(Value::Array(squeeze(
+            Ok(Value::Array(Box::new(squeeze(
                 &to_ndarray(rt, arg(&b, 0))?,
                 axis_arg(b[1].as_ref())?,
-            )?))
+            )?)))
         },
     );
     m.func(
@@ -526,7 +532,7 @@ fn shapes(m: &Module) {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let k =
                 crate::arrays::reduce::norm_axis(arg(&b, 1).as_index()? as isize, x.ndim() + 1)?;
-            Ok(Value::Array(expand(&x, k)))
+            Ok(Value::Array(Box::new(expand(&x, k))))
         },
     );
     m.func(
@@ -535,10 +541,10 @@ fn shapes(m: &Module) {
         "A read-only broadcast view.",
         |rt, a| {
             let b = a.bind("broadcast_to", &["array", "shape"])?;
-            Ok(Value::Array(broadcast_to(
+            Ok(Value::Array(Box::new(broadcast_to(
                 &to_ndarray(rt, arg(&b, 0))?,
                 &new_shape(arg(&b, 1))?,
-            )?))
+            )?)))
         },
     );
     m.func(
@@ -552,7 +558,7 @@ fn shapes(m: &Module) {
                 None => Some(0),
                 Some(v) => axis_arg(Some(v))?,
             };
-            Ok(Value::Array(concatenate(&arrs, axis)?))
+            Ok(Value::Array(Box::new(concatenate(&arrs, axis)?)))
         },
     );
     m.func(
@@ -577,7 +583,7 @@ fn shapes(m: &Module) {
                 .unwrap_or(0) as isize;
             let k = crate::arrays::reduce::norm_axis(ax, first.ndim() + 1)?;
             let ex: Vec<NdArray> = arrs.iter().map(|x| expand(x, k)).collect();
-            Ok(Value::Array(concatenate(&ex, Some(k as isize))?))
+            Ok(Value::Array(Box::new(concatenate(&ex, Some(k as isize))?)))
         },
     );
     for (name, axis, min) in [("vstack", 0isize, 2usize), ("hstack", 1, 1)] {
@@ -601,7 +607,7 @@ fn shapes(m: &Module) {
                 } else {
                     axis
                 };
-                Ok(Value::Array(concatenate(&arrs, Some(ax))?))
+                Ok(Value::Array(Box::new(concatenate(&arrs, Some(ax))?)))
             },
         );
     }
@@ -700,7 +706,7 @@ fn selection(m: &Module) {
                             o[i] = if c[i].0 != 0 { xv[i] } else { yv[i] };
                         }
                     });
-                    Ok(Value::Array(out))
+                    Ok(Value::Array(Box::new(out)))
                 }
                 _ => Err(PyErr::value_error(
                     "either both or neither of x and y should be given",
@@ -739,7 +745,12 @@ fn nonzero(a: &NdArray) -> PyResult<Value> {
     }
     let arrs: PyResult<Vec<Value>> = cols
         .iter()
-        .map(|c| Ok(Value::Array(crate::arrays::elem::from_vec(&[c.len()], c)?)))
+        .map(|c| {
+            Ok(Value::Array(Box::new(crate::arrays::elem::from_vec(
+                &[c.len()],
+                c,
+            )?)))
+        })
         .collect();
     Ok(Value::tuple(arrs?))
 }

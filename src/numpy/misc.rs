@@ -157,8 +157,14 @@ pub fn comparisons(m: &Module) {
                 .map(|c| *c as i64)
                 .collect();
             Ok(Value::tuple(vec![
-                Value::Array(crate::arrays::elem::from_vec(&[counts.len()], &counts)?),
-                Value::Array(crate::arrays::elem::from_vec(&[edges.len()], &edges)?),
+                Value::Array(Box::new(crate::arrays::elem::from_vec(
+                    &[counts.len()],
+                    &counts,
+                )?)),
+                Value::Array(Box::new(crate::arrays::elem::from_vec(
+                    &[edges.len()],
+                    &edges,
+                )?)),
             ]))
         },
     );
@@ -189,7 +195,7 @@ pub fn comparisons(m: &Module) {
                 v.dedup_by(|p, q| p == q);
                 crate::arrays::elem::from_vec(&[v.len()], &v)?
             });
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         },
     );
     m.func(
@@ -298,7 +304,7 @@ pub fn comparisons(m: &Module) {
         |rt, a| {
             let b = a.bind("sort", &["a", "axis=", "kind="])?;
             let x = to_ndarray(rt, arg(&b, 0))?;
-            Ok(Value::Array(sort(&x, false)?))
+            Ok(Value::Array(Box::new(sort(&x, false)?)))
         },
     );
     m.func(
@@ -308,7 +314,7 @@ pub fn comparisons(m: &Module) {
         |rt, a| {
             let b = a.bind("argsort", &["a", "axis=", "kind="])?;
             let x = to_ndarray(rt, arg(&b, 0))?;
-            Ok(Value::Array(sort(&x, true)?))
+            Ok(Value::Array(Box::new(sort(&x, true)?)))
         },
     );
 }
@@ -370,7 +376,7 @@ pub fn tile(x: &NdArray, reps: &[isize]) -> PyResult<Value> {
     let isz = x.dtype.itemsize();
     let total: usize = shape.iter().product();
     if total == 0 || isz == 0 {
-        return Ok(Value::Array(out));
+        return Ok(Value::Array(Box::new(out)));
     }
     let from = src.buf.typed::<u8>(src.offset, src.size() * isz);
     let to = out.buf.typed_mut::<u8>(out.offset, total * isz);
@@ -393,7 +399,7 @@ pub fn tile(x: &NdArray, reps: &[isize]) -> PyResult<Value> {
             idx[ax] = 0;
         }
     }
-    Ok(Value::Array(out))
+    Ok(Value::Array(Box::new(out)))
 }
 
 /// `np.matmul`: `dot` for 1-D and 2-D operands; stacks of matrices (leading dimensions
@@ -472,10 +478,10 @@ pub fn matmul(x: &NdArray, y: &NdArray) -> PyResult<Value> {
     if ys.len() > 1 {
         shape.push(m);
     }
-    Ok(Value::Array(crate::arrays::elem::cast(
+    Ok(Value::Array(Box::new(crate::arrays::elem::cast(
         &crate::arrays::elem::from_vec(&shape, &out)?,
         dt,
-    )?))
+    )?)))
 }
 
 /// `np.dot` / `@` for 1-D and 2-D operands.
@@ -517,10 +523,10 @@ pub fn dot(x: &NdArray, y: &NdArray) -> PyResult<Value> {
                 }
             }
             let shape = if y.ndim() == 2 { vec![n, m] } else { vec![n] };
-            Ok(Value::Array(crate::arrays::elem::cast(
+            Ok(Value::Array(Box::new(crate::arrays::elem::cast(
                 &crate::arrays::elem::from_vec(&shape, &out)?,
                 dt,
-            )?))
+            )?)))
         }
         _ => Err(PyErr::not_implemented(
             "np.dot supports 1-D and 2-D arrays in nbcuda",

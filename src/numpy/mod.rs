@@ -293,7 +293,7 @@ fn ndarray_new(rt: &mut Runtime, args: Args) -> PyResult<Value> {
             if !a.is_c_contiguous() && a.size() > 1 {
                 return Err(PyErr::value_error("ndarray is not contiguous"));
             }
-            (a.clone(), a.nbytes())
+            (a.as_ref().clone(), a.nbytes())
         }
         Some(other) => {
             return Err(PyErr::type_error(format!(
@@ -348,11 +348,11 @@ fn ndarray_new(rt: &mut Runtime, args: Args) -> PyResult<Value> {
             d.name()
         )));
     }
-    Ok(Value::Array(NdArray {
+    Ok(Value::Array(Box::new(NdArray {
         buf: base.buf.clone(),
         offset: base.offset + offset,
         shape,
         strides,
         dtype: d,
-    }))
+    })))
 }

@@ -116,7 +116,7 @@ impl Vectorized {
                 Some(d) => {
                     let flat = to_ndarray_dtype(rt, &Value::list(items), Some(d))?;
                     let dims: Vec<isize> = shape.iter().map(|&x| x as isize).collect();
-                    Value::Array(reshape(&flat, &dims)?)
+                    Value::Array(Box::new(reshape(&flat, &dims)?))
                 }
                 // Object outputs: nbcuda has no object arrays; give the values.
                 None if shape.is_empty() => items.into_iter().next().unwrap_or(Value::None),

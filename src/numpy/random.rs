@@ -187,7 +187,7 @@ fn fill_f64(size: Option<Vec<usize>>, mut f: impl FnMut() -> f64) -> PyResult<Va
             for x in out.buf.typed_mut::<f64>(0, n) {
                 *x = f();
             }
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         }
     }
 }
@@ -235,7 +235,7 @@ fn randint(rt: &mut Runtime, mt: &mut Mt19937, b: &[Option<Value>]) -> PyResult<
             for i in 0..n {
                 out.buf.write(i * d.itemsize(), &draw().to_bytes());
             }
-            Ok(Value::Array(out))
+            Ok(Value::Array(Box::new(out)))
         }
     }
 }
@@ -587,7 +587,7 @@ impl Object for Generator {
                             for i in 0..out.size() {
                                 out.buf.write(i * d.itemsize(), &draw().to_bytes());
                             }
-                            Ok(Value::Array(out))
+                            Ok(Value::Array(Box::new(out)))
                         }
                     }
                 },
@@ -602,10 +602,9 @@ impl Object for Generator {
 
 fn cast_opt(rt: &mut Runtime, v: Value, dt: &Option<Value>) -> PyResult<Value> {
     match (dt, &v) {
-        (Some(d), Value::Array(a)) if !d.is_none() => Ok(Value::Array(crate::arrays::elem::cast(
-            a,
-            dtype_from_value(rt, d)?,
-        )?)),
+        (Some(d), Value::Array(a)) if !d.is_none() => Ok(Value::Array(Box::new(
+            crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,
+        ))),
         (Some(d), Value::Float(f)) if !d.is_none() => Ok(Value::Scalar(
             Scalar::F64(*f).cast(dtype_from_value(rt, d)?),
         )),

@@ -129,7 +129,7 @@ impl NpUfunc {
             return np_call(
                 rt,
                 f,
-                vec![Value::Array(a)],
+                vec![Value::Array(Box::new(a))],
                 vec![("axis", ax), ("keepdims", Value::Bool(keepdims))],
             );
         }
@@ -189,7 +189,7 @@ impl NpUfunc {
             return np_call(
                 rt,
                 f,
-                vec![Value::Array(a)],
+                vec![Value::Array(Box::new(a))],
                 vec![("axis", Value::Int(axis))],
             );
         }
@@ -210,7 +210,7 @@ impl NpUfunc {
             crate::arrays::elem::copy_into(&dst, &crate::arrays::elem::cast(&next, out.dtype)?)?;
             acc = Some(next);
         }
-        Ok(Value::Array(out))
+        Ok(Value::Array(Box::new(out)))
     }
 
     fn outer(&self, rt: &mut Runtime, args: Args) -> PyResult<Value> {
@@ -225,7 +225,7 @@ impl NpUfunc {
         }
         rt.call(
             &self.func,
-            Args::new(vec![Value::Array(xv), Value::Array(y)]),
+            Args::new(vec![Value::Array(Box::new(xv)), Value::Array(Box::new(y))]),
         )
     }
 }

@@ -68,7 +68,7 @@ pub fn call_binary(
     };
     let r = binary_ufunc(k, &a, &b, out.as_ref())?;
     Ok(if out.is_some() {
-        Value::Array(r)
+        Value::Array(Box::new(r))
     } else {
         wrap_result(r)
     })
@@ -190,7 +190,7 @@ impl UfuncKw {
             None => copy_into(o, &r)?,
             Some(m) => masked_copy(o, &r, m)?,
         }
-        Ok(Value::Array(o.clone()))
+        Ok(Value::Array(Box::new(o.clone())))
     }
 }
 
@@ -270,7 +270,7 @@ pub(crate) fn ufuncs(m: &Module) {
             }
             if let Some(o) = out {
                 copy_into(&o, &to_ndarray(rt, &v)?)?;
-                return Ok(Value::Array(o));
+                return Ok(Value::Array(Box::new(o)));
             }
             Ok(v)
         },
@@ -292,7 +292,7 @@ pub(crate) fn ufuncs(m: &Module) {
                 match out_arg(&b[2])? {
                     Some(o) => {
                         copy_into(&o, &r)?;
-                        Ok(Value::Array(o))
+                        Ok(Value::Array(Box::new(o)))
                     }
                     None => Ok(wrap_result(r)),
                 }
@@ -377,7 +377,7 @@ fn nan_extreme(rt: &mut Runtime, name: &str, a: crate::py::value::Args) -> PyRes
                 }
             }
             let arr = crate::arrays::elem::from_vec(&v.shape, &out)?;
-            Value::Array(crate::arrays::elem::cast(&arr, x.dtype)?)
+            Value::Array(Box::new(crate::arrays::elem::cast(&arr, x.dtype)?))
         }
         (r, _) => r.into(),
     })

@@ -33,7 +33,7 @@ pub fn parse_key(rt: &mut Runtime, key: &Value) -> PyResult<Vec<Idx>> {
             Value::Slice(s) => Idx::Slice((**s).clone()),
             Value::None => Idx::NewAxis,
             Value::Ellipsis => Idx::Ellipsis,
-            Value::Array(a) => Idx::Array(a.clone()),
+            Value::Array(a) => Idx::Array(a.as_ref().clone()),
             Value::List(_) => Idx::Array(to_ndarray(rt, k)?),
             other => {
                 return Err(PyErr::index_error(format!(
@@ -58,10 +58,12 @@ pub fn array_getitem(a: &NdArray, key: &Value, rt: &mut Runtime) -> PyResult<Val
             if v.ndim() == 0 && all_ints {
                 Ok(Value::Scalar(first_scalar(&v)))
             } else {
-                Ok(Value::Array(v))
+                Ok(Value::Array(Box::new(v)))
             }
         }
-        Target::Gather { shape, offsets } => Ok(Value::Array(gather(a, &shape, &offsets)?)),
+        Target::Gather { shape, offsets } => {
+            Ok(Value::Array(Box::new(gather(a, &shape, &offsets)?)))
+        }
     }
 }
 
@@ -108,7 +110,7 @@ pub fn operands(
 ) -> PyResult<Option<(NdArray, NdArray)>> {
     let strong = |rt: &mut Runtime, v: &Value| -> PyResult<Option<NdArray>> {
         Ok(match v {
-            Value::Array(a) => Some(a.clone()),
+            Value::Array(a) => Some(a.as_ref().clone()),
             Value::Scalar(s) => Some(scalar_array(*s)),
             Value::List(_) | Value::Tuple(_) => Some(to_ndarray(rt, v)?),
             _ => None,
@@ -152,7 +154,10 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
         let dot = crate::py::ndarray_methods::numpy_function(rt, "dot")?
             .ok_or_else(|| PyErr::internal("np.dot"))?;
         return rt
-            .call(&dot, Args::new(vec![Value::Array(a), Value::Array(b)]))
+            .call(
+                &dot,
+                Args::new(vec![Value::Array(Box::new(a)), Value::Array(Box::new(b))]),
+            )
             .map(Some);
     }
     if op == BinOp::Pow && a.dtype.is_integer() && b.dtype.is_integer() {
@@ -171,7 +176,7 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
 /// change. A result NumPy could not cast back into `a`'s dtype under 'same_kind' (an int
 /// array `+= 1.5`) raises UFuncTypeError instead of truncating.
 pub fn inplace_op(op: BinOp, a: &NdArray, rhs: &Value, rt: &mut Runtime) -> PyResult<Value> {
-    let lhs = Value::Array(a.clone());
+    let lhs = Value::Array(Box::new(a.clone()));
     if op == BinOp::MatMul {
         let r = binary_op(op, &lhs, rhs, rt)?
             .ok_or_else(|| PyErr::internal("matmul of an ndarray gave no result"))?;
@@ -203,14 +208,14 @@ pub fn wrap_result(res: NdArray) -> Value {
     if res.ndim() == 0 {
         Value::Scalar(first_scalar(&res))
     } else {
-        Value::Array(res)
+        Value::Array(Box::new(res))
     }
 }
 
 /// Unary operators on ndarrays and NumPy scalars. Ok(None) when not NumPy.
 pub fn unary_op(op: UnaryOp, v: &Value, _rt: &mut Runtime) -> PyResult<Option<Value>> {
     let a = match v {
-        Value::Array(a) => a.clone(),
+        Value::Array(a) => a.as_ref().clone(),
         Value::Scalar(s) => scalar_array(*s),
         _ => return Ok(None),
     };
@@ -237,7 +242,7 @@ pub fn array_iter(a: &NdArray) -> PyResult<Vec<Value>> {
         out.push(if v.ndim() == 0 {
             Value::Scalar(first_scalar(&v))
         } else {
-            Value::Array(v)
+            Value::Array(Box::new(v))
         });
     }
     Ok(out)
@@ -319,7 +324,7 @@ pub fn to_ndarray(rt: &mut Runtime, v: &Value) -> PyResult<NdArray> {
 /// `np.array(v, dtype=...)` conversion (no copy when `v` already is an array of `dtype`).
 pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> PyResult<NdArray> {
     let base = match v {
-        Value::Array(a) => a.clone(),
+        Value::Array(a) => a.as_ref().clone(),
         Value::Scalar(s) => scalar_array(*s),
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
             let d = python_dtype(v).unwrap_or(DType::F64);
@@ -391,7 +396,7 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
                     o.type_name()
                 )));
             };
-            match rt.call(&m, crate::py::value::Args::default())? {
+            *match rt.call(&m, crate::py::value::Args::default())? {
                 Value::Array(ref a) => a.clone(),
                 other => {
                     return Err(PyErr::type_error(format!(

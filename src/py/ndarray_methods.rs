@@ -227,8 +227,8 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
         "nbytes" => Value::Int(a.nbytes() as i64),
         "itemsize" => Value::Int(a.dtype.itemsize() as i64),
         "strides" => Value::tuple(a.strides.iter().map(|&s| Value::Int(s as i64)).collect()),
-        "T" => Value::Array(transpose(a, None)?),
-        "flat" => Value::Array(ravel(a)?),
+        "T" => Value::Array(Box::new(transpose(a, None)?)),
+        "flat" => Value::Array(Box::new(ravel(a)?)),
         "flags" => crate::py::flags::Flags::value(
             a.is_c_contiguous(),
             a.is_f_contiguous(),
@@ -283,11 +283,11 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         "astype" => {
             let b = args.bind(fname, &["dtype", "order=", "casting=", "subok=", "copy="])?;
             let d = dtype_from_value(rt, b[0].as_ref().unwrap_or(&Value::None))?;
-            Ok(Value::Array(crate::arrays::elem::cast(a, d)?))
+            Ok(Value::Array(Box::new(crate::arrays::elem::cast(a, d)?)))
         }
         "copy" => {
             args.bind(fname, &["order="])?;
-            Ok(Value::Array(contiguous_copy(a)?))
+            Ok(Value::Array(Box::new(contiguous_copy(a)?)))
         }
         "reshape" => {
             let order = args
@@ -303,14 +303,14 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                     .map(|v| Ok(v.as_index()? as isize))
                     .collect::<PyResult<_>>()?
             };
-            Ok(Value::Array(reshape_order(a, &shape, &order)?))
+            Ok(Value::Array(Box::new(reshape_order(a, &shape, &order)?)))
         }
         "ravel" | "flatten" => {
             let r = ravel(a)?;
             Ok(Value::Array(if name == "flatten" {
-                contiguous_copy(&r)?
+                Box::new(contiguous_copy(&r)?)
             } else {
-                r
+                Box::new(r)
             }))
         }
         "transpose" => {
@@ -326,7 +326,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                         .collect::<PyResult<_>>()?,
                 ),
             };
-            Ok(Value::Array(transpose(a, axes)?))
+            Ok(Value::Array(Box::new(transpose(a, axes)?)))
         }
         "swapaxes" => {
             let b = args.bind(fname, &["axis1", "axis2"])?;
@@ -347,11 +347,14 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             )?;
             let mut p: Vec<isize> = (0..nd as isize).collect();
             p.swap(i, j);
-            Ok(Value::Array(transpose(a, Some(p))?))
+            Ok(Value::Array(Box::new(transpose(a, Some(p))?)))
         }
         "squeeze" => {
             let b = args.bind(fname, &["axis="])?;
-            Ok(Value::Array(squeeze(a, axis_arg(b[0].as_ref())?)?))
+            Ok(Value::Array(Box::new(squeeze(
+                a,
+                axis_arg(b[0].as_ref())?,
+            )?)))
         }
         "tolist" => to_list(a),
         "sort" => {
@@ -360,7 +363,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             let Value::Builtin(b) = &f else {
                 return Err(PyErr::internal("np.sort is not a builtin"));
             };
-            let sorted = (b.f)(rt, Args::new(vec![Value::Array(a.clone())]))?;
+            let sorted = (b.f)(rt, Args::new(vec![Value::Array(Box::new(a.clone()))]))?;
             if let Value::Array(ref s) = sorted {
                 crate::arrays::elem::copy_into(a, s)?;
             }
@@ -422,19 +425,19 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                     a.offset
                 )));
             }
-            Ok(Value::Array(NdArray {
+            Ok(Value::Array(Box::new(NdArray {
                 dtype: d,
                 shape,
                 strides,
                 ..a.clone()
-            }))
+            })))
         }
         _ => {
             // Everything else is the module function with the array first.
             let f = numpy_function(rt, name)?.ok_or_else(|| {
                 PyErr::attribute_error(format!("'numpy.ndarray' object has no attribute '{name}'"))
             })?;
-            let mut pos = vec![Value::Array(a.clone())];
+            let mut pos = vec![Value::Array(Box::new(a.clone()))];
             pos.extend(args.pos);
             rt.call(&f, Args { pos, kw: args.kw })
         }
@@ -462,7 +465,7 @@ fn keepdims(r: Value, a: &NdArray, axis: Option<isize>, kd: Option<&Value>) -> P
         return Ok(r);
     }
     let arr = match &r {
-        Value::Array(x) => x.clone(),
+        Value::Array(x) => x.as_ref().clone(),
         Value::Scalar(s) => crate::arrays::elem::scalar_array(*s),
         other => return Ok(other.clone()),
     };
@@ -488,7 +491,7 @@ fn into_out(name: &str, r: Value, out: &Option<Value>) -> PyResult<Value> {
         }
     };
     let res = match &r {
-        Value::Array(x) => x.clone(),
+        Value::Array(x) => x.as_ref().clone(),
         Value::Scalar(s) => crate::arrays::elem::scalar_array(*s),
         other => crate::arrays::elem::scalar_array(crate::py::value::python_scalar(other)?),
     };

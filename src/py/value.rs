@@ -40,7 +40,7 @@ pub enum Value {
     /// The `...` literal.
     Ellipsis,
     /// A host NumPy array.
-    Array(NdArray),
+    Array(Box<NdArray>),
     /// A NumPy scalar (`np.float32(1.5)`), which keeps its dtype.
     Scalar(Scalar),
     /// A NumPy dtype object (`np.float32` used as a dtype is a [`Value::Native`] type object;
@@ -506,7 +506,7 @@ impl From<crate::arrays::reduce::Reduced> for Value {
     fn from(r: crate::arrays::reduce::Reduced) -> Value {
         match r {
             crate::arrays::reduce::Reduced::Scalar(s) => Value::Scalar(s),
-            crate::arrays::reduce::Reduced::Array(a) => Value::Array(a),
+            crate::arrays::reduce::Reduced::Array(a) => Value::Array(Box::new(a)),
         }
     }
 }

@@ -108,7 +108,7 @@ pub fn f64_array(values: &[f64]) -> PyResult<Value> {
     })?;
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
     a.buf.write(0, &bytes);
-    Ok(Value::Array(a))
+    Ok(Value::Array(Box::new(a)))
 }
 
 pub fn opt_f64(v: &Option<Value>) -> PyResult<Option<f64>> {

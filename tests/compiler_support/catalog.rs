@@ -46,7 +46,7 @@ pub fn all() -> Vec<(String, CompiledKernel)> {
         compile("small_atomics", "def small_atomics(a, out):\n    t = cuda.threadIdx.x\n    if t == 0:\n        out[0] = cuda.atomic.cas(a, 0, 5, 9)\n        out[1] = cuda.atomic.inc(a, 2, 3)\n        out[2] = cuda.atomic.dec(a, 3, 7)\n        out[3] = cuda.atomic.exch(a, 4, 42)\n", &[a(DType::U32, 1), a(DType::U32, 1)], none),
         compile("k", "def clamp(x, lo, hi):\n    if x < lo:\n        return lo\n    if x > hi:\n        return hi\n    return x\n\ndef divmod2(a, b):\n    return a // b, a % b\n\ndef k(a, out):\n    i = cuda.grid(1)\n    if i < a.size:\n        q, r = divmod2(i, 3)\n        out[i] = clamp(a[i], 0.0, 10.0) + q * 100 + r * 1000\n", &[a(DType::F64, 1), a(DType::F64, 1)], none),
         compile("local_const", "def local_const(out):\n    c = cuda.const.array_like(TABLE)\n    tmp = cuda.local.array(4, np.float32)\n    t = cuda.threadIdx.x\n    for j in range(4):\n        tmp[j] = c[j] * t\n    s = 0.0\n    for j in range(4):\n        s += tmp[3 - j]\n    out[t] = s\n", &[a(DType::F32, 1)], |g| {
-            g.borrow_mut().insert("TABLE".into(), Value::Array(array_of(&[4], DType::F32, &[10.0, 20.0, 30.0, 40.0])));
+            g.borrow_mut().insert("TABLE".into(), Value::Array(Box::new(array_of(&[4], DType::F32, &[10.0, 20.0, 30.0, 40.0]))));
         }),
         compile("rng", "def rng(states, out):\n    i = cuda.grid(1)\n    if i < out.shape[0]:\n        for j in range(out.shape[1]):\n            out[i, j] = xoroshiro128p_uniform_float32(states, i) + xoroshiro128p_normal_float64(states, i)\n", &[a(DType::U64, 2), a(DType::F32, 2)], |g| {
             let random = Rc::new(nbcuda::py::value::Module::new("numba.cuda.random", ""));
