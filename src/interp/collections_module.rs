@@ -349,6 +349,10 @@ pub struct NamedTuple {
 }
 
 impl NamedTuple {
+    /// The field values, in order.
+    pub fn items(&self) -> &[Value] {
+        &self.items
+    }
     fn as_tuple(&self) -> Value {
         Value::Tuple(self.items.clone())
     }

@@ -26,6 +26,7 @@
 //! | `hashing.rs` | CPython's hashes of numbers and tuples. |
 //! | `instance_protocols.rs` | How instances of cell-defined classes take part in Python's protocols (repr, attributes, calls, subscripts, operators, iteration, len, truth, `with`, rich display, equality) through their special methods. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
+//! | `json_module.rs` | The `json` module: `dumps`/`dump` with CPython's exact output and `loads`/`load` with CPython's scanner rules and `JSONDecodeError` messages. |
 //! | `lib_modules.rs` | Small standard modules: `string` (constants), `copy` (`copy`, `deepcopy`), and `functools.lru_cache`/`cache`. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
 //! | `modules.rs` | The import system and the small standard modules: `math`, `time`, `sys`. |
@@ -33,6 +34,8 @@
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
+//! | `random_module.rs` | The `random` module and `random.Random`: CPython's Mersenne Twister, seeding and number algorithms, so seeded cells draw what CPython draws. |
+//! | `random_sampling.rs` | `random`'s sequence functions (`choices`, `shuffle`, `sample`) with CPython's exact algorithms. |
 //! | `re_module.rs` | The `re` module on the `regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects (no look-around or backreferences). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
@@ -66,6 +69,7 @@ pub mod generators;
 pub mod hashing;
 pub mod instance_protocols;
 pub mod ipython;
+pub mod json_module;
 pub mod lib_modules;
 pub mod magics;
 pub mod modules;
@@ -73,6 +77,8 @@ pub mod nesting;
 pub mod objects;
 pub mod ops;
 pub mod os_module;
+pub mod random_module;
+pub mod random_sampling;
 pub mod re_module;
 pub mod repr;
 pub mod sets;

@@ -17,9 +17,8 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`,
-/// `collections`, `string`, `copy`) under
-/// their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 19] {
+/// `collections`, `string`, `copy`, `json`, `random`) under their import names.
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 21] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -57,6 +56,8 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
             |_| Ok(crate::interp::lib_modules::string_module()),
         ),
         ("copy", |_| Ok(crate::interp::lib_modules::copy_module())),
+        ("json", |_| Ok(crate::interp::json_module::module())),
+        ("random", |_| Ok(crate::interp::random_module::module())),
     ]
 }
 

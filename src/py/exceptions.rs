@@ -48,6 +48,8 @@ pub enum ExcClass {
     UnicodeError,
     UnicodeDecodeError,
     UnicodeEncodeError,
+    /// `json.JSONDecodeError`: a ValueError.
+    JSONDecodeError,
     Warning,
     UserWarning,
     RuntimeWarning,
@@ -121,6 +123,7 @@ const TABLE: &[(ExcClass, &str, &[ExcClass])] = &[
     (UnicodeError, "UnicodeError", &[ValueError]),
     (UnicodeDecodeError, "UnicodeDecodeError", &[UnicodeError]),
     (UnicodeEncodeError, "UnicodeEncodeError", &[UnicodeError]),
+    (JSONDecodeError, "JSONDecodeError", &[ValueError]),
     (Warning, "Warning", &[Exception]),
     (UserWarning, "UserWarning", &[Warning]),
     (RuntimeWarning, "RuntimeWarning", &[Warning]),
