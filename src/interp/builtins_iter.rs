@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::interp::iterators as lazy;
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -140,7 +141,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "enumerate(iterable, start=0)",
         "Pairs (index, item) for the items of an iterable.",
         |rt, a| {
-            let items = ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
+            let src = a.pos.first().unwrap_or(crate::py::value::NONE);
             let start = a
                 .pos
                 .get(1)
@@ -148,6 +149,18 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 .map(|v| v.as_index())
                 .transpose()?
                 .unwrap_or(0);
+            if lazy::is_lazy(src) {
+                let mut next = lazy::pull(rt, src)?;
+                let mut i = start;
+                return Ok(lazy::lazy("enumerate", move |rt| {
+                    let Some(x) = next(rt)? else {
+                        return Ok(None);
+                    };
+                    i += 1;
+                    Ok(Some(Value::tuple(vec![Value::Int(i - 1), x])))
+                }));
+            }
+            let items = ops::iterate(rt, src)?;
             Ok(Value::list(
                 items
                     .into_iter()
@@ -162,6 +175,24 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "zip(*iterables)",
         "Tuples of corresponding items, stopping at the shortest iterable.",
         |rt, a| {
+            // Lazy inputs (possibly infinite) make a lazy zip, pulled as consumed.
+            if a.pos.iter().any(lazy::is_lazy) {
+                let mut srcs = a
+                    .pos
+                    .iter()
+                    .map(|v| lazy::pull(rt, v))
+                    .collect::<PyResult<Vec<_>>>()?;
+                return Ok(lazy::lazy("zip", move |rt| {
+                    let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
+                    for s in srcs.iter_mut() {
+                        match s(rt)? {
+                            Some(x) => row.push(x),
+                            None => return Ok(None),
+                        }
+                    }
+                    Ok(Some(Value::tuple(row)))
+                }));
+            }
             let lists = a
                 .pos
                 .iter()
@@ -293,6 +324,23 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
             let Some((func, rest)) = a.pos.split_first() else {
                 return Err(PyErr::type_error("map() must have at least two arguments."));
             };
+            if rest.iter().any(lazy::is_lazy) {
+                let mut srcs = rest
+                    .iter()
+                    .map(|v| lazy::pull(rt, v))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let func = func.clone();
+                return Ok(lazy::lazy("map", move |rt| {
+                    let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
+                    for s in srcs.iter_mut() {
+                        match s(rt)? {
+                            Some(x) => row.push(x),
+                            None => return Ok(None),
+                        }
+                    }
+                    rt.call(&func, Args::new(row)).map(Some)
+                }));
+            }
             let lists = rest
                 .iter()
                 .map(|v| ops::iterate(rt, v))
@@ -338,9 +386,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         |rt, a| {
             let v = a.pos.first().unwrap_or(crate::py::value::NONE);
             // Iterators (and generators) are their own iterators.
-            if v.downcast::<Iterator>().is_some()
-                || crate::interp::generators::as_generator(v).is_some()
-            {
+            if v.downcast::<Iterator>().is_some() || crate::interp::iterators::is_lazy(v) {
                 return Ok(v.clone());
             }
             if let Some(inst) = crate::interp::classes::as_instance(v) {
@@ -369,6 +415,12 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                     return g.next_or_stop(rt);
                 }
                 return match g.next_value(rt)? {
+                    Some(x) => Ok(x),
+                    None => exhausted(&a),
+                };
+            }
+            if let Some(it) = crate::interp::iterators::as_lazy(v) {
+                return match it.next_item(rt)? {
                     Some(x) => Ok(x),
                     None => exhausted(&a),
                 };
@@ -402,6 +454,17 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
             }
         },
     );
+}
+
+/// Whether `v` is what `iter()` returns for a materialised iterable.
+pub(crate) fn is_iterator(v: &Value) -> bool {
+    v.downcast::<Iterator>().is_some()
+}
+
+/// The next item of an `iter()` iterator: None when `v` is not one or is exhausted.
+pub(crate) fn iterator_next(v: &Value) -> Option<Value> {
+    v.downcast::<Iterator>()
+        .and_then(|it| it.items.borrow_mut().pop_front())
 }
 
 /// What `iter()` returns: the items, taken when it was called, that `next()` and loops

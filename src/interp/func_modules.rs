@@ -1,11 +1,13 @@
 //! Standard modules about functions and iteration: `operator` (the operators as functions,
-//! also usable inside kernels), `functools` (`partial`, `reduce`) and `itertools`
-//! (`product`, `chain`, `combinations`, `permutations`, as lists of tuples, the way nbcuda
-//! materialises lazy iterators). `functools.lru_cache` and `cache` are in `lib_modules.rs`.
+//! also usable inside kernels), `functools` (`partial`, `reduce`) and the combinatoric
+//! iterators of `itertools` (`product`, `combinations`, `permutations`: computed up front,
+//! then handed out one at a time). The lazy iterators of `itertools` are in
+//! `itertools_lazy.rs`; `functools.lru_cache` and `cache` are in `lib_modules.rs`.
 
 use std::rc::Rc;
 
 use crate::arrays::operator::{BinOp, UnaryOp};
+use crate::interp::iterators::from_items;
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -188,8 +190,9 @@ impl Object for Partial {
 pub fn itertools_module() -> Rc<Module> {
     let m = Module::new(
         "itertools",
-        "Combinatoric and chaining iterators (as lists).",
+        "Lazy iterators, and combinatoric iterators over results computed up front.",
     );
+    crate::interp::itertools_lazy::register(&m);
     m.func(
         "product",
         "product(*iterables, repeat=1)",
@@ -223,7 +226,7 @@ pub fn itertools_module() -> Rc<Module> {
             check_count(total)?;
             check_values(total.saturating_mul(width))?;
             if total == 0 {
-                return Ok(Value::list(Vec::new()));
+                return Ok(from_items("itertools.product", Vec::new()));
             }
             let pools: Vec<Vec<Value>> = (0..repeat).flat_map(|_| pools.clone()).collect();
             let mut out: Vec<Vec<Value>> = vec![Vec::new()];
@@ -239,19 +242,10 @@ pub fn itertools_module() -> Rc<Module> {
                     })
                     .collect();
             }
-            Ok(Value::list(out.into_iter().map(Value::tuple).collect()))
-        },
-    );
-    m.func(
-        "chain",
-        "chain(*iterables)",
-        "The items of each iterable in turn, as a list.",
-        |rt, a| {
-            let mut out = Vec::new();
-            for p in &a.pos {
-                out.extend(ops::iterate(rt, p)?);
-            }
-            Ok(Value::list(out))
+            Ok(from_items(
+                "itertools.product",
+                out.into_iter().map(Value::tuple).collect(),
+            ))
         },
     );
     m.func(
@@ -269,7 +263,7 @@ pub fn itertools_module() -> Rc<Module> {
             let r =
                 r.ok_or_else(|| PyErr::type_error("combinations() missing required argument 'r'"))?;
             if r < 0 || r as usize > pool.len() {
-                return Ok(Value::list(Vec::new()));
+                return Ok(from_items("itertools.combinations", Vec::new()));
             }
             combinations(rt, &pool, r as usize)
         },
@@ -285,7 +279,7 @@ pub fn itertools_module() -> Rc<Module> {
                 Some(v) => v.as_index()?.max(0) as usize,
             };
             if r > pool.len() {
-                return Ok(Value::list(Vec::new()));
+                return Ok(from_items("itertools.permutations", Vec::new()));
             }
             permutations(rt, &pool, r)
         },
@@ -321,7 +315,7 @@ fn combinations(rt: &mut Runtime, pool: &[Value], r: usize) -> PyResult<Value> {
             idx[j] = idx[j - 1] + 1;
         }
     }
-    Ok(Value::list(out))
+    Ok(from_items("itertools.combinations", out))
 }
 
 /// Ordered `r`-item selections of `pool` by index, in CPython's order, as an explicit
@@ -359,7 +353,7 @@ fn permutations(rt: &mut Runtime, pool: &[Value], r: usize) -> PyResult<Value> {
             None => break,
         }
     }
-    Ok(Value::list(out))
+    Ok(from_items("itertools.permutations", out))
 }
 
 /// Results are built as lists; past this many tuples the request raises MemoryError

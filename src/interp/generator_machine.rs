@@ -22,8 +22,14 @@ use crate::py::value::{Object, Value};
 /// generator (lazily, so infinite generators compose).
 pub(crate) enum Source {
     Items(std::vec::IntoIter<Value>),
-    Range { next: i64, step: i64, left: usize },
+    Range {
+        next: i64,
+        step: i64,
+        left: usize,
+    },
     Gen(Rc<Generator>),
+    /// A native lazy iterator or user iterator, pulled one item at a time.
+    Lazy(crate::interp::iterators::NextFn),
 }
 
 impl Source {
@@ -37,6 +43,9 @@ impl Source {
         }
         if let Some(g) = as_generator(&v) {
             return Ok(Source::Gen(g));
+        }
+        if crate::interp::iterators::as_lazy(&v).is_some() {
+            return Ok(Source::Lazy(crate::interp::iterators::pull(rt, &v)?));
         }
         Ok(Source::Items(ops::iterate(rt, &v)?.into_iter()))
     }
@@ -54,6 +63,7 @@ impl Source {
                 Ok(Some(Value::Int(v)))
             }
             Source::Gen(g) => g.next_value(rt),
+            Source::Lazy(f) => f(rt),
         }
     }
 }

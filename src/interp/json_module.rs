@@ -430,7 +430,7 @@ fn sort_items(rt: &mut Runtime, items: Vec<(Value, Value)>) -> PyResult<Vec<(Val
 
 /// A JSON string literal as CPython's encoder writes it.
 fn quote(s: &str, ensure_ascii: bool) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
+    let mut out = String::with_capacity(s.len() + 2); // bounded: s already exists
     out.push('"');
     for c in s.chars() {
         match c {

@@ -7,7 +7,7 @@
 //! | `assist.rs` | Developer assistance: completion and inspection (`obj?`). |
 //! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
-//! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter), and iter/next. |
+//! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter; lazy when an input is a lazy iterator, generator or `iter()` iterator), and iter/next. |
 //! | `class_tools.rs` | The objects classes are built from: bound methods, `staticmethod`, `classmethod`, `property`, `super()`, `NotImplemented`, and `issubclass`. |
 //! | `classes.rs` | Classes defined in cells: the `class` statement, C3 method resolution order, instances, attribute lookup and the special methods through which instances take part in Python's protocols. |
 //! | `collections_dicts.rs` | The dict subclasses of `collections`: `defaultdict` and `OrderedDict`, each a shared dict whose plain methods are the interpreter's own. |
@@ -20,12 +20,14 @@
 //! | `expr.rs` | Expression evaluation. |
 //! | `files.rs` | The builtin `open()`: text and binary files on `std::fs` with CPython's modes, errors and file methods. |
 //! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
-//! | `func_modules.rs` | Standard modules about functions and iteration: `operator`, `functools` (`partial`, `reduce`), `itertools` (`product`, `chain`, `combinations`, `permutations`, as lists). |
+//! | `func_modules.rs` | Standard modules about functions and iteration: `operator`, `functools` (`partial`, `reduce`), and the combinatoric iterators of `itertools` (`product`, `combinations`, `permutations`, computed up front). |
 //! | `generator_machine.rs` | The resumable machine a generator body runs on: frames for blocks, loops, `try`, `with`, `yield from` and generator-expression levels, stepped until the body yields or finishes. |
 //! | `generators.rs` | Generators (functions with `yield`, generator expressions) run lazily on a resumable machine of frames; statements without `yield` run on the ordinary interpreter. |
 //! | `hashing.rs` | CPython's hashes of numbers and tuples. |
 //! | `instance_protocols.rs` | How instances of cell-defined classes take part in Python's protocols (repr, attributes, calls, subscripts, operators, iteration, len, truth, `with`, rich display, equality) through their special methods. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
+//! | `iterators.rs` | Native lazy iterators, and pulling items one at a time from any iterable (lazy iterators, generators, ranges, user iterators). |
+//! | `itertools_lazy.rs` | The lazy iterators of `itertools`: `count`, `repeat`, `cycle`, `islice`, `accumulate`, `chain`, `zip_longest`, `takewhile`, `dropwhile`, `filterfalse`, `starmap`, `compress`, `pairwise`, `groupby`. |
 //! | `json_module.rs` | The `json` module: `dumps`/`dump` with CPython's exact output and `loads`/`load` with CPython's scanner rules and `JSONDecodeError` messages. |
 //! | `lib_modules.rs` | Small standard modules: `string` (constants), `copy` (`copy`, `deepcopy`), and `functools.lru_cache`/`cache`. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
@@ -69,6 +71,8 @@ pub mod generators;
 pub mod hashing;
 pub mod instance_protocols;
 pub mod ipython;
+pub mod iterators;
+pub mod itertools_lazy;
 pub mod json_module;
 pub mod lib_modules;
 pub mod magics;

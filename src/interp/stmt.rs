@@ -303,6 +303,19 @@ fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow>
         }
         return exec_block(rt, ctx, &f.orelse);
     }
+    // So do native lazy iterators (`itertools.count()`).
+    if let Some(it) = crate::interp::iterators::as_lazy(&iterable) {
+        while let Some(item) = it.next_item(rt)? {
+            rt.check_interrupt()?;
+            assign_target(rt, ctx, &f.target, item)?;
+            match exec_block(rt, ctx, &f.body)? {
+                Flow::Break => return Ok(Flow::Normal),
+                Flow::Return(v) => return Ok(Flow::Return(v)),
+                _ => {}
+            }
+        }
+        return exec_block(rt, ctx, &f.orelse);
+    }
     let items = ops::iterate(rt, &iterable)?;
     for item in items {
         rt.check_interrupt()?;
