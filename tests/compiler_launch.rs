@@ -216,6 +216,7 @@ fn decorated(
         doc: None,
         class_cell: Default::default(),
         is_generator: false,
+        attrs: Default::default(),
     });
     nbcuda::interp::expr::call_value(
         rt,

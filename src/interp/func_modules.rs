@@ -150,6 +150,7 @@ pub fn functools_module() -> Rc<Module> {
         "Memoise a function's results by its arguments, without a size limit.",
         crate::interp::lib_modules::cache,
     );
+    crate::interp::functools_wrappers::register(&m);
     Rc::new(m)
 }
 

@@ -21,6 +21,7 @@
 //! | `files.rs` | The builtin `open()`: text and binary files on `std::fs` with CPython's modes, errors and file methods. |
 //! | `frame.rs` | Execution frames: where names live while a cell or a function body runs, and how errors get their source positions. |
 //! | `func_modules.rs` | Standard modules about functions and iteration: `operator`, `functools` (`partial`, `reduce`), and the combinatoric iterators of `itertools` (`product`, `combinations`, `permutations`, computed up front). |
+//! | `functools_wrappers.rs` | `functools.wraps`, `update_wrapper` and `cmp_to_key`. |
 //! | `generator_machine.rs` | The resumable machine a generator body runs on: frames for blocks, loops, `try`, `with`, `yield from` and generator-expression levels, stepped until the body yields or finishes. |
 //! | `generators.rs` | Generators (functions with `yield`, generator expressions) run lazily on a resumable machine of frames; statements without `yield` run on the ordinary interpreter. |
 //! | `hashing.rs` | CPython's hashes of numbers and tuples. |
@@ -66,6 +67,7 @@ pub mod expr;
 pub mod files;
 pub mod frame;
 pub mod func_modules;
+pub mod functools_wrappers;
 pub mod generator_machine;
 pub mod generators;
 pub mod hashing;

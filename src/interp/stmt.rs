@@ -615,5 +615,6 @@ pub fn make_function(
         doc,
         class_cell: Default::default(),
         is_generator,
+        attrs: Default::default(),
     })
 }

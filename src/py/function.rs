@@ -42,6 +42,10 @@ pub struct Function {
     pub class_cell: std::cell::RefCell<Option<std::rc::Weak<dyn crate::py::value::Object>>>,
     /// The body contains `yield`: calling the function makes a generator.
     pub is_generator: bool,
+    /// The function's `__dict__`: attributes set on it (`f.calls = 0`, `__wrapped__`),
+    /// and `__name__`/`__qualname__`/`__doc__`/`__module__` once reassigned (as
+    /// `functools.wraps` does; those are not part of `__dict__`).
+    pub attrs: RefCell<Vec<(String, Value)>>,
 }
 
 impl Function {
@@ -77,15 +81,76 @@ impl Function {
     }
 }
 
+impl Function {
+    /// An attribute set on the function, if any.
+    pub fn attr(&self, name: &str) -> Option<Value> {
+        self.attrs
+            .borrow()
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    }
+}
+
 impl crate::py::value::Object for Function {
     fn type_name(&self) -> String {
         "function".into()
     }
     fn repr(&self, _rt: &mut crate::py::runtime::Runtime) -> crate::py::error::PyResult<String> {
+        let qualname = match &self.attr("__qualname__") {
+            Some(Value::Str(q)) => q.to_string(),
+            _ => self.qualname.clone(),
+        };
         Ok(format!(
             "<function {} at {:#x}>",
-            self.qualname, self as *const Self as usize
+            qualname, self as *const Self as usize
         ))
+    }
+    fn get_attr(
+        self: Rc<Self>,
+        name: &str,
+        _rt: &mut crate::py::runtime::Runtime,
+    ) -> crate::py::error::PyResult<Option<Value>> {
+        if let Some(v) = self.attr(name) {
+            return Ok(Some(v));
+        }
+        Ok(match name {
+            "__module__" => Some(Value::str("__main__")),
+            "__dict__" => {
+                let mut d = crate::py::dict::Dict::default();
+                for (k, v) in self.attrs.borrow().iter() {
+                    if !matches!(
+                        k.as_str(),
+                        "__name__" | "__qualname__" | "__doc__" | "__module__"
+                    ) {
+                        d.insert_str(k, v.clone());
+                    }
+                }
+                Some(Value::Dict(Rc::new(RefCell::new(d))))
+            }
+            _ => None,
+        })
+    }
+    fn set_attr(
+        &self,
+        name: &str,
+        value: Value,
+        _rt: &mut crate::py::runtime::Runtime,
+    ) -> crate::py::error::PyResult<bool> {
+        if matches!(name, "__name__" | "__qualname__") && !matches!(value, Value::Str(_)) {
+            return Err(crate::py::error::PyErr::type_error(format!(
+                "{name} must be set to a string object"
+            )));
+        }
+        if name == "__dict__" {
+            return Ok(false);
+        }
+        let mut attrs = self.attrs.borrow_mut();
+        match attrs.iter_mut().find(|(k, _)| k == name) {
+            Some(slot) => slot.1 = value,
+            None => attrs.push((name.to_string(), value)),
+        }
+        Ok(true)
     }
     fn call(
         self: Rc<Self>,
@@ -96,10 +161,12 @@ impl crate::py::value::Object for Function {
     }
     fn doc(&self) -> Option<(String, String)> {
         let params = self.param_names().join(", ");
-        Some((
-            format!("{}({})", self.name, params),
-            self.doc.clone().unwrap_or_default(),
-        ))
+        let doc = match &self.attr("__doc__") {
+            Some(Value::Str(d)) => d.to_string(),
+            Some(_) => String::new(),
+            None => self.doc.clone().unwrap_or_default(),
+        };
+        Some((format!("{}({})", self.name, params), doc))
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self

@@ -1,0 +1,186 @@
+//! `functools.wraps`, `update_wrapper` and `cmp_to_key`: decorators that keep the wrapped
+//! function's name, qualname, doc and `__dict__` (with `__wrapped__`), and sort keys built
+//! from an old-style comparison function.
+
+use std::rc::Rc;
+
+use crate::arrays::operator::BinOp;
+use crate::py::error::{PyErr, PyResult};
+use crate::py::exceptions::ExcClass;
+use crate::py::runtime::Runtime;
+use crate::py::value::{Args, Module, Object, Value};
+
+/// CPython's `WRAPPER_ASSIGNMENTS`.
+const ASSIGNED: [&str; 5] = [
+    "__module__",
+    "__name__",
+    "__qualname__",
+    "__doc__",
+    "__annotations__",
+];
+
+/// Register `wraps`, `update_wrapper`, `cmp_to_key` and the wrapper constants.
+pub fn register(m: &Module) {
+    m.set(
+        "WRAPPER_ASSIGNMENTS",
+        Value::tuple(ASSIGNED.iter().map(|s| Value::str(s)).collect()),
+    );
+    m.set(
+        "WRAPPER_UPDATES",
+        Value::tuple(vec![Value::str("__dict__")]),
+    );
+    m.func(
+        "update_wrapper",
+        "update_wrapper(wrapper, wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES)",
+        "Make wrapper look like wrapped: copy its name, qualname, doc and __dict__, and set __wrapped__.",
+        |rt, a| {
+            let b = a.bind(
+                "update_wrapper",
+                &["wrapper", "wrapped", "assigned=", "updated="],
+            )?;
+            let wrapper = b[0].clone().unwrap_or(Value::None);
+            let wrapped = b[1].clone().unwrap_or(Value::None);
+            update_wrapper(rt, &wrapper, &wrapped, b[2].as_ref(), b[3].as_ref())
+        },
+    );
+    m.func(
+        "wraps",
+        "wraps(wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES)",
+        "A decorator that applies update_wrapper() with wrapped to the function it decorates.",
+        |_, a| {
+            let b = a.bind("wraps", &["wrapped", "assigned=", "updated="])?;
+            let wrapped = b[0].clone().unwrap_or(Value::None);
+            let (assigned, updated) = (b[1].clone(), b[2].clone());
+            Ok(Value::builtin(
+                "functools.update_wrapper",
+                "decorator(wrapper)",
+                "Apply update_wrapper() with the wrapped function given to wraps().",
+                move |rt, a| {
+                    let b = a.bind("update_wrapper", &["wrapper"])?;
+                    let wrapper = b[0].clone().unwrap_or(Value::None);
+                    update_wrapper(rt, &wrapper, &wrapped, assigned.as_ref(), updated.as_ref())
+                },
+            ))
+        },
+    );
+    m.func(
+        "cmp_to_key",
+        "cmp_to_key(mycmp)",
+        "Convert a cmp(a, b) function (negative, zero, positive) into a key= function.",
+        |_, a| {
+            let b = a.bind("cmp_to_key", &["mycmp"])?;
+            let cmp = b[0].clone().unwrap_or(Value::None);
+            Ok(Value::builtin(
+                "functools.KeyWrapper",
+                "K(obj)",
+                "A sort key that orders obj through the comparison function.",
+                move |_, a| {
+                    let b = a.bind("K", &["obj"])?;
+                    Ok(Value::object(CmpKey {
+                        cmp: cmp.clone(),
+                        obj: b[0].clone().unwrap_or(Value::None),
+                    }))
+                },
+            ))
+        },
+    );
+}
+
+fn names(rt: &mut Runtime, v: Option<&Value>, default: &[&str]) -> PyResult<Vec<String>> {
+    match v {
+        None => Ok(default.iter().map(|s| s.to_string()).collect()),
+        Some(v) => crate::interp::ops::iterate(rt, v)?
+            .iter()
+            .map(|n| {
+                n.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| PyErr::type_error("attribute name must be string"))
+            })
+            .collect(),
+    }
+}
+
+fn update_wrapper(
+    rt: &mut Runtime,
+    wrapper: &Value,
+    wrapped: &Value,
+    assigned: Option<&Value>,
+    updated: Option<&Value>,
+) -> PyResult<Value> {
+    use crate::interp::attrs::{get_attr, set_attr};
+    for name in names(rt, assigned, &ASSIGNED)? {
+        // As CPython: an attribute the wrapped object lacks is skipped.
+        match get_attr(rt, wrapped, &name) {
+            Ok(v) => set_attr(rt, wrapper, &name, v)?,
+            Err(e) if e.is_instance(ExcClass::AttributeError) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    for name in names(rt, updated, &["__dict__"])? {
+        let source = match get_attr(rt, wrapped, &name) {
+            Ok(v) => v,
+            Err(e) if e.is_instance(ExcClass::AttributeError) => continue,
+            Err(e) => return Err(e),
+        };
+        if name == "__dict__" {
+            // A function's __dict__ here is a copy, so its entries are set one by one.
+            if let Value::Dict(d) = &source {
+                let items = d.borrow().items();
+                for (k, v) in items {
+                    if let Some(k) = k.as_str() {
+                        set_attr(rt, wrapper, k, v)?;
+                    }
+                }
+            }
+            continue;
+        }
+        let target = get_attr(rt, wrapper, &name)?;
+        let update = get_attr(rt, &target, "update")?;
+        rt.call(&update, Args::new(vec![source]))?;
+    }
+    set_attr(rt, wrapper, "__wrapped__", wrapped.clone())?;
+    Ok(wrapper.clone())
+}
+
+/// What `cmp_to_key(mycmp)(obj)` returns: compares through `mycmp`.
+struct CmpKey {
+    cmp: Value,
+    obj: Value,
+}
+
+impl Object for CmpKey {
+    fn type_name(&self) -> String {
+        "functools.KeyWrapper".into()
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        Ok((name == "obj").then(|| self.obj.clone()))
+    }
+    fn binary_op(
+        self: Rc<Self>,
+        op: BinOp,
+        other: &Value,
+        reflected: bool,
+        rt: &mut Runtime,
+    ) -> PyResult<Option<Value>> {
+        if !matches!(
+            op,
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        ) {
+            return Ok(None);
+        }
+        let Some(other) = other.downcast::<CmpKey>() else {
+            return Err(PyErr::type_error("other argument must be K instance"));
+        };
+        let (a, b) = if reflected {
+            (other.obj.clone(), self.obj.clone())
+        } else {
+            (self.obj.clone(), other.obj.clone())
+        };
+        let r = rt.call(&self.cmp, Args::new(vec![a, b]))?;
+        let zero = Value::Int(0);
+        crate::interp::ops::compare(rt, op, &r, &zero).map(Some)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}

@@ -1,0 +1,41 @@
+//! `functools.wraps`, `update_wrapper` and `cmp_to_key`, and attributes set on functions,
+//! against CPython 3.11. Expected outputs are CPython's for the same cells.
+
+mod common;
+use common::Session;
+
+#[test]
+fn wraps_keeps_the_wrapped_functions_identity() {
+    let mut s = Session::new();
+    s.run("import functools").ok();
+    let out = s.stdout("def deco(fn):\n    @functools.wraps(fn)\n    def wrapper(*a, **k):\n        \"wrapper doc\"\n        return fn(*a, **k) * 2\n    return wrapper\n@deco\ndef area(w, h):\n    \"\"\"Area of a rectangle.\"\"\"\n    return w * h\nprint(area(2, 3), area.__name__, area.__doc__, area.__qualname__, area.__wrapped__(2, 3), area.__module__)");
+    assert_eq!(out, "12 area Area of a rectangle. area 6 __main__\n");
+}
+
+#[test]
+fn update_wrapper_and_function_attributes() {
+    let mut s = Session::new();
+    s.run("import functools").ok();
+    let out = s.stdout("def counted(fn):\n    def inner(*a):\n        inner.calls += 1\n        return fn(*a)\n    inner.calls = 0\n    return functools.update_wrapper(inner, fn)\n@counted\ndef sq(x):\n    return x * x\nsq.unit = 'm'\nprint(sq(3), sq(4), sq.calls, sq.__name__, repr(sq).split(' at ')[0], sorted(sq.__dict__))");
+    assert_eq!(
+        out,
+        "9 16 2 sq <function sq ['__wrapped__', 'calls', 'unit']\n"
+    );
+}
+
+#[test]
+fn cmp_to_key_orders_through_the_comparison() {
+    let mut s = Session::new();
+    s.run("import functools").ok();
+    let out = s.stdout("def cmp(a, b):\n    return (a > b) - (a < b)\nprint(sorted([5, 2, 9, 1], key=functools.cmp_to_key(cmp)), sorted(['bb', 'a', 'ccc'], key=functools.cmp_to_key(lambda a, b: len(b) - len(a))))\nK = functools.cmp_to_key(cmp)\nprint(K(1) < K(2), K(2) <= K(2), K(3) > K(2), K(2) == K(2), max([3, 7, 5], key=K), min('xay', key=K))\nprint(functools.WRAPPER_ASSIGNMENTS, functools.WRAPPER_UPDATES)");
+    assert_eq!(out, "[1, 2, 5, 9] ['ccc', 'bb', 'a']\nTrue True True True 7 a\n('__module__', '__name__', '__qualname__', '__doc__', '__annotations__') ('__dict__',)\n");
+}
+
+#[test]
+fn function_name_must_be_a_string() {
+    let mut s = Session::new();
+    s.run("def f(): pass").ok();
+    let c = s.run("f.__name__ = 3");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    assert_eq!(c.evalue(), "__name__ must be set to a string object");
+}
