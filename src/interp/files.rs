@@ -105,6 +105,9 @@ fn open(rt: &mut Runtime, args: Args) -> PyResult<Value> {
     )?;
     let name = match &a[0] {
         Some(Value::Str(s)) => s.to_string(),
+        Some(p) if crate::interp::pathlib_module::fspath(p).is_some() => {
+            crate::interp::pathlib_module::fspath(p).unwrap_or_default()
+        }
         Some(other) => {
             return Err(PyErr::type_error(format!(
                 "expected str, bytes or os.PathLike object, not {}",

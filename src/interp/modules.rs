@@ -17,8 +17,8 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`,
-/// `collections`, `string`, `copy`, `json`, `random`) under their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 21] {
+/// `collections`, `string`, `copy`, `json`, `random`, `pathlib`) under their import names.
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 22] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -58,6 +58,7 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ("copy", |_| Ok(crate::interp::lib_modules::copy_module())),
         ("json", |_| Ok(crate::interp::json_module::module())),
         ("random", |_| Ok(crate::interp::random_module::module())),
+        ("pathlib", |_| Ok(crate::interp::pathlib_module::module())),
     ]
 }
 

@@ -12,6 +12,9 @@ use crate::py::value::{Args, Module, Object, Value};
 fn str_arg(fname: &str, v: Option<&Value>) -> PyResult<String> {
     match v {
         Some(Value::Str(s)) => Ok(s.to_string()),
+        Some(p) if crate::interp::pathlib_module::fspath(p).is_some() => {
+            Ok(crate::interp::pathlib_module::fspath(p).unwrap_or_default())
+        }
         Some(other) => Err(PyErr::type_error(format!(
             "{fname}: path should be string, bytes or os.PathLike, not {}",
             other.type_name()
