@@ -271,6 +271,24 @@ pub fn to_exception(rt: &mut Runtime, v: &Value) -> PyResult<PyErr> {
     ))
 }
 
+/// A `for` loop over items pulled one at a time (None: exhausted), with its `else`.
+fn for_each_pulled(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    f: &ast::StmtFor,
+    pull: &mut dyn FnMut(&mut Runtime) -> PyResult<Option<Value>>,
+) -> PyResult<Flow> {
+    while let Some(item) = pull(rt)? {
+        rt.check_interrupt()?;
+        assign_target(rt, ctx, &f.target, item)?;
+        match exec_block(rt, ctx, &f.body)? {
+            Flow::Break => return Ok(Flow::Normal),
+            Flow::Return(v) => return Ok(Flow::Return(v)),
+            _ => {}
+        }
+    }
+    exec_block(rt, ctx, &f.orelse)
+}
 fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow> {
     if f.is_async {
         return Err(unsupported("async for loops"));
@@ -290,31 +308,13 @@ fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow>
         }
         return exec_block(rt, ctx, &f.orelse);
     }
-    // Generators run one item at a time, so infinite ones work.
+    // Generators and native lazy iterators (`itertools.count()`) run one item at a time,
+    // so infinite ones work.
     if let Some(g) = crate::interp::generators::as_generator(&iterable) {
-        while let Some(item) = g.next_value(rt)? {
-            rt.check_interrupt()?;
-            assign_target(rt, ctx, &f.target, item)?;
-            match exec_block(rt, ctx, &f.body)? {
-                Flow::Break => return Ok(Flow::Normal),
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                _ => {}
-            }
-        }
-        return exec_block(rt, ctx, &f.orelse);
+        return for_each_pulled(rt, ctx, f, &mut |rt| g.next_value(rt));
     }
-    // So do native lazy iterators (`itertools.count()`).
     if let Some(it) = crate::interp::iterators::as_lazy(&iterable) {
-        while let Some(item) = it.next_item(rt)? {
-            rt.check_interrupt()?;
-            assign_target(rt, ctx, &f.target, item)?;
-            match exec_block(rt, ctx, &f.body)? {
-                Flow::Break => return Ok(Flow::Normal),
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                _ => {}
-            }
-        }
-        return exec_block(rt, ctx, &f.orelse);
+        return for_each_pulled(rt, ctx, f, &mut |rt| it.next_item(rt));
     }
     let items = ops::iterate(rt, &iterable)?;
     for item in items {
