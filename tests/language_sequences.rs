@@ -197,3 +197,23 @@ fn append_calls_behave_as_the_bound_method_does() {
          [2]\n"
     );
 }
+
+#[test]
+fn set_add_calls_behave_as_the_bound_method_does() {
+    // `s.add(v)` is called directly too; expected text from CPython 3.11.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "s = set()\ns.add(1)\ns.add(1)\ns.add((1, 2))\nf = s.add\nf(3)\nprint(sorted(s, key=str))\n\
+         for bad in ('s.add()', 's.add(1, 2)', 's.add([1])', 's.add(x=1)'):\n    try:\n        eval(bad)\n    except TypeError as e:\n        print(e)\n\
+         class S:\n    def add(self, v):\n        print('mine', v)\nS().add(5)\n",
+    );
+    assert_eq!(
+        out,
+        "[(1, 2), 1, 3]\n\
+         set.add() takes exactly one argument (0 given)\n\
+         set.add() takes exactly one argument (2 given)\n\
+         unhashable type: 'list'\n\
+         set.add() takes no keyword arguments\n\
+         mine 5\n"
+    );
+}

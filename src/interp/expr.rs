@@ -34,8 +34,9 @@ pub fn eval(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
     eval_inner(rt, ctx, e).map_err(|err| ctx.locate(err, e.range()))
 }
 
-/// `xs.append(v)` on a list, without building the bound method first: the one method call
-/// in most loops that fill a list. None when the call is anything else.
+/// `xs.append(v)` on a list and `s.add(v)` on a set, without building the bound method
+/// first: the method calls in most loops that fill a collection. None when the call is
+/// anything else (it then goes through the bound method, with its argument checks).
 fn list_append(
     rt: &mut Runtime,
     ctx: &mut Ctx,
@@ -43,19 +44,22 @@ fn list_append(
     a: &ast::ExprAttribute,
     call: &ast::Arguments,
 ) -> PyResult<Option<Value>> {
-    let Value::List(items) = base else {
-        return Ok(None);
-    };
-    if a.attr.as_str() != "append"
-        || call.args.len() != 1
-        || !call.keywords.is_empty()
-        || matches!(call.args[0], Expr::Starred(_))
-    {
-        return Ok(None);
+    let plain_one_arg = call.args.len() == 1
+        && call.keywords.is_empty()
+        && !matches!(call.args[0], Expr::Starred(_));
+    match (base, a.attr.as_str()) {
+        (Value::List(items), "append") if plain_one_arg => {
+            let v = eval(rt, ctx, &call.args[0])?;
+            items.borrow_mut().push(v);
+            Ok(Some(Value::None))
+        }
+        (Value::Set(set), "add") if plain_one_arg => {
+            let v = eval(rt, ctx, &call.args[0])?;
+            crate::interp::sets::add(rt, set, v)?;
+            Ok(Some(Value::None))
+        }
+        _ => Ok(None),
     }
-    let v = eval(rt, ctx, &call.args[0])?;
-    items.borrow_mut().push(v);
-    Ok(Some(Value::None))
 }
 
 fn name_error(name: &str) -> PyErr {

@@ -147,6 +147,11 @@ fn m(
 }
 
 fn one(a: &Args, name: &str) -> PyResult<Value> {
+    if !a.kw.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "set.{name}() takes no keyword arguments"
+        )));
+    }
     match a.pos.as_slice() {
         [v] => Ok(v.clone()),
         _ => Err(PyErr::type_error(format!(
