@@ -1,9 +1,10 @@
 //! Behaviours found missing by running Numba's own CUDA tests: `view()` changing the item
 //! size, copies from broadcast host arrays, single-signature kernels launched with arrays
 //! of another dtype of the same size, namedtuple kernel arguments, ufuncs over more than 3
-//! dimensions, uint64 literals in kernels and `print()` with more than 32 items. Expected
-//! outputs come from NumPy 2 and hardware Numba; kernels that the CUDA device would run are
-//! also compiled by NVRTC through `inspect_asm()` where it is loadable.
+//! dimensions, uint64 literals in kernels, `print()` with more than 32 items and the record
+//! dtype of xoroshiro128p states. Expected outputs come from NumPy 2 and hardware Numba;
+//! kernels that the CUDA device would run are also compiled by NVRTC through
+//! `inspect_asm()` where it is loadable.
 
 mod common;
 use common::Session;
@@ -177,4 +178,50 @@ fn print_with_more_than_32_items_shows_the_raw_format_and_warns() {
     c.ok();
     assert!(c.out.stderr.is_empty(), "{}", c.out.stderr);
     compiles_for_gpu(&mut s, "many");
+}
+
+#[test]
+fn xoroshiro_states_hold_numbas_record_dtype() {
+    let mut s = setup();
+    s.run("from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float64\nstates = create_xoroshiro128p_states(3, seed=1)")
+        .ok();
+    // Numba's shape, dtype and sizes for the device array.
+    let out = s.stdout(
+        "print(states.shape, states.size, len(states), states.itemsize, states.strides, states.nbytes)\n\
+         print(repr(states.dtype), states.dtype.names)",
+    );
+    assert_eq!(
+        out,
+        "(3,) 3 3 16 (16,) 48\ndtype([('s0', '<u8'), ('s1', '<u8')], align=True) ('s0', 's1')\n"
+    );
+    // The host copy is a NumPy record array; repr, str, records and fields as NumPy 2
+    // prints these states (seed 1 gives Numba's values).
+    let out = s.stdout("h = states.copy_to_host()\nprint(repr(h))\nprint(h)\nprint(repr(h[0]))");
+    let spec = "{'names': ['s0', 's1'], 'formats': ['<u8', '<u8'], 'offsets': [0, 8], 'itemsize': 16, 'aligned': True}";
+    assert_eq!(
+        out,
+        format!(
+            "array([(10451216379200822465, 10451216379200822465),\n       ( 8341117667364343960,  7824662623250379246),\n       (  809817624983272012, 15258973161149853818)],\n      dtype={spec})\n\
+             [(10451216379200822465, 10451216379200822465)\n ( 8341117667364343960,  7824662623250379246)\n (  809817624983272012, 15258973161149853818)]\n\
+             np.void((10451216379200822465, 10451216379200822465), dtype={spec})\n"
+        )
+    );
+    let out = s.stdout(
+        "print(h['s0'], h[2]['s1'], h['s1'].strides)\nprint(h == h[0], len(np.unique(h)))\n\
+         print(len(np.unique(create_xoroshiro128p_states(10, seed=1).copy_to_host())))",
+    );
+    assert_eq!(
+        out,
+        "[10451216379200822465  8341117667364343960   809817624983272012] 15258973161149853818 (16,)\n[ True False False] 3\n10\n"
+    );
+    // Kernels still draw from the states, also after a round trip through the host and
+    // from a slice.
+    let out = s.stdout(
+        "@cuda.jit\ndef draw(st, out):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = xoroshiro128p_uniform_float64(st, i)\n\
+         a = cuda.device_array(3)\nb = cuda.device_array(3)\n\
+         draw[1, 3](states, a)\nback = cuda.to_device(h)\nprint(back.shape, back.dtype.names)\n\
+         draw[1, 3](back, b)\nprint((a.copy_to_host() == b.copy_to_host()).all(), states[1:].shape)",
+    );
+    assert_eq!(out, "(3,) ('s0', 's1')\nTrue (2,)\n");
+    compiles_for_gpu(&mut s, "draw");
 }

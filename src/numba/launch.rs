@@ -335,7 +335,10 @@ pub fn register_random(m: &Module) {
             let host = states_array(n as usize, seed, sub as u64)?;
             let view = api::alloc(rt, &host.shape, DType::U64, stream)?;
             api::htod(rt, &host, &view, stream, Transfer { explicit: true, call: "create_xoroshiro128p_states".into() })?;
-            Ok(crate::numba_cuda::devicearray::DeviceNDArray::value(view))
+            Ok(crate::numba_cuda::device_records::DeviceRecords::value(
+                view,
+                &crate::py::records::XOROSHIRO128P,
+            ))
         },
     );
 }

@@ -65,6 +65,11 @@ pub fn view_of(rt: &mut Runtime, v: &Value) -> PyResult<Option<DeviceView>> {
                 state::check_not_freed(rt, d.view.alloc.id)?;
                 return Ok(Some(d.view.clone()));
             }
+            if let Some(d) = any.downcast_ref::<crate::numba_cuda::device_records::DeviceRecords>()
+            {
+                state::check_not_freed(rt, d.inner.view.alloc.id)?;
+                return Ok(Some(d.inner.view.clone()));
+            }
             if let Some(view) = other_kinds_view(any) {
                 // A CuPy view of a Numba array shares its allocation, and so its `.free()`.
                 state::check_not_freed(rt, view.alloc.id)?;

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `cudadrv.rs` | `numba.cuda.cudadrv`: the driver-level paths (`devicearray.auto_device`, `driver.device_memset`, `driver.host_to_device`, `devices.get_context`, ...) that Numba's tests and older tutorials use. |
 //! | `devicearray.rs` | `DeviceNDArray`: Numba's device array object over a `DeviceView`. |
+//! | `device_records.rs` | Device arrays of records (`create_xoroshiro128p_states`): Numba's shape and dtype on the outside, the `(n, 2)` uint64 memory kernels read underneath. |
 //! | `devicemethods.rs` | The methods of `DeviceNDArray` (bound to the receiver). |
 //! | `hostconv.rs` | Turning Python values into host arrays for transfers (`cuda.to_device([1, 2])`, `d[:] = [1, 3]`): NumPy's own conversion, so lists become the arrays NumPy would make. |
 //! | `hostmem.rs` | Pinned, mapped and managed host memory, and the `cuda.pinned` / `cuda.mapped` / `cuda.defer_cleanup` context managers. |
@@ -21,6 +22,7 @@
 //! The `numba.cuda` module: allocation, transfer, streams, events, devices.
 
 pub mod cudadrv;
+pub mod device_records;
 pub mod devicearray;
 pub mod devicemethods;
 pub mod hostconv;
@@ -40,11 +42,13 @@ use crate::arrays::{contiguous, NdArray};
 use crate::device::api::{self, Transfer};
 use crate::device::state::HostKind;
 use crate::device::DeviceView;
+use crate::numba_cuda::device_records::DeviceRecords;
 use crate::numba_cuda::devicearray::{arg, DeviceNDArray, ERR_CONTIGUOUS};
 use crate::numba_cuda::hostmem::{DeferCleanup, HostCtx};
 use crate::numba_cuda::stream_objects::{Event, Stream, StreamKind};
 use crate::numba_cuda::view_index::parse_shape;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::records::RecordArray;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Module, Value};
 
@@ -153,9 +157,24 @@ pub fn to_device(
         )?;
         return Ok(to.clone());
     }
-    if obj.downcast::<DeviceNDArray>().is_some() {
+    if obj.downcast::<DeviceNDArray>().is_some() || obj.downcast::<DeviceRecords>().is_some() {
         crate::numba_cuda::interop::view_of(rt, obj)?;
         return Ok(obj.clone());
+    }
+    if let Some(r) = RecordArray::of(obj) {
+        let fields = to_device(
+            rt,
+            &Value::Array(Box::new(r.data.clone())),
+            stream,
+            copy,
+            None,
+        )?;
+        return match crate::numba_cuda::interop::view_of(rt, &fields)? {
+            Some(view) => Ok(DeviceRecords::value(view, r.layout)),
+            None => Err(PyErr::type_error(
+                "to_device() of a record array made no device array",
+            )),
+        };
     }
     // Mapped and managed host arrays already are device memory.
     if matches!(obj, Value::Array(_)) && crate::numba_cuda::interop::view_of(rt, obj)?.is_some() {

@@ -188,6 +188,9 @@ pub fn comparisons(m: &Module) {
                 "unique",
                 &["ar", "return_index=", "return_inverse=", "return_counts="],
             )?;
+            if let Some(r) = crate::py::records::RecordArray::of(arg(&b, 0)) {
+                return crate::py::records::unique(r);
+            }
             let x = crate::py::ndarray_methods::ravel(&to_ndarray(rt, arg(&b, 0))?)?;
             let s = sort(&x, false)?;
             let out = with_dtype!(s.dtype, T => {

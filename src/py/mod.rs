@@ -13,6 +13,7 @@
 //! | `ndarray_docs.rs` | Signatures and one-paragraph docs of the ndarray methods, for `arr.sum?`, inspection and keyword completion inside calls (`arr.sum(ax` → `axis=`). |
 //! | `ndarray_methods.rs` | ndarray attributes and methods (`a.shape`, `a.reshape(...)`, `a.sum(axis=0)` ...), and the shape manipulations they share with the `numpy` module functions. |
 //! | `promote.rs` | NEP 50 for Python scalars: the dtype a Python `int`, `float` or `bool` takes next to an array or NumPy scalar (the dtype table itself is [`crate::arrays::promote`]). |
+//! | `records.rs` | Structured arrays of uint64 fields (Numba's xoroshiro128p states) with NumPy's face: `(n,)` shape, `np.void` records, field views, repr, `==`, `np.unique`. |
 //! | `registry.rs` | The registries the engine fills and the interpreter reads: importable modules (built on first import, then cached for the session) and magics beyond the interpreter's own. |
 //! | `runtime.rs` | The runtime context handed to every native function: the output channel to the frontend, the interrupt flag, and per-subsystem session state. |
 //! | `value.rs` | The value model shared by the interpreter and every native module. |
@@ -25,6 +26,7 @@ pub mod ndarray_attrs;
 pub mod ndarray_docs;
 pub mod ndarray_methods;
 pub mod promote;
+pub mod records;
 pub mod registry;
 pub mod runtime;
 pub mod value;
