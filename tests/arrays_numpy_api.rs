@@ -175,6 +175,42 @@ fn flags_read_as_attributes_and_as_a_mapping() {
 }
 
 #[test]
+fn writeable_false_makes_every_write_raise_as_numpy_does() {
+    // Messages and flags as NumPy 2.3 gives them.
+    let mut s = Session::new();
+    s.run(
+        "import numpy as np\nfrom numba import cuda\na = np.arange(4.0)\na.flags.writeable = False",
+    )
+    .ok();
+    let out = s.stdout(
+        "for code in ['a[0] = 1', 'a += 1', 'np.add(a, 1, out=a)', 'a.sort()', 'a.fill(0)', 'a[:2][0] = 5', 'a[1:].flags.writeable = True']:\n\
+         \x20   try:\n\
+         \x20       exec(code)\n\
+         \x20       print('ok')\n\
+         \x20   except ValueError as e:\n\
+         \x20       print(e)\n\
+         print(a.flags.writeable, a.flags['W'], a[1:].flags.writeable, a.copy().flags.writeable, a.flags.carray, a)",
+    );
+    assert_eq!(
+        out,
+        "assignment destination is read-only\noutput array is read-only\noutput array is read-only\nsort array is read-only\nassignment destination is read-only\nassignment destination is read-only\ncannot set WRITEABLE flag to True of this array\nFalse False False True False [0. 1. 2. 3.]\n"
+    );
+    assert!(s
+        .stdout("print(repr(a.flags))")
+        .contains("WRITEABLE : False"));
+    // Reading works, and so does copying to a device (Numba's test_device_array_from_readonly).
+    assert_eq!(
+        s.stdout("print(cuda.to_device(a).copy_to_host(), a.sum())"),
+        "[0. 1. 2. 3.] 6.0\n"
+    );
+    // The owner may lift the mark again.
+    assert_eq!(
+        s.stdout("a.flags['WRITEABLE'] = True\na[0] = 9\nprint(a, a.flags.writeable)"),
+        "[9. 1. 2. 3.] True\n"
+    );
+}
+
+#[test]
 fn array_takes_the_memory_order_it_is_asked_for() {
     // NumPy 2.3: order='F' copies column-major; 'K' and 'A' keep a Fortran-ordered
     // source Fortran-ordered; an unknown order is a ValueError.

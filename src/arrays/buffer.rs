@@ -10,6 +10,7 @@
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::any::Any;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// Recently freed large allocations, reused by [`Buffer::for_overwrite`]: NumPy's results
@@ -40,6 +41,9 @@ pub struct Buffer {
     /// For memory allocated elsewhere (page-locked host memory of the CUDA driver): the
     /// owner that frees it when dropped. None for this module's own allocations.
     foreign: Option<Box<dyn Any + Send + Sync>>,
+    /// `a.flags.writeable = False`: NumPy keeps the flag per view; nbcuda keeps it for the
+    /// memory, so every view of it (also views made earlier) becomes read-only.
+    readonly: AtomicBool,
 }
 
 // SAFETY: a Buffer owns its allocation; access from several threads is raw-pointer access
@@ -58,6 +62,7 @@ impl Buffer {
     pub fn zeroed(len: usize) -> Result<Buffer, AllocError> {
         if len == 0 {
             return Ok(Buffer {
+                readonly: AtomicBool::new(false),
                 ptr: NonNull::dangling(),
                 len: 0,
                 base: NonNull::dangling(),
@@ -81,6 +86,7 @@ impl Buffer {
         // SAFETY: pad < ALIGN, so ptr..ptr+len lies inside the alloc_len = len + ALIGN bytes.
         let ptr = unsafe { NonNull::new_unchecked(raw.add(pad)) };
         Ok(Buffer {
+            readonly: AtomicBool::new(false),
             ptr,
             len,
             base,
@@ -111,6 +117,7 @@ impl Buffer {
                     )
                 };
                 return Ok(Buffer {
+                    readonly: AtomicBool::new(false),
                     ptr,
                     len,
                     base,
@@ -138,6 +145,7 @@ impl Buffer {
             "foreign memory must be 64-byte aligned"
         );
         Buffer {
+            readonly: AtomicBool::new(false),
             ptr,
             len,
             base: ptr,
@@ -151,6 +159,13 @@ impl Buffer {
         self.foreign.as_ref()?.downcast_ref::<T>()
     }
 
+    /// Whether Python code may write this memory (`ndarray.flags.writeable`).
+    pub fn is_readonly(&self) -> bool {
+        self.readonly.load(Ordering::Relaxed)
+    }
+    pub fn set_readonly(&self, readonly: bool) {
+        self.readonly.store(readonly, Ordering::Relaxed);
+    }
     pub fn len(&self) -> usize {
         self.len
     }

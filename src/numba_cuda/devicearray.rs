@@ -58,6 +58,7 @@ pub fn flags_value(view: &DeviceView) -> Value {
         contiguous(&view.shape, &view.strides, isz, true),
         contiguous(&view.shape, &view.strides, isz, false),
         true,
+        None,
     )
 }
 

@@ -59,7 +59,10 @@ pub(crate) fn arg(b: &[Option<Value>], i: usize) -> &Value {
 pub(crate) fn out_arg(v: &Option<Value>) -> PyResult<Option<NdArray>> {
     match v {
         None | Some(Value::None) => Ok(None),
-        Some(Value::Array(a)) => Ok(Some(a.as_ref().clone())),
+        Some(Value::Array(a)) => {
+            crate::py::ndarray_attrs::check_writeable(a, "output array")?;
+            Ok(Some(a.as_ref().clone()))
+        }
         Some(Value::Tuple(t)) if t.len() == 1 => out_arg(&Some(t[0].clone())),
         Some(other) => Err(PyErr::type_error(format!(
             "return arrays must be of ArrayType, not {}",

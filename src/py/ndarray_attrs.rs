@@ -92,8 +92,18 @@ pub fn value_for_fill(rt: &mut Runtime, v: &Value, dtype: DType) -> PyResult<Sca
     Ok(first_scalar(&a).cast(dtype))
 }
 
+/// NumPy's refusal to write read-only memory (`flags.writeable` False); `what` is NumPy's
+/// name for the destination ("assignment destination", "output array", "sort array").
+pub fn check_writeable(a: &NdArray, what: &str) -> PyResult<()> {
+    if a.buf.is_readonly() {
+        return Err(PyErr::value_error(format!("{what} is read-only")));
+    }
+    Ok(())
+}
+
 /// `arr[key] = value` with broadcasting.
 pub fn array_setitem(a: &NdArray, key: &Value, value: &Value, rt: &mut Runtime) -> PyResult<()> {
+    check_writeable(a, "assignment destination")?;
     let keys = parse_key(rt, key)?;
     let val = value_for(rt, value, a.dtype)?;
     match resolve(a, keys)? {
@@ -176,6 +186,7 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
 /// change. A result NumPy could not cast back into `a`'s dtype under 'same_kind' (an int
 /// array `+= 1.5`) raises UFuncTypeError instead of truncating.
 pub fn inplace_op(op: BinOp, a: &NdArray, rhs: &Value, rt: &mut Runtime) -> PyResult<Value> {
+    check_writeable(a, "output array")?;
     let lhs = Value::Array(Box::new(a.clone()));
     if op == BinOp::MatMul {
         let r = binary_op(op, &lhs, rhs, rt)?

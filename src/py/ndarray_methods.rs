@@ -233,6 +233,7 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
             a.is_c_contiguous(),
             a.is_f_contiguous(),
             a.offset == 0 && a.buf.len() == a.nbytes(),
+            Some(a.buf.clone()),
         ),
         m if METHODS.contains(&m) => method(a.clone(), m),
         _ => return Ok(None),
@@ -358,6 +359,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         }
         "tolist" => to_list(a),
         "sort" => {
+            crate::py::ndarray_attrs::check_writeable(a, "sort array")?;
             // In place, as ndarray.sort() does (the module function returns a copy).
             let f = numpy_function(rt, "sort")?.ok_or_else(|| PyErr::internal("np.sort"))?;
             let Value::Builtin(b) = &f else {
@@ -392,6 +394,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         }
         "fill" => {
             let b = args.bind(fname, &["value"])?;
+            crate::py::ndarray_attrs::check_writeable(a, "assignment destination")?;
             let v = value_for_fill(rt, b[0].as_ref().unwrap_or(&Value::None), a.dtype)?;
             fill(a, v);
             Ok(Value::None)
