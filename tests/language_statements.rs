@@ -278,3 +278,38 @@ fn deeply_nested_cells_are_refused_before_parsing_and_the_session_survives() {
         "42"
     );
 }
+
+#[test]
+fn recursion_reaches_cpythons_limit_on_any_thread_and_the_limit_can_be_raised() {
+    // This test runs on the harness's 2 MiB thread: Python calls must not overflow it
+    // before the limit. Outputs as CPython 3.11 gives them.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "import sys\ndef f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\n\
+         def g(n):\n    yield n\n    if n:\n        yield from g(n - 1)\n\
+         print(sys.getrecursionlimit(), f(990), sum(g(900)))\n\
+         try:\n    f(1005)\nexcept RecursionError as e:\n    print(type(e).__name__, e, isinstance(e, RuntimeError))",
+    );
+    assert_eq!(
+        out,
+        "1000 990 405450\nRecursionError maximum recursion depth exceeded True\n"
+    );
+    assert_eq!(
+        s.stdout("sys.setrecursionlimit(20000)\nprint(f(19000), sys.getrecursionlimit())"),
+        "19000 20000\n"
+    );
+    let c = s.run("sys.setrecursionlimit(0)");
+    assert_eq!(
+        c.evalue(),
+        "recursion limit must be greater or equal than 1"
+    );
+    let c = s.run("sys.setrecursionlimit(10**9)");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    // Endless recursion under a raised limit still ends in RecursionError, and the
+    // session goes on.
+    let out = s.stdout(
+        "sys.setrecursionlimit(100000)\ndef inf(n):\n    return inf(n + 1)\n\
+         try:\n    inf(0)\nexcept RecursionError:\n    print('stopped')\nsys.setrecursionlimit(1000)\nprint(f(10))",
+    );
+    assert_eq!(out, "stopped\n10\n");
+}

@@ -26,9 +26,49 @@ pub struct InterpState {
     pub depth: usize,
     /// Reply payloads of the running cell (`obj?` pages).
     pub payload: Vec<serde_json::Value>,
+    /// `sys.setrecursionlimit(n)`; None keeps CPython's default.
+    pub recursion_limit: Option<usize>,
 }
 
-pub const MAX_DEPTH: usize = 400;
+/// CPython's default recursion limit.
+pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
+/// The most `sys.setrecursionlimit` accepts. Native stack grows on the heap as calls nest
+/// (see [`enter_frame`]), so this bounds memory (a few kilobytes per call), not safety.
+pub const MAX_RECURSION_LIMIT: usize = 100_000;
+/// Native stack a Python call must find free, else it continues on a new heap segment of
+/// `STACK_SEGMENT` bytes. One call takes about 6 KiB; an expression nested as deep as the
+/// parser allows (`nesting.rs`) takes well under this.
+const STACK_RED_ZONE: usize = 1 << 20;
+const STACK_SEGMENT: usize = 32 << 20;
+
+impl InterpState {
+    pub fn recursion_limit(&self) -> usize {
+        self.recursion_limit.unwrap_or(DEFAULT_RECURSION_LIMIT)
+    }
+}
+
+/// Run one Python frame's `body`: RecursionError past the recursion limit, and never a
+/// native stack overflow, whatever the thread's stack size (a test harness thread has 2 MiB).
+pub fn enter_frame<T>(
+    rt: &mut Runtime,
+    body: impl FnOnce(&mut Runtime) -> PyResult<T>,
+) -> PyResult<T> {
+    let (depth, limit) = {
+        let st = rt.state::<InterpState>();
+        st.depth += 1;
+        (st.depth, st.recursion_limit())
+    };
+    let result = if depth > limit {
+        Err(PyErr::new(
+            "RecursionError",
+            "maximum recursion depth exceeded",
+        ))
+    } else {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || body(rt))
+    };
+    rt.state::<InterpState>().depth -= 1;
+    result
+}
 
 pub fn eval(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
     eval_inner(rt, ctx, e).map_err(|err| ctx.locate(err, e.range()))
@@ -495,21 +535,7 @@ pub fn call_value(rt: &mut Runtime, f: &Value, args: Args) -> PyResult<Value> {
 
 /// Bind arguments to a user function's parameters and run its body.
 pub fn call_function(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
-    let depth = {
-        let st = rt.state::<InterpState>();
-        st.depth += 1;
-        st.depth
-    };
-    let result = if depth > MAX_DEPTH {
-        Err(PyErr::new(
-            "RecursionError",
-            "maximum recursion depth exceeded",
-        ))
-    } else {
-        call_function_inner(rt, f, args)
-    };
-    rt.state::<InterpState>().depth -= 1;
-    result
+    enter_frame(rt, |rt| call_function_inner(rt, f, args))
 }
 
 fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {

@@ -19,7 +19,7 @@ use std::rc::Rc;
 
 use ruff_python_ast::{self as ast, Stmt};
 
-use crate::interp::expr::{eval, InterpState};
+use crate::interp::expr::eval;
 use crate::interp::frame::Ctx;
 use crate::interp::generator_machine::{block, run, Frame, Machine, Source, Step};
 pub use crate::interp::generator_machine::{has_yield, is_generator_body};
@@ -128,20 +128,7 @@ impl Generator {
                 return Ok(Step::Return(Value::None));
             }
         };
-        let depth = {
-            let st = rt.state::<InterpState>();
-            st.depth += 1;
-            st.depth
-        };
-        let result = if depth > crate::interp::expr::MAX_DEPTH {
-            Err(PyErr::new(
-                "RecursionError",
-                "maximum recursion depth exceeded",
-            ))
-        } else {
-            run(rt, &mut m, sent)
-        };
-        rt.state::<InterpState>().depth -= 1;
+        let result = crate::interp::expr::enter_frame(rt, |rt| run(rt, &mut m, sent));
         *self.state.borrow_mut() = match &result {
             Ok(Step::Yield(_)) => State::Ready(m),
             Ok(Step::Return(v)) => State::Done(v.clone()),

@@ -488,7 +488,43 @@ fn sys_module() -> Rc<Module> {
         "getrecursionlimit",
         "getrecursionlimit()",
         "The maximum call depth.",
-        |_, _| Ok(Value::Int(crate::interp::expr::MAX_DEPTH as i64)),
+        |rt, a| {
+            a.bind("getrecursionlimit", &[])?;
+            let limit = rt
+                .state::<crate::interp::expr::InterpState>()
+                .recursion_limit();
+            Ok(Value::Int(limit as i64))
+        },
+    );
+    m.func(
+        "setrecursionlimit",
+        "setrecursionlimit(limit)",
+        "Set the maximum call depth (at most 100000 in nbcuda).",
+        |rt, a| {
+            let b = a.bind("setrecursionlimit", &["limit"])?;
+            let v = b[0].clone().unwrap_or(Value::None);
+            if !matches!(v, Value::Int(_) | Value::Bool(_)) {
+                return Err(PyErr::type_error(format!(
+                    "'{}' object cannot be interpreted as an integer",
+                    v.type_name()
+                )));
+            }
+            let n = v.as_index()?;
+            if n < 1 {
+                return Err(PyErr::value_error(
+                    "recursion limit must be greater or equal than 1",
+                ));
+            }
+            let max = crate::interp::expr::MAX_RECURSION_LIMIT;
+            if n as u64 > max as u64 {
+                return Err(PyErr::value_error(format!(
+                    "nbcuda's recursion limit is at most {max}"
+                )));
+            }
+            rt.state::<crate::interp::expr::InterpState>()
+                .recursion_limit = Some(n as usize);
+            Ok(Value::None)
+        },
     );
     Rc::new(m)
 }
