@@ -1,5 +1,5 @@
-//! `functools.wraps`, `update_wrapper` and `cmp_to_key`, and attributes set on functions,
-//! against CPython 3.11. Expected outputs are CPython's for the same cells.
+//! `functools.wraps`, `update_wrapper`, `cmp_to_key` and `total_ordering`, and attributes
+//! set on functions, against CPython 3.11. Expected outputs are CPython's for the same cells.
 
 mod common;
 use common::Session;
@@ -38,4 +38,24 @@ fn function_name_must_be_a_string() {
     let c = s.run("f.__name__ = 3");
     assert_eq!(c.ename().as_deref(), Some("TypeError"));
     assert_eq!(c.evalue(), "__name__ must be set to a string object");
+}
+
+#[test]
+fn total_ordering_derives_the_missing_comparisons_from_the_defined_one() {
+    let mut s = Session::new();
+    let out = s.stdout("import functools\n@functools.total_ordering\nclass A:\n    def __init__(s, v): s.v = v\n    def __eq__(s, o): return s.v == o.v\n    def __lt__(s, o): return s.v < o.v\nprint([(A(x) <= A(y), A(x) >= A(y), A(x) > A(y)) for x in (1, 2) for y in (1, 2)])\n@functools.total_ordering\nclass B:\n    def __init__(s, v): s.v = v\n    def __eq__(s, o): return s.v == o.v\n    def __ge__(s, o): return s.v >= o.v\nprint([(B(x) <= B(y), B(x) < B(y), B(x) > B(y)) for x in (1, 2) for y in (1, 2)])\nprint(sorted([B(3), B(1), B(2)])[0].v, max(A(4), A(9)).v)\n@functools.total_ordering\nclass G:\n    def __init__(s, v): s.v = v\n    def __eq__(s, o): return s.v == o.v\n    def __gt__(s, o): return s.v > o.v\n    def __le__(s, o): return s.v <= o.v\nprint([(G(x) < G(y), G(x) >= G(y)) for x in (1, 2) for y in (1, 2)])\nclass C:\n    def __lt__(s, o):\n        return NotImplemented\nD = functools.total_ordering(C)\nprint(D is C)\ntry:\n    C() >= C()\nexcept TypeError as e:\n    print(\"TypeError\", e)\ntry:\n    @functools.total_ordering\n    class E: pass\nexcept ValueError as e:\n    print(\"ValueError\", e)\n");
+    assert_eq!(
+        out,
+        "[(True, True, False), (True, False, False), (False, True, True), (True, True, False)]\n\
+         [(True, False, False), (True, True, False), (False, False, True), (True, False, False)]\n\
+         1 9\n[(False, True), (True, False), (False, True), (False, True)]\nTrue\n\
+         TypeError '>=' not supported between instances of 'C' and 'C'\n\
+         ValueError must define at least one ordering operation: < > <= >=\n"
+    );
+    // Sequences name the operator that failed, not '<'.
+    let c = s.run("[1] > ['a']");
+    assert_eq!(
+        c.evalue(),
+        "'>' not supported between instances of 'int' and 'str'"
+    );
 }

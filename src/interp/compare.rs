@@ -141,6 +141,11 @@ pub fn is_same(a: &Value, b: &Value) -> bool {
 
 /// Ordering for `<`, `sorted`, `min`, `max`: Some(ordering) or TypeError.
 pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Ordering> {
+    ordering(rt, a, b, "<")
+}
+
+/// [`py_cmp`] for the operator `symbol`, which the TypeError names.
+fn ordering(rt: &mut Runtime, a: &Value, b: &Value, symbol: &str) -> PyResult<std::cmp::Ordering> {
     use std::cmp::Ordering;
     let numeric = |v: &Value| is_numeric(v) || matches!(v, Value::Scalar(_));
     Ok(match (a, b) {
@@ -157,10 +162,10 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
                 .unwrap_or(Ordering::Equal)
         }
         (Value::Str(x), Value::Str(y)) => x.cmp(y),
-        (Value::Tuple(x), Value::Tuple(y)) => in_comparison(rt, |rt| seq_cmp(rt, x, y))?,
+        (Value::Tuple(x), Value::Tuple(y)) => in_comparison(rt, |rt| seq_cmp(rt, x, y, symbol))?,
         (Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow().clone(), y.borrow().clone());
-            in_comparison(rt, |rt| seq_cmp(rt, &x, &y))?
+            in_comparison(rt, |rt| seq_cmp(rt, &x, &y, symbol))?
         }
         (Value::Object(_), _) | (_, Value::Object(_)) => {
             // Objects order through their comparison methods (`__lt__`), as sorted() uses;
@@ -171,7 +176,7 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
                 (Some(false), _) | (_, Some(false)) => Ordering::Equal,
                 (None, None) => {
                     return Err(PyErr::type_error(format!(
-                        "'<' not supported between instances of '{}' and '{}'",
+                        "'{symbol}' not supported between instances of '{}' and '{}'",
                         a.type_name(),
                         b.type_name()
                     )))
@@ -180,7 +185,7 @@ pub fn py_cmp(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<std::cmp::Orde
         }
         _ => {
             return Err(PyErr::type_error(format!(
-                "'<' not supported between instances of '{}' and '{}'",
+                "'{symbol}' not supported between instances of '{}' and '{}'",
                 a.type_name(),
                 b.type_name()
             )))
@@ -203,13 +208,18 @@ fn object_less(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<Option<bool>>
     Ok(None)
 }
 
-fn seq_cmp(rt: &mut Runtime, x: &[Value], y: &[Value]) -> PyResult<std::cmp::Ordering> {
+fn seq_cmp(
+    rt: &mut Runtime,
+    x: &[Value],
+    y: &[Value],
+    symbol: &str,
+) -> PyResult<std::cmp::Ordering> {
     for (a, b) in x.iter().zip(y) {
         // As CPython: the first items that are not the same object and not equal decide.
         if is_same(a, b) {
             continue;
         }
-        let o = py_cmp(rt, a, b)?;
+        let o = ordering(rt, a, b, symbol)?;
         if o != std::cmp::Ordering::Equal {
             return Ok(o);
         }
@@ -243,10 +253,10 @@ pub fn compare(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Va
     Ok(Value::Bool(match op {
         BinOp::Eq => py_eq(rt, a, b)?,
         BinOp::Ne => !py_eq(rt, a, b)?,
-        BinOp::Lt => py_cmp(rt, a, b)? == Less,
-        BinOp::Le => py_cmp(rt, a, b)? != Greater,
-        BinOp::Gt => py_cmp(rt, a, b)? == Greater,
-        BinOp::Ge => py_cmp(rt, a, b)? != Less,
+        BinOp::Lt => ordering(rt, a, b, "<")? == Less,
+        BinOp::Le => ordering(rt, a, b, "<=")? != Greater,
+        BinOp::Gt => ordering(rt, a, b, ">")? == Greater,
+        BinOp::Ge => ordering(rt, a, b, ">=")? != Less,
         _ => unreachable!("not a comparison"),
     }))
 }

@@ -1,6 +1,7 @@
-//! `functools.wraps`, `update_wrapper` and `cmp_to_key`: decorators that keep the wrapped
-//! function's name, qualname, doc and `__dict__` (with `__wrapped__`), and sort keys built
-//! from an old-style comparison function.
+//! `functools.wraps`, `update_wrapper`, `cmp_to_key` and `total_ordering`: decorators that
+//! keep the wrapped function's name, qualname, doc and `__dict__` (with `__wrapped__`), sort
+//! keys built from an old-style comparison function, and the ordering methods a class
+//! leaves out derived from the one it defines.
 
 use std::rc::Rc;
 
@@ -19,8 +20,20 @@ const ASSIGNED: [&str; 5] = [
     "__annotations__",
 ];
 
-/// Register `wraps`, `update_wrapper`, `cmp_to_key` and the wrapper constants.
+/// Register `wraps`, `update_wrapper`, `cmp_to_key`, `total_ordering` and the wrapper
+/// constants.
 pub fn register(m: &Module) {
+    m.func(
+        "total_ordering",
+        "total_ordering(cls)",
+        "Class decorator that fills in missing ordering methods from the one the class defines (and __eq__).",
+        |_, a| {
+            let b = a.bind("total_ordering", &["cls"])?;
+            let cls = b[0].clone().unwrap_or(Value::None);
+            total_ordering(&cls)?;
+            Ok(cls)
+        },
+    );
     m.set(
         "WRAPPER_ASSIGNMENTS",
         Value::tuple(ASSIGNED.iter().map(|s| Value::str(s)).collect()),
@@ -183,4 +196,88 @@ impl Object for CmpKey {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+const ORDERING: [&str; 4] = ["__lt__", "__le__", "__gt__", "__ge__"];
+
+/// CPython's choice: the defined operations are the roots, the greatest name among them
+/// (`__lt__` first) derives the others, each as `functools` writes it in Python.
+fn total_ordering(cls: &Value) -> PyResult<()> {
+    let class = crate::interp::classes::as_class(cls)
+        .ok_or_else(|| PyErr::type_error("total_ordering() decorates a class defined in a cell"))?;
+    let roots: Vec<&'static str> = ORDERING
+        .into_iter()
+        .filter(|n| class.find(n).is_some())
+        .collect();
+    let Some(&root) = roots.iter().max() else {
+        return Err(PyErr::value_error(
+            "must define at least one ordering operation: < > <= >=",
+        ));
+    };
+    for derived in ORDERING {
+        if roots.contains(&derived) {
+            continue;
+        }
+        let method = Value::object(crate::interp::class_tools::NativeMethod(Value::builtin(
+            &format!("{}.{derived}", class.qualname),
+            "(self, other)",
+            "Derived by functools.total_ordering.",
+            move |rt, a| {
+                let b = a.bind(derived, &["self", "other"])?;
+                let (this, other) = (
+                    b[0].clone().unwrap_or(Value::None),
+                    b[1].clone().unwrap_or(Value::None),
+                );
+                derive(rt, root, derived, &this, &other)
+            },
+        )));
+        class.attrs.borrow_mut().insert(derived.to_string(), method);
+    }
+    Ok(())
+}
+
+/// `derived(this, other)` from `root(this, other)`: the root's answer, negated or combined
+/// with `==`/`!=` as functools does; NotImplemented passes through.
+fn derive(
+    rt: &mut Runtime,
+    root: &str,
+    derived: &str,
+    this: &Value,
+    other: &Value,
+) -> PyResult<Value> {
+    let f = crate::interp::attrs::get_attr(rt, this, root)?;
+    let r = crate::interp::expr::call_value(rt, &f, Args::new(vec![other.clone()]))?;
+    if r.downcast::<crate::interp::class_tools::NotImplementedType>()
+        .is_some()
+    {
+        return Ok(r);
+    }
+    let r = rt.truthy(&r)?;
+    let eq = |rt: &mut Runtime| crate::interp::compare::py_eq(rt, this, other);
+    // Whether `derived` holds given `root`, per functools' table: "strict" roots (< >)
+    // and their mirrors need equality to split ties.
+    let same_side = matches!(
+        (root, derived),
+        ("__lt__", "__le__") | ("__le__", "__lt__") | ("__gt__", "__ge__") | ("__ge__", "__gt__")
+    );
+    let strict_root = matches!(root, "__lt__" | "__gt__");
+    Ok(Value::Bool(if same_side {
+        // lt -> le: r or ==; le -> lt: r and !=; gt -> ge: r or ==; ge -> gt: r and !=.
+        if strict_root {
+            r || eq(rt)?
+        } else {
+            r && !eq(rt)?
+        }
+    } else if matches!(
+        (root, derived),
+        ("__lt__", "__ge__") | ("__le__", "__gt__") | ("__gt__", "__le__") | ("__ge__", "__lt__")
+    ) {
+        !r
+    } else if strict_root {
+        // lt -> gt, gt -> lt: not r and !=.
+        !r && !eq(rt)?
+    } else {
+        // le -> ge, ge -> le: not r or ==.
+        !r || eq(rt)?
+    }))
 }
