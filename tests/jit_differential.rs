@@ -261,13 +261,11 @@ fn two_d_grids_and_grid_stride_loops() {
     );
     same("ab", &k, cfg2((3, 2), (8, 8)), 5);
     same("ab", &k, cfg2((2, 3), (16, 4)), 6);
-    // Grid-stride loops stay with the interpreter unless they use atomics (see cover.rs);
-    // the comparison still holds.
-    let k = kernel(
+    // Grid-stride loops run natively in lockstep rounds (see lockstep.rs).
+    let k = k1(
         "def gs(x, y, out):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, x.size, stride):\n        out[i] = x[i] + y[i]\n",
         &[arr1(DType::F32, 1), arr1(DType::F32, 1), arr1(DType::F32, 1)],
     );
-    assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none());
     same("gs", &k, cfg(2, 32), 7);
     same("gs", &k, cfg(1, 1), 8);
     let k = k1(
@@ -432,4 +430,307 @@ fn shared_read_modify_writes_keep_the_interpreters_lost_updates() {
     let c = array_of(&[1], DType::I64, &[0.0]);
     launch(&k, cfg(1, 64), &[arg(&c)]).unwrap();
     assert!(values(&c)[0] < 64.0, "{:?}", values(&c));
+}
+
+fn arrc(dtype: DType, ndim: usize) -> Ty {
+    Ty::Array {
+        dtype,
+        ndim,
+        layout: nbcuda::kernel::types::Layout::C,
+    }
+}
+
+/// A view of a fresh filled buffer of `len` elements: element 0 at element `start`, and
+/// the shape and element strides given (negative strides walk backwards).
+struct View {
+    len: usize,
+    start: usize,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+}
+
+fn view(len: usize, start: usize, shape: &[usize], strides: &[isize]) -> View {
+    View {
+        len,
+        start,
+        shape: shape.to_vec(),
+        strides: strides.to_vec(),
+    }
+}
+
+/// A C-contiguous array of `shape` as a [`View`].
+fn cview(shape: &[usize]) -> View {
+    let n: usize = shape.iter().product();
+    let st = NdArray::c_strides(shape, 1);
+    view(n, 0, shape, &st)
+}
+
+/// Run `k` on views of fresh buffers (same seed, same contents on both executors) and
+/// return every whole buffer's bytes, so a write outside a view shows too, or the fault.
+fn run_views(k: &CompiledKernel, c: LaunchConfig, vs: &[View], dt: DType, jit: bool) -> Outcome {
+    let mut rng = Lcg(42);
+    let mut bufs = Vec::new();
+    let mut args = Vec::new();
+    let isz = dt.itemsize() as isize;
+    for v in vs {
+        let a = NdArray::zeros(&[v.len], dt).unwrap();
+        fill(&a, &mut rng);
+        args.push(KernelArg::Array(nbcuda::kernel::abi::ArrayArg {
+            mem: nbcuda::kernel::abi::ArgMem::Host(a.buf.clone()),
+            offset: v.start * dt.itemsize(),
+            shape: v.shape.clone(),
+            strides: v.strides.iter().map(|s| s * isz).collect(),
+            dtype: dt,
+        }));
+        bufs.push(a);
+    }
+    match nbcuda::kernel::execute_on_cpu_with(k, &c, &args, jit) {
+        Ok(_) => Ok(bufs.iter().map(bytes).collect()),
+        Err(f) => Err((f.ename().to_string(), f.message)),
+    }
+}
+
+#[track_caller]
+fn same_views(what: &str, k: &CompiledKernel, c: LaunchConfig, vs: &[View], dt: DType) {
+    let a = run_views(k, c, vs, dt, false);
+    let b = run_views(k, c, vs, dt, true);
+    assert_eq!(a, b, "{what} {c:?}");
+}
+
+const AB: &str = "def ab(a, b, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] * 2 + b[x, y]\n";
+
+#[test]
+fn c_layout_arrays_of_one_shape_or_several_give_the_interpreters_bytes() {
+    let k = k1(
+        AB,
+        &[
+            arrc(DType::F32, 2),
+            arrc(DType::F32, 2),
+            arrc(DType::F32, 2),
+        ],
+    );
+    let c = cfg2((3, 2), (8, 8));
+    // One shape for all three (one shared-shape variant), then inputs larger than the
+    // output, then an output larger than its inputs (an IndexError).
+    same_views(
+        "ab",
+        &k,
+        c,
+        &[cview(&[20, 12]), cview(&[20, 12]), cview(&[20, 12])],
+        DType::F32,
+    );
+    same_views(
+        "ab",
+        &k,
+        c,
+        &[cview(&[30, 16]), cview(&[20, 13]), cview(&[20, 12])],
+        DType::F32,
+    );
+    let r = run_views(
+        &k,
+        c,
+        &[cview(&[20, 12]), cview(&[30, 16]), cview(&[22, 15])],
+        DType::F32,
+        true,
+    );
+    assert!(matches!(&r, Err((e, _)) if e == "IndexError"), "{r:?}");
+    same_views(
+        "ab",
+        &k,
+        c,
+        &[cview(&[20, 12]), cview(&[30, 16]), cview(&[22, 15])],
+        DType::F32,
+    );
+    // Axes of length 1 and empty arrays.
+    same_views(
+        "ab",
+        &k,
+        c,
+        &[cview(&[1, 12]), cview(&[1, 12]), cview(&[1, 12])],
+        DType::F32,
+    );
+    same_views(
+        "ab",
+        &k,
+        c,
+        &[cview(&[0, 12]), cview(&[0, 12]), cview(&[0, 12])],
+        DType::F32,
+    );
+}
+
+#[test]
+fn strided_reversed_and_offset_views_give_the_interpreters_bytes() {
+    let k = k1(
+        AB,
+        &[
+            arr1(DType::F64, 2),
+            arr1(DType::F64, 2),
+            arr1(DType::F64, 2),
+        ],
+    );
+    let c = cfg2((3, 2), (8, 8));
+    // A transposed input, a reversed and every-other-column input, an offset output.
+    let vs = [
+        view(240, 0, &[20, 12], &[1, 20]),
+        view(600, 599, &[20, 12], &[-30, -2]),
+        view(300, 37, &[20, 12], &[13, 1]),
+    ];
+    same_views("ab views", &k, c, &vs, DType::F64);
+    // The C-contiguous case of the same kernel compiled for any layout.
+    same_views(
+        "ab",
+        &k,
+        c,
+        &[cview(&[20, 12]), cview(&[20, 12]), cview(&[20, 12])],
+        DType::F64,
+    );
+    let k3 = k1(
+        "def t3(a, out):\n    x, y, z = cuda.grid(3)\n    if x < out.shape[0] and y < out.shape[1] and z < out.shape[2]:\n        out[x, y, z] = a[x, y, z] + x * 100 + y * 10 + z\n",
+        &[arr1(DType::I32, 3), arr1(DType::I32, 3)],
+    );
+    let c3 = LaunchConfig {
+        grid: [2, 2, 2],
+        block: [4, 3, 3],
+        dynamic_shared_bytes: 0,
+    };
+    same_views(
+        "t3",
+        &k3,
+        c3,
+        &[cview(&[6, 5, 4]), cview(&[6, 5, 4])],
+        DType::I32,
+    );
+    let vs = [
+        view(400, 399, &[6, 5, 4], &[-60, -12, -3]),
+        view(200, 3, &[6, 5, 4], &[1, 6, 30]),
+    ];
+    same_views("t3 views", &k3, c3, &vs, DType::I32);
+    let k3c = k1(
+        "def t3(a, out):\n    x, y, z = cuda.grid(3)\n    if x < out.shape[0] and y < out.shape[1] and z < out.shape[2]:\n        out[x, y, z] = a[x, y, z] + x * 100 + y * 10 + z\n",
+        &[arrc(DType::I32, 3), arrc(DType::I32, 3)],
+    );
+    same_views(
+        "t3 C",
+        &k3c,
+        c3,
+        &[cview(&[6, 5, 4]), cview(&[7, 5, 4])],
+        DType::I32,
+    );
+}
+
+const GS: &str = "def gs(x, y, out):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, x.size, stride):\n        out[i] = x[i] + y[i]\n";
+
+#[test]
+fn grid_stride_loops_run_in_lockstep_with_the_interpreters_bytes_and_faults() {
+    for layout in [arrc(DType::F32, 1), arr1(DType::F32, 1)] {
+        let k = k1(GS, &[layout.clone(), layout.clone(), layout.clone()]);
+        assert!(nbcuda::kernel::jit::lockstep::lockstep(&k.ir).is_some());
+        // Tails: sizes below, at and past the grid, and none at all.
+        for n in [0, 1, 63, 64, 65, 150, 1000] {
+            for c in [cfg(2, 32), cfg(1, 1), cfg(3, 64), cfg(5, 7)] {
+                same_views(
+                    "gs",
+                    &k,
+                    c,
+                    &[cview(&[n]), cview(&[n]), cview(&[n])],
+                    DType::F32,
+                );
+            }
+        }
+        // An output shorter than the inputs faults at the first lane past its end.
+        same_views(
+            "gs short",
+            &k,
+            cfg(2, 32),
+            &[cview(&[150]), cview(&[150]), cview(&[100])],
+            DType::F32,
+        );
+        let r = run_views(
+            &k,
+            cfg(2, 32),
+            &[cview(&[150]), cview(&[150]), cview(&[100])],
+            DType::F32,
+            true,
+        );
+        assert!(matches!(&r, Err((e, _)) if e == "IndexError"), "{r:?}");
+    }
+    let k = k1(
+        GS,
+        &[
+            arr1(DType::F32, 1),
+            arr1(DType::F32, 1),
+            arr1(DType::F32, 1),
+        ],
+    );
+    let vs = [
+        view(300, 299, &[150], &[-2]),
+        view(150, 0, &[150], &[1]),
+        view(160, 10, &[150], &[1]),
+    ];
+    same_views("gs reversed", &k, cfg(3, 16), &vs, DType::F32);
+    // A big launch runs its chunks on several workers.
+    same_views(
+        "gs big",
+        &k,
+        cfg(80, 256),
+        &[cview(&[100_003]), cview(&[100_003]), cview(&[100_003])],
+        DType::F32,
+    );
+}
+
+#[test]
+fn grid_stride_loops_with_breaks_returns_atomics_and_nesting_match() {
+    // `continue`, `break` and `return` inside the loop; a lane's draw count differs.
+    let k = k1(
+        "def gsb(x, out):\n    start = cuda.grid(1)\n    for i in range(start, x.size, cuda.gridsize(1)):\n        if x[i] < -3:\n            continue\n        if x[i] > 3.5:\n            break\n        if x[i] > 3.2:\n            return\n        out[i] = x[i] * 2\n",
+        &[arr1(DType::F64, 1), arr1(DType::F64, 1)],
+    );
+    assert!(nbcuda::kernel::jit::lockstep::lockstep(&k.ir).is_some());
+    for c in [cfg(2, 32), cfg(1, 5), cfg(4, 64)] {
+        same_views("gsb", &k, c, &[cview(&[500]), cview(&[500])], DType::F64);
+    }
+    // Float atomics on one element: the sum's bits depend on the order of the adds,
+    // and a small launch runs its chunks in order on both executors.
+    let k = k1(
+        "def fsum(x, out):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, x.size, stride):\n        cuda.atomic.add(out, 0, x[i] * 1.1)\n",
+        &[arr1(DType::F32, 1), arr1(DType::F32, 1)],
+    );
+    assert!(nbcuda::kernel::jit::lockstep::lockstep(&k.ir).is_some());
+    for c in [cfg(2, 32), cfg(3, 7)] {
+        same_views("fsum", &k, c, &[cview(&[700]), cview(&[1])], DType::F32);
+    }
+    // A 2-D grid-stride pair of loops: the outer one runs in lockstep.
+    let k = k1(
+        "def gs2(a, out):\n    x0, y0 = cuda.grid(2)\n    sx, sy = cuda.gridsize(2)\n    for x in range(x0, out.shape[0], sx):\n        for y in range(y0, out.shape[1], sy):\n            out[x, y] = a[x, y] * 3 - x\n",
+        &[arr1(DType::I64, 2), arr1(DType::I64, 2)],
+    );
+    assert!(nbcuda::kernel::jit::lockstep::lockstep(&k.ir).is_some());
+    for c in [cfg2((2, 2), (4, 4)), cfg2((1, 3), (3, 2))] {
+        same_views(
+            "gs2",
+            &k,
+            c,
+            &[cview(&[20, 13]), cview(&[20, 13])],
+            DType::I64,
+        );
+        let vs = [
+            view(600, 599, &[20, 13], &[-26, -2]),
+            view(260, 0, &[20, 13], &[1, 20]),
+        ];
+        same_views("gs2 views", &k, c, &vs, DType::I64);
+    }
+    // A per-thread sum carried across iterations and stored after the loop is not a
+    // lockstep shape: it stays with the interpreter (same bytes either way).
+    let k = kernel(
+        "def part(x, out):\n    start = cuda.grid(1)\n    s = 0.0\n    for i in range(start, x.size, cuda.gridsize(1)):\n        s += x[i]\n    out[start] = s\n",
+        &[arr1(DType::F64, 1), arr1(DType::F64, 1)],
+    );
+    assert!(nbcuda::kernel::jit::lockstep::lockstep(&k.ir).is_none());
+    same_views(
+        "part",
+        &k,
+        cfg(2, 32),
+        &[cview(&[500]), cview(&[64])],
+        DType::F64,
+    );
 }

@@ -83,23 +83,11 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
             return done;
         }
     }
-    let g = p.cfg.grid;
     let nblocks = p.cfg.blocks();
     let threads = p.cfg.threads_per_block();
-    let wide = p.k.hints.wide && g[1] == 1 && g[2] == 1;
     // A launch this small finishes in less time than waking the pool's workers takes.
     let small = nblocks * threads <= SMALL_LAUNCH_LANES;
-    let per_chunk = if wide && small {
-        (WIDE_LANES / threads).max(1)
-    } else if wide {
-        // Enough chunks to keep every worker busy, each as wide as the budget allows.
-        let workers = rayon::current_num_threads().max(1);
-        (WIDE_LANES / threads)
-            .min(nblocks.div_ceil(workers * 4))
-            .max(1)
-    } else {
-        1
-    };
+    let per_chunk = blocks_per_chunk(p);
     let nchunks = nblocks.div_ceil(per_chunk);
     let printed: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
@@ -164,6 +152,27 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     Ok(LaunchOutput {
         printed: parts.into_iter().map(|(_, s)| s).collect(),
     })
+}
+
+/// How many blocks the interpreter runs as one set of lanes. The JIT tier's lockstep
+/// kernels run the same chunks, so that their iterations come in the interpreter's order.
+pub(crate) fn blocks_per_chunk(p: &Prepared) -> usize {
+    let g = p.cfg.grid;
+    let nblocks = p.cfg.blocks();
+    let threads = p.cfg.threads_per_block().max(1);
+    let wide = p.k.hints.wide && g[1] == 1 && g[2] == 1;
+    let small = nblocks * threads <= SMALL_LAUNCH_LANES;
+    if wide && small {
+        (WIDE_LANES / threads).max(1)
+    } else if wide {
+        // Enough chunks to keep every worker busy, each as wide as the budget allows.
+        let workers = rayon::current_num_threads().max(1);
+        (WIDE_LANES / threads)
+            .min(nblocks.div_ceil(workers * 4))
+            .max(1)
+    } else {
+        1
+    }
 }
 
 /// Run a one-thread launch and return the bits of the kernel's return register (`@njit`).

@@ -6,11 +6,12 @@
 //! interpreter but not thread by thread. So a kernel that reads and writes one array
 //! (not atomically) at an element other threads may share stays with the interpreter.
 //!
-//! So does a grid-stride loop (`for i in range(start, n, cuda.gridsize(1))`): thread by
-//! thread, each thread's accesses lie a whole grid apart and miss the cache every time,
-//! while the interpreter's lanes walk the arrays contiguously and run about three times
-//! faster. Native code for it needs threads run in lockstep (the next stage). A loop with
-//! atomics stays native: the interpreter's per-lane atomics cost more than the misses.
+//! So does a grid-stride loop (`for i in range(start, n, cuda.gridsize(1))`) that native
+//! code cannot run in lockstep rounds (`lockstep.rs`): thread by thread, each thread's
+//! accesses lie a whole grid apart and miss the cache every time, while the interpreter's
+//! lanes walk the arrays contiguously and run about three times faster. A loop with
+//! atomics stays native either way: the interpreter's per-lane atomics cost more than the
+//! misses.
 
 use crate::arrays::operator::Arith;
 use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
@@ -176,8 +177,8 @@ fn shared_updates(k: &Kernel) -> Option<String> {
         f.walk(&k.body, Dep::default());
         passes += 1;
     }
-    if f.grid_stride {
-        return Some("a grid-stride loop".into());
+    if f.grid_stride && crate::kernel::jit::lockstep::lockstep(k).is_none() {
+        return Some("a grid-stride loop that cannot run in lockstep".into());
     }
     // A single-definition copy names the same value as its source.
     let mut copy_of = vec![None; k.regs.len()];

@@ -45,6 +45,9 @@ pub(crate) struct Ctx<'a> {
     pub end: i64,
     /// This worker's local memory: one thread's local arrays (threads run one at a time).
     pub local: *mut u8,
+    /// A lockstep kernel's per-lane state (see `lockstep.rs`): two words per lane of the
+    /// chunk, the loop counter and whether the lane has left the loop.
+    pub lanes: *mut i64,
     /// Set to 1 by a helper that stored a fault in `fault`.
     pub status: i64,
     pub p: &'a Prepared<'a>,

@@ -10,19 +10,17 @@ use std::collections::HashMap;
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::{F32, F64, I32, I64};
-use cranelift_codegen::ir::{
-    AbiParam, AtomicRmwOp, Block, FuncRef, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind,
-    Type, Value,
-};
+use cranelift_codegen::ir::types::{F32, F64, I64};
+use cranelift_codegen::ir::{AbiParam, Block, FuncRef, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::{FuncId, Module};
 
 use crate::arrays::dtype::DType;
-use crate::kernel::ir::{ArrRef, AtomicOp, Inst, Kernel, Op, Reg, Special, Stmt};
-use crate::kernel::jit::helpers::{code, Ctx, JArr, ATOMIC, RNG};
-use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, to_bits, zero};
-use crate::kernel::types::Ty;
+use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::jit::helpers::{code, Ctx, JArr, RNG};
+use crate::kernel::jit::lockstep;
+use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
+use crate::kernel::types::{Layout, Ty};
 
 /// Back-edges between two polls of the cancel flag: a poll is a call, a back-edge only a
 /// decrement, and even a one-instruction loop then polls every few microseconds.
@@ -64,12 +62,31 @@ pub(crate) fn slot(k: &Kernel, a: ArrRef) -> Option<usize> {
 /// Values of one array, loaded once at function entry.
 #[derive(Clone)]
 pub(super) struct ArrVals {
-    base: Value,
-    offset: Value,
-    shape: Vec<Value>,
-    strides: Vec<Value>,
-    dtype: DType,
-    slot: usize,
+    pub(super) base: Value,
+    pub(super) offset: Value,
+    pub(super) shape: Vec<Value>,
+    /// Empty for a C-contiguous array: its element offset is then computed from the shape
+    /// alone (Horner's rule, scaled by the constant itemsize), so no stride needs a
+    /// register in the thread loop.
+    pub(super) strides: Vec<Value>,
+    pub(super) dtype: DType,
+    pub(super) slot: usize,
+}
+
+impl ArrVals {
+    pub(super) fn contiguous(&self) -> bool {
+        self.strides.is_empty()
+    }
+}
+
+/// A bounds check already made on the current path: the array layout's shape (and
+/// strides), the index registers, and the byte offset it gave.
+pub(super) struct Checked {
+    pub(super) shape: Vec<Value>,
+    pub(super) strides: Vec<Value>,
+    pub(super) isz: i64,
+    pub(super) idx: Vec<Reg>,
+    pub(super) rel: Value,
 }
 
 pub(crate) struct Lower<'a, 'b, M: Module> {
@@ -84,11 +101,17 @@ pub(crate) struct Lower<'a, 'b, M: Module> {
     pub(super) refs: HashMap<&'static str, FuncRef>,
     pub(super) loops: Vec<(u32, Block, Block)>,
     pub(super) next_thread: Block,
+    /// Where `return` (or a `break` out of no loop) goes: the next thread, or in a
+    /// lockstep kernel the block that marks the lane done.
+    pub(super) exit_to: Block,
     pub(super) fail: Block,
     pub(super) t: [Variable; 3],
     pub(super) bid: [Variable; 3],
-    pub(super) tlin: Variable,
+    /// blockIdx * blockDim per axis, set once per block: a global id is then one add.
+    gbase: [Variable; 3],
     pub(super) blin: Variable,
+    /// Bounds checks that dominate the code being emitted (see [`Checked`]).
+    pub(super) checked: Vec<Checked>,
     pub(super) budget: Variable,
     pub(super) bdim: [Value; 3],
     pub(super) gdim: [Value; 3],
@@ -106,6 +129,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         module: &'a mut M,
         helpers: &'a HashMap<&'static str, FuncId>,
         k: &'a Kernel,
+        share: &[usize],
     ) -> Result<(), Unsupported> {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -121,10 +145,17 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let arrs_ptr = ld(&mut b, offset_of!(Ctx, arrs));
         let scal_ptr = ld(&mut b, offset_of!(Ctx, scalars));
         let local_ptr = ld(&mut b, offset_of!(Ctx, local));
+        let lanes_ptr = ld(&mut b, offset_of!(Ctx, lanes));
+        let ls = lockstep::lockstep(k).filter(|l| cl_type(k.regs[l.ctr as usize]) == I64);
         let mut arrs = HashMap::new();
         let jsz = std::mem::size_of::<JArr>();
         for (i, t) in k.params.iter().enumerate() {
-            if let Ty::Array { dtype, ndim, .. } = t {
+            if let Ty::Array {
+                dtype,
+                ndim,
+                layout,
+            } = t
+            {
                 let at = (i * jsz) as i32;
                 let base = b
                     .ins()
@@ -133,18 +164,33 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                     b.ins()
                         .load(I64, flags(), arrs_ptr, at + offset_of!(JArr, offset) as i32);
                 let n = (*ndim).min(3);
-                let shape = (0..n)
-                    .map(|ax| {
-                        let o = at + (offset_of!(JArr, shape) + 8 * ax) as i32;
-                        b.ins().load(I64, flags(), arrs_ptr, o)
-                    })
-                    .collect();
-                let strides = (0..n)
-                    .map(|ax| {
-                        let o = at + (offset_of!(JArr, strides) + 8 * ax) as i32;
-                        b.ins().load(I64, flags(), arrs_ptr, o)
-                    })
-                    .collect();
+                // Arrays the launch found to have one shape share its values, so their
+                // offsets and bounds checks are one computation.
+                let same: Option<&ArrVals> = share
+                    .get(i)
+                    .filter(|&&j| j < i)
+                    .and_then(|j| arrs.get(j))
+                    .filter(|o: &&ArrVals| o.shape.len() == n);
+                let shape = match same {
+                    Some(o) => o.shape.clone(),
+                    None => (0..n)
+                        .map(|ax| {
+                            let o = at + (offset_of!(JArr, shape) + 8 * ax) as i32;
+                            b.ins().load(I64, flags(), arrs_ptr, o)
+                        })
+                        .collect(),
+                };
+                // `run` sends arrays of a C-layout parameter only when they are.
+                let strides = if *layout == Layout::C {
+                    Vec::new()
+                } else {
+                    (0..n)
+                        .map(|ax| {
+                            let o = at + (offset_of!(JArr, strides) + 8 * ax) as i32;
+                            b.ins().load(I64, flags(), arrs_ptr, o)
+                        })
+                        .collect()
+                };
                 arrs.insert(
                     i,
                     ArrVals {
@@ -168,8 +214,6 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 .iter()
                 .map(|&s| b.ins().iconst(I64, s as i64))
                 .collect();
-            let st = crate::arrays::NdArray::c_strides(&d.shape, d.dtype.itemsize());
-            let strides = st.iter().map(|&s| b.ins().iconst(I64, s as i64)).collect();
             let offset = b.ins().iconst(I64, 0);
             arrs.insert(
                 slot,
@@ -177,7 +221,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                     base,
                     offset,
                     shape,
-                    strides,
+                    strides: Vec::new(),
                     dtype: d.dtype,
                     slot,
                 },
@@ -223,12 +267,19 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let var = |b: &mut FunctionBuilder| b.declare_var(I64);
         let t = [var(&mut b), var(&mut b), var(&mut b)];
         let bid = [var(&mut b), var(&mut b), var(&mut b)];
-        let (tlin, blin, budget) = (var(&mut b), var(&mut b), var(&mut b));
+        let gbase = [var(&mut b), var(&mut b), var(&mut b)];
+        let (blin, budget) = (var(&mut b), var(&mut b));
+        let (round, lane, any) = (var(&mut b), var(&mut b), var(&mut b));
         let pe = b.ins().iconst(I64, POLL_EVERY);
         b.def_var(budget, pe);
         b.def_var(blin, first);
         let zero64 = b.ins().iconst(I64, 0);
-        for v in t.iter().chain(&bid).chain([&tlin]) {
+        for v in t
+            .iter()
+            .chain(&bid)
+            .chain(&gbase)
+            .chain([&round, &lane, &any])
+        {
             b.def_var(*v, zero64);
         }
         let block_head = b.create_block();
@@ -240,12 +291,22 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let nexts = [b.create_block(), b.create_block(), b.create_block()];
         let block_next = b.create_block();
         let next_thread = nexts[0];
+        // A lockstep kernel runs the chunk's blocks once per round (see `lockstep.rs`).
+        let (round_head, round_end) = (b.create_block(), b.create_block());
+        let chunk_done = if ls.is_some() { round_end } else { done };
+        if ls.is_some() {
+            b.ins().jump(round_head, &[]);
+            b.switch_to_block(round_head);
+            b.def_var(blin, first);
+            b.def_var(lane, zero64);
+            b.def_var(any, zero64);
+        }
         b.ins().jump(block_head, &[]);
 
         b.switch_to_block(block_head);
         let bl = b.use_var(blin);
         let more = b.ins().icmp(IntCC::SignedLessThan, bl, end);
-        b.ins().brif(more, block_body, &[], done, &[]);
+        b.ins().brif(more, block_body, &[], chunk_done, &[]);
 
         b.switch_to_block(block_body);
         let bl = b.use_var(blin);
@@ -253,10 +314,11 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let q = b.ins().udiv(bl, gdim[0]);
         let by = b.ins().urem(q, gdim[1]);
         let bz = b.ins().udiv(q, gdim[1]);
-        for (v, x) in bid.iter().zip([bx, by, bz]) {
-            b.def_var(*v, x);
+        for (ax, x) in [bx, by, bz].into_iter().enumerate() {
+            b.def_var(bid[ax], x);
+            let g = b.ins().imul(x, bdim[ax]);
+            b.def_var(gbase[ax], g);
         }
-        b.def_var(tlin, zero64);
         b.def_var(t[2], zero64);
         b.ins().jump(heads[2], &[]);
         // Axis z outermost, x innermost: thread ids grow as the interpreter's lanes do.
@@ -275,10 +337,10 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             let cur = b.use_var(t[ax]);
             let inc = b.ins().iadd_imm_s(cur, 1);
             b.def_var(t[ax], inc);
-            if ax == 0 {
-                let tl = b.use_var(tlin);
-                let tl = b.ins().iadd_imm_s(tl, 1);
-                b.def_var(tlin, tl);
+            if ax == 0 && ls.is_some() {
+                let cur = b.use_var(lane);
+                let inc = b.ins().iadd_imm_s(cur, 1);
+                b.def_var(lane, inc);
             }
             b.ins().jump(heads[ax], &[]);
         }
@@ -296,6 +358,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         b.ins().return_(&[one]);
 
         b.switch_to_block(bodies[0]);
+        let lane_done = b.create_block();
         let mut l = Lower {
             b,
             module,
@@ -308,17 +371,40 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             refs: HashMap::new(),
             loops: Vec::new(),
             next_thread,
+            exit_to: if ls.is_some() { lane_done } else { next_thread },
             fail,
             t,
             bid,
-            tlin,
+            gbase,
             blin,
+            checked: Vec::new(),
             budget,
             bdim,
             gdim,
         };
-        l.stmts(&k.body)?;
-        l.b.ins().jump(next_thread, &[]);
+        match ls {
+            Some(ls) => {
+                l.lockstep_lane(ls, lanes_ptr, [round, lane, any], lane_done)?;
+                l.b.switch_to_block(round_end);
+                // Another round while any lane ran an iteration in this one.
+                let ran = l.b.use_var(any);
+                let (next_round, poll) = (l.b.create_block(), l.b.create_block());
+                l.b.ins().brif(ran, poll, &[], done, &[]);
+                l.b.switch_to_block(poll);
+                let ctx = l.ctx;
+                let stop = l.call1("nb_poll", &[ctx])?;
+                l.b.ins().brif(stop, fail, &[], next_round, &[]);
+                l.b.switch_to_block(next_round);
+                let r = l.b.use_var(round);
+                let r = l.b.ins().iadd_imm_s(r, 1);
+                l.b.def_var(round, r);
+                l.b.ins().jump(round_head, &[]);
+            }
+            None => {
+                l.stmts(&k.body)?;
+                l.b.ins().jump(next_thread, &[]);
+            }
+        }
         l.b.seal_all_blocks();
         Ok(())
     }
@@ -369,6 +455,16 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         self.b.switch_to_block(dead);
     }
 
+    /// The thread's linear index in its block (x fastest), computed where a fault, a
+    /// draw or the lane id needs it rather than counted in every thread.
+    pub(super) fn tlin(&mut self) -> Value {
+        let [x, y, z] = self.t.map(|v| self.b.use_var(v));
+        let zy = self.b.ins().imul(z, self.bdim[1]);
+        let zy = self.b.ins().iadd(zy, y);
+        let zyx = self.b.ins().imul(zy, self.bdim[0]);
+        self.b.ins().iadd(zyx, x)
+    }
+
     pub(super) fn reg(&mut self, r: Reg) -> Value {
         self.b.use_var(self.vars[r as usize])
     }
@@ -377,11 +473,13 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         self.k.regs[r as usize]
     }
 
-    fn stmts(&mut self, ss: &[Stmt]) -> Result<(), Unsupported> {
+    pub(super) fn stmts(&mut self, ss: &[Stmt]) -> Result<(), Unsupported> {
         for s in ss {
             match s {
                 Stmt::Inst(i) => self.inst(i)?,
                 Stmt::If(c, t, e) => {
+                    // A check made in one branch does not hold after it.
+                    let known = self.checked.len();
                     let cv = self.reg(*c);
                     let (tb, eb, join) = (
                         self.b.create_block(),
@@ -391,9 +489,11 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                     self.b.ins().brif(cv, tb, &[], eb, &[]);
                     self.b.switch_to_block(tb);
                     self.stmts(t)?;
+                    self.checked.truncate(known);
                     self.b.ins().jump(join, &[]);
                     self.b.switch_to_block(eb);
                     self.stmts(e)?;
+                    self.checked.truncate(known);
                     self.b.ins().jump(join, &[]);
                     self.b.switch_to_block(join);
                 }
@@ -403,6 +503,8 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                         self.b.create_block(),
                         self.b.create_block(),
                     );
+                    // The loop may redefine any index before it comes round again.
+                    self.checked.clear();
                     self.b.ins().jump(head, &[]);
                     self.b.switch_to_block(head);
                     self.loops.push((*id, exit, latch_b));
@@ -412,6 +514,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                     self.b.switch_to_block(latch_b);
                     self.stmts(latch)?;
                     self.back_edge(head)?;
+                    self.checked.clear();
                     self.b.switch_to_block(exit);
                 }
                 Stmt::Break(id) | Stmt::Continue(id) => {
@@ -420,13 +523,13 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                         (Some((_, brk, _)), Stmt::Break(_)) => *brk,
                         (Some((_, _, cont)), _) => *cont,
                         // As in the interpreter: leaving no enclosing loop ends the thread.
-                        (None, _) => self.next_thread,
+                        (None, _) => self.exit_to,
                     };
                     self.b.ins().jump(to, &[]);
                     self.dead_end();
                 }
                 Stmt::Exit => {
-                    self.b.ins().jump(self.next_thread, &[]);
+                    self.b.ins().jump(self.exit_to, &[]);
                     self.dead_end();
                 }
             }
@@ -453,6 +556,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
 
     fn set(&mut self, i: &Inst, v: Value) -> Result<(), Unsupported> {
         let d = i.dst.ok_or("instruction without destination")?;
+        self.checked.retain(|c| !c.idx.contains(&d));
         self.b.def_var(self.vars[d as usize], v);
         Ok(())
     }
@@ -527,7 +631,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 let index = self.reg(*ix);
                 let consts = [av.slot as i64, code(&RNG, kind), i.loc as i64];
                 let [s, kd, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
-                let (tl, bl) = (self.b.use_var(self.tlin), self.b.use_var(self.blin));
+                let (tl, bl) = (self.tlin(), self.b.use_var(self.blin));
                 let ctx = self.ctx;
                 let bits = self.call1("nb_rng", &[ctx, s, kd, index, loc, tl, bl])?;
                 self.check_status();
@@ -544,213 +648,12 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         self.set(i, v)
     }
 
-    fn arr(&mut self, a: ArrRef) -> Result<ArrVals, Unsupported> {
+    pub(super) fn arr(&mut self, a: ArrRef) -> Result<ArrVals, Unsupported> {
         let s = slot(self.k, a).ok_or("shared memory stays with the interpreter")?;
         self.arrs
             .get(&s)
             .cloned()
             .ok_or_else(|| "array reference to a scalar".into())
-    }
-
-    /// The element's byte offset from element 0 and its address, after the
-    /// interpreter's bounds check (negative indices wrap once; a failure raises its
-    /// IndexError through `nb_index_fault`).
-    fn address(
-        &mut self,
-        i: &Inst,
-        av: &ArrVals,
-        idx: &[Reg],
-    ) -> Result<(Value, Value), Unsupported> {
-        if idx.len() != av.shape.len() || idx.iter().any(|r| self.dt(*r).is_float()) {
-            return Err("index does not match the array".into());
-        }
-        let raw: Vec<Value> = idx.iter().map(|r| self.reg(*r)).collect();
-        if raw.is_empty() {
-            return Ok((self.b.ins().iconst(I64, 0), av.base));
-        }
-        // The usual access has every index in [0, n): one unsigned compare per axis. A
-        // negative index (wrapped once, as Python does) or a fault takes the cold path.
-        let inside: Vec<Value> = raw
-            .iter()
-            .zip(&av.shape)
-            .map(|(&x, &n)| self.b.ins().icmp(IntCC::UnsignedLessThan, x, n))
-            .collect();
-        let ok = self.all(&inside);
-        let rel_var = self.b.declare_var(I64);
-        let (fast, slow, cont) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(fast);
-        let rel = self.strided(av, &raw);
-        self.b.def_var(rel_var, rel);
-        self.b.ins().jump(cont, &[]);
-
-        self.b.switch_to_block(slow);
-        self.b.set_cold_block(slow);
-        let mut wrapped = Vec::new();
-        let mut inside = Vec::new();
-        for (&x, &n) in raw.iter().zip(&av.shape) {
-            let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
-            let plus = self.b.ins().iadd(x, n);
-            let w = self.b.ins().select(neg, plus, x);
-            inside.push(self.b.ins().icmp(IntCC::UnsignedLessThan, w, n));
-            wrapped.push(w);
-        }
-        let ok = self.all(&inside);
-        let (slow_ok, bad) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(ok, slow_ok, &[], bad, &[]);
-        self.b.switch_to_block(slow_ok);
-        let rel = self.strided(av, &wrapped);
-        self.b.def_var(rel_var, rel);
-        self.b.ins().jump(cont, &[]);
-        self.b.switch_to_block(bad);
-        self.b.set_cold_block(bad);
-        self.index_fault(i, av.slot as i64, &raw)?;
-
-        self.b.switch_to_block(cont);
-        let rel = self.b.use_var(rel_var);
-        Ok((rel, self.b.ins().iadd(av.base, rel)))
-    }
-
-    /// True (nonzero) when every flag is.
-    fn all(&mut self, conds: &[Value]) -> Value {
-        let mut acc = conds[0];
-        for &f in &conds[1..] {
-            acc = self.b.ins().band(acc, f);
-        }
-        acc
-    }
-
-    /// The byte offset of in-range indices `w` from element 0.
-    fn strided(&mut self, av: &ArrVals, w: &[Value]) -> Value {
-        let mut rel = self.b.ins().imul(w[0], av.strides[0]);
-        for (ax, &x) in w.iter().enumerate().skip(1) {
-            let part = self.b.ins().imul(x, av.strides[ax]);
-            rel = self.b.ins().iadd(rel, part);
-        }
-        rel
-    }
-
-    /// Store `vals` in a stack slot, call `nb_index_fault` and leave through `fail`.
-    fn index_fault(&mut self, i: &Inst, slot: i64, vals: &[Value]) -> Result<(), Unsupported> {
-        let ss = self.b.create_sized_stack_slot(StackSlotData::new(
-            StackSlotKind::ExplicitSlot,
-            (vals.len().max(1) * 8) as u32,
-            3,
-        ));
-        for (k, v) in vals.iter().enumerate() {
-            self.b.ins().stack_store(I64, *v, ss, (k * 8) as i32);
-        }
-        let ptr = self.b.ins().stack_addr(I64, ss, 0);
-        let n = if slot < 0 { vals.len() / 2 } else { vals.len() };
-        let consts = [i.loc as i64, slot, n as i64];
-        let [loc, s, n] = consts.map(|c| self.b.ins().iconst(I64, c));
-        let (tl, bl) = (self.b.use_var(self.tlin), self.b.use_var(self.blin));
-        let ctx = self.ctx;
-        self.call("nb_index_fault", &[ctx, loc, s, ptr, n, tl, bl])?;
-        self.b.ins().jump(self.fail, &[]);
-        Ok(())
-    }
-
-    fn check_view(&mut self, i: &Inst, idx: &[Reg], dims: &[Reg]) -> Result<(), Unsupported> {
-        if idx.len() != dims.len() || idx.is_empty() || idx.len() > 3 {
-            return Err("view check of an odd shape".into());
-        }
-        let xs: Vec<Value> = idx.iter().chain(dims).map(|r| self.reg(*r)).collect();
-        let n = idx.len();
-        let mut bad: Option<Value> = None;
-        for ax in 0..n {
-            let (x, d) = (xs[ax], xs[n + ax]);
-            let neg = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, x, 0);
-            let wrapped = self.b.ins().iadd(x, d);
-            let w = self.b.ins().select(neg, wrapped, x);
-            let lo = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, w, 0);
-            let hi = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, w, d);
-            let b1 = self.b.ins().bor(lo, hi);
-            bad = Some(match bad {
-                Some(o) => self.b.ins().bor(o, b1),
-                None => b1,
-            });
-        }
-        let bad = bad.ok_or("empty view check")?;
-        let (cont, cold) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(bad, cold, &[], cont, &[]);
-        self.b.switch_to_block(cold);
-        self.b.set_cold_block(cold);
-        self.index_fault(i, -1, &xs)?;
-        self.b.switch_to_block(cont);
-        Ok(())
-    }
-
-    fn atomic(
-        &mut self,
-        i: &Inst,
-        op: AtomicOp,
-        a: ArrRef,
-        idx: &[Reg],
-        vals: &[Reg],
-        dt: DType,
-    ) -> Result<Value, Unsupported> {
-        let av = self.arr(a)?;
-        if av.dtype != dt || vals.is_empty() {
-            return Err("atomic of an odd type".into());
-        }
-        let (rel, addr) = self.address(i, &av, idx)?;
-        let v0 = self.reg(vals[0]);
-        // Integer read-modify-writes are native atomic instructions, which leave memory
-        // and the old value exactly as the interpreter's CAS loop does (max and min store
-        // the old value again where the interpreter leaves it: the same bits).
-        let native = match dt {
-            DType::I32 | DType::U32 => Some(I32),
-            DType::I64 | DType::U64 => Some(I64),
-            _ => None,
-        };
-        let signed = dt.is_signed();
-        let rmw = match op {
-            AtomicOp::Add => Some(AtomicRmwOp::Add),
-            AtomicOp::Sub => Some(AtomicRmwOp::Sub),
-            AtomicOp::And => Some(AtomicRmwOp::And),
-            AtomicOp::Or => Some(AtomicRmwOp::Or),
-            AtomicOp::Xor => Some(AtomicRmwOp::Xor),
-            AtomicOp::Exch => Some(AtomicRmwOp::Xchg),
-            AtomicOp::Max if signed => Some(AtomicRmwOp::Smax),
-            AtomicOp::Max => Some(AtomicRmwOp::Umax),
-            AtomicOp::Min if signed => Some(AtomicRmwOp::Smin),
-            AtomicOp::Min => Some(AtomicRmwOp::Umin),
-            _ => None,
-        };
-        if let (Some(rmw), Some(ty)) = (rmw, native) {
-            let v = if ty == I32 {
-                self.b.ins().ireduce(I32, v0)
-            } else {
-                v0
-            };
-            let old = self.b.ins().atomic_rmw(ty, flags(), rmw, addr, v);
-            return Ok(match dt {
-                DType::I32 => self.b.ins().sextend(I64, old),
-                DType::U32 => self.b.ins().uextend(I64, old),
-                _ => old,
-            });
-        }
-        let b0 = to_bits(&mut self.b, v0, dt);
-        let b1 = match vals.get(1) {
-            Some(r) => {
-                let x = self.reg(*r);
-                to_bits(&mut self.b, x, dt)
-            }
-            None => self.b.ins().iconst(I64, 0),
-        };
-        let consts = [av.slot as i64, code(&ATOMIC, &op), i.loc as i64];
-        let [s, o, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
-        let (tl, bl) = (self.b.use_var(self.tlin), self.b.use_var(self.blin));
-        let ctx = self.ctx;
-        let off = self.b.ins().iadd(av.offset, rel);
-        let old = self.call1("nb_atomic", &[ctx, s, off, o, b0, b1, loc, tl, bl])?;
-        self.check_status();
-        Ok(from_bits(&mut self.b, old, dt))
     }
 
     pub(super) fn special(&mut self, s: Special) -> Value {
@@ -760,15 +663,14 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             Special::Ntid(k) => self.bdim[k.min(2) as usize],
             Special::Nctaid(k) => self.gdim[k.min(2) as usize],
             Special::LaneId => {
-                let t = self.b.use_var(self.tlin);
+                let t = self.tlin();
                 self.b.ins().band_imm_s(t, 31)
             }
             Special::WarpSize => self.b.ins().iconst(I64, 32),
             Special::GlobalId(k) => {
                 let k = k.min(2) as usize;
                 let t = self.b.use_var(self.t[k]);
-                let bi = self.b.use_var(self.bid[k]);
-                let base = self.b.ins().imul(bi, self.bdim[k]);
+                let base = self.b.use_var(self.gbase[k]);
                 self.b.ins().iadd(t, base)
             }
         }

@@ -4,23 +4,28 @@
 //! every result of this tier must be bit-identical to it, which is why everything whose
 //! semantics are more than one machine instruction calls the interpreter's own Rust
 //! functions. Kernels it does not cover (barriers, shared memory, `print`, shared
-//! read-modify-writes, grid-stride loops without atomics: see `cover.rs`) and launches
+//! read-modify-writes, grid-stride loops that cannot run in lockstep: see `cover.rs`) and launches
 //! whose arrays it cannot prove in range keep the interpreter. `NBCUDA_EXECUTOR=interp`
 //! turns the tier off; `NBCUDA_JIT_LOG` logs each kernel's compile time or why it stays
 //! interpreted, and `NBCUDA_JIT_DUMP` prints its Cranelift IR and machine code.
 //!
 //! | file | holds |
 //! |---|---|
-//! | `cover.rs` | Which kernels the tier takes: no barriers, shared memory or print, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
+//! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
+//! | `cover.rs` | Which kernels the tier takes: no barriers, shared memory or print, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
+//! | `lockstep.rs` | Which kernels run their grid-stride loop in lockstep rounds (one iteration of every lane of a chunk per round, the interpreter's order) rather than thread by thread. |
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the cancel poll. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
 //!
-//! `mod.rs`: the compile cache, the launch (which arrays qualify, blocks spread over the
-//! workers, the first fault by block as the interpreter picks it).
+//! `mod.rs`: the compile cache (general code, and variants for launches whose arrays share
+//! shapes), the launch (which arrays qualify, C-layout parameters checked contiguous,
+//! blocks spread over the workers, the first fault by block as the interpreter picks it).
 
+pub mod access;
 pub mod cover;
 pub mod helpers;
+pub mod lockstep;
 pub mod lower;
 pub mod ops;
 
@@ -41,12 +46,15 @@ use crate::kernel::exec::mem::RawMem;
 use crate::kernel::exec::{cancelled, desc, fault, ArrDesc, Prepared};
 use crate::kernel::ir::Kernel;
 use crate::kernel::jit::helpers::{Ctx, JArr};
+use crate::kernel::types::{Layout, Ty};
 
 /// Native code for one kernel specialisation.
 pub struct JitCode {
     entry: unsafe extern "C" fn(*mut Ctx) -> i64,
     /// How long Cranelift took (for benchmarks and `NBCUDA_JIT_LOG`).
     pub compile_time: Duration,
+    /// Whether the code runs its grid-stride loop in lockstep rounds (`lockstep.rs`).
+    pub lockstep: bool,
     /// Owns the executable memory `entry` points into.
     module: Option<JITModule>,
 }
@@ -68,9 +76,21 @@ impl Drop for JitCode {
     }
 }
 
-/// The per-kernel cache of its native code (None once compiling failed or was refused).
+/// The per-kernel cache of its native code (None once compiling failed or was refused):
+/// the general code, and the code for launches whose arrays share shapes (keyed by which
+/// parameter's shape each array parameter has, see [`shape_classes`]).
 #[derive(Clone, Default)]
-pub struct JitCache(Arc<OnceLock<Option<Arc<JitCode>>>>);
+pub struct JitCache(
+    Arc<OnceLock<Option<Arc<JitCode>>>>,
+    Arc<Mutex<Vec<Variant>>>,
+);
+
+/// Code compiled for one sharing of shapes (None: compiling it failed).
+type Variant = (Vec<usize>, Option<Arc<JitCode>>);
+
+/// Shape-sharing variants compiled per kernel at most; launches past them use the
+/// general code.
+const MAX_VARIANTS: usize = 8;
 
 impl std::fmt::Debug for JitCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -120,39 +140,93 @@ pub fn code_for(k: &Kernel) -> Option<Arc<JitCode>> {
     k.hints
         .jit
         .0
-        .get_or_init(|| {
-            if let Some(why) = unsupported(k) {
-                if log_enabled() {
-                    eprintln!("nbcuda jit: {} interpreted ({why})", k.name);
-                }
-                return None;
-            }
-            // A Cranelift bug must cost speed, not the session: the kernel stays interpreted.
-            let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(k)))
-                .unwrap_or_else(|_| Err("the code generator panicked".into()));
-            match compiled {
-                Ok(c) => {
-                    if log_enabled() {
-                        eprintln!(
-                            "nbcuda jit: {} compiled in {:.2} ms",
-                            k.name,
-                            c.compile_time.as_secs_f64() * 1e3
-                        );
-                    }
-                    Some(Arc::new(c))
-                }
-                Err(why) => {
-                    if log_enabled() {
-                        eprintln!("nbcuda jit: {} interpreted ({why})", k.name);
-                    }
-                    None
-                }
-            }
-        })
+        .get_or_init(|| compile_logged(k, &[]).map(Arc::new))
         .clone()
 }
 
-fn compile(k: &Kernel) -> Result<JitCode, String> {
+/// The code for a launch whose array parameters have the shapes `share` says (each the
+/// index of the first parameter with the same shape), compiled on first use.
+fn code_for_shapes(k: &Kernel, share: &[usize]) -> Option<Arc<JitCode>> {
+    let general = code_for(k)?;
+    if share.iter().enumerate().all(|(i, &j)| i == j) {
+        return Some(general);
+    }
+    let mut variants = k.hints.jit.1.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, c)) = variants.iter().find(|(s, _)| s == share) {
+        return c.clone().or(Some(general));
+    }
+    if variants.len() >= MAX_VARIANTS {
+        return Some(general);
+    }
+    let c = compile_logged(k, share).map(Arc::new);
+    variants.push((share.to_vec(), c.clone()));
+    c.or(Some(general))
+}
+
+fn compile_logged(k: &Kernel, share: &[usize]) -> Option<JitCode> {
+    if let Some(why) = unsupported(k) {
+        if log_enabled() {
+            eprintln!("nbcuda jit: {} interpreted ({why})", k.name);
+        }
+        return None;
+    }
+    // A Cranelift bug must cost speed, not the session: the kernel stays interpreted.
+    let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(k, share)))
+        .unwrap_or_else(|_| Err("the code generator panicked".into()));
+    match compiled {
+        Ok(c) => {
+            if log_enabled() {
+                eprintln!(
+                    "nbcuda jit: {} compiled in {:.2} ms",
+                    k.name,
+                    c.compile_time.as_secs_f64() * 1e3
+                );
+            }
+            Some(c)
+        }
+        Err(why) => {
+            if log_enabled() {
+                eprintln!("nbcuda jit: {} interpreted ({why})", k.name);
+            }
+            None
+        }
+    }
+}
+
+/// For each parameter, the first array parameter with the same shape (itself when none
+/// before it has; scalars map to themselves).
+fn shape_classes(k: &Kernel, descs: &[ArrDesc]) -> Vec<usize> {
+    let shape = |i: usize| {
+        let d = &descs[i];
+        &d.shape[..d.ndim.min(3)]
+    };
+    (0..k.params.len())
+        .map(|i| {
+            if !matches!(k.params[i], Ty::Array { .. }) {
+                return i;
+            }
+            (0..i)
+                .find(|&j| matches!(k.params[j], Ty::Array { .. }) && shape(j) == shape(i))
+                .unwrap_or(i)
+        })
+        .collect()
+}
+
+/// True when `d` is laid out as a C-contiguous array (the code of a C-layout parameter
+/// computes offsets from the shape alone). Axes of length 1 may have any stride.
+fn c_contiguous(d: &ArrDesc) -> bool {
+    let mut want = d.dtype.itemsize() as isize;
+    for ax in (0..d.ndim.min(3)).rev() {
+        let n = d.shape[ax];
+        if n > 1 && d.strides[ax] != want {
+            return false;
+        }
+        want *= n.max(1) as isize;
+    }
+    true
+}
+
+fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
     let start = Instant::now();
     let mut flag_builder = settings::builder();
     flag_builder
@@ -194,7 +268,7 @@ fn compile(k: &Kernel) -> Result<JitCode, String> {
     let mut fctx = FunctionBuilderContext::new();
     {
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        lower::Lower::build(b, &mut module, &ids, k)?;
+        lower::Lower::build(b, &mut module, &ids, k, share)?;
     }
     let id = module
         .declare_function("kernel", Linkage::Local, &ctx.func.signature)
@@ -224,6 +298,7 @@ fn compile(k: &Kernel) -> Result<JitCode, String> {
     Ok(JitCode {
         entry,
         compile_time: start.elapsed(),
+        lockstep: lockstep::lockstep(k).is_some(),
         module: Some(module),
     })
 }
@@ -265,9 +340,16 @@ struct Worker {
     descs: Vec<ArrDesc>,
     _local: Option<Buffer>,
     local_ptr: *mut u8,
+    /// A lockstep kernel's per-lane state: two words per lane of a chunk.
+    lanes: Vec<i64>,
 }
 
-fn worker(p: &Prepared, base: &[JArr], descs: &[ArrDesc]) -> Result<Worker, KernelFault> {
+fn worker(
+    p: &Prepared,
+    base: &[JArr],
+    descs: &[ArrDesc],
+    lanes: usize,
+) -> Result<Worker, KernelFault> {
     let k = p.k;
     let (offs, total) = lower::local_offsets(k);
     let mut arrs = base.to_vec();
@@ -297,6 +379,8 @@ fn worker(p: &Prepared, base: &[JArr], descs: &[ArrDesc]) -> Result<Worker, Kern
         descs: ds,
         _local: local,
         local_ptr,
+        // bounded: a chunk's lanes, at most the interpreter's WIDE_LANES or one block.
+        lanes: vec![0; 2 * lanes],
     })
 }
 
@@ -312,7 +396,7 @@ fn jarr(d: &ArrDesc) -> JArr {
 /// Run a prepared launch natively: None when the kernel or its arguments stay with the
 /// interpreter (nothing has run then).
 pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
-    let code = code_for(p.k)?;
+    code_for(p.k)?;
     let mut descs = Vec::new();
     for d in &p.params {
         // Scalars get an empty placeholder slot so slots stay parameter indices.
@@ -327,14 +411,31 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     if !descs.iter().all(in_range) {
         return None;
     }
+    let c_ok = p.k.params.iter().zip(&descs).all(|(t, d)| match t {
+        Ty::Array { layout, .. } => *layout != Layout::C || c_contiguous(d),
+        _ => true,
+    });
+    if !c_ok {
+        return None;
+    }
+    let code = code_for_shapes(p.k, &shape_classes(p.k, &descs))?;
     let base: Vec<JArr> = descs.iter().map(jarr).collect();
     let nblocks = p.cfg.blocks();
     let threads = p.cfg.threads_per_block();
     let small = nblocks * threads <= SMALL_LAUNCH;
     let workers = rayon::current_num_threads().max(1);
-    let per_chunk = (CHUNK_THREADS / threads)
-        .max(1)
-        .min(nblocks.div_ceil(workers * 4).max(1));
+    let per_chunk = if code.lockstep {
+        crate::kernel::exec::blocks_per_chunk(p)
+    } else {
+        (CHUNK_THREADS / threads)
+            .max(1)
+            .min(nblocks.div_ceil(workers * 4).max(1))
+    };
+    let lanes = if code.lockstep {
+        per_chunk * threads
+    } else {
+        0
+    };
     let nchunks = nblocks.div_ceil(per_chunk);
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
     let record = |at: usize, f: KernelFault| {
@@ -353,7 +454,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             return;
         }
         let first = chunk * per_chunk;
-        let w = match w.get_or_insert_with(|| worker(p, &base, &descs)) {
+        let w = match w.get_or_insert_with(|| worker(p, &base, &descs, lanes)) {
             Ok(w) => w,
             Err(f) => {
                 record(first, f.clone());
@@ -368,6 +469,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             first: first as i64,
             end: (first + per_chunk).min(nblocks) as i64,
             local: w.local_ptr,
+            lanes: w.lanes.as_mut_ptr(),
             status: 0,
             p,
             descs: &w.descs,
