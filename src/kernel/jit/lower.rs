@@ -3,8 +3,10 @@
 //! the kernel body once per thread. Registers are Cranelift variables: integers and
 //! booleans as their canonical 64-bit bits (sign- or zero-extended, as the interpreter
 //! keeps them), float32 and float64 as native floats. Structured control flow becomes
-//! blocks; `return` (and a `break` out of no loop) ends the thread. Status 0 means every
-//! block ran; 1 that a helper stored a fault (or a stop) in the context.
+//! blocks; `return` (and a `break` out of no loop) ends the thread. A lockstep kernel
+//! (`lockstep.rs`) wraps the blocks in rounds, one iteration of its grid-stride loop per
+//! lane per round. Status 0 means every block ran; 1 that a helper stored a fault (or a
+//! stop) in the context.
 
 use std::collections::HashMap;
 use std::mem::offset_of;

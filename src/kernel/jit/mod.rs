@@ -16,7 +16,7 @@
 //! | `lockstep.rs` | Which kernels run their grid-stride loop in lockstep rounds (one iteration of every lane of a chunk per round, the interpreter's order) rather than thread by thread. |
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the cancel poll. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
-//! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
+//! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
 //!
 //! `mod.rs`: the compile cache (general code, and variants for launches whose arrays share
 //! shapes), the launch (which arrays qualify, C-layout parameters checked contiguous,
