@@ -83,6 +83,8 @@ impl Drop for JitCode {
 pub struct JitCache(
     Arc<OnceLock<Option<Arc<JitCode>>>>,
     Arc<Mutex<Vec<Variant>>>,
+    /// Whether the tier takes the kernel at all ([`unsupported`], decided once).
+    Arc<OnceLock<bool>>,
 );
 
 /// Code compiled for one sharing of shapes (None: compiling it failed).
@@ -146,21 +148,27 @@ pub fn code_for(k: &Kernel) -> Option<Arc<JitCode>> {
 
 /// The code for a launch whose array parameters have the shapes `share` says (each the
 /// index of the first parameter with the same shape), compiled on first use.
+/// A launch whose arrays share shapes compiles only its variant: the general code only
+/// when the variant fails or too many variants exist.
 fn code_for_shapes(k: &Kernel, share: &[usize]) -> Option<Arc<JitCode>> {
-    let general = code_for(k)?;
     if share.iter().enumerate().all(|(i, &j)| i == j) {
-        return Some(general);
+        return code_for(k);
     }
     let mut variants = k.hints.jit.1.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, c)) = variants.iter().find(|(s, _)| s == share) {
-        return c.clone().or(Some(general));
+        return c.clone().or_else(|| code_for(k));
     }
     if variants.len() >= MAX_VARIANTS {
-        return Some(general);
+        return code_for(k);
     }
     let c = compile_logged(k, share).map(Arc::new);
     variants.push((share.to_vec(), c.clone()));
-    c.or(Some(general))
+    c.or_else(|| code_for(k))
+}
+
+/// Whether the tier takes `k` (its analysis made once per kernel).
+fn supported(k: &Kernel) -> bool {
+    *k.hints.jit.2.get_or_init(|| unsupported(k).is_none())
 }
 
 fn compile_logged(k: &Kernel, share: &[usize]) -> Option<JitCode> {
@@ -396,7 +404,10 @@ fn jarr(d: &ArrDesc) -> JArr {
 /// Run a prepared launch natively: None when the kernel or its arguments stay with the
 /// interpreter (nothing has run then).
 pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
-    code_for(p.k)?;
+    if !supported(p.k) {
+        // Compiling logs why the kernel stays interpreted.
+        code_for(p.k)?;
+    }
     let mut descs = Vec::new();
     for d in &p.params {
         // Scalars get an empty placeholder slot so slots stay parameter indices.
