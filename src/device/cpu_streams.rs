@@ -419,9 +419,4 @@ impl StreamSet {
             .chain(self.retired.values().cloned())
             .collect()
     }
-
-    /// How many stream workers are running (the default stream's included).
-    pub fn workers(&self) -> usize {
-        self.queues.len()
-    }
 }

@@ -77,7 +77,7 @@ pub fn eval(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
 /// `xs.append(v)` on a list and `s.add(v)` on a set, without building the bound method
 /// first: the method calls in most loops that fill a collection. None when the call is
 /// anything else (it then goes through the bound method, with its argument checks).
-fn list_append(
+fn direct_collection_add(
     rt: &mut Runtime,
     ctx: &mut Ctx,
     base: &Value,
@@ -253,7 +253,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
             let f = match &*c.func {
                 Expr::Attribute(a) => {
                     let base = eval(rt, ctx, &a.value)?;
-                    if let Some(done) = list_append(rt, ctx, &base, a, &c.arguments)? {
+                    if let Some(done) = direct_collection_add(rt, ctx, &base, a, &c.arguments)? {
                         return Ok(done);
                     }
                     get_attr(rt, &base, a.attr.as_str()).map_err(|e| ctx.locate(e, a.range))?
