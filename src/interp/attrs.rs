@@ -112,20 +112,7 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
             "imag" => Some(Value::Float(0.0)),
             _ => None,
         },
-        Value::Int(i) => match name {
-            "bit_length" => {
-                let i = *i;
-                Some(Value::builtin(
-                    "int.bit_length",
-                    "bit_length()",
-                    "Number of bits needed to represent the int.",
-                    move |_, _| Ok(Value::Int(64 - i.unsigned_abs().leading_zeros() as i64)),
-                ))
-            }
-            "real" => Some(v.clone()),
-            "imag" => Some(Value::Int(0)),
-            _ => None,
-        },
+        Value::Int(_) | Value::BigInt(_) => crate::interp::bigint::int_attr(v, name),
         Value::Slice(s) => match name {
             "start" => Some(s.start.map(Value::Int).unwrap_or(Value::None)),
             "stop" => Some(s.stop.map(Value::Int).unwrap_or(Value::None)),

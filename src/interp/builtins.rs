@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::arrays::format::float_repr;
 use crate::interp::objects::{ExceptionType, RangeObj};
 use crate::interp::ops;
 use crate::interp::repr::{format_value, repr, to_str};
@@ -21,7 +20,7 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
     let core = match v {
         Value::None => None,
         Value::Bool(_) => Some("bool"),
-        Value::Int(_) => Some("int"),
+        Value::Int(_) | Value::BigInt(_) => Some("int"),
         Value::Float(_) => Some("float"),
         Value::Str(_) => Some("str"),
         Value::List(_) => Some("list"),
@@ -70,24 +69,17 @@ fn to_int(rt: &mut Runtime, v: &Value, base: Option<i64>) -> PyResult<Value> {
     Ok(Value::Int(match v {
         Value::Int(i) => *i,
         Value::Bool(b) => *b as i64,
-        Value::Float(f) => {
-            if !f.is_finite() {
-                return Err(if f.is_nan() {
-                    PyErr::value_error("cannot convert float NaN to integer")
-                } else {
-                    PyErr::overflow("cannot convert float infinity to integer")
-                });
-            }
-            if f.abs() >= 9.2e18 {
-                return Err(PyErr::overflow("int too large for nbcuda's 64-bit int"));
-            }
-            f.trunc() as i64
-        }
+        Value::BigInt(_) => return Ok(v.clone()),
+        Value::Float(f) => return crate::py::bigint::from_f64(*f),
         Value::Scalar(s) => {
             if s.dtype().is_float() {
                 return to_int(rt, &Value::Float(s.as_f64()), None);
             }
-            s.as_i64()
+            // uint64 past int64 becomes a big int.
+            return Ok(match crate::py::value::scalar_to_python(*s) {
+                Value::Bool(b) => Value::Int(b as i64),
+                v => v,
+            });
         }
         Value::Str(s) => {
             let t = s.trim().replace('_', "");
@@ -125,12 +117,17 @@ fn to_int(rt: &mut Runtime, v: &Value, base: Option<i64>) -> PyResult<Value> {
                 Some(p) if !prefix.is_empty() && p.eq_ignore_ascii_case(prefix) => &digits[2..],
                 _ => digits,
             };
-            i64::from_str_radix(&format!("{sign}{digits}"), b).map_err(|_| {
+            let shown = repr(rt, v).unwrap_or_default();
+            let bad = || {
                 PyErr::value_error(format!(
-                    "invalid literal for int() with base {requested}: {}",
-                    repr(rt, v).unwrap_or_default()
+                    "invalid literal for int() with base {requested}: {shown}"
                 ))
-            })?
+            };
+            // from_str_radix would take a second sign (`int('+-1')`); Python does not.
+            if digits.starts_with(['+', '-']) {
+                return Err(bad());
+            }
+            return crate::interp::bigint::parse(&format!("{sign}{digits}"), b)?.ok_or_else(bad);
         }
         Value::Array(a) if a.size() == 1 => {
             return to_int(rt, &Value::Float(a.to_f64_vec()[0]), None)
@@ -172,6 +169,7 @@ fn to_float(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
             }
         }
         Value::Array(a) if a.size() == 1 => a.to_f64_vec()[0],
+        Value::BigInt(b) => crate::py::bigint::to_f64(b)?,
         Value::Object(o) => match o.clone().get_attr("__float__", rt)? {
             Some(m) => {
                 let r = rt.call(&m, Args::new(vec![]))?;
@@ -203,23 +201,11 @@ fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
         }
     };
     match (v, nd) {
-        (Value::Int(_) | Value::Bool(_), Some(n)) if n < 0 => {
-            // round(1250, -2) == 1200: half to even at 10**-n.
-            let x = v.as_index()? as i128;
-            let Some(p) = 10i128.checked_pow(n.unsigned_abs().min(40) as u32) else {
-                return Ok(Value::Int(0));
-            };
-            let (q, r) = (x.div_euclid(p), x.rem_euclid(p));
-            let q = match (2 * r).cmp(&p) {
-                std::cmp::Ordering::Less => q,
-                std::cmp::Ordering::Greater => q + 1,
-                std::cmp::Ordering::Equal => q + (q & 1),
-            };
-            i64::try_from(q * p)
-                .map(Value::Int)
-                .map_err(|_| PyErr::overflow("Python int too large to convert to C long"))
+        (Value::Int(_) | Value::Bool(_) | Value::BigInt(_), Some(n)) if n < 0 => {
+            crate::interp::bigint::round_int(v, n)
         }
         (Value::Int(_) | Value::Bool(_), _) => Ok(Value::Int(v.as_index()?)),
+        (Value::BigInt(_), _) => Ok(v.clone()),
         (_, None) => {
             let x = v.as_f64()?;
             if x.is_nan() {
@@ -228,15 +214,7 @@ fn py_round(v: &Value, nd: Option<i64>) -> PyResult<Value> {
             if x.is_infinite() {
                 return Err(PyErr::overflow("cannot convert float infinity to integer"));
             }
-            let r = round_half_even(x);
-            // 2**63 is exactly representable as f64; anything from there on does not fit.
-            if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&r) {
-                return Err(PyErr::overflow(format!(
-                    "round({}) does not fit nbcuda's 64-bit int",
-                    float_repr(x)
-                )));
-            }
-            Ok(Value::Int(r as i64))
+            crate::py::bigint::from_f64(round_half_even(x))
         }
         (_, Some(n)) => {
             let x = v.as_f64()?;
@@ -305,7 +283,7 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
     }
     if let Value::Builtin(b) = cls {
         return Ok(match b.name.as_str() {
-            "int" => matches!(v, Value::Int(_) | Value::Bool(_)),
+            "int" => matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_)),
             "float" => {
                 matches!(v, Value::Float(_))
                     || matches!(v, Value::Scalar(s) if s.dtype() == crate::arrays::dtype::DType::F64)
@@ -457,10 +435,9 @@ pub fn builtins() -> HashMap<String, Value> {
         |rt, a| {
             let v = a.pos.first().cloned().unwrap_or(Value::None);
             match &v {
-                Value::Int(i) => Ok(Value::Int(
-                    i.checked_abs()
-                        .ok_or_else(|| PyErr::overflow("integer overflow"))?,
-                )),
+                Value::Int(_) | Value::BigInt(_) => {
+                    crate::interp::bigint::abs(&v).ok_or_else(|| PyErr::internal("abs of an int"))
+                }
                 Value::Bool(b) => Ok(Value::Int(*b as i64)),
                 Value::Float(x) => Ok(Value::Float(x.abs())),
                 _ => {
@@ -509,7 +486,10 @@ pub fn builtins() -> HashMap<String, Value> {
             let [x, y] = &a.pos[..2.min(a.pos.len())] else {
                 return Err(PyErr::type_error("pow expected 2 arguments"));
             };
-            ops::binary(rt, crate::arrays::operator::BinOp::Pow, x, y)
+            match a.pos.get(2).or(a.kwarg("mod")) {
+                Some(m) if !m.is_none() => crate::interp::bigint::pow_mod(x, y, m),
+                _ => ops::binary(rt, crate::arrays::operator::BinOp::Pow, x, y),
+            }
         },
     );
     f(
@@ -664,11 +644,11 @@ pub fn builtins() -> HashMap<String, Value> {
         "hex(number, /)",
         "The hexadecimal string of an integer.",
         |_, a| {
-            let i = a.pos.first().unwrap_or(&Value::None).as_index()?;
-            Ok(Value::str(&if i < 0 {
-                format!("-0x{:x}", -i)
-            } else {
-                format!("0x{i:x}")
+            let d =
+                crate::interp::bigint::to_radix(a.pos.first().unwrap_or(&Value::None), 16, false)?;
+            Ok(Value::str(&match d.strip_prefix('-') {
+                Some(m) => format!("-0x{m}"),
+                None => format!("0x{d}"),
             }))
         },
     );

@@ -50,10 +50,12 @@ fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
     Ok(match (a, b) {
         (Value::None, Value::None) => true,
         (Value::Ellipsis, Value::Ellipsis) => true,
-        (x, y) if is_numeric(x) && is_numeric(y) => match (x, y) {
-            (Value::Float(_), _) | (_, Value::Float(_)) => x.as_f64()? == y.as_f64()?,
-            _ => x.as_index()? == y.as_index()?,
-        },
+        (x, y) if is_numeric(x) && is_numeric(y) => {
+            crate::py::bigint::cmp_real(x, y) == Some(std::cmp::Ordering::Equal)
+        }
+        (Value::Scalar(s), Value::BigInt(b)) | (Value::BigInt(b), Value::Scalar(s)) => {
+            matches!(s, crate::arrays::dtype::Scalar::U64(u) if num_traits::ToPrimitive::to_u64(&**b) == Some(*u))
+        }
         (Value::Scalar(s), y) if is_numeric(y) => s.as_f64() == y.as_f64()?,
         (x, Value::Scalar(s)) if is_numeric(x) => s.as_f64() == x.as_f64()?,
         (Value::Scalar(s), Value::Scalar(t)) => s.as_f64() == t.as_f64(),
@@ -149,6 +151,9 @@ fn ordering(rt: &mut Runtime, a: &Value, b: &Value, symbol: &str) -> PyResult<st
     use std::cmp::Ordering;
     let numeric = |v: &Value| is_numeric(v) || matches!(v, Value::Scalar(_));
     Ok(match (a, b) {
+        (x, y) if is_numeric(x) && is_numeric(y) => {
+            crate::py::bigint::cmp_real(x, y).unwrap_or(Ordering::Equal)
+        }
         (x, y) if numeric(x) && numeric(y) => {
             if let (Ok(i), Ok(j)) = (x.as_index(), y.as_index()) {
                 if !matches!(x, Value::Float(_) | Value::Scalar(_))

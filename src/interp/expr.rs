@@ -143,9 +143,10 @@ pub fn binop_of(op: ast::Operator) -> BinOp {
 fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
     Ok(match e {
         Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => Value::Int(i.as_i64().ok_or_else(|| {
-                PyErr::overflow("integer literal too large for nbcuda's 64-bit int")
-            })?),
+            ast::Number::Int(i) => match i.as_i64() {
+                Some(v) => Value::Int(v),
+                None => crate::interp::bigint::parse_literal(&i.to_string())?,
+            },
             ast::Number::Float(f) => Value::Float(*f),
             ast::Number::Complex { .. } => {
                 return Err(PyErr::not_implemented(

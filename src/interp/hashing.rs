@@ -105,6 +105,7 @@ fn numeric_hash_at(v: &Value, depth: usize) -> Option<i64> {
     Some(match v {
         Value::Bool(b) => *b as i64,
         Value::Int(n) => hash_int(*n),
+        Value::BigInt(b) => crate::py::bigint::hash(b),
         Value::Float(f) => hash_float(*f),
         Value::Tuple(items) if depth < HASH_DEPTH => {
             let hs: Option<Vec<i64>> = items

@@ -245,6 +245,7 @@ impl Encoder {
             Value::Bool(true) => self.out.push_str("true"),
             Value::Bool(false) => self.out.push_str("false"),
             Value::Int(i) => self.out.push_str(&i.to_string()),
+            Value::BigInt(b) => self.out.push_str(&crate::py::bigint::to_decimal(b)?),
             Value::Float(f) => {
                 let s = self.float(*f)?;
                 self.out.push_str(&s);
@@ -384,6 +385,7 @@ impl Encoder {
                 Value::Bool(false) => "false".into(),
                 Value::None => "null".into(),
                 Value::Int(i) => i.to_string(),
+                Value::BigInt(b) => crate::py::bigint::to_decimal(b)?,
                 _ if self.skipkeys => continue,
                 _ => {
                     return Err(PyErr::type_error(format!(
@@ -630,11 +632,9 @@ impl Decoder<'_> {
             (true, Some(f), _) | (false, _, Some(f)) => {
                 rt.call(f, Args::new(vec![Value::str(&text)]))?
             }
-            (true, None, _) => Value::Int(text.parse::<i64>().map_err(|_| {
-                PyErr::overflow(format!(
-                    "the JSON integer {text} does not fit nbcuda's 64-bit int"
-                ))
-            })?),
+            (true, None, _) => crate::interp::bigint::parse(&text, 10)?.ok_or_else(|| {
+                PyErr::internal(format!("the JSON number {text} did not parse as an int"))
+            })?,
             (false, _, None) => Value::Float(text.parse::<f64>().map_err(|_| {
                 PyErr::internal(format!("the JSON number {text} did not parse as a float"))
             })?),

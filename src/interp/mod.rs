@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `assist.rs` | Developer assistance: completion and inspection (`obj?`). |
 //! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
+//! | `bigint.rs` | Int arithmetic with Python semantics: the i64 fast path, big-integer results past 64 bits with their size bounded before the work, `pow(a, b, m)`, correctly rounded true division, radix text and parsing. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter; lazy when an input is a lazy iterator, generator or `iter()` iterator), and iter/next. |
 //! | `class_tools.rs` | The objects classes are built from: bound methods, `staticmethod`, `classmethod`, `property`, `super()`, `NotImplemented`, and `issubclass`. |
@@ -32,7 +33,8 @@
 //! | `json_module.rs` | The `json` module: `dumps`/`dump` with CPython's exact output and `loads`/`load` with CPython's scanner rules and `JSONDecodeError` messages. |
 //! | `lib_modules.rs` | Small standard modules: `string` (constants), `copy` (`copy`, `deepcopy`), and `functools.lru_cache`/`cache`. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
-//! | `modules.rs` | The import system and the small standard modules: `math`, `time`, `sys`. |
+//! | `math_module.rs` | The `math` module: C's functions with CPython's errors (domain → ValueError, overflow → OverflowError), `log` of ints of any size, `fsum`, and exact `factorial`/`comb`/`perm`/`gcd`/`lcm`/`isqrt`. |
+//! | `modules.rs` | The import system and the small standard modules: `time`, `sys` (`math` is in `math_module.rs`). |
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
@@ -53,6 +55,7 @@
 
 pub mod assist;
 pub mod attrs;
+pub mod bigint;
 pub mod builtins;
 pub mod builtins_iter;
 pub mod class_tools;
@@ -79,6 +82,7 @@ pub mod itertools_lazy;
 pub mod json_module;
 pub mod lib_modules;
 pub mod magics;
+pub mod math_module;
 pub mod modules;
 pub mod nesting;
 pub mod objects;

@@ -19,6 +19,8 @@ pub fn truthy(rt: &mut Runtime, v: &Value) -> PyResult<bool> {
         Value::None => false,
         Value::Bool(b) => *b,
         Value::Int(i) => *i != 0,
+        // A BigInt never holds zero (it normalises to Int).
+        Value::BigInt(_) => true,
         Value::Float(f) => *f != 0.0,
         Value::Str(s) => !s.is_empty(),
         Value::Bytes(b) => !b.is_empty(),
@@ -34,111 +36,19 @@ pub fn truthy(rt: &mut Runtime, v: &Value) -> PyResult<bool> {
 }
 
 pub(crate) fn is_numeric(v: &Value) -> bool {
-    matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+    matches!(
+        v,
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_)
+    )
+}
+
+/// An int or bool (the operands of int arithmetic).
+pub(crate) fn is_int(v: &Value) -> bool {
+    matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_))
 }
 
 pub(crate) fn is_numpy(v: &Value) -> bool {
     matches!(v, Value::Array(_) | Value::Scalar(_))
-}
-
-fn int_op(op: BinOp, x: i64, y: i64) -> PyResult<Value> {
-    let ovf = || PyErr::overflow("integer result too large for nbcuda's 64-bit int");
-    Ok(match op {
-        BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(ovf)?),
-        BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(ovf)?),
-        BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(ovf)?),
-        BinOp::Div => {
-            if y == 0 {
-                return Err(PyErr::zero_division("division by zero"));
-            }
-            Value::Float(x as f64 / y as f64)
-        }
-        BinOp::FloorDiv => {
-            if y == 0 {
-                return Err(PyErr::zero_division("integer division or modulo by zero"));
-            }
-            if x == i64::MIN && y == -1 {
-                return Err(ovf());
-            }
-            Value::Int(floor_div(x, y))
-        }
-        BinOp::Mod => {
-            if y == 0 {
-                return Err(PyErr::zero_division("integer division or modulo by zero"));
-            }
-            Value::Int(floor_mod(x, y))
-        }
-        BinOp::Pow => {
-            if y < 0 {
-                if x == 0 {
-                    return Err(PyErr::zero_division(
-                        "0.0 cannot be raised to a negative power",
-                    ));
-                }
-                Value::Float((x as f64).powi(y as i32))
-            } else {
-                let e = u32::try_from(y).map_err(|_| ovf())?;
-                Value::Int(x.checked_pow(e).ok_or_else(ovf)?)
-            }
-        }
-        BinOp::LShift => {
-            if y < 0 {
-                return Err(PyErr::value_error("negative shift count"));
-            }
-            // Shift in 128 bits and check the result fits: `1 << 63` is 2**63, which an i64
-            // cannot hold, while `-1 << 63` can.
-            let r = match y {
-                _ if x == 0 => Some(0),
-                0..=63 => i64::try_from((x as i128) << y).ok(),
-                _ => None,
-            };
-            Value::Int(r.ok_or_else(ovf)?)
-        }
-        BinOp::RShift => {
-            if y < 0 {
-                return Err(PyErr::value_error("negative shift count"));
-            }
-            Value::Int(if y >= 64 {
-                if x < 0 {
-                    -1
-                } else {
-                    0
-                }
-            } else {
-                x >> y
-            })
-        }
-        BinOp::BitAnd => Value::Int(x & y),
-        BinOp::BitOr => Value::Int(x | y),
-        BinOp::BitXor => Value::Int(x ^ y),
-        BinOp::MatMul => {
-            return Err(PyErr::type_error(
-                "unsupported operand type(s) for @: 'int' and 'int'",
-            ))
-        }
-        _ => unreachable!("comparisons are handled by compare()"),
-    })
-}
-
-/// Python's `x // y` for `y != 0`, except `i64::MIN // -1` (the caller raises OverflowError).
-fn floor_div(x: i64, y: i64) -> i64 {
-    let q = x.wrapping_div(y);
-    if (x.wrapping_rem(y) != 0) && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-/// Python's `x % y` for `y != 0`: the sign follows the divisor. Never overflows: the result
-/// lies between 0 and y (`i64::MIN % -1` is 0).
-fn floor_mod(x: i64, y: i64) -> i64 {
-    let r = x.wrapping_rem(y);
-    if r != 0 && ((r < 0) != (y < 0)) {
-        r + y
-    } else {
-        r
-    }
 }
 
 fn float_op(op: BinOp, x: f64, y: f64) -> PyResult<Value> {
@@ -208,8 +118,8 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
         return compare(rt, op, a, b);
     }
     match (a, b) {
-        (Value::Int(_) | Value::Bool(_), Value::Int(_) | Value::Bool(_)) => {
-            return int_op(op, a.as_index()?, b.as_index()?)
+        (x, y) if is_int(x) && is_int(y) => {
+            return crate::interp::bigint::int_binary(op, x, y);
         }
         (x, y) if is_numeric(x) && is_numeric(y) => {
             if matches!(
@@ -266,6 +176,10 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
             Ok(Value::str(&out))
         }
         (BinOp::Mod, Value::Str(fmt), args) => percent_format(rt, fmt, args),
+        (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
+        | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => Err(
+            PyErr::overflow("cannot fit 'int' into an index-sized integer"),
+        ),
         (BinOp::Add, Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             Ok(Value::list(repeat_items(&[&x, &y], 1, "list")?))
@@ -430,13 +344,13 @@ fn percent_format(rt: &mut Runtime, fmt: &str, args: &Value) -> PyResult<Value> 
 
 pub fn unary(rt: &mut Runtime, op: UnaryOp, v: &Value) -> PyResult<Value> {
     match (op, v) {
-        (UnaryOp::Neg, Value::Int(i)) => Ok(Value::Int(
-            i.checked_neg()
-                .ok_or_else(|| PyErr::overflow("integer overflow"))?,
-        )),
+        (UnaryOp::Neg, Value::Int(_) | Value::BigInt(_)) => {
+            crate::interp::bigint::neg(v).ok_or_else(|| bad_unary(op, v))
+        }
+        (UnaryOp::Invert, Value::BigInt(b)) => Ok(crate::interp::bigint::invert(b)),
         (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
         (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
-        (UnaryOp::Pos, Value::Int(_) | Value::Float(_)) => Ok(v.clone()),
+        (UnaryOp::Pos, Value::Int(_) | Value::Float(_) | Value::BigInt(_)) => Ok(v.clone()),
         (UnaryOp::Pos, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),
         (UnaryOp::Invert, Value::Bool(b)) => Ok(Value::Int(!(*b as i64))),

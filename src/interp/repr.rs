@@ -85,6 +85,7 @@ fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
         Value::None => "None".into(),
         Value::Bool(b) => if *b { "True" } else { "False" }.into(),
         Value::Int(i) => i.to_string(),
+        Value::BigInt(b) => crate::py::bigint::to_decimal(b)?,
         Value::Float(f) => float_repr(*f),
         Value::Str(s) => str_repr(s),
         Value::Bytes(b) => {
@@ -260,22 +261,29 @@ pub fn format_value(rt: &mut Runtime, v: &Value, spec: &str) -> PyResult<String>
         Some('s') => to_str(rt, v)?,
         None if matches!(v, Value::Str(_)) => to_str(rt, v)?,
         ty => {
-            let is_int = matches!(v, Value::Int(_) | Value::Bool(_))
+            let is_int = matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_))
                 || matches!(v, Value::Scalar(s) if !s.dtype().is_float());
+            let digits = |radix: u32, upper: bool| -> PyResult<String> {
+                let n = match v {
+                    Value::Scalar(s) => Value::Int(s.as_i64()),
+                    other => other.clone(),
+                };
+                crate::interp::bigint::to_radix(&n, radix, upper)
+            };
+            let signed = |radix: u32, upper: bool| -> PyResult<String> {
+                let d = digits(radix, upper)?;
+                let (neg, mag) = match d.strip_prefix('-') {
+                    Some(m) => (true, m.to_string()),
+                    None => (false, d),
+                };
+                Ok(group(&mag, spec_parsed.grouping, neg, spec_parsed.sign))
+            };
             match (ty, is_int) {
-                (Some('d'), true) | (None, true) | (Some('n'), true) => {
-                    let i = v.as_index()?;
-                    group(
-                        &i.abs().to_string(),
-                        spec_parsed.grouping,
-                        i < 0,
-                        spec_parsed.sign,
-                    )
-                }
-                (Some('x'), true) => format!("{:x}", v.as_index()?),
-                (Some('X'), true) => format!("{:X}", v.as_index()?),
-                (Some('b'), true) => format!("{:b}", v.as_index()?),
-                (Some('o'), true) => format!("{:o}", v.as_index()?),
+                (Some('d'), true) | (None, true) | (Some('n'), true) => signed(10, false)?,
+                (Some('x'), true) => signed(16, false)?,
+                (Some('X'), true) => signed(16, true)?,
+                (Some('b'), true) => signed(2, false)?,
+                (Some('o'), true) => signed(8, false)?,
                 (Some('c'), true) => char::from_u32(v.as_index()? as u32)
                     .map(String::from)
                     .unwrap_or_default(),

@@ -161,6 +161,9 @@ pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Va
 }
 
 fn list_idx_err(what: &str, k: &Value) -> PyErr {
+    if let Value::BigInt(_) = k {
+        return PyErr::index_error("cannot fit 'int' into an index-sized integer");
+    }
     PyErr::type_error(format!(
         "{what} indices must be integers or slices, not {}",
         k.type_name()

@@ -82,7 +82,14 @@ impl crate::py::value::Object for NpType {
                 crate::py::value::python_scalar(&p)?.cast(self.0),
             ));
         }
-        let a = crate::py::ndarray_attrs::to_ndarray(rt, &v)?;
+        // A Python int must fit the type (NumPy 2: `np.uint8(300)` is OverflowError);
+        // other values cast as `astype` does.
+        let a = match v {
+            Value::Int(_) | Value::BigInt(_) => {
+                crate::py::ndarray_attrs::to_ndarray_dtype(rt, &v, Some(self.0))?
+            }
+            _ => crate::py::ndarray_attrs::to_ndarray(rt, &v)?,
+        };
         let c = crate::arrays::elem::cast(&a, self.0)?;
         Ok(crate::py::ndarray_attrs::wrap_result(c))
     }

@@ -55,6 +55,16 @@ fn pure_hash_into(v: &Value, h: &mut impl Hasher) -> Option<()> {
         Value::Bool(b) => hash_number(*b as i64 as f64, Some(*b as i64), h),
         Value::Int(i) => hash_number(*i as f64, Some(*i), h),
         Value::Float(f) => hash_number(*f, None, h),
+        // A big int equal to a float hashes as that float; others by their digits.
+        Value::BigInt(b) => match crate::py::bigint::to_f64(b) {
+            Ok(f) if crate::py::bigint::cmp_float(b, f) == Some(std::cmp::Ordering::Equal) => {
+                hash_number(f, None, h)
+            }
+            _ => {
+                1u8.hash(h);
+                b.hash(h);
+            }
+        },
         Value::Scalar(s) if s.dtype().is_integer() || s.dtype().is_float() => {
             if s.dtype().is_integer() {
                 hash_number(s.as_f64(), Some(s.as_i64()), h)
@@ -106,6 +116,9 @@ pub fn pure_eq(a: &Value, b: &Value) -> bool {
     };
     match (a, b) {
         (Value::None, Value::None) => true,
+        (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
+            crate::py::bigint::cmp_real(a, b) == Some(std::cmp::Ordering::Equal)
+        }
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Bytes(x), Value::Bytes(y)) => x == y,
         (Value::Tuple(x), Value::Tuple(y)) => {

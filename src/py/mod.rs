@@ -4,6 +4,7 @@
 //!
 //! | file | holds |
 //! |---|---|
+//! | `bigint.rs` | Python ints beyond 64 bits (`Value::BigInt`): normalising back to `Int`, the size cap, float conversion and exact comparison, CPython's hash, and decimal text with CPython's 4300-digit limit. |
 //! | `dict.rs` | Python's `dict`: insertion-ordered entries with a hash index for keys whose equality needs no Python code, so lookups, inserts and deletes take constant time. |
 //! | `error.rs` | Python exceptions as nbcuda raises them: a class name, a message, and the source positions the error passed through, rendered as a traceback with a caret under the offending code. |
 //! | `exceptions.rs` | The exception classes nbcuda knows, with their bases: Python's built-in hierarchy plus NumPy's, Numba's, IPython's and nbcuda's own. |
@@ -17,6 +18,7 @@
 //! | `registry.rs` | The registries the engine fills and the interpreter reads: importable modules (built on first import, then cached for the session) and magics beyond the interpreter's own. |
 //! | `runtime.rs` | The runtime context handed to every native function: the output channel to the frontend, the interrupt flag, and per-subsystem session state. |
 //! | `value.rs` | The value model shared by the interpreter and every native module. |
+pub mod bigint;
 pub mod dict;
 pub mod error;
 pub mod exceptions;

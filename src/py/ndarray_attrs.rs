@@ -10,7 +10,7 @@ use crate::arrays::ufunc::{binary_ufunc, elementwise_unary, Ufunc2};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::promote::python_dtype;
-use crate::py::promote::weak_dtype;
+use crate::py::promote::{weak_dtype, weak_scalar};
 use crate::py::runtime::Runtime;
 use crate::py::value::scalar_to_python;
 use crate::py::value::{Args, Value};
@@ -79,6 +79,10 @@ fn value_for(rt: &mut Runtime, v: &Value, dtype: DType) -> PyResult<NdArray> {
         }
         Value::Float(f) => scalar_array(Scalar::F64(*f).cast(dtype)),
         Value::Bool(b) => scalar_array(Scalar::Bool(*b).cast(dtype)),
+        Value::BigInt(_) => {
+            let d = weak_dtype(v, dtype)?;
+            scalar_array(weak_scalar(v, d)?.cast(dtype))
+        }
         other => to_ndarray(rt, other)?,
     })
 }
@@ -131,14 +135,8 @@ pub fn operands(
             return Ok(None);
         };
         let d = weak_dtype(v, other)?;
-        let s = match v {
-            Value::Int(i) => Scalar::I64(*i),
-            Value::Float(f) => Scalar::F64(*f),
-            Value::Bool(b) => Scalar::Bool(*b),
-            _ => unreachable!(),
-        };
         let _ = pd;
-        Ok(Some(scalar_array(s.cast(d))))
+        Ok(Some(scalar_array(weak_scalar(v, d)?.cast(d))))
     };
     let l = strong(rt, lhs)?;
     let r = strong(rt, rhs)?;
@@ -326,6 +324,20 @@ fn inhomogeneous(agreed: &[usize]) -> PyErr {
     ))
 }
 
+/// One number of `np.array(...)` as a scalar: a Python int given an integer `dtype` must
+/// fit it (NumPy 2's OverflowError otherwise); one past int64 is a uint64, or a float
+/// when the array is of floats.
+fn leaf_scalar(v: &Value, dtype: Option<DType>) -> PyResult<Scalar> {
+    match (v, dtype) {
+        (Value::Int(_) | Value::BigInt(_), Some(t)) if t.is_integer() || t.is_float() => {
+            let d = weak_dtype(v, t)?;
+            weak_scalar(v, d)
+        }
+        (Value::Scalar(s), _) => Ok(*s),
+        _ => crate::py::value::python_scalar(v),
+    }
+}
+
 /// `np.asarray(v)`: arrays as is, lists/tuples/scalars converted, objects with `__array__`
 /// (device arrays, CuPy arrays) through that method.
 pub fn to_ndarray(rt: &mut Runtime, v: &Value) -> PyResult<NdArray> {
@@ -337,20 +349,9 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
     let base = match v {
         Value::Array(a) => a.as_ref().clone(),
         Value::Scalar(s) => scalar_array(*s),
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) => {
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_) => {
             let d = python_dtype(v).unwrap_or(DType::F64);
-            let s = match v {
-                Value::Int(i) => Scalar::I64(*i),
-                Value::Float(f) => Scalar::F64(*f),
-                Value::Bool(b) => Scalar::Bool(*b),
-                _ => unreachable!(),
-            };
-            if let (Some(t), Value::Int(_)) = (dtype, v) {
-                if t.is_integer() {
-                    weak_dtype(v, t)?;
-                }
-            }
-            scalar_array(s.cast(dtype.unwrap_or(d)))
+            scalar_array(leaf_scalar(v, dtype)?.cast(dtype.unwrap_or(d)))
         }
         Value::List(_) | Value::Tuple(_) => {
             let mut shape = Vec::new();
@@ -378,17 +379,18 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
                 });
             }
             let dt = dtype.or(inferred).unwrap_or(DType::F64);
+            // An explicit dtype checks each Python int against it; an inferred one holds
+            // them all, except ints past int64 mixed with signed ones (a float array).
+            let target = dtype.or(Some(dt).filter(|d| d.is_float()));
+            let scalars = leaves
+                .iter()
+                .map(|l| leaf_scalar(l, target))
+                .collect::<PyResult<Vec<Scalar>>>()?;
             let out = new_array(&shape, dt)?;
             with_dtype!(dt, T => {
                 let o = out.buf.typed_mut::<T>(0, leaves.len());
-                for (d, l) in o.iter_mut().zip(&leaves) {
-                    *d = T::from_scalar(match l {
-                        Value::Scalar(s) => *s,
-                        Value::Int(i) => Scalar::I64(*i),
-                        Value::Float(f) => Scalar::F64(*f),
-                        Value::Bool(b) => Scalar::Bool(*b),
-                        _ => unreachable!(),
-                    });
+                for (d, s) in o.iter_mut().zip(&scalars) {
+                    *d = T::from_scalar(*s);
                 }
             });
             return Ok(out);

@@ -1,13 +1,30 @@
 //! NEP 50 for Python scalars: the dtype a Python `int`, `float` or `bool` takes next to an
 //! array or NumPy scalar (the dtype table itself is [`crate::arrays::promote`]).
 
-use crate::arrays::dtype::DType;
+use crate::arrays::dtype::{DType, Scalar};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::value::Value;
 
 /// Is `v` a Python number (int, float, bool) — a weak operand under NEP 50?
 pub fn is_python_number(v: &Value) -> bool {
-    matches!(v, Value::Int(_) | Value::Float(_) | Value::Bool(_))
+    matches!(
+        v,
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_)
+    )
+}
+
+/// NumPy's error for a Python int past int64 that it cannot take as the dtype.
+fn too_large() -> PyErr {
+    PyErr::overflow("Python int too large to convert to C long")
+}
+
+/// A weak Python number as a scalar of the dtype [`weak_dtype`] chose: ints past int64
+/// are uint64 values, or floats next to a float operand.
+pub fn weak_scalar(v: &Value, d: DType) -> PyResult<Scalar> {
+    Ok(match v {
+        Value::BigInt(_) if d.is_float() => Scalar::F64(v.as_f64()?),
+        other => crate::py::value::python_scalar(other)?,
+    })
 }
 
 /// The dtype a weak Python scalar takes next to an operand of dtype `other`; OverflowError
@@ -38,6 +55,15 @@ pub fn weak_dtype(v: &Value, other: DType) -> PyResult<DType> {
                 DType::F64
             }
         }
+        // Past int64, NumPy takes an int only as uint64 (when it fits) or as a float.
+        Value::BigInt(b) => {
+            let fits_u64 = num_traits::ToPrimitive::to_u64(&**b).is_some();
+            if other.is_float() || (other == DType::U64 && fits_u64) {
+                other
+            } else {
+                return Err(too_large());
+            }
+        }
         _ => other,
     })
 }
@@ -47,6 +73,9 @@ pub fn python_dtype(v: &Value) -> Option<DType> {
     match v {
         Value::Bool(_) => Some(DType::Bool),
         Value::Int(_) => Some(DType::I64),
+        // NumPy: uint64 when it fits; beyond, an object array nbcuda does not have (the
+        // conversion then raises OverflowError).
+        Value::BigInt(_) => Some(DType::U64),
         Value::Float(_) => Some(DType::F64),
         _ => None,
     }

@@ -25,8 +25,11 @@ pub const NONE: &Value = &Value::None;
 pub enum Value {
     None,
     Bool(bool),
-    /// Python `int`, kept in an i64; overflow raises OverflowError.
+    /// Python `int` when it fits in an i64 (the fast path every small int takes).
     Int(i64),
+    /// Python `int` beyond 64 bits; never holds a value that fits `Int` (see
+    /// [`crate::py::bigint::from_big`]).
+    BigInt(Rc<num_bigint::BigInt>),
     Float(f64),
     Str(Rc<str>),
     Bytes(Rc<[u8]>),
@@ -349,7 +352,7 @@ impl Value {
         match self {
             Value::None => "NoneType".into(),
             Value::Bool(_) => "bool".into(),
-            Value::Int(_) => "int".into(),
+            Value::Int(_) | Value::BigInt(_) => "int".into(),
             Value::Float(_) => "float".into(),
             Value::Str(_) => "str".into(),
             Value::Bytes(_) => "bytes".into(),
@@ -389,6 +392,9 @@ impl Value {
             Value::Scalar(s) if s.dtype().is_integer() || s.dtype() == DType::Bool => {
                 Ok(s.as_i64())
             }
+            Value::BigInt(_) => Err(PyErr::overflow(
+                "Python int too large to convert to C ssize_t",
+            )),
             other => Err(PyErr::type_error(format!(
                 "'{}' object cannot be interpreted as an integer",
                 other.type_name()
@@ -403,6 +409,7 @@ impl Value {
             Value::Bool(b) => Ok(*b as i64 as f64),
             Value::Float(f) => Ok(*f),
             Value::Scalar(s) => Ok(s.as_f64()),
+            Value::BigInt(b) => crate::py::bigint::to_f64(b),
             other => Err(PyErr::type_error(format!(
                 "must be real number, not {}",
                 other.type_name()
@@ -424,6 +431,7 @@ impl fmt::Debug for Value {
             Value::None => write!(f, "None"),
             Value::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
             Value::Int(i) => write!(f, "{i}"),
+            Value::BigInt(b) => write!(f, "{b}"),
             Value::Float(x) => write!(f, "{x}"),
             Value::Str(s) => write!(f, "{s:?}"),
             other => write!(f, "<{}>", other.type_name()),
@@ -483,6 +491,11 @@ pub fn python_scalar(v: &Value) -> PyResult<Scalar> {
         Value::Float(f) => Scalar::F64(*f),
         Value::Bool(b) => Scalar::Bool(*b),
         Value::Scalar(s) => *s,
+        // NumPy takes ints up to 2**64 - 1 as uint64; beyond, it would need object arrays.
+        Value::BigInt(b) => match num_traits::ToPrimitive::to_u64(&**b) {
+            Some(u) => Scalar::U64(u),
+            None => return Err(PyErr::overflow("Python int too large to convert to C long")),
+        },
         other => {
             return Err(PyErr::type_error(format!(
                 "expected a number, got '{}'",
@@ -497,7 +510,7 @@ pub fn scalar_to_python(s: Scalar) -> Value {
     match s {
         Scalar::Bool(b) => Value::Bool(b),
         Scalar::F32(_) | Scalar::F64(_) => Value::Float(s.as_f64()),
-        Scalar::U64(v) if v > i64::MAX as u64 => Value::Float(v as f64),
+        Scalar::U64(v) if v > i64::MAX as u64 => Value::BigInt(Rc::new(v.into())),
         _ => Value::Int(s.as_i64()),
     }
 }

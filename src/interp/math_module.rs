@@ -1,0 +1,567 @@
+//! The `math` module, raising where CPython's does: a NaN from a non-NaN argument or an
+//! infinity from a finite one is ValueError("math domain error"), an overflow is
+//! OverflowError("math range error"); NaN and infinite arguments pass through as in C.
+//! Integer functions (`factorial`, `comb`, `perm`, `gcd`, `lcm`, `isqrt`) are exact on
+//! ints of any size, and `log` takes ints too large for a float.
+
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+use crate::interp::bigint;
+use crate::py::bigint::{check_bits, from_big, to_big};
+use crate::py::error::{PyErr, PyResult};
+use crate::py::value::{Args, Module, Value};
+
+type UnaryF = fn(f64) -> f64;
+type BinaryF = fn(f64, f64) -> f64;
+
+fn domain() -> PyErr {
+    PyErr::value_error("math domain error")
+}
+
+fn range() -> PyErr {
+    PyErr::overflow("math range error")
+}
+
+/// CPython's `math_1`: the result of `f(x)` checked against the argument.
+fn checked(x: f64, r: f64, can_overflow: bool) -> PyResult<f64> {
+    if r.is_nan() && !x.is_nan() {
+        return Err(domain());
+    }
+    if r.is_infinite() && x.is_finite() {
+        return Err(if can_overflow { range() } else { domain() });
+    }
+    Ok(r)
+}
+
+pub fn module() -> Rc<Module> {
+    let m = Module::new(
+        "math",
+        "Mathematical functions on Python floats (also usable inside kernels).",
+    );
+    m.set("pi", Value::Float(std::f64::consts::PI));
+    m.set("e", Value::Float(std::f64::consts::E));
+    m.set("tau", Value::Float(std::f64::consts::TAU));
+    m.set("inf", Value::Float(f64::INFINITY));
+    m.set("nan", Value::Float(f64::NAN));
+    // (name, function, whether an infinite result from a finite argument is an overflow)
+    let unary: &[(&str, UnaryF, bool)] = &[
+        ("sin", f64::sin, false),
+        ("cos", f64::cos, false),
+        ("tan", f64::tan, false),
+        ("asin", f64::asin, false),
+        ("acos", f64::acos, false),
+        ("atan", f64::atan, false),
+        ("sinh", f64::sinh, true),
+        ("cosh", f64::cosh, true),
+        ("tanh", f64::tanh, false),
+        ("asinh", f64::asinh, false),
+        ("acosh", f64::acosh, false),
+        ("atanh", f64::atanh, false),
+        ("exp", f64::exp, true),
+        ("expm1", f64::exp_m1, true),
+        ("exp2", f64::exp2, true),
+        ("log1p", f64::ln_1p, false),
+        ("sqrt", f64::sqrt, false),
+        ("cbrt", f64::cbrt, false),
+        ("erf", libm::erf, false),
+        ("erfc", libm::erfc, false),
+    ];
+    for &(name, f, can_overflow) in unary {
+        m.func(
+            name,
+            &format!("{name}(x, /)"),
+            &format!("math.{name} of x, as a float."),
+            move |_, a| {
+                let x = one(&a, name)?;
+                Ok(Value::Float(checked(x, f(x), can_overflow)?))
+            },
+        );
+    }
+    // Plain arithmetic in CPython: an overflow to inf is returned, not raised.
+    let plain: &[(&str, UnaryF)] = &[
+        ("fabs", f64::abs),
+        ("degrees", f64::to_degrees),
+        ("radians", f64::to_radians),
+    ];
+    for &(name, f) in plain {
+        m.func(
+            name,
+            &format!("{name}(x, /)"),
+            &format!("math.{name} of x, as a float."),
+            move |_, a| Ok(Value::Float(f(one(&a, name)?))),
+        );
+    }
+    for (name, f) in [("gamma", libm::tgamma as UnaryF), ("lgamma", libm::lgamma)] {
+        m.func(
+            name,
+            &format!("{name}(x, /)"),
+            &format!("math.{name} of x, as a float."),
+            move |_, a| {
+                let x = one(&a, name)?;
+                // The poles: zero and the negative integers.
+                if x.is_finite() && x <= 0.0 && x == x.floor() {
+                    return Err(domain());
+                }
+                Ok(Value::Float(checked(x, f(x), true)?))
+            },
+        );
+    }
+    for (name, base) in [("log2", Some(2.0f64)), ("log10", Some(10.0)), ("log", None)] {
+        let sig = if name == "log" {
+            "log(x[, base])"
+        } else {
+            "(x, /)"
+        };
+        m.func(name, sig, "Logarithm of x.", move |_, a| {
+            let x = a.pos.first().ok_or_else(|| {
+                PyErr::type_error(format!("{name} expected at least 1 argument, got 0"))
+            })?;
+            let ln = ln_of(x)?;
+            let r = match (base, a.pos.get(1)) {
+                (Some(b), _) => ln / b.ln(),
+                (None, Some(b)) => {
+                    let lb = ln_of(b)?;
+                    if lb == 0.0 {
+                        return Err(PyErr::zero_division("float division by zero"));
+                    }
+                    ln / lb
+                }
+                (None, None) => ln,
+            };
+            // log2/log10 of exact powers come out exact, as C's log2/log10 give them.
+            Ok(Value::Float(match (name, x) {
+                ("log2", Value::Float(f)) => f.log2(),
+                ("log10", Value::Float(f)) => f.log10(),
+                _ => r,
+            }))
+        });
+    }
+    for (name, f) in [
+        ("floor", f64::floor as UnaryF),
+        ("ceil", f64::ceil),
+        ("trunc", f64::trunc),
+    ] {
+        m.func(
+            name,
+            &format!("{name}(x, /)"),
+            &format!("math.{name} of x, as an int."),
+            move |_, a| {
+                if let [v @ (Value::Int(_) | Value::BigInt(_))] = a.pos.as_slice() {
+                    return Ok(v.clone());
+                }
+                crate::py::bigint::from_f64(f(one(&a, name)?))
+            },
+        );
+    }
+    let binary: &[(&str, BinaryF)] = &[
+        ("atan2", f64::atan2),
+        ("hypot", f64::hypot),
+        ("copysign", f64::copysign),
+        ("fmod", fmod),
+        ("pow", f64::powf),
+        ("remainder", libm::remainder),
+    ];
+    for &(name, f) in binary {
+        m.func(
+            name,
+            &format!("{name}(x, y, /)"),
+            &format!("math.{name} of x and y, as a float."),
+            move |_, a| {
+                let [x, y] = a.pos.as_slice() else {
+                    return Err(PyErr::type_error(format!(
+                        "{name} expected 2 arguments, got {}",
+                        a.pos.len()
+                    )));
+                };
+                let (x, y) = (x.as_f64()?, y.as_f64()?);
+                let r = f(x, y);
+                if x.is_nan() || y.is_nan() {
+                    return Ok(Value::Float(r));
+                }
+                match name {
+                    "fmod" | "remainder" if r.is_nan() => Err(domain()),
+                    // 0 ** negative is a pole; other infinities from finite input overflow.
+                    "pow" if r.is_nan() => Err(domain()),
+                    "pow" if r.is_infinite() && x.is_finite() && y.is_finite() => {
+                        Err(if x == 0.0 { domain() } else { range() })
+                    }
+                    _ => Ok(Value::Float(r)),
+                }
+            },
+        );
+    }
+    for (name, f) in [
+        ("isnan", f64::is_nan as fn(f64) -> bool),
+        ("isinf", f64::is_infinite),
+        ("isfinite", f64::is_finite),
+    ] {
+        m.func(
+            name,
+            &format!("{name}(x, /)"),
+            &format!("Whether x is {}.", &name[2..]),
+            move |_, a| Ok(Value::Bool(f(one(&a, name)?))),
+        );
+    }
+    m.func(
+        "isclose",
+        "isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0)",
+        "Whether a and b are close.",
+        |_, a| {
+            let p = a.bind("isclose", &["a", "b", "rel_tol=", "abs_tol="])?;
+            let num = |v: &Option<Value>, d: f64| v.as_ref().map_or(Ok(d), |v| v.as_f64());
+            let (x, y) = (num(&p[0], 0.0)?, num(&p[1], 0.0)?);
+            let (rel, abs) = (num(&p[2], 1e-9)?, num(&p[3], 0.0)?);
+            Ok(Value::Bool(is_close(x, y, rel, abs)?))
+        },
+    );
+    m.func("ldexp", "ldexp(x, i, /)", "x * (2**i).", |_, a| {
+        let [x, i] = a.pos.as_slice() else {
+            return Err(PyErr::type_error("ldexp expected 2 arguments"));
+        };
+        let x = x.as_f64()?;
+        let i = i.as_index().unwrap_or(i64::MAX).clamp(-2200, 2200) as i32;
+        let r = libm::ldexp(x, i);
+        Ok(Value::Float(checked(x, r, true)?))
+    });
+    m.func(
+        "frexp",
+        "frexp(x, /)",
+        "(m, e) with x == m * 2**e.",
+        |_, a| {
+            let (m, e) = libm::frexp(one(&a, "frexp")?);
+            Ok(Value::tuple(vec![Value::Float(m), Value::Int(e as i64)]))
+        },
+    );
+    m.func(
+        "modf",
+        "modf(x, /)",
+        "The fractional and integer parts of x.",
+        |_, a| {
+            let x = one(&a, "modf")?;
+            let (f, i) = if x.is_infinite() {
+                (0.0f64.copysign(x), x)
+            } else {
+                (x.fract(), x.trunc())
+            };
+            Ok(Value::tuple(vec![Value::Float(f), Value::Float(i)]))
+        },
+    );
+    m.func(
+        "fsum",
+        "fsum(seq, /)",
+        "An accurate sum of floats.",
+        |rt, a| {
+            let items = crate::interp::ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+            let xs = items
+                .iter()
+                .map(|v| v.as_f64())
+                .collect::<PyResult<Vec<f64>>>()?;
+            Ok(Value::Float(fsum(&xs)?))
+        },
+    );
+    register_integer_functions(&m);
+    m.func(
+        "prod",
+        "prod(iterable, /, *, start=1)",
+        "The product of the items.",
+        |rt, a| {
+            let mut acc = a.kwarg("start").cloned().unwrap_or(Value::Int(1));
+            for v in crate::interp::ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+                acc =
+                    crate::interp::ops::binary(rt, crate::arrays::operator::BinOp::Mul, &acc, &v)?;
+            }
+            Ok(acc)
+        },
+    );
+    m.func(
+        "dist",
+        "dist(p, q, /)",
+        "The Euclidean distance between two points.",
+        |rt, a| {
+            let [p, q] = a.pos.as_slice() else {
+                return Err(PyErr::type_error("dist expected 2 arguments"));
+            };
+            let p = crate::interp::ops::iterate(rt, p)?;
+            let q = crate::interp::ops::iterate(rt, q)?;
+            if p.len() != q.len() {
+                return Err(PyErr::value_error(
+                    "both points must have the same number of dimensions",
+                ));
+            }
+            let mut acc = 0.0f64;
+            for (x, y) in p.iter().zip(&q) {
+                acc = acc.hypot(x.as_f64()? - y.as_f64()?);
+            }
+            Ok(Value::Float(acc))
+        },
+    );
+    Rc::new(m)
+}
+
+/// `factorial`, `comb`, `perm`, `gcd`, `lcm`, `isqrt`: exact on ints of any size.
+fn register_integer_functions(m: &Module) {
+    m.func("factorial", "factorial(n, /)", "n!", |rt, a| {
+        let n = int_arg(a.pos.first())?;
+        if n.is_negative() {
+            return Err(PyErr::value_error(
+                "factorial() not defined for negative values",
+            ));
+        }
+        let n = n
+            .to_u64()
+            .ok_or_else(|| crate::py::bigint::too_big(u64::MAX))?;
+        // log2(n!) >= n*log2(n/e): refuse before the work when that passes the size cap.
+        let nf = n as f64;
+        if n > 2 {
+            check_bits((nf * (nf / std::f64::consts::E).log2()) as u64)?;
+        }
+        bigint::product(rt, 1, n).map(from_big)
+    });
+    m.func(
+        "perm",
+        "perm(n, k=None, /)",
+        "The number of ways to choose k of n items in order.",
+        |rt, a| {
+            let (n, k) = n_and_k(&a, "perm")?;
+            if k > n {
+                return Ok(Value::Int(0));
+            }
+            estimate_size(n, k)?;
+            bigint::product(rt, n - k + 1, n).map(from_big)
+        },
+    );
+    m.func(
+        "comb",
+        "comb(n, k, /)",
+        "The number of ways to choose k of n items, without order.",
+        |rt, a| {
+            if a.pos.len() != 2 {
+                return Err(PyErr::type_error(format!(
+                    "comb expected 2 arguments, got {}",
+                    a.pos.len()
+                )));
+            }
+            let (n, k) = n_and_k(&a, "comb")?;
+            if k > n {
+                return Ok(Value::Int(0));
+            }
+            let k = k.min(n - k);
+            // The numerator n!/(n-k)! is built whole before the division.
+            estimate_size(n, k)?;
+            // n!/(n-k)! over k!: two product trees and one exact division.
+            let num = bigint::product(rt, n - k + 1, n)?;
+            let den = bigint::product(rt, 1, k)?;
+            let q = num.bits().saturating_sub(den.bits()) + 1;
+            crate::py::bigint::check_work(
+                crate::py::bigint::limbs(q) * crate::py::bigint::limbs(den.bits()),
+                "comb()",
+            )?;
+            Ok(from_big(num / den))
+        },
+    );
+    m.func(
+        "gcd",
+        "gcd(*integers)",
+        "Greatest common divisor.",
+        |_, a| {
+            let mut acc = BigInt::zero();
+            for v in &a.pos {
+                acc = bigint::gcd_big(&acc, &int_arg(Some(v))?)?;
+            }
+            Ok(from_big(acc))
+        },
+    );
+    m.func("lcm", "lcm(*integers)", "Least common multiple.", |_, a| {
+        let mut acc = BigInt::from(1);
+        for v in &a.pos {
+            let x = int_arg(Some(v))?;
+            check_bits(acc.bits() + x.bits())?;
+            let g = bigint::gcd_big(&acc, &x)?;
+            acc = if g.is_zero() {
+                g
+            } else {
+                (&acc / &g * &x).abs()
+            };
+        }
+        Ok(from_big(acc))
+    });
+    m.func(
+        "isqrt",
+        "isqrt(n, /)",
+        "The integer square root of n.",
+        |_, a| {
+            let n = int_arg(a.pos.first())?;
+            if n.is_negative() {
+                return Err(PyErr::value_error("isqrt() argument must be nonnegative"));
+            }
+            // Newton's iteration divides at every step: quadratic, so within the budget.
+            let l = crate::py::bigint::limbs(n.bits());
+            crate::py::bigint::check_work(l * l, "isqrt()")?;
+            Ok(from_big(n.sqrt()))
+        },
+    );
+}
+
+/// An int argument of an integer function; floats are TypeError, as CPython.
+fn int_arg(v: Option<&Value>) -> PyResult<BigInt> {
+    let v = v.unwrap_or(crate::py::value::NONE);
+    match v {
+        Value::Scalar(s) if s.dtype().is_integer() => Ok(BigInt::from(s.as_i64())),
+        _ => to_big(v).ok_or_else(|| {
+            PyErr::type_error(format!(
+                "'{}' object cannot be interpreted as an integer",
+                v.type_name()
+            ))
+        }),
+    }
+}
+
+/// `n` and `k` of `comb`/`perm`, both non-negative (`perm(n)` is `perm(n, n)`).
+fn n_and_k(a: &Args, name: &str) -> PyResult<(u64, u64)> {
+    let n = int_arg(a.pos.first())?;
+    let k = match a.pos.get(1) {
+        Some(v) if !v.is_none() => int_arg(Some(v))?,
+        _ => n.clone(),
+    };
+    if a.pos.len() > 2 {
+        return Err(PyErr::type_error(format!(
+            "{name} expected at most 2 arguments, got {}",
+            a.pos.len()
+        )));
+    }
+    if n.is_negative() {
+        return Err(PyErr::value_error("n must be a non-negative integer"));
+    }
+    if k.is_negative() {
+        return Err(PyErr::value_error("k must be a non-negative integer"));
+    }
+    let big = || crate::py::bigint::too_big(u64::MAX);
+    let n = n.to_u64().ok_or_else(big)?;
+    match k.to_u64() {
+        Some(k) => Ok((n, k)),
+        // k past any u64 is past n too: the answer is 0.
+        None => Ok((n, u64::MAX)),
+    }
+}
+
+/// Refuses `perm(n, k)` (and the numerator of `comb(n, k)`) when n!/(n-k)! would pass
+/// the int size cap, from log-gamma estimates, before any multiplication.
+fn estimate_size(n: u64, k: u64) -> PyResult<()> {
+    let lg = |x: u64| libm::lgamma(x as f64 + 1.0);
+    let nats = lg(n) - lg(n - k);
+    check_bits((nats / std::f64::consts::LN_2).max(0.0) as u64)
+}
+
+/// The natural log of an int or float argument; ints too large for a float are fine
+/// (`log(2**10000)`), as CPython computes through their bit length.
+fn ln_of(v: &Value) -> PyResult<f64> {
+    if let Value::BigInt(b) = v {
+        if !b.is_positive() {
+            return Err(domain());
+        }
+        // b = m * 2**e with m below 2**64: ln(b) = ln(m) + e * ln 2.
+        let e = b.bits().saturating_sub(64);
+        let m = (&**b >> e).to_f64().unwrap_or(f64::INFINITY);
+        return Ok(m.ln() + e as f64 * std::f64::consts::LN_2);
+    }
+    let x = v.as_f64()?;
+    if x.is_nan() || x == f64::INFINITY {
+        return Ok(x);
+    }
+    if x <= 0.0 {
+        return Err(domain());
+    }
+    Ok(x.ln())
+}
+
+fn fmod(x: f64, y: f64) -> f64 {
+    // C's fmod(x, inf) is x for finite x; Rust's % agrees, and 0 or inf operands give NaN.
+    x % y
+}
+
+fn one(a: &Args, name: &str) -> PyResult<f64> {
+    match a.pos.as_slice() {
+        [x] => x.as_f64(),
+        _ => Err(PyErr::type_error(format!(
+            "math.{name}() takes exactly one argument ({} given)",
+            a.pos.len()
+        ))),
+    }
+}
+
+/// PEP 485's `isclose`.
+fn is_close(x: f64, y: f64, rel: f64, abs: f64) -> PyResult<bool> {
+    if rel < 0.0 || abs < 0.0 {
+        return Err(PyErr::value_error("tolerances must be non-negative"));
+    }
+    if x == y {
+        return Ok(true);
+    }
+    if x.is_infinite() || y.is_infinite() {
+        return Ok(false);
+    }
+    let d = (x - y).abs();
+    Ok(d <= (rel * y).abs() || d <= (rel * x).abs() || d <= abs)
+}
+
+/// Shewchuk's exactly rounded sum (the algorithm CPython's `fsum` uses): partial sums
+/// that never lose a bit, added up once at the end.
+fn fsum(xs: &[f64]) -> PyResult<f64> {
+    let mut partials: Vec<f64> = Vec::new();
+    let mut special = 0.0f64;
+    for &x0 in xs {
+        let mut x = x0;
+        if !x.is_finite() {
+            special += x;
+            continue;
+        }
+        let mut i = 0;
+        for j in 0..partials.len() {
+            let mut y = partials[j];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let hi = x + y;
+            let lo = y - (hi - x);
+            if lo != 0.0 {
+                partials[i] = lo;
+                i += 1;
+            }
+            x = hi;
+        }
+        if x.is_infinite() {
+            return Err(PyErr::overflow("intermediate overflow in fsum"));
+        }
+        partials.truncate(i);
+        partials.push(x);
+    }
+    if special != 0.0 || special.is_nan() {
+        if special.is_nan() && xs.iter().any(|x| x.is_infinite()) {
+            return Err(PyErr::value_error("-inf + inf in fsum"));
+        }
+        return Ok(special);
+    }
+    let mut hi = 0.0;
+    while let Some(x) = partials.pop() {
+        let prev = hi;
+        hi = prev + x;
+        let lo = x - (hi - prev);
+        if lo != 0.0 {
+            // Round half to even across the remaining partials, as CPython's msum does.
+            if let Some(&next) = partials.last() {
+                if (lo < 0.0 && next < 0.0) || (lo > 0.0 && next > 0.0) {
+                    let y = lo * 2.0;
+                    let x2 = hi + y;
+                    if y == x2 - hi {
+                        hi = x2;
+                    }
+                }
+            }
+            break;
+        }
+    }
+    Ok(hi)
+}
