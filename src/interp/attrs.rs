@@ -113,6 +113,7 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
             _ => None,
         },
         Value::Int(_) | Value::BigInt(_) => crate::interp::bigint::int_attr(v, name),
+        Value::Complex(re, im) => crate::interp::complex::attr(*re, *im, name),
         Value::Slice(s) => match name {
             "start" => Some(s.start.map(Value::Int).unwrap_or(Value::None)),
             "stop" => Some(s.stop.map(Value::Int).unwrap_or(Value::None)),

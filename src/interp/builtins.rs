@@ -22,6 +22,7 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
         Value::Bool(_) => Some("bool"),
         Value::Int(_) | Value::BigInt(_) => Some("int"),
         Value::Float(_) => Some("float"),
+        Value::Complex(..) => Some("complex"),
         Value::Str(_) => Some("str"),
         Value::List(_) => Some("list"),
         Value::Tuple(_) => Some("tuple"),
@@ -289,6 +290,7 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
                     || matches!(v, Value::Scalar(s) if s.dtype() == crate::arrays::dtype::DType::F64)
             }
             "bool" => matches!(v, Value::Bool(_)),
+            "complex" => matches!(v, Value::Complex(..)),
             "str" => matches!(v, Value::Str(_)),
             "list" => matches!(v, Value::List(_)),
             "tuple" => matches!(v, Value::Tuple(_)),
@@ -400,6 +402,12 @@ pub fn builtins() -> HashMap<String, Value> {
         },
     );
     f(
+        "complex",
+        "complex(real=0, imag=0)",
+        "A complex number from a real and an imaginary part, or from a string ('1+2j').",
+        |_, a| crate::interp::complex::construct(&a),
+    );
+    f(
         "str",
         "str(object='')",
         "The string form of an object (what print shows).",
@@ -440,6 +448,7 @@ pub fn builtins() -> HashMap<String, Value> {
                 }
                 Value::Bool(b) => Ok(Value::Int(*b as i64)),
                 Value::Float(x) => Ok(Value::Float(x.abs())),
+                Value::Complex(re, im) => crate::interp::complex::abs(*re, *im),
                 _ => {
                     let np = crate::interp::modules::import(rt, "numpy")?;
                     match np.get("abs") {

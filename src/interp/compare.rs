@@ -53,6 +53,11 @@ fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
         (x, y) if is_numeric(x) && is_numeric(y) => {
             crate::py::bigint::cmp_real(x, y) == Some(std::cmp::Ordering::Equal)
         }
+        (Value::Complex(re, im), y) | (y, Value::Complex(re, im))
+            if is_numeric(y) || matches!(y, Value::Complex(..)) =>
+        {
+            crate::interp::complex::as_complex(y)? == Some((*re, *im))
+        }
         (Value::Scalar(s), Value::BigInt(b)) | (Value::BigInt(b), Value::Scalar(s)) => {
             matches!(s, crate::arrays::dtype::Scalar::U64(u) if num_traits::ToPrimitive::to_u64(&**b) == Some(*u))
         }

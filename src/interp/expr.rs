@@ -148,11 +148,7 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
                 None => crate::interp::bigint::parse_literal(&i.to_string())?,
             },
             ast::Number::Float(f) => Value::Float(*f),
-            ast::Number::Complex { .. } => {
-                return Err(PyErr::not_implemented(
-                    "complex numbers are not supported in nbcuda",
-                ))
-            }
+            ast::Number::Complex { real, imag } => Value::Complex(*real, *imag),
         },
         Expr::StringLiteral(s) => Value::str(s.value.to_str()),
         Expr::BytesLiteral(b) => Value::Bytes(b.value.bytes().collect::<Vec<u8>>().into()),

@@ -107,6 +107,7 @@ fn numeric_hash_at(v: &Value, depth: usize) -> Option<i64> {
         Value::Int(n) => hash_int(*n),
         Value::BigInt(b) => crate::py::bigint::hash(b),
         Value::Float(f) => hash_float(*f),
+        Value::Complex(re, im) => crate::interp::complex::hash(*re, *im),
         Value::Tuple(items) if depth < HASH_DEPTH => {
             let hs: Option<Vec<i64>> = items
                 .iter()

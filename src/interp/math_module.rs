@@ -109,7 +109,11 @@ pub fn module() -> Rc<Module> {
             },
         );
     }
-    for (name, base) in [("log2", Some(2.0f64)), ("log10", Some(10.0)), ("log", None)] {
+    for (name, f) in [
+        ("log2", f64::log2 as UnaryF),
+        ("log10", f64::log10),
+        ("log", f64::ln),
+    ] {
         let sig = if name == "log" {
             "log(x[, base])"
         } else {
@@ -119,23 +123,16 @@ pub fn module() -> Rc<Module> {
             let x = a.pos.first().ok_or_else(|| {
                 PyErr::type_error(format!("{name} expected at least 1 argument, got 0"))
             })?;
-            let ln = ln_of(x)?;
-            let r = match (base, a.pos.get(1)) {
-                (Some(b), _) => ln / b.ln(),
-                (None, Some(b)) => {
-                    let lb = ln_of(b)?;
-                    if lb == 0.0 {
+            let num = log_of(x, f)?;
+            Ok(Value::Float(match a.pos.get(1) {
+                Some(b) if name == "log" => {
+                    let den = log_of(b, f)?;
+                    if den == 0.0 {
                         return Err(PyErr::zero_division("float division by zero"));
                     }
-                    ln / lb
+                    num / den
                 }
-                (None, None) => ln,
-            };
-            // log2/log10 of exact powers come out exact, as C's log2/log10 give them.
-            Ok(Value::Float(match (name, x) {
-                ("log2", Value::Float(f)) => f.log2(),
-                ("log10", Value::Float(f)) => f.log10(),
-                _ => r,
+                _ => num,
             }))
         });
     }
@@ -455,17 +452,21 @@ fn estimate_size(n: u64, k: u64) -> PyResult<()> {
     check_bits((nats / std::f64::consts::LN_2).max(0.0) as u64)
 }
 
-/// The natural log of an int or float argument; ints too large for a float are fine
-/// (`log(2**10000)`), as CPython computes through their bit length.
-fn ln_of(v: &Value) -> PyResult<f64> {
+/// `f` (ln, log2 or log10) of an int or float argument, as CPython's `loghelper`: ints
+/// too large for a float (`log(2**10000)`) go through their mantissa and exponent.
+fn log_of(v: &Value, f: UnaryF) -> PyResult<f64> {
     if let Value::BigInt(b) = v {
         if !b.is_positive() {
             return Err(domain());
         }
-        // b = m * 2**e with m below 2**64: ln(b) = ln(m) + e * ln 2.
-        let e = b.bits().saturating_sub(64);
-        let m = (&**b >> e).to_f64().unwrap_or(f64::INFINITY);
-        return Ok(m.ln() + e as f64 * std::f64::consts::LN_2);
+        if let Some(x) = b.to_f64().filter(|x| x.is_finite()) {
+            return Ok(f(x));
+        }
+        // b = m * 2**e with 0.5 <= m < 1.
+        let e = b.bits();
+        let top = (&**b >> (e - 64)).to_f64().unwrap_or(f64::INFINITY);
+        let m = top / 2f64.powi(64);
+        return Ok(f(m) + f(2.0) * e as f64);
     }
     let x = v.as_f64()?;
     if x.is_nan() || x == f64::INFINITY {
@@ -474,7 +475,7 @@ fn ln_of(v: &Value) -> PyResult<f64> {
     if x <= 0.0 {
         return Err(domain());
     }
-    Ok(x.ln())
+    Ok(f(x))
 }
 
 fn fmod(x: f64, y: f64) -> f64 {

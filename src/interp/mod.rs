@@ -16,6 +16,7 @@
 //! | `collections_deque.rs` | `collections.deque`: a ring buffer, optionally bounded by `maxlen`. |
 //! | `collections_module.rs` | The `collections` module: `namedtuple` (native classes whose instances act as tuples with named fields) and the module table. |
 //! | `compare.rs` | Equality, identity and ordering with Python semantics: container `==`, `is`, the ordering of `sorted`/`min`/`max`, and the comparison operators. |
+//! | `complex.rs` | Python's `complex`: arithmetic with CPython's algorithms (Smith's division, integer powers by squaring), its repr, hash and string parsing, and the `cmath` module. |
 //! | `dataclasses.rs` | The `dataclasses` module: `@dataclass` with generated `__init__`, `__repr__` and comparisons, `field`, `fields`, `asdict`, `astuple`, `replace`. |
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
@@ -65,6 +66,7 @@ pub mod collections_deque;
 pub mod collections_dicts;
 pub mod collections_module;
 pub mod compare;
+pub mod complex;
 pub mod dataclasses;
 pub mod dynamic;
 pub mod expr;

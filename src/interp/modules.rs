@@ -19,11 +19,12 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`,
 /// `collections`, `string`, `copy`, `json`, `random`, `pathlib`) under their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 22] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 23] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
         ("math", |_| Ok(crate::interp::math_module::module())),
+        ("cmath", |_| Ok(crate::interp::complex::cmath_module())),
         ("time", |_| Ok(time_module())),
         ("sys", |_| Ok(sys_module())),
         ("platform", |_| Ok(platform_module())),

@@ -22,6 +22,7 @@ pub fn truthy(rt: &mut Runtime, v: &Value) -> PyResult<bool> {
         // A BigInt never holds zero (it normalises to Int).
         Value::BigInt(_) => true,
         Value::Float(f) => *f != 0.0,
+        Value::Complex(re, im) => *re != 0.0 || *im != 0.0,
         Value::Str(s) => !s.is_empty(),
         Value::Bytes(b) => !b.is_empty(),
         Value::Tuple(t) => !t.is_empty(),
@@ -135,6 +136,13 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
             }
             return float_op(op, x.as_f64()?, y.as_f64()?);
         }
+        (Value::Complex(..), y) | (y, Value::Complex(..))
+            if is_numeric(y) || matches!(y, Value::Complex(..)) =>
+        {
+            if let Some(v) = crate::interp::complex::binary(op, a, b)? {
+                return Ok(v);
+            }
+        }
         (Value::Set(x), Value::Set(y)) => {
             if let Some(v) = crate::interp::sets::binary(rt, op, x, y)? {
                 return Ok(v);
@@ -151,6 +159,13 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
         if let Some(v) = o.clone().binary_op(op, a, true, rt)? {
             return Ok(v);
         }
+    }
+    if (is_numpy(a) && matches!(b, Value::Complex(..)))
+        || (is_numpy(b) && matches!(a, Value::Complex(..)))
+    {
+        return Err(PyErr::not_implemented(
+            "complex arrays (complex64/complex128) are not supported by nbcuda",
+        ));
     }
     if is_numpy(a) || is_numpy(b) {
         if let Some(v) = ndarray_attrs::binary_op(op, a, b, rt)? {
@@ -350,6 +365,8 @@ pub fn unary(rt: &mut Runtime, op: UnaryOp, v: &Value) -> PyResult<Value> {
         (UnaryOp::Invert, Value::BigInt(b)) => Ok(crate::interp::bigint::invert(b)),
         (UnaryOp::Neg, Value::Bool(b)) => Ok(Value::Int(-(*b as i64))),
         (UnaryOp::Neg, Value::Float(f)) => Ok(Value::Float(-f)),
+        (UnaryOp::Neg, Value::Complex(re, im)) => Ok(Value::Complex(-re, -im)),
+        (UnaryOp::Pos, Value::Complex(..)) => Ok(v.clone()),
         (UnaryOp::Pos, Value::Int(_) | Value::Float(_) | Value::BigInt(_)) => Ok(v.clone()),
         (UnaryOp::Pos, Value::Bool(b)) => Ok(Value::Int(*b as i64)),
         (UnaryOp::Invert, Value::Int(i)) => Ok(Value::Int(!i)),

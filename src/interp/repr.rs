@@ -87,6 +87,7 @@ fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
         Value::Int(i) => i.to_string(),
         Value::BigInt(b) => crate::py::bigint::to_decimal(b)?,
         Value::Float(f) => float_repr(*f),
+        Value::Complex(re, im) => crate::interp::complex::repr(*re, *im),
         Value::Str(s) => str_repr(s),
         Value::Bytes(b) => {
             let mut s = String::from("b'");
@@ -172,6 +173,7 @@ pub fn is_type_builtin(name: &str) -> bool {
         name,
         "int"
             | "float"
+            | "complex"
             | "str"
             | "bool"
             | "list"

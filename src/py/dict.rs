@@ -55,6 +55,14 @@ fn pure_hash_into(v: &Value, h: &mut impl Hasher) -> Option<()> {
         Value::Bool(b) => hash_number(*b as i64 as f64, Some(*b as i64), h),
         Value::Int(i) => hash_number(*i as f64, Some(*i), h),
         Value::Float(f) => hash_number(*f, None, h),
+        // A complex with no imaginary part equals (and hashes as) its real part.
+        Value::Complex(re, im) if *im == 0.0 => hash_number(*re, None, h),
+        Value::Complex(re, im) => {
+            5u8.hash(h);
+            // +0.0 and -0.0 are equal: hash them alike.
+            (re + 0.0).to_bits().hash(h);
+            (im + 0.0).to_bits().hash(h);
+        }
         // A big int equal to a float hashes as that float; others by their digits.
         Value::BigInt(b) => match crate::py::bigint::to_f64(b) {
             Ok(f) if crate::py::bigint::cmp_float(b, f) == Some(std::cmp::Ordering::Equal) => {
@@ -116,6 +124,15 @@ pub fn pure_eq(a: &Value, b: &Value) -> bool {
     };
     match (a, b) {
         (Value::None, Value::None) => true,
+        (Value::Complex(a, b), Value::Complex(c, d)) => a == c && b == d,
+        (Value::Complex(re, im), other) | (other, Value::Complex(re, im)) => {
+            *im == 0.0
+                && matches!(
+                    other,
+                    Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_)
+                )
+                && pure_eq(&Value::Float(*re), other)
+        }
         (Value::BigInt(_), _) | (_, Value::BigInt(_)) => {
             crate::py::bigint::cmp_real(a, b) == Some(std::cmp::Ordering::Equal)
         }

@@ -366,6 +366,11 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
             for l in &leaves {
                 let d = match l {
                     Value::Scalar(s) => s.dtype(),
+                    Value::Complex(..) => {
+                        return Err(PyErr::not_implemented(
+                            "complex arrays (complex64/complex128) are not supported by nbcuda",
+                        ))
+                    }
                     other => python_dtype(other).ok_or_else(|| {
                         PyErr::type_error(format!(
                             "nbcuda arrays hold numbers only; cannot convert a '{}' element",
@@ -418,6 +423,11 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
                     )))
                 }
             }
+        }
+        Value::Complex(..) => {
+            return Err(PyErr::not_implemented(
+                "complex arrays (complex64/complex128) are not supported by nbcuda",
+            ))
         }
         other => {
             return Err(PyErr::type_error(format!(

@@ -30,6 +30,8 @@ pub enum Value {
     /// Python `int` beyond 64 bits; never holds a value that fits `Int` (see
     /// [`crate::py::bigint::from_big`]).
     BigInt(Rc<num_bigint::BigInt>),
+    /// Python `complex`: the real and imaginary parts.
+    Complex(f64, f64),
     Float(f64),
     Str(Rc<str>),
     Bytes(Rc<[u8]>),
@@ -354,6 +356,7 @@ impl Value {
             Value::Bool(_) => "bool".into(),
             Value::Int(_) | Value::BigInt(_) => "int".into(),
             Value::Float(_) => "float".into(),
+            Value::Complex(..) => "complex".into(),
             Value::Str(_) => "str".into(),
             Value::Bytes(_) => "bytes".into(),
             Value::Tuple(_) => "tuple".into(),
