@@ -159,3 +159,18 @@ fn numpy_takes_ints_up_to_uint64_as_numpy_2_does() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn kernels_take_ints_past_int64_as_uint64() {
+    // Numba types 2**64 - 1 as uint64; the kernel stores it unchanged.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "import numpy as np\nfrom numba import cuda\n\
+         @cuda.jit\ndef k(out, x):\n    out[0] = x\n\
+         o = cuda.device_array(1, np.uint64)\n\
+         k[1, 1](o, 2**64 - 1)\nprint(o.copy_to_host())",
+    );
+    assert_eq!(out, "[18446744073709551615]\n");
+    let c = s.run("k[1, 1](o, 2**64)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"), "{}", c.traceback());
+}

@@ -132,10 +132,12 @@ fn typemap(b: &Builder, cx: &FnCtx) -> Vec<(String, Ty)> {
 }
 
 /// Numba's type for a host argument value (arrays by dtype/ndim/layout, Python numbers as
-/// int64/float64/boolean, NumPy scalars by dtype).
+/// int64/float64/boolean (uint64 past int64), NumPy scalars by dtype).
 pub fn typeof_scalar(v: &Value) -> Option<Scalar> {
     Some(match v {
         Value::Int(i) => Scalar::I64(*i),
+        // Numba types ints past int64 as uint64 (`typeof(2**63)`); beyond, none.
+        Value::BigInt(b) => Scalar::U64(num_traits::ToPrimitive::to_u64(&**b)?),
         Value::Float(f) => Scalar::F64(*f),
         Value::Bool(b) => Scalar::Bool(*b),
         Value::Scalar(s) => *s,

@@ -121,6 +121,7 @@ impl Object for NumbaType {
             (Ty::Scalar(d), [v]) => {
                 let x = match v {
                     Value::Int(i) => crate::arrays::dtype::Scalar::I64(*i),
+                    Value::BigInt(_) => crate::py::value::python_scalar(v)?,
                     Value::Float(f) => crate::arrays::dtype::Scalar::F64(*f),
                     Value::Bool(b) => crate::arrays::dtype::Scalar::Bool(*b),
                     Value::Scalar(s) => *s,
