@@ -174,3 +174,13 @@ fn kernels_take_ints_past_int64_as_uint64() {
     let c = s.run("k[1, 1](o, 2**64)");
     assert_eq!(c.ename().as_deref(), Some("TypeError"), "{}", c.traceback());
 }
+
+#[test]
+fn getrandbits_past_64_bits_matches_cpython() {
+    // CPython 3.11 printed these for the same seed and calls.
+    let mut s = Session::new();
+    assert_eq!(
+        s.stdout("import random\nrandom.seed(5); print(random.getrandbits(100), random.getrandbits(64), random.getrandbits(200) % 10**9, random.getrandbits(33))"),
+        "454911232961676339139289971781 12736496262939004471 833035754 3609267711\n"
+    );
+}

@@ -347,9 +347,19 @@ fn call(r: &Rc<RandomObj>, name: &str, rt: &mut Runtime, a: Args) -> PyResult<Va
                 return Err(PyErr::value_error("number of bits must be non-negative"));
             }
             if k > 63 {
-                return Err(PyErr::overflow(
-                    "getrandbits() beyond 63 bits does not fit nbcuda's 64-bit int",
-                ));
+                crate::py::bigint::check_bits(k as u64)?;
+                // CPython's order: 32-bit words, least significant first; the last word
+                // keeps its top bits.
+                let mut mt = r.mt.borrow_mut();
+                let mut words: Vec<u32> = Vec::new();
+                let mut left = k as u64;
+                while left > 0 {
+                    let w = mt.genrand();
+                    words.push(if left < 32 { w >> (32 - left) } else { w });
+                    left = left.saturating_sub(32);
+                }
+                let big = num_bigint::BigInt::from(num_bigint::BigUint::new(words));
+                return Ok(crate::py::bigint::from_big(big));
             }
             Ok(Value::Int(r.mt.borrow_mut().bits(k as u32) as i64))
         }
