@@ -123,3 +123,13 @@ fn numpy_complex_arrays_say_they_are_unsupported() {
         assert!(c.evalue().contains("complex arrays"), "{}", c.evalue());
     }
 }
+
+#[test]
+fn complex_format_specs_are_cpythons() {
+    // CPython 3.11 printed this line for the same cell.
+    let mut s = Session::new();
+    assert_eq!(
+        s.stdout("print(repr(format(1+2j, '.2f')), repr(format(-1.5-2j, '.1e')), repr(format(1j,'.3g')), repr(format(1+2j,'>12.1f')), repr(f'{3-4j:+.1f}'))"),
+        "'1.00+2.00j' '-1.5e+00-2.0e+00j' '0+1j' '    1.0+2.0j' '+3.0-4.0j'\n"
+    );
+}

@@ -260,6 +260,24 @@ pub fn format_value(rt: &mut Runtime, v: &Value, spec: &str) -> PyResult<String>
     }
     let spec_parsed = parse_spec(spec)?;
     let body = match spec_parsed.ty {
+        // A complex formats each part with the float spec; the imaginary one always
+        // carries its sign (`'1.00+2.00j'`).
+        Some(ty @ ('f' | 'F' | 'e' | 'E' | 'g' | 'G')) if matches!(v, Value::Complex(..)) => {
+            let Value::Complex(re, im) = v else {
+                return Err(PyErr::internal("complex format of a non-complex"));
+            };
+            let p = |x: f64, sign: Option<char>| {
+                format_float(
+                    x,
+                    Some(ty),
+                    spec_parsed.precision,
+                    spec_parsed.grouping,
+                    sign,
+                    spec_parsed.alt,
+                )
+            };
+            format!("{}{}j", p(*re, spec_parsed.sign), p(*im, Some('+')))
+        }
         Some('s') => to_str(rt, v)?,
         None if matches!(v, Value::Str(_)) => to_str(rt, v)?,
         ty => {
