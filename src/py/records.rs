@@ -420,13 +420,9 @@ impl Object for RecordArray {
     }
 }
 
-/// A field value as `tolist()` gives it: a Python int, or an `np.uint64` above the
-/// interpreter's 64-bit signed ints.
+/// A field value as `tolist()` gives it: a Python int.
 fn u64_int(v: u64) -> Value {
-    match i64::try_from(v) {
-        Ok(i) => Value::Int(i),
-        Err(_) => Value::Scalar(Scalar::U64(v)),
-    }
+    crate::py::bigint::from_i128(v as i128)
 }
 
 impl Object for RecordScalar {
