@@ -214,6 +214,15 @@ fn xoroshiro_states_hold_numbas_record_dtype() {
         out,
         "[10451216379200822465  8341117667364343960   809817624983272012] 15258973161149853818 (16,)\n[ True False False] 3\n10\n"
     );
+    // Records compare as NumPy's do: a later subsequence start is the same states shifted.
+    let out = s.stdout(
+        "s3 = create_xoroshiro128p_states(10, seed=1, subsequence_start=3).copy_to_host()\n\
+         s0 = create_xoroshiro128p_states(10, seed=1).copy_to_host()\n\
+         np.testing.assert_array_equal(s0[3:], s3[:-3])\n\
+         print(np.array_equal(s0[3:], s3[:-3]), np.array_equal(s0, s3))\n\
+         try:\n    np.testing.assert_array_equal(s0, s3)\nexcept AssertionError:\n    print('differ')",
+    );
+    assert_eq!(out, "True False\ndiffer\n");
     // Kernels still draw from the states, also after a round trip through the host and
     // from a slice.
     let out = s.stdout(

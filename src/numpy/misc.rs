@@ -231,6 +231,9 @@ pub fn comparisons(m: &Module) {
         "True when shapes and elements are equal.",
         |rt, a| {
             let b = a.bind("array_equal", &["a1", "a2", "equal_nan="])?;
+            if let Some((bad, _)) = crate::py::records::mismatches(arg(&b, 0), arg(&b, 1)) {
+                return Ok(Value::Bool(bad == 0));
+            }
             let x = to_ndarray(rt, arg(&b, 0))?;
             let y = to_ndarray(rt, arg(&b, 1))?;
             if x.shape != y.shape {

@@ -177,6 +177,19 @@ pub fn module() -> Rc<Module> {
                     name,
                     &["actual", "desired", "err_msg=", "verbose=", "strict="],
                 )?;
+                let (actual, desired) = (
+                    b[0].as_ref().unwrap_or(crate::py::value::NONE),
+                    b[1].as_ref().unwrap_or(crate::py::value::NONE),
+                );
+                if let Some((bad, n)) = crate::py::records::mismatches(actual, desired) {
+                    if bad == 0 {
+                        return Ok(Value::None);
+                    }
+                    return Err(PyErr::new(
+                        "AssertionError",
+                        format!("\nArrays are not equal\n\nMismatched elements: {bad} / {n}"),
+                    ));
+                }
                 let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
                 let y = to_ndarray(rt, b[1].as_ref().unwrap_or(&Value::None))?;
                 let err = b[2]

@@ -285,6 +285,18 @@ impl RecordArray {
     }
 }
 
+/// `np.array_equal` and `np.testing.assert_array_equal` of record arrays: None unless both
+/// are record arrays; else how many records differ, out of how many (shapes that differ
+/// count as all different).
+pub fn mismatches(a: &Value, b: &Value) -> Option<(usize, usize)> {
+    let (x, y) = (RecordArray::of(a)?, RecordArray::of(b)?);
+    let (p, q) = (x.rows(), y.rows());
+    if x.shape() != y.shape() || x.layout.names != y.layout.names {
+        return Some((p.len().max(1), p.len().max(1)));
+    }
+    Some((p.iter().zip(&q).filter(|(r, s)| r != s).count(), p.len()))
+}
+
 /// `np.unique` of a record array: the distinct records, sorted field by field.
 pub fn unique(a: &RecordArray) -> PyResult<Value> {
     let mut rows = a.rows();
