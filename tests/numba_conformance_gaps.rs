@@ -1,10 +1,10 @@
 //! Behaviours found missing by running Numba's own CUDA tests: `view()` changing the item
 //! size, copies from broadcast host arrays, single-signature kernels launched with arrays
 //! of another dtype of the same size, namedtuple kernel arguments, ufuncs over more than 3
-//! dimensions, uint64 literals in kernels, `print()` with more than 32 items and the record
-//! dtype of xoroshiro128p states. Expected outputs come from NumPy 2 and hardware Numba;
-//! kernels that the CUDA device would run are also compiled by NVRTC through
-//! `inspect_asm()` where it is loadable.
+//! dimensions, uint64 literals in kernels, `print()` with more than 32 items, the record
+//! dtype of xoroshiro128p states and `for v in arr:` in compiled code. Expected outputs
+//! come from NumPy 2 and hardware Numba; kernels that the CUDA device would run are also
+//! compiled by NVRTC through `inspect_asm()` where it is loadable.
 
 mod common;
 use common::Session;
@@ -233,4 +233,24 @@ fn xoroshiro_states_hold_numbas_record_dtype() {
     );
     assert_eq!(out, "(3,) ('s0', 's1')\nTrue (2,)\n");
     compiles_for_gpu(&mut s, "draw");
+}
+
+#[test]
+fn compiled_for_loops_iterate_over_arrays() {
+    // Numba's lowering: elements of a 1-D array, rows (views) of an N-D one, slices too.
+    let mut s = setup();
+    let out = s.stdout(
+        "from numba import njit, guvectorize\n\
+         @guvectorize(['void(float64[:], float64[:])'], '(n)->()', target='cuda')\n\
+         def gsum(a, out):\n    s = 0.0\n    for v in a:\n        s += v\n    out[0] = s\n\
+         print(gsum(np.arange(6.0).reshape(2, 3)))\n\
+         @njit\ndef total(m):\n    t = 0.0\n    for row in m:\n        for v in row:\n            t += v\n    return t\n\
+         print(total(np.arange(12.0).reshape(3, 4)))\n\
+         @cuda.jit\ndef count(a, out):\n    if cuda.grid(1) == 0:\n        c = 0\n        for v in a[1:]:\n            if v > 2:\n                c += 1\n        out[0] = c\n\
+         o = cuda.device_array(1, dtype=np.int64)\ncount[1, 4](cuda.to_device(np.arange(6)), o)\nprint(o.copy_to_host())",
+    );
+    assert_eq!(out, "[ 3. 12.]\n66.0\n[3]\n");
+    compiles_for_gpu(&mut s, "count");
+    let c = s.run("@njit\ndef bad(x):\n    for v in 5:\n        pass\nbad(1)");
+    assert_eq!(c.ename().as_deref(), Some("TypingError"));
 }

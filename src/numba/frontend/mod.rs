@@ -447,12 +447,19 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
     if !f.orelse.is_empty() {
         return Err(cx.unsupported("for ... else", f.range));
     }
-    let Expr::Call(call) = &*f.iter else {
-        return Err(cx.unsupported("for loops over anything but range(...)", f.iter.range()));
+    let call = match &*f.iter {
+        Expr::Call(call) => Some(call),
+        _ => None,
     };
-    let callee = expr(b, cx, &call.func)?;
+    let callee = match call {
+        Some(call) => expr(b, cx, &call.func)?,
+        None => Val::None,
+    };
     let is_range = matches!(&callee, Val::Path(p) if p == "builtin.range" || p == "numba.prange");
-    if !is_range || !call.arguments.keywords.is_empty() {
+    let Some(call) = call.filter(|_| is_range) else {
+        return lower_for_array(b, cx, f);
+    };
+    if !call.arguments.keywords.is_empty() {
         return Err(cx.unsupported("for loops over anything but range(...)", f.iter.range()));
     }
     let mut parts = Vec::new();
@@ -551,6 +558,55 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
             step,
         });
     }
+    Ok(())
+}
+
+/// `for v in arr:` as Numba lowers it: `v` takes `arr[0]`, `arr[1]`, ... along the first
+/// axis (elements of a 1-D array, row views of an N-D one).
+fn lower_for_array(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> {
+    use crate::numba::frontend::views::{ArrView, Item};
+    let it = crate::numba::frontend::expr::expr(b, cx, &f.iter)?;
+    let Some(view) = ArrView::of(&it) else {
+        let what = crate::numba::frontend::expr::describe(b, &it);
+        return Err(cx.typing(
+            format!("Invalid use of getiter with parameters ({what}): a compiled for loop iterates over range(...) or an array"),
+            f.iter.range(),
+        ));
+    };
+    if view.ndim() == 0 {
+        return Err(cx.typing("iteration over a 0-d array", f.iter.range()));
+    }
+    let n = view.extent(b, 0);
+    let ctr = b.new_reg(DType::I64);
+    let zero = b.konst(Scalar::I64(0));
+    b.emit_to(ctr, Op::Copy(zero));
+    let id = b.new_loop_id();
+    b.begin();
+    let cond = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, ctr, n));
+    b.push(Stmt::If(cond, vec![], vec![Stmt::Break(id)]));
+    let item = if view.ndim() == 1 {
+        let dt = view.dtype;
+        let (a, idx) = view.element(b, vec![ctr]);
+        Val::Reg(b.emit(dt, Op::Load(a, idx)))
+    } else {
+        view.subscript(b, cx, vec![Item::Index(ctr)], f.iter.range())?
+            .into_val()
+    };
+    assign_target(b, cx, &f.target, item)?;
+    cx.loops.push(id);
+    lower_block(b, cx, &f.body)?;
+    cx.loops.pop();
+    let body = b.end();
+    cx.set_loc(b, f.range);
+    b.begin();
+    let one = b.konst(Scalar::I64(1));
+    let next = b.emit(
+        DType::I64,
+        Op::Bin(crate::arrays::operator::Arith::Add, ctr, one),
+    );
+    b.emit_to(ctr, Op::Copy(next));
+    let latch = b.end();
+    b.push(Stmt::Loop { id, body, latch });
     Ok(())
 }
 
