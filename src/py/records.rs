@@ -213,9 +213,9 @@ impl RecordArray {
         if summarise {
             words.insert(3, "...".into());
         }
-        let pad = " ".repeat(indent);
-        // NumPy leaves room for the separator after every word but the last, which needs
-        // room for the closing bracket.
+        let pad = " ".repeat(indent); // bounded: the prefix width, 1 or 7
+                                      // NumPy leaves room for the separator after every word but the last, which needs
+                                      // room for the closing bracket.
         let (width, last_width) = (75 - sep.trim_end().len(), 74);
         let mut out = String::new();
         let mut line = pad.clone();
