@@ -93,3 +93,23 @@ fn cast_copy_and_strides() {
     assert_eq!(broadcast_shapes(&[&[3, 1], &[4]]).unwrap(), vec![3, 4]);
     assert!(broadcast_shapes(&[&[3], &[4]]).is_err());
 }
+
+#[test]
+fn integer_abs_and_negative_wrap_at_the_minimum_as_numpy_does() {
+    // NumPy 2: np.abs(np.array([-2**63, 3])) is [-9223372036854775808, 3]; no overflow
+    // error, no panic (found by the fuzz test in a debug build).
+    let a = from_vec(&[2], &[i64::MIN, -3i64]).unwrap();
+    for (name, want) in [
+        ("absolute", [i64::MIN, 3]),
+        ("negative", [i64::MIN, 3]),
+        ("sign", [-1, -1]),
+    ] {
+        let r = elementwise_unary(name, &a, None).unwrap();
+        assert_eq!(read_vec::<i64>(&r), want, "{name}");
+    }
+    let b = from_vec(&[1], &[i8::MIN]).unwrap();
+    assert_eq!(
+        read_vec::<i8>(&elementwise_unary("absolute", &b, None).unwrap()),
+        [i8::MIN]
+    );
+}

@@ -379,11 +379,14 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
                 let x = read_vec::<T>(a);
                 let o = res.buf.typed_mut::<T>(0, n);
                 match name {
-                    "negative" => map(&x, o, T::neg),
+                    // Qualified: inside with_dtype! `T` is a concrete type, and its
+                    // inherent `abs` (which panics on i64::MIN in debug builds) would win
+                    // over NumPy's wrapping one.
+                    "negative" => map(&x, o, <T as ElemArith>::neg),
                     "positive" => map(&x, o, |x| x),
-                    "absolute" | "abs" => map(&x, o, T::abs),
+                    "absolute" | "abs" => map(&x, o, <T as ElemArith>::abs),
                     "square" => map(&x, o, |x: T| x.mul(x)),
-                    "sign" => map(&x, o, T::sign),
+                    "sign" => map(&x, o, <T as ElemArith>::sign),
                     _ => map(&x, o, T::not),
                 }
             });
