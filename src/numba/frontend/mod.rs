@@ -518,9 +518,7 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
     };
     let ctr = b.new_reg(it);
     b.emit_to(ctr, Op::Copy(start));
-    let id = b.new_loop_id();
-    b.begin();
-    let cond = match step {
+    let cond = |b: &mut Builder| match step {
         None => b.emit(DType::Bool, Op::Cmp(Cmp::Lt, ctr, stop)),
         Some(st) => {
             let zero = b.konst(Scalar::I64(0));
@@ -531,25 +529,7 @@ fn lower_for(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResult<()> 
             b.emit(DType::Bool, Op::Select(pos, lt, gt))
         }
     };
-    b.push(Stmt::If(cond, vec![], vec![Stmt::Break(id)]));
-    assign_target(b, cx, &f.target, Val::Reg(ctr))?;
-    cx.loops.push(id);
-    lower_block(b, cx, &f.body)?;
-    cx.loops.pop();
-    let body = b.end();
-    cx.set_loc(b, f.range);
-    b.begin();
-    let one = match step {
-        Some(st) => st,
-        None => {
-            let o = b.konst(Scalar::I64(1));
-            b.cast(o, it)
-        }
-    };
-    let next = b.emit(it, Op::Bin(crate::arrays::operator::Arith::Add, ctr, one));
-    b.emit_to(ctr, Op::Copy(next));
-    let latch = b.end();
-    b.push(Stmt::Loop { id, body, latch });
+    let id = counted_loop(b, cx, f, ctr, step, cond, |_, _| Ok(Val::Reg(ctr)))?;
     if parallel {
         b.k.par_loops.push(crate::kernel::ir::ParLoop {
             id,
@@ -580,34 +560,58 @@ fn lower_for_array(b: &mut Builder, cx: &mut FnCtx, f: &ast::StmtFor) -> PyResul
     let ctr = b.new_reg(DType::I64);
     let zero = b.konst(Scalar::I64(0));
     b.emit_to(ctr, Op::Copy(zero));
+    let cond = |b: &mut Builder| b.emit(DType::Bool, Op::Cmp(Cmp::Lt, ctr, n));
+    let item = |b: &mut Builder, cx: &mut FnCtx| {
+        Ok(if view.ndim() == 1 {
+            let dt = view.dtype;
+            let (a, idx) = view.element(b, vec![ctr]);
+            Val::Reg(b.emit(dt, Op::Load(a, idx)))
+        } else {
+            view.subscript(b, cx, vec![Item::Index(ctr)], f.iter.range())?
+                .into_val()
+        })
+    };
+    counted_loop(b, cx, f, ctr, None, cond, item)?;
+    Ok(())
+}
+
+/// The loop both `for` forms lower to: leave when `cond` (built at the top of every
+/// iteration) is false, bind the target to `item`, run the body, then `ctr += step` (1
+/// when None). Returns the loop's id.
+fn counted_loop(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    f: &ast::StmtFor,
+    ctr: Reg,
+    step: Option<Reg>,
+    cond: impl FnOnce(&mut Builder) -> Reg,
+    item: impl FnOnce(&mut Builder, &mut FnCtx) -> PyResult<Val>,
+) -> PyResult<u32> {
+    let it = b.ty(ctr);
     let id = b.new_loop_id();
     b.begin();
-    let cond = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, ctr, n));
-    b.push(Stmt::If(cond, vec![], vec![Stmt::Break(id)]));
-    let item = if view.ndim() == 1 {
-        let dt = view.dtype;
-        let (a, idx) = view.element(b, vec![ctr]);
-        Val::Reg(b.emit(dt, Op::Load(a, idx)))
-    } else {
-        view.subscript(b, cx, vec![Item::Index(ctr)], f.iter.range())?
-            .into_val()
-    };
-    assign_target(b, cx, &f.target, item)?;
+    let c = cond(b);
+    b.push(Stmt::If(c, vec![], vec![Stmt::Break(id)]));
+    let v = item(b, cx)?;
+    assign_target(b, cx, &f.target, v)?;
     cx.loops.push(id);
     lower_block(b, cx, &f.body)?;
     cx.loops.pop();
     let body = b.end();
     cx.set_loc(b, f.range);
     b.begin();
-    let one = b.konst(Scalar::I64(1));
-    let next = b.emit(
-        DType::I64,
-        Op::Bin(crate::arrays::operator::Arith::Add, ctr, one),
-    );
+    let one = match step {
+        Some(st) => st,
+        None => {
+            let o = b.konst(Scalar::I64(1));
+            b.cast(o, it)
+        }
+    };
+    let next = b.emit(it, Op::Bin(crate::arrays::operator::Arith::Add, ctr, one));
     b.emit_to(ctr, Op::Copy(next));
     let latch = b.end();
     b.push(Stmt::Loop { id, body, latch });
-    Ok(())
+    Ok(id)
 }
 
 trait PipeCast {
