@@ -417,6 +417,14 @@ pub fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
     None
 }
 
+/// `issubclass(c, base)` for one class.
+pub fn is_subclass(rt: &mut Runtime, c: &Value, base: &Value) -> PyResult<bool> {
+    Ok(matches!(
+        issubclass(rt, Args::new(vec![c.clone(), base.clone()]))?,
+        Value::Bool(true)
+    ))
+}
+
 fn issubclass(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
     let [c, base] = a.pos.as_slice() else {
         return Err(PyErr::type_error("issubclass expected 2 arguments"));

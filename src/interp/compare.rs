@@ -135,13 +135,28 @@ pub fn is_same(a: &Value, b: &Value) -> bool {
         (Value::Tuple(x), Value::Tuple(y)) => Rc::ptr_eq(x, y),
         (Value::Module(x), Value::Module(y)) => Rc::ptr_eq(x, y),
         (Value::Builtin(x), Value::Builtin(y)) => Rc::ptr_eq(x, y),
-        (Value::Object(x), Value::Object(y)) => Rc::ptr_eq(x, y),
+        (Value::Object(x), Value::Object(y)) => {
+            Rc::ptr_eq(x, y) || same_exception_class(x.as_any(), y.as_any())
+        }
         (Value::Array(x), Value::Array(y)) => {
             std::sync::Arc::ptr_eq(&x.buf, &y.buf)
                 && x.offset == y.offset
                 && x.shape == y.shape
                 && x.strides == y.strides
         }
+        _ => false,
+    }
+}
+
+/// Exception classes are singletons in Python; nbcuda makes one object per use of a
+/// class it knows by name, so identity is the name.
+fn same_exception_class(x: &dyn std::any::Any, y: &dyn std::any::Any) -> bool {
+    use crate::interp::objects::ExceptionType;
+    match (
+        x.downcast_ref::<ExceptionType>(),
+        y.downcast_ref::<ExceptionType>(),
+    ) {
+        (Some(a), Some(b)) => a.name == b.name,
         _ => false,
     }
 }

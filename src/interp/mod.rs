@@ -52,6 +52,7 @@
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
 //! | `timing.rs` | `%timeit` and `%time`: IPython's algorithm and exact output format. |
+//! | `warnings_module.rs` | The `warnings` module: the filter list (`filterwarnings`, `simplefilter`, `resetwarnings`), `catch_warnings` with `record=True`, and the hook through which native code's warnings pass the same filters. |
 //!
 
 pub mod assist;
@@ -102,6 +103,7 @@ pub mod stmt;
 pub mod subscript;
 pub mod text_modules;
 pub mod timing;
+pub mod warnings_module;
 
 /// The interpreter's services for native code (see [`crate::py::runtime::InterpHooks`]).
 pub fn hooks() -> crate::py::runtime::InterpHooks {
@@ -111,5 +113,6 @@ pub fn hooks() -> crate::py::runtime::InterpHooks {
         truthy: ops::truthy,
         to_str: repr::to_str,
         builtin: |rt, name| rt.state::<expr::InterpState>().builtins.get(name).cloned(),
+        warn: warnings_module::warn_hook,
     }
 }

@@ -34,7 +34,7 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
             Ok(Rc::new(m))
         }),
         ("IPython.display", |_| Ok(crate::interp::ipython::module())),
-        ("warnings", |_| Ok(warnings_module())),
+        ("warnings", |_| Ok(crate::interp::warnings_module::module())),
         ("textwrap", |_| {
             Ok(crate::interp::text_modules::textwrap_module())
         }),
@@ -264,41 +264,6 @@ fn sys_module() -> Rc<Module> {
                 .recursion_limit = Some(n as usize);
             Ok(Value::None)
         },
-    );
-    Rc::new(m)
-}
-
-fn warnings_module() -> Rc<Module> {
-    let m = Module::new("warnings", "Warnings shown on stderr.");
-    m.func(
-        "warn",
-        "warn(message, category=UserWarning)",
-        "Show a warning on stderr.",
-        |rt, a| {
-            let msg = crate::interp::repr::to_str(rt, a.pos.first().unwrap_or(&Value::None))?;
-            let cat = match a.pos.get(1).or(a.kwarg("category")) {
-                Some(c) => match &crate::interp::attrs::get_attr(rt, c, "__name__")? {
-                    Value::Str(s) => s.to_string(),
-                    _ => "UserWarning".into(),
-                },
-                None => "UserWarning".into(),
-            };
-            let origin = format!("Cell In[{}]", rt.execution_count);
-            rt.warn(&cat, &msg, &origin);
-            Ok(Value::None)
-        },
-    );
-    m.func(
-        "filterwarnings",
-        "filterwarnings(action, ...)",
-        "Accepted; nbcuda shows each warning once per cell.",
-        |_, _| Ok(Value::None),
-    );
-    m.func(
-        "simplefilter",
-        "simplefilter(action, ...)",
-        "Accepted; nbcuda shows each warning once per cell.",
-        |_, _| Ok(Value::None),
     );
     Rc::new(m)
 }

@@ -230,7 +230,7 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
     if req.kernel.cache.borrow().len() + req.kernel.grouped.borrow().len() != compiled_before {
         let origin = def_line(&req.kernel.func);
         for (category, message) in &kernel.ir.warnings {
-            rt.warn(category, message, &origin);
+            rt.warn(category, message, &origin)?;
         }
     }
     // Before any implicit copy is queued: a launch CUDA refuses moves no data.
@@ -243,7 +243,7 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
             "NumbaPerformanceWarning",
             "Host array used in CUDA kernel will incur copy overhead to/from device.",
             &def_line(&req.kernel.func),
-        );
+        )?;
     }
     let why = || Transfer {
         explicit: false,

@@ -353,13 +353,13 @@ fn nan_extreme(rt: &mut Runtime, name: &str, a: crate::py::value::Args) -> PyRes
     let any = crate::arrays::reduce::reduce("any", &mask, axis)?;
     let warn = |rt: &mut Runtime| {
         let origin = format!("Cell In[{}]", rt.execution_count);
-        rt.warn("RuntimeWarning", "All-NaN slice encountered", &origin);
+        rt.warn("RuntimeWarning", "All-NaN slice encountered", &origin)
     };
     use crate::arrays::reduce::Reduced;
     Ok(match (r, any) {
         (Reduced::Scalar(v), Reduced::Scalar(found)) => {
             if found.as_f64() == 0.0 {
-                warn(rt);
+                warn(rt)?;
                 Value::Scalar(Scalar::F64(f64::NAN).cast(x.dtype))
             } else {
                 Value::Scalar(v)
@@ -369,7 +369,7 @@ fn nan_extreme(rt: &mut Runtime, name: &str, a: crate::py::value::Args) -> PyRes
             let mut out = v.to_f64_vec();
             let found = found.to_f64_vec();
             if found.contains(&0.0) {
-                warn(rt);
+                warn(rt)?;
             }
             for (o, f) in out.iter_mut().zip(&found) {
                 if *f == 0.0 {

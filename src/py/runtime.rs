@@ -73,6 +73,8 @@ pub struct InterpHooks {
     pub to_str: fn(&mut Runtime, &Value) -> PyResult<String>,
     /// A builtin by name (`range`).
     pub builtin: fn(&mut Runtime, &str) -> Option<Value>,
+    /// Issue a warning through the `warnings` filters: category name, message, origin.
+    pub warn: fn(&mut Runtime, &str, &str, &str) -> PyResult<()>,
 }
 
 /// Per-session services for native code.
@@ -129,15 +131,30 @@ impl Runtime {
         self.frontend.stream(StreamName::Stderr, text);
     }
 
-    /// Emit a Python warning on stderr in the standard `warnings` format, once per cell for
-    /// the same (category, message, origin).
-    pub fn warn(&mut self, category: &str, message: &str, origin: &str) {
-        let key = format!("{category}\u{0}{message}\u{0}{origin}");
-        if self.shown_warnings.insert(key) {
-            let text =
-                format!("{origin}: {category}: {message}\n  warnings.warn({category}(msg))\n");
-            self.eprint(&text);
+    /// Issue a Python warning of the named category from `origin` (a cell line). The
+    /// interpreter's `warnings` filters decide whether it is shown, recorded, ignored or
+    /// raised (`simplefilter('error')`), hence the result.
+    pub fn warn(&mut self, category: &str, message: &str, origin: &str) -> PyResult<()> {
+        if let Some(h) = self.hooks {
+            return (h.warn)(self, category, message, origin);
         }
+        if self.first_warning(category, message, origin) {
+            self.print_warning(category, message, origin);
+        }
+        Ok(())
+    }
+
+    /// Whether this (category, message, origin) is new in this cell: Python's default
+    /// filter shows each once.
+    pub fn first_warning(&mut self, category: &str, message: &str, origin: &str) -> bool {
+        self.shown_warnings
+            .insert(format!("{category}\u{0}{message}\u{0}{origin}"))
+    }
+
+    /// Show a warning on stderr in the standard `warnings` format.
+    pub fn print_warning(&mut self, category: &str, message: &str, origin: &str) {
+        let text = format!("{origin}: {category}: {message}\n  warnings.warn({category}(msg))\n");
+        self.eprint(&text);
     }
 
     /// Called by the engine when a new cell starts.

@@ -636,7 +636,7 @@ pub fn legend(rt: &mut Runtime, ax: &Ax, _args: Args) -> PyResult<Value> {
             "UserWarning",
             "No artists with labels found to put in legend.  Note that artists whose label start with an underscore are ignored when legend() is called with no argument.",
             "",
-        );
+        )?;
     }
     ax.borrow_mut().legend = true;
     Ok(artist("matplotlib.legend.Legend"))
