@@ -63,6 +63,40 @@ pub fn promote(a: DType, b: DType) -> DType {
     }
 }
 
+/// How strict a cast is: NumPy's `casting=` argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Casting {
+    No,
+    Equiv,
+    Safe,
+    SameKind,
+    Unsafe,
+}
+
+impl Casting {
+    pub fn parse(s: &str) -> Option<Casting> {
+        Some(match s {
+            "no" => Casting::No,
+            "equiv" => Casting::Equiv,
+            "safe" => Casting::Safe,
+            "same_kind" => Casting::SameKind,
+            "unsafe" => Casting::Unsafe,
+            _ => return None,
+        })
+    }
+}
+
+/// `np.can_cast(from, to, casting)` for two dtypes. A safe cast is one whose promotion
+/// with the target is the target itself (so int64 to float64 is safe, as in NumPy).
+pub fn can_cast(from: DType, to: DType, casting: Casting) -> bool {
+    match casting {
+        Casting::No | Casting::Equiv => from == to,
+        Casting::Safe => promote(from, to) == to,
+        Casting::SameKind => promote(from, to) == to || kind_rank(from) <= kind_rank(to),
+        Casting::Unsafe => true,
+    }
+}
+
 /// The float type NumPy's float ufuncs (sin, sqrt, true divide ...) compute integer inputs
 /// in. NumPy uses float16 for 8-bit inputs; nbcuda has no float16 and uses float32.
 pub fn float_of(d: DType) -> DType {

@@ -592,7 +592,7 @@ fn host_wrap(copy_in: bool, copy_out: bool) -> impl Fn(&mut Runtime, Args) -> Py
 }
 
 pub fn register_cuda(cuda: &Module) {
-    crate::numba::guvectorize::register(cuda);
+    crate::numba::guvectorize::register(cuda, true);
     cuda.func("jit", "jit(func_or_sig=None, device=False, inline=False, debug=None, opt=None, lineinfo=False, cache=False, fastmath=False)", "Compile a Python function into a CUDA kernel (or a device function with device=True).", cuda_jit);
     cuda.func(
         "In",

@@ -61,6 +61,8 @@ pub struct GUFunc {
     pub sigs: Vec<Signature>,
     pub ins: Vec<Vec<String>>,
     pub outs: Vec<Vec<String>>,
+    /// Built for `target='cuda'`: signatures are chosen as Numba's CUDA gufuncs choose them.
+    pub cuda: bool,
 }
 
 /// The kernel: thread `i` calls `func(arg0[i], arg1[i], ...)` on row views (or the whole
@@ -113,6 +115,36 @@ pub fn build(
 }
 
 impl GUFunc {
+    /// The loop for these input dtypes (`None`: a Python scalar). NumPy's gufuncs take the
+    /// first signature every input casts to safely. Numba's CUDA gufuncs take an exact match,
+    /// else the first signature whose types cast safely *to the inputs'* (the direction
+    /// Numba's `_search_matching_signature` uses, so float64 data reaches a float32 loop).
+    fn pick_signature(&self, in_dt: &[Option<DType>]) -> Option<&Signature> {
+        let nargs = self.ins.len() + self.outs.len();
+        let fits = |s: &&Signature, rule: &dyn Fn(DType, DType) -> bool| {
+            s.args.len() == nargs
+                && s.args.iter().zip(in_dt).all(|(t, d)| match (t, d) {
+                    (Ty::Array { dtype, .. } | Ty::Scalar(dtype), Some(d)) => rule(*d, *dtype),
+                    (Ty::Scalar(_), None) => true,
+                    _ => false,
+                })
+        };
+        if !self.cuda {
+            return self
+                .sigs
+                .iter()
+                .find(|s| fits(s, &|d, t| types::promote(d, t) == t));
+        }
+        self.sigs
+            .iter()
+            .find(|s| fits(s, &|d, t| d == t))
+            .or_else(|| {
+                self.sigs
+                    .iter()
+                    .find(|s| fits(s, &|d, t| types::promote(t, d) == d))
+            })
+    }
+
     /// What surrounds the executor run: device arrays are copied to the host and the
     /// outputs copied back (returned as device arrays when any argument was one, as
     /// Numba's CUDA gufuncs do), and several loop dimensions are folded into one.
@@ -122,6 +154,11 @@ impl GUFunc {
         let stream = crate::numba_cuda::stream_objects::parse_stream(rt, stream_v.as_ref())?;
         let mut pos = args.pos.clone();
         let mut kw = Vec::new();
+        if args.kwarg("out").is_some() && pos.len() > nin {
+            return Err(PyErr::value_error(
+                "cannot specify argument 'out' as both positional and keyword",
+            ));
+        }
         for (k, v) in &args.kw {
             match (&**k, v) {
                 ("out", Value::Tuple(t)) => pos.extend(t.iter().cloned()),
@@ -140,6 +177,7 @@ impl GUFunc {
         }
         let mut on_device = false;
         let mut device_outs: Vec<Option<Value>> = Vec::new();
+        let mut device_ins = vec![false; nin];
         for (i, v) in pos.iter_mut().enumerate() {
             let view = crate::numba_cuda::interop::view_of(rt, v)?;
             if i >= nin {
@@ -147,6 +185,9 @@ impl GUFunc {
             }
             if let Some(view) = view {
                 on_device = true;
+                if i < nin {
+                    device_ins[i] = true;
+                }
                 *v = crate::numba_cuda::devicearray::copy_to_host(
                     rt,
                     &view,
@@ -179,7 +220,7 @@ impl GUFunc {
             outer = Some(o);
             *v = Value::Array(Box::new(folded));
         }
-        let r = self.call_impl(rt, Args { pos, kw })?;
+        let r = self.call_impl(rt, Args { pos, kw }, &device_ins)?;
         let mut results = match r {
             Value::Tuple(ref t) if nout > 1 => t.to_vec(),
             other => vec![other],
@@ -218,8 +259,8 @@ impl GUFunc {
 
     /// The executor run over host arrays: `call_outer` has already taken `out=` and
     /// `stream=` into the positional arguments and checked their number.
-    fn call_impl(&self, rt: &mut Runtime, args: Args) -> PyResult<Value> {
-        let (nin, nout) = (self.ins.len(), self.outs.len());
+    fn call_impl(&self, rt: &mut Runtime, args: Args, device_ins: &[bool]) -> PyResult<Value> {
+        let nin = self.ins.len();
         let name = self.func.name.clone();
         if let Some((other, _)) = args.kw.iter().find(|(k, _)| &**k != "axis") {
             return Err(PyErr::type_error(format!(
@@ -246,22 +287,26 @@ impl GUFunc {
                 _ => None,
             })
             .collect();
-        let sig = self
-            .sigs
-            .iter()
-            .find(|s| {
-                s.args.len() == nin + nout
-                    && s.args.iter().zip(&in_dt).all(|(t, d)| match (t, d) {
-                        (Ty::Array { dtype, .. }, Some(d)) => types::promote(*d, *dtype) == *dtype,
-                        (Ty::Scalar(_), None) => true,
-                        (Ty::Scalar(sd), Some(d)) => types::promote(*d, *sd) == *sd,
-                        _ => false,
-                    })
-            })
-            .cloned()
-            .ok_or_else(|| {
-                PyErr::type_error(format!("{name}(): no signature matches the input types"))
-            })?;
+        let sig = self.pick_signature(&in_dt).cloned().ok_or_else(|| {
+            PyErr::type_error(format!("{name}(): no signature matches the input types"))
+        })?;
+        // Numba's CUDA gufuncs cast host inputs to the chosen signature; device arrays
+        // have no `astype` there, so a signature reached by casting is refused for them.
+        for (j, v) in pos[..nin].iter_mut().enumerate() {
+            let (Ty::Array { dtype, .. }, Value::Array(a)) = (&sig.args[j], &*v) else {
+                continue;
+            };
+            if a.dtype == *dtype || !self.cuda {
+                continue;
+            }
+            if device_ins.get(j).copied().unwrap_or(false) {
+                return Err(PyErr::type_error(
+                    "compatible signature is possible by casting but <class 'numba.cuda.cudadrv.devicearray.DeviceNDArray'> does not support .astype()",
+                ));
+            }
+            let cast = crate::arrays::elem::cast(a, *dtype).map_err(PyErr::from)?;
+            *v = Value::Array(Box::new(cast));
+        }
         let mut dims: Vec<(String, usize)> = Vec::new();
         let mut loop_len: Option<usize> = None;
         let mut kargs = Vec::new();
@@ -474,8 +519,9 @@ impl Object for GUFunc {
     }
 }
 
-fn guvectorize(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
+fn guvectorize(args: Args, default_cuda: bool) -> PyResult<Value> {
     let a = args.clone();
+    let mut cuda = default_cuda;
     let mut sigs_v = a.pos.first().cloned();
     let mut layout_v = a.pos.get(1).cloned();
     let mut unknown = Vec::new();
@@ -486,7 +532,19 @@ fn guvectorize(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
             "nopython" if matches!(v, Value::Bool(false)) => {
                 return Err(PyErr::type_error("nopython flag must be True"))
             }
-            "target" | "nopython" | "cache" | "fastmath" | "identity" | "writable_args" => {}
+            "target" => {
+                cuda = match v.as_str() {
+                    Some("cuda") => true,
+                    Some("cpu" | "parallel") => false,
+                    _ => {
+                        return Err(PyErr::value_error(format!(
+                            "Unsupported target: {}",
+                            v.as_str().unwrap_or("(not a string)")
+                        )))
+                    }
+                }
+            }
+            "nopython" | "cache" | "fastmath" | "identity" | "writable_args" => {}
             other => unknown.push(format!("'{other}'")),
         }
     }
@@ -534,6 +592,7 @@ fn guvectorize(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
                 sigs: sigs.clone(),
                 ins: ins.clone(),
                 outs: outs.clone(),
+                cuda,
             }))
         },
     ))
@@ -541,11 +600,15 @@ fn guvectorize(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
 
 /// `numba.guvectorize`, and `numba.cuda.guvectorize` (the same decorator; its gufuncs take
 /// device arrays too).
-pub fn register(m: &Module) {
+pub fn register(m: &Module, default_cuda: bool) {
     m.func(
         "guvectorize",
-        "guvectorize(signatures, layout, target='cpu')",
-        "Build a generalized ufunc from a function over core arrays (one loop dimension).",
-        guvectorize,
+        if default_cuda {
+            "guvectorize(signatures, layout, target='cuda')"
+        } else {
+            "guvectorize(signatures, layout, target='cpu')"
+        },
+        "Build a generalized ufunc from a function over core arrays.",
+        move |_rt, a| guvectorize(a, default_cuda),
     );
 }

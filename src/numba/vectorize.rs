@@ -616,6 +616,6 @@ pub fn register(m: &Module, cuda: bool) {
             doc,
             vectorize(Target::Cpu),
         );
-        crate::numba::guvectorize::register(m);
+        crate::numba::guvectorize::register(m, false);
     }
 }

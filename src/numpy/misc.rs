@@ -4,7 +4,7 @@
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, new_array, read_vec, Elem, B8};
 use crate::arrays::operator::Cmp;
-use crate::arrays::promote::promote;
+use crate::arrays::promote::{can_cast, promote, Casting};
 use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
 use crate::numpy::funcs::{arg, expand};
@@ -289,6 +289,33 @@ pub fn comparisons(m: &Module) {
             let x = dtype_from_value(rt, arg(&b, 0))?;
             let y = dtype_from_value(rt, arg(&b, 1))?;
             Ok(Value::DType(promote(x, y)))
+        },
+    );
+    m.func(
+        "can_cast",
+        "can_cast(from_, to, casting='safe')",
+        "Whether a cast between data types can occur under the casting rule.",
+        |rt, a| {
+            let b = a.bind("can_cast", &["from_", "to", "casting="])?;
+            let from = match arg(&b, 0) {
+                Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Complex(..) => {
+                    return Err(PyErr::type_error(
+                        "can_cast() does not support Python ints, floats, and complex because the result used to depend on the value.\nThis change was part of adopting NEP 50, we may explicitly allow them again in the future.",
+                    ))
+                }
+                Value::Array(x) => x.dtype,
+                v => dtype_from_value(rt, v)?,
+            };
+            let to = dtype_from_value(rt, arg(&b, 1))?;
+            let casting = match &b[2] {
+                Some(Value::Str(s)) => Casting::parse(&s[..]).ok_or_else(|| {
+                    PyErr::value_error(format!(
+                        "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got '{s}')"
+                    ))
+                })?,
+                _ => Casting::Safe,
+            };
+            Ok(Value::Bool(can_cast(from, to, casting)))
         },
     );
     for name in ["shape", "ndim", "size"] {
