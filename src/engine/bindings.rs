@@ -30,14 +30,15 @@ fn numba_errors() -> Rc<Module> {
         "NumbaWarning",
         "NumbaPerformanceWarning",
     ] {
-        m.set(
-            name,
-            Value::object(crate::interp::objects::ExceptionType {
-                name: name.to_string(),
-            }),
-        );
+        m.set(name, exception_class(name));
     }
     Rc::new(m)
+}
+
+fn exception_class(name: &str) -> Value {
+    Value::object(crate::interp::objects::ExceptionType {
+        name: name.to_string(),
+    })
 }
 
 /// Fill the session's registries. The module order is the order an import error lists them.
@@ -50,12 +51,23 @@ pub fn install(rt: &mut Runtime) {
             let cuda = registry::import(rt, "numba.cuda")?;
             m.set("cuda", Value::Module(cuda));
             m.set("types", Value::Module(registry::import(rt, "numba.types")?));
+            // `import numba` binds its subpackages as Numba's own __init__ does.
+            m.set("core", Value::Module(registry::import(rt, "numba.core")?));
+            m.set("np", Value::Module(registry::import(rt, "numba.np")?));
             Ok(m)
         }),
         ("numba.types", |_| Ok(crate::numba::types_module())),
         ("numba.cuda", |rt| {
             let m = crate::numba_cuda::module();
             crate::numba::register_cuda_api(&m);
+            // The driver's exception classes are interpreter objects, so they are set here.
+            if let Some(Value::Module(pkg)) = m.get("cudadrv").as_ref() {
+                if let Some(Value::Module(drv)) = pkg.get("driver").as_ref() {
+                    for name in ["CudaAPIError", "CudaDriverError"] {
+                        drv.set(name, exception_class(name));
+                    }
+                }
+            }
             let random = registry::import(rt, "numba.cuda.random")?;
             m.set("random", Value::Module(random));
             Ok(m)
@@ -84,12 +96,9 @@ pub fn install(rt: &mut Runtime) {
             );
             Ok(Rc::new(m))
         }),
-        ("numba.np.numpy_support", |rt| {
-            // from_dtype is numba.from_dtype (a Numba type for a NumPy dtype).
+        ("numba.np.numpy_support", |_| {
             let m = Module::new("numba.np.numpy_support", "NumPy dtypes and Numba types.");
-            if let Some(f) = registry::import(rt, "numba")?.get("from_dtype") {
-                m.set("from_dtype", f);
-            }
+            crate::numba::numba_types::register_from_dtype(&m);
             Ok(Rc::new(m))
         }),
         ("cupy", |_| Ok(crate::cupy::module())),

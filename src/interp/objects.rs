@@ -92,7 +92,10 @@ impl Object for ExceptionType {
         "type".into()
     }
     fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(format!("<class '{}'>", self.name))
+        match crate::py::exceptions::ExcClass::from_name(&self.name).map(|c| c.module()) {
+            Some(module) if module != "builtins" => Ok(format!("<class '{module}.{}'>", self.name)),
+            _ => Ok(format!("<class '{}'>", self.name)),
+        }
     }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
         let is_key_error = crate::py::exceptions::name_is_subclass(&self.name, "KeyError");
@@ -110,7 +113,11 @@ impl Object for ExceptionType {
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match name {
-            "__name__" => Some(Value::str(&self.name)),
+            "__name__" | "__qualname__" => Some(Value::str(&self.name)),
+            "__module__" => Some(Value::str(
+                crate::py::exceptions::ExcClass::from_name(&self.name)
+                    .map_or("builtins", |c| c.module()),
+            )),
             _ => None,
         })
     }

@@ -213,6 +213,25 @@ pub fn signatures_from(v: &Value) -> PyResult<Vec<Signature>> {
     }
 }
 
+/// `from_dtype`, which both `numba` and `numba.np.numpy_support` provide.
+pub fn register_from_dtype(m: &Module) {
+    m.func(
+        "from_dtype",
+        "from_dtype(dtype)",
+        "The Numba type of a NumPy dtype (np.float32 -> float32).",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let d = crate::py::ndarray_attrs::dtype_from_value(rt, &v).map_err(|_| {
+                PyErr::new(
+                    "NotImplementedError",
+                    format!("a {} cannot be represented as a Numba type", v.type_name()),
+                )
+            })?;
+            Ok(Value::object(NumbaType { ty: Ty::Scalar(d) }))
+        },
+    );
+}
+
 /// Register the Numba type objects on a module.
 pub fn register_types(m: &Module) {
     for d in DType::ALL {
@@ -243,19 +262,5 @@ pub fn register_types(m: &Module) {
         m.set(n, Value::object(NumbaType { ty: Ty::Scalar(d) }));
     }
     m.set("void", Value::object(NumbaType { ty: Ty::Void }));
-    m.func(
-        "from_dtype",
-        "from_dtype(dtype)",
-        "The Numba type of a NumPy dtype (np.float32 -> float32).",
-        |rt, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
-            let d = crate::py::ndarray_attrs::dtype_from_value(rt, &v).map_err(|_| {
-                PyErr::new(
-                    "NotImplementedError",
-                    format!("a {} cannot be represented as a Numba type", v.type_name()),
-                )
-            })?;
-            Ok(Value::object(NumbaType { ty: Ty::Scalar(d) }))
-        },
-    );
+    register_from_dtype(m);
 }

@@ -216,6 +216,26 @@ impl ExcClass {
             .map(|(c, _, _)| *c)
     }
 
+    /// The module that defines the class, as its repr names it (`builtins` for Python's).
+    pub fn module(self) -> &'static str {
+        match self {
+            FrozenInstanceError => "dataclasses",
+            UnsupportedOperation => "io",
+            SubprocessError | CalledProcessError => "subprocess",
+            JSONDecodeError => "json.decoder",
+            AxisError => "numpy.exceptions",
+            UFuncTypeError => "numpy._core._exceptions",
+            NumbaError | TypingError | NumbaWarning | NumbaPerformanceWarning => {
+                "numba.core.errors"
+            }
+            CudaError | CudaSupportError => "numba.cuda.cudadrv.error",
+            CudaAPIError | CudaDriverError => "numba.cuda.cudadrv.driver",
+            UsageError => "IPython.core.error",
+            InternalError => "nbcuda",
+            _ => "builtins",
+        }
+    }
+
     /// `issubclass(self, other)`.
     pub fn is_subclass_of(self, other: ExcClass) -> bool {
         self == other || self.bases().iter().any(|b| b.is_subclass_of(other))

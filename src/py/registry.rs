@@ -93,6 +93,19 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
         .find(|(n, _)| *n == name)
         .map(|(_, b)| *b)
     else {
+        // A package's submodule that its builder attaches as an attribute
+        // (`numba.cuda.cudadrv.devicearray`) imports like a registered one.
+        if let Some((parent, last)) = name.rsplit_once('.') {
+            if let Ok(p) = import(rt, parent) {
+                if let Some(Value::Module(m)) = p.get(last).as_ref() {
+                    let m = m.clone();
+                    rt.state::<Registry>()
+                        .loaded
+                        .insert(name.to_string(), m.clone());
+                    return Ok(m);
+                }
+            }
+        }
         let names = available(rt);
         return Err(PyErr::not_implemented(format!(
             "importing '{name}' is not supported: nbcuda runs its own Python subset and provides only {}",

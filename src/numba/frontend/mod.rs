@@ -198,7 +198,14 @@ impl FnCtx {
                 | "print" | "pow" => Ok(Val::Path(format!("builtin.{name}"))),
                 "True" => Ok(Val::Reg(b.konst(Scalar::Bool(true)))),
                 "False" => Ok(Val::Reg(b.konst(Scalar::Bool(false)))),
-                _ => Err(self.typing(format!("NameError: name '{name}' is not defined"), range)),
+                _ => match python_builtin_type(name) {
+                    // A builtin of Python's that the kernel subset cannot type: Numba's words.
+                    Some(class) => Err(self.typing(
+                        format!("Untyped global name '{name}': Cannot determine Numba type of <class '{class}'>"),
+                        range,
+                    )),
+                    None => Err(self.typing(format!("NameError: name '{name}' is not defined"), range)),
+                },
             },
         }
     }
@@ -721,4 +728,75 @@ pub fn bind_params(
         }
     }
     Ok(())
+}
+
+/// The type of Python's builtin `name` (`type` for its classes), if it is one.
+fn python_builtin_type(name: &str) -> Option<&'static str> {
+    const CLASSES: &[&str] = &[
+        "bytearray",
+        "bytes",
+        "classmethod",
+        "complex",
+        "dict",
+        "enumerate",
+        "filter",
+        "frozenset",
+        "list",
+        "map",
+        "memoryview",
+        "object",
+        "property",
+        "reversed",
+        "set",
+        "slice",
+        "staticmethod",
+        "str",
+        "super",
+        "tuple",
+        "type",
+        "zip",
+    ];
+    const FUNCTIONS: &[&str] = &[
+        "all",
+        "any",
+        "ascii",
+        "bin",
+        "callable",
+        "chr",
+        "compile",
+        "delattr",
+        "dir",
+        "divmod",
+        "eval",
+        "exec",
+        "format",
+        "getattr",
+        "globals",
+        "hasattr",
+        "hash",
+        "hex",
+        "id",
+        "input",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "locals",
+        "next",
+        "oct",
+        "open",
+        "ord",
+        "repr",
+        "setattr",
+        "sorted",
+        "sum",
+        "vars",
+        "__import__",
+    ];
+    if CLASSES.contains(&name) {
+        Some("type")
+    } else if FUNCTIONS.contains(&name) {
+        Some("builtin_function_or_method")
+    } else {
+        None
+    }
 }
