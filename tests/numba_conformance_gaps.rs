@@ -172,11 +172,11 @@ fn print_with_more_than_32_items_shows_the_raw_format_and_warns() {
     assert!(c.out.stderr.contains(
         "NumbaWarning: CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel instead."
     ), "{}", c.out.stderr);
-    // Compiled once: a second launch (with a device array, which draws no copy warning)
-    // does not warn again.
+    // Compiled once: a second launch does not warn about print again (the grid-size
+    // warning, Numba's too, is about the launch).
     let c = s.run("many[1, 1](cuda.to_device(np.arange(31)), 2.5)\ncuda.synchronize()");
     c.ok();
-    assert!(c.out.stderr.is_empty(), "{}", c.out.stderr);
+    assert!(!c.out.stderr.contains("print()"), "{}", c.out.stderr);
     compiles_for_gpu(&mut s, "many");
 }
 

@@ -25,7 +25,7 @@ fn catch_warnings_records_the_host_array_performance_warning() {
     let c = s.run(
         "from numba.core.errors import NumbaPerformanceWarning\n\
          with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always', NumbaPerformanceWarning)\n\
-         \x20   inc[1, 4](np.zeros(4))\n\
+         \x20   inc[128, 4](np.zeros(4))\n\
          print(len(w), w[0].category is NumbaPerformanceWarning, str(w[0].message))\n\
          print(issubclass(w[0].category, Warning), type(w[0].message).__name__)",
     );
@@ -193,4 +193,31 @@ fn can_cast_follows_numpy_2() {
         c.evalue(),
         "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got 'bad')"
     );
+}
+
+#[test]
+fn small_grids_warn_of_low_occupancy_unless_numba_config_says_not_to() {
+    let mut s = setup();
+    let d = "d = cuda.device_array(4)\n";
+    let c = s.run(&format!(
+        "{d}inc[1, 4](d)\ninc[128, 1](cuda.device_array(128))"
+    ));
+    // Numba's words; 128 blocks is its threshold, so the second launch is quiet.
+    assert_eq!(
+        c.out.stderr.matches("Grid size").count(),
+        1,
+        "{}",
+        c.out.stderr
+    );
+    assert!(
+        c.out.stderr.contains(
+            "NumbaPerformanceWarning: Grid size 1 will likely result in GPU under-utilization due to low occupancy."
+        ),
+        "{}",
+        c.out.stderr
+    );
+    let c = s.run(&format!(
+        "import numba\nnumba.config.CUDA_LOW_OCCUPANCY_WARNINGS = 0\nnumba.config.CUDA_WARN_ON_IMPLICIT_COPY = 0\n{d}inc[1, 4](d)\ninc[1, 4](np.zeros(4))"
+    ));
+    assert_eq!(c.out.stderr, "");
 }

@@ -35,6 +35,24 @@ fn numba_errors() -> Rc<Module> {
     Rc::new(m)
 }
 
+/// `numba.config`: the switches nbcuda honours, read from `NUMBA_<NAME>` as Numba reads
+/// them and assignable in a cell (`numba.config.CUDA_LOW_OCCUPANCY_WARNINGS = 0`).
+fn numba_config() -> Rc<Module> {
+    let m = Module::new("numba.config", "Numba's configuration switches.");
+    for (name, default) in [
+        ("CUDA_LOW_OCCUPANCY_WARNINGS", 1),
+        ("CUDA_WARN_ON_IMPLICIT_COPY", 1),
+        ("ENABLE_CUDASIM", 0),
+    ] {
+        let value = std::env::var(format!("NUMBA_{name}"))
+            .ok()
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .unwrap_or(default);
+        m.set(name, Value::Int(value));
+    }
+    Rc::new(m)
+}
+
 fn exception_class(name: &str) -> Value {
     Value::object(crate::interp::objects::ExceptionType {
         name: name.to_string(),
@@ -43,7 +61,7 @@ fn exception_class(name: &str) -> Value {
 
 /// Fill the session's registries. The module order is the order an import error lists them.
 pub fn install(rt: &mut Runtime) {
-    let bindings: [(&'static str, ModuleBuilder); 12] = [
+    let bindings: [(&'static str, ModuleBuilder); 13] = [
         ("numpy", |_| Ok(crate::numpy::module())),
         ("numba", |rt| {
             let m = crate::numba::numba_module();
@@ -54,6 +72,10 @@ pub fn install(rt: &mut Runtime) {
             // `import numba` binds its subpackages as Numba's own __init__ does.
             m.set("core", Value::Module(registry::import(rt, "numba.core")?));
             m.set("np", Value::Module(registry::import(rt, "numba.np")?));
+            m.set(
+                "config",
+                Value::Module(registry::import(rt, "numba.config")?),
+            );
             Ok(m)
         }),
         ("numba.types", |_| Ok(crate::numba::types_module())),
@@ -88,6 +110,7 @@ pub fn install(rt: &mut Runtime) {
             Ok(Rc::new(m))
         }),
         ("numba.core.errors", |_| Ok(numba_errors())),
+        ("numba.config", |_| Ok(numba_config())),
         ("numba.np", |rt| {
             let m = Module::new("numba.np", "Numba's NumPy support package.");
             m.set(
@@ -120,7 +143,7 @@ pub fn install(rt: &mut Runtime) {
     ];
     let stdlib = crate::interp::modules::stdlib_builders();
     // numpy, numba..., cupy, then math, time, sys, then matplotlib..., IPython..., warnings.
-    let (first, rest) = bindings.split_at(8);
+    let (first, rest) = bindings.split_at(9);
     for (name, b) in first
         .iter()
         .chain(&stdlib[..3])

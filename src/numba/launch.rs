@@ -236,7 +236,19 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
     // Before any implicit copy is queued: a launch CUDA refuses moves no data.
     crate::kernel::check_launch(&kernel, &req.config).map_err(crate::device::api::fault_error)?;
     let name = req.kernel.func.name.clone();
-    if preps.iter().any(|p| matches!(p, Prep::Host { .. })) {
+    if req.config.blocks() < MIN_GRID_SIZE && config_flag(rt, "CUDA_LOW_OCCUPANCY_WARNINGS") {
+        rt.warn(
+            "NumbaPerformanceWarning",
+            &format!(
+                "Grid size {} will likely result in GPU under-utilization due to low occupancy.",
+                req.config.blocks()
+            ),
+            &def_line(&req.kernel.func),
+        )?;
+    }
+    if preps.iter().any(|p| matches!(p, Prep::Host { .. }))
+        && config_flag(rt, "CUDA_WARN_ON_IMPLICIT_COPY")
+    {
         // Python's warning filter shows a warning once per location; the location is the
         // kernel's `def` line, so each kernel warns once per cell.
         rt.warn(
@@ -285,6 +297,22 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
 }
 
 /// Where a kernel's warnings point: its `def` line, as `origin, line N`.
+/// Numba warns about grids smaller than this (its heuristic: launches of fewer blocks
+/// than a large GPU has multiprocessors leave it mostly idle).
+const MIN_GRID_SIZE: usize = 128;
+
+/// A switch of `numba.config` (which `NUMBA_<NAME>=0` turns off, as in Numba).
+fn config_flag(rt: &mut Runtime, name: &str) -> bool {
+    let Ok(config) = crate::py::registry::import(rt, "numba.config") else {
+        return true;
+    };
+    match config.get(name) {
+        Some(Value::Bool(b)) => b,
+        Some(Value::Int(n)) => n != 0,
+        _ => true,
+    }
+}
+
 fn def_line(f: &crate::py::function::Function) -> String {
     let at = usize::from(ruff_text_size::Ranged::range(&*f.def).start()).min(f.source.len());
     let line = f.source[..at].matches('\n').count() + 1;
