@@ -221,3 +221,40 @@ fn small_grids_warn_of_low_occupancy_unless_numba_config_says_not_to() {
     ));
     assert_eq!(c.out.stderr, "");
 }
+
+#[test]
+fn a_shared_array_shape_that_is_not_constant_fails_typing_with_numbas_signature() {
+    let mut s = setup();
+    s.run("from numba import float32\nROWS, COLS = 5, 6").ok();
+    // (kernel source, the signature line Numba prints for it)
+    let cases = [
+        (
+            "def k(A):\n    s = cuda.shared.array(shape=A[0], dtype=float32)\n    A[0] = s[0]\n\
+             cuda.jit((float32[:],))(k)",
+            ">>> array(shape=float32, dtype=class(float32))",
+        ),
+        (
+            "def k(A):\n    s = cuda.shared.array(shape=(1, A[0]), dtype=float32)\n    A[0, 0] = s[0, 0]\n\
+             cuda.jit((float32[:, :],))(k)",
+            ">>> array(shape=Tuple(Literal[int](1), array(float32, 1d, A)), dtype=class(float32))",
+        ),
+        (
+            "def k(A):\n    s = cuda.shared.array(shape=[ROWS, COLS], dtype=float32)\n    A[0, 0] = s[0, 0]\n\
+             cuda.jit((float32[:, :],))(k)",
+            ">>> array(shape=list(int64)<iv=[5, 6]>, dtype=class(float32))",
+        ),
+    ];
+    for (code, signature) in cases {
+        let c = s.run(code);
+        assert_eq!(c.ename().as_deref(), Some("TypingError"), "{code}");
+        let e = c.evalue();
+        assert!(
+            e.contains("No implementation of function Function(<function shared.array"),
+            "{e}"
+        );
+        assert!(
+            e.contains(&format!("found for signature:\n \n {signature}")),
+            "{e}"
+        );
+    }
+}

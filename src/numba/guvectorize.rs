@@ -177,7 +177,7 @@ impl GUFunc {
         }
         let mut on_device = false;
         let mut device_outs: Vec<Option<Value>> = Vec::new();
-        let mut device_ins = vec![false; nin];
+        let mut device_ins = vec![false; nin]; // bounded: one flag per declared input
         for (i, v) in pos.iter_mut().enumerate() {
             let view = crate::numba_cuda::interop::view_of(rt, v)?;
             if i >= nin {

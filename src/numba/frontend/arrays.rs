@@ -214,6 +214,102 @@ fn const_shape(b: &Builder, cx: &FnCtx, e: &Expr) -> PyResult<Vec<usize>> {
     Ok(dims.into_iter().map(|d| d as usize).collect())
 }
 
+/// Numba's typing error for an array constructor whose shape is not a constant: the
+/// signature it could not match, with the argument types in Numba's notation, then
+/// nbcuda's reason.
+fn no_implementation(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    what: &str,
+    shape: &Expr,
+    dtype: &Expr,
+    why: crate::py::error::PyErr,
+) -> crate::py::error::PyErr {
+    let shape_ty = match shape {
+        // A list display is typed before it is evaluated: Numba shows its initial value.
+        Expr::List(l) => {
+            let items: Option<Vec<String>> = l
+                .elts
+                .iter()
+                .map(|e| match e {
+                    Expr::Name(n) => match cx.func.lookup(n.id.as_str()) {
+                        Some(Value::Int(i)) => Some(i.to_string()),
+                        _ => None,
+                    },
+                    Expr::NumberLiteral(_) => crate::numba::frontend::expr::const_int(cx, e)
+                        .ok()
+                        .map(|i| i.to_string()),
+                    _ => None,
+                })
+                .collect();
+            match items {
+                Some(iv) => format!("list(int64)<iv=[{}]>", iv.join(", ")),
+                None => "list(undefined)".to_string(),
+            }
+        }
+        _ => match expr(b, cx, shape) {
+            Ok(v) => numba_typeof(b, &v, false),
+            Err(_) => return why,
+        },
+    };
+    let dtype_ty = match expr(b, cx, dtype).ok().as_ref().and_then(dtype_of) {
+        Some(d) => format!("class({})", numba_name(d)),
+        None => "unknown".to_string(),
+    };
+    let function = what.trim_start_matches("cuda.");
+    cx.typing(
+        format!(
+            "No implementation of function Function(<function {function}>) found for signature:\n \n >>> array(shape={shape_ty}, dtype={dtype_ty})\n \n{}",
+            why.message
+        ),
+        shape.range(),
+    )
+}
+
+/// A value's Numba type as Numba's error messages write it; `literal`: integer constants
+/// inside a tuple are `Literal[int](n)`.
+fn numba_typeof(b: &Builder, v: &Val, literal: bool) -> String {
+    let array = |dtype: DType, ndim: usize, layout: &str| {
+        format!("array({}, {ndim}d, {layout})", numba_name(dtype))
+    };
+    match v {
+        Val::Reg(r) => match b.constant(*r) {
+            Some(c) if literal && c.dtype().is_integer() => format!("Literal[int]({})", c.as_i64()),
+            _ => numba_name(b.ty(*r)).to_string(),
+        },
+        Val::Tuple(items) => {
+            let parts: Vec<String> = items.iter().map(|x| numba_typeof(b, x, true)).collect();
+            match parts.first() {
+                Some(first)
+                    if !first.starts_with("Literal") && parts.iter().all(|p| p == first) =>
+                {
+                    format!("UniTuple({first} x {})", parts.len())
+                }
+                _ => format!("Tuple({})", parts.join(", ")),
+            }
+        }
+        Val::Array(ArrRef::Param(j), dtype, ndim) => match b.k.params.get(*j as usize) {
+            Some(crate::kernel::types::Ty::Array { layout, .. }) => array(
+                *dtype,
+                *ndim,
+                match layout {
+                    crate::kernel::types::Layout::C => "C",
+                    crate::kernel::types::Layout::A => "A",
+                },
+            ),
+            _ => array(*dtype, *ndim, "A"),
+        },
+        Val::Array(_, dtype, ndim) => array(*dtype, *ndim, "C"),
+        Val::View(view) => array(view.dtype, view.ndim(), "A"),
+        Val::Global(Value::Int(i)) if literal => format!("Literal[int]({i})"),
+        Val::Global(Value::Int(_)) => "int64".to_string(),
+        Val::Global(Value::Float(_)) => "float64".to_string(),
+        Val::Str(_) => "unicode_type".to_string(),
+        Val::None => "none".to_string(),
+        _ => "pyobject".to_string(),
+    }
+}
+
 pub fn array_ctor(
     b: &mut Builder,
     cx: &mut FnCtx,
@@ -238,7 +334,10 @@ pub fn array_ctor(
     let (Some(se), Some(de)) = (shape_e, dtype_e) else {
         return Err(cx.typing(format!("{what}() missing shape or dtype"), range));
     };
-    let shape = const_shape(b, cx, se)?;
+    let shape = match const_shape(b, cx, se) {
+        Ok(shape) => shape,
+        Err(why) => return Err(no_implementation(b, cx, what, se, de, why)),
+    };
     let dv = expr(b, cx, de)?;
     let dtype = dtype_of(&dv).ok_or_else(|| {
         let msg = match &dv {
