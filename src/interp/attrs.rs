@@ -298,7 +298,11 @@ fn str_method(s: Rc<str>, name: &str) -> Option<Value> {
             else {
                 return Err(PyErr::type_error("replace expected 2 arguments"));
             };
-            Ok(Value::str(&s2.replace(&old, &new)))
+            // A negative or absent count replaces every occurrence.
+            match a.pos.get(2).map(|v| v.as_index()).transpose()? {
+                Some(n) if n >= 0 => Ok(Value::str(&s2.replacen(&old, &new, n as usize))),
+                _ => Ok(Value::str(&s2.replace(&old, &new))),
+            }
         }),
         "startswith" | "endswith" => {
             let start = name == "startswith";
@@ -411,13 +415,27 @@ fn str_format(rt: &mut Runtime, fmt: &str, a: &Args) -> PyResult<Value> {
                 chars.next();
                 out.push('}');
             }
+            '}' => {
+                return Err(PyErr::value_error(
+                    "Single '}' encountered in format string",
+                ))
+            }
             '{' => {
                 let mut field = String::new();
+                let mut closed = false;
                 for c in chars.by_ref() {
                     if c == '}' {
+                        closed = true;
                         break;
                     }
                     field.push(c);
+                }
+                if !closed {
+                    return Err(PyErr::value_error(if field.is_empty() {
+                        "Single '{' encountered in format string"
+                    } else {
+                        "expected '}' before end of string"
+                    }));
                 }
                 let (name, spec) = field.split_once(':').unwrap_or((&field, ""));
                 let (name, conv) = name
@@ -426,17 +444,9 @@ fn str_format(rt: &mut Runtime, fmt: &str, a: &Args) -> PyResult<Value> {
                     .unwrap_or((name, None));
                 let v = if name.is_empty() {
                     auto += 1;
-                    a.pos.get(auto - 1).cloned().ok_or_else(|| {
-                        PyErr::index_error(
-                            "Replacement index out of range for positional args tuple",
-                        )
-                    })?
+                    format_index(a, auto - 1)?
                 } else if let Ok(i) = name.parse::<usize>() {
-                    a.pos.get(i).cloned().ok_or_else(|| {
-                        PyErr::index_error(
-                            "Replacement index out of range for positional args tuple",
-                        )
-                    })?
+                    format_index(a, i)?
                 } else {
                     a.kwarg(name)
                         .cloned()
@@ -453,6 +463,14 @@ fn str_format(rt: &mut Runtime, fmt: &str, a: &Args) -> PyResult<Value> {
         }
     }
     Ok(Value::str(&out))
+}
+
+fn format_index(a: &Args, i: usize) -> PyResult<Value> {
+    a.pos.get(i).cloned().ok_or_else(|| {
+        PyErr::index_error(format!(
+            "Replacement index {i} out of range for positional args tuple"
+        ))
+    })
 }
 
 type ListRef = Rc<RefCell<Vec<Value>>>;

@@ -326,6 +326,15 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
 
 pub use crate::interp::builtins_iter::sort_values;
 
+/// `hex`/`oct`/`bin`: the digits of an integer after the prefix, with the sign in front.
+fn prefixed_radix(a: &Args, radix: u32, prefix: &str) -> PyResult<Value> {
+    let d = crate::interp::bigint::to_radix(a.pos.first().unwrap_or(&Value::None), radix, false)?;
+    Ok(Value::str(&match d.strip_prefix('-') {
+        Some(m) => format!("-{prefix}{m}"),
+        None => format!("{prefix}{d}"),
+    }))
+}
+
 /// Build the builtins table.
 pub fn builtins() -> HashMap<String, Value> {
     let mut b: HashMap<String, Value> = HashMap::new();
@@ -652,13 +661,30 @@ pub fn builtins() -> HashMap<String, Value> {
         "hex",
         "hex(number, /)",
         "The hexadecimal string of an integer.",
-        |_, a| {
-            let d =
-                crate::interp::bigint::to_radix(a.pos.first().unwrap_or(&Value::None), 16, false)?;
-            Ok(Value::str(&match d.strip_prefix('-') {
-                Some(m) => format!("-0x{m}"),
-                None => format!("0x{d}"),
-            }))
+        |_, a| prefixed_radix(&a, 16, "0x"),
+    );
+    f(
+        "oct",
+        "oct(number, /)",
+        "The octal string of an integer.",
+        |_, a| prefixed_radix(&a, 8, "0o"),
+    );
+    f(
+        "bin",
+        "bin(number, /)",
+        "The binary string of an integer.",
+        |_, a| prefixed_radix(&a, 2, "0b"),
+    );
+    f(
+        "vars",
+        "vars(object, /)",
+        "The object's __dict__.",
+        |rt, a| match a.pos.first() {
+            Some(v) => crate::interp::attrs::get_attr(rt, v, "__dict__")
+                .map_err(|_| PyErr::type_error("vars() argument must have __dict__ attribute")),
+            None => Err(PyErr::type_error(
+                "vars() without an argument is not supported in nbcuda",
+            )),
         },
     );
     f(

@@ -295,12 +295,8 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "any(iterable, /)",
         "True if any item is true.",
         |rt, a| {
-            for v in ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))? {
-                if ops::truthy(rt, &v)? {
-                    return Ok(Value::Bool(true));
-                }
-            }
-            Ok(Value::Bool(false))
+            let found = find_truth(rt, a.pos.first().unwrap_or(crate::py::value::NONE), true)?;
+            Ok(Value::Bool(found))
         },
     );
     f(
@@ -308,12 +304,8 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "all(iterable, /)",
         "True if every item is true.",
         |rt, a| {
-            for v in ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))? {
-                if !ops::truthy(rt, &v)? {
-                    return Ok(Value::Bool(false));
-                }
-            }
-            Ok(Value::Bool(true))
+            let found = find_truth(rt, a.pos.first().unwrap_or(crate::py::value::NONE), false)?;
+            Ok(Value::Bool(!found))
         },
     );
     f(
@@ -454,6 +446,35 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
             }
         },
     );
+}
+
+/// `any` (want true) and `all` (want false): whether some item's truth is `want`. Generators
+/// and lazy iterators are pulled one item at a time and stop at the first such item, so the
+/// rest of a generator never runs, as in CPython.
+fn find_truth(rt: &mut Runtime, v: &Value, want: bool) -> PyResult<bool> {
+    let gen = crate::interp::generators::as_generator(v);
+    let lazy = crate::interp::iterators::as_lazy(v);
+    if gen.is_none() && lazy.is_none() {
+        for item in ops::iterate(rt, v)? {
+            if ops::truthy(rt, &item)? == want {
+                return Ok(true);
+            }
+        }
+        return Ok(false);
+    }
+    loop {
+        let item = match (&gen, &lazy) {
+            (Some(g), _) => g.next_value(rt)?,
+            (None, Some(it)) => it.next_item(rt)?,
+            (None, None) => None,
+        };
+        let Some(item) = item else {
+            return Ok(false);
+        };
+        if ops::truthy(rt, &item)? == want {
+            return Ok(true);
+        }
+    }
 }
 
 /// Whether `v` is what `iter()` returns for a materialised iterable.

@@ -455,6 +455,12 @@ fn issubclass(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
         ) {
             (Some(x), Some(y)) => name_is_subclass(&x.name, &y.name),
             (_, None) if matches!(base, Value::Builtin(b) if b.name == "object") => true,
+            // bool is int's one builtin subclass; every builtin class is its own subclass.
+            _ if matches!((c, base), (Value::Builtin(x), Value::Builtin(y))
+                if x.name == y.name || (x.name == "bool" && y.name == "int")) =>
+            {
+                true
+            }
             (None, _) if !matches!(c, Value::Builtin(_)) => {
                 return Err(PyErr::type_error("issubclass() arg 1 must be a class"))
             }

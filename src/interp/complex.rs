@@ -103,6 +103,13 @@ fn pow(a: C, b: C) -> PyResult<C> {
     Ok(r)
 }
 
+/// `x ** y` for floats where x is negative and y fractional: CPython's float power hands
+/// these to complex power, so `(-8) ** (1/3)` is a complex number, not NaN.
+pub fn negative_float_pow(x: f64, y: f64) -> PyResult<Value> {
+    let r = pow((x, 0.0), (y, 0.0))?;
+    Ok(Value::Complex(r.0, r.1))
+}
+
 /// `a op b` where either side is complex and the other a number; None when the other
 /// side is not a number (the caller tries its other routes).
 pub fn binary(op: BinOp, a: &Value, b: &Value) -> PyResult<Option<Value>> {

@@ -86,6 +86,9 @@ fn float_op(op: BinOp, x: f64, y: f64) -> PyResult<Value> {
                     "0.0 cannot be raised to a negative power",
                 ));
             }
+            if x < 0.0 && y.is_finite() && y != y.floor() {
+                return crate::interp::complex::negative_float_pow(x, y);
+            }
             let r = x.powf(y);
             if r.is_infinite() && x.is_finite() && y.is_finite() {
                 return Err(PyErr::overflow("(34, 'Numerical result out of range')"));
