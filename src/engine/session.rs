@@ -129,7 +129,7 @@ impl Session {
         }
         let parsed = parse(code, ParseOptions::from(Mode::Ipython)).map_err(|e| {
             let r = e.location;
-            PyErr::new("SyntaxError", e.error.to_string()).at(Frame {
+            crate::interp::nesting::parse_error(code, &e).at(Frame {
                 origin: ctx.origin.to_string(),
                 source: ctx.source.clone(),
                 start: r.start().to_usize(),

@@ -62,7 +62,7 @@ pub fn parse_snippet(code: &str) -> PyResult<Vec<Stmt>> {
         code,
         ruff_python_parser::ParseOptions::from(ruff_python_parser::Mode::Ipython),
     )
-    .map_err(|e| PyErr::new("SyntaxError", e.error.to_string()))?;
+    .map_err(|e| crate::interp::nesting::parse_error(code, &e))?;
     match parsed.into_syntax() {
         ruff_python_ast::Mod::Module(m) => Ok(m.body),
         ruff_python_ast::Mod::Expression(_) => {

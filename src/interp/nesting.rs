@@ -2,9 +2,11 @@
 //! syntax tree all recurse once per nesting level, so a cell such as `"(" * 1_000_000`
 //! would overflow the native stack and end the kernel. CPython refuses such cells too: more
 //! than 200 nested brackets is a SyntaxError, and an expression of tens of thousands of
-//! chained operators a RecursionError during compilation.
+//! chained operators a RecursionError during compilation. Also here: the exception a parse
+//! failure raises, with CPython's class and text for indentation mistakes.
 
 use crate::py::error::PyErr;
+use ruff_python_parser::{LexicalErrorType, ParseError, ParseErrorType};
 
 /// CPython's tokenizer limit (`MAXLEVEL`): "too many nested parentheses".
 const MAX_BRACKET_DEPTH: usize = 200;
@@ -94,6 +96,63 @@ fn skip_string(b: &[u8], i: usize) -> usize {
         }
     }
     b.len()
+}
+
+/// The SyntaxError (or IndentationError, as CPython raises for indentation mistakes) for a
+/// failed parse of `code`.
+pub fn parse_error(code: &str, e: &ParseError) -> PyErr {
+    let at = e.location.start().to_usize().min(code.len());
+    match &e.error {
+        ParseErrorType::UnexpectedIndentation => {
+            PyErr::new("IndentationError", "unexpected indent")
+        }
+        ParseErrorType::Lexical(LexicalErrorType::IndentationError) => PyErr::new(
+            "IndentationError",
+            "unindent does not match any outer indentation level",
+        ),
+        ParseErrorType::OtherError(m) => {
+            match m.strip_prefix("Expected an indented block after ") {
+                Some(clause) => PyErr::new(
+                    "IndentationError",
+                    format!(
+                        "expected an indented block after {} on line {}",
+                        cpython_clause(clause),
+                        header_line(code, at)
+                    ),
+                ),
+                None => PyErr::new("SyntaxError", m.clone()),
+            }
+        }
+        other => PyErr::new("SyntaxError", other.to_string()),
+    }
+}
+
+/// ruff's name for a block's header (`` `if` statement ``, `` `else` clause ``) in CPython's
+/// words (`'if' statement`, `'else' statement`, `class definition`).
+fn cpython_clause(clause: &str) -> String {
+    clause
+        .replace('`', "'")
+        .replace(" clause", " statement")
+        .replace(" block", " statement")
+        .replace("'class' definition", "class definition")
+}
+
+/// The 1-based line of the block header that the indented block should follow: the error is
+/// reported at the first token after the header's line (or at its end), so this is the last
+/// line before that token which is neither blank nor a comment.
+fn header_line(code: &str, at: usize) -> usize {
+    let before = &code[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    if !before[line_start..].trim().is_empty() {
+        // The error is on the header's own line (the block is missing at the end of input).
+        return before.matches('\n').count() + 1;
+    }
+    let lines: Vec<&str> = before[..line_start].lines().collect();
+    let header = lines
+        .iter()
+        .rposition(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .unwrap_or(0);
+    header + 1
 }
 
 #[cfg(test)]
