@@ -458,6 +458,16 @@ pub fn builtins() -> HashMap<String, Value> {
                 Value::Bool(b) => Ok(Value::Int(*b as i64)),
                 Value::Float(x) => Ok(Value::Float(x.abs())),
                 Value::Complex(re, im) => crate::interp::complex::abs(*re, *im),
+                Value::Str(_)
+                | Value::Bytes(_)
+                | Value::None
+                | Value::List(_)
+                | Value::Tuple(_)
+                | Value::Dict(_)
+                | Value::Set(_) => Err(PyErr::type_error(format!(
+                    "bad operand type for abs(): '{}'",
+                    v.type_name()
+                ))),
                 _ => {
                     let np = crate::interp::modules::import(rt, "numpy")?;
                     match np.get("abs") {

@@ -105,6 +105,14 @@ fn float_op(op: BinOp, x: f64, y: f64) -> PyResult<Value> {
 }
 
 fn unsupported(op: BinOp, a: &Value, b: &Value) -> PyErr {
+    // CPython's str/list/tuple concatenation names the sequence type first.
+    if op == BinOp::Add && matches!(a, Value::Str(_) | Value::List(_) | Value::Tuple(_)) {
+        let t = a.type_name();
+        return PyErr::type_error(format!(
+            "can only concatenate {t} (not \"{}\") to {t}",
+            b.type_name()
+        ));
+    }
     PyErr::type_error(format!(
         "unsupported operand type(s) for {}: '{}' and '{}'",
         op.symbol(),

@@ -317,6 +317,7 @@ fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow>
         return for_each_pulled(rt, ctx, f, &mut |rt| it.next_item(rt));
     }
     let items = ops::iterate(rt, &iterable)?;
+    let size = container_size(&iterable);
     for item in items {
         rt.check_interrupt()?;
         assign_target(rt, ctx, &f.target, item)?;
@@ -325,8 +326,25 @@ fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow>
             Flow::Return(v) => return Ok(Flow::Return(v)),
             _ => {}
         }
+        if size.is_some() && container_size(&iterable) != size {
+            return Err(PyErr::runtime_error(if matches!(iterable, Value::Set(_)) {
+                "Set changed size during iteration"
+            } else {
+                "dictionary changed size during iteration"
+            }));
+        }
     }
     exec_block(rt, ctx, &f.orelse)
+}
+
+/// The size of a dict or set being looped over: the loop iterates a snapshot, and CPython
+/// raises RuntimeError when the body adds or removes entries, so the loop compares sizes.
+fn container_size(v: &Value) -> Option<usize> {
+    match v {
+        Value::Dict(d) => Some(d.borrow().len()),
+        Value::Set(s) => Some(s.borrow().len()),
+        _ => None,
+    }
 }
 
 fn exec_with(rt: &mut Runtime, ctx: &mut Ctx, w: &ast::StmtWith, i: usize) -> PyResult<Flow> {
