@@ -168,6 +168,21 @@ impl Object for ExceptionValue {
                     self.args.clone()
                 },
             )),
+            // An OSError's number, from the "[Errno N] ..." text nbcuda builds it with.
+            "errno"
+                if self
+                    .err
+                    .is_instance(crate::py::exceptions::ExcClass::OSError) =>
+            {
+                Some(
+                    self.err
+                        .message
+                        .strip_prefix("[Errno ")
+                        .and_then(|r| r.split(']').next())
+                        .and_then(|n| n.parse::<i64>().ok())
+                        .map_or(Value::None, Value::Int),
+                )
+            }
             _ => None,
         })
     }

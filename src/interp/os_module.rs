@@ -125,6 +125,23 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
         );
     }
     m.func(
+        "rename",
+        "rename(src, dst)",
+        "Rename (move) a file or directory.",
+        |_, a| {
+            let src = str_arg("rename", a.pos.first())?;
+            let dst = str_arg("rename", a.pos.get(1))?;
+            std::fs::rename(&src, &dst).map_err(|e| {
+                // CPython names both paths: "[Errno 2] No such file or directory: 'a' -> 'b'".
+                let mut err = os_error(&e, Some(&src));
+                err.message
+                    .push_str(&format!(" -> {}", crate::interp::repr::str_repr(&dst)));
+                err
+            })?;
+            Ok(Value::None)
+        },
+    );
+    m.func(
         "rmdir",
         "rmdir(path)",
         "Delete an empty directory.",
@@ -192,6 +209,15 @@ pub fn path_module() -> Rc<Module> {
             },
         );
     }
+    m.func(
+        "isabs",
+        "isabs(s)",
+        "Whether the path starts at '/'.",
+        |_, a| {
+            let p = str_arg("isabs", a.pos.first())?;
+            Ok(Value::Bool(p.starts_with('/')))
+        },
+    );
     m.func(
         "basename",
         "basename(p)",

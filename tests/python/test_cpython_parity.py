@@ -1200,8 +1200,6 @@ KNOWN_DIFFERENCES = {
     "textwrap_module": "textwrap has dedent/indent only",
     "re_compiled_flags": "re has no look-around",
     "re_error": "re.error messages differ from CPython's",
-    "os_path": "no os.path.isabs and friends",
-    "os_files": "no os.rename",
     "pathlib_files": "Path has no stat()",
     "json_errors": "JSONDecodeError has no msg/pos",
     "string_module": "no string.capwords",
