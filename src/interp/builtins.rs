@@ -451,6 +451,13 @@ pub fn builtins() -> HashMap<String, Value> {
         "The absolute value of a number (elementwise for arrays).",
         |rt, a| {
             let v = a.pos.first().cloned().unwrap_or(Value::None);
+            if let Some(inst) = crate::interp::classes::as_instance(&v) {
+                if inst.class.find("__abs__").is_some() {
+                    return Ok(inst
+                        .call_special(rt, "__abs__", vec![])?
+                        .unwrap_or(Value::None));
+                }
+            }
             match &v {
                 Value::Int(_) | Value::BigInt(_) => {
                     crate::interp::bigint::abs(&v).ok_or_else(|| PyErr::internal("abs of an int"))
