@@ -262,6 +262,21 @@ fn print_builtin(rt: &mut Runtime, a: Args) -> PyResult<Value> {
         .iter()
         .map(|v| to_str(rt, v))
         .collect::<PyResult<Vec<_>>>()?;
+    if let Some(file) = a
+        .kwarg("file")
+        .filter(|f| !f.is_none() && f.downcast::<crate::interp::modules::StdStream>().is_none())
+    {
+        // Any other file object: its write(), called per piece as CPython's print does.
+        let write = crate::interp::attrs::get_attr(rt, file, "write")?;
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                rt.call(&write, Args::new(vec![Value::str(&sep)]))?;
+            }
+            rt.call(&write, Args::new(vec![Value::str(part)]))?;
+        }
+        rt.call(&write, Args::new(vec![Value::str(&end)]))?;
+        return Ok(Value::None);
+    }
     let text = format!("{}{}", parts.join(&sep), end);
     let stream = match a.kwarg("file") {
         Some(f) if matches!(f.downcast::<crate::interp::modules::StdStream>(), Some(s) if s.0 == StreamName::Stderr) => {

@@ -1205,7 +1205,6 @@ KNOWN_DIFFERENCES = {
     "str_methods": "no str.rsplit",
     "copy_module": "copy.deepcopy of instances of user classes",
     "eval_syntax_error": "SyntaxError has no .msg",
-    "open_text": "print(..., file=f) goes to stdout",
     "open_binary": "no bytes() builtin",
     "np_linalg_norm": "no np.linalg",
     "np_linalg_inv_solve_det": "no np.linalg",
