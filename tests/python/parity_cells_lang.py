@@ -1,0 +1,711 @@
+"""Cells of tests/python/test_cpython_parity.py: the language (classes, generators, numbers,
+CPython's edges). Each entry is (short name, source); the expected output is whatever
+CPython/NumPy print for it in the same test run."""
+
+# Point 2: classes
+CLASSES = [
+    ("class_methods", """
+class Tally:
+    kind = 'tally'
+    def __init__(self, start=0):
+        self.n = start
+    def add(self, k=1):
+        self.n += k
+        return self
+t = Tally(3).add().add(5)
+print(t.n, t.kind, Tally.kind)
+t.kind = 'mine'
+print(t.kind, Tally.kind, Tally('x').kind)
+"""),
+    ("class_super", """
+class Shape:
+    def __init__(self, name):
+        self.name = name
+    def describe(self):
+        return f'{self.name} with area {self.area():.2f}'
+class Square(Shape):
+    def __init__(self, side):
+        super().__init__('square')
+        self.side = side
+    def area(self):
+        return self.side ** 2
+class Cube(Square):
+    def describe(self):
+        return super().describe() + ' per face'
+c = Cube(1.5)
+print(c.describe())
+print(isinstance(c, Shape), issubclass(Cube, Square), issubclass(Shape, Cube))
+print(type(c).__name__, type(c) is Cube, [k.__name__ for k in Cube.__mro__])
+"""),
+    ("class_property_static_classmethod", """
+class Celsius:
+    def __init__(self, deg):
+        self._deg = deg
+    @property
+    def fahrenheit(self):
+        return self._deg * 9 / 5 + 32
+    @fahrenheit.setter
+    def fahrenheit(self, f):
+        self._deg = (f - 32) * 5 / 9
+    @staticmethod
+    def unit():
+        return 'C'
+    @classmethod
+    def boiling(cls):
+        return cls(100)
+t = Celsius(25)
+print(t.fahrenheit)
+t.fahrenheit = 212
+print(t._deg, Celsius.unit(), t.unit(), Celsius.boiling().fahrenheit)
+"""),
+    ("class_operators", """
+class V:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+    def __add__(self, o):
+        return V(self.x + o.x, self.y + o.y)
+    def __sub__(self, o):
+        return V(self.x - o.x, self.y - o.y)
+    def __mul__(self, k):
+        return V(self.x * k, self.y * k)
+    __rmul__ = __mul__
+    def __neg__(self):
+        return V(-self.x, -self.y)
+    def __abs__(self):
+        return (self.x ** 2 + self.y ** 2) ** 0.5
+    def __eq__(self, o):
+        return isinstance(o, V) and (self.x, self.y) == (o.x, o.y)
+    def __repr__(self):
+        return f'V({self.x}, {self.y})'
+a, b = V(1, 2), V(3, 4)
+print(a + b, a - b, a * 3, 2 * b, -a, abs(b))
+print(a == V(1, 2), a != b, a == 5)
+a += b
+print(a)
+"""),
+    ("class_ordering", """
+import functools
+@functools.total_ordering
+class Version:
+    def __init__(self, s):
+        self.parts = tuple(int(p) for p in s.split('.'))
+    def __eq__(self, o):
+        return self.parts == o.parts
+    def __lt__(self, o):
+        return self.parts < o.parts
+    def __repr__(self):
+        return 'v' + '.'.join(map(str, self.parts))
+vs = [Version(s) for s in ['1.10', '1.2', '0.9.9', '1.2.1']]
+print(sorted(vs), max(vs), min(vs))
+print(Version('2.0') >= Version('1.9'), Version('1.0') <= Version('0.1'))
+"""),
+    ("class_hash_eq", """
+class Key:
+    def __init__(self, a):
+        self.a = a
+    def __eq__(self, o):
+        return self.a == o.a
+    def __hash__(self):
+        return hash(self.a)
+s = {Key(1), Key(1), Key(2)}
+d = {Key('x'): 1}
+d[Key('x')] = 2
+print(len(s), len(d), d[Key('x')], Key(3) in s)
+class NoHash:
+    def __eq__(self, o):
+        return True
+try:
+    {NoHash()}
+except TypeError as e:
+    print('TypeError:', e)
+"""),
+    ("class_container_protocols", """
+class Deck:
+    def __init__(self, cards):
+        self.cards = list(cards)
+    def __len__(self):
+        return len(self.cards)
+    def __getitem__(self, i):
+        return self.cards[i]
+    def __contains__(self, c):
+        return c in self.cards
+    def __call__(self, n):
+        return self.cards[:n]
+    def __setitem__(self, i, v):
+        self.cards[i] = v
+d = Deck('AKQJ')
+d[1] = 'k'
+print(len(d), d[0], d[-1], d[1:3], 'Q' in d, 'Z' in d, d(2))
+print(list(d), [c for c in d if c != 'A'], bool(Deck([])))
+"""),
+    ("class_iter_protocol", """
+class Countdown:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self
+    def __next__(self):
+        if self.n <= 0:
+            raise StopIteration
+        self.n -= 1
+        return self.n + 1
+class Evens:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        for i in range(0, self.n, 2):
+            yield i
+print(list(Countdown(4)), sum(Countdown(10)), list(Evens(9)), max(Evens(7)))
+"""),
+    ("class_repr_str", """
+class P:
+    def __init__(self, x):
+        self.x = x
+    def __repr__(self):
+        return f'P({self.x!r})'
+    def __str__(self):
+        return f'<{self.x}>'
+p = P('a')
+print(p, repr(p), str(p), [p], f'{p}', f'{p!r}', (p,), {'k': p})
+class Plain:
+    pass
+print(str(Plain()).startswith('<__main__.Plain object at 0x'))
+"""),
+    ("class_context_manager", """
+class Guard:
+    def __init__(self, name, swallow):
+        self.name, self.swallow = name, swallow
+    def __enter__(self):
+        print('enter', self.name)
+        return self
+    def __exit__(self, et, ev, tb):
+        print('exit', self.name, et.__name__ if et else None, ev)
+        return self.swallow
+with Guard('a', False) as g:
+    print('body', g.name)
+with Guard('b', True):
+    raise KeyError('k')
+print('after b')
+with Guard('c', False):
+    raise ValueError('boom')
+"""),
+    ("class_user_exceptions", """
+class AppError(Exception):
+    pass
+class ConfigError(AppError):
+    def __init__(self, key):
+        super().__init__(f'missing key {key!r}')
+        self.key = key
+try:
+    raise ConfigError('port')
+except AppError as e:
+    print(type(e).__name__, e, e.key, e.args, isinstance(e, Exception))
+try:
+    raise AppError('a', 2)
+except Exception as e:
+    print(repr(e), str(e))
+print(issubclass(ConfigError, Exception), issubclass(RecursionError, RuntimeError))
+"""),
+    ("class_user_exception_uncaught", """
+class QuotaExceeded(Exception):
+    pass
+raise QuotaExceeded('used 12 of 10')
+"""),
+    ("class_exception_chaining", """
+try:
+    try:
+        {}['a']
+    except KeyError as e:
+        raise ValueError('bad config') from e
+except ValueError as e:
+    print(repr(e), repr(e.__cause__), e.__context__ is e.__cause__)
+try:
+    try:
+        1 / 0
+    except ZeroDivisionError:
+        raise TypeError('while handling')
+except TypeError as e:
+    print(repr(e.__context__), e.__cause__)
+"""),
+    ("dataclass_basics", """
+from dataclasses import dataclass, field, asdict
+@dataclass
+class Item:
+    name: str
+    price: float = 0.0
+    tags: list = field(default_factory=list)
+a = Item('pen', 1.5)
+b = Item('pen', 1.5)
+a.tags.append('blue')
+print(a, a == b, Item('x').tags is Item('y').tags)
+print(asdict(a))
+"""),
+    ("dataclass_order_frozen", """
+from dataclasses import dataclass, FrozenInstanceError
+@dataclass(order=True, frozen=True)
+class Card:
+    rank: int
+    suit: str
+cards = [Card(10, 'h'), Card(2, 's'), Card(10, 'c')]
+print(sorted(cards))
+print(hash(Card(1, 'a')) == hash(Card(1, 'a')), len({Card(1, 'a'), Card(1, 'a')}))
+try:
+    cards[0].rank = 3
+except FrozenInstanceError as e:
+    print(type(e).__name__, e)
+"""),
+    ("class_attribute_errors", """
+class Box:
+    def __init__(self):
+        self.w = 1
+b = Box()
+print(getattr(b, 'w'), getattr(b, 'h', 'none'), hasattr(b, 'h'))
+setattr(b, 'h', 2)
+print(b.h, sorted(vars(b)))
+b.depth
+"""),
+    ("class_getattr_fallback", """
+class Rec:
+    def __init__(self, **kw):
+        self._d = kw
+    def __getattr__(self, name):
+        try:
+            return self._d[name]
+        except KeyError:
+            raise AttributeError(name) from None
+r = Rec(a=1, b='two')
+print(r.a, r.b, hasattr(r, 'c'))
+"""),
+    ("class_bool_len", """
+class Empty:
+    def __len__(self):
+        return 0
+class Flag:
+    def __init__(self, v):
+        self.v = v
+    def __bool__(self):
+        return self.v
+print(bool(Empty()), bool(Flag(True)), not Flag(False), 'yes' if Empty() else 'no')
+print([x for x in [Flag(True), Flag(False), Empty()] if x].__len__())
+"""),
+    ("class_isinstance_types", """
+print(isinstance(True, int), isinstance(3, (str, float)), isinstance(3.0, (str, float)))
+print(type(3) is int, type('a').__name__, type([]) == list, type(None).__name__)
+print(issubclass(bool, int), issubclass(KeyError, LookupError), issubclass(int, object))
+class A: pass
+class B(A): pass
+print(isinstance(B(), A), type(B()) is A, B.__bases__[0].__name__, A.__name__)
+"""),
+    ("class_shared_mutable", """
+class Reg:
+    items = []
+    count = 0
+    def __init__(self, name):
+        Reg.count += 1
+        self.items.append(name)
+Reg('a'); Reg('b')
+print(Reg.count, Reg.items, Reg('c').items is Reg.items)
+"""),
+    ("class_init_missing_arg", """
+class Pt:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+Pt(1)
+"""),
+]
+
+# Point 3: generators
+GENERATORS = [
+    ("gen_next_stopiteration", """
+def squares(n):
+    for i in range(n):
+        yield i * i
+g = squares(3)
+print(next(g), next(g), next(g), next(g, 'done'))
+try:
+    next(g)
+except StopIteration:
+    print('stopped')
+print(type(g).__name__, list(squares(5)))
+"""),
+    ("gen_yield_from", """
+def inner():
+    yield 1
+    yield 2
+    return 'inner result'
+def outer():
+    r = yield from inner()
+    yield r
+    yield from 'ab'
+    yield from range(3, 5)
+print(list(outer()))
+"""),
+    ("gen_lazy_genexp", """
+log = []
+def src():
+    for i in range(5):
+        log.append(i)
+        yield i
+g = (x * 10 for x in src())
+print(log)
+print(next(g), log)
+print(list(g), log)
+print(sum(x for x in range(101)), any(x > 3 for x in [1, 5]), all(x < 3 for x in []))
+"""),
+    ("gen_short_circuit", """
+seen = []
+def vals():
+    for v in [1, 2, 30, 4, 50]:
+        seen.append(v)
+        yield v
+print(any(v > 10 for v in vals()), seen)
+"""),
+    ("gen_send_return", """
+def acc():
+    total = 0
+    while True:
+        x = yield total
+        if x is None:
+            return total
+        total += x
+g = acc()
+print(next(g), g.send(5), g.send(7))
+try:
+    next(g)
+except StopIteration as e:
+    print('returned', e.value)
+"""),
+    ("gen_finally_close", """
+def res():
+    try:
+        yield 1
+        yield 2
+    finally:
+        print('cleanup')
+g = res()
+print(next(g))
+g.close()
+print('closed')
+for v in res():
+    print('got', v)
+"""),
+    ("gen_iter_builtins", """
+it = iter([1, 2, 3])
+print(next(it), list(it), list(it))
+print(list(zip('abc', range(10))), list(enumerate('xy', start=1)))
+print(list(reversed([1, 2, 3])), list(map(str.upper, 'ab')), list(filter(None, [0, 1, '', 'a'])))
+d = iter({'k': 1, 'j': 2})
+print(next(d), next(d))
+"""),
+    ("gen_exhausted_raises", """
+g = (c for c in 'x')
+next(g)
+next(g)
+"""),
+    ("gen_infinite_islice", """
+import itertools
+def fib():
+    a, b = 0, 1
+    while True:
+        yield a
+        a, b = b, a + b
+print(list(itertools.islice(fib(), 12)))
+print(next(x for x in fib() if x > 1000))
+"""),
+    ("gen_in_class_and_pipeline", """
+def read(lines):
+    for ln in lines:
+        yield ln.strip()
+def nonempty(it):
+    return (s for s in it if s)
+def numbered(it):
+    for i, s in enumerate(it, 1):
+        yield f'{i}: {s}'
+print(list(numbered(nonempty(read([' a ', '', 'b', '  ', 'c\\n'])))))
+"""),
+    ("gen_comprehension_scopes", """
+x = 'outer'
+r = [x for x in range(3)]
+print(x, r, {k: v for k, v in zip('ab', [1, 2])}, {c for c in 'hello'} == set('helo'))
+print([(i, j) for i in range(3) for j in range(i)])
+"""),
+]
+
+# Point 4: numbers
+NUMBERS = [
+    ("int_big_powers", """
+print(2 ** 100, 3 ** 50 % 1000, -(2 ** 70) // 3, (2 ** 64 - 1).bit_length())
+print(pow(3, 200, 1000003), pow(7, -1, 13), pow(2, 10), pow(-2, 3), 10 ** 20 + 1)
+"""),
+    ("int_big_factorial", """
+import math
+f = math.factorial(30)
+print(f, f % 1000007, len(str(math.factorial(100))), f // 10**20)
+print(sum(int(d) for d in str(2 ** 1000)))
+"""),
+    ("int_floor_div_mod_signs", """
+print(-7 // 2, -7 % 2, 7 // -2, 7 % -2, divmod(-7, 2), divmod(7, -2))
+print(-7.5 // 2, -7.5 % 2, divmod(7.5, 2), int(-3.9), int(3.9), round(-2.5))
+"""),
+    ("int_conversions", """
+print(int('ff', 16), int('0b101', 0), int(' 42 '), int('1_000'), hex(255), oct(8), bin(10))
+print((1024).to_bytes(2, 'big'), int.from_bytes(b'\\x01\\x00', 'little'), (-5).bit_length())
+print(f'{255:08b}', f'{255:x}', f'{1234567:,}', f'{-42:+d}', f'{7:03}')
+"""),
+    ("int_bad_literal", "int('4.2')\n"),
+    ("float_basics", """
+print(0.1 + 0.2, 1 / 3, 2 / 3 * 3, 1e16, 1e-5, 123456789.0 * 10, 1.0e300 * 1e10)
+print(round(2.5), round(3.5), round(0.125, 2), round(1234.5678, -2), round(2.675, 2))
+print(float('inf') - float('inf'), float('-inf'), 5 / 2, 2 ** -1, 7.0 // 2)
+print((0.5).as_integer_ratio(), (3.0).is_integer(), float('1e3'), float(' -2.5 '))
+"""),
+    ("float_formatting", """
+x = 3.14159265
+print(f'{x:.2f} {x:10.3f}| {x:e} {x:.3e} {x:g} {1e-7:g} {x:%}')
+print('%5.1f|%-6d|%s|%r|%x' % (x, 42, 'a', 'b', 255))
+print(str(1e22), repr(1.5e-10), 100.0, 1e100, -0.0)
+"""),
+    ("float_zero_division", "print('before')\n1.0 / 0\n"),
+    ("int_zero_division", """
+for expr in ['1 // 0', '1 % 0', '1 / 0', '2.0 % 0', 'divmod(1, 0)']:
+    try:
+        eval(expr)
+    except ZeroDivisionError as e:
+        print(expr, '->', e)
+"""),
+    ("math_functions", """
+import math
+print(math.gcd(84, 36), math.lcm(4, 6), math.isqrt(99), math.comb(10, 3), math.perm(5, 2))
+print(math.floor(-2.5), math.ceil(2.1), math.trunc(-2.7), math.sqrt(2), math.pi, math.e)
+print(math.isclose(0.1 + 0.2, 0.3), math.hypot(3, 4), math.log(8, 2), math.log10(1000), math.exp(1))
+print(math.sin(math.pi / 6), math.atan2(1, 1), math.degrees(math.pi), math.inf > 10**300)
+print(math.fsum([0.1] * 10), sum([0.1] * 10), math.prod([1, 2, 3, 4]), math.copysign(1, -0.0))
+"""),
+    ("math_range_errors", """
+import math
+for f, a in [(math.exp, 1000), (math.sqrt, -1), (math.log, 0), (math.log, -1), (math.acos, 2),
+             (math.pow, (10.0, 400)), (math.factorial, -1)]:
+    try:
+        f(*a) if isinstance(a, tuple) else f(a)
+    except (ValueError, OverflowError) as e:
+        print(f.__name__, type(e).__name__, e)
+"""),
+    ("math_exp_uncaught", "import math\nmath.exp(1000)\n"),
+    ("float_overflow_pow", """
+try:
+    10.0 ** 400
+except OverflowError as e:
+    print(type(e).__name__, e.args)
+try:
+    float(10 ** 400)
+except OverflowError as e:
+    print(e)
+print(len(str(10 ** 400)), 10 ** 400 > 1e308)
+"""),
+    ("complex_arith", """
+a = 1 + 2j
+b = 3 - 1j
+print(a + b, a * b, a / b, a ** 2, -a, a.conjugate(), a.real, a.imag)
+print(abs(3 + 4j), complex(1, -1), complex('2+3j'), 1j * 1j, a == complex(1, 2))
+print(type(a).__name__, repr(0j), 2j, (1+0j) * 2, str(-1.5 - 0.5j))
+"""),
+    ("complex_cmath", """
+import cmath, math
+print(cmath.sqrt(-4), cmath.sqrt(-1), abs(cmath.exp(1j * math.pi) + 1) < 1e-15)
+print(cmath.phase(-1), cmath.polar(1j), cmath.rect(2, 0), cmath.isclose(cmath.exp(0), 1))
+print((-8) ** (1 / 3))
+"""),
+    ("complex_errors", """
+for expr in ['(1+2j) / 0', '(1j) < (2j)', 'int(1j)', 'complex("x")', 'math.sqrt(-1+0j)']:
+    try:
+        import math
+        eval(expr)
+    except Exception as e:
+        print(expr, type(e).__name__, e)
+"""),
+    ("numpy_complex_arrays", """
+import numpy as np
+z = np.array([1 + 2j, 3 - 1j])
+print(z, z.dtype, z * 2, z.real, z.imag, np.abs(z))
+print(z.conj(), z.sum(), z.astype(np.complex64).dtype, np.array([1, 2], dtype=np.complex64) + 1j)
+print(np.sqrt(np.array([-4 + 0j])), z[0], type(z[0]).__name__)
+"""),
+    ("bool_int_arith", """
+print(True + True, True * 10, sum([True, False, True]), int(True), -True, ~5, 5 & 3, 5 | 3, 5 ^ 3)
+print(1 << 100, (1 << 100) >> 98, -1 >> 10, 0b1111 & ~0b11)
+"""),
+    ("int_shift_negative", "1 << -1\n"),
+]
+
+
+# Point 8: CPython's edges
+EDGES = [
+    ("recursion_error", """
+def down(n):
+    return down(n + 1)
+try:
+    down(0)
+except RecursionError as e:
+    print(type(e).__name__, isinstance(e, RuntimeError), e)
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
+print(depth(800))
+"""),
+    ("recursion_uncaught", "def f():\n    return f()\nf()\n"),
+    ("indentation_expected_block", "def f():\nreturn 1\n"),
+    ("indentation_unexpected", "x = 1\n    y = 2\n"),
+    ("indentation_after_comment", "for x in range(3):\n# a comment\n\nprint(x)\n"),
+    ("indentation_after_except", "try:\n    pass\nexcept ValueError:\nx = 1\n"),
+    ("indentation_after_class", "class K:\n\ndef m(self):\n    pass\n"),
+    ("indentation_unindent", "if True:\n        a = 1\n    b = 2\n"),
+    ("indentation_compile", """
+for src in ['if x:\\npass', '  x = 1', 'for i in y:\\n    a\\n  b', 'x = (1,']:
+    try:
+        compile(src, '<src>', 'exec')
+    except SyntaxError as e:
+        print(type(e).__name__, e.msg, e.lineno)
+"""),
+    ("syntax_error", "x = = 2\n"),
+    ("bare_raise_in_stmt_list", """
+def risky():
+    try:
+        int('nope')
+    except ValueError:
+        print('logging it'); raise
+try:
+    risky()
+except ValueError as e:
+    print('re-raised:', e)
+try:
+    x = 1; raise KeyError('inline')
+except KeyError as e:
+    print('got', repr(e))
+"""),
+    ("bare_raise_no_active", "raise\n"),
+    ("dict_changed_during_iteration", """
+d = {'a': 1, 'b': 2}
+try:
+    for k in d:
+        d[k + k] = 0
+except RuntimeError as e:
+    print('RuntimeError:', e)
+s = {1, 2}
+try:
+    for v in s:
+        s.add(v + 10)
+except RuntimeError as e:
+    print('RuntimeError:', e)
+d = {'a': 1}
+for k in d:
+    d[k] = 5
+print(d)
+"""),
+    ("list_mutated_during_iteration", """
+xs = [1, 2, 3, 4]
+for x in xs:
+    if x % 2 == 0:
+        xs.remove(x)
+print(xs)
+"""),
+    ("nan_identity", """
+nan = float('nan')
+print(nan == nan, nan is nan, [nan] == [nan], nan in [nan], (nan,) == (nan,), {nan: 1}[nan])
+print([float('nan')] == [float('nan')], float('nan') in [float('nan')], nan != nan, sorted([3, 1]) == [1, 3])
+import math
+print(math.isnan(nan), [math.nan] == [math.nan], math.nan is math.nan, len({nan, nan}))
+"""),
+    ("format_single_brace", "'{'.format(1)\n"),
+    ("format_errors", """
+for f in ["'}'.format(1)", "'{0} {1}'.format(1)", "'{x}'.format(y=1)", "'{:d}'.format(1.5)", "'%d %d' % (1,)"]:
+    try:
+        eval(f)
+    except Exception as e:
+        print(f, type(e).__name__, e)
+"""),
+    ("pow_mod_zero", "pow(2, 3, 0)\n"),
+    ("pow_edge_cases", """
+for args in [(2, 3, 5), (2, -1, 4), (0, 0), (0.0, -1), (-8, 1 / 3, None)]:
+    try:
+        print(args, pow(*[a for a in args if a is not None]))
+    except Exception as e:
+        print(args, type(e).__name__, e)
+"""),
+    ("hash_numbers", """
+print(hash(2) == 2, hash(2), hash(-1), hash(-2), hash(2.0), hash(0.5), hash(2 ** 61), hash(2 ** 61 - 1))
+print(hash(True), hash(10 ** 30), hash(1.5e300), hash(float('inf')), hash(complex(1, 0)), hash((1, 2)))
+print(hash(2) == hash(2.0) == hash(2 + 0j), {1: 'a', 1.0: 'b', True: 'c'})
+"""),
+    ("unhashable", "{[1, 2]: 3}\n"),
+    ("name_errors", """
+def g():
+    print(y)
+    y = 1
+try:
+    g()
+except UnboundLocalError as e:
+    print(type(e).__name__, e, isinstance(e, NameError))
+try:
+    undefined_thing
+except NameError as e:
+    print(e)
+"""),
+    ("type_errors", """
+for expr in ["'a' + 1", "1 + 'a'", "None()", "len(5)", "[1][0][0]", "'abc'[1] = 'x'", "sum(['a'])", "int(None)", "abs('x')", "[] < 1"]:
+    try:
+        exec(expr)
+    except TypeError as e:
+        print(expr, '->', e)
+"""),
+    ("lookup_errors", """
+for expr in ["[1][5]", "{'a': 1}['b']", "'abc'[10]", "(1,).index(2)", "[].pop()", "{}.popitem()", "'abc'.index('z')"]:
+    try:
+        exec(expr)
+    except Exception as e:
+        print(expr, type(e).__name__, e)
+"""),
+    ("call_errors", """
+def f(a, b=2, *, c):
+    return a
+for call in ['f()', 'f(1)', 'f(1, 2, 3, c=4)', 'f(1, c=2, d=3)', 'f(1, a=1, c=3)']:
+    try:
+        eval(call)
+    except TypeError as e:
+        print(call, '->', e)
+"""),
+    ("attribute_error_builtin", "[].push(1)\n"),
+    ("key_error_uncaught", "{'a': 1}['missing']\n"),
+    ("assert_and_finally", """
+def check(x):
+    try:
+        assert x > 0, f'x must be positive, got {x}'
+        return 'ok'
+    finally:
+        print('checked', x)
+print(check(1))
+check(-1)
+"""),
+    ("walrus_and_unpacking", """
+data = [1, 2, 3, 4, 5]
+if (n := len(data)) > 3:
+    print('long', n)
+first, *mid, last = data
+print(first, mid, last, [*data[:2], *'ab'], {**{'a': 1}, 'b': 2})
+try:
+    a, b = [1, 2, 3]
+except ValueError as e:
+    print(e)
+try:
+    a, b, c = [1]
+except ValueError as e:
+    print(e)
+"""),
+    ("sorting_stability", """
+people = [('bob', 25), ('al', 30), ('cy', 25), ('di', 30)]
+print(sorted(people, key=lambda p: p[1]), sorted(people, key=lambda p: -p[1]))
+print(sorted('bAc', key=str.lower), sorted([3, 1, 2], reverse=True), min([], default=None), max('ab', 'c'))
+xs = [5, 2, 9]
+xs.sort()
+print(xs, sorted({3: 'a', 1: 'b'}), list(reversed(sorted('cab'))))
+"""),
+]
+
