@@ -204,9 +204,9 @@ JIT_CELLS = [
 ]
 
 
-def jit_kernels():
-    """Issue 18's rows: kernels beyond the element-wise stream path, on the JIT tier and
-    on the interpreter (NBCUDA_EXECUTOR=interp), against single-threaded @njit loops."""
+def jit_peers():
+    """The single-threaded @njit loops issue 18 compares the JIT kernels with, their
+    inputs, and one warm-up call each (so compilation is not timed)."""
     import numpy as np
     import numba
 
@@ -232,6 +232,15 @@ def jit_kernels():
     b2, o2 = np.ones((2000, 2500), dtype=np.float32), np.empty((2000, 2500), dtype=np.float32)
     data, bins = (np.arange(n) * 7919 % 256).astype(np.int32), np.zeros(256, dtype=np.int32)
     gs_add(x, y, o), ab2d(a2, b2, o2), hist(data, bins)
+    return dict(gs_add=gs_add, ab2d=ab2d, hist=hist, x=x, y=y, o=o, a2=a2, b2=b2, o2=o2, data=data, bins=bins)
+
+
+def jit_kernels():
+    """Issue 18's rows: kernels beyond the element-wise stream path, on the JIT tier and
+    on the interpreter (NBCUDA_EXECUTOR=interp), against single-threaded @njit loops."""
+    g = jit_peers()
+    gs_add, ab2d, hist = g["gs_add"], g["ab2d"], g["hist"]
+    x, y, o, a2, b2, o2, data, bins = (g[k] for k in ("x", "y", "o", "a2", "b2", "o2", "data", "bins"))
     peers = [
         mean_of("f(x, y, o)", {"f": gs_add, "x": x, "y": y, "o": o}),
         mean_of("f(a, b, o)", {"f": ab2d, "a": a2, "b": b2, "o": o2}),

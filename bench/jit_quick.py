@@ -23,33 +23,10 @@ LAUNCHES = [
 
 
 def peers():
-    import numpy as np
-    import numba
-
-    @numba.njit
-    def gs_add(x, y, out):
-        for i in range(x.size):
-            out[i] = x[i] + y[i]
-
-    @numba.njit
-    def ab2d(a, b, out):
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                out[i, j] = a[i, j] * 2 + b[i, j]
-
-    @numba.njit
-    def hist(data, bins):
-        for i in range(data.size):
-            bins[data[i]] += 1
-
-    n = 5_000_000
-    x, y, o = np.arange(n, dtype=np.float32), np.ones(n, dtype=np.float32), np.empty(n, dtype=np.float32)
-    a2 = np.arange(n, dtype=np.float32).reshape(2000, 2500)
-    b2, o2 = np.ones_like(a2), np.empty_like(a2)
-    data, bins = (np.arange(n) * 7919 % 256).astype(np.int32), np.zeros(256, dtype=np.int32)
+    g = compute.jit_peers()
+    x, y, o, a2, b2, o2, data, bins = (g[k] for k in ("x", "y", "o", "a2", "b2", "o2", "data", "bins"))
+    gs_add, ab2d, hist = g["gs_add"], g["ab2d"], g["hist"]
     calls = [lambda: gs_add(x, y, o), lambda: ab2d(a2, b2, o2), lambda: hist(data, bins)]
-    for f in calls:
-        f()
     return [min(timeit.repeat(f, number=1, repeat=40)) for f in calls]
 
 
