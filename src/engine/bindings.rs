@@ -62,7 +62,13 @@ fn exception_class(name: &str) -> Value {
 /// Fill the session's registries. The module order is the order an import error lists them.
 pub fn install(rt: &mut Runtime) {
     let bindings: [(&'static str, ModuleBuilder); 13] = [
-        ("numpy", |_| Ok(crate::numpy::module())),
+        ("numpy", |_| {
+            let m = crate::numpy::module();
+            if let Some(Value::Module(linalg)) = m.get("linalg").as_ref() {
+                linalg.set("LinAlgError", exception_class("LinAlgError"));
+            }
+            Ok(m)
+        }),
         ("numba", |rt| {
             let m = crate::numba::numba_module();
             crate::numba_cuda::smart::register(&m);

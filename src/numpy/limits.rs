@@ -1,4 +1,5 @@
-//! `np.finfo`: machine limits of the floating types, as NumPy reports them.
+//! `np.finfo` and `np.iinfo`: machine limits of the floating and integer types, as NumPy
+//! reports them.
 
 use std::rc::Rc;
 
@@ -31,6 +32,78 @@ pub fn register(m: &Module) {
             Ok(Value::object(FInfo(d)))
         },
     );
+    m.func(
+        "iinfo",
+        "iinfo(int_type)",
+        "Machine limits for an integer type: min, max, bits, dtype.",
+        |rt, a| {
+            let v = a.pos.first().cloned().unwrap_or(Value::None);
+            let d = match &v {
+                Value::Int(_) => DType::I64,
+                Value::Scalar(s) => s.dtype(),
+                Value::Array(arr) => arr.dtype,
+                other => dtype_from_value(rt, other)?,
+            };
+            if !d.is_integer() || d == DType::Bool {
+                return Err(PyErr::value_error(format!(
+                    "Invalid integer data type '{}'.",
+                    if d.is_float() { "f" } else { "b" }
+                )));
+            }
+            Ok(Value::object(IInfo(d)))
+        },
+    );
+}
+
+/// `np.iinfo(int16)` and the other integer types.
+struct IInfo(DType);
+
+impl IInfo {
+    fn bounds(&self) -> (i128, i128) {
+        crate::arrays::promote::int_bounds(self.0)
+    }
+}
+
+impl Object for IInfo {
+    fn type_name(&self) -> String {
+        "iinfo".into()
+    }
+    fn module_name(&self) -> String {
+        "numpy".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        let (lo, hi) = self.bounds();
+        Ok(format!(
+            "iinfo(min={lo}, max={hi}, dtype={})",
+            self.0.name()
+        ))
+    }
+    fn str(&self, _rt: &mut Runtime) -> PyResult<String> {
+        let (lo, hi) = self.bounds();
+        let rule = "-".repeat(63); // bounded: a constant width
+        Ok(format!(
+            "Machine parameters for {}\n{rule}\nmin = {lo}\nmax = {hi}\n{rule}\n",
+            self.0.name()
+        ))
+    }
+    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
+        let (lo, hi) = self.bounds();
+        let int = |v: i128| match i64::try_from(v) {
+            Ok(i) => Value::Int(i),
+            Err(_) => crate::py::bigint::from_big(num_bigint::BigInt::from(v)),
+        };
+        Ok(Some(match name {
+            "min" => int(lo),
+            "max" => int(hi),
+            "bits" => Value::Int(self.0.itemsize() as i64 * 8),
+            "dtype" => Value::DType(self.0),
+            "kind" => Value::str(if self.0.is_signed() { "i" } else { "u" }),
+            _ => return Ok(None),
+        }))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// `np.finfo(float32)` / `np.finfo(float64)`.

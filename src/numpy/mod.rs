@@ -19,6 +19,7 @@
 
 pub mod funcs;
 pub mod limits;
+pub mod linalg;
 pub mod misc;
 pub mod pyfunc;
 pub mod random;
@@ -243,6 +244,7 @@ fn build() -> Rc<Module> {
     );
     f::register(&m);
     crate::numpy::limits::register(&m);
+    m.set("linalg", Value::Module(crate::numpy::linalg::module()));
     crate::numpy::pyfunc::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));
     m.set("testing", Value::Module(crate::numpy::testing::module()));

@@ -58,6 +58,8 @@ pub enum ExcClass {
     AxisError,
     /// NumPy's: a TypeError.
     UFuncTypeError,
+    /// `numpy.linalg.LinAlgError`: a ValueError.
+    LinAlgError,
     NumbaError,
     TypingError,
     NumbaWarning,
@@ -130,6 +132,7 @@ const TABLE: &[(ExcClass, &str, &[ExcClass])] = &[
     (DeprecationWarning, "DeprecationWarning", &[Warning]),
     (AxisError, "AxisError", &[ValueError, IndexError]),
     (UFuncTypeError, "UFuncTypeError", &[TypeError]),
+    (LinAlgError, "LinAlgError", &[ValueError]),
     (NumbaError, "NumbaError", &[Exception]),
     (TypingError, "TypingError", &[NumbaError]),
     (NumbaWarning, "NumbaWarning", &[Warning]),
@@ -225,6 +228,7 @@ impl ExcClass {
             JSONDecodeError => "json.decoder",
             AxisError => "numpy.exceptions",
             UFuncTypeError => "numpy._core._exceptions",
+            LinAlgError => "numpy.linalg",
             NumbaError | TypingError | NumbaWarning | NumbaPerformanceWarning => {
                 "numba.core.errors"
             }
