@@ -16,13 +16,7 @@ pub fn register(m: &Module) {
         "finfo(dtype)",
         "Machine limits for a floating type: eps, max, min, tiny, resolution, precision, bits.",
         |rt, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
-            let d = match &v {
-                Value::Float(_) => DType::F64,
-                Value::Scalar(s) => s.dtype(),
-                Value::Array(arr) => arr.dtype,
-                other => dtype_from_value(rt, other)?,
-            };
+            let d = dtype_of_arg(rt, a.pos.first())?;
             if !d.is_float() {
                 return Err(PyErr::value_error(format!(
                     "data type <class 'numpy.{}'> not inexact",
@@ -37,13 +31,7 @@ pub fn register(m: &Module) {
         "iinfo(int_type)",
         "Machine limits for an integer type: min, max, bits, dtype.",
         |rt, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
-            let d = match &v {
-                Value::Int(_) => DType::I64,
-                Value::Scalar(s) => s.dtype(),
-                Value::Array(arr) => arr.dtype,
-                other => dtype_from_value(rt, other)?,
-            };
+            let d = dtype_of_arg(rt, a.pos.first())?;
             if !d.is_integer() || d == DType::Bool {
                 return Err(PyErr::value_error(format!(
                     "Invalid integer data type '{}'.",
@@ -53,6 +41,18 @@ pub fn register(m: &Module) {
             Ok(Value::object(IInfo(d)))
         },
     );
+}
+
+/// The dtype `finfo`/`iinfo` describe: a dtype or scalar type, a NumPy scalar or array's
+/// own, or for a Python number the dtype NumPy gives it (`finfo(1.0)` is float64's).
+fn dtype_of_arg(rt: &mut Runtime, v: Option<&Value>) -> PyResult<DType> {
+    Ok(match v.unwrap_or(&Value::None) {
+        Value::Float(_) => DType::F64,
+        Value::Int(_) => DType::I64,
+        Value::Scalar(s) => s.dtype(),
+        Value::Array(arr) => arr.dtype,
+        other => dtype_from_value(rt, other)?,
+    })
 }
 
 /// `np.iinfo(int16)` and the other integer types.

@@ -174,9 +174,9 @@ fn vector_norm(xs: &[f64], ord: Option<f64>) -> f64 {
         None => xs.iter().map(|x| x * x).sum::<f64>().sqrt(),
         Some(o) if o == f64::INFINITY => xs.iter().fold(0.0, |m, x| m.max(x.abs())),
         Some(o) if o == f64::NEG_INFINITY => xs.iter().fold(f64::INFINITY, |m, x| m.min(x.abs())),
-        Some(o) if o == 0.0 => xs.iter().filter(|x| **x != 0.0).count() as f64,
-        Some(o) if o == 1.0 => xs.iter().map(|x| x.abs()).sum(),
-        Some(o) if o == 2.0 => xs.iter().map(|x| x * x).sum::<f64>().sqrt(),
+        Some(0.0) => xs.iter().filter(|x| **x != 0.0).count() as f64,
+        Some(1.0) => xs.iter().map(|x| x.abs()).sum(),
+        Some(2.0) => xs.iter().map(|x| x * x).sum::<f64>().sqrt(),
         Some(o) => xs
             .iter()
             .map(|x| x.abs().powf(o))
@@ -273,8 +273,8 @@ fn matrix_norm(x: &NdArray, data: &[f64], ord: Option<OrdArg>) -> PyResult<Value
     };
     let v = match ord {
         None | Some(OrdArg::Fro) => vector_norm(data, None),
-        Some(OrdArg::P(p)) if p == 1.0 => col_sums().fold(0.0, f64::max),
-        Some(OrdArg::P(p)) if p == -1.0 => col_sums().fold(f64::INFINITY, f64::min),
+        Some(OrdArg::P(1.0)) => col_sums().fold(0.0, f64::max),
+        Some(OrdArg::P(-1.0)) => col_sums().fold(f64::INFINITY, f64::min),
         Some(OrdArg::P(p)) if p == f64::INFINITY => row_sums().fold(0.0, f64::max),
         Some(OrdArg::P(p)) if p == f64::NEG_INFINITY => row_sums().fold(f64::INFINITY, f64::min),
         Some(OrdArg::P(p)) if p == 2.0 || p == -2.0 => return Err(PyErr::not_implemented(
@@ -291,6 +291,12 @@ fn matrix_norm(x: &NdArray, data: &[f64], ord: Option<OrdArg>) -> PyResult<Value
 }
 
 /// The `numpy.linalg` module (without its exception class, which the engine adds).
+/// Bound argument `i`, None where it was left out.
+fn arg(b: &[Option<Value>], i: usize) -> &Value {
+    const NONE: &Value = &Value::None;
+    b[i].as_ref().unwrap_or(NONE)
+}
+
 pub fn module() -> Rc<Module> {
     let m = Module::new("numpy.linalg", "Linear algebra: norm, det, inv, solve.");
     m.func(
@@ -304,7 +310,7 @@ pub fn module() -> Rc<Module> {
                     "nbcuda's np.linalg.norm does not take keepdims=True",
                 ));
             }
-            norm(rt, b[0].as_ref().unwrap_or(&Value::None), &b[1], &b[2])
+            norm(rt, arg(&b, 0), &b[1], &b[2])
         },
     );
     m.func(
@@ -313,7 +319,7 @@ pub fn module() -> Rc<Module> {
         "Determinant of a square matrix.",
         |rt, a| {
             let b = a.bind("det", &["a"])?;
-            det(rt, b[0].as_ref().unwrap_or(&Value::None))
+            det(rt, arg(&b, 0))
         },
     );
     m.func(
@@ -322,7 +328,7 @@ pub fn module() -> Rc<Module> {
         "The inverse of a square matrix.",
         |rt, a| {
             let b = a.bind("inv", &["a"])?;
-            inv(rt, b[0].as_ref().unwrap_or(&Value::None))
+            inv(rt, arg(&b, 0))
         },
     );
     m.func(
@@ -331,11 +337,7 @@ pub fn module() -> Rc<Module> {
         "Solve the linear system a @ x = b.",
         |rt, a| {
             let b = a.bind("solve", &["a", "b"])?;
-            solve(
-                rt,
-                b[0].as_ref().unwrap_or(&Value::None),
-                b[1].as_ref().unwrap_or(&Value::None),
-            )
+            solve(rt, arg(&b, 0), arg(&b, 1))
         },
     );
     Rc::new(m)

@@ -7,20 +7,24 @@
 //! | `calls.rs` | AST → IR for calls: builtins, `math.*`/`np.*`, casts, the `cuda.*` intrinsics (grid, shared/local/const arrays, barriers, fences, atomics), xoroshiro128p draws and inlined device functions. |
 //! | `expr.rs` | AST → IR for expressions: literals, names, attributes, indexing, operators with Numba's typing rules, comparisons, boolean operators and conditional expressions. |
 //! | `inline.rs` | Device function calls: the callee's body lowered in place (a one-shot loop that `return` breaks), arguments bound to parameters, recursion refused past 16 levels. |
+//! | `names.rs` | Name resolution: the function's variables, then captured globals and closures as compile-time values, then the builtins kernels type (Numba's "Untyped global name" for the other Python builtins). |
 //! | `printing.rs` | `print()` in compiled code: each argument's pieces as Python shows them, and CUDA's 32-item limit (Numba's warning and the raw format string past it). |
 //! | `views.rs` | Array views in compiled code: basic slicing (`a[i:j:k]`, `a[i, :]`), partial indexing (`a[i]` of a 2-D array) and `arr.reshape(shape)`. |
 //!
 //! `mod.rs`:
-//! AST → IR: statements, names, variables and the fixpoint that settles variable types
+//! AST → IR: statements, variables and the fixpoint that settles variable types
 //! (Numba unifies every assignment of a variable, so `s = 0; s += x[i]` with float32 `x`
-//! makes `s` float64). Expressions and calls live in `frontend_expr.rs`.
+//! makes `s` float64).
 
 pub mod arrays;
 pub mod calls;
 pub mod expr;
 pub mod inline;
+pub mod names;
 pub mod printing;
 pub mod views;
+
+pub use names::global_val;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -185,70 +189,6 @@ impl FnCtx {
             }
         }
     }
-
-    /// Resolve a name: local variable, free name (globals/closures), or builtin.
-    pub fn lookup(&self, b: &mut Builder, name: &str, range: TextRange) -> PyResult<Val> {
-        if let Some(v) = self.vars.get(name) {
-            return Ok(v.clone());
-        }
-        match self.func.lookup(name) {
-            Some(v) => global_val(b, v),
-            None => match name {
-                "range" | "min" | "max" | "abs" | "len" | "int" | "float" | "round" | "bool"
-                | "print" | "pow" => Ok(Val::Path(format!("builtin.{name}"))),
-                "True" => Ok(Val::Reg(b.konst(Scalar::Bool(true)))),
-                "False" => Ok(Val::Reg(b.konst(Scalar::Bool(false)))),
-                _ => match python_builtin_type(name) {
-                    // A builtin of Python's that the kernel subset cannot type: Numba's words.
-                    Some(class) => Err(self.typing(
-                        format!("Untyped global name '{name}': Cannot determine Numba type of <class '{class}'>"),
-                        range,
-                    )),
-                    None => Err(self.typing(format!("NameError: name '{name}' is not defined"), range)),
-                },
-            },
-        }
-    }
-}
-
-/// Turn a host value captured by a kernel into a compile-time value.
-pub fn global_val(b: &mut Builder, v: Value) -> PyResult<Val> {
-    Ok(match &v {
-        Value::Int(i) => Val::Reg(b.konst(Scalar::I64(*i))),
-        Value::Float(f) => Val::Reg(b.konst(Scalar::F64(*f))),
-        Value::Bool(x) => Val::Reg(b.konst(Scalar::Bool(*x))),
-        Value::Scalar(s) => Val::Reg(b.konst(*s)),
-        Value::Module(m) => Val::Module(m.clone()),
-        Value::Str(s) => Val::Str(s.to_string()),
-        Value::None => Val::None,
-        Value::Builtin(bi) => {
-            let name = bi.name.clone();
-            if let Some(rest) = name.strip_prefix("math.") {
-                Val::Path(format!("math.{rest}"))
-            } else if let Some(rest) = name.strip_prefix("numpy.") {
-                Val::Path(format!("np.{rest}"))
-            } else if name.starts_with("operator.") {
-                // operator.add and friends lower to the operators themselves.
-                Val::Path(name)
-            } else if name == "numba.prange" {
-                // `from numba import prange`: the same loop as `numba.prange(...)`.
-                Val::Path(name)
-            } else {
-                Val::Global(v.clone())
-            }
-        }
-        Value::Object(o) => {
-            if let Some(p) = o
-                .as_any()
-                .downcast_ref::<crate::numba::intrinsics::Intrinsic>()
-            {
-                Val::Path(p.path.clone())
-            } else {
-                Val::Global(v.clone())
-            }
-        }
-        _ => Val::Global(v.clone()),
-    })
 }
 
 /// Lower a whole function body with the type fixpoint: lowering is repeated until no
@@ -728,75 +668,4 @@ pub fn bind_params(
         }
     }
     Ok(())
-}
-
-/// The type of Python's builtin `name` (`type` for its classes), if it is one.
-fn python_builtin_type(name: &str) -> Option<&'static str> {
-    const CLASSES: &[&str] = &[
-        "bytearray",
-        "bytes",
-        "classmethod",
-        "complex",
-        "dict",
-        "enumerate",
-        "filter",
-        "frozenset",
-        "list",
-        "map",
-        "memoryview",
-        "object",
-        "property",
-        "reversed",
-        "set",
-        "slice",
-        "staticmethod",
-        "str",
-        "super",
-        "tuple",
-        "type",
-        "zip",
-    ];
-    const FUNCTIONS: &[&str] = &[
-        "all",
-        "any",
-        "ascii",
-        "bin",
-        "callable",
-        "chr",
-        "compile",
-        "delattr",
-        "dir",
-        "divmod",
-        "eval",
-        "exec",
-        "format",
-        "getattr",
-        "globals",
-        "hasattr",
-        "hash",
-        "hex",
-        "id",
-        "input",
-        "isinstance",
-        "issubclass",
-        "iter",
-        "locals",
-        "next",
-        "oct",
-        "open",
-        "ord",
-        "repr",
-        "setattr",
-        "sorted",
-        "sum",
-        "vars",
-        "__import__",
-    ];
-    if CLASSES.contains(&name) {
-        Some("type")
-    } else if FUNCTIONS.contains(&name) {
-        Some("builtin_function_or_method")
-    } else {
-        None
-    }
 }
