@@ -259,3 +259,44 @@ fn cupy_arrays_name_their_device_and_linalg_norm_stays_on_it() {
     let c = s.run("cp.linalg.norm(x, ord=1)");
     assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
 }
+
+/// Threads of this test process whose name marks them as a stream's worker.
+fn stream_workers() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .map(|d| {
+            d.filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+                .filter(|name| name.starts_with("nbcuda-stream"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn streams_a_loop_creates_and_drops_do_not_keep_their_threads() {
+    // CuPy's `Stream()` and Numba's `cuda.stream()` each end their worker once the last
+    // object for the stream is gone; before, every CuPy stream kept a thread for the
+    // session (thousands in a loop, until the OS refused more).
+    let mut s = Session::new();
+    s.run("import cupy as cp\nfrom numba import cuda\nx = cp.arange(4)")
+        .ok();
+    let before = stream_workers();
+    s.run(
+        "for i in range(300):\n    with cp.cuda.Stream() as st:\n        y = x + i\n    z = cuda.to_device([1.0], stream=cuda.stream())\nt = float(y.sum())",
+    )
+    .ok();
+    assert_eq!(s.stdout("print(t, st.ptr != 0)"), "1202.0 True\n");
+    // Workers end asynchronously once their channel closes; other tests in this binary
+    // may hold a few streams of their own.
+    let mut now = stream_workers();
+    for _ in 0..100 {
+        if now < before + 50 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        now = stream_workers();
+    }
+    assert!(
+        now < before + 50,
+        "{before} stream workers before, {now} after"
+    );
+}

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use crate::cupy::elementwise as ops;
 use crate::device::api;
+use crate::numba_cuda::stream_objects::StreamOwner;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Module, Object, Value};
@@ -45,23 +46,38 @@ impl Object for StreamClass {
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match name {
-            "null" => Some(Value::object(CupyStream { id: 0 })),
+            "null" => Some(Value::object(CupyStream { id: 0, owner: None })),
             _ => None,
         })
     }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
         args.bind("Stream", &["null=", "non_blocking=", "ptds="])?;
-        let id = crate::device::state::device(rt)?.backend().create_stream();
-        Ok(Value::object(CupyStream { id }))
+        let owner = StreamOwner::create(rt)?;
+        Ok(Value::object(CupyStream {
+            id: owner.id(),
+            owner: Some(Rc::new(owner)),
+        }))
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
 }
 
-/// A CuPy stream; `with s:` makes it current for CuPy operations.
+/// A CuPy stream; `with s:` makes it current for CuPy operations. The objects `Stream()`,
+/// `with ... as s` and `use()` give for one stream share its owner: when the last is gone,
+/// the stream's worker ends (without it every `Stream()` a loop makes keeps a thread).
 struct CupyStream {
     id: u64,
+    owner: Option<Rc<StreamOwner>>,
+}
+
+impl CupyStream {
+    fn same(&self) -> Value {
+        Value::object(CupyStream {
+            id: self.id,
+            owner: self.owner.clone(),
+        })
+    }
 }
 
 impl Object for CupyStream {
@@ -96,7 +112,7 @@ impl Object for CupyStream {
                     let st = rt.state::<ops::CupyStreams>();
                     st.stack.clear();
                     st.stack.push(s.id);
-                    Ok(Value::object(CupyStream { id: s.id }))
+                    Ok(s.same())
                 },
             )),
             "done" => Some(Value::Bool(
@@ -110,7 +126,7 @@ impl Object for CupyStream {
     }
     fn enter(self: Rc<Self>, rt: &mut Runtime) -> PyResult<Value> {
         rt.state::<ops::CupyStreams>().stack.push(self.id);
-        Ok(Value::object(CupyStream { id: self.id }))
+        Ok(self.same())
     }
     fn exit(&self, rt: &mut Runtime, _e: Option<&PyErr>) -> PyResult<bool> {
         rt.state::<ops::CupyStreams>().stack.pop();

@@ -32,10 +32,25 @@ pub struct Stream {
 }
 
 /// Ends its stream on drop, through the device's list of released streams (the device
-/// itself is out of reach where Python objects are dropped).
-struct StreamOwner {
+/// itself is out of reach where Python objects are dropped). CuPy's `Stream()` uses it too.
+pub struct StreamOwner {
     id: StreamId,
     shared: Weak<Shared>,
+}
+
+impl StreamOwner {
+    /// A new user stream on the device in use, and the owner that ends it.
+    pub fn create(rt: &mut Runtime) -> PyResult<StreamOwner> {
+        let dev = device(rt)?;
+        let id = dev.backend().create_stream();
+        Ok(StreamOwner {
+            id,
+            shared: Arc::downgrade(dev.shared()),
+        })
+    }
+    pub fn id(&self) -> StreamId {
+        self.id
+    }
 }
 
 impl Drop for StreamOwner {
@@ -62,15 +77,11 @@ impl Stream {
     /// objects for the same handle (an array's `.stream`) do not keep it alive; work
     /// queued on it through them later starts a new worker behind the old one's work.
     pub fn created(rt: &mut Runtime) -> PyResult<Value> {
-        let dev = device(rt)?;
-        let id = dev.backend().create_stream();
+        let owner = StreamOwner::create(rt)?;
         Ok(Value::object(Stream {
-            id,
+            id: owner.id,
             kind: StreamKind::User,
-            _owner: Some(StreamOwner {
-                id,
-                shared: Arc::downgrade(dev.shared()),
-            }),
+            _owner: Some(owner),
         }))
     }
     /// The object for an array's bound stream: 0 when none, else a Stream.
