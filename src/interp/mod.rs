@@ -8,6 +8,7 @@
 //! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
 //! | `bigint.rs` | Int arithmetic with Python semantics: the i64 fast path, big-integer results past 64 bits with their size bounded before the work, `pow(a, b, m)`, correctly rounded true division, radix text and parsing. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
+//! | `builtins_format.rs` | The number-formatting builtins: `format`, `bin`, `oct`, `hex` and `round` (half to even, through the decimal string). |
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter; lazy when an input is a lazy iterator, generator or `iter()` iterator), and iter/next. |
 //! | `class_tools.rs` | The objects classes are built from: bound methods, `staticmethod`, `classmethod`, `property`, `super()`, `NotImplemented`, and `issubclass`. |
 //! | `classes.rs` | Classes defined in cells: the `class` statement, C3 method resolution order, instances, attribute lookup and the special methods through which instances take part in Python's protocols. |
@@ -59,6 +60,7 @@ pub mod assist;
 pub mod attrs;
 pub mod bigint;
 pub mod builtins;
+pub mod builtins_format;
 pub mod builtins_iter;
 pub mod class_tools;
 pub mod classes;
