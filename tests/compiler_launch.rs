@@ -216,6 +216,7 @@ fn decorated(
         doc: None,
         class_cell: Default::default(),
         is_generator: false,
+        local_names: Default::default(),
         attrs: Default::default(),
     });
     nbcuda::interp::expr::call_value(

@@ -250,3 +250,91 @@ fn long_results_are_pretty_printed_like_ipython() {
         "{'shape': (5000000,),\n 'typestr': '<f4',\n 'descr': [('', '<f4')],\n 'stream': 1,\n 'version': 3,\n 'strides': None,\n 'data': (140245373173760, False)}"
     );
 }
+
+/// A name assigned anywhere in a function is local to all of it (UnboundLocalError before the assignment), unless declared global or nonlocal; comprehension variables stay the comprehension's.
+#[test]
+fn names_a_function_assigns_are_local_to_all_of_its_body() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"x = 'global'
+def f():
+    print(x)
+    x = 'local'
+try:
+    f()
+except UnboundLocalError as e:
+    print(type(e).__name__, e, isinstance(e, NameError))
+def g():
+    global x
+    print(x)
+    x = 'set'
+g(); print(x)
+def h(n):
+    if n:
+        y = 1
+    del n
+    try:
+        return n
+    except NameError as e:
+        return str(e)
+print(h(0))
+def k():
+    return [x for x in range(2)], x
+print(k())
+def outer():
+    v = 1
+    def inner():
+        nonlocal v
+        v += 1
+        return v
+    return inner()
+print(outer())
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"UnboundLocalError cannot access local variable 'x' where it is not associated with a value True
+global
+set
+cannot access local variable 'n' where it is not associated with a value
+([0, 1], 'set')
+2
+"#
+    );
+}
+
+/// Call errors count and list parameters as CPython does, keyword-only ones apart.
+#[test]
+fn call_errors_name_keyword_only_parameters_as_cpython_does() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"def f(a, b=2, *, c):
+    return a
+def g(a, b, c):
+    pass
+def k(*, c, d):
+    pass
+for call in ['f()', 'f(1)', 'f(1, 2, 3, c=4)', 'f(1, c=2, d=3)', 'f(1, a=1, c=3)', 'f(1, 2, 3)', 'g()', 'g(1, 2, 3, 4)', 'k()', 'k(1)', 'k(1, c=1)', 'g(1, 2, 3, 4, z=1)']:
+    try:
+        eval(call)
+    except TypeError as e:
+        print(call, '->', e)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"f() -> f() missing 1 required positional argument: 'a'
+f(1) -> f() missing 1 required keyword-only argument: 'c'
+f(1, 2, 3, c=4) -> f() takes from 1 to 2 positional arguments but 3 positional arguments (and 1 keyword-only argument) were given
+f(1, c=2, d=3) -> f() got an unexpected keyword argument 'd'
+f(1, a=1, c=3) -> f() got multiple values for argument 'a'
+f(1, 2, 3) -> f() takes from 1 to 2 positional arguments but 3 were given
+g() -> g() missing 3 required positional arguments: 'a', 'b', and 'c'
+g(1, 2, 3, 4) -> g() takes 3 positional arguments but 4 were given
+k() -> k() missing 2 required keyword-only arguments: 'c' and 'd'
+k(1) -> k() takes 0 positional arguments but 1 was given
+k(1, c=1) -> k() takes 0 positional arguments but 1 positional argument (and 1 keyword-only argument) were given
+g(1, 2, 3, 4, z=1) -> g() got an unexpected keyword argument 'z'
+"#
+    );
+}

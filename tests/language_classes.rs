@@ -177,3 +177,144 @@ fn ordering_objects_without_comparison_methods_is_a_type_error() {
     );
     assert_eq!(out, "B1 [B1, B2]\n");
 }
+
+/// A class that defines __eq__ but not __hash__ gets __hash__ = None, even when a base defines __hash__.
+#[test]
+fn defining_eq_without_hash_makes_instances_unhashable() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"class NoHash:
+    def __eq__(self, o):
+        return True
+class Both:
+    def __eq__(self, o):
+        return True
+    def __hash__(self):
+        return 7
+class Sub(Both):
+    def __eq__(self, o):
+        return False
+class Explicit:
+    __hash__ = None
+for c in (NoHash, Both, Sub, Explicit):
+    try:
+        print(c.__name__, hash(c()))
+    except TypeError as e:
+        print(c.__name__, 'TypeError:', e)
+try:
+    {NoHash(): 1}
+except TypeError as e:
+    print(e)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"NoHash TypeError: unhashable type: 'NoHash'
+Both 7
+Sub TypeError: unhashable type: 'Sub'
+Explicit TypeError: unhashable type: 'Explicit'
+unhashable type: 'NoHash'
+"#
+    );
+}
+
+/// `raise ... from ...` sets __cause__; an exception raised while handling another gets it as __context__; a bare re-raise keeps its own.
+#[test]
+fn exceptions_record_their_cause_and_context() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"try:
+    try:
+        {}['a']
+    except KeyError as e:
+        raise ValueError('bad config') from e
+except ValueError as e:
+    print(repr(e), repr(e.__cause__), e.__context__ is e.__cause__, e.__suppress_context__)
+try:
+    try:
+        1 / 0
+    except ZeroDivisionError:
+        raise TypeError('while handling')
+except TypeError as e:
+    print(repr(e.__context__), e.__cause__, e.__suppress_context__)
+try:
+    try:
+        raise KeyError('k')
+    except KeyError:
+        raise ValueError('v') from None
+except ValueError as e:
+    print(repr(e.__cause__), repr(e.__context__), e.__suppress_context__)
+try:
+    try:
+        raise OSError('first')
+    except OSError as e:
+        raise
+except OSError as e2:
+    print(repr(e2.__context__))
+class MyErr(Exception):
+    pass
+try:
+    try:
+        1 / 0
+    except ZeroDivisionError as z:
+        raise MyErr('mine') from z
+except MyErr as e:
+    print(repr(e.__cause__), type(e.__context__).__name__)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"ValueError('bad config') KeyError('a') True True
+ZeroDivisionError('division by zero') None False
+None KeyError('k') True
+None
+ZeroDivisionError('division by zero') ZeroDivisionError
+"#
+    );
+}
+
+/// A frozen dataclass hashes the tuple of its fields; an unfrozen one with eq is unhashable.
+#[test]
+fn frozen_dataclasses_hash_their_fields() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"from dataclasses import dataclass
+@dataclass(frozen=True)
+class P:
+    x: int
+    y: int
+print(hash(P(1, 2)) == hash(P(1, 2)), len({P(1, 2), P(1, 2), P(2, 1)}))
+@dataclass
+class Q:
+    x: int
+try:
+    hash(Q(1))
+except TypeError as e:
+    print(e)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"True 2
+unhashable type: 'Q'
+"#
+    );
+}
+
+/// An uncaught chained exception prints the earlier one's traceback first, joined by
+/// CPython's sentence.
+#[test]
+fn chained_tracebacks_print_the_earlier_exception_first() {
+    let mut s = Session::new();
+    let c = s.run("try:\n    {}['a']\nexcept KeyError as e:\n    raise ValueError('bad') from e");
+    assert_eq!(c.ename().as_deref(), Some("ValueError"));
+    let tb = c.traceback();
+    let joint = "The above exception was the direct cause of the following exception:";
+    let (first, second) = tb.split_once(joint).expect("the cause's sentence");
+    assert!(first.contains("KeyError: 'a'"), "{tb}");
+    assert!(second.contains("ValueError: bad"), "{tb}");
+    let c = s.run("try:\n    1 / 0\nexcept ZeroDivisionError:\n    undefined_name");
+    assert!(c
+        .traceback()
+        .contains("During handling of the above exception, another exception occurred:"));
+}

@@ -305,3 +305,27 @@ fn collection_dicts_are_mappings_to_dict_update_and_double_star() {
          [('a', 2)]\n{'a': 2, 'b': 1}\n102334155\n"
     );
 }
+
+/// copy.copy and copy.deepcopy of plain instances: new objects without __init__, attributes shared or copied, cycles kept.
+#[test]
+fn copy_and_deepcopy_of_instances_of_cell_classes() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"import copy
+class C:
+    def __init__(self):
+        self.items = [1]
+        self.me = self
+c = C()
+c2 = copy.deepcopy(c)
+c2.items.append(2)
+c3 = copy.copy(c)
+print(c.items, c2.items, c2.me is c2, c3.items is c.items, type(c2).__name__, c3 is c)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"[1] [1, 2] True True C False
+"#
+    );
+}

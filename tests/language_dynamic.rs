@@ -126,3 +126,33 @@ fn literal_arguments_of_device_functions_size_shared_arrays() {
         c.evalue()
     );
 }
+
+/// compile() parses at once (raising SyntaxError with msg, lineno, filename) and exec/eval run what it returns.
+#[test]
+fn compile_makes_code_for_exec_and_eval_and_syntax_errors_have_fields() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"for src in ['if x:\npass', '  x = 1', 'for i in y:\n    a\n  b']:
+    try:
+        compile(src, '<src>', 'exec')
+    except SyntaxError as e:
+        print(type(e).__name__, e.msg, e.lineno, e.filename)
+code = compile('z = 6 * 7', '<src>', 'exec')
+exec(code)
+print(z, eval(compile('z + 1', '<e>', 'eval')))
+try:
+    eval('1 +')
+except SyntaxError as e:
+    print(type(e).__name__, e.lineno)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"IndentationError expected an indented block after 'if' statement on line 1 2 <src>
+IndentationError unexpected indent 1 <src>
+IndentationError unindent does not match any outer indentation level 3 <src>
+42 43
+SyntaxError 1
+"#
+    );
+}

@@ -80,3 +80,73 @@ fn unsupported_yield_positions_are_named() {
     // The session keeps going.
     assert_eq!(s.eval("sum(i for i in range(4))"), "6");
 }
+
+/// close() raises GeneratorExit where the generator paused, so its finally blocks run; StopIteration.value is the generator's return value.
+#[test]
+fn close_raises_generator_exit_inside_and_stop_iteration_carries_the_return_value() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"def res():
+    try:
+        yield 1
+        yield 2
+    finally:
+        print('cleanup')
+g = res()
+print(next(g))
+g.close()
+print('closed', list(g))
+g2 = res(); g2.close(); print('never started')
+def stubborn():
+    try:
+        yield 1
+    except GeneratorExit:
+        yield 2
+s = stubborn(); next(s)
+try:
+    s.close()
+except RuntimeError as e:
+    print('RuntimeError', e)
+def catcher():
+    try:
+        yield 1
+    except GeneratorExit:
+        print('got GeneratorExit', isinstance(GeneratorExit(), Exception))
+        raise
+c = catcher(); next(c); c.close()
+def acc():
+    total = 0
+    while True:
+        x = yield total
+        if x is None:
+            return total
+        total += x
+a = acc()
+print(next(a), a.send(5), a.send(7))
+try:
+    next(a)
+except StopIteration as e:
+    print('returned', e.value, e.args)
+def plain():
+    yield 1
+p = plain(); next(p)
+try:
+    next(p)
+except StopIteration as e:
+    print(e.value, e.args)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"1
+cleanup
+closed []
+never started
+RuntimeError generator ignored GeneratorExit
+got GeneratorExit False
+0 5 12
+returned 12 (12,)
+None ()
+"#
+    );
+}

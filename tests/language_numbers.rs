@@ -99,3 +99,46 @@ fn kernel_integer_division_overflow_wraps_and_grid_x_is_limited() {
         c.evalue()
     );
 }
+
+/// str.upper and friends as unbound methods, int.from_bytes, dict.fromkeys, dunders of builtin values, float.as_integer_ratio, and ERANGE's args.
+#[test]
+fn builtin_types_expose_their_methods_and_alternate_constructors() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"print(list(map(str.upper, 'ab')), sorted('bAc', key=str.lower), str.join('-', 'xy'))
+print(list(map(int.bit_length, [1, 255])), dict.fromkeys('ab', 0), list.__len__([1, 2]))
+print(int.from_bytes(b'\x01\x00', 'little'), int.from_bytes(b'\xff', 'big', signed=True), (1024).to_bytes(2, 'big'))
+print([1, 2].__len__(), 'abc'.__len__(), {'a': 1}.__contains__('a'), (5, 6).__getitem__(1))
+try:
+    str.upper(5)
+except TypeError as e:
+    print(e)
+try:
+    str.nope
+except AttributeError as e:
+    print(e)
+print((0.5).as_integer_ratio(), (3.0).is_integer(), (-0.75).as_integer_ratio(), (1e20).as_integer_ratio(), (0.1).as_integer_ratio())
+try:
+    10.0 ** 400
+except OverflowError as e:
+    print(type(e).__name__, e.args, e)
+try:
+    float('inf').as_integer_ratio()
+except OverflowError as e:
+    print(e)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"['A', 'B'] ['A', 'b', 'c'] x-y
+[1, 8] {'a': 0, 'b': 0} 2
+1 -1 b'\x04\x00'
+2 3 True 6
+descriptor 'upper' for 'str' objects doesn't apply to a 'int' object
+type object 'str' has no attribute 'nope'
+(1, 2) True (-3, 4) (100000000000000000000, 1) (3602879701896397, 36028797018963968)
+OverflowError (34, 'Numerical result out of range') (34, 'Numerical result out of range')
+cannot convert Infinity to integer ratio
+"#
+    );
+}

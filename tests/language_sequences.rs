@@ -217,3 +217,31 @@ fn set_add_calls_behave_as_the_bound_method_does() {
          mine 5\n"
     );
 }
+
+/// bytes() from counts, ints and strings, concatenation, hex() and decode().
+#[test]
+fn bytes_builtin_concatenation_hex_and_decode() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"data = bytes(range(250, 256)) + b'abc'
+print(data, len(data), list(data[:2]) if False else list(bytes(2)), data.hex(), b'abc'.decode(), bytes('h\xe9', 'utf-8'))
+print(bytes(), bytes([65, 66]), isinstance(b'', bytes), type(b'x').__name__, bytes(b'xy'))
+try:
+    bytes([256])
+except ValueError as e:
+    print(e)
+try:
+    b'\xff'.decode()
+except UnicodeDecodeError as e:
+    print(type(e).__name__)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"b'\xfa\xfb\xfc\xfd\xfe\xffabc' 9 [0, 0] fafbfcfdfeff616263 abc b'h\xc3\xa9'
+b'' b'AB' True bytes b'xy'
+bytes must be in range(0, 256)
+UnicodeDecodeError
+"#
+    );
+}

@@ -55,6 +55,7 @@ impl Session {
             enclosing: Vec::new(),
             declared_global: Default::default(),
             declared_nonlocal: Default::default(),
+            static_locals: None,
             source: Rc::from(source),
             origin: Rc::from(format!("Cell In[{count}]").as_str()),
             fname: "<module>".into(),

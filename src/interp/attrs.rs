@@ -91,9 +91,10 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
         Value::Builtin(b) => match name {
             "__name__" => Some(Value::str(b.name.rsplit('.').next().unwrap_or(&b.name))),
             "__doc__" => Some(Value::str(&b.doc)),
-            _ => None,
+            _ => crate::interp::type_attrs::type_attr(rt, &b.name, name)?,
         },
         Value::Str(s) => str_method(s.clone(), name),
+        Value::Bytes(b) => crate::interp::bytes::method(b.clone(), name),
         Value::List(l) => list_method(l.clone(), name),
         Value::Dict(d) => dict_method(d.clone(), name),
         Value::Set(s) => crate::interp::sets::method(s, name),
@@ -106,6 +107,15 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
                     "is_integer()",
                     "True if the float is an integer.",
                     move |_, _| Ok(Value::Bool(f.fract() == 0.0)),
+                ))
+            }
+            "as_integer_ratio" => {
+                let f = *f;
+                Some(Value::builtin(
+                    "float.as_integer_ratio",
+                    "as_integer_ratio()",
+                    "The pair of integers, in lowest terms, whose ratio is exactly the float.",
+                    move |_, _| crate::interp::bigint::float_ratio(f),
                 ))
             }
             "real" => Some(v.clone()),
@@ -122,7 +132,9 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
         },
         _ => None,
     };
-    found.ok_or_else(|| no_attr(v, name))
+    found
+        .or_else(|| crate::interp::type_attrs::dunder(v, name))
+        .ok_or_else(|| no_attr(v, name))
 }
 
 pub fn set_attr(rt: &mut Runtime, target: &Value, name: &str, value: Value) -> PyResult<()> {

@@ -512,3 +512,78 @@ fn to_bytes(n: &Value, a: crate::py::value::Args) -> PyResult<Value> {
     }
     Ok(Value::Bytes(bytes.into()))
 }
+
+/// `int.from_bytes(bytes, byteorder='big', *, signed=False)`.
+pub fn from_bytes(a: crate::py::value::Args) -> PyResult<Value> {
+    let p = a.bind("from_bytes", &["bytes", "byteorder=", "signed="])?;
+    let bytes: Vec<u8> = match &p[0] {
+        Some(Value::Bytes(b)) => b.to_vec(),
+        Some(Value::List(l)) => l
+            .borrow()
+            .iter()
+            .map(|v| {
+                let i = v.as_index()?;
+                u8::try_from(i).map_err(|_| PyErr::value_error("bytes must be in range(0, 256)"))
+            })
+            .collect::<PyResult<_>>()?,
+        other => {
+            return Err(PyErr::type_error(format!(
+                "cannot convert '{}' object to bytes",
+                other.as_ref().map_or("NoneType".into(), |v| v.type_name())
+            )))
+        }
+    };
+    let little = match p[1].as_ref().and_then(|v| v.as_str()) {
+        None | Some("big") => false,
+        Some("little") => true,
+        Some(_) => {
+            return Err(PyErr::value_error(
+                "byteorder must be either 'little' or 'big'",
+            ))
+        }
+    };
+    let signed = matches!(p[2], Some(Value::Bool(true)));
+    let b = match (little, signed) {
+        (true, true) => BigInt::from_signed_bytes_le(&bytes),
+        (false, true) => BigInt::from_signed_bytes_be(&bytes),
+        (true, false) => BigInt::from_bytes_le(num_bigint::Sign::Plus, &bytes),
+        (false, false) => BigInt::from_bytes_be(num_bigint::Sign::Plus, &bytes),
+    };
+    Ok(from_big(b))
+}
+
+/// `float.as_integer_ratio()`: the exact ratio, in lowest terms (the denominator a power
+/// of two).
+pub fn float_ratio(f: f64) -> PyResult<Value> {
+    if f.is_nan() {
+        return Err(PyErr::value_error("cannot convert NaN to integer ratio"));
+    }
+    if f.is_infinite() {
+        return Err(PyErr::overflow("cannot convert Infinity to integer ratio"));
+    }
+    if f == f.trunc() {
+        return Ok(Value::tuple(vec![
+            crate::py::bigint::from_f64(f)?,
+            Value::Int(1),
+        ]));
+    }
+    // A finite non-integer: mantissa * 2**exp with exp < 0, reduced by the mantissa's
+    // trailing zero bits.
+    let bits = f.to_bits();
+    let raw_exp = ((bits >> 52) & 0x7ff) as i64;
+    let mut mant = (bits & ((1u64 << 52) - 1)) as i64;
+    let mut exp = if raw_exp == 0 {
+        -1074
+    } else {
+        mant |= 1 << 52;
+        raw_exp - 1075
+    };
+    let tz = (mant.trailing_zeros() as i64).min(-exp);
+    mant >>= tz;
+    exp += tz;
+    if f < 0.0 {
+        mant = -mant;
+    }
+    let den = BigInt::one() << (-exp) as usize;
+    Ok(Value::tuple(vec![Value::Int(mant), from_big(den)]))
+}

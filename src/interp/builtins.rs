@@ -24,6 +24,7 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
         Value::Float(_) => Some("float"),
         Value::Complex(..) => Some("complex"),
         Value::Str(_) => Some("str"),
+        Value::Bytes(_) => Some("bytes"),
         Value::List(_) => Some("list"),
         Value::Tuple(_) => Some("tuple"),
         Value::Dict(_) => Some("dict"),
@@ -251,6 +252,7 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
             "bool" => matches!(v, Value::Bool(_)),
             "complex" => matches!(v, Value::Complex(..)),
             "str" => matches!(v, Value::Str(_)),
+            "bytes" => matches!(v, Value::Bytes(_)),
             "list" => matches!(v, Value::List(_)),
             "tuple" => matches!(v, Value::Tuple(_)),
             "dict" => matches!(v, Value::Dict(_)),
@@ -670,6 +672,7 @@ pub fn builtins() -> HashMap<String, Value> {
         },
     );
     crate::interp::builtins_format::register(&mut b);
+    crate::interp::bytes::register(&mut b);
     crate::interp::builtins_iter::register(&mut b);
     crate::interp::dynamic::register(&mut b);
     b.insert(

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::interp::classes::{as_class, as_instance, UserClass};
 use crate::interp::frame::{Ctx, ScopeKind};
-use crate::interp::objects::{ExceptionType, ExceptionValue};
+use crate::interp::objects::ExceptionType;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::exceptions::name_is_subclass;
 use crate::py::function::Function;
@@ -375,10 +375,7 @@ pub fn error_values(e: &PyErr) -> (Value, Value) {
         Value::object(ExceptionType {
             name: e.ename.clone(),
         }),
-        Value::object(ExceptionValue {
-            err: e.clone(),
-            args: vec![],
-        }),
+        crate::interp::objects::caught(e.clone()).1,
     )
 }
 

@@ -183,6 +183,10 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
         .collect();
     rest.sort_by(|a, b| a.0.cmp(&b.0));
     attrs.extend(rest);
+    // As CPython's type(): defining __eq__ without __hash__ makes instances unhashable.
+    if attrs.contains_key("__eq__") && !attrs.contains_key("__hash__") {
+        attrs.insert("__hash__".into(), Value::None);
+    }
     let doc = match c.body.first() {
         Some(Stmt::Expr(e)) => match &*e.value {
             Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
@@ -349,6 +353,17 @@ pub fn instantiate(rt: &mut Runtime, class: &Rc<UserClass>, args: Args) -> PyRes
         None => {}
     }
     Ok(this)
+}
+
+/// A new instance of `inst`'s class with the given attributes, made without calling
+/// `__init__` (as `copy.copy` and `copy.deepcopy` make theirs).
+pub fn clone_instance(inst: &Instance, attrs: IndexMap<String, Value>) -> Rc<Instance> {
+    Rc::new_cyclic(|this| Instance {
+        this: this.clone(),
+        class: inst.class.clone(),
+        attrs: RefCell::new(attrs),
+        exc_args: RefCell::new(inst.exc_args.borrow().clone()),
+    })
 }
 
 impl Instance {

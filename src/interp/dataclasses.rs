@@ -74,6 +74,7 @@ struct Options {
     eq: bool,
     order: bool,
     frozen: bool,
+    unsafe_hash: bool,
 }
 
 /// The fields of a dataclass, bases first, as recorded by the decorator.
@@ -185,7 +186,10 @@ fn decorate(rt: &mut Runtime, class: Rc<UserClass>, opts: Options) -> PyResult<V
             install.push((name, compare_method(&class, &fields, op)));
         }
     }
-    if opts.eq && !opts.frozen && !own("__hash__") {
+    if (opts.unsafe_hash || (opts.eq && opts.frozen)) && !own("__hash__") {
+        // CPython's rule: a frozen dataclass with eq hashes its compared fields' tuple.
+        install.push(("__hash__", hash_method(&fields)));
+    } else if opts.eq && !opts.frozen && !own("__hash__") {
         // CPython sets __hash__ to None: an eq=True, unfrozen dataclass is unhashable.
         install.push(("__hash__", Value::None));
     }
@@ -314,6 +318,30 @@ fn repr_method(class: &Rc<UserClass>, fields: Vec<Field>) -> Value {
     })
 }
 
+fn hash_method(fields: &[Field]) -> Value {
+    let names: Vec<String> = fields
+        .iter()
+        .filter(|f| f.spec.compare)
+        .map(|f| f.name.clone())
+        .collect();
+    native("__hash__", move |rt, a| {
+        let this = receiver(&a)?;
+        let tuple = Value::tuple(
+            names
+                .iter()
+                .map(|n| field_value(&this, n))
+                .collect::<PyResult<Vec<_>>>()?,
+        );
+        let hash = rt
+            .state::<crate::interp::expr::InterpState>()
+            .builtins
+            .get("hash")
+            .cloned()
+            .ok_or_else(|| PyErr::internal("no hash builtin"))?;
+        rt.call(&hash, Args::new(vec![tuple]))
+    })
+}
+
 fn compare_method(class: &Rc<UserClass>, fields: &[Field], op: BinOp) -> Value {
     let names: Vec<String> = fields
         .iter()
@@ -374,6 +402,7 @@ fn options(a: &Args) -> PyResult<Options> {
         eq: flag(3, true),
         order: flag(4, false),
         frozen: flag(6, false),
+        unsafe_hash: flag(5, false),
     };
     if o.order && !o.eq {
         return Err(PyErr::value_error("eq must be true if order is true"));

@@ -22,8 +22,77 @@ pub fn is_frame_builtin(f: &Value) -> Option<&'static str> {
     }
 }
 
+/// What `compile()` returns: source already checked to parse, run by `exec` or `eval`.
+pub struct Code {
+    source: String,
+    mode: String,
+    filename: String,
+}
+
+impl crate::py::value::Object for Code {
+    fn type_name(&self) -> String {
+        "code".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!(
+            "<code object <module> at {:#x}, file \"{}\", line 1>",
+            self as *const Self as usize, self.filename
+        ))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// `compile(source, filename, mode)`: parse now, so that syntax errors are raised here.
+fn compile(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    let p = a.bind(
+        "compile",
+        &[
+            "source",
+            "filename",
+            "mode",
+            "flags=",
+            "dont_inherit=",
+            "optimize=",
+        ],
+    )?;
+    let text = |i: usize, what: &str| match &p[i] {
+        Some(Value::Str(s)) => Ok(s.to_string()),
+        other => Err(PyErr::type_error(format!(
+            "compile() argument '{what}' must be str, not {}",
+            other.as_ref().map_or("NoneType".into(), |v| v.type_name())
+        ))),
+    };
+    let (source, filename, mode) = (text(0, "source")?, text(1, "filename")?, text(2, "mode")?);
+    if !matches!(mode.as_str(), "exec" | "eval" | "single") {
+        return Err(PyErr::value_error(
+            "compile() mode must be 'exec', 'eval' or 'single'",
+        ));
+    }
+    let stmts = crate::interp::magics::parse_snippet(&source)
+        .map_err(|e| crate::interp::nesting::with_filename(e, &filename))?;
+    if mode == "eval" && !matches!(stmts.as_slice(), [ruff_python_ast::Stmt::Expr(_)]) {
+        return Err(PyErr::new("SyntaxError", "invalid syntax"));
+    }
+    Ok(Value::object(Code {
+        source,
+        mode,
+        filename,
+    }))
+}
+
 /// The registered values: their bodies run only when reached without a frame.
 pub fn register(b: &mut HashMap<String, Value>) {
+    b.insert(
+        "compile".into(),
+        Value::builtin(
+            "compile",
+            "compile(source, filename, mode, flags=0, dont_inherit=False, optimize=-1)",
+            "Parse source into a code object that exec() (mode 'exec') or eval() (mode 'eval') runs.",
+            compile,
+        ),
+    );
     let docs = [
         (
             "exec",
@@ -127,6 +196,18 @@ fn run(rt: &mut Runtime, ctx: &mut Ctx, is_eval: bool, args: Args) -> PyResult<V
     let func = if is_eval { "eval" } else { "exec" };
     let source = match args.pos.first() {
         Some(Value::Str(s)) => s.to_string(),
+        Some(v) if v.downcast::<Code>().is_some() => {
+            let code = v
+                .downcast::<Code>()
+                .map(|c| (c.source.clone(), c.mode.clone()));
+            let (source, mode) = code.unwrap_or_default();
+            if is_eval && mode != "eval" {
+                return Err(PyErr::not_implemented(
+                    "eval() of code compiled in 'exec' mode is not supported in nbcuda",
+                ));
+            }
+            source
+        }
         Some(other) => {
             return Err(PyErr::type_error(format!(
                 "{func}() arg 1 must be a string, not {}",
@@ -170,6 +251,7 @@ fn run(rt: &mut Runtime, ctx: &mut Ctx, is_eval: bool, args: Args) -> PyResult<V
         enclosing,
         declared_global: Default::default(),
         declared_nonlocal: Default::default(),
+        static_locals: None,
         source: Rc::from(source.as_str()),
         origin: Rc::from("<string>"),
         fname: "<module>".into(),

@@ -110,6 +110,14 @@ pub fn lookup_name(rt: &mut Runtime, ctx: &Ctx, name: &str) -> PyResult<Value> {
     if let Some(v) = ctx.lookup(name) {
         return Ok(v);
     }
+    if ctx.is_static_local(name) {
+        return Err(PyErr::new(
+            "UnboundLocalError",
+            format!(
+                "cannot access local variable '{name}' where it is not associated with a value"
+            ),
+        ));
+    }
     rt.state::<InterpState>()
         .builtins
         .get(name)
@@ -556,6 +564,7 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
         enclosing: f.enclosing.clone(),
         declared_global: Default::default(),
         declared_nonlocal: Default::default(),
+        static_locals: Some(f.local_names.clone()),
         source: f.source.clone(),
         origin: f.origin.clone(),
         fname: f.name.clone(),
@@ -592,16 +601,9 @@ fn bind_params(f: &Function, args: Args, locals: &mut crate::py::function::Names
         }
     }
     let extra: Vec<Value> = pos.collect();
+    let n_extra = extra.len();
     if let Some(va) = &p.vararg {
         locals.insert(va.name.id.to_string(), Value::tuple(extra));
-    } else if !extra.is_empty() {
-        return Err(PyErr::type_error(format!(
-            "{}() takes {} positional argument{} but {} were given",
-            f.qualname,
-            n_pos,
-            if n_pos == 1 { "" } else { "s" },
-            n_pos + extra.len()
-        )));
     }
     let mut kwargs = Dict::default();
     for (k, v) in args.kw {
@@ -643,6 +645,40 @@ fn bind_params(f: &Function, args: Args, locals: &mut crate::py::function::Names
             Value::Dict(Rc::new(RefCell::new(kwargs))),
         );
     }
+    // CPython reports excess positional arguments after the keyword errors.
+    if p.vararg.is_none() && n_extra > 0 {
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        let n_defaults = f.defaults.len().min(n_pos);
+        let takes = if n_defaults > 0 {
+            format!(
+                "from {} to {n_pos} positional arguments",
+                n_pos - n_defaults
+            )
+        } else {
+            format!("{n_pos} positional argument{}", s(n_pos))
+        };
+        let given = n_pos + n_extra;
+        let kwonly_given = p
+            .kwonlyargs
+            .iter()
+            .filter(|a| locals.contains_key(a.parameter.name.id.as_str()))
+            .count();
+        let given = if kwonly_given > 0 {
+            format!(
+                "{given} positional argument{} (and {kwonly_given} keyword-only argument{}) were",
+                s(given),
+                s(kwonly_given)
+            )
+        } else if given == 1 {
+            "1 was".to_string()
+        } else {
+            format!("{given} were")
+        };
+        return Err(PyErr::type_error(format!(
+            "{}() takes {takes} but {given} given",
+            f.qualname
+        )));
+    }
     let first_default = n_pos - f.defaults.len().min(n_pos);
     let mut missing = Vec::new();
     for (i, param) in positional.iter().enumerate() {
@@ -654,6 +690,9 @@ fn bind_params(f: &Function, args: Args, locals: &mut crate::py::function::Names
                 missing.push(format!("'{name}'"));
             }
         }
+    }
+    if !missing.is_empty() {
+        return Err(missing_error(f, "positional", &missing));
     }
     for param in &p.kwonlyargs {
         let name = param.parameter.name.id.as_str();
@@ -667,13 +706,23 @@ fn bind_params(f: &Function, args: Args, locals: &mut crate::py::function::Names
         }
     }
     if !missing.is_empty() {
-        return Err(PyErr::type_error(format!(
-            "{}() missing {} required positional argument{}: {}",
-            f.qualname,
-            missing.len(),
-            if missing.len() == 1 { "" } else { "s" },
-            missing.join(" and ")
-        )));
+        return Err(missing_error(f, "keyword-only", &missing));
     }
     Ok(())
+}
+
+/// `f() missing 3 required positional arguments: 'a', 'b', and 'c'`, as CPython lists them.
+fn missing_error(f: &Function, kind: &str, names: &[String]) -> PyErr {
+    let list = match names {
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+        [] => String::new(),
+    };
+    PyErr::type_error(format!(
+        "{}() missing {} required {kind} argument{}: {list}",
+        f.qualname,
+        names.len(),
+        if names.len() == 1 { "" } else { "s" },
+    ))
 }

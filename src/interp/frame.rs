@@ -55,6 +55,9 @@ pub struct Ctx {
     pub enclosing: Vec<Scope>,
     pub declared_global: HashSet<String>,
     pub declared_nonlocal: HashSet<String>,
+    /// A function body's local names: these never fall through to enclosing scopes or
+    /// globals. None outside function bodies.
+    pub static_locals: Option<Rc<HashSet<String>>>,
     /// The source the AST ranges index into.
     pub source: Rc<str>,
     /// `Cell In[3]`.
@@ -79,6 +82,7 @@ impl Ctx {
             enclosing,
             declared_global: Default::default(),
             declared_nonlocal: Default::default(),
+            static_locals: None,
             source: self.source.clone(),
             origin: self.origin.clone(),
             fname: self.fname.clone(),
@@ -111,6 +115,9 @@ impl Ctx {
 
     pub fn lookup(&self, name: &str) -> Option<Value> {
         if let Some(l) = &self.locals {
+            if self.is_static_local(name) {
+                return l.borrow().get(name).cloned();
+            }
             if !self.declared_global.contains(name) {
                 if let Some(v) = l.borrow().get(name) {
                     return Some(v.clone());
@@ -123,6 +130,13 @@ impl Ctx {
             }
         }
         self.globals.borrow().get(name).cloned()
+    }
+
+    /// Whether `name` is one of the function body's own locals.
+    pub fn is_static_local(&self, name: &str) -> bool {
+        self.static_locals
+            .as_ref()
+            .is_some_and(|s| s.contains(name))
     }
 
     pub fn assign(&self, name: &str, value: Value) {

@@ -129,6 +129,14 @@ pub(crate) struct Machine {
     pub send_target: Option<Expr>,
 }
 
+impl Machine {
+    /// Whether the body has not started yet (a generator function before its first
+    /// `next()`).
+    pub(crate) fn not_started(&self) -> bool {
+        self.frames.len() == 1 && matches!(self.frames[0], Frame::Block { pc: 0, .. })
+    }
+}
+
 pub(crate) fn block(stmts: &[Stmt]) -> Rc<[Stmt]> {
     Rc::from(stmts.to_vec())
 }
@@ -190,6 +198,16 @@ pub(crate) fn run(rt: &mut Runtime, m: &mut Machine, sent: Value) -> PyResult<St
         if let Some(step) = unwind(rt, m, outcome)? {
             return Ok(step);
         }
+    }
+}
+
+/// Raise `err` at the point where the machine is suspended (`close()` raises
+/// GeneratorExit there), running its handlers and `finally` blocks.
+pub(crate) fn throw(rt: &mut Runtime, m: &mut Machine, err: PyErr) -> PyResult<Step> {
+    m.send_target = None;
+    match unwind(rt, m, Err(err))? {
+        Some(step) => Ok(step),
+        None => run(rt, m, Value::None),
     }
 }
 
@@ -530,14 +548,8 @@ fn unwind(
                 let pending = match (phase, outcome) {
                     (TryPhase::Body, Err(e)) => {
                         if let Some(h) = matching_handler(rt, m, &stmt, &e)? {
+                            let (e, value) = crate::interp::objects::caught(e);
                             if let Some(name) = &h.name {
-                                let value = match &e.user {
-                                    Some(u) => u.instance.clone(),
-                                    None => Value::object(crate::interp::objects::ExceptionValue {
-                                        err: e.clone(),
-                                        args: vec![],
-                                    }),
-                                };
                                 m.ctx.assign(name.as_str(), value);
                             }
                             m.ctx.handling.push(e);
@@ -559,8 +571,13 @@ fn unwind(
                         continue;
                     }
                     (phase, other) => {
+                        let mut other = other;
                         if matches!(phase, TryPhase::Handler) {
-                            m.ctx.handling.pop();
+                            if let Some(handled) = m.ctx.handling.pop() {
+                                other = other.map_err(|e| {
+                                    crate::interp::objects::chain_context(e, &handled)
+                                });
+                            }
                         }
                         match other {
                             Err(e) => Pending::Error(e),

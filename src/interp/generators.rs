@@ -9,9 +9,9 @@
 //! (`x = yield y`), or as `yield from it`; a `yield` elsewhere inside an expression raises a
 //! clear NotImplementedError.
 //!
-//! Known differences from CPython: a generator dropped while suspended inside `try` or
-//! `with` does not run its `finally` or `__exit__` (no GeneratorExit); `throw()` is not
-//! provided.
+//! `close()` raises GeneratorExit where the generator paused, so its `finally` blocks and
+//! handlers run. Known differences from CPython: a generator dropped while suspended inside
+//! `try` or `with` does not run its `finally` or `__exit__`; `throw()` is not provided.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -21,9 +21,10 @@ use ruff_python_ast::{self as ast, Stmt};
 
 use crate::interp::expr::eval;
 use crate::interp::frame::Ctx;
-use crate::interp::generator_machine::{block, run, Frame, Machine, Source, Step};
+use crate::interp::generator_machine::{block, run, throw, Frame, Machine, Source, Step};
 pub use crate::interp::generator_machine::{has_yield, is_generator_body};
 use crate::py::error::{PyErr, PyResult};
+use crate::py::exceptions::ExcClass;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Object, Value};
 
@@ -139,6 +140,35 @@ impl Generator {
 }
 
 impl Generator {
+    /// `close()`: a generator suspended after its first yield gets GeneratorExit raised
+    /// where it stopped, so its `finally` blocks and handlers run.
+    fn close(&self, rt: &mut Runtime) -> PyResult<Value> {
+        let state = std::mem::replace(&mut *self.state.borrow_mut(), State::Done(Value::None));
+        let mut m = match state {
+            State::Ready(m) if !m.not_started() => m,
+            State::Running => {
+                *self.state.borrow_mut() = State::Running;
+                return Err(PyErr::value_error("generator already executing"));
+            }
+            _ => return Ok(Value::None),
+        };
+        *self.state.borrow_mut() = State::Running;
+        let exit = PyErr::new("GeneratorExit", "");
+        let result = crate::interp::expr::enter_frame(rt, |rt| throw(rt, &mut m, exit));
+        *self.state.borrow_mut() = State::Done(Value::None);
+        match result {
+            Ok(Step::Yield(_)) => Err(PyErr::runtime_error("generator ignored GeneratorExit")),
+            Ok(Step::Return(_)) => Ok(Value::None),
+            Err(e)
+                if e.is_instance(ExcClass::GeneratorExit)
+                    || e.is_instance(ExcClass::StopIteration) =>
+            {
+                Ok(Value::None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// The value a finished generator returned (what `x = yield from g` binds).
     pub(crate) fn returned(&self) -> Value {
         match &mut *self.state.borrow_mut() {
@@ -155,7 +185,11 @@ fn stop_iteration(rt: &mut Runtime, v: Value) -> PyErr {
     } else {
         crate::interp::repr::to_str(rt, &v).unwrap_or_default()
     };
-    PyErr::new("StopIteration", message)
+    let err = PyErr::new("StopIteration", message);
+    match v {
+        Value::None => err,
+        v => err.with_args(vec![v]),
+    }
 }
 
 impl Object for Generator {
@@ -188,7 +222,7 @@ impl Object for Generator {
                 |g, rt, a| {
                     let v = a.pos.first().cloned().unwrap_or(Value::None);
                     if !v.is_none()
-                        && matches!(&*g.state.borrow(), State::Ready(m) if m.frames.len() == 1 && matches!(m.frames[0], Frame::Block { pc: 0, .. }))
+                        && matches!(&*g.state.borrow(), State::Ready(m) if m.not_started())
                     {
                         return Err(PyErr::type_error(
                             "can't send non-None value to a just-started generator",
@@ -205,10 +239,7 @@ impl Object for Generator {
                 "generator.close",
                 "close()",
                 "Finish the generator; later next() calls raise StopIteration.",
-                |g, _, _| {
-                    *g.state.borrow_mut() = State::Done(Value::None);
-                    Ok(Value::None)
-                },
+                |g, rt, _| g.close(rt),
             )),
             "__iter__" => Some(Value::method(
                 &this,

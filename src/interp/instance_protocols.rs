@@ -113,6 +113,12 @@ impl Object for Instance {
             "args" if self.class.exc_base.is_some() => {
                 return Ok(Some(Value::tuple(self.exc_args.borrow().clone())))
             }
+            "__cause__" | "__context__" if self.class.exc_base.is_some() => {
+                return Ok(Some(Value::None))
+            }
+            "__suppress_context__" if self.class.exc_base.is_some() => {
+                return Ok(Some(Value::Bool(false)))
+            }
             _ => {}
         }
         if !name.starts_with("__") {

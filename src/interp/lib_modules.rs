@@ -107,9 +107,17 @@ fn shallow(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
         Value::Tuple(_) => v.clone(),
         Value::Array(_) => call_method(rt, v, "copy")?.ok_or_else(|| unsupported(v, "copy"))?,
         v if is_atomic(v) => v.clone(),
-        Value::Object(_) => {
-            call_method(rt, v, "__copy__")?.ok_or_else(|| unsupported(v, "copy"))?
-        }
+        Value::Object(_) => match call_method(rt, v, "__copy__")? {
+            Some(c) => c,
+            // A plain instance: a new one sharing the attribute values.
+            None => match crate::interp::classes::as_instance(v) {
+                Some(i) => {
+                    let attrs = i.attrs.borrow().clone();
+                    Value::Object(crate::interp::classes::clone_instance(&i, attrs))
+                }
+                None => return Err(unsupported(v, "copy")),
+            },
+        },
         _ => return Err(unsupported(v, "copy")),
     })
 }
@@ -134,6 +142,7 @@ fn deep(
         Value::List(l) => Rc::as_ptr(l) as *const u8 as usize,
         Value::Dict(d) | Value::Set(d) => Rc::as_ptr(d) as *const u8 as usize,
         Value::Tuple(t) => t.as_ptr() as usize,
+        Value::Object(o) => Rc::as_ptr(o) as *const u8 as usize,
         _ => 0,
     };
     if let Some(done) = memo.get(&key) {
@@ -183,6 +192,30 @@ fn deep(
         }
         Value::Array(_) => call_method(rt, v, "copy")?.ok_or_else(|| unsupported(v, "deepcopy"))?,
         v if is_atomic(v) => v.clone(),
+        Value::Object(_) => match crate::interp::classes::as_instance(v) {
+            // A plain instance: a new one whose attributes are deep copies, registered
+            // first so that cycles through it copy to cycles through the copy.
+            Some(i) if i.class.find("__deepcopy__").is_none() => {
+                let copy = crate::interp::classes::clone_instance(&i, Default::default());
+                memo.insert(key, Value::Object(copy.clone()));
+                let attrs: Vec<(String, Value)> = i
+                    .attrs
+                    .borrow()
+                    .iter()
+                    .map(|(k, x)| (k.clone(), x.clone()))
+                    .collect();
+                for (k, x) in attrs {
+                    let c = deep(rt, &x, memo, depth + 1)?;
+                    copy.attrs.borrow_mut().insert(k, c);
+                }
+                Value::Object(copy)
+            }
+            Some(_) => {
+                let m = crate::interp::attrs::get_attr(rt, v, "__deepcopy__")?;
+                rt.call(&m, Args::new(vec![Value::Dict(Default::default())]))?
+            }
+            None => return Err(unsupported(v, "deepcopy")),
+        },
         _ => return Err(unsupported(v, "deepcopy")),
     })
 }

@@ -10,6 +10,7 @@
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
 //! | `builtins_format.rs` | The number-formatting builtins: `format`, `bin`, `oct`, `hex` and `round` (half to even, through the decimal string). |
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter; lazy when an input is a lazy iterator, generator or `iter()` iterator), and iter/next. |
+//! | `bytes.rs` | `bytes`: the builtin constructor and the methods binary files need (`hex`, `decode`). |
 //! | `class_tools.rs` | The objects classes are built from: bound methods, `staticmethod`, `classmethod`, `property`, `super()`, `NotImplemented`, and `issubclass`. |
 //! | `classes.rs` | Classes defined in cells: the `class` statement, C3 method resolution order, instances, attribute lookup and the special methods through which instances take part in Python's protocols. |
 //! | `collections_dicts.rs` | The dict subclasses of `collections`: `defaultdict` and `OrderedDict`, each a shared dict whose plain methods are the interpreter's own. |
@@ -46,6 +47,7 @@
 //! | `random_sampling.rs` | `random`'s sequence functions (`choices`, `shuffle`, `sample`) with CPython's exact algorithms. |
 //! | `re_module.rs` | The `re` module on the `regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects (no look-around or backreferences). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
+//! | `scopes.rs` | A function's local names, decided once per definition as CPython's compiler does, so that reading one before it is bound raises `UnboundLocalError`. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
 //! | `shell.rs` | Shell escapes as ipykernel runs them: `!cmd` streamed into the cell with `_exit_code`, `x = !cmd` and `!!cmd` captured as lines, IPython's `{expr}`/`$name` interpolation, and the interruptible child processes behind them and `%%bash`. |
 //! | `shell_magics.rs` | The magics about the shell and files: `%%bash`, `%%sh`, `%%writefile`, `%run`, `%pwd`, `%cd`, `%env`, and `exit`/`quit` with ipykernel's `ask_exit` payload. |
@@ -53,6 +55,7 @@
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
 //! | `timing.rs` | `%timeit` and `%time`: IPython's algorithm and exact output format. |
+//! | `type_attrs.rs` | The attributes of the builtin types themselves (`str.upper` as an unbound method, `int.from_bytes`, `dict.fromkeys`) and the special methods of builtin values (`[].__len__`). |
 //! | `warnings_module.rs` | The `warnings` module: the filter list (`filterwarnings`, `simplefilter`, `resetwarnings`), `catch_warnings` with `record=True`, and the hook through which native code's warnings pass the same filters. |
 //!
 
@@ -62,6 +65,7 @@ pub mod bigint;
 pub mod builtins;
 pub mod builtins_format;
 pub mod builtins_iter;
+pub mod bytes;
 pub mod class_tools;
 pub mod classes;
 pub mod collections_counter;
@@ -98,6 +102,7 @@ pub mod random_module;
 pub mod random_sampling;
 pub mod re_module;
 pub mod repr;
+pub mod scopes;
 pub mod sets;
 pub mod shell;
 pub mod shell_magics;
@@ -105,6 +110,7 @@ pub mod stmt;
 pub mod subscript;
 pub mod text_modules;
 pub mod timing;
+pub mod type_attrs;
 pub mod warnings_module;
 
 /// The interpreter's services for native code (see [`crate::py::runtime::InterpHooks`]).

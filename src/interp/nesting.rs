@@ -6,6 +6,7 @@
 //! failure raises, with CPython's class and text for indentation mistakes.
 
 use crate::py::error::PyErr;
+use crate::py::value::Value;
 use ruff_python_parser::{LexicalErrorType, ParseError, ParseErrorType};
 
 /// CPython's tokenizer limit (`MAXLEVEL`): "too many nested parentheses".
@@ -102,6 +103,46 @@ fn skip_string(b: &[u8], i: usize) -> usize {
 /// failed parse of `code`.
 pub fn parse_error(code: &str, e: &ParseError) -> PyErr {
     let at = e.location.start().to_usize().min(code.len());
+    let err = parse_error_kind(code, e, at);
+    // SyntaxError's args: (msg, (filename, lineno, offset, text, end_lineno, end_offset)).
+    let mut at = at;
+    while !code.is_char_boundary(at) {
+        at -= 1;
+    }
+    let line_start = code[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = code[at..].find('\n').map_or(code.len(), |i| at + i);
+    let lineno = code[..at].matches('\n').count() as i64 + 1;
+    let offset = code[line_start..at].chars().count() as i64 + 1;
+    let location = vec![
+        Value::str("<string>"),
+        Value::Int(lineno),
+        Value::Int(offset),
+        Value::str(&code[line_start..line_end]),
+        Value::Int(lineno),
+        Value::Int(offset),
+    ];
+    let msg = Value::str(&err.message);
+    err.with_args(vec![msg, Value::tuple(location)])
+}
+
+/// A syntax error's args with `filename` in place of the default `<string>`.
+pub fn with_filename(mut err: PyErr, filename: &str) -> PyErr {
+    if let Some(Value::Tuple(t)) = err
+        .obj
+        .as_mut()
+        .and_then(|o| o.args.as_mut())
+        .and_then(|a| a.get_mut(1))
+    {
+        let mut items = t.to_vec();
+        if let Some(f) = items.first_mut() {
+            *f = Value::str(filename);
+        }
+        *t = items.into();
+    }
+    err
+}
+
+fn parse_error_kind(code: &str, e: &ParseError, at: usize) -> PyErr {
     match &e.error {
         ParseErrorType::UnexpectedIndentation => {
             PyErr::new("IndentationError", "unexpected indent")

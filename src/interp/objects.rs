@@ -2,9 +2,10 @@
 //! and the `types` module (`ModuleType`, `SimpleNamespace`).
 
 use std::any::Any;
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::py::error::{PyErr, PyResult};
+use crate::py::error::{Chain, PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Module, Object, Value};
 
@@ -106,10 +107,10 @@ impl Object for ExceptionType {
             [one] => crate::interp::repr::to_str(rt, one)?,
             many => crate::interp::repr::repr(rt, &Value::tuple(many.to_vec()))?,
         };
-        Ok(Value::object(ExceptionValue {
-            err: PyErr::new(&self.name, msg),
-            args: args.pos,
-        }))
+        Ok(Value::object(ExceptionValue::new(
+            PyErr::new(&self.name, msg),
+            args.pos,
+        )))
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match name {
@@ -130,6 +131,127 @@ impl Object for ExceptionType {
 pub struct ExceptionValue {
     pub err: PyErr,
     pub args: Vec<Value>,
+    /// `__cause__`, `__context__` and `__suppress_context__`, set as it is raised.
+    pub chain: RefCell<Chain>,
+}
+
+impl ExceptionValue {
+    pub fn new(err: PyErr, args: Vec<Value>) -> ExceptionValue {
+        let chain = err
+            .obj
+            .as_ref()
+            .map(|o| o.chain.clone())
+            .unwrap_or_default();
+        ExceptionValue {
+            err,
+            args,
+            chain: RefCell::new(chain),
+        }
+    }
+
+    /// `e.args`: the arguments it was made with, or its message.
+    pub fn args(&self) -> Vec<Value> {
+        if !self.args.is_empty() {
+            return self.args.clone();
+        }
+        match self.err.obj.as_ref().and_then(|o| o.args.clone()) {
+            Some(args) => args,
+            None if self.err.message.is_empty() => vec![],
+            None => vec![Value::str(&self.err.message)],
+        }
+    }
+}
+
+/// The object Python code sees for a caught error: the instance it was raised as, or a new
+/// exception object for an error nbcuda raised. The error keeps it, so that a re-raise and
+/// `__context__` keep its identity.
+pub fn caught(mut err: PyErr) -> (PyErr, Value) {
+    if let Some(u) = &err.user {
+        let v = u.instance.clone();
+        return (err, v);
+    }
+    if let Some(v) = err.obj.as_ref().and_then(|o| o.instance.clone()) {
+        return (err, v);
+    }
+    let v = Value::object(ExceptionValue::new(err.clone(), vec![]));
+    err.obj_mut().instance = Some(v.clone());
+    (err, v)
+}
+
+/// The object an error was raised as or caught as, if it has one yet.
+fn identity(err: &PyErr) -> Option<Value> {
+    match &err.user {
+        Some(u) => Some(u.instance.clone()),
+        None => err.obj.as_ref().and_then(|o| o.instance.clone()),
+    }
+}
+
+/// Set a link of the chain on the error and on its object.
+fn set_chain(err: &mut PyErr, f: impl Fn(&mut Chain)) {
+    f(&mut err.obj_mut().chain);
+    let Some(v) = identity(err) else { return };
+    if let Some(e) = v.downcast::<ExceptionValue>() {
+        f(&mut e.chain.borrow_mut());
+    } else if let Some(inst) = crate::interp::classes::as_instance(&v) {
+        let mut chain = Chain::default();
+        f(&mut chain);
+        let mut attrs = inst.attrs.borrow_mut();
+        let link = |l: Option<(Value, Rc<PyErr>)>| l.map_or(Value::None, |(v, _)| v);
+        attrs.insert("__cause__".into(), link(chain.cause));
+        attrs.insert("__context__".into(), link(chain.context));
+        attrs.insert(
+            "__suppress_context__".into(),
+            Value::Bool(chain.suppress_context),
+        );
+    }
+}
+
+/// `raise err from cause`: the cause (an exception object, or None to suppress the context).
+pub fn set_cause(rt: &mut Runtime, err: &mut PyErr, cause: &Value) -> PyResult<()> {
+    let link = match cause {
+        Value::None => None,
+        v => {
+            let (cerr, cv) = caught(crate::interp::stmt::to_exception(rt, v).map_err(|_| {
+                PyErr::type_error("exception causes must derive from BaseException")
+            })?);
+            Some((cv, Rc::new(cerr)))
+        }
+    };
+    let context = err.obj.as_ref().and_then(|o| o.chain.context.clone());
+    set_chain(err, |c| {
+        c.cause = link.clone();
+        c.context = context.clone();
+        c.suppress_context = true;
+    });
+    Ok(())
+}
+
+/// An error that escapes an `except` block gets the exception being handled as its
+/// `__context__`, unless it already has one or is that exception re-raised.
+pub fn chain_context(mut err: PyErr, handled: &PyErr) -> PyErr {
+    let Some(hv) = identity(handled) else {
+        return err;
+    };
+    if err.obj.as_ref().is_some_and(|o| o.chain.context.is_some()) {
+        return err;
+    }
+    if let (Some(Value::Object(a)), Value::Object(b)) = (&identity(&err), &hv) {
+        if Rc::ptr_eq(a, b) {
+            return err;
+        }
+    }
+    let (cause, suppress) = err
+        .obj
+        .as_ref()
+        .map(|o| (o.chain.cause.clone(), o.chain.suppress_context))
+        .unwrap_or_default();
+    let link = Some((hv, Rc::new(handled.clone())));
+    set_chain(&mut err, |c| {
+        c.cause = cause.clone();
+        c.context = link.clone();
+        c.suppress_context = suppress;
+    });
+    err
 }
 
 impl Object for ExceptionValue {
@@ -145,11 +267,7 @@ impl Object for ExceptionValue {
             // A KeyError's message is already the repr of its key.
             return Ok(format!("{}({})", self.err.ename, self.err.message));
         }
-        let args = if self.args.is_empty() && !self.err.message.is_empty() {
-            vec![Value::str(&self.err.message)]
-        } else {
-            self.args.clone()
-        };
+        let args = self.args();
         let mut parts = Vec::new();
         for a in &args {
             parts.push(crate::interp::repr::repr(rt, a)?);
@@ -161,13 +279,25 @@ impl Object for ExceptionValue {
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match name {
-            "args" => Some(Value::tuple(
-                if self.args.is_empty() && !self.err.message.is_empty() {
-                    vec![Value::str(&self.err.message)]
-                } else {
-                    self.args.clone()
-                },
-            )),
+            "args" => Some(Value::tuple(self.args())),
+            "__cause__" => Some(link(&self.chain.borrow().cause)),
+            "__context__" => Some(link(&self.chain.borrow().context)),
+            "__suppress_context__" => Some(Value::Bool(self.chain.borrow().suppress_context)),
+            "msg" | "filename" | "lineno" | "offset" | "text" | "end_lineno" | "end_offset"
+                if self
+                    .err
+                    .is_instance(crate::py::exceptions::ExcClass::SyntaxError) =>
+            {
+                Some(syntax_attr(&self.args(), name))
+            }
+            // A StopIteration's value is what the generator returned.
+            "value"
+                if self
+                    .err
+                    .is_instance(crate::py::exceptions::ExcClass::StopIteration) =>
+            {
+                Some(self.args().first().cloned().unwrap_or(Value::None))
+            }
             // An OSError's number, from the "[Errno N] ..." text nbcuda builds it with.
             "errno"
                 if self
@@ -189,6 +319,28 @@ impl Object for ExceptionValue {
     fn as_any(&self) -> &dyn Any {
         self
     }
+}
+
+/// A SyntaxError's fields, from its args `(msg, (filename, lineno, offset, text,
+/// end_lineno, end_offset))`.
+fn syntax_attr(args: &[Value], name: &str) -> Value {
+    let field = |i: usize| match args.get(1) {
+        Some(Value::Tuple(t)) => t.get(i).cloned().unwrap_or(Value::None),
+        _ => Value::None,
+    };
+    match name {
+        "msg" => args.first().cloned().unwrap_or(Value::None),
+        "filename" => field(0),
+        "lineno" => field(1),
+        "offset" => field(2),
+        "text" => field(3),
+        "end_lineno" => field(4),
+        _ => field(5),
+    }
+}
+
+fn link(l: &Option<(Value, Rc<PyErr>)>) -> Value {
+    l.as_ref().map_or(Value::None, |(v, _)| v.clone())
 }
 
 /// The `types` module: `ModuleType` (a new, empty module object) and `SimpleNamespace`.

@@ -91,7 +91,13 @@ fn float_op(op: BinOp, x: f64, y: f64) -> PyResult<Value> {
             }
             let r = x.powf(y);
             if r.is_infinite() && x.is_finite() && y.is_finite() {
-                return Err(PyErr::overflow("(34, 'Numerical result out of range')"));
+                // C's errno (ERANGE) and its text, as CPython raises them.
+                return Err(
+                    PyErr::overflow("(34, 'Numerical result out of range')").with_args(vec![
+                        Value::Int(34),
+                        Value::str("Numerical result out of range"),
+                    ]),
+                );
             }
             r
         }
@@ -209,6 +215,9 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
         (BinOp::Add, Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             Ok(Value::list(repeat_items(&[&x, &y], 1, "list")?))
+        }
+        (BinOp::Add, Value::Bytes(x), Value::Bytes(y)) => {
+            Ok(Value::Bytes(Rc::from([&x[..], &y[..]].concat())))
         }
         (BinOp::Add, Value::Tuple(x), Value::Tuple(y)) => {
             Ok(Value::tuple(repeat_items(&[x, y], 1, "tuple")?))

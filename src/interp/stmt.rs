@@ -225,7 +225,12 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
                     .ok_or_else(|| PyErr::runtime_error("No active exception to reraise"))?,
                 Some(e) => {
                     let v = eval(rt, ctx, e)?;
-                    to_exception(rt, &v)?
+                    let mut err = to_exception(rt, &v)?;
+                    if let Some(c) = &r.cause {
+                        let cause = eval(rt, ctx, c)?;
+                        crate::interp::objects::set_cause(rt, &mut err, &cause)?;
+                    }
+                    err
                 }
             };
             return Err(err);
@@ -264,6 +269,9 @@ pub fn to_exception(rt: &mut Runtime, v: &Value) -> PyResult<PyErr> {
     if let Some(e) = v.downcast::<ExceptionValue>() {
         let mut err = e.err.clone();
         err.frames.clear();
+        let obj = err.obj_mut();
+        obj.instance = Some(v.clone());
+        obj.chain = e.chain.borrow().clone();
         return Ok(err);
     }
     Err(PyErr::type_error(
@@ -422,18 +430,13 @@ fn exec_try(rt: &mut Runtime, ctx: &mut Ctx, t: &ast::StmtTry) -> PyResult<Flow>
                     Some(ty) => handler_matches(rt, ctx, &err, ty)?,
                 };
                 if matches {
+                    let (err, value) = crate::interp::objects::caught(err.clone());
                     if let Some(name) = &h.name {
-                        let value = match &err.user {
-                            Some(u) => u.instance.clone(),
-                            None => Value::object(ExceptionValue {
-                                err: err.clone(),
-                                args: vec![],
-                            }),
-                        };
                         ctx.assign(name.as_str(), value);
                     }
                     ctx.handling.push(err.clone());
-                    let r = exec_block(rt, ctx, &h.body);
+                    let r = exec_block(rt, ctx, &h.body)
+                        .map_err(|e| crate::interp::objects::chain_context(e, &err));
                     ctx.handling.pop();
                     handled = Some(r);
                     break;
@@ -613,6 +616,7 @@ pub fn make_function(
     };
     let name = def.name.id.to_string();
     let is_generator = crate::interp::generators::is_generator_body(&def.body);
+    let local_names = Rc::new(crate::interp::scopes::local_names(&def));
     let qualname = if let Some(class) = class_body {
         format!("{class}.{name}")
     } else if ctx.locals.is_some() {
@@ -633,6 +637,7 @@ pub fn make_function(
         doc,
         class_cell: Default::default(),
         is_generator,
+        local_names,
         attrs: Default::default(),
     })
 }

@@ -76,6 +76,12 @@ pub fn check_hashable(key: &Value) -> PyResult<()> {
         Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Array(_) => Err(
             PyErr::type_error(format!("unhashable type: '{}'", key.type_name())),
         ),
+        Value::Object(_) => match crate::interp::classes::as_instance(key) {
+            Some(i) if matches!(i.class.find("__hash__"), Some(Value::None)) => Err(
+                PyErr::type_error(format!("unhashable type: '{}'", i.class.name)),
+            ),
+            _ => Ok(()),
+        },
         _ => Ok(()),
     }
 }

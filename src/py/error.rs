@@ -33,6 +33,31 @@ pub struct PyErr {
     pub hint: Option<String>,
     /// Set when the raised object is an instance of a class defined in a cell.
     pub user: Option<Box<UserException>>,
+    /// What Python code can see of the exception beyond its message, once it has any.
+    pub obj: Option<Box<ErrObject>>,
+}
+
+/// The parts of an exception object that nbcuda's own errors do not need: its args when
+/// they are not just the message, the object it was caught as, and its chaining.
+#[derive(Clone, Debug, Default)]
+pub struct ErrObject {
+    /// `e.args`, when not `(message,)`: `StopIteration(value)`, `OSError(errno, text)`.
+    pub args: Option<Vec<crate::py::value::Value>>,
+    /// The object `except ... as e` bound, so that a re-raise and `__context__` keep its
+    /// identity.
+    pub instance: Option<crate::py::value::Value>,
+    pub chain: Chain,
+}
+
+/// How an exception is chained to earlier ones: each link is the earlier exception's
+/// object and the error it was raised as (whose traceback prints first).
+#[derive(Clone, Debug, Default)]
+pub struct Chain {
+    /// `__cause__`, set by `raise ... from ...`.
+    pub cause: Option<(crate::py::value::Value, Rc<PyErr>)>,
+    /// `__context__`: the exception being handled when this one was raised.
+    pub context: Option<(crate::py::value::Value, Rc<PyErr>)>,
+    pub suppress_context: bool,
 }
 
 /// A raised instance of an exception class defined in a cell: the instance itself (what
@@ -52,7 +77,19 @@ impl PyErr {
             frames: Vec::new(),
             hint: None,
             user: None,
+            obj: None,
         }
+    }
+
+    /// An exception whose `args` are `args` (its message is their str, as CPython's is).
+    pub fn with_args(mut self, args: Vec<crate::py::value::Value>) -> PyErr {
+        self.obj_mut().args = Some(args);
+        self
+    }
+
+    /// The exception-object parts, created on first use.
+    pub fn obj_mut(&mut self) -> &mut ErrObject {
+        self.obj.get_or_insert_with(Default::default)
     }
     pub fn with_hint(mut self, hint: impl Into<String>) -> PyErr {
         self.hint = Some(hint.into());
@@ -133,6 +170,41 @@ impl PyErr {
     /// The traceback lines Jupyter shows (ANSI-coloured like IPython's), outermost first,
     /// each position with its source line and a caret under the span.
     pub fn traceback(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        // A chained exception prints the ones before it first, as CPython does (the chain
+        // walked without recursion, and at most 100 links of it).
+        let mut chain: Vec<(&PyErr, &str)> = Vec::new();
+        let mut at = self;
+        while let Some(o) = at
+            .obj
+            .as_deref()
+            .map(|o| &o.chain)
+            .filter(|_| chain.len() < 100)
+        {
+            let (err, joint) = match (&o.cause, &o.context) {
+                (Some((_, c)), _) => (
+                    c.as_ref(),
+                    "The above exception was the direct cause of the following exception:",
+                ),
+                (None, Some((_, c))) if !o.suppress_context => (
+                    c.as_ref(),
+                    "During handling of the above exception, another exception occurred:",
+                ),
+                _ => break,
+            };
+            chain.push((err, joint));
+            at = err;
+        }
+        for (err, joint) in chain.iter().rev() {
+            lines.extend(err.own_traceback());
+            lines.push(format!("\n{joint}\n"));
+        }
+        lines.extend(self.own_traceback());
+        lines
+    }
+
+    /// This exception's traceback alone, without the exceptions chained to it.
+    fn own_traceback(&self) -> Vec<String> {
         let mut lines = Vec::new();
         let rule = "\u{1b}[0;31m---------------------------------------------------------------------------\u{1b}[0m";
         lines.push(format!(

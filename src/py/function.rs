@@ -42,6 +42,9 @@ pub struct Function {
     pub class_cell: std::cell::RefCell<Option<std::rc::Weak<dyn crate::py::value::Object>>>,
     /// The body contains `yield`: calling the function makes a generator.
     pub is_generator: bool,
+    /// The names local to the body (parameters and what it binds, less `global` and
+    /// `nonlocal` ones), decided once at definition.
+    pub local_names: Rc<std::collections::HashSet<String>>,
     /// The function's `__dict__`: attributes set on it (`f.calls = 0`, `__wrapped__`),
     /// and `__name__`/`__qualname__`/`__doc__`/`__module__` once reassigned (as
     /// `functools.wraps` does; those are not part of `__dict__`).

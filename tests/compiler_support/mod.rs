@@ -68,6 +68,7 @@ pub fn functions(
                 doc: None,
                 class_cell: Default::default(),
                 is_generator: false,
+                local_names: Default::default(),
                 attrs: Default::default(),
             });
             out.insert(name, f);

@@ -22,16 +22,6 @@ CELLS = CLASSES + GENERATORS + NUMBERS + STDLIB + IPYTHON + NUMPY + EDGES
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
 KNOWN_DIFFERENCES = {
-    "class_hash_eq": "a class defining __eq__ without __hash__ stays hashable",
-    "class_exception_chaining": "exceptions have no __cause__/__context__",
-    "dataclass_order_frozen": "frozen dataclasses are not hashable",
-    "class_bool_len": "builtin objects have no __len__ and other dunder methods as attributes",
-    "gen_send_return": "StopIteration has no .value",
-    "gen_finally_close": "generator.close() does not run the generator's finally block",
-    "gen_iter_builtins": "str.upper is not reachable as an unbound method",
-    "int_conversions": "int.from_bytes is not reachable (int is a builtin function, not a class)",
-    "float_basics": "float has no as_integer_ratio()",
-    "float_overflow_pow": "OverflowError from float ** has its message as a single arg",
     "numpy_complex_arrays": "complex NumPy arrays are not supported",
     "itertools_combinatorics": "no itertools.combinations_with_replacement",
     "operator_module": "no operator.itemgetter/attrgetter/methodcaller",
@@ -43,9 +33,7 @@ KNOWN_DIFFERENCES = {
     "json_errors": "JSONDecodeError has no msg/pos",
     "string_module": "no string.capwords or string.Template",
     "str_methods": "no str.rsplit",
-    "copy_module": "copy.deepcopy of instances of user classes",
     "eval_syntax_error": "SyntaxError has no .msg",
-    "open_binary": "no bytes() builtin",
     "np_linalg_inv_solve_det": "np.matmul does not use fused multiply-adds as OpenBLAS does, so a @ inv(a) differs in the last bit (NumPy prints -0. entries)",
     "np_matmul_mismatch": "matmul's shape error uses dot's message",
     "np_tile_repeat": "no np.repeat",
@@ -59,9 +47,6 @@ KNOWN_DIFFERENCES = {
     "indentation_compile": "no compile() builtin",
     "syntax_error": "SyntaxError messages are the parser's, not CPython's",
     "nan_identity": "dict lookup of a NaN key does not use identity",
-    "name_errors": "a name assigned later in a function reads the global (no UnboundLocalError)",
-    "call_errors": "keyword-only parameters are reported as positional in call errors",
-    "sorting_stability": "str.lower is not reachable as an unbound method",
 }
 
 
