@@ -156,3 +156,28 @@ SyntaxError 1
 "#
     );
 }
+
+/// CPython's words for input cut short inside brackets (at the innermost open one) and for
+/// a missing operand.
+#[test]
+fn syntax_errors_at_unclosed_brackets_and_missing_operands_read_as_cpythons() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        r#"for src in ['x = (1,', 'x = ([1,', 'f(\n', '1 +', 'x = = 2', 's = "(" + (']:
+    try:
+        compile(src, '<src>', 'exec')
+    except SyntaxError as e:
+        print(repr(src), e.msg, e.lineno, e.offset)
+"#,
+    );
+    assert_eq!(
+        out,
+        r#"'x = (1,' '(' was never closed 1 5
+'x = ([1,' '[' was never closed 1 6
+'f(\n' '(' was never closed 1 2
+'1 +' invalid syntax 1 4
+'x = = 2' invalid syntax 1 5
+'s = "(" + (' '(' was never closed 1 11
+"#
+    );
+}

@@ -103,7 +103,18 @@ fn skip_string(b: &[u8], i: usize) -> usize {
 /// failed parse of `code`.
 pub fn parse_error(code: &str, e: &ParseError) -> PyErr {
     let at = e.location.start().to_usize().min(code.len());
-    let err = parse_error_kind(code, e, at);
+    // Input that ends inside brackets is reported at the innermost open one, as CPython's
+    // tokenizer does.
+    let (err, at) = match unclosed_bracket(code).filter(|_| code[at..].trim().is_empty()) {
+        Some(open) => (
+            PyErr::new(
+                "SyntaxError",
+                format!("'{}' was never closed", code.as_bytes()[open] as char),
+            ),
+            open,
+        ),
+        None => (parse_error_kind(code, e, at), at),
+    };
     // SyntaxError's args: (msg, (filename, lineno, offset, text, end_lineno, end_offset)).
     let mut at = at;
     while !code.is_char_boundary(at) {
@@ -123,6 +134,34 @@ pub fn parse_error(code: &str, e: &ParseError) -> PyErr {
     ];
     let msg = Value::str(&err.message);
     err.with_args(vec![msg, Value::tuple(location)])
+}
+
+/// The offset of the innermost bracket still open at the end of `code`.
+fn unclosed_bracket(code: &str) -> Option<usize> {
+    let b = code.as_bytes();
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\'' | b'"' => {
+                i = skip_string(b, i);
+                continue;
+            }
+            b'(' | b'[' | b'{' => open.push(i),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.pop()
 }
 
 /// A syntax error's args with `filename` in place of the default `<string>`.
@@ -164,6 +203,8 @@ fn parse_error_kind(code: &str, e: &ParseError, at: usize) -> PyErr {
                 None => PyErr::new("SyntaxError", m.clone()),
             }
         }
+        // CPython's parser says no more than this for a missing operand (`1 +`, `x = = 2`).
+        ParseErrorType::ExpectedExpression => PyErr::new("SyntaxError", "invalid syntax"),
         other => PyErr::new("SyntaxError", other.to_string()),
     }
 }

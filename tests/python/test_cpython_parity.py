@@ -33,7 +33,6 @@ KNOWN_DIFFERENCES = {
     "json_errors": "JSONDecodeError has no msg/pos",
     "string_module": "no string.capwords or string.Template",
     "str_methods": "no str.rsplit",
-    "eval_syntax_error": "SyntaxError has no .msg",
     "np_linalg_inv_solve_det": "np.matmul does not use fused multiply-adds as OpenBLAS does, so a @ inv(a) differs in the last bit (NumPy prints -0. entries)",
     "np_matmul_mismatch": "matmul's shape error uses dot's message",
     "np_tile_repeat": "no np.repeat",
@@ -44,8 +43,6 @@ KNOWN_DIFFERENCES = {
     "np_scalar_aliases": "no np.csingle",
     "np_nan_inf_to_int": "storing NaN into an int array does not raise",
     "np_printing_dtypes": "no string arrays",
-    "indentation_compile": "no compile() builtin",
-    "syntax_error": "SyntaxError messages are the parser's, not CPython's",
     "nan_identity": "dict lookup of a NaN key does not use identity",
 }
 
