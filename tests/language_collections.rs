@@ -329,3 +329,11 @@ print(c.items, c2.items, c2.me is c2, c3.items is c.items, type(c2).__name__, c3
 "#
     );
 }
+
+#[test]
+fn namedtuple_instances_are_tuples() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("from collections import namedtuple\nPoint = namedtuple('Point', ['x', 'y'])\np = Point(1, y=2)\nprint(isinstance(p, tuple), isinstance(p, Point), isinstance((1, 2), Point), isinstance(p, (list, tuple)))");
+    assert_eq!(out, "True True False True\n");
+}

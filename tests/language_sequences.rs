@@ -245,3 +245,11 @@ UnicodeDecodeError
 "#
     );
 }
+
+#[test]
+fn str_split_partition_and_padding_match_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("print('a-b-c'.rsplit('-', 1), 'a-b-c'.rsplit('-'), ' a  b c '.rsplit(None, 1), ' a  b c '.rsplit(maxsplit=1), '  a b  c '.split(None, 1), 'a,b'.rsplit(',', 0))\nprint('hello'.rfind('l'), 'hello'.rfind('z'), 'héllo'.rfind('l'), 'a,b,c'.partition(','), 'a,b,c'.rpartition(','), 'abc'.partition('x'), 'abc'.rpartition('x'))\nprint('abc'.center(9, '*'), 'ab'.center(5), 'abc'.center(6, '-'), repr('x'.center(4)), '-42'.zfill(6), '+7'.zfill(4), 'x'.zfill(4), 'test.py'.removesuffix('.py'), 'test.py'.removeprefix('te'))\ntry:\n    'a'.rsplit('')\nexcept ValueError as e:\n    print('ValueError:', e)\ntry:\n    'abc'.rindex('z')\nexcept ValueError as e:\n    print('ValueError:', e)");
+    assert_eq!(out, "['a-b', 'c'] ['a', 'b', 'c'] [' a  b', 'c'] [' a  b', 'c'] ['a', 'b  c '] ['a,b']\n3 -1 3 ('a', ',', 'b,c') ('a,b', ',', 'c') ('abc', '', '') ('', '', 'abc')\n***abc***   ab  -abc-- ' x  ' -00042 +007 000x test st.py\nValueError: empty separator\nValueError: substring not found\n");
+}

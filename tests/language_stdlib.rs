@@ -162,3 +162,76 @@ fn types_module_makes_modules_and_namespaces() {
     );
     assert_eq!(out, "[1 2 3 4]\n");
 }
+
+#[test]
+fn string_capwords_and_template_match_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import string\nprint(string.capwords('hello big   world'), string.capwords(' aBC  dEF '), string.capwords('a-b-c', '-'))\nt = string.Template('$who likes ${what}s, $$5')\nprint(t.substitute(who='Ann', what='cat'), '|', t.safe_substitute(who='Bo'), '|', t.substitute({'who': 'Cy', 'what': 1}), '|', t.template)\ntry:\n    t.substitute(who='x')\nexcept KeyError as e:\n    print('KeyError:', e)\ntry:\n    string.Template('a $ b').substitute()\nexcept ValueError as e:\n    print('ValueError:', e)\nprint(string.Template('a $ b $x').safe_substitute(x=1))");
+    assert_eq!(out, "Hello Big World Abc Def A-B-C\nAnn likes cats, $5 | Bo likes ${what}s, $5 | Cy likes 1s, $5 | $who likes ${what}s, $$5\nKeyError: 'what'\nValueError: Invalid placeholder in string: line 1, col 3\na $ b 1\n");
+}
+
+#[test]
+fn textwrap_wrap_fill_shorten_match_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import textwrap\ns = 'The quick brown fox jumps over the lazy dog and keeps running far away.'\nprint(textwrap.wrap(s, 20))\nprint(textwrap.fill(s, width=30))\nprint(textwrap.shorten(s, width=30), '|', textwrap.shorten('Hello  world', width=40), '|', textwrap.shorten(s, 25, placeholder='...'))\nprint(textwrap.wrap('a well-known anti-pattern is supercalifragilisticexpialidocious', 12))\nprint(textwrap.wrap('abcdefghijklmnop', 5), textwrap.wrap('abcdefghij klm', 5, break_long_words=False), textwrap.wrap('', 5), textwrap.wrap('   ', 5))\nprint(textwrap.fill('one two three four five', 10, initial_indent='* ', subsequent_indent='  '))\nprint(textwrap.wrap('a b c d e f g h', 5, max_lines=2), textwrap.wrap('tab\\there  x', 8))\ntry:\n    textwrap.wrap('x', 0)\nexcept ValueError as e:\n    print('ValueError:', e)");
+    assert_eq!(out, "['The quick brown fox', 'jumps over the lazy', 'dog and keeps', 'running far away.']\nThe quick brown fox jumps over\nthe lazy dog and keeps running\nfar away.\nThe quick brown fox [...] | Hello world | The quick brown fox...\n['a well-known', 'anti-pattern', 'is supercali', 'fragilistice', 'xpialidociou', 's']\n['abcde', 'fghij', 'klmno', 'p'] ['abcdefghij', 'klm'] [] []\n* one two\n  three\n  four\n  five\n['a b c', '[...]'] ['tab', 'here  x']\nValueError: invalid width 0 (must be > 0)\n");
+}
+
+#[test]
+fn re_error_messages_match_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import re\nfor p in ['(unclosed', 'a)', '[abc', '*a', 'a**', '\\\\q']:\n    try:\n        re.compile(p)\n    except re.error as e:\n        print(e)");
+    assert_eq!(out, "missing ), unterminated subpattern at position 0\nunbalanced parenthesis at position 1\nunterminated character set at position 0\nnothing to repeat at position 0\nmultiple repeat at position 2\nbad escape \\q at position 0\n");
+}
+
+#[test]
+fn re_error_wording_matches_cpython_and_accepts_valid_patterns() {
+    use nbcuda::interp::re_syntax::{cpython_error, has_inline_verbose};
+    // Expected messages are CPython 3.11's `re.compile` errors for the same patterns.
+    let cases = [
+        (
+            "(unclosed",
+            "missing ), unterminated subpattern at position 0",
+        ),
+        ("((a)", "missing ), unterminated subpattern at position 0"),
+        ("(a(b", "missing ), unterminated subpattern at position 2"),
+        ("a)", "unbalanced parenthesis at position 1"),
+        ("[abc", "unterminated character set at position 0"),
+        ("*a", "nothing to repeat at position 0"),
+        ("a**", "multiple repeat at position 2"),
+        ("a{2,1}", "min repeat greater than max repeat at position 2"),
+        ("\\", "bad escape (end of pattern) at position 0"),
+        ("\\q", "bad escape \\q at position 0"),
+        (
+            "(?P<n>a",
+            "missing ), unterminated subpattern at position 0",
+        ),
+        ("a|*", "nothing to repeat at position 2"),
+        ("(*a)", "nothing to repeat at position 1"),
+        ("a*?*", "multiple repeat at position 3"),
+        ("a{3}{2}", "multiple repeat at position 4"),
+        ("[]", "unterminated character set at position 0"),
+    ];
+    for (p, want) in cases {
+        assert_eq!(cpython_error(p).as_deref(), Some(want), "pattern {p:?}");
+    }
+    // Patterns CPython 3.11 compiles.
+    for ok in [
+        r"^(\w+):\s*(.*)$",
+        r"(?P<year>\d{4})-(?P=year)",
+        r"(?<=a)b(?!c)(?:d|e)+?",
+        r"(?i)x{2,}y{,3}z{1}?",
+        r"[]a]\]\(\)(?#note)",
+        r"a*+b++c?+",
+        r"\bword\b\Z\A",
+        r"a{x}",
+        r"(a)[b]\d*?",
+    ] {
+        assert_eq!(cpython_error(ok), None, "pattern {ok:?}");
+    }
+    assert!(has_inline_verbose("(?ix) a # b"));
+    assert!(!has_inline_verbose("(?i)a"));
+}

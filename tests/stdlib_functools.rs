@@ -59,3 +59,11 @@ fn total_ordering_derives_the_missing_comparisons_from_the_defined_one() {
         "'>' not supported between instances of 'int' and 'str'"
     );
 }
+
+#[test]
+fn operator_getters_match_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import operator as op\nrows = [('b', 2), ('a', 3), ('c', 1)]\nprint(sorted(rows, key=op.itemgetter(1)), op.itemgetter(0, 1)(rows[0]), op.itemgetter(1)('abc'))\nclass O:\n    size = 7\n    def greet(self, who, end='!'):\n        return 'hi ' + who + end\no = O()\no.inner = O()\nprint(op.attrgetter('size')(o), op.attrgetter('size', 'inner.size')(o), op.methodcaller('greet', 'bob')(o), op.methodcaller('greet', 'al', end='?')(o))\nprint(repr(op.itemgetter(1, 'a')), repr(op.attrgetter('x', 'y.z')), repr(op.methodcaller('greet', 'bob', end='?')))\nprint(op.contains([1, 2], 2), op.contains('abc', 'z'))\ntry:\n    op.itemgetter(1)()\nexcept TypeError as e:\n    print('TypeError:', e)\ntry:\n    op.attrgetter(1)\nexcept TypeError as e:\n    print('TypeError:', e)");
+    assert_eq!(out, "[('c', 1), ('b', 2), ('a', 3)] ('b', 2) b\n7 (7, 7) hi bob! hi al?\noperator.itemgetter(1, 'a') operator.attrgetter('x', 'y.z') operator.methodcaller('greet', 'bob', end='?')\nTrue False\nTypeError: itemgetter expected 1 argument, got 0\nTypeError: attribute name must be a string\n");
+}

@@ -65,3 +65,11 @@ fn islice_rejects_zero_step() {
         "Step for islice() must be a positive integer or None."
     );
 }
+
+#[test]
+fn combinations_with_replacement_is_lazy_and_matches_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import itertools as it\nc = it.combinations_with_replacement('abc', 2)\nprint(next(c), list(c))\nprint(list(it.combinations_with_replacement([1, 2], 3)), list(it.combinations_with_replacement('', 2)), list(it.combinations_with_replacement('ab', 0)), len(list(it.combinations_with_replacement(range(5), 3))))\ntry:\n    it.combinations_with_replacement('ab', -1)\nexcept ValueError as e:\n    print('ValueError:', e)");
+    assert_eq!(out, "('a', 'a') [('a', 'b'), ('a', 'c'), ('b', 'b'), ('b', 'c'), ('c', 'c')]\n[(1, 1, 1), (1, 1, 2), (1, 2, 2), (2, 2, 2)] [] [()] 35\nValueError: r must be non-negative\n");
+}

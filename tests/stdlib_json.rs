@@ -138,3 +138,11 @@ fn dump_and_load_through_files() {
         "{'a': [1, 2], 'b': 'x'}\n{\n \"a\": [\n  1,\n  2\n ],\n \"b\": \"x\"\n}\n"
     );
 }
+
+#[test]
+fn json_decode_error_fields_match_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import json\ntry:\n    json.loads('{\"a\": 1,}')\nexcept json.JSONDecodeError as e:\n    print(type(e).__name__, isinstance(e, ValueError), e.msg, e.pos, e.lineno, e.colno)\ntry:\n    json.loads('[1,\\n 2')\nexcept ValueError as e:\n    print(e.msg, '|', e.pos, e.lineno, e.colno, '|', e)");
+    assert_eq!(out, "JSONDecodeError True Expecting property name enclosed in double quotes 8 1 9\nExpecting ',' delimiter | 6 2 3 | Expecting ',' delimiter: line 2 column 3 (char 6)\n");
+}

@@ -61,3 +61,11 @@ fn glob_rejects_partial_double_star() {
         "Invalid pattern: '**' can only be an entire path component"
     );
 }
+
+#[test]
+fn path_stat_and_os_stat_match_cpython() {
+    // Expected output: CPython 3.11's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("from pathlib import Path\nimport os\nd = Path('/tmp/nbcuda_pl_stat')\nd.mkdir(exist_ok=True)\n(d / 'one.txt').write_text('hello\\nworld\\n')\nst = (d / 'one.txt').stat()\nprint(st.st_size, os.stat(d / 'one.txt').st_size, os.stat('/tmp/nbcuda_pl_stat/one.txt').st_size, type(st.st_mtime).__name__, st[6], len(st), d.stat().st_size > 0)\ntry:\n    Path('/tmp/nbcuda_pl_stat/missing').stat()\nexcept FileNotFoundError as e:\n    print('FileNotFoundError:', e)");
+    assert_eq!(out, "12 12 12 float 12 10 True\nFileNotFoundError: [Errno 2] No such file or directory: '/tmp/nbcuda_pl_stat/missing'\n");
+}

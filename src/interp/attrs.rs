@@ -224,6 +224,9 @@ fn str_arg(args: &Args, i: usize, fname: &str) -> PyResult<Option<String>> {
 }
 
 fn str_method(s: Rc<str>, name: &str) -> Option<Value> {
+    if let Some(f) = crate::interp::str_methods::method(&s, name) {
+        return Some(f);
+    }
     let s2 = s.clone();
     match name {
         "upper" => m("str.upper", move |_, _| Ok(Value::str(&s2.to_uppercase()))),

@@ -254,7 +254,11 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
             "str" => matches!(v, Value::Str(_)),
             "bytes" => matches!(v, Value::Bytes(_)),
             "list" => matches!(v, Value::List(_)),
-            "tuple" => matches!(v, Value::Tuple(_)),
+            "tuple" => {
+                matches!(v, Value::Tuple(_))
+                    || v.downcast::<crate::interp::collections_module::NamedTuple>()
+                        .is_some()
+            }
             "dict" => matches!(v, Value::Dict(_)),
             "set" => matches!(v, Value::Set(_)),
             "object" => true,

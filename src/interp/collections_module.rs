@@ -3,9 +3,9 @@
 //!
 //! A namedtuple class is a native type object, and its instances behave as tuples
 //! (indexing, unpacking, `len`, `==` and ordering against tuples, `+`, tuple methods) with
-//! attribute access by field name. Known differences from CPython: instances are not
-//! `tuple` instances for `isinstance`, their `hash()` is not the tuple's, and the class
-//! cannot be subclassed.
+//! attribute access by field name. Instances are `tuple` instances for `isinstance`. Known
+//! differences from CPython: their `hash()` is not the tuple's, and the class cannot be
+//! subclassed.
 
 use std::any::Any;
 use std::cell::RefCell;

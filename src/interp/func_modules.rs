@@ -82,6 +82,11 @@ pub fn operator_module() -> Rc<Module> {
         let (x, y) = two(&a, "getitem")?;
         crate::interp::subscript::get_item(rt, &x, &y)
     });
+    m.func("contains", "contains(a, b, /)", "b in a", |rt, a| {
+        let (x, y) = two(&a, "contains")?;
+        Ok(Value::Bool(ops::contains(rt, &x, &y)?))
+    });
+    crate::interp::operator_getters::register(&m);
     Rc::new(m)
 }
 

@@ -1,6 +1,6 @@
 //! The lazy iterators of `itertools`: `count`, `repeat`, `cycle`, `islice`, `accumulate`,
 //! `chain` (and `chain.from_iterable`), `zip_longest`, `takewhile`, `dropwhile`,
-//! `filterfalse`, `starmap`, `compress`, `pairwise` and `groupby`. Each pulls from its
+//! `filterfalse`, `starmap`, `compress`, `pairwise`, `groupby` and `combinations_with_replacement`. Each pulls from its
 //! input only as far as its consumer asks, as CPython's do, so `islice(count(), 5)` ends.
 //!
 //! Known difference: a `groupby` group is collected when the outer iterator reaches it, so
@@ -119,6 +119,12 @@ pub fn register(m: &Module) {
         },
     );
     m.set("chain", Value::object(ChainType));
+    m.func(
+        "combinations_with_replacement",
+        "combinations_with_replacement(iterable, r)",
+        "r-length tuples in sorted order, items allowed to repeat, made one at a time.",
+        combinations_with_replacement,
+    );
     m.func(
         "zip_longest",
         "zip_longest(*iterables, fillvalue=None)",
@@ -461,4 +467,42 @@ impl Object for ChainType {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+}
+
+/// CPython's algorithm: index vectors that never decrease, the last index moving fastest.
+fn combinations_with_replacement(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    let b = a.bind("combinations_with_replacement", &["iterable", "r"])?;
+    let pool = ops::iterate(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+    let r = b[1]
+        .as_ref()
+        .map(|v| v.as_index())
+        .transpose()?
+        .unwrap_or(0);
+    if r < 0 {
+        return Err(PyErr::value_error("r must be non-negative"));
+    }
+    let r = r as usize;
+    let n = pool.len();
+    if n == 0 && r > 0 {
+        return Ok(lazy("itertools.combinations_with_replacement", |_| {
+            Ok(None)
+        }));
+    }
+    crate::arrays::alloc::check(r, std::mem::size_of::<Value>(), "a tuple")?;
+    let mut idx = vec![0usize; r]; // bounded: alloc::check above
+    let mut first = true;
+    Ok(lazy("itertools.combinations_with_replacement", move |_| {
+        if first {
+            first = false;
+        } else {
+            let Some(i) = (0..r).rev().find(|&i| idx[i] != n - 1) else {
+                return Ok(None);
+            };
+            let v = idx[i] + 1;
+            idx[i..].fill(v);
+        }
+        Ok(Some(Value::tuple(
+            idx.iter().map(|&i| pool[i].clone()).collect(),
+        )))
+    }))
 }

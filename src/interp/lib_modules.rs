@@ -1,4 +1,5 @@
-//! Small standard modules notebooks import: `string` (its constants), `copy` (`copy`,
+//! Small standard modules notebooks import: `string` (its constants; `capwords` and
+//! `Template` are in `string_template.rs`), `copy` (`copy`,
 //! `deepcopy`) and the memoising decorators of `functools` (`lru_cache`, `cache`).
 
 use std::any::Any;
@@ -36,6 +37,7 @@ pub fn string_module() -> Rc<Module> {
     ] {
         m.set(name, Value::str(&v));
     }
+    crate::interp::string_template::register(&m);
     Rc::new(m)
 }
 

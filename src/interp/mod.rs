@@ -32,7 +32,7 @@
 //! | `instance_protocols.rs` | How instances of cell-defined classes take part in Python's protocols (repr, attributes, calls, subscripts, operators, iteration, len, truth, `with`, rich display, equality) through their special methods. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
 //! | `iterators.rs` | Native lazy iterators, and pulling items one at a time from any iterable (lazy iterators, generators, ranges, user iterators). |
-//! | `itertools_lazy.rs` | The lazy iterators of `itertools`: `count`, `repeat`, `cycle`, `islice`, `accumulate`, `chain`, `zip_longest`, `takewhile`, `dropwhile`, `filterfalse`, `starmap`, `compress`, `pairwise`, `groupby`. |
+//! | `itertools_lazy.rs` | The lazy iterators of `itertools`: `count`, `repeat`, `cycle`, `islice`, `accumulate`, `chain`, `zip_longest`, `takewhile`, `dropwhile`, `filterfalse`, `starmap`, `compress`, `pairwise`, `groupby`, `combinations_with_replacement`. |
 //! | `json_module.rs` | The `json` module: `dumps`/`dump` with CPython's exact output and `loads`/`load` with CPython's scanner rules and `JSONDecodeError` messages. |
 //! | `lib_modules.rs` | Small standard modules: `string` (constants), `copy` (`copy`, `deepcopy`), and `functools.lru_cache`/`cache`. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
@@ -40,12 +40,14 @@
 //! | `modules.rs` | The import system and the small standard modules: `time`, `sys` (`math` is in `math_module.rs`). |
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
+//! | `operator_getters.rs` | `operator.itemgetter`, `attrgetter` and `methodcaller`: callable objects with CPython's reprs. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
 //! | `pathlib_module.rs` | `pathlib.Path`: CPython's normalisation, the `/` operator, name parts, and file-system methods (`exists`, `read_text`/`write_text`, `mkdir`, `iterdir`, `glob`, ...). |
 //! | `random_module.rs` | The `random` module and `random.Random`: CPython's Mersenne Twister, seeding and number algorithms, so seeded cells draw what CPython draws. |
 //! | `random_sampling.rs` | `random`'s sequence functions (`choices`, `shuffle`, `sample`) with CPython's exact algorithms. |
 //! | `re_module.rs` | The `re` module on the `regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects (no look-around or backreferences). |
+//! | `re_syntax.rs` | CPython's `re.error` messages and positions for common pattern mistakes (unclosed group or set, stray `)`, nothing or too much to repeat, bad escape). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `scopes.rs` | A function's local names, decided once per definition as CPython's compiler does, so that reading one before it is bound raises `UnboundLocalError`. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
@@ -53,6 +55,9 @@
 //! | `shell_magics.rs` | The magics about the shell and files: `%%bash`, `%%sh`, `%%writefile`, `%run`, `%pwd`, `%cd`, `%env`, and `exit`/`quit` with ipykernel's `ask_exit` payload. |
 //! | `stmt.rs` | Statement execution. |
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
+//! | `stat_result.rs` | `os.stat_result`, returned by `os.stat` and `Path.stat()`: metadata fields by name and index, with CPython's repr. |
+//! | `str_methods.rs` | The `str` methods with CPython's exact edge rules beyond `attrs.rs`'s table: `rsplit`, whitespace `split` with `maxsplit`, `rfind`, `partition`, `removeprefix`, `center`, `zfill`. |
+//! | `string_template.rs` | `string.capwords` and `string.Template` (`substitute`, `safe_substitute`) with CPython's placeholder rules. |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
 //! | `timing.rs` | `%timeit` and `%time`: IPython's algorithm and exact output format. |
 //! | `type_attrs.rs` | The attributes of the builtin types themselves (`str.upper` as an unbound method, `int.from_bytes`, `dict.fromkeys`) and the special methods of builtin values (`[].__len__`). |
@@ -95,18 +100,23 @@ pub mod math_module;
 pub mod modules;
 pub mod nesting;
 pub mod objects;
+pub mod operator_getters;
 pub mod ops;
 pub mod os_module;
 pub mod pathlib_module;
 pub mod random_module;
 pub mod random_sampling;
 pub mod re_module;
+pub mod re_syntax;
 pub mod repr;
 pub mod scopes;
 pub mod sets;
 pub mod shell;
 pub mod shell_magics;
+pub mod stat_result;
 pub mod stmt;
+pub mod str_methods;
+pub mod string_template;
 pub mod subscript;
 pub mod text_modules;
 pub mod timing;

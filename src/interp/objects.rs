@@ -254,6 +254,22 @@ pub fn chain_context(mut err: PyErr, handled: &PyErr) -> PyErr {
     err
 }
 
+/// A `JSONDecodeError`'s `msg`, `pos`, `lineno` or `colno`, from the
+/// "MSG: line L column C (char P)" text the decoder builds it with.
+fn json_error_part(message: &str, name: &str) -> Option<Value> {
+    let (msg, tail) = message.rsplit_once(": line ")?;
+    let (lineno, rest) = tail.split_once(" column ")?;
+    let (colno, rest) = rest.split_once(" (char ")?;
+    let pos = rest.strip_suffix(')')?;
+    let int = |t: &str| t.parse::<i64>().ok().map(Value::Int);
+    match name {
+        "msg" => Some(Value::str(msg)),
+        "pos" => int(pos),
+        "lineno" => int(lineno),
+        _ => int(colno),
+    }
+}
+
 impl Object for ExceptionValue {
     fn type_name(&self) -> String {
         self.err.ename.clone()
@@ -312,6 +328,13 @@ impl Object for ExceptionValue {
                         .and_then(|n| n.parse::<i64>().ok())
                         .map_or(Value::None, Value::Int),
                 )
+            }
+            "msg" | "pos" | "lineno" | "colno"
+                if self
+                    .err
+                    .is_instance(crate::py::exceptions::ExcClass::JSONDecodeError) =>
+            {
+                json_error_part(&self.err.message, name)
             }
             _ => None,
         })

@@ -83,6 +83,23 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
             Ok(Value::list(names))
         },
     );
+    m.func(
+        "stat",
+        "stat(path)",
+        "The file's metadata, as an os.stat_result.",
+        |_, a| {
+            let p = match a
+                .pos
+                .first()
+                .and_then(crate::interp::pathlib_module::fspath)
+            {
+                Some(p) => p,
+                None => str_arg("stat", a.pos.first())?,
+            };
+            let meta = std::fs::metadata(&p).map_err(|e| os_error(&e, Some(&p)))?;
+            Ok(crate::interp::stat_result::stat_result(&meta))
+        },
+    );
     m.func("mkdir", "mkdir(path)", "Create one directory.", |_, a| {
         let p = str_arg("mkdir", a.pos.first())?;
         std::fs::create_dir(&p).map_err(|e| os_error(&e, Some(&p)))?;

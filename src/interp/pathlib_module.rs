@@ -1,10 +1,10 @@
 //! `pathlib.Path` (a `PosixPath`): CPython's normalisation (repeated slashes and `.` parts
 //! dropped), the `/` operator, the name parts (`name`, `stem`, `suffix`, `suffixes`,
 //! `parent`, `parts`), and the file-system methods notebooks use (`exists`, `is_file`,
-//! `is_dir`, `read_text`/`write_text`, `read_bytes`/`write_bytes`, `mkdir`, `iterdir`,
+//! `is_dir`, `stat`, `read_text`/`write_text`, `read_bytes`/`write_bytes`, `mkdir`, `iterdir`,
 //! `glob`/`rglob`, `unlink`, `rmdir`, `resolve`, `open`). `open()` and `os` accept a Path.
 //!
-//! Known differences: no `PureWindowsPath`, `stat()`, `relative_to()` or `match()`; `glob`
+//! Known differences: no `PureWindowsPath`, `relative_to()` or `match()`; `glob`
 //! results come in sorted order (CPython's follow the directory order).
 
 use std::rc::Rc;
@@ -116,6 +116,9 @@ fn method(p: &Rc<PathObj>, name: &'static str, rt: &mut Runtime, a: Args) -> PyR
         "exists" => Ok(Value::Bool(fs.exists())),
         "is_file" => Ok(Value::Bool(fs.is_file())),
         "is_dir" => Ok(Value::Bool(fs.is_dir())),
+        "stat" => Ok(crate::interp::stat_result::stat_result(
+            &p.io(std::fs::metadata(fs))?,
+        )),
         "is_absolute" => Ok(Value::Bool(p.path.starts_with('/'))),
         "as_posix" | "__fspath__" => Ok(Value::str(&p.path)),
         "read_text" => {
@@ -397,6 +400,7 @@ fn glob(rt: &mut Runtime, dir: &str, segs: &[&str], out: &mut Vec<String>) -> Py
 
 const METHODS: &[&str] = &[
     "exists",
+    "stat",
     "is_file",
     "is_dir",
     "is_absolute",

@@ -140,6 +140,13 @@ struct Pattern {
 
 impl Pattern {
     fn new(source: &str, flags: i64) -> PyResult<Pattern> {
+        // Some patterns the regex crate takes are errors in CPython (`a**`): CPython's word
+        // first. Verbose patterns are skipped, as their comments may hold any character.
+        if flags & VERBOSE == 0 && !crate::interp::re_syntax::has_inline_verbose(source) {
+            if let Some(msg) = crate::interp::re_syntax::cpython_error(source) {
+                return Err(PyErr::new("error", msg));
+            }
+        }
         // Python's \Z is the end of the string, which the regex crate spells \z.
         let body = source.replace("\\Z", "\\z");
         let build = |p: String| {
@@ -151,6 +158,9 @@ impl Pattern {
                 .size_limit(1 << 24)
                 .build()
                 .map_err(|e| {
+                    if let Some(msg) = crate::interp::re_syntax::cpython_error(source) {
+                        return PyErr::new("error", msg);
+                    }
                     let text = e.to_string();
                     let hint = if text.contains("look-around") || text.contains("backreferences") {
                         " (nbcuda's re has no look-around or backreferences)"

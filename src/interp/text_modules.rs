@@ -1,16 +1,47 @@
-//! Small text-handling standard modules: `textwrap` (`dedent`, `indent`), which code that
-//! builds source text for `exec` uses.
+//! Small text-handling standard modules: `textwrap` (`dedent`, `indent`, and `wrap`,
+//! `fill`, `shorten` with CPython's `TextWrapper` algorithm: chunks of words, hyphenated
+//! parts and spaces packed greedily, long words broken, `max_lines` with a placeholder).
+//!
+//! Known difference: em-dash (`--`) chunking and `fix_sentence_endings` are not done.
 
 use std::rc::Rc;
 
 use crate::py::error::{PyErr, PyResult};
-use crate::py::value::{Module, Value};
+use crate::py::value::{Args, Module, Value};
 
 /// The `textwrap` module.
 pub fn textwrap_module() -> Rc<Module> {
-    let m = Module::new(
-        "textwrap",
-        "Text wrapping and indentation (dedent and indent).",
+    let m = Module::new("textwrap", "Text wrapping and filling, dedent and indent.");
+    m.func(
+        "wrap",
+        "wrap(text, width=70, **kwargs)",
+        "The text wrapped into lines of at most width characters, as a list.",
+        |_, a| {
+            let (text, w) = wrapper_args(&a, "wrap", 70, false)?;
+            Ok(Value::list(
+                w.wrap(&text)?.iter().map(|l| Value::str(l)).collect(),
+            ))
+        },
+    );
+    m.func(
+        "fill",
+        "fill(text, width=70, **kwargs)",
+        "The text wrapped into lines of at most width characters, joined by newlines.",
+        |_, a| {
+            let (text, w) = wrapper_args(&a, "fill", 70, false)?;
+            Ok(Value::str(&w.wrap(&text)?.join("\n")))
+        },
+    );
+    m.func(
+        "shorten",
+        "shorten(text, width, **kwargs)",
+        "The text's whitespace collapsed, then cut to fit width with a placeholder.",
+        |_, a| {
+            let (text, mut w) = wrapper_args(&a, "shorten", 0, true)?;
+            w.max_lines = Some(1);
+            let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            Ok(Value::str(&w.wrap(&collapsed)?.join("\n")))
+        },
     );
     m.func(
         "dedent",
@@ -84,6 +115,328 @@ pub fn indent(text: &str, prefix: &str) -> String {
         out.push_str(line);
     }
     out
+}
+
+/// The options of CPython's `TextWrapper` that nbcuda honours.
+pub struct Wrapper {
+    pub width: i64,
+    pub initial_indent: String,
+    pub subsequent_indent: String,
+    pub expand_tabs: bool,
+    pub tabsize: usize,
+    pub replace_whitespace: bool,
+    pub drop_whitespace: bool,
+    pub break_long_words: bool,
+    pub break_on_hyphens: bool,
+    pub max_lines: Option<i64>,
+    pub placeholder: String,
+}
+
+impl Default for Wrapper {
+    fn default() -> Self {
+        Wrapper {
+            width: 70,
+            initial_indent: String::new(),
+            subsequent_indent: String::new(),
+            expand_tabs: true,
+            tabsize: 8,
+            replace_whitespace: true,
+            drop_whitespace: true,
+            break_long_words: true,
+            break_on_hyphens: true,
+            max_lines: None,
+            placeholder: " [...]".into(),
+        }
+    }
+}
+
+/// `(text, width=..., **kwargs)`: the text and a wrapper; `width` is required for `shorten`.
+fn wrapper_args(
+    a: &Args,
+    func: &str,
+    width: i64,
+    width_required: bool,
+) -> PyResult<(String, Wrapper)> {
+    let text = str_arg(a.pos.first().or(a.kwarg("text")), func, "text")?;
+    if a.pos.len() > 2 {
+        return Err(PyErr::type_error(format!(
+            "{func}() takes from 1 to 2 positional arguments but {} were given",
+            a.pos.len()
+        )));
+    }
+    let mut w = Wrapper {
+        width,
+        ..Wrapper::default()
+    };
+    match a.pos.get(1).or(a.kwarg("width")) {
+        Some(v) => w.width = v.as_index()?,
+        None if width_required => {
+            return Err(PyErr::type_error(format!(
+                "{func}() missing 1 required positional argument: 'width'"
+            )))
+        }
+        None => {}
+    }
+    for (k, v) in &a.kw {
+        let flag = || -> PyResult<bool> {
+            match v {
+                Value::Bool(b) => Ok(*b),
+                Value::Int(i) => Ok(*i != 0),
+                Value::None => Ok(false),
+                _ => Ok(true),
+            }
+        };
+        let text = |name: &str| str_arg(Some(v), "TextWrapper", name);
+        match &**k {
+            "text" | "width" => {}
+            "initial_indent" => w.initial_indent = text("initial_indent")?,
+            "subsequent_indent" => w.subsequent_indent = text("subsequent_indent")?,
+            "placeholder" => w.placeholder = text("placeholder")?,
+            "expand_tabs" => w.expand_tabs = flag()?,
+            "replace_whitespace" => w.replace_whitespace = flag()?,
+            "drop_whitespace" => w.drop_whitespace = flag()?,
+            "break_long_words" => w.break_long_words = flag()?,
+            "break_on_hyphens" => w.break_on_hyphens = flag()?,
+            "fix_sentence_endings" => {}
+            "tabsize" => w.tabsize = v.as_index()?.max(0) as usize,
+            "max_lines" => {
+                w.max_lines = match v {
+                    Value::None => None,
+                    _ => Some(v.as_index()?),
+                }
+            }
+            _ => {
+                return Err(PyErr::type_error(format!(
+                    "TextWrapper.__init__() got an unexpected keyword argument '{k}'"
+                )))
+            }
+        }
+    }
+    Ok((text, w))
+}
+
+fn clen(s: &str) -> usize {
+    s.chars().count()
+}
+
+fn is_letter(c: char) -> bool {
+    c.is_alphabetic() || c == '_'
+}
+
+/// CPython's `str.expandtabs`: tabs to the next multiple of `tabsize` columns.
+fn expand_tabs(s: &str, tabsize: usize) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut col = 0;
+    for c in s.chars() {
+        match c {
+            '\t' if tabsize > 0 => {
+                let n = tabsize - col % tabsize;
+                out.extend(std::iter::repeat_n(' ', n));
+                col += n;
+            }
+            '\t' => {}
+            '\n' | '\r' => {
+                out.push(c);
+                col = 0;
+            }
+            _ => {
+                out.push(c);
+                col += 1;
+            }
+        }
+    }
+    out
+}
+
+impl Wrapper {
+    /// Words, hyphenated word parts and runs of whitespace, as `TextWrapper._split`.
+    fn chunks(&self, text: &str) -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c');
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            let start = i;
+            if ws(chars[i]) {
+                while i < chars.len() && ws(chars[i]) {
+                    i += 1;
+                }
+            } else {
+                i += 1;
+                while i < chars.len() && !ws(chars[i]) {
+                    if self.break_on_hyphens && chars[i] == '-' && self.hyphen_break(&chars, i) {
+                        i += 1;
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            out.push(chars[start..i].iter().collect());
+        }
+        out
+    }
+
+    /// Whether a word may break after the hyphen at `i`: two letters (or letter, hyphen,
+    /// letter) before it and a letter, maybe a hyphen, and a letter after it.
+    fn hyphen_break(&self, c: &[char], i: usize) -> bool {
+        let at = |k: usize| c.get(k).copied().unwrap_or(' ');
+        let before = (i >= 2 && is_letter(at(i - 2)) && is_letter(at(i - 1)))
+            || (i >= 3 && is_letter(at(i - 3)) && at(i - 2) == '-' && is_letter(at(i - 1)));
+        let after = is_letter(at(i + 1))
+            && (is_letter(at(i + 2)) || (at(i + 2) == '-' && is_letter(at(i + 3))));
+        before && after
+    }
+
+    /// `TextWrapper.wrap`.
+    pub fn wrap(&self, text: &str) -> PyResult<Vec<String>> {
+        if self.width <= 0 {
+            return Err(PyErr::value_error(format!(
+                "invalid width {} (must be > 0)",
+                self.width
+            )));
+        }
+        let width = self.width as usize;
+        if let Some(max) = self.max_lines {
+            let indent = if max > 1 {
+                &self.subsequent_indent
+            } else {
+                &self.initial_indent
+            };
+            if clen(indent) + clen(self.placeholder.trim_start()) > width {
+                return Err(PyErr::value_error("placeholder too large for max width"));
+            }
+        }
+        let mut text = if self.expand_tabs {
+            expand_tabs(text, self.tabsize)
+        } else {
+            text.to_string()
+        };
+        if self.replace_whitespace {
+            text = text
+                .chars()
+                .map(|c| {
+                    if matches!(c, '\t' | '\n' | '\r' | '\x0b' | '\x0c') {
+                        ' '
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+        }
+        let mut chunks = self.chunks(&text);
+        chunks.reverse();
+        Ok(self.wrap_chunks(chunks, width))
+    }
+
+    /// `TextWrapper._wrap_chunks`, on chunks in reverse order.
+    fn wrap_chunks(&self, mut chunks: Vec<String>, full: usize) -> Vec<String> {
+        let blank = |s: &str| s.trim().is_empty();
+        let mut lines: Vec<String> = Vec::new();
+        while !chunks.is_empty() {
+            let mut cur: Vec<String> = Vec::new();
+            let mut cur_len = 0;
+            let indent = if lines.is_empty() {
+                &self.initial_indent
+            } else {
+                &self.subsequent_indent
+            };
+            let width = full as i64 - clen(indent) as i64;
+            if self.drop_whitespace && !lines.is_empty() && chunks.last().is_some_and(|c| blank(c))
+            {
+                chunks.pop();
+            }
+            while let Some(c) = chunks.last() {
+                let l = clen(c) as i64;
+                if cur_len + l <= width {
+                    cur_len += l;
+                    cur.extend(chunks.pop());
+                } else {
+                    break;
+                }
+            }
+            if chunks.last().is_some_and(|c| clen(c) as i64 > width) {
+                self.handle_long_word(&mut chunks, &mut cur, cur_len, width);
+                cur_len = cur.iter().map(|c| clen(c) as i64).sum();
+            }
+            if self.drop_whitespace && cur.last().is_some_and(|c| blank(c)) {
+                cur_len -= cur.last().map_or(0, |c| clen(c) as i64);
+                cur.pop();
+            }
+            if cur.is_empty() {
+                continue;
+            }
+            let fits_all = chunks.is_empty()
+                || (self.drop_whitespace && chunks.len() == 1 && blank(&chunks[0]));
+            let under_max = match self.max_lines {
+                None => true,
+                Some(m) => (lines.len() as i64) + 1 < m,
+            };
+            if under_max || (fits_all && cur_len <= width) {
+                lines.push(format!("{indent}{}", cur.concat()));
+                continue;
+            }
+            let ph = clen(&self.placeholder) as i64;
+            loop {
+                match cur.last() {
+                    Some(last) if !blank(last) && cur_len + ph <= width => {
+                        cur.push(self.placeholder.clone());
+                        lines.push(format!("{indent}{}", cur.concat()));
+                        break;
+                    }
+                    Some(last) => {
+                        cur_len -= clen(last) as i64;
+                        cur.pop();
+                    }
+                    None => {
+                        if let Some(prev) = lines.last_mut() {
+                            let trimmed = prev.trim_end().to_string();
+                            if clen(&trimmed) + clen(&self.placeholder) <= full {
+                                *prev = trimmed + &self.placeholder;
+                                break;
+                            }
+                        }
+                        lines.push(format!("{indent}{}", self.placeholder.trim_start()));
+                        break;
+                    }
+                }
+            }
+            break;
+        }
+        lines
+    }
+
+    /// `TextWrapper._handle_long_word`: a word longer than a line is broken (after a
+    /// hyphen when one fits), or put alone on a line when long words are not broken.
+    fn handle_long_word(
+        &self,
+        chunks: &mut Vec<String>,
+        cur: &mut Vec<String>,
+        cur_len: i64,
+        width: i64,
+    ) {
+        let space_left = if width < 1 {
+            1
+        } else {
+            (width - cur_len) as usize
+        };
+        if self.break_long_words {
+            let Some(chunk) = chunks.last_mut() else {
+                return;
+            };
+            let chars: Vec<char> = chunk.chars().collect();
+            let mut end = space_left.min(chars.len());
+            if self.break_on_hyphens && chars.len() > space_left {
+                let hyphen = chars[..space_left].iter().rposition(|&c| c == '-');
+                if let Some(h) = hyphen.filter(|&h| h > 0 && chars[..h].iter().any(|&c| c != '-')) {
+                    end = h + 1;
+                }
+            }
+            cur.push(chars[..end].iter().collect());
+            *chunk = chars[end..].iter().collect();
+        } else if cur.is_empty() {
+            cur.extend(chunks.pop());
+        }
+    }
 }
 
 #[cfg(test)]
