@@ -293,3 +293,51 @@ fn binary_ufuncs_are_objects_with_reduce_accumulate_and_outer() {
     assert_eq!(c.ename().as_deref(), Some("ValueError"));
     assert!(c.evalue().contains("which has no identity"));
 }
+
+#[test]
+fn repeat_matches_numpy() {
+    // Expected output: NumPy 2's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import numpy as np\nprint(np.repeat([1, 2], 2), np.repeat(np.array([[1, 2], [3, 4]]), 2, axis=0).tolist(), np.repeat([[1, 2], [3, 4]], [1, 2], axis=1).tolist())\nprint(np.repeat(3, 2), np.repeat([[1, 2], [3, 4]], 2), np.array([1.5, 2.5]).repeat(2), np.array([[1, 2]]).repeat([2], axis=0).tolist(), np.repeat([1, 2], 0))\nfor f in [lambda: np.repeat([1, 2], -1), lambda: np.repeat([1, 2], [1, 2, 3]), lambda: np.repeat([[1, 2]], 2, axis=2), lambda: np.repeat([1, 2], [1, -1])]:\n    try:\n        f()\n    except Exception as e:\n        print(type(e).__name__, e)");
+    assert_eq!(out, "[1 1 2 2] [[1, 2], [1, 2], [3, 4], [3, 4]] [[1, 2, 2], [3, 4, 4]]\n[3 3] [1 1 2 2 3 3 4 4] [1.5 1.5 2.5 2.5] [[1, 2], [1, 2]] []\nValueError negative dimensions are not allowed\nValueError operands could not be broadcast together with shape (2,) (3,)\nAxisError axis 2 is out of bounds for array of dimension 2\nValueError repeats may not contain negative values.\n");
+}
+
+#[test]
+fn seeded_legacy_permutation_and_choice_match_numpy() {
+    // Expected output: NumPy 2's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import numpy as np\nnp.random.seed(0)\nprint(np.random.rand(3))\nprint(np.random.randint(0, 10, size=5), np.random.permutation(5))\na = np.arange(6)\nnp.random.shuffle(a)\nprint(a, np.random.choice(5, 3), np.random.choice(['a', 'b', 'c']))\nnp.random.seed(1)\nprint(np.random.permutation([10, 20, 30, 40]), np.random.permutation(np.arange(6).reshape(3, 2)).tolist(), np.random.choice(10, 4, replace=False), np.random.choice(3, 5, p=[0.1, 0.2, 0.7]), np.random.choice([1.5, 2.5], size=(2, 2)).tolist())");
+    assert_eq!(out, "[0.5488135  0.71518937 0.60276338]\n[3 7 9 3 5] [1 3 4 0 2]\n[3 5 1 2 4 0] [0 1 1] b\n[40 30 10 20] [[0, 1], [4, 5], [2, 3]] [3 7 6 2] [2 2 2 2 1] [[1.5, 1.5], [1.5, 2.5]]\n");
+}
+
+#[test]
+fn default_rng_draws_numpys_stream() {
+    // Expected output: NumPy 2's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import numpy as np\nrng = np.random.default_rng(42)\nprint(rng.integers(0, 10, 5), rng.random(2), rng.permutation(4))\nrng = np.random.default_rng(12345)\nprint(rng.integers(-5, 100, 3), rng.integers(0, 2**40, 2), rng.random(), rng.permutation(10), rng.permutation([1.5, 2.5, 3.5]))\nrng = np.random.default_rng(2**70 + 3)\nx = np.arange(5)\nrng.shuffle(x)\nprint(x, rng.integers(3))");
+    assert_eq!(out, "[0 7 6 4 4] [0.69736803 0.09417735] [3 1 0 2]\n[68 18 77] [876712591924 743549873828] 0.391109550601909 [0 2 8 6 4 1 9 7 3 5] [1.5 3.5 2.5]\n[4 3 1 0 2] 0\n");
+}
+
+#[test]
+fn matmul_shape_error_is_numpys() {
+    // Expected output: NumPy 2's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import numpy as np\nfor a, b in [((2, 3), (2, 3)), ((3,), (2,)), ((2, 2, 3), (2, 2))]:\n    try:\n        np.ones(a) @ np.ones(b)\n    except ValueError as e:\n        print(e)\nprint(np.ones((2, 3)) @ np.ones(3), np.matmul(np.ones((2, 1, 2)), np.ones((2, 2))).shape)");
+    assert_eq!(out, "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 2 is different from 3)\nmatmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 2 is different from 3)\nmatmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size 2 is different from 3)\n[3. 3.] (2, 1, 2)\n");
+}
+
+#[test]
+fn views_do_not_own_their_data() {
+    // Expected output: NumPy 2's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import numpy as np\na = np.arange(6).reshape(2, 3)\nprint(np.arange(6).flags.owndata, a.flags.owndata, a[0].flags.owndata, a.T.flags.owndata, a.copy().flags.owndata, a.ravel().flags.owndata, a.flatten().flags.owndata, np.zeros(3).flags['OWNDATA'])");
+    assert_eq!(out, "True False False False True False True True\n");
+}
+
+#[test]
+fn storing_nan_or_inf_into_int_arrays_raises() {
+    // Expected output: NumPy 2's for the same cell.
+    let mut s = Session::new();
+    let out = s.stdout("import numpy as np\nfor v in [np.nan, np.inf, -np.inf, np.float64('nan'), np.float32('nan'), 1e30]:\n    a = np.array([1, 2], dtype=int)\n    try:\n        a[0] = v\n    except (ValueError, OverflowError) as e:\n        print(type(e).__name__, e)\na = np.array([1, 2])\na[0] = 2.7\na[1:] = -1.5\nb = np.array([1.0, 2.0])\nb[0] = np.nan\nprint(a, b)");
+    assert_eq!(out, "ValueError cannot convert float NaN to integer\nOverflowError cannot convert float infinity to integer\nOverflowError cannot convert float infinity to integer\nValueError cannot convert float NaN to integer\nValueError cannot convert float NaN to integer\nOverflowError Python int too large to convert to C long\n[ 2 -1] [nan  2.]\n");
+}

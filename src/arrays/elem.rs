@@ -350,6 +350,7 @@ pub fn new_array_for_overwrite(shape: &[usize], dtype: DType) -> ArrayResult<NdA
         shape: shape.to_vec(),
         strides: NdArray::c_strides(shape, dtype.itemsize()),
         dtype,
+        view: false,
     })
 }
 
@@ -372,6 +373,7 @@ pub fn scalar_array(s: Scalar) -> NdArray {
         shape: vec![],
         strides: vec![],
         dtype: dt,
+        view: false,
     }
 }
 
@@ -557,6 +559,7 @@ pub fn broadcast_to(a: &NdArray, shape: &[usize]) -> ArrayResult<NdArray> {
         shape: shape.to_vec(),
         strides,
         dtype: a.dtype,
+        view: true,
     })
 }
 

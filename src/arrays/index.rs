@@ -214,6 +214,7 @@ pub fn resolve(a: &NdArray, key: Vec<Idx>) -> ArrayResult<Target> {
         shape,
         strides,
         dtype: a.dtype,
+        view: true,
     };
     let Some((k, idx)) = adv else {
         return Ok(Target::View(view));

@@ -48,6 +48,9 @@ pub struct NdArray {
     pub shape: Vec<usize>,
     pub strides: Vec<isize>,
     pub dtype: DType,
+    /// Whether this array looks at another array's data (a view: NumPy's `OWNDATA` is
+    /// False); copies and new arrays own theirs.
+    pub view: bool,
 }
 
 impl NdArray {
@@ -86,6 +89,7 @@ impl NdArray {
             shape: shape.to_vec(),
             strides: Self::c_strides(shape, dtype.itemsize()),
             dtype,
+            view: false,
         })
     }
 

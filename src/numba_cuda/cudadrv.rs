@@ -224,6 +224,7 @@ fn host_bytes(rt: &mut Runtime, v: &Value, nbytes: usize, what: &str) -> PyResul
         shape: vec![nbytes],
         strides: vec![1],
         dtype: DType::U8,
+        view: true,
     })
 }
 

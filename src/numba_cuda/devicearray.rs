@@ -177,6 +177,7 @@ pub fn copy_to_host(
                 shape: view.shape.clone(),
                 strides: view.strides.clone(),
                 dtype: view.dtype,
+                view: false,
             })))
         }
         Some(Value::Array(a)) => {

@@ -53,6 +53,7 @@ fn host_alloc_with(
         shape: shape.to_vec(),
         strides: NdArray::c_strides(shape, dtype.itemsize()),
         dtype,
+        view: false,
     };
     if let Some(s) = strides {
         if s.len() != shape.len() {

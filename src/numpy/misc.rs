@@ -266,6 +266,16 @@ pub fn comparisons(m: &Module) {
         },
     );
     m.func(
+        "repeat",
+        "repeat(a, repeats, axis=None)",
+        "Repeat each element (or each slice along axis) of an array.",
+        |rt, a| {
+            let b = a.bind("repeat", &["a", "repeats", "axis="])?;
+            let x = to_ndarray(rt, arg(&b, 0))?;
+            crate::py::ndarray_repeat::repeat_call(rt, &x, &b[1..])
+        },
+    );
+    m.func(
         "matmul",
         "matmul(x1, x2)",
         "Matrix product, batched over leading dimensions with broadcasting.",
@@ -443,9 +453,6 @@ pub fn matmul(x: &NdArray, y: &NdArray) -> PyResult<Value> {
             "matmul: Input operand does not have enough dimensions",
         ));
     }
-    if x.ndim() <= 2 && y.ndim() <= 2 {
-        return dot(x, y);
-    }
     // Promote 1-D operands to matrices, as NumPy does, then drop that axis at the end.
     let (xs, ys) = (x.shape.clone(), y.shape.clone());
     let xm = if xs.len() == 1 {
@@ -464,6 +471,9 @@ pub fn matmul(x: &NdArray, y: &NdArray) -> PyResult<Value> {
         return Err(PyErr::value_error(format!(
             "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})"
         )));
+    }
+    if x.ndim() <= 2 && y.ndim() <= 2 {
+        return dot(x, y);
     }
     let (xb, yb) = (&xm[..xm.len() - 2], &ym[..ym.len() - 2]);
     let batch = crate::arrays::elem::broadcast_shapes(&[xb, yb])?;

@@ -7,7 +7,8 @@
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype helpers and array properties as functions. |
 //! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
-//! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint), so seeded results equal NumPy's bit for bit; and `default_rng` (a PCG64 generator; its values do not match NumPy's). |
+//! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint, shuffle, permutation and choice), so seeded results equal NumPy's bit for bit. |
+//! | `random_generator.rs` | `np.random.default_rng`'s `Generator` on NumPy's stream: SeedSequence, PCG64, Lemire's bounded integers, shuffles and `permutation`. |
 //! | `testing.rs` | `np.testing`: assert_allclose, assert_array_equal, assert_equal, assert_almost_equal, raising AssertionError with NumPy-like reports. |
 //! | `ufunc_object.rs` | NumPy's binary ufuncs as objects (`np.add`, `np.maximum`, ...): the call, and `reduce`, `accumulate` and `outer` (through `sum`/`prod`/`max`/`min`/`all`/`any`/`cumsum`/`cumprod` where NumPy defines them so, else folding the operation along the axis). |
 //! | `ufuncs.rs` | The ufuncs and reductions of the `numpy` module (`np.add`, `np.sin`, `np.round`, `np.sum`, ...): argument handling around the kernels of [`crate::arrays::ufunc`] and [`crate::arrays::reduce`]. |
@@ -23,6 +24,7 @@ pub mod linalg;
 pub mod misc;
 pub mod pyfunc;
 pub mod random;
+pub mod random_generator;
 pub mod testing;
 pub mod ufunc_object;
 pub mod ufuncs;
@@ -363,5 +365,6 @@ fn ndarray_new(rt: &mut Runtime, args: Args) -> PyResult<Value> {
         shape,
         strides,
         dtype: d,
+        view: true,
     })))
 }

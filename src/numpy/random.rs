@@ -1,10 +1,9 @@
 //! `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`,
 //! 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value,
-//! masked rejection for randint), so seeded results equal NumPy's bit for bit; and
-//! `default_rng` (a PCG64 generator; its values do not match NumPy's).
+//! masked rejection for randint, `random_interval` for shuffle and permutation), so seeded
+//! results equal NumPy's bit for bit. `default_rng`'s Generator is in
+//! `random_generator.rs`.
 
-use std::any::Any;
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
@@ -13,7 +12,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
 use crate::py::ndarray_methods::new_shape;
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Module, Object, Value};
+use crate::py::value::{Args, Module, Value};
 
 const N: usize = 624;
 const M: usize = 397;
@@ -170,14 +169,14 @@ impl Default for Global {
     }
 }
 
-fn size_of(v: Option<&Value>) -> PyResult<Option<Vec<usize>>> {
+pub(crate) fn size_of(v: Option<&Value>) -> PyResult<Option<Vec<usize>>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(s) => Ok(Some(new_shape(s)?)),
     }
 }
 
-fn fill_f64(size: Option<Vec<usize>>, mut f: impl FnMut() -> f64) -> PyResult<Value> {
+pub(crate) fn fill_f64(size: Option<Vec<usize>>, mut f: impl FnMut() -> f64) -> PyResult<Value> {
     match size {
         None => Ok(Value::Float(f())),
         Some(shape) => {
@@ -199,7 +198,7 @@ fn dims(args: &Args) -> PyResult<Option<Vec<usize>>> {
     Ok(Some(new_shape(&Value::tuple(args.pos.clone()))?))
 }
 
-fn num(v: Option<&Value>, default: f64) -> PyResult<f64> {
+pub(crate) fn num(v: Option<&Value>, default: f64) -> PyResult<f64> {
     match v {
         None | Some(Value::None) => Ok(default),
         Some(x) => x.as_f64(),
@@ -361,34 +360,67 @@ pub fn module() -> Rc<Module> {
         |rt, a| {
             let x = a.pos.first().cloned().unwrap_or(Value::None);
             let g = &mut rt.state::<Global>().0;
-            shuffle(g, &x)?;
+            shuffle(&x, |i| g.bounded(i))?;
             Ok(Value::None)
         },
     );
     m.func(
+        "permutation",
+        "permutation(x)",
+        "A shuffled arange(x), or a shuffled copy of an array along its first axis.",
+        |rt, a| {
+            let b = a.bind("permutation", &["x"])?;
+            let arr = permutation_source(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+            if matches!(&arr, Value::Array(x) if x.shape.is_empty()) {
+                return Err(PyErr::index_error(
+                    "x must be an integer or at least 1-dimensional",
+                ));
+            }
+            let g = &mut rt.state::<Global>().0;
+            shuffle(&arr, |i| g.bounded(i))?;
+            Ok(arr)
+        },
+    );
+    m.func(
+        "choice",
+        "choice(a, size=None, replace=True, p=None)",
+        "Random samples from arange(a) or from a 1-D array (NumPy's legacy algorithm).",
+        choice,
+    );
+    m.func(
         "default_rng",
         "default_rng(seed=None)",
-        "A new Generator (PCG64-style stream; values differ from NumPy's).",
-        |_rt, a| {
-            let b = a.bind("default_rng", &["seed="])?;
-            let seed = match &b[0] {
-                None | Some(Value::None) => Global::default().0.next_u32() as u64,
-                Some(v) => v.as_index()? as u64,
-            };
-            Ok(Value::object(Generator(RefCell::new(Pcg64::new(seed)))))
-        },
+        "A new Generator on NumPy's PCG64 stream, seeded through SeedSequence.",
+        crate::numpy::random_generator::default_rng,
     );
     Rc::new(m)
 }
 
-/// RandomState.shuffle: for i from n-1 down to 1, swap item i with item bounded(i), so a
-/// seeded shuffle equals NumPy's.
-fn shuffle(g: &mut Mt19937, x: &Value) -> PyResult<()> {
+/// What `permutation(x)` shuffles: `arange(x)` for an int, else a C-contiguous copy of the
+/// array (NumPy shuffles an index array and takes rows, which moves rows the same way).
+pub(crate) fn permutation_source(rt: &mut Runtime, x: &Value) -> PyResult<Value> {
+    if let Value::Int(n) = x {
+        let n = (*n).max(0) as usize;
+        let out = new_array(&[n], DType::I64)?;
+        for (i, v) in out.buf.typed_mut::<i64>(0, n).iter_mut().enumerate() {
+            *v = i as i64;
+        }
+        return Ok(Value::Array(Box::new(out)));
+    }
+    let arr = to_ndarray(rt, x)?;
+    Ok(Value::Array(Box::new(
+        crate::arrays::elem::contiguous_copy(&arr)?,
+    )))
+}
+
+/// RandomState.shuffle / Generator.shuffle: for i from n-1 down to 1, swap item i with
+/// item `j_of(i)` (a draw in [0, i]), so a seeded shuffle equals NumPy's.
+pub(crate) fn shuffle(x: &Value, mut j_of: impl FnMut(u64) -> u64) -> PyResult<()> {
     match x {
         Value::List(l) => {
             let mut l = l.borrow_mut();
             for i in (1..l.len()).rev() {
-                let j = g.bounded(i as u64) as usize;
+                let j = j_of(i as u64) as usize;
                 l.swap(i, j);
             }
             Ok(())
@@ -410,7 +442,7 @@ fn shuffle(g: &mut Mt19937, x: &Value) -> PyResult<()> {
             };
             let mut tmp = crate::arrays::alloc::vec_filled(0u8, row, "a row")?;
             for i in (1..n).rev() {
-                let j = g.bounded(i as u64) as usize;
+                let j = j_of(i as u64) as usize;
                 if i == j || row == 0 {
                     continue;
                 }
@@ -430,177 +462,135 @@ fn shuffle(g: &mut Mt19937, x: &Value) -> PyResult<()> {
     }
 }
 
-/// PCG64 (XSL-RR 128/64) for `default_rng`.
-struct Pcg64 {
-    state: u128,
-    inc: u128,
-}
-
-impl Pcg64 {
-    const MUL: u128 = 0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645;
-    fn new(seed: u64) -> Pcg64 {
-        // Expand the seed with splitmix64 into state and stream.
-        let mut s = seed;
-        let mut mix = || {
-            s = s.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        let st = ((mix() as u128) << 64) | mix() as u128;
-        let inc = (((mix() as u128) << 64) | mix() as u128) | 1;
-        let mut p = Pcg64 { state: 0, inc };
-        p.step();
-        p.state = p.state.wrapping_add(st);
-        p.step();
-        p
-    }
-    fn step(&mut self) {
-        self.state = self.state.wrapping_mul(Self::MUL).wrapping_add(self.inc);
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.step();
-        let s = self.state;
-        let rot = (s >> 122) as u32;
-        (((s >> 64) as u64) ^ (s as u64)).rotate_right(rot)
-    }
-    fn next_double(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / 9007199254740992.0)
-    }
-    fn gauss(&mut self) -> f64 {
-        loop {
-            let x1 = 2.0 * self.next_double() - 1.0;
-            let x2 = 2.0 * self.next_double() - 1.0;
-            let r2 = x1 * x1 + x2 * x2;
-            if r2 < 1.0 && r2 != 0.0 {
-                return x2 * (-2.0 * r2.ln() / r2).sqrt();
+/// `np.random.choice` on the legacy stream: `randint(0, n, size)` with replacement, the
+/// head of `permutation(n)` without, and `searchsorted` of the cumulative `p` on
+/// `random_sample(size)` with probabilities.
+fn choice(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    let b = a.bind("choice", &["a", "size=", "replace=", "p="])?;
+    let src = b[0].clone().unwrap_or(Value::None);
+    // The population: arange(n), a list's items, or a 1-D array.
+    let (n, items, pool) = match &src {
+        Value::Int(n) if *n <= 0 => {
+            return Err(PyErr::value_error(
+                "a must be a positive integer unless no samples are taken",
+            ))
+        }
+        Value::Int(n) => (*n as usize, None, None),
+        Value::List(l) => (l.borrow().len(), Some(l.borrow().clone()), None),
+        Value::Tuple(t) => (t.len(), Some(t.to_vec()), None),
+        v => {
+            let arr = to_ndarray(rt, v)?;
+            if arr.shape.len() != 1 {
+                return Err(PyErr::value_error("a must be 1-dimensional or an integer"));
             }
+            (arr.shape[0], None, Some(arr))
+        }
+    };
+    if n == 0 {
+        return Err(PyErr::value_error(
+            "a cannot be empty unless no samples are taken",
+        ));
+    }
+    let size = size_of(b[1].as_ref())?;
+    let count: usize = size.as_ref().map_or(1, |s| s.iter().product());
+    crate::arrays::alloc::check(count, 8, "a sample")?;
+    let replace = match &b[2] {
+        None => true,
+        Some(v) => rt.truthy(v)?,
+    };
+    let probs = match &b[3] {
+        None | Some(Value::None) => None,
+        Some(p) => Some(probabilities(rt, p, n)?),
+    };
+    let g = &mut rt.state::<Global>().0;
+    let idx: Vec<usize> = match (replace, probs) {
+        (true, None) => (0..count)
+            .map(|_| g.bounded(n as u64 - 1) as usize)
+            .collect(),
+        (true, Some(cdf)) => (0..count)
+            .map(|_| {
+                let u = g.next_double();
+                cdf.partition_point(|&c| c <= u).min(n - 1)
+            })
+            .collect(),
+        (false, None) => {
+            if count > n {
+                return Err(PyErr::value_error(
+                    "Cannot take a larger sample than population when 'replace=False'",
+                ));
+            }
+            let mut perm: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                perm.swap(i, g.bounded(i as u64) as usize);
+            }
+            perm.truncate(count);
+            perm
+        }
+        (false, Some(_)) => {
+            return Err(PyErr::not_implemented(
+                "nbcuda's np.random.choice does not take p with replace=False",
+            ))
+        }
+    };
+    if let Some(arr) = &pool {
+        let offsets: Vec<usize> = idx
+            .iter()
+            .map(|&i| (arr.offset as isize + i as isize * arr.strides[0]) as usize)
+            .collect();
+        let shape = size.clone().unwrap_or_default();
+        let out = crate::arrays::index::gather(arr, &shape, &offsets)?;
+        return Ok(match size {
+            None => Value::Scalar(crate::arrays::elem::first_scalar(&out)),
+            Some(_) => Value::Array(Box::new(out)),
+        });
+    }
+    let picked: Vec<Value> = idx
+        .iter()
+        .map(|&i| match &items {
+            Some(v) => v[i].clone(),
+            None => Value::Int(i as i64),
+        })
+        .collect();
+    match size {
+        None => Ok(picked.into_iter().next().unwrap_or(Value::None)),
+        Some(shape) => {
+            let flat = to_ndarray(rt, &Value::list(picked))?;
+            let dims: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
+            Ok(Value::Array(Box::new(crate::py::ndarray_methods::reshape(
+                &flat, &dims,
+            )?)))
         }
     }
 }
 
-/// `np.random.Generator`.
-struct Generator(RefCell<Pcg64>);
-
-impl Object for Generator {
-    fn type_name(&self) -> String {
-        "Generator".into()
+/// `p` checked as NumPy's legacy `choice` checks it, as its normalised cumulative sums.
+fn probabilities(rt: &mut Runtime, p: &Value, n: usize) -> PyResult<Vec<f64>> {
+    let p = crate::arrays::elem::cast(&to_ndarray(rt, p)?, DType::F64)?;
+    let p = crate::arrays::elem::read_vec::<f64>(&p);
+    if p.len() != n {
+        return Err(PyErr::value_error("'a' and 'p' must have same size"));
     }
-    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok("Generator(PCG64)".into())
+    if p.iter().any(|&x| x < 0.0) {
+        return Err(PyErr::value_error("probabilities are not non-negative"));
     }
-    fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        let me = self.clone();
-        Ok(Some(match name {
-            "random" => Value::method(
-                &me,
-                "Generator.random",
-                "random(size=None, dtype=float64)",
-                "Uniform samples in [0, 1).",
-                |g, rt, a| {
-                    let b = a.bind("random", &["size=", "dtype=", "out="])?;
-                    let size = size_of(b[0].as_ref())?;
-                    let v = fill_f64(size, || g.0.borrow_mut().next_double())?;
-                    cast_opt(rt, v, &b[1])
-                },
-            ),
-            "normal" | "standard_normal" => {
-                let std_only = name == "standard_normal";
-                Value::method(
-                    &me,
-                    "Generator.normal",
-                    "normal(loc=0.0, scale=1.0, size=None)",
-                    "Normal samples.",
-                    move |g, rt, a| {
-                        let (loc, scale, size, dt) = if std_only {
-                            let b = a.bind("standard_normal", &["size=", "dtype="])?;
-                            (0.0, 1.0, size_of(b[0].as_ref())?, b[1].clone())
-                        } else {
-                            let b = a.bind("normal", &["loc=", "scale=", "size="])?;
-                            (
-                                num(b[0].as_ref(), 0.0)?,
-                                num(b[1].as_ref(), 1.0)?,
-                                size_of(b[2].as_ref())?,
-                                None,
-                            )
-                        };
-                        let v = fill_f64(size, || loc + scale * g.0.borrow_mut().gauss())?;
-                        cast_opt(rt, v, &dt)
-                    },
-                )
-            }
-            "uniform" => Value::method(
-                &me,
-                "Generator.uniform",
-                "uniform(low=0.0, high=1.0, size=None)",
-                "Uniform samples.",
-                |g, _rt, a| {
-                    let b = a.bind("uniform", &["low=", "high=", "size="])?;
-                    let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
-                    fill_f64(size_of(b[2].as_ref())?, || {
-                        lo + (hi - lo) * g.0.borrow_mut().next_double()
-                    })
-                },
-            ),
-            "integers" => Value::method(
-                &me,
-                "Generator.integers",
-                "integers(low, high=None, size=None, dtype=int64, endpoint=False)",
-                "Random integers.",
-                |g, rt, a| {
-                    let b = a.bind(
-                        "integers",
-                        &["low", "high=", "size=", "dtype=", "endpoint="],
-                    )?;
-                    let low = b[0]
-                        .as_ref()
-                        .map(|v| v.as_index())
-                        .transpose()?
-                        .unwrap_or(0);
-                    let (lo, mut hi) = match &b[1] {
-                        None | Some(Value::None) => (0, low),
-                        Some(h) => (low, h.as_index()?),
-                    };
-                    if matches!(b[4], Some(Value::Bool(true))) {
-                        hi += 1;
-                    }
-                    if lo >= hi {
-                        return Err(PyErr::value_error("low >= high"));
-                    }
-                    let span = (hi as i128 - lo as i128) as u128;
-                    let d = match &b[3] {
-                        None | Some(Value::None) => DType::I64,
-                        Some(v) => dtype_from_value(rt, v)?,
-                    };
-                    let draw = || {
-                        Scalar::I64(
-                            (lo as i128 + (g.0.borrow_mut().next_u64() as u128 % span) as i128)
-                                as i64,
-                        )
-                        .cast(d)
-                    };
-                    match size_of(b[2].as_ref())? {
-                        None => Ok(Value::Scalar(draw())),
-                        Some(shape) => {
-                            let out = new_array(&shape, d)?;
-                            for i in 0..out.size() {
-                                out.buf.write(i * d.itemsize(), &draw().to_bytes());
-                            }
-                            Ok(Value::Array(Box::new(out)))
-                        }
-                    }
-                },
-            ),
-            _ => return Ok(None),
-        }))
+    let total: f64 = p.iter().sum();
+    if (total - 1.0).abs() > f64::EPSILON.sqrt() {
+        return Err(PyErr::value_error("probabilities do not sum to 1"));
     }
-    fn as_any(&self) -> &dyn Any {
-        self
+    let mut cdf = Vec::with_capacity(n); // bounded: one per item of `a`
+    let mut acc = 0.0;
+    for x in &p {
+        acc += x;
+        cdf.push(acc);
     }
+    let last = acc;
+    for c in &mut cdf {
+        *c /= last;
+    }
+    Ok(cdf)
 }
 
-fn cast_opt(rt: &mut Runtime, v: Value, dt: &Option<Value>) -> PyResult<Value> {
+pub(crate) fn cast_opt(rt: &mut Runtime, v: Value, dt: &Option<Value>) -> PyResult<Value> {
     match (dt, &v) {
         (Some(d), Value::Array(a)) if !d.is_none() => Ok(Value::Array(Box::new(
             crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,

@@ -13,6 +13,7 @@
 //! | `ndarray_attrs.rs` | The Python face of host arrays: what the interpreter calls for attribute access, indexing, operators, printing and conversion of NumPy arrays and scalars. |
 //! | `ndarray_docs.rs` | Signatures and one-paragraph docs of the ndarray methods, for `arr.sum?`, inspection and keyword completion inside calls (`arr.sum(ax` → `axis=`). |
 //! | `ndarray_methods.rs` | ndarray attributes and methods (`a.shape`, `a.reshape(...)`, `a.sum(axis=0)` ...), and the shape manipulations they share with the `numpy` module functions. |
+//! | `ndarray_repeat.rs` | `np.repeat` and `ndarray.repeat`: scalar or per-element repeats, flattened or along an axis, with NumPy's errors. |
 //! | `promote.rs` | NEP 50 for Python scalars: the dtype a Python `int`, `float` or `bool` takes next to an array or NumPy scalar (the dtype table itself is [`crate::arrays::promote`]). |
 //! | `records.rs` | Structured arrays of uint64 fields (Numba's xoroshiro128p states) with NumPy's face: `(n,)` shape, `np.void` records, field views, repr, `==`, `np.unique`. |
 //! | `registry.rs` | The registries the engine fills and the interpreter reads: importable modules (built on first import, then cached for the session) and magics beyond the interpreter's own. |
@@ -27,6 +28,7 @@ pub mod function;
 pub mod ndarray_attrs;
 pub mod ndarray_docs;
 pub mod ndarray_methods;
+pub mod ndarray_repeat;
 pub mod promote;
 pub mod records;
 pub mod registry;

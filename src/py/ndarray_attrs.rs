@@ -105,10 +105,36 @@ pub fn check_writeable(a: &NdArray, what: &str) -> PyResult<()> {
     Ok(())
 }
 
+/// NumPy 2 converts a float scalar stored into an integer array as Python's `int()` does,
+/// so NaN and infinities raise instead of storing garbage (arrays of floats still cast).
+fn check_float_into_int(value: &Value, dtype: DType) -> PyResult<()> {
+    if !dtype.is_integer() {
+        return Ok(());
+    }
+    let f = match value {
+        Value::Float(f) => *f,
+        Value::Scalar(s) if s.dtype().is_float() => s.as_f64(),
+        _ => return Ok(()),
+    };
+    if f.is_nan() {
+        return Err(PyErr::value_error("cannot convert float NaN to integer"));
+    }
+    if f.is_infinite() {
+        return Err(PyErr::overflow("cannot convert float infinity to integer"));
+    }
+    // i64's range, whose bounds are exactly -2**63 and 2**63 as floats.
+    let limit = 2f64.powi(63);
+    if dtype.is_signed() && !(-limit..limit).contains(&f) {
+        return Err(PyErr::overflow("Python int too large to convert to C long"));
+    }
+    Ok(())
+}
+
 /// `arr[key] = value` with broadcasting.
 pub fn array_setitem(a: &NdArray, key: &Value, value: &Value, rt: &mut Runtime) -> PyResult<()> {
     check_writeable(a, "assignment destination")?;
     let keys = parse_key(rt, key)?;
+    check_float_into_int(value, a.dtype)?;
     let val = value_for(rt, value, a.dtype)?;
     match resolve(a, keys)? {
         Target::View(v) => Ok(copy_into(&v, &val)?),
@@ -159,8 +185,8 @@ pub fn binary_op(op: BinOp, lhs: &Value, rhs: &Value, rt: &mut Runtime) -> PyRes
         return Ok(None);
     };
     if op == BinOp::MatMul {
-        let dot = crate::py::ndarray_methods::numpy_function(rt, "dot")?
-            .ok_or_else(|| PyErr::internal("np.dot"))?;
+        let dot = crate::py::ndarray_methods::numpy_function(rt, "matmul")?
+            .ok_or_else(|| PyErr::internal("np.matmul"))?;
         return rt
             .call(
                 &dot,

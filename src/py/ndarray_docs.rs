@@ -129,6 +129,10 @@ pub fn method_doc(name: &str) -> Option<(&'static str, &'static str)> {
             "swapaxes(axis1, axis2)",
             "A view with the two axes exchanged.",
         ),
+        "repeat" => (
+            "repeat(repeats, axis=None)",
+            "Each element (or each slice along axis) repeated; flattened when axis is None.",
+        ),
         _ => return None,
     })
 }

@@ -91,9 +91,12 @@ pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
     } else {
         contiguous_copy(a)?
     };
+    // A view when the data was contiguous; a fresh copy owns its data.
+    let view = a.is_c_contiguous();
     Ok(NdArray {
         strides: NdArray::c_strides(&new, a.dtype.itemsize()),
         shape: new,
+        view,
         ..base
     })
 }
@@ -139,6 +142,7 @@ pub fn transpose(a: &NdArray, axes: Option<Vec<isize>>) -> PyResult<NdArray> {
     Ok(NdArray {
         shape: perm.iter().map(|&i| a.shape[i]).collect(),
         strides: perm.iter().map(|&i| a.strides[i]).collect(),
+        view: true,
         ..a.clone()
     })
 }
@@ -160,6 +164,7 @@ pub fn squeeze(a: &NdArray, axis: Option<isize>) -> PyResult<NdArray> {
     Ok(NdArray {
         shape: keep.iter().map(|&i| a.shape[i]).collect(),
         strides: keep.iter().map(|&i| a.strides[i]).collect(),
+        view: true,
         ..a.clone()
     })
 }
@@ -201,6 +206,7 @@ const METHODS: &[&str] = &[
     "sort",
     "argsort",
     "swapaxes",
+    "repeat",
 ];
 const ATTRS: &[&str] = &[
     "T", "dtype", "flags", "itemsize", "nbytes", "ndim", "shape", "size", "strides", "flat",
@@ -232,7 +238,7 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
         "flags" => crate::py::flags::Flags::value(
             a.is_c_contiguous(),
             a.is_f_contiguous(),
-            a.offset == 0 && a.buf.len() == a.nbytes(),
+            !a.view && a.offset == 0 && a.buf.len() == a.nbytes(),
             Some(a.buf.clone()),
         ),
         m if METHODS.contains(&m) => method(a.clone(), m),
@@ -306,6 +312,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             };
             Ok(Value::Array(Box::new(reshape_order(a, &shape, &order)?)))
         }
+        "repeat" => crate::py::ndarray_repeat::repeat_method(rt, a, args),
         "ravel" | "flatten" => {
             let r = ravel(a)?;
             Ok(Value::Array(if name == "flatten" {
@@ -432,6 +439,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
                 dtype: d,
                 shape,
                 strides,
+                view: true,
                 ..a.clone()
             })))
         }

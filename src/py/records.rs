@@ -260,6 +260,7 @@ impl RecordArray {
             offset: (self.data.offset as isize + f as isize * self.data.strides[n]) as usize,
             shape: self.data.shape[..n].to_vec(),
             strides: self.data.strides[..n].to_vec(),
+            view: true,
             ..self.data.clone()
         }
     }
