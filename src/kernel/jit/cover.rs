@@ -15,11 +15,14 @@
 
 use crate::arrays::operator::Arith;
 use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::jit::regions;
 
 /// Why `k` stays with the interpreter, or None when the JIT covers it.
 pub fn unsupported(k: &Kernel) -> Option<String> {
-    if k.uses_block || !k.shared.is_empty() {
-        return Some("barriers or shared memory".into());
+    if regions::blockwise(k) {
+        if let Err(why) = regions::plan(k) {
+            return Some(why);
+        }
     }
     if k.ret.is_some() {
         return Some("a host function's return value".into());
@@ -34,7 +37,6 @@ fn ops(ss: &[Stmt]) -> Option<String> {
     ss.iter().find_map(|s| match s {
         Stmt::Inst(i) => match &i.op {
             Op::Print(_) => Some("print".into()),
-            Op::Barrier(..) => Some("a barrier".into()),
             Op::Raise { .. } => Some("raise".into()),
             _ => None,
         },
@@ -177,7 +179,11 @@ fn shared_updates(k: &Kernel) -> Option<String> {
         f.walk(&k.body, Dep::default());
         passes += 1;
     }
-    if f.grid_stride && crate::kernel::jit::lockstep::lockstep(k).is_none() {
+    // A blockwise kernel's blocks run one at a time in the interpreter too.
+    if f.grid_stride
+        && !regions::blockwise(k)
+        && crate::kernel::jit::lockstep::lockstep(k).is_none()
+    {
         return Some("a grid-stride loop that cannot run in lockstep".into());
     }
     // A single-definition copy names the same value as its source.

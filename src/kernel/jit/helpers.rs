@@ -35,7 +35,7 @@ unsafe impl Sync for JArr {}
 /// `offset_of!`; the rest is for the helpers.
 #[repr(C)]
 pub(crate) struct Ctx<'a> {
-    /// One descriptor per array slot (parameters, then constant arrays, then local arrays).
+    /// One descriptor per array slot (parameters, then constant, local and shared arrays).
     pub arrs: *const JArr,
     /// Canonical bits of every parameter (0 for arrays).
     pub scalars: *const u64,
@@ -48,6 +48,8 @@ pub(crate) struct Ctx<'a> {
     /// A lockstep kernel's per-lane state (see `lockstep.rs`): two words per lane of the
     /// chunk, the loop counter and whether the lane has left the loop.
     pub lanes: *mut i64,
+    /// A blockwise kernel's per-thread slots (see `blockwise.rs`).
+    pub slots: *mut u8,
     /// Set to 1 by a helper that stored a fault in `fault`.
     pub status: i64,
     pub p: &'a Prepared<'a>,

@@ -33,7 +33,7 @@ pub struct Lockstep {
 pub fn lockstep(k: &Kernel) -> Option<Lockstep> {
     // Each thread's local arrays live in one buffer per worker, reused thread after
     // thread: a round would hand one lane's local values to the next.
-    if !k.local.is_empty() {
+    if !k.local.is_empty() || crate::kernel::jit::regions::blockwise(k) {
         return None;
     }
     let (last, prologue) = k.body.split_last()?;

@@ -20,8 +20,8 @@ use cranelift_module::{FuncId, Module};
 use crate::arrays::dtype::DType;
 use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::helpers::{code, Ctx, JArr, RNG};
-use crate::kernel::jit::lockstep;
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
+use crate::kernel::jit::{lockstep, regions};
 use crate::kernel::types::{Layout, Ty};
 
 /// Back-edges between two polls of the cancel flag: a poll is a call, a back-edge only a
@@ -51,13 +51,13 @@ pub(crate) fn local_offsets(k: &Kernel) -> (Vec<usize>, usize) {
     (offs, at)
 }
 
-/// The array slot of `a`: parameters, then constant arrays, then local arrays.
+/// The array slot of `a`: parameters, then constant arrays, local arrays, shared arrays.
 pub(crate) fn slot(k: &Kernel, a: ArrRef) -> Option<usize> {
     match a {
         ArrRef::Param(i) => Some(i as usize),
         ArrRef::Const(i) => Some(k.params.len() + i as usize),
         ArrRef::Local(i) => Some(k.params.len() + k.consts.len() + i as usize),
-        ArrRef::Shared(_) => None,
+        ArrRef::Shared(i) => Some(k.params.len() + k.consts.len() + k.local.len() + i as usize),
     }
 }
 
@@ -245,6 +245,35 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             let base = b.ins().iadd_imm_s(local_ptr, loffs[j] as i64);
             fixed(&mut b, s, base, d);
         }
+        // Shared arrays: this worker's buffers, a dynamic one's extent set by the launch.
+        for (j, d) in k.shared.iter().enumerate() {
+            let s = k.params.len() + k.consts.len() + k.local.len() + j;
+            let at = (s * jsz) as i32;
+            let base = b
+                .ins()
+                .load(I64, flags(), arrs_ptr, at + offset_of!(JArr, base) as i32);
+            let shape = if d.dynamic {
+                let o = at + offset_of!(JArr, shape) as i32;
+                vec![b.ins().load(I64, flags(), arrs_ptr, o)]
+            } else {
+                d.shape
+                    .iter()
+                    .map(|&n| b.ins().iconst(I64, n as i64))
+                    .collect()
+            };
+            let offset = b.ins().iconst(I64, 0);
+            let dtype = d.dtype;
+            let strides = Vec::new();
+            let av = ArrVals {
+                base,
+                offset,
+                shape,
+                strides,
+                dtype,
+                slot: s,
+            };
+            arrs.insert(s, av);
+        }
         let scalars = k
             .params
             .iter()
@@ -321,8 +350,18 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             let g = b.ins().imul(x, bdim[ax]);
             b.def_var(gbase[ax], g);
         }
-        b.def_var(t[2], zero64);
-        b.ins().jump(heads[2], &[]);
+        let plan = if regions::blockwise(k) {
+            Some(regions::plan(k)?)
+        } else {
+            None
+        };
+        let blockwise_entry = b.create_block();
+        if plan.is_some() {
+            b.ins().jump(blockwise_entry, &[]);
+        } else {
+            b.def_var(t[2], zero64);
+            b.ins().jump(heads[2], &[]);
+        }
         // Axis z outermost, x innermost: thread ids grow as the interpreter's lanes do.
         for ax in (0..3).rev() {
             b.switch_to_block(heads[ax]);
@@ -402,10 +441,21 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 l.b.def_var(round, r);
                 l.b.ins().jump(round_head, &[]);
             }
-            None => {
-                l.stmts(&k.body)?;
-                l.b.ins().jump(next_thread, &[]);
-            }
+            None => match &plan {
+                Some(plan) => {
+                    // The thread loop built above stays unreachable.
+                    l.b.ins().jump(next_thread, &[]);
+                    l.b.switch_to_block(blockwise_entry);
+                    let slots =
+                        l.b.ins()
+                            .load(I64, flags(), ctx, offset_of!(Ctx, slots) as i32);
+                    l.blockwise(plan, slots, block_next)?;
+                }
+                None => {
+                    l.stmts(&k.body)?;
+                    l.b.ins().jump(next_thread, &[]);
+                }
+            },
         }
         l.b.seal_all_blocks();
         Ok(())
@@ -540,7 +590,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
     }
 
     /// Jump back to `head`, polling the cancel flag every [`POLL_EVERY`] back-edges.
-    fn back_edge(&mut self, head: Block) -> Result<(), Unsupported> {
+    pub(super) fn back_edge(&mut self, head: Block) -> Result<(), Unsupported> {
         let left = self.b.use_var(self.budget);
         let left = self.b.ins().iadd_imm_s(left, -1);
         self.b.def_var(self.budget, left);

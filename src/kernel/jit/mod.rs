@@ -3,18 +3,22 @@
 //! interpreter runs them. The interpreter ([`crate::kernel::exec`]) stays the reference:
 //! every result of this tier must be bit-identical to it, which is why everything whose
 //! semantics are more than one machine instruction calls the interpreter's own Rust
-//! functions. Kernels it does not cover (barriers, shared memory, `print`, shared
-//! read-modify-writes, grid-stride loops that cannot run in lockstep: see `cover.rs`) and launches
+//! functions. Kernels with barriers or shared memory run block by block, region by region
+//! (`regions.rs`, `blockwise.rs`). Kernels it does not cover (barriers threads may reach
+//! apart, `print`, read-modify-writes threads may race on, grid-stride loops that cannot
+//! run in lockstep: see `cover.rs`) and launches
 //! whose arrays it cannot prove in range keep the interpreter. `NBCUDA_EXECUTOR=interp`
 //! turns the tier off; `NBCUDA_JIT_LOG` logs each kernel's compile time or why it stays
 //! interpreted, and `NBCUDA_JIT_DUMP` prints its Cranelift IR and machine code.
 //!
 //! | file | holds |
 //! |---|---|
+//! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers live across regions in per-thread slots, returned threads sitting out, a barrier loop run once per block. |
 //! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
-//! | `cover.rs` | Which kernels the tier takes: no barriers, shared memory or print, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
+//! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
 //! | `lockstep.rs` | Which kernels run their grid-stride loop in lockstep rounds (one iteration of every lane of a chunk per round, the interpreter's order) rather than thread by thread. |
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the cancel poll. |
+//! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
 //!
@@ -23,11 +27,13 @@
 //! blocks spread over the workers, the first fault by block as the interpreter picks it).
 
 pub mod access;
+pub mod blockwise;
 pub mod cover;
 pub mod helpers;
 pub mod lockstep;
 pub mod lower;
 pub mod ops;
+pub mod regions;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -55,6 +61,10 @@ pub struct JitCode {
     pub compile_time: Duration,
     /// Whether the code runs its grid-stride loop in lockstep rounds (`lockstep.rs`).
     pub lockstep: bool,
+    /// A blockwise kernel's slot words per thread (0 for other kernels).
+    words: usize,
+    /// Block axes whose extent must be 1 for this code (bit per axis, `regions.rs`).
+    flat: u8,
     /// Owns the executable memory `entry` points into.
     module: Option<JITModule>,
 }
@@ -236,6 +246,11 @@ fn c_contiguous(d: &ArrDesc) -> bool {
 
 fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
     let start = Instant::now();
+    let plan = if regions::blockwise(k) {
+        Some(regions::plan(k)?)
+    } else {
+        None
+    };
     let mut flag_builder = settings::builder();
     flag_builder
         .set("opt_level", "speed")
@@ -307,6 +322,8 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
         entry,
         compile_time: start.elapsed(),
         lockstep: lockstep::lockstep(k).is_some(),
+        words: plan.as_ref().map_or(0, |p| p.words),
+        flat: plan.as_ref().map_or(0, |p| p.flat),
         module: Some(module),
     })
 }
@@ -347,6 +364,9 @@ struct Worker {
     arrs: Vec<JArr>,
     descs: Vec<ArrDesc>,
     _local: Option<Buffer>,
+    _shared: Vec<Buffer>,
+    /// A blockwise kernel's per-thread slots (`blockwise.rs`).
+    slots: Vec<u64>,
     local_ptr: *mut u8,
     /// A lockstep kernel's per-lane state: two words per lane of a chunk.
     lanes: Vec<i64>,
@@ -357,6 +377,7 @@ fn worker(
     base: &[JArr],
     descs: &[ArrDesc],
     lanes: usize,
+    words: usize,
 ) -> Result<Worker, KernelFault> {
     let k = p.k;
     let (offs, total) = lower::local_offsets(k);
@@ -382,10 +403,38 @@ fn worker(
         arrs.push(jarr(&dd));
         ds.push(dd);
     }
+    // Shared memory as the interpreter's: zeroed once per worker, then left as each
+    // block leaves it for the next block the worker runs.
+    let dyn_bytes = p.cfg.dynamic_shared_bytes;
+    let mut shared = Vec::new();
+    for d in &k.shared {
+        let bytes = if d.dynamic { dyn_bytes } else { d.bytes() };
+        let buf = Buffer::zeroed(bytes.max(8)).map_err(|e| {
+            fault(
+                "MemoryError",
+                format!("cannot allocate {} bytes of shared memory", e.bytes),
+            )
+        })?;
+        // SAFETY: the worker owns this buffer for as long as these descriptors are used.
+        let mem = unsafe { RawMem::new(buf.as_ptr(), buf.len()) };
+        let shape = if d.dynamic {
+            vec![dyn_bytes / d.dtype.itemsize()]
+        } else {
+            d.shape.clone()
+        };
+        let st = crate::arrays::NdArray::c_strides(&shape, d.dtype.itemsize());
+        let dd = desc(mem, 0, &shape, &st, d.dtype);
+        arrs.push(jarr(&dd));
+        ds.push(dd);
+        shared.push(buf);
+    }
     Ok(Worker {
         arrs,
         descs: ds,
         _local: local,
+        _shared: shared,
+        // bounded: at most 1024 threads (prepare) times the kernel's registers.
+        slots: vec![0; words * p.cfg.threads_per_block()],
         local_ptr,
         // bounded: a chunk's lanes, at most the interpreter's WIDE_LANES or one block.
         lanes: vec![0; 2 * lanes],
@@ -430,6 +479,12 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
         return None;
     }
     let code = code_for_shapes(p.k, &shape_classes(p.k, &descs))?;
+    let long = (0..3)
+        .filter(|&ax| p.cfg.block[ax] > 1)
+        .fold(0u8, |m, ax| m | 1 << ax);
+    if code.flat & long != 0 {
+        return None;
+    }
     let base: Vec<JArr> = descs.iter().map(jarr).collect();
     let nblocks = p.cfg.blocks();
     let threads = p.cfg.threads_per_block();
@@ -465,7 +520,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             return;
         }
         let first = chunk * per_chunk;
-        let w = match w.get_or_insert_with(|| worker(p, &base, &descs, lanes)) {
+        let w = match w.get_or_insert_with(|| worker(p, &base, &descs, lanes, code.words)) {
             Ok(w) => w,
             Err(f) => {
                 record(first, f.clone());
@@ -481,6 +536,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             end: (first + per_chunk).min(nblocks) as i64,
             local: w.local_ptr,
             lanes: w.lanes.as_mut_ptr(),
+            slots: w.slots.as_mut_ptr().cast(),
             status: 0,
             p,
             descs: &w.descs,

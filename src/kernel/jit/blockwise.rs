@@ -1,0 +1,218 @@
+//! Lowering of kernels with barriers or shared memory (see `regions.rs` for which): each
+//! block runs its regions in order, each region looped over the block's threads. A
+//! region's registers kept in slots are loaded from the thread's slots when it starts and
+//! stored back when it ends; a thread that returns sets its exit flag (slot word 0) and
+//! sits out the regions after. A barrier loop runs once per block: a `break` or
+//! `continue` of it inside a region ends the thread's region and leaves a code in a
+//! block-level flag that every running thread sets alike, and the region's end follows it.
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_frontend::Variable;
+use cranelift_module::Module;
+
+use crate::kernel::ir::Stmt;
+use crate::kernel::jit::lower::{cl_type, flags, Lower, Unsupported};
+use crate::kernel::jit::regions::{parts, touched, Part, Plan};
+
+/// Block-level state of a blockwise kernel's code.
+pub(super) struct Bw<'p> {
+    plan: &'p Plan,
+    /// This worker's slots: `words` 8-byte words per thread of the block.
+    slots: Value,
+    flag: Variable,
+    ran: Variable,
+    /// The current thread's first slot word.
+    tbase: Variable,
+    /// Where the block ends (every thread has returned, or the body is done).
+    block_done: Block,
+    /// Barrier loops around the code being emitted: (id, exit, latch).
+    loops: Vec<(u32, Block, Block)>,
+}
+
+impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
+    /// Emit the whole block from the current position, then go to `block_done`.
+    pub(super) fn blockwise(
+        &mut self,
+        plan: &Plan,
+        slots: Value,
+        block_done: Block,
+    ) -> Result<(), Unsupported> {
+        let var = |l: &mut Self| {
+            let v = l.b.declare_var(I64);
+            let z = l.b.ins().iconst(I64, 0);
+            l.b.def_var(v, z);
+            v
+        };
+        let (flag, ran, tbase) = (var(self), var(self), var(self));
+        let mut bw = Bw {
+            plan,
+            slots,
+            flag,
+            ran,
+            tbase,
+            block_done,
+            loops: Vec::new(),
+        };
+        // Every thread starts running.
+        let after = self.thread_loop();
+        let tb = self.thread_base(&bw);
+        let z = self.b.ins().iconst(I64, 0);
+        self.b.ins().store(flags(), z, tb, 0);
+        let next = self.next_thread;
+        self.b.ins().jump(next, &[]);
+        self.b.switch_to_block(after);
+        let k = self.k;
+        self.seq(&mut bw, &k.body)?;
+        self.b.ins().jump(block_done, &[]);
+        Ok(())
+    }
+
+    /// The address of the current thread's slots.
+    fn thread_base(&mut self, bw: &Bw) -> Value {
+        let tl = self.tlin();
+        let off = self.b.ins().imul_imm_s(tl, 8 * bw.plan.words as i64);
+        self.b.ins().iadd(bw.slots, off)
+    }
+
+    fn seq(&mut self, bw: &mut Bw, ss: &[Stmt]) -> Result<(), Unsupported> {
+        for p in parts(ss) {
+            match p {
+                Part::Region(r) => self.region(bw, r)?,
+                Part::Loop(id, body, latch) => {
+                    let (head, latch_b, exit) = (
+                        self.b.create_block(),
+                        self.b.create_block(),
+                        self.b.create_block(),
+                    );
+                    self.b.ins().jump(head, &[]);
+                    self.b.switch_to_block(head);
+                    bw.loops.push((id, exit, latch_b));
+                    self.seq(bw, body)?;
+                    self.b.ins().jump(latch_b, &[]);
+                    self.b.switch_to_block(latch_b);
+                    self.seq(bw, latch)?;
+                    bw.loops.pop();
+                    self.back_edge(head)?;
+                    self.b.switch_to_block(exit);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One region, looped over the block's threads that have not returned.
+    fn region(&mut self, bw: &mut Bw, r: &[Stmt]) -> Result<(), Unsupported> {
+        let (used, defined) = touched(r, self.k.regs.len());
+        let z = self.b.ins().iconst(I64, 0);
+        self.b.def_var(bw.flag, z);
+        self.b.def_var(bw.ran, z);
+        let after = self.thread_loop();
+        let next = self.next_thread;
+        let tb = self.thread_base(bw);
+        self.b.def_var(bw.tbase, tb);
+        let exited = self.b.ins().load(I64, flags(), tb, 0);
+        let live = self.b.create_block();
+        self.b.ins().brif(exited, next, &[], live, &[]);
+        self.b.switch_to_block(live);
+        let one = self.b.ins().iconst(I64, 1);
+        self.b.def_var(bw.ran, one);
+        for (x, word) in bw.plan.slot.iter().enumerate() {
+            if let (Some(w), true) = (word, used[x]) {
+                let ty = cl_type(self.k.regs[x]);
+                let v = self.b.ins().load(ty, flags(), tb, 8 * *w as i32);
+                self.b.def_var(self.vars[x], v);
+            }
+        }
+        let (end, exit) = (self.b.create_block(), self.b.create_block());
+        // A barrier loop's `break` and `continue` end the region with its code.
+        let mut stubs = Vec::new();
+        self.loops.clear();
+        for (at, (id, _, _)) in bw.loops.iter().enumerate() {
+            let (brk, cont) = (self.b.create_block(), self.b.create_block());
+            stubs.push((brk, 2 * at as i64 + 1));
+            stubs.push((cont, 2 * at as i64 + 2));
+            self.loops.push((*id, brk, cont));
+        }
+        self.exit_to = exit;
+        self.checked.clear();
+        self.stmts(r)?;
+        self.b.ins().jump(end, &[]);
+        self.loops.clear();
+        self.checked.clear();
+        for (stub, code) in stubs {
+            self.b.switch_to_block(stub);
+            let c = self.b.ins().iconst(I64, code);
+            self.b.def_var(bw.flag, c);
+            self.b.ins().jump(end, &[]);
+        }
+        self.b.switch_to_block(exit);
+        let tb = self.b.use_var(bw.tbase);
+        self.b.ins().store(flags(), one, tb, 0);
+        self.b.ins().jump(end, &[]);
+        self.b.switch_to_block(end);
+        let tb = self.b.use_var(bw.tbase);
+        for (x, word) in bw.plan.slot.iter().enumerate() {
+            if let (Some(w), true) = (word, defined[x]) {
+                let v = self.b.use_var(self.vars[x]);
+                self.b.ins().store(flags(), v, tb, 8 * *w as i32);
+            }
+        }
+        self.b.ins().jump(next, &[]);
+
+        self.b.switch_to_block(after);
+        // Every thread has returned: the block is done.
+        let ran = self.b.use_var(bw.ran);
+        let go_on = self.b.create_block();
+        self.b.ins().brif(ran, go_on, &[], bw.block_done, &[]);
+        self.b.switch_to_block(go_on);
+        if !bw.loops.is_empty() {
+            let flag = self.b.use_var(bw.flag);
+            for (at, (_, exit, latch)) in bw.loops.iter().enumerate() {
+                for (code, to) in [(2 * at as i64 + 1, *exit), (2 * at as i64 + 2, *latch)] {
+                    let hit = self.b.ins().icmp_imm_s(IntCC::Equal, flag, code);
+                    let no = self.b.create_block();
+                    self.b.ins().brif(hit, to, &[], no, &[]);
+                    self.b.switch_to_block(no);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Loop over the block's threads (axis z outermost, x innermost, as the interpreter's
+    /// lanes): leaves the builder in the loop body, with `next_thread` the block that
+    /// goes on to the next thread, and returns the block after the loop.
+    pub(super) fn thread_loop(&mut self) -> Block {
+        let b = &mut self.b;
+        let heads = [b.create_block(), b.create_block(), b.create_block()];
+        let bodies = [b.create_block(), b.create_block(), b.create_block()];
+        let nexts = [b.create_block(), b.create_block(), b.create_block()];
+        let after = b.create_block();
+        let zero = b.ins().iconst(I64, 0);
+        b.def_var(self.t[2], zero);
+        b.ins().jump(heads[2], &[]);
+        for ax in (0..3).rev() {
+            b.switch_to_block(heads[ax]);
+            let cur = b.use_var(self.t[ax]);
+            let more = b.ins().icmp(IntCC::SignedLessThan, cur, self.bdim[ax]);
+            let exit = if ax == 2 { after } else { nexts[ax + 1] };
+            b.ins().brif(more, bodies[ax], &[], exit, &[]);
+            if ax > 0 {
+                b.switch_to_block(bodies[ax]);
+                let zero = b.ins().iconst(I64, 0);
+                b.def_var(self.t[ax - 1], zero);
+                b.ins().jump(heads[ax - 1], &[]);
+            }
+            b.switch_to_block(nexts[ax]);
+            let cur = b.use_var(self.t[ax]);
+            let inc = b.ins().iadd_imm_s(cur, 1);
+            b.def_var(self.t[ax], inc);
+            b.ins().jump(heads[ax], &[]);
+        }
+        b.switch_to_block(bodies[0]);
+        self.next_thread = nexts[0];
+        after
+    }
+}
