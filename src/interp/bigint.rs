@@ -469,15 +469,9 @@ pub fn int_attr(v: &Value, name: &str) -> Option<Value> {
     }
 }
 
-fn to_bytes(n: &Value, a: crate::py::value::Args) -> PyResult<Value> {
-    let p = a.bind("to_bytes", &["length=", "byteorder=", "signed="])?;
-    let length = match &p[0] {
-        Some(l) => l.as_index()?,
-        None => 1,
-    };
-    if length < 0 {
-        return Err(PyErr::value_error("length argument must be non-negative"));
-    }
+/// `byteorder` and `signed`, bound second and third by `to_bytes` and `from_bytes`: whether
+/// the bytes are little-endian, and whether they hold two's complement.
+fn byte_order(p: &[Option<Value>]) -> PyResult<(bool, bool)> {
     let little = match p[1].as_ref().and_then(|v| v.as_str()) {
         None | Some("big") => false,
         Some("little") => true,
@@ -487,7 +481,19 @@ fn to_bytes(n: &Value, a: crate::py::value::Args) -> PyResult<Value> {
             ))
         }
     };
-    let signed = matches!(p[2], Some(Value::Bool(true)));
+    Ok((little, matches!(p[2], Some(Value::Bool(true)))))
+}
+
+fn to_bytes(n: &Value, a: crate::py::value::Args) -> PyResult<Value> {
+    let p = a.bind("to_bytes", &["length=", "byteorder=", "signed="])?;
+    let length = match &p[0] {
+        Some(l) => l.as_index()?,
+        None => 1,
+    };
+    if length < 0 {
+        return Err(PyErr::value_error("length argument must be non-negative"));
+    }
+    let (little, signed) = byte_order(&p)?;
     let b = to_big(n).unwrap_or_default();
     if b.is_negative() && !signed {
         return Err(PyErr::overflow("can't convert negative int to unsigned"));
@@ -533,16 +539,7 @@ pub fn from_bytes(a: crate::py::value::Args) -> PyResult<Value> {
             )))
         }
     };
-    let little = match p[1].as_ref().and_then(|v| v.as_str()) {
-        None | Some("big") => false,
-        Some("little") => true,
-        Some(_) => {
-            return Err(PyErr::value_error(
-                "byteorder must be either 'little' or 'big'",
-            ))
-        }
-    };
-    let signed = matches!(p[2], Some(Value::Bool(true)));
+    let (little, signed) = byte_order(&p)?;
     let b = match (little, signed) {
         (true, true) => BigInt::from_signed_bytes_le(&bytes),
         (false, true) => BigInt::from_signed_bytes_be(&bytes),
