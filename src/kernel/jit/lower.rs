@@ -132,6 +132,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         helpers: &'a HashMap<&'static str, FuncId>,
         k: &'a Kernel,
         share: &[usize],
+        plan: Option<&regions::Plan>,
     ) -> Result<(), Unsupported> {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -350,11 +351,6 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             let g = b.ins().imul(x, bdim[ax]);
             b.def_var(gbase[ax], g);
         }
-        let plan = if regions::blockwise(k) {
-            Some(regions::plan(k)?)
-        } else {
-            None
-        };
         let blockwise_entry = b.create_block();
         if plan.is_some() {
             b.ins().jump(blockwise_entry, &[]);
@@ -441,7 +437,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 l.b.def_var(round, r);
                 l.b.ins().jump(round_head, &[]);
             }
-            None => match &plan {
+            None => match plan {
                 Some(plan) => {
                     // The thread loop built above stays unreachable.
                     l.b.ins().jump(next_thread, &[]);

@@ -291,7 +291,7 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
     let mut fctx = FunctionBuilderContext::new();
     {
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        lower::Lower::build(b, &mut module, &ids, k, share)?;
+        lower::Lower::build(b, &mut module, &ids, k, share, plan.as_ref())?;
     }
     let id = module
         .declare_function("kernel", Linkage::Local, &ctx.func.signature)
