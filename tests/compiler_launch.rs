@@ -80,6 +80,7 @@ fn host_array_warning_once_per_cell_and_function() {
 const REDUCERS: &str = "from numba import cuda\nimport numpy as np\n\
 @cuda.reduce\ndef sum_reduce(a, b):\n    return a + b\n\
 @cuda.reduce\ndef max_reduce(a, b):\n    return max(a, b)\n\
+@cuda.reduce\ndef min_reduce(a, b):\n    return min(a, b)\n\
 n = 100003\nvals = (np.arange(n, dtype=np.int64) * 7919) % 100003\n\
 d = cuda.to_device(vals)\nf = cuda.to_device(np.arange(n, dtype=np.float64) * 0.5)\n";
 
@@ -94,6 +95,32 @@ fn cuda_reduce_runs_on_the_device_with_init_size_res_and_stream() {
     assert_eq!(s.stdout("print(sum_reduce(d))"), format!("{total}\n"));
     let max = *vals.iter().max().unwrap();
     assert_eq!(s.stdout("print(max_reduce(d))"), format!("{max}\n"));
+    // Every block of the partial pass holds values (a block of none would leave a stray
+    // zero for min to find), at sizes around the point where threads take two elements
+    // and past where their slices split in parts. (`init` defaults to 0 and is folded in,
+    // as in Numba: a minimum of positive values needs a larger one.)
+    s.run("d5 = cuda.to_device(vals + 5)").ok();
+    for size in [3usize, 4, 9, 65535, 65536, 65537, 70001, 100003] {
+        let want = vals[..size].iter().min().unwrap() + 5;
+        assert_eq!(
+            s.stdout(&format!("print(min_reduce(d5, size={size}, init=10**9))")),
+            format!("{want}\n"),
+            "{size}"
+        );
+    }
+    // Slices of five and more values per thread fold in four parts plus a remainder.
+    let big: Vec<i64> = (0..1_000_003i64).map(|i| (i * 7919) % 1009 + 3).collect();
+    s.run("big = cuda.to_device((np.arange(1_000_003, dtype=np.int64) * 7919) % 1009 + 3)")
+        .ok();
+    assert_eq!(
+        s.stdout("print(sum_reduce(big), min_reduce(big, init=10**9), max_reduce(big))"),
+        format!(
+            "{} {} {}\n",
+            big.iter().sum::<i64>(),
+            big.iter().min().unwrap(),
+            big.iter().max().unwrap()
+        )
+    );
     // size: only the first elements.
     let first: i64 = vals[..1000].iter().sum();
     assert_eq!(

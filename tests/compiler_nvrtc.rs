@@ -88,3 +88,24 @@ fn each_threadfence_has_its_own_reach_in_ptx() {
         assert!(c.ptx.contains(want), "{want} missing:\n{}", c.ptx);
     }
 }
+
+#[test]
+fn cuda_reduce_kernels_compile_with_nvrtc_without_warnings() {
+    assert!(
+        inspect_asm::available(),
+        "NVRTC (libnvrtc.so) is not loadable"
+    );
+    let f = compiler_support::function("def add(a, b):\n    return a + b\n");
+    use nbcuda::arrays::dtype::DType;
+    for dt in [DType::F32, DType::F64, DType::I32, DType::I64] {
+        let partial = nbcuda::numba::cuda_reduce::partial_kernel(&f, dt).unwrap();
+        let fold = nbcuda::numba::cuda_reduce::fold_kernel(&f, dt, true).unwrap();
+        for k in [&partial, &fold] {
+            let src = cuda_source(k);
+            let c = inspect_asm::compile(&src, "compute_80")
+                .unwrap_or_else(|e| panic!("{dt:?}: {e}\n{src}"));
+            assert!(c.log.is_empty(), "{dt:?} warnings:\n{}\n{src}", c.log);
+            assert!(c.ptx.contains(&format!(".entry {}", entry_name(k))));
+        }
+    }
+}

@@ -193,18 +193,25 @@ fn cuda_reduce_partial_sums_give_the_interpreters_bytes() {
             "{:?}",
             nbcuda::kernel::jit::unsupported(&k.ir)
         );
-        for n in [3000usize, 700, 5] {
-            let arrs = arrays(&[(&[n], dt), (&[6], dt)], 3);
+        for n in [3000usize, 700, 5, 70_000, 300_001] {
+            let (per, threads, blocks) = nbcuda::numba::cuda_reduce::split(n);
+            let arrs = arrays(&[(&[n], dt), (&[blocks], dt)], 3);
             let go = |jit: bool| {
-                let out = NdArray::zeros(&[6], dt).unwrap();
+                let out = NdArray::zeros(&[blocks], dt).unwrap();
+                let i64arg = |v: usize| {
+                    nbcuda::kernel::abi::KernelArg::Scalar(nbcuda::arrays::dtype::Scalar::I64(
+                        v as i64,
+                    ))
+                };
                 let args = [
                     arg(&arrs[0]),
                     arg(&out),
-                    nbcuda::kernel::abi::KernelArg::Scalar(nbcuda::arrays::dtype::Scalar::I64(
-                        n as i64,
-                    )),
+                    i64arg(n),
+                    i64arg(per),
+                    i64arg(threads),
                 ];
-                nbcuda::kernel::execute_on_cpu_with(&k, &cfg(6, 256), &args, jit).unwrap();
+                let c = cfg(blocks as u32, 256);
+                nbcuda::kernel::execute_on_cpu_with(&k, &c, &args, jit).unwrap();
                 bytes(&out)
             };
             assert_eq!(go(false), go(true), "{dt:?} {n}");

@@ -98,21 +98,66 @@ pub fn fold_kernel(func: &Rc<Function>, dt: DType, with_init: bool) -> PyResult<
     Ok(CompiledKernel::from_ir(b.finish()))
 }
 
+/// `acc = f(...f(acc, src[from])..., src[to - 1])`.
+fn fold_range(
+    b: &mut Builder,
+    call: &mut impl FnMut(&mut Builder, u32, u32) -> PyResult<u32>,
+    src: ArrRef,
+    acc: u32,
+    from: u32,
+    to: u32,
+    dt: DType,
+) -> PyResult<()> {
+    let j = b.new_reg(DType::I64);
+    b.emit_to(j, Op::Copy(from));
+    let id = b.new_loop_id();
+    b.begin();
+    let more = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, j, to));
+    b.push(Stmt::If(more, vec![], vec![Stmt::Break(id)]));
+    let x = b.emit(dt, Op::Load(src, vec![j]));
+    let r = call(b, acc, x)?;
+    b.assign(acc, r);
+    let one = b.konst(Scalar::I64(1));
+    let nj = b.emit(DType::I64, Op::Bin(Arith::Add, j, one));
+    b.emit_to(j, Op::Copy(nj));
+    let body = b.end();
+    b.push(Stmt::Loop {
+        id,
+        body,
+        latch: vec![],
+    });
+    Ok(())
+}
+
+/// Contiguous parts a thread's slice is folded in (see [`partial_kernel`]).
+const QUARTERS: usize = 4;
+
 /// Threads per block of the partial reduction (a power of two: the tree halves it).
 const BLOCK: usize = 256;
 /// At most this many blocks, so the final one-thread pass folds at most this many values.
 const MAX_BLOCKS: usize = 256;
 
-/// `dst[blockIdx.x]` = the block's fold of `src[i]` for its threads' grid-stride slices of
-/// `i < n`. Threads past `n` hold no value; the tree only combines slots below the block's
-/// count of valid threads, so no identity element is needed.
+/// `dst[blockIdx.x]` = the block's fold of `src[i]` for `i < n`, each thread folding the
+/// contiguous slice `[gid * per, min(gid * per + per, n))` (params: src, dst, n, per,
+/// threads = ceil(n / per)). Contiguous slices rather than a grid-stride walk because on the
+/// CPU device a thread runs its whole loop before the next thread starts: a grid-stride
+/// thread would touch a new cache line at every step. Threads past `threads` hold no value;
+/// the tree only combines slots below the block's count of valid threads, so no identity
+/// element is needed. [`Reduce::queue`] launches exactly `ceil(threads / BLOCK)` blocks, so
+/// every block holds at least one value.
 pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel> {
     let arr = |dtype| Ty::Array {
         dtype,
         ndim: 1,
         layout: Layout::A,
     };
-    let params = vec![arr(dt), arr(dt), Ty::Scalar(DType::I64)];
+    let params = vec![
+        arr(dt),
+        arr(dt),
+        Ty::Scalar(DType::I64),
+        Ty::Scalar(DType::I64),
+        Ty::Scalar(DType::I64),
+    ];
     let mut b = Builder::new(&format!("reduce_partial_{}", func.name), params);
     let mut cx = FnCtx::new(func.clone(), FnKind::Kernel, 0);
     use ruff_text_size::Ranged;
@@ -127,17 +172,20 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     b.k.uses_block = true;
     let (src, shared) = (ArrRef::Param(0), ArrRef::Shared(0));
     let n = b.emit(DType::I64, Op::Param(2));
+    let per = b.emit(DType::I64, Op::Param(3));
+    let threads = b.emit(DType::I64, Op::Param(4));
     let special = |b: &mut Builder, s| {
         let r = b.emit(DType::I32, Op::Special(s));
         b.cast(r, DType::I64)
     };
     let tid = special(&mut b, Special::Tid(0));
     let bid = special(&mut b, Special::Ctaid(0));
-    let nblocks = special(&mut b, Special::Nctaid(0));
     let bdim = b.konst(Scalar::I64(BLOCK as i64));
     let base = b.emit(DType::I64, Op::Bin(Arith::Mul, bid, bdim));
     let gi = b.emit(DType::I64, Op::Bin(Arith::Add, base, tid));
-    let step = b.emit(DType::I64, Op::Bin(Arith::Mul, nblocks, bdim));
+    let lo = b.emit(DType::I64, Op::Bin(Arith::Mul, gi, per));
+    let past = b.emit(DType::I64, Op::Bin(Arith::Add, lo, per));
+    let hi = b.emit(DType::I64, Op::Bin(Arith::Min, past, n));
     let mut call = |b: &mut Builder, x: u32, y: u32| -> PyResult<u32> {
         match crate::numba::frontend::inline::inline_call(
             b,
@@ -154,35 +202,75 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
             )),
         }
     };
-    // Each valid thread folds its grid-stride slice into `acc`.
+    // Each valid thread folds its slice into `acc`: a slice of at least QUARTERS values
+    // as that many contiguous parts, each into its own accumulator, combined in order at
+    // the end (only associativity is assumed, as by the tree below). One accumulator would
+    // chain every step of the thread on the one before.
     let acc = b.new_reg(dt);
     let zero = b.konst(Scalar::I64(0).cast(dt));
     b.emit_to(acc, Op::Copy(zero));
-    let valid = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, gi, n));
+    let valid = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, gi, threads));
     b.begin();
-    let first = b.emit(dt, Op::Load(src, vec![gi]));
-    b.emit_to(acc, Op::Copy(first));
-    let j = b.emit(DType::I64, Op::Bin(Arith::Add, gi, step));
+    let count = b.emit(DType::I64, Op::Bin(Arith::Sub, hi, lo));
+    // Defined before the branches, which both read it.
+    let one = b.konst(Scalar::I64(1));
+    let parts = b.konst(Scalar::I64(QUARTERS as i64));
+    let split = b.emit(DType::Bool, Op::Cmp(Cmp::Ge, count, parts));
+    b.begin();
+    let q = b.emit(DType::I64, Op::Bin(Arith::FloorDiv, count, parts));
+    let mut starts = Vec::new();
+    let mut accs = Vec::new();
+    for k in 0..QUARTERS {
+        let kk = b.konst(Scalar::I64(k as i64));
+        let off = b.emit(DType::I64, Op::Bin(Arith::Mul, q, kk));
+        let at = b.emit(DType::I64, Op::Bin(Arith::Add, lo, off));
+        let a = b.new_reg(dt);
+        let first = b.emit(dt, Op::Load(src, vec![at]));
+        b.emit_to(a, Op::Copy(first));
+        starts.push(at);
+        accs.push(a);
+    }
+    // Step t = 1..q of every part, then the last part's remainder.
+    let t = b.new_reg(DType::I64);
+    b.emit_to(t, Op::Copy(one));
     let id = b.new_loop_id();
     b.begin();
-    let more = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, j, n));
+    let more = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, t, q));
     b.push(Stmt::If(more, vec![], vec![Stmt::Break(id)]));
-    let x = b.emit(dt, Op::Load(src, vec![j]));
-    let r = call(&mut b, acc, x)?;
-    b.assign(acc, r);
-    let nj = b.emit(DType::I64, Op::Bin(Arith::Add, j, step));
-    b.emit_to(j, Op::Copy(nj));
+    for k in 0..QUARTERS {
+        let at = b.emit(DType::I64, Op::Bin(Arith::Add, starts[k], t));
+        let x = b.emit(dt, Op::Load(src, vec![at]));
+        let r = call(&mut b, accs[k], x)?;
+        b.assign(accs[k], r);
+    }
+    let nt = b.emit(DType::I64, Op::Bin(Arith::Add, t, one));
+    b.emit_to(t, Op::Copy(nt));
     let body = b.end();
     b.push(Stmt::Loop {
         id,
         body,
         latch: vec![],
     });
+    let last = accs[QUARTERS - 1];
+    let tail = b.emit(DType::I64, Op::Bin(Arith::Add, starts[QUARTERS - 1], q));
+    fold_range(&mut b, &mut call, src, last, tail, hi, dt)?;
+    let left = call(&mut b, accs[0], accs[1])?;
+    let right = call(&mut b, accs[2], accs[3])?;
+    let r = call(&mut b, left, right)?;
+    b.assign(acc, r);
+    let quartered = b.end();
+    b.begin();
+    let first = b.emit(dt, Op::Load(src, vec![lo]));
+    b.emit_to(acc, Op::Copy(first));
+    let next = b.emit(DType::I64, Op::Bin(Arith::Add, lo, one));
+    fold_range(&mut b, &mut call, src, acc, next, hi, dt)?;
+    let short = b.end();
+    b.push(Stmt::If(split, quartered, short));
     let then = b.end();
     b.push(Stmt::If(valid, then, vec![]));
     b.emit_void(Op::Store(shared, vec![tid], acc));
-    // Valid threads of this block are a prefix of length min(BLOCK, n - base).
-    let left = b.emit(DType::I64, Op::Bin(Arith::Sub, n, base));
+    // Valid threads of this block are a prefix of length min(BLOCK, threads - base).
+    let left = b.emit(DType::I64, Op::Bin(Arith::Sub, threads, base));
     let count = b.emit(DType::I64, Op::Bin(Arith::Min, left, bdim));
     let mut half = BLOCK / 2;
     while half >= 1 {
@@ -210,6 +298,14 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     let then = b.end();
     b.push(Stmt::If(lead, then, vec![]));
     Ok(CompiledKernel::from_ir(b.finish()))
+}
+
+/// How [`partial_kernel`] splits `size > 0` values: elements per thread, threads holding a
+/// value, and blocks (at most [`MAX_BLOCKS`], each with at least one valid thread).
+pub fn split(size: usize) -> (usize, usize, usize) {
+    let per = size.div_ceil(BLOCK * MAX_BLOCKS).max(1);
+    let threads = size.div_ceil(per);
+    (per, threads, threads.div_ceil(BLOCK))
 }
 
 /// A host copy of a reduction input (device arrays are copied back first).
@@ -324,7 +420,7 @@ impl Reduce {
         let (values, count) = if size == 0 {
             (input.clone(), 0)
         } else {
-            let blocks = size.div_ceil(BLOCK).min(MAX_BLOCKS);
+            let (per, threads, blocks) = split(size);
             let partials = api::alloc(rt, &[blocks], dt, stream)?;
             let config = LaunchConfig {
                 block: [BLOCK as u32, 1, 1],
@@ -334,6 +430,8 @@ impl Reduce {
                 input.kernel_arg(),
                 partials.kernel_arg(),
                 KernelArg::Scalar(Scalar::I64(size as i64)),
+                KernelArg::Scalar(Scalar::I64(per as i64)),
+                KernelArg::Scalar(Scalar::I64(threads as i64)),
             ];
             api::launch(rt, partial, config, args, stream)?;
             (partials, blocks)
