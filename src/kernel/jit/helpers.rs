@@ -50,6 +50,8 @@ pub(crate) struct Ctx<'a> {
     pub lanes: *mut i64,
     /// A blockwise kernel's per-thread slots (see `blockwise.rs`).
     pub slots: *mut u8,
+    /// The flags native code polls (see `poll.rs`).
+    pub poll: *const crate::kernel::jit::poll::PollFlags,
     /// Set to 1 by a helper that stored a fault in `fault`.
     pub status: i64,
     pub p: &'a Prepared<'a>,
@@ -295,23 +297,21 @@ unsafe extern "C" fn nb_rng(
     }
 }
 
-/// Whether the launch must stop (an interrupt, or another block's fault): nonzero with
-/// the fault stored, as the interpreter ends at its loop back-edges.
+/// Record why the launch stops, after native code saw a flag set (`poll.rs`): an
+/// interrupt, or another block's fault, as the interpreter ends at its loop back-edges.
 ///
 /// # Safety
 /// `ctx` must be the live context of the running call.
-unsafe extern "C" fn nb_poll(ctx: *mut Ctx) -> i64 {
+unsafe extern "C" fn nb_stop(ctx: *mut Ctx) {
     // SAFETY: as in `nb_index_fault`.
     let c = unsafe { &mut *ctx };
-    if crate::kernel::exec::cancelled(c.p) {
-        c.fault = Some(KernelFault::interrupted());
-    } else if c.p.stop.load(std::sync::atomic::Ordering::Relaxed) {
-        c.fault = Some(KernelFault::stopped());
+    let other_block = c.p.stop.load(std::sync::atomic::Ordering::Relaxed);
+    c.fault = Some(if other_block && !crate::kernel::exec::cancelled(c.p) {
+        KernelFault::stopped()
     } else {
-        return 0;
-    }
+        KernelFault::interrupted()
+    });
     c.status = 1;
-    1
 }
 
 /// The kinds of value a helper's signature names.
@@ -372,6 +372,6 @@ pub(crate) fn table() -> Vec<(&'static str, *const u8, Vec<Ty>, Option<Ty>)> {
         ),
         ("nb_atomic", nb_atomic as *const u8, vec![I; 9], Some(I)),
         ("nb_rng", nb_rng as *const u8, vec![I; 7], Some(I)),
-        ("nb_poll", nb_poll as *const u8, vec![I], Some(I)),
+        ("nb_stop", nb_stop as *const u8, vec![I], None),
     ]
 }

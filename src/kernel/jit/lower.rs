@@ -19,14 +19,14 @@ use cranelift_module::{FuncId, Module};
 
 use crate::arrays::dtype::DType;
 use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
-use crate::kernel::jit::helpers::{code, Ctx, JArr, RNG};
+use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
 use crate::kernel::jit::{lockstep, regions};
 use crate::kernel::types::{Layout, Ty};
 
 /// Back-edges between two polls of the cancel flag: a poll is a call, a back-edge only a
 /// decrement, and even a one-instruction loop then polls every few microseconds.
-const POLL_EVERY: i64 = 1024;
+pub(super) const POLL_EVERY: i64 = 1024;
 
 /// Why a kernel stays with the interpreter.
 pub(crate) type Unsupported = String;
@@ -428,9 +428,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 let (next_round, poll) = (l.b.create_block(), l.b.create_block());
                 l.b.ins().brif(ran, poll, &[], done, &[]);
                 l.b.switch_to_block(poll);
-                let ctx = l.ctx;
-                let stop = l.call1("nb_poll", &[ctx])?;
-                l.b.ins().brif(stop, fail, &[], next_round, &[]);
+                l.poll_to(next_round)?;
                 l.b.switch_to_block(next_round);
                 let r = l.b.use_var(round);
                 let r = l.b.ins().iadd_imm_s(r, 1);
@@ -585,23 +583,6 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         Ok(())
     }
 
-    /// Jump back to `head`, polling the cancel flag every [`POLL_EVERY`] back-edges.
-    pub(super) fn back_edge(&mut self, head: Block) -> Result<(), Unsupported> {
-        let left = self.b.use_var(self.budget);
-        let left = self.b.ins().iadd_imm_s(left, -1);
-        self.b.def_var(self.budget, left);
-        let poll = self.b.create_block();
-        self.b.ins().brif(left, head, &[], poll, &[]);
-        self.b.switch_to_block(poll);
-        self.b.set_cold_block(poll);
-        let pe = self.b.ins().iconst(I64, POLL_EVERY);
-        self.b.def_var(self.budget, pe);
-        let ctx = self.ctx;
-        let stop = self.call1("nb_poll", &[ctx])?;
-        self.b.ins().brif(stop, self.fail, &[], head, &[]);
-        Ok(())
-    }
-
     fn set(&mut self, i: &Inst, v: Value) -> Result<(), Unsupported> {
         let d = i.dst.ok_or("instruction without destination")?;
         self.checked.retain(|c| !c.idx.contains(&d));
@@ -674,17 +655,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 return Ok(());
             }
             Op::Atomic(op, a, idx, vals) => self.atomic(i, *op, *a, idx, vals, dt)?,
-            Op::Rng(kind, a, ix) => {
-                let av = self.arr(*a)?;
-                let index = self.reg(*ix);
-                let consts = [av.slot as i64, code(&RNG, kind), i.loc as i64];
-                let [s, kd, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
-                let (tl, bl) = (self.tlin(), self.b.use_var(self.blin));
-                let ctx = self.ctx;
-                let bits = self.call1("nb_rng", &[ctx, s, kd, index, loc, tl, bl])?;
-                self.check_status();
-                from_bits(&mut self.b, bits, dt)
-            }
+            Op::Rng(kind, a, ix) => self.rng(i, *kind, *a, *ix, dt)?,
             Op::Fence(_) => {
                 self.b.ins().fence();
                 return Ok(());

@@ -17,7 +17,9 @@
 //! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
 //! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
 //! | `lockstep.rs` | Which kernels run their grid-stride loop in lockstep rounds (one iteration of every lane of a chunk per round, the interpreter's order) rather than thread by thread. |
-//! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the cancel poll. |
+//! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the record of why a launch stopped. |
+//! | `rng.rs` | xoroshiro128p uniform draws as native integer code (the interpreter's bits); normal draws and bad state indices call its helper. |
+//! | `poll.rs` | Polls for an interrupt or another block's fault: native code reads the launch's flags itself and calls a helper only to leave, so no loop holds a call. |
 //! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
@@ -33,7 +35,9 @@ pub mod helpers;
 pub mod lockstep;
 pub mod lower;
 pub mod ops;
+pub mod poll;
 pub mod regions;
+pub mod rng;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -503,6 +507,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
         0
     };
     let nchunks = nblocks.div_ceil(per_chunk);
+    let poll = poll::PollFlags::of(p);
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
     let record = |at: usize, f: KernelFault| {
         p.stop.store(true, Ordering::Relaxed);
@@ -537,6 +542,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             local: w.local_ptr,
             lanes: w.lanes.as_mut_ptr(),
             slots: w.slots.as_mut_ptr().cast(),
+            poll: &poll,
             status: 0,
             p,
             descs: &w.descs,
