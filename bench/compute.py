@@ -265,6 +265,104 @@ def jit_kernels():
     return rows
 
 
+# Issue 18's other rows: a shared-memory tiled matmul (16x16 tiles, two barriers per tile)
+# against the naive @njit triple loop, @cuda.reduce against np.sum, and a xoroshiro128p
+# Monte-Carlo kernel against an @njit loop drawing the same number of points.
+JIT2_SETUP = (
+    "import numpy as np\nfrom numba import cuda, float32\n"
+    "from numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32\n"
+    "TILE = 16\n"
+    "@cuda.jit\ndef tiled(a, b, c):\n"
+    "    ta = cuda.shared.array((TILE, TILE), float32)\n    tb = cuda.shared.array((TILE, TILE), float32)\n"
+    "    row, col = cuda.grid(2)\n    tx, ty = cuda.threadIdx.x, cuda.threadIdx.y\n"
+    "    acc = float32(0.0)\n"
+    "    for t in range((a.shape[1] + TILE - 1) // TILE):\n"
+    "        ta[tx, ty] = a[row, t * TILE + ty] if row < a.shape[0] and t * TILE + ty < a.shape[1] else 0\n"
+    "        tb[tx, ty] = b[t * TILE + tx, col] if col < b.shape[1] and t * TILE + tx < b.shape[0] else 0\n"
+    "        cuda.syncthreads()\n"
+    "        for k in range(TILE):\n            acc += ta[tx, k] * tb[k, ty]\n"
+    "        cuda.syncthreads()\n"
+    "    if row < c.shape[0] and col < c.shape[1]:\n        c[row, col] = acc\n"
+    "@cuda.reduce\ndef total(p, q):\n    return p + q\n"
+    "@cuda.jit\ndef darts(states, hits):\n    i = cuda.grid(1)\n    if i < hits.size:\n"
+    "        x = xoroshiro128p_uniform_float32(states, i)\n        y = xoroshiro128p_uniform_float32(states, i)\n"
+    "        hits[i] = 1 if x * x + y * y <= 1.0 else 0\n"
+    "def mats(n):\n    r = np.random.default_rng(1)\n"
+    "    return (cuda.to_device(r.random((n, n), dtype=np.float32)), cuda.to_device(r.random((n, n), dtype=np.float32)), cuda.device_array((n, n), dtype=np.float32))\n"
+    "ma, mb, mc = mats(512)\ng512 = ((512 + TILE - 1) // TILE, (512 + TILE - 1) // TILE)\n"
+    "rx = cuda.to_device(np.arange(5_000_000, dtype=np.float32) % 7)\n"
+    "m = 1_000_000\nstates = create_xoroshiro128p_states(m, seed=3)\nhits = cuda.device_array(m, dtype=np.int32)\n"
+    "tiled[g512, (TILE, TILE)](ma, mb, mc); total(rx); darts[(m + 255) // 256, 256](states, hits); cuda.synchronize()"
+)
+JIT2_CELLS = [
+    "%timeit -r 3 -n 1 tiled[g512, (TILE, TILE)](ma, mb, mc); cuda.synchronize()",
+    "%timeit total(rx)",
+    "%timeit darts[(m + 255) // 256, 256](states, hits); cuda.synchronize()",
+]
+# Numba's test_matmul size, run once (about two minutes on the interpreter: JIT only).
+JIT2_BIG = (
+    "ba, bb, bc = mats(1600)\ng1600 = (100, 100)\n"
+    "%timeit -r 1 -n 1 tiled[g1600, (TILE, TILE)](ba, bb, bc); cuda.synchronize()"
+)
+
+
+def jit2_peers():
+    """The @njit and NumPy peers of JIT2_SETUP's kernels, warmed up."""
+    import numpy as np
+    import numba
+
+    @numba.njit
+    def naive(a, b, c):
+        for i in range(a.shape[0]):
+            for j in range(b.shape[1]):
+                acc = np.float32(0.0)
+                for k in range(a.shape[1]):
+                    acc += a[i, k] * b[k, j]
+                c[i, j] = acc
+
+    @numba.njit
+    def darts(hits):
+        for i in range(hits.size):
+            x = np.random.random()
+            y = np.random.random()
+            hits[i] = 1 if x * x + y * y <= 1.0 else 0
+
+    r = np.random.default_rng(1)
+    a, b = r.random((512, 512), dtype=np.float32), r.random((512, 512), dtype=np.float32)
+    c = np.empty_like(a)
+    rx = np.arange(5_000_000, dtype=np.float32) % 7
+    hits = np.empty(1_000_000, dtype=np.int32)
+    naive(a, b, c), darts(hits)
+    return dict(naive=naive, darts=darts, a=a, b=b, c=c, rx=rx, hits=hits, np=np)
+
+
+def jit_kernels_more():
+    """Tiled matmul (512 and 1600), @cuda.reduce and Monte-Carlo rows (issue 18)."""
+    g = jit2_peers()
+    peers = [
+        mean_of("naive(a, b, c)", g, repeat=3),
+        mean_of("np.sum(rx)", g),
+        mean_of("darts(hits)", g),
+    ]
+    log = []
+    jit = run_cells([JIT2_SETUP] + JIT2_CELLS + [JIT2_BIG], env={"NBCUDA_JIT_LOG": "1"}, log=log)
+    interp = run_cells([JIT2_SETUP] + JIT2_CELLS, env={"NBCUDA_EXECUTOR": "interp"})
+    for line in log:
+        if line.startswith("nbcuda jit:"):
+            print(line)
+    rows = []
+    names = [
+        ("tiled matmul 512 f32, 16x16 tiles", "naive @njit triple loop", 1.0),
+        ("@cuda.reduce sum 5M f32", "np.sum", 1.5),
+        ("xoroshiro128p Monte-Carlo 1M threads", "@njit np.random loop", 1.5),
+    ]
+    for k, (name, peer_name, target) in enumerate(names):
+        rows.append((name + " (JIT)", parse_timeit(jit[k + 1]), peer_name, peers[k], "time", "<=", target))
+        rows.append((name + " (interp)", parse_timeit(interp[k + 1]), peer_name, peers[k], "time", "<=", float("inf")))
+    rows.append(("tiled matmul 1600 f32 (JIT)", parse_timeit(jit[4]), "budget of 5 s", 5.0, "absolute", "<=", 1.0))
+    return rows
+
+
 # Plain Python as people type it (issue 16): the same code in nbcuda's interpreter and in
 # CPython (this process), each run 3 times, one loop per run.
 PYTHON_SETUP = "def f(x):\n    return x + 1"
@@ -292,7 +390,7 @@ def python_code():
     return rows
 
 
-SECTIONS = [host_arrays, transfers, kernels, jit_kernels, plotting, python_code]
+SECTIONS = [host_arrays, transfers, kernels, jit_kernels, jit_kernels_more, plotting, python_code]
 
 
 COPY_BYTES = 5_000_000 * 4
