@@ -12,7 +12,7 @@ use cranelift_module::Module;
 use crate::arrays::dtype::DType;
 use crate::kernel::ir::{ArrRef, AtomicOp, Inst, Reg};
 use crate::kernel::jit::helpers::{code, ATOMIC};
-use crate::kernel::jit::lower::{flags, ArrVals, Checked, Lower, Unsupported};
+use crate::kernel::jit::lower::{ArrVals, Checked, Lower, Unsupported};
 use crate::kernel::jit::ops::{from_bits, to_bits};
 
 impl<M: Module> Lower<'_, '_, M> {
@@ -225,7 +225,7 @@ impl<M: Module> Lower<'_, '_, M> {
             } else {
                 v0
             };
-            let old = self.b.ins().atomic_rmw(ty, flags(), rmw, addr, v);
+            let old = self.rmw(a, rmw, ty, addr, v);
             return Ok(match dt {
                 DType::I32 => self.b.ins().sextend(I64, old),
                 DType::U32 => self.b.ins().uextend(I64, old),

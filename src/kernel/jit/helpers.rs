@@ -52,6 +52,9 @@ pub(crate) struct Ctx<'a> {
     pub slots: *mut u8,
     /// The flags native code polls (see `poll.rs`).
     pub poll: *const crate::kernel::jit::poll::PollFlags,
+    /// Bit per array parameter whose atomics this worker makes on its private copy
+    /// (`private.rs`).
+    pub private: u64,
     /// Set to 1 by a helper that stored a fault in `fault`.
     pub status: i64,
     pub p: &'a Prepared<'a>,

@@ -20,6 +20,7 @@
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the record of why a launch stopped. |
 //! | `rng.rs` | xoroshiro128p uniform draws as native integer code (the interpreter's bits); normal draws and bad state indices call its helper. |
 //! | `poll.rs` | Polls for an interrupt or another block's fault: native code reads the launch's flags itself and calls a helper only to leave, so no loop holds a call. |
+//! | `private.rs` | Per-worker private copies of integer arrays only updated by order-free atomics with unused results (histogram bins): plain load-op-store on the copy, folded into the real array when the launch ends. |
 //! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
@@ -36,6 +37,7 @@ pub mod lockstep;
 pub mod lower;
 pub mod ops;
 pub mod poll;
+pub mod private;
 pub mod regions;
 pub mod rng;
 
@@ -374,6 +376,8 @@ struct Worker {
     local_ptr: *mut u8,
     /// A lockstep kernel's per-lane state: two words per lane of a chunk.
     lanes: Vec<i64>,
+    /// `Ctx::private` for this worker.
+    private: u64,
 }
 
 fn worker(
@@ -382,10 +386,12 @@ fn worker(
     descs: &[ArrDesc],
     lanes: usize,
     words: usize,
+    privates: &private::Privates,
 ) -> Result<Worker, KernelFault> {
     let k = p.k;
     let (offs, total) = lower::local_offsets(k);
     let mut arrs = base.to_vec();
+    let private = privates.attach(&mut arrs);
     let mut ds = descs.to_vec();
     let local = if total > 0 {
         Some(Buffer::zeroed(total).map_err(|e| {
@@ -442,6 +448,7 @@ fn worker(
         local_ptr,
         // bounded: a chunk's lanes, at most the interpreter's WIDE_LANES or one block.
         lanes: vec![0; 2 * lanes],
+        private,
     })
 }
 
@@ -508,6 +515,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     };
     let nchunks = nblocks.div_ceil(per_chunk);
     let poll = poll::PollFlags::of(p);
+    let privates = private::Privates::new(p.k, &descs, nblocks * threads);
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
     let record = |at: usize, f: KernelFault| {
         p.stop.store(true, Ordering::Relaxed);
@@ -525,13 +533,14 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             return;
         }
         let first = chunk * per_chunk;
-        let w = match w.get_or_insert_with(|| worker(p, &base, &descs, lanes, code.words)) {
-            Ok(w) => w,
-            Err(f) => {
-                record(first, f.clone());
-                return;
-            }
-        };
+        let w =
+            match w.get_or_insert_with(|| worker(p, &base, &descs, lanes, code.words, &privates)) {
+                Ok(w) => w,
+                Err(f) => {
+                    record(first, f.clone());
+                    return;
+                }
+            };
         let mut ctx = Ctx {
             arrs: w.arrs.as_ptr(),
             scalars: p.scalars.as_ptr(),
@@ -543,6 +552,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             lanes: w.lanes.as_mut_ptr(),
             slots: w.slots.as_mut_ptr().cast(),
             poll: &poll,
+            private: w.private,
             status: 0,
             p,
             descs: &w.descs,
@@ -573,6 +583,8 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     } else {
         (0..nchunks).into_par_iter().for_each_init(|| None, body);
     }
+    // Faulted or not, the copies hold atomics the interpreter would have made.
+    privates.fold(&descs);
     if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Some(Err(f));
     }
