@@ -231,7 +231,7 @@ fn decorated(
         ))),
     );
     let f = std::rc::Rc::new(nbcuda::py::function::Function {
-        name: def.name.id.to_string(),
+        name: def.name.id.as_str().into(),
         qualname: def.name.id.to_string(),
         def: std::rc::Rc::new(def),
         source: std::rc::Rc::from(src),

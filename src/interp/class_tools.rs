@@ -155,7 +155,7 @@ impl Property {
     fn name(&self) -> String {
         self.fget
             .as_ref()
-            .and_then(|f| f.downcast::<Function>().map(|f| f.name.clone()))
+            .and_then(|f| f.downcast::<Function>().map(|f| f.name.to_string()))
             .unwrap_or_default()
     }
 

@@ -161,7 +161,7 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
         // At module level the class body's enclosing scope is the globals, not a closure.
         body_ctx.enclosing.clear();
     }
-    body_ctx.fname = c.name.to_string();
+    body_ctx.fname = Rc::from(c.name.as_str());
     body_ctx.kind = ScopeKind::ClassBody {
         qualname: qualname.clone(),
     };

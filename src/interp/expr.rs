@@ -304,27 +304,36 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
             }
             Value::Dict(Rc::new(RefCell::new(dict)))
         }
-        Expr::ListComp(l) => Value::list(comprehension(rt, ctx, &l.generators, &mut |rt, c| {
-            Ok(vec![eval(rt, c, &l.elt)?])
-        })?),
+        Expr::ListComp(l) => Value::list(comprehension(
+            rt,
+            ctx,
+            &l.generators,
+            &mut |rt, c, out| {
+                out.push(eval(rt, c, &l.elt)?);
+                Ok(())
+            },
+        )?),
         Expr::Generator(g) => crate::interp::generators::from_expression(rt, ctx, g)?,
         Expr::SetComp(s) => {
-            let items = comprehension(rt, ctx, &s.generators, &mut |rt, c| {
-                Ok(vec![eval(rt, c, &s.elt)?])
+            let items = comprehension(rt, ctx, &s.generators, &mut |rt, c, out| {
+                out.push(eval(rt, c, &s.elt)?);
+                Ok(())
             })?;
             crate::interp::sets::from_items(rt, items)?
         }
         Expr::DictComp(d) => {
-            let pairs = comprehension(rt, ctx, &d.generators, &mut |rt, c| {
+            // Keys and values alternate in `flat`.
+            let flat = comprehension(rt, ctx, &d.generators, &mut |rt, c, out| {
                 let k = eval(rt, c, &d.key)?;
                 let v = eval(rt, c, &d.value)?;
-                Ok(vec![Value::tuple(vec![k, v])])
+                out.push(k);
+                out.push(v);
+                Ok(())
             })?;
             let mut dict = Dict::default();
-            for p in pairs {
-                if let Value::Tuple(ref t) = p {
-                    ops::dict_set(rt, &mut dict, t[0].clone(), t[1].clone())?;
-                }
+            let mut flat = flat.into_iter();
+            while let (Some(k), Some(v)) = (flat.next(), flat.next()) {
+                ops::dict_set(rt, &mut dict, k, v)?;
             }
             Value::Dict(Rc::new(RefCell::new(dict)))
         }
@@ -406,7 +415,8 @@ pub fn eval_args(rt: &mut Runtime, ctx: &mut Ctx, a: &ast::Arguments) -> PyResul
     Ok(Args { pos, kw })
 }
 
-type ElemFn<'a> = dyn FnMut(&mut Runtime, &mut Ctx) -> PyResult<Vec<Value>> + 'a;
+/// Evaluates a comprehension's element(s) for the current bindings, pushing onto the output.
+type ElemFn<'a> = dyn FnMut(&mut Runtime, &mut Ctx, &mut Vec<Value>) -> PyResult<()> + 'a;
 
 fn comprehension(
     rt: &mut Runtime,
@@ -429,24 +439,56 @@ fn comp_level(
     out: &mut Vec<Value>,
 ) -> PyResult<()> {
     if i == gens.len() {
-        out.extend(elem(rt, ctx)?);
-        return Ok(());
+        return elem(rt, ctx, out);
     }
     let g = &gens[i];
     let iterable = eval(rt, ctx, &g.iter)?;
-    let items = ops::iterate(rt, &iterable)?;
-    'items: for item in items {
-        rt.check_interrupt()?;
-        crate::interp::stmt::assign_target(rt, ctx, &g.target, item)?;
-        for cond in &g.ifs {
-            let c = eval(rt, ctx, cond)?;
-            if !ops::truthy(rt, &c)? {
-                continue 'items;
-            }
+    // A range is counted through rather than listed first (`[f(i) for i in range(10**6)]`);
+    // one too long to list still gets `iterate`'s MemoryError.
+    let range = iterable
+        .downcast::<crate::interp::objects::RangeObj>()
+        .filter(|r| r.len() <= crate::interp::objects::RANGE_LIST_LIMIT);
+    if let Some(r) = range {
+        let (n, start, step) = (r.len(), r.start, r.step);
+        for k in 0..n {
+            comp_item(
+                rt,
+                ctx,
+                gens,
+                i,
+                elem,
+                out,
+                Value::Int(start + step * k as i64),
+            )?;
         }
-        comp_level(rt, ctx, gens, i + 1, elem, out)?;
+        return Ok(());
+    }
+    for item in ops::iterate(rt, &iterable)? {
+        comp_item(rt, ctx, gens, i, elem, out, item)?;
     }
     Ok(())
+}
+
+/// One item of level `i`: bind it, apply the level's conditions, go on to the next level.
+fn comp_item(
+    rt: &mut Runtime,
+    ctx: &mut Ctx,
+    gens: &[ast::Comprehension],
+    i: usize,
+    elem: &mut ElemFn<'_>,
+    out: &mut Vec<Value>,
+    item: Value,
+) -> PyResult<()> {
+    rt.check_interrupt()?;
+    let g = &gens[i];
+    crate::interp::stmt::assign_target(rt, ctx, &g.target, item)?;
+    for cond in &g.ifs {
+        let c = eval(rt, ctx, cond)?;
+        if !ops::truthy(rt, &c)? {
+            return Ok(());
+        }
+    }
+    comp_level(rt, ctx, gens, i + 1, elem, out)
 }
 
 fn fstring(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::ExprFString) -> PyResult<String> {
@@ -544,15 +586,21 @@ pub fn call_function(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Val
 }
 
 fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
-    let locals: crate::py::function::Scope = Rc::new(RefCell::new(Default::default()));
+    // Sized for every local up front: the body binds them one by one, and growing the
+    // table on the way costs more than the call itself for small functions.
+    let names = crate::py::function::Names::with_capacity_and_hasher(
+        f.local_names.len(),
+        Default::default(),
+    );
+    let locals: crate::py::function::Scope = Rc::new(RefCell::new(names));
     bind_params(f, args, &mut locals.borrow_mut())?;
     // Only methods need their class and first parameter (for zero-argument super()).
     let class = f.class_cell.borrow().as_ref().and_then(|w| w.upgrade());
     let kind = match class {
-        Some(class) => match f.param_names().into_iter().next() {
+        Some(class) => match first_param(f) {
             Some(self_param) => crate::interp::frame::ScopeKind::Method {
                 class: Value::Object(class),
-                self_param,
+                self_param: self_param.to_string(),
             },
             None => crate::interp::frame::ScopeKind::Plain,
         },
@@ -586,8 +634,36 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
     }
 }
 
+/// The first parameter's name, as `Function::param_names` orders them.
+fn first_param(f: &Function) -> Option<&str> {
+    let p = &f.def.parameters;
+    let first = p.posonlyargs.first().or(p.args.first());
+    match first {
+        Some(a) => Some(a.parameter.name.id.as_str()),
+        None => p
+            .vararg
+            .as_deref()
+            .or_else(|| p.kwonlyargs.first().map(|a| &a.parameter))
+            .or(p.kwarg.as_deref())
+            .map(|a| a.name.id.as_str()),
+    }
+}
+
 fn bind_params(f: &Function, args: Args, locals: &mut crate::py::function::Names) -> PyResult<()> {
     let p = &f.def.parameters;
+    // The common call: exactly the positional parameters, nothing else to decide.
+    if args.kw.is_empty()
+        && p.vararg.is_none()
+        && p.kwarg.is_none()
+        && p.kwonlyargs.is_empty()
+        && args.pos.len() == p.posonlyargs.len() + p.args.len()
+    {
+        let params = p.posonlyargs.iter().chain(p.args.iter());
+        for (param, v) in params.zip(args.pos) {
+            locals.insert(param.parameter.name.id.to_string(), v);
+        }
+        return Ok(());
+    }
     let positional: Vec<&ast::ParameterWithDefault> =
         p.posonlyargs.iter().chain(p.args.iter()).collect();
     let n_pos = positional.len();

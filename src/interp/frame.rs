@@ -57,13 +57,13 @@ pub struct Ctx {
     pub declared_nonlocal: HashSet<String>,
     /// A function body's local names: these never fall through to enclosing scopes or
     /// globals. None outside function bodies.
-    pub static_locals: Option<Rc<HashSet<String>>>,
+    pub static_locals: Option<Rc<crate::py::function::NameSet>>,
     /// The source the AST ranges index into.
     pub source: Rc<str>,
     /// `Cell In[3]`.
     pub origin: Rc<str>,
     /// `<module>` or the function's name.
-    pub fname: String,
+    pub fname: Rc<str>,
     /// Exceptions being handled (for bare `raise`), innermost last.
     pub handling: Vec<PyErr>,
     pub kind: ScopeKind,
@@ -98,7 +98,7 @@ impl Ctx {
     pub fn locate(&self, mut err: PyErr, range: TextRange) -> PyErr {
         let same = err.frames.last().is_some_and(|f| {
             *f.origin == *self.origin
-                && f.function == self.fname
+                && *f.function == *self.fname
                 && Rc::ptr_eq(&f.source, &self.source)
         });
         if !same {
@@ -107,7 +107,7 @@ impl Ctx {
                 source: self.source.clone(),
                 start: range.start().to_usize(),
                 end: range.end().to_usize(),
-                function: self.fname.clone(),
+                function: self.fname.to_string(),
             });
         }
         err

@@ -9,6 +9,10 @@ use crate::py::error::{Chain, PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Module, Object, Value};
 
+/// The longest range listed in memory: listing a longer one raises MemoryError (a `for`
+/// loop counts through any range).
+pub const RANGE_LIST_LIMIT: usize = 50_000_000;
+
 /// `range(start, stop, step)`, iterated lazily by `for`.
 pub struct RangeObj {
     pub start: i64,
@@ -47,7 +51,7 @@ impl Object for RangeObj {
     }
     fn iter(self: Rc<Self>, rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
         let n = self.len();
-        if n > 50_000_000 {
+        if n > RANGE_LIST_LIMIT {
             return Err(PyErr::memory_error(format!(
                 "range of {n} items is too long to materialise; iterate it with a for loop"
             )));

@@ -6,6 +6,8 @@
 
 use std::collections::HashSet;
 
+use crate::py::function::NameSet;
+
 use ruff_python_ast::visitor::{walk_except_handler, walk_expr, walk_pattern, walk_stmt, Visitor};
 use ruff_python_ast::{self as ast, Expr, ExprContext, Pattern, Stmt};
 
@@ -91,7 +93,7 @@ impl<'a> Visitor<'a> for Binder {
 
 /// The names local to a function: its parameters and what its body binds, less its
 /// `global`/`nonlocal` declarations.
-pub fn local_names(def: &ast::StmtFunctionDef) -> HashSet<String> {
+pub fn local_names(def: &ast::StmtFunctionDef) -> NameSet {
     let mut b = Binder::default();
     for s in &def.body {
         b.visit_stmt(s);
@@ -107,5 +109,5 @@ pub fn local_names(def: &ast::StmtFunctionDef) -> HashSet<String> {
         .chain(p.kwarg.as_deref());
     b.bound.extend(params.map(|a| a.name.id.to_string()));
     b.bound.retain(|n| !b.declared.contains(n));
-    b.bound
+    b.bound.into_iter().collect()
 }

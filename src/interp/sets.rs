@@ -27,6 +27,9 @@ pub fn from_items(rt: &mut Runtime, items: Vec<Value>) -> PyResult<Value> {
 /// `s.add(v)`.
 pub fn add(rt: &mut Runtime, s: &RefCell<Dict>, v: Value) -> PyResult<()> {
     ops::check_hashable(&v)?;
+    let Err((v, _)) = s.borrow_mut().upsert_pure(v, Value::None, false) else {
+        return Ok(());
+    };
     if dict_find(rt, s, &v)?.is_none() {
         s.borrow_mut().push(v, Value::None);
     }

@@ -625,7 +625,7 @@ pub fn make_function(
         name.clone()
     };
     Ok(Function {
-        name,
+        name: Rc::from(name),
         qualname,
         def,
         source: ctx.source.clone(),

@@ -53,6 +53,9 @@ pub fn dict_lookup(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult
 /// `d[key] = value` on a shared dict.
 pub fn dict_store(rt: &mut Runtime, d: &RefCell<Dict>, key: Value, value: Value) -> PyResult<()> {
     check_hashable(&key)?;
+    let Err((key, value)) = d.borrow_mut().upsert_pure(key, value, true) else {
+        return Ok(());
+    };
     match dict_find(rt, d, &key)? {
         Some(slot) => d.borrow_mut().set_value_at(slot, value),
         None => d.borrow_mut().push(key, value),
@@ -88,6 +91,9 @@ pub fn check_hashable(key: &Value) -> PyResult<()> {
 
 pub fn dict_set(rt: &mut Runtime, d: &mut Dict, key: Value, value: Value) -> PyResult<()> {
     check_hashable(&key)?;
+    let Err((key, value)) = d.upsert_pure(key, value, true) else {
+        return Ok(());
+    };
     match find_in(rt, d, &key)? {
         Some(slot) => d.set_value_at(slot, value),
         None => d.push(key, value),

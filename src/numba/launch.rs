@@ -259,7 +259,7 @@ pub fn launch_kernel(rt: &mut Runtime, req: LaunchRequest) -> PyResult<()> {
     }
     let why = || Transfer {
         explicit: false,
-        call: name.clone(),
+        call: name.to_string(),
     };
     // Copy host arrays in, launch, copy back.
     let mut kargs = Vec::new();

@@ -8,8 +8,11 @@
 //! dict stays correct for any key. Deleted entries leave a hole that later compaction
 //! removes, which keeps deletion O(1) and the order intact.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxBuildHasher, FxHasher};
 
 use crate::py::value::Value;
 
@@ -20,8 +23,9 @@ use crate::py::value::Value;
 pub struct Dict {
     slots: Vec<Option<(Value, Value)>>,
     live: usize,
-    /// Pure key hash → the slots holding keys with that hash.
-    index: HashMap<u64, Bucket>,
+    /// Pure key hash → the slots holding keys with that hash. FxHash: the keys are
+    /// already hashes, and every insert and lookup hashes them again.
+    index: HashMap<u64, Bucket, FxBuildHasher>,
     /// Slots whose key has no pure hash.
     opaque: Vec<usize>,
 }
@@ -42,9 +46,11 @@ impl Bucket {
 }
 
 /// A hash of `v` consistent with Python equality, for keys whose equality needs no Python
-/// code; None for every other key.
+/// code; None for every other key. FxHash rather than SipHash: it is the cost of every
+/// `d[k] = v` and `s.add(k)`, and a notebook's keys are its own (nothing to defend
+/// against flooding; CPython's int hashes are not randomised either).
 pub fn pure_hash(v: &Value) -> Option<u64> {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = FxHasher::default();
     pure_hash_into(v, &mut h)?;
     Some(h.finish())
 }
@@ -240,6 +246,57 @@ impl Dict {
         }
         self.slots.push(Some((key, value)));
         self.live += 1;
+    }
+
+    /// `d[key] = value` (`replace`) or `s.add(key)` (not `replace`: an equal key already
+    /// there keeps its value), hashing the key once, when deciding needs no Python code.
+    /// An equal key already there stays (CPython keeps the first key). Gives the entry back
+    /// when the key has no pure hash or opaque keys must be compared by the caller.
+    pub fn upsert_pure(
+        &mut self,
+        key: Value,
+        value: Value,
+        replace: bool,
+    ) -> Result<(), (Value, Value)> {
+        if !self.opaque.is_empty() {
+            return Err((key, value));
+        }
+        let Some(h) = pure_hash(&key) else {
+            return Err((key, value));
+        };
+        let slot = self.slots.len();
+        match self.index.entry(h) {
+            Entry::Vacant(e) => {
+                e.insert(Bucket::One(slot));
+            }
+            Entry::Occupied(mut e) => {
+                let slots = &mut self.slots;
+                let found = e
+                    .get()
+                    .slots()
+                    .iter()
+                    .copied()
+                    .find(|&s| slots[s].as_ref().is_some_and(|(k, _)| pure_eq(k, &key)));
+                if let Some(s) = found {
+                    if replace {
+                        if let Some(entry) = &mut slots[s] {
+                            entry.1 = value;
+                        }
+                    }
+                    return Ok(());
+                }
+                match e.get_mut() {
+                    Bucket::One(first) => {
+                        let first = *first;
+                        e.insert(Bucket::Many(vec![first, slot]));
+                    }
+                    Bucket::Many(v) => v.push(slot),
+                }
+            }
+        }
+        self.slots.push(Some((key, value)));
+        self.live += 1;
+        Ok(())
     }
 
     /// Remove the entry in `slot`, keeping the order of the others.

@@ -14,10 +14,14 @@ use crate::py::value::Value;
 /// against; user dict keys live in `py::dict`).
 pub type Names = rustc_hash::FxHashMap<String, Value>;
 pub type Scope = Rc<RefCell<Names>>;
+/// A set of names (a function's locals), hashed like [`Names`]: every name a function body
+/// reads is checked against it.
+pub type NameSet = rustc_hash::FxHashSet<String>;
 
 /// A Python function defined in a cell.
 pub struct Function {
-    pub name: String,
+    /// Shared with every call's frame (tracebacks name it).
+    pub name: Rc<str>,
     /// `outer.<locals>.inner` for nested functions, as Python's `__qualname__`.
     pub qualname: String,
     /// The `def` statement (for `lambda`, a synthesised def whose body is `return <expr>`).
@@ -44,7 +48,7 @@ pub struct Function {
     pub is_generator: bool,
     /// The names local to the body (parameters and what it binds, less `global` and
     /// `nonlocal` ones), decided once at definition.
-    pub local_names: Rc<std::collections::HashSet<String>>,
+    pub local_names: Rc<NameSet>,
     /// The function's `__dict__`: attributes set on it (`f.calls = 0`, `__wrapped__`),
     /// and `__name__`/`__qualname__`/`__doc__`/`__module__` once reassigned (as
     /// `functools.wraps` does; those are not part of `__dict__`).

@@ -113,7 +113,9 @@ impl Runtime {
 
     /// Raise KeyboardInterrupt if an interrupt was requested (and clear the request).
     pub fn check_interrupt(&self) -> PyResult<()> {
-        if self.interrupt.swap(false, Ordering::SeqCst) {
+        // Every loop iteration and call checks: a plain load first keeps the common case
+        // off the locked read-modify-write.
+        if self.interrupt.load(Ordering::Relaxed) && self.interrupt.swap(false, Ordering::SeqCst) {
             Err(PyErr::keyboard_interrupt())
         } else {
             Ok(())

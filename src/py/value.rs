@@ -545,50 +545,58 @@ fn is_container(v: &Value) -> bool {
 /// "trashcan" does, the outermost drop takes the nested containers over and drops them
 /// one at a time from a queue, so no drop recurses more than one level.
 impl Drop for Value {
+    // Inline so that dropping a number or a string (every temporary the interpreter makes)
+    // costs a tag test, not a call.
+    #[inline]
     fn drop(&mut self) {
-        let children: Vec<Value> = match self {
-            Value::List(l) => match Rc::get_mut(l) {
-                Some(cell) if cell.borrow().iter().any(is_container) => {
-                    std::mem::take(cell.get_mut())
-                }
-                _ => return,
-            },
-            Value::Tuple(t) => match Rc::get_mut(t) {
-                Some(items) if items.iter().any(is_container) => items
-                    .iter_mut()
-                    .map(|v| std::mem::replace(v, Value::None))
-                    .collect(),
-                _ => return,
-            },
-            Value::Dict(d) | Value::Set(d) => match Rc::get_mut(d) {
-                Some(cell)
-                    if cell
-                        .borrow()
-                        .iter()
-                        .any(|(k, v)| is_container(k) || is_container(v)) =>
-                {
-                    cell.get_mut()
-                        .take_entries()
-                        .into_iter()
-                        .flat_map(|(k, v)| [k, v])
-                        .collect()
-                }
-                _ => return,
-            },
-            _ => return,
-        };
-        // During thread teardown the queue may be gone: drop the plain way.
-        let Ok(draining) = DRAINING.try_with(|d| d.replace(true)) else {
-            return;
-        };
-        if draining {
-            let _ = DROP_QUEUE.try_with(|q| q.borrow_mut().extend(children));
-            return;
+        if is_container(self) {
+            drop_container(self);
         }
-        drop(children);
-        while let Some(next) = DROP_QUEUE.with(|q| q.borrow_mut().pop()) {
-            drop(next);
-        }
-        DRAINING.with(|d| d.set(false));
     }
+}
+
+#[inline(never)]
+fn drop_container(v: &mut Value) {
+    let children: Vec<Value> = match v {
+        Value::List(l) => match Rc::get_mut(l) {
+            Some(cell) if cell.borrow().iter().any(is_container) => std::mem::take(cell.get_mut()),
+            _ => return,
+        },
+        Value::Tuple(t) => match Rc::get_mut(t) {
+            Some(items) if items.iter().any(is_container) => items
+                .iter_mut()
+                .map(|v| std::mem::replace(v, Value::None))
+                .collect(),
+            _ => return,
+        },
+        Value::Dict(d) | Value::Set(d) => match Rc::get_mut(d) {
+            Some(cell)
+                if cell
+                    .borrow()
+                    .iter()
+                    .any(|(k, v)| is_container(k) || is_container(v)) =>
+            {
+                cell.get_mut()
+                    .take_entries()
+                    .into_iter()
+                    .flat_map(|(k, v)| [k, v])
+                    .collect()
+            }
+            _ => return,
+        },
+        _ => return,
+    };
+    // During thread teardown the queue may be gone: drop the plain way.
+    let Ok(draining) = DRAINING.try_with(|d| d.replace(true)) else {
+        return;
+    };
+    if draining {
+        let _ = DROP_QUEUE.try_with(|q| q.borrow_mut().extend(children));
+        return;
+    }
+    drop(children);
+    while let Some(next) = DROP_QUEUE.with(|q| q.borrow_mut().pop()) {
+        drop(next);
+    }
+    DRAINING.with(|d| d.set(false));
 }

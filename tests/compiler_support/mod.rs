@@ -56,7 +56,7 @@ pub fn functions(
         if let Stmt::FunctionDef(def) = s {
             let name = def.name.id.to_string();
             let f = Rc::new(Function {
-                name: name.clone(),
+                name: name.as_str().into(),
                 qualname: name.clone(),
                 def: Rc::new(def),
                 source: source.clone(),

@@ -707,5 +707,108 @@ xs = [5, 2, 9]
 xs.sort()
 print(xs, sorted({3: 'a', 1: 'b'}), list(reversed(sorted('cab'))))
 """),
+    ("dict_keys_equal_across_types", """
+d = {}
+d[1] = 'int'; d[1.0] = 'float'; d[True] = 'bool'
+print(d, len(d))
+d[0] = 'zero'; d[False] = 'f'; d[0.0] = 'z'; d[-0.0] = 'nz'
+d[2**100] = 'big'; d[float(2**100)] = 'bigf'; d[2**64] = 'b64'; d[-2**63] = 'min'
+print(d[2**100], d[2.0**64], d[-2**63], len(d))
+d[(1, 2.0)] = 't'; d[(1.0, 2)] = 't2'; d[1+0j] = 'c'; d[2.5] = 'x'; d['1'] = 's'; d[b'1'] = 'b'
+print(d)
+print({i: i for i in range(5)} == {float(i): i for i in range(5)}, 3 in {3.0: 0}, 2**70 in {2**70: 0})
+"""),
+    ("dict_user_hash_eq_keys", """
+class K:
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        return hash(self.v)
+    def __eq__(self, o):
+        return (isinstance(o, K) and self.v == o.v) or o == self.v
+    def __repr__(self):
+        return f'K({self.v})'
+d = {1: 'a', K(2): 'b'}
+d[K(1)] = 'c'
+d[2] = 'd'
+d[3] = 'e'
+print(d, d[K(3)], K(2) in d, 2.0 in d)
+s = {K(3), 3, K(4)}
+s.add(4.0)
+print(len(s), 3 in s)
+class Unh:
+    __hash__ = None
+for bad in (Unh(), [1], {2}, {3: 4}):
+    try:
+        d[bad] = 1
+    except TypeError as e:
+        print(e)
+try:
+    {1}.add([2])
+except TypeError as e:
+    print(e)
+"""),
+    ("dict_delete_reinsert_order", """
+d = dict.fromkeys(range(20))
+for k in range(0, 20, 2):
+    del d[k]
+d[4] = 'back'
+d[1] = 'one'
+print(list(d), d[1])
+for i in range(100):
+    d[i] = i
+for i in range(0, 100, 3):
+    del d[i]
+d[0] = 'z'
+print(list(d)[:10], list(d)[-3:], len(d))
+d.pop(5)
+d[5] = 'five'
+print(list(d)[-2:], d.popitem(), len(d))
+e = {1: 1, 2: 2}
+try:
+    for k in e:
+        e[k + 10] = 0
+except RuntimeError as err:
+    print(err)
+e = {1: 1, 2: 2}
+for k in e:
+    e[k] = 5
+print(e)
+"""),
+    ("set_add_equal_keys_and_operators", """
+s = set()
+for i in [3, 1.0, True, 2, 2.0, 3+0j, 10**20, 1e20, 'a', (1, 2), (1.0, 2.0)]:
+    s.add(i)
+print(len(s), sorted(map(repr, s)))
+a = {1, 2, 3, 4}
+b = {3, 4, 5}
+print(sorted(a | b), sorted(a & b), sorted(a - b), sorted(a ^ b), a <= {1, 2, 3, 4, 5}, {1.0} == {True})
+t = {1, 2, 3}
+t.discard(2)
+t.add(2)
+t.remove(1)
+print(sorted(t), 2 in t, 2.0 in t, {x % 4 for x in range(10)} == {0, 1, 2, 3})
+"""),
+    ("comprehensions_and_call_binding", """
+print({k % 3: k for k in range(10)}, {(i, j): i * j for i in range(3) for j in range(i) if j})
+print([i * j for i in range(4) if i for j in range(i)], [i for i in range(10, 0, -3)], [i for i in range(0)])
+def f(a, b):
+    return a - b
+print(f(5, 3), f(b=1, a=4), f(*[9, 2]))
+for args in [(1,), (1, 2, 3)]:
+    try:
+        f(*args)
+    except TypeError as e:
+        print(e)
+def g(a, /, b=2, *c, d, **e):
+    return a, b, c, d, e
+print(g(1, d=4), g(1, 2, 3, d=4, z=5))
+class A:
+    def who(self):
+        return 'A'
+class B(A):
+    def who(self):
+        return 'B' + super().who()
+print(B().who())
+"""),
 ]
-

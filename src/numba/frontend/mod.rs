@@ -109,7 +109,7 @@ impl FnCtx {
             source: self.func.source.clone(),
             start: range.start().to_usize(),
             end: range.end().to_usize(),
-            function: self.func.name.clone(),
+            function: self.func.name.to_string(),
         })
     }
     pub fn typing(&self, msg: impl Into<String>, range: TextRange) -> PyErr {
