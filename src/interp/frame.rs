@@ -115,13 +115,16 @@ impl Ctx {
 
     pub fn lookup(&self, name: &str) -> Option<Value> {
         if let Some(l) = &self.locals {
-            if self.is_static_local(name) {
-                return l.borrow().get(name).cloned();
-            }
+            // A bound local is found with one hash. A body's own locals are never declared
+            // global (`scopes::local_names` leaves those out), so this finds what the
+            // static-local check would.
             if !self.declared_global.contains(name) {
                 if let Some(v) = l.borrow().get(name) {
                     return Some(v.clone());
                 }
+            }
+            if self.is_static_local(name) {
+                return None;
             }
         }
         for s in &self.enclosing {
