@@ -40,6 +40,12 @@ impl<M: Module> Lower<'_, '_, M> {
             let rel = c.rel;
             return Ok((rel, self.b.ins().iadd(av.base, rel)));
         }
+        if self.proven.contains(&(i as *const Inst as usize)) {
+            // In range for every thread of the block (`affine.rs`): no check to make.
+            let rel = self.strided(av, &raw);
+            self.remember(av, isz, idx, rel);
+            return Ok((rel, self.b.ins().iadd(av.base, rel)));
+        }
         // The usual access has every index in [0, n): one unsigned compare per axis. A
         // negative index (wrapped once, as Python does) or a fault takes the cold path.
         let inside: Vec<Value> = raw
@@ -84,6 +90,11 @@ impl<M: Module> Lower<'_, '_, M> {
 
         self.b.switch_to_block(cont);
         let rel = self.b.use_var(rel_var);
+        self.remember(av, isz, idx, rel);
+        Ok((rel, self.b.ins().iadd(av.base, rel)))
+    }
+
+    fn remember(&mut self, av: &ArrVals, isz: i64, idx: &[Reg], rel: Value) {
         self.checked.push(Checked {
             shape: av.shape.clone(),
             strides: av.strides.clone(),
@@ -91,7 +102,6 @@ impl<M: Module> Lower<'_, '_, M> {
             idx: idx.to_vec(),
             rel,
         });
-        Ok((rel, self.b.ins().iadd(av.base, rel)))
     }
 
     /// True (nonzero) when every flag is.

@@ -56,7 +56,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             loops: Vec::new(),
         };
         // Every thread starts running.
-        let after = self.thread_loop();
+        let after = self.thread_loop(None);
         let tb = self.thread_base(&bw);
         let z = self.b.ins().iconst(I64, 0);
         self.b.ins().store(flags(), z, tb, 0);
@@ -108,7 +108,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let z = self.b.ins().iconst(I64, 0);
         self.b.def_var(bw.flag, z);
         self.b.def_var(bw.ran, z);
-        let after = self.thread_loop();
+        let after = self.thread_loop(None);
         let next = self.next_thread;
         let tb = self.thread_base(bw);
         self.b.def_var(bw.tbase, tb);
@@ -183,8 +183,9 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
 
     /// Loop over the block's threads (axis z outermost, x innermost, as the interpreter's
     /// lanes): leaves the builder in the loop body, with `next_thread` the block that
-    /// goes on to the next thread, and returns the block after the loop.
-    pub(super) fn thread_loop(&mut self) -> Block {
+    /// goes on to the next thread (counting `lane` up when given), and returns the block
+    /// after the loop.
+    pub(super) fn thread_loop(&mut self, lane: Option<Variable>) -> Block {
         let b = &mut self.b;
         let heads = [b.create_block(), b.create_block(), b.create_block()];
         let bodies = [b.create_block(), b.create_block(), b.create_block()];
@@ -209,6 +210,11 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             let cur = b.use_var(self.t[ax]);
             let inc = b.ins().iadd_imm_s(cur, 1);
             b.def_var(self.t[ax], inc);
+            if let (0, Some(lane)) = (ax, lane) {
+                let cur = b.use_var(lane);
+                let inc = b.ins().iadd_imm_s(cur, 1);
+                b.def_var(lane, inc);
+            }
             b.ins().jump(heads[ax], &[]);
         }
         b.switch_to_block(bodies[0]);

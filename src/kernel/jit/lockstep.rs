@@ -29,6 +29,14 @@ pub struct Lockstep {
     pub ctr: Reg,
 }
 
+/// What a lockstep kernel's lanes need while they are lowered: its shape, the per-lane
+/// state's address, and the round, lane and any-lane-ran variables.
+pub(crate) struct Lanes {
+    pub(crate) ls: Lockstep,
+    pub(crate) ptr: Value,
+    pub(crate) vars: [Variable; 3],
+}
+
 /// The lockstep shape of `k`, or None when it runs thread by thread.
 pub fn lockstep(k: &Kernel) -> Option<Lockstep> {
     // Each thread's local arrays live in one buffer per worker, reused thread after

@@ -8,7 +8,7 @@
 //! lane per round. Status 0 means every block ran; 1 that a helper stored a fault (or a
 //! stop) in the context.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -20,6 +20,7 @@ use cranelift_module::{FuncId, Module};
 use crate::arrays::dtype::DType;
 use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::helpers::{Ctx, JArr};
+use crate::kernel::jit::lockstep::Lanes;
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
 use crate::kernel::jit::{lockstep, regions};
 use crate::kernel::types::{Layout, Ty};
@@ -110,10 +111,12 @@ pub(crate) struct Lower<'a, 'b, M: Module> {
     pub(super) t: [Variable; 3],
     pub(super) bid: [Variable; 3],
     /// blockIdx * blockDim per axis, set once per block: a global id is then one add.
-    gbase: [Variable; 3],
+    pub(super) gbase: [Variable; 3],
     pub(super) blin: Variable,
     /// Bounds checks that dominate the code being emitted (see [`Checked`]).
     pub(super) checked: Vec<Checked>,
+    /// Accesses (by instruction address) in range for the whole block (`affine.rs`).
+    pub(super) proven: HashSet<usize>,
     pub(super) budget: Variable,
     pub(super) bdim: [Value; 3],
     pub(super) gdim: [Value; 3],
@@ -149,7 +152,8 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let scal_ptr = ld(&mut b, offset_of!(Ctx, scalars));
         let local_ptr = ld(&mut b, offset_of!(Ctx, local));
         let lanes_ptr = ld(&mut b, offset_of!(Ctx, lanes));
-        let ls = lockstep::lockstep(k).filter(|l| cl_type(k.regs[l.ctr as usize]) == I64);
+        let ls = lockstep::lockstep(k)
+            .filter(|l| cl_type(k.regs[l.ctr as usize]) == I64 && plan.is_none());
         let mut arrs = HashMap::new();
         let jsz = std::mem::size_of::<JArr>();
         for (i, t) in k.params.iter().enumerate() {
@@ -318,11 +322,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let block_body = b.create_block();
         let done = b.create_block();
         let fail = b.create_block();
-        let heads = [b.create_block(), b.create_block(), b.create_block()];
-        let bodies = [b.create_block(), b.create_block(), b.create_block()];
-        let nexts = [b.create_block(), b.create_block(), b.create_block()];
         let block_next = b.create_block();
-        let next_thread = nexts[0];
         // A lockstep kernel runs the chunk's blocks once per round (see `lockstep.rs`).
         let (round_head, round_end) = (b.create_block(), b.create_block());
         let chunk_done = if ls.is_some() { round_end } else { done };
@@ -352,35 +352,13 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             b.def_var(gbase[ax], g);
         }
         let blockwise_entry = b.create_block();
-        if plan.is_some() {
-            b.ins().jump(blockwise_entry, &[]);
+        let ordinary_entry = b.create_block();
+        let entry = if plan.is_some() {
+            blockwise_entry
         } else {
-            b.def_var(t[2], zero64);
-            b.ins().jump(heads[2], &[]);
-        }
-        // Axis z outermost, x innermost: thread ids grow as the interpreter's lanes do.
-        for ax in (0..3).rev() {
-            b.switch_to_block(heads[ax]);
-            let cur = b.use_var(t[ax]);
-            let more = b.ins().icmp(IntCC::SignedLessThan, cur, bdim[ax]);
-            let exit = if ax == 2 { block_next } else { nexts[ax + 1] };
-            b.ins().brif(more, bodies[ax], &[], exit, &[]);
-            if ax > 0 {
-                b.switch_to_block(bodies[ax]);
-                b.def_var(t[ax - 1], zero64);
-                b.ins().jump(heads[ax - 1], &[]);
-            }
-            b.switch_to_block(nexts[ax]);
-            let cur = b.use_var(t[ax]);
-            let inc = b.ins().iadd_imm_s(cur, 1);
-            b.def_var(t[ax], inc);
-            if ax == 0 && ls.is_some() {
-                let cur = b.use_var(lane);
-                let inc = b.ins().iadd_imm_s(cur, 1);
-                b.def_var(lane, inc);
-            }
-            b.ins().jump(heads[ax], &[]);
-        }
+            ordinary_entry
+        };
+        b.ins().jump(entry, &[]);
         b.switch_to_block(block_next);
         let bl = b.use_var(blin);
         let bl = b.ins().iadd_imm_s(bl, 1);
@@ -394,8 +372,6 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let one = b.ins().iconst(I64, 1);
         b.ins().return_(&[one]);
 
-        b.switch_to_block(bodies[0]);
-        let lane_done = b.create_block();
         let mut l = Lower {
             b,
             module,
@@ -407,49 +383,48 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             scalars,
             refs: HashMap::new(),
             loops: Vec::new(),
-            next_thread,
-            exit_to: if ls.is_some() { lane_done } else { next_thread },
+            // Both set where the thread loop is built (`thread_loop`).
+            next_thread: block_next,
+            exit_to: block_next,
             fail,
             t,
             bid,
             gbase,
             blin,
             checked: Vec::new(),
+            proven: HashSet::new(),
             budget,
             bdim,
             gdim,
         };
-        match ls {
-            Some(ls) => {
-                l.lockstep_lane(ls, lanes_ptr, [round, lane, any], lane_done)?;
-                l.b.switch_to_block(round_end);
-                // Another round while any lane ran an iteration in this one.
-                let ran = l.b.use_var(any);
-                let (next_round, poll) = (l.b.create_block(), l.b.create_block());
-                l.b.ins().brif(ran, poll, &[], done, &[]);
-                l.b.switch_to_block(poll);
-                l.poll_to(next_round)?;
-                l.b.switch_to_block(next_round);
-                let r = l.b.use_var(round);
-                let r = l.b.ins().iadd_imm_s(r, 1);
-                l.b.def_var(round, r);
-                l.b.ins().jump(round_head, &[]);
-            }
-            None => match plan {
-                Some(plan) => {
-                    // The thread loop built above stays unreachable.
-                    l.b.ins().jump(next_thread, &[]);
-                    l.b.switch_to_block(blockwise_entry);
-                    let slots =
-                        l.b.ins()
-                            .load(I64, flags(), ctx, offset_of!(Ctx, slots) as i32);
-                    l.blockwise(plan, slots, block_next)?;
-                }
-                None => {
-                    l.stmts(&k.body)?;
-                    l.b.ins().jump(next_thread, &[]);
-                }
-            },
+        if let Some(plan) = plan {
+            l.b.switch_to_block(blockwise_entry);
+            let slots =
+                l.b.ins()
+                    .load(I64, flags(), ctx, offset_of!(Ctx, slots) as i32);
+            l.blockwise(plan, slots, block_next)?;
+        } else {
+            l.b.switch_to_block(ordinary_entry);
+            let lanes = ls.map(|ls| Lanes {
+                ls,
+                ptr: lanes_ptr,
+                vars: [round, lane, any],
+            });
+            l.versioned(block_next, lanes.as_ref())?;
+        }
+        if ls.is_some() {
+            l.b.switch_to_block(round_end);
+            // Another round while any lane ran an iteration in this one.
+            let ran = l.b.use_var(any);
+            let (next_round, poll) = (l.b.create_block(), l.b.create_block());
+            l.b.ins().brif(ran, poll, &[], done, &[]);
+            l.b.switch_to_block(poll);
+            l.poll_to(next_round)?;
+            l.b.switch_to_block(next_round);
+            let r = l.b.use_var(round);
+            let r = l.b.ins().iadd_imm_s(r, 1);
+            l.b.def_var(round, r);
+            l.b.ins().jump(round_head, &[]);
         }
         l.b.seal_all_blocks();
         Ok(())

@@ -13,6 +13,7 @@
 //!
 //! | file | holds |
 //! |---|---|
+//! | `affine.rs` | One bounds check per block: index registers that are a block-invariant value plus the thread index, the block's range of each checked before its threads run, and a copy of the thread loop without checks for blocks wholly in range. |
 //! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers live across regions in per-thread slots, returned threads sitting out, a barrier loop run once per block. |
 //! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
 //! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
@@ -30,6 +31,7 @@
 //! blocks spread over the workers, the first fault by block as the interpreter picks it).
 
 pub mod access;
+pub mod affine;
 pub mod blockwise;
 pub mod cover;
 pub mod helpers;

@@ -1,0 +1,288 @@
+//! The JIT tier's one-check-per-block accesses (`src/kernel/jit/affine.rs`) against the
+//! interpreter: blocks wholly in range (run without per-thread checks), ragged last
+//! blocks behind a guard, accesses out of range without a guard (the same IndexError),
+//! negative offsets that wrap or raise, scalar offsets, views and strided arrays. Every
+//! output buffer must match the interpreter's byte for byte, every fault word for word.
+
+mod compiler_support;
+
+use compiler_support::*;
+use nbcuda::arrays::dtype::{DType, Scalar};
+use nbcuda::arrays::NdArray;
+use nbcuda::kernel::abi::{ArgMem, ArrayArg, KernelArg, LaunchConfig};
+use nbcuda::kernel::types::Ty;
+use nbcuda::kernel::CompiledKernel;
+
+/// A view of a fresh buffer of `len` elements: element 0 at element `start`, with the
+/// shape and element strides given.
+struct View {
+    len: usize,
+    start: usize,
+    shape: Vec<usize>,
+    strides: Vec<isize>,
+}
+
+fn view(len: usize, start: usize, shape: &[usize], strides: &[isize]) -> View {
+    View {
+        len,
+        start,
+        shape: shape.to_vec(),
+        strides: strides.to_vec(),
+    }
+}
+
+fn c(shape: &[usize]) -> View {
+    let n: usize = shape.iter().product();
+    view(n, 0, shape, &NdArray::c_strides(shape, 1))
+}
+
+type Outcome = Result<Vec<Vec<u8>>, (String, String)>;
+
+/// Run `k` on fresh buffers filled with distinct values (the same on both executors),
+/// the views as its array arguments followed by `scalars`; every whole buffer's bytes,
+/// so a write outside a view shows too, or the fault.
+fn run(
+    k: &CompiledKernel,
+    c: LaunchConfig,
+    vs: &[View],
+    scalars: &[Scalar],
+    dt: DType,
+    jit: bool,
+) -> Outcome {
+    let isz = dt.itemsize();
+    let mut bufs = Vec::new();
+    let mut args = Vec::new();
+    for (j, v) in vs.iter().enumerate() {
+        let vals: Vec<f64> = (0..v.len)
+            .map(|i| (i * 7 + j * 13) as f64 % 97.0 - 20.0)
+            .collect();
+        let a = array_of(&[v.len], dt, &vals);
+        args.push(KernelArg::Array(ArrayArg {
+            mem: ArgMem::Host(a.buf.clone()),
+            offset: v.start * isz,
+            shape: v.shape.clone(),
+            strides: v.strides.iter().map(|s| s * isz as isize).collect(),
+            dtype: dt,
+        }));
+        bufs.push(a);
+    }
+    args.extend(scalars.iter().map(|s| KernelArg::Scalar(*s)));
+    match nbcuda::kernel::execute_on_cpu_with(k, &c, &args, jit) {
+        Ok(_) => Ok(bufs
+            .iter()
+            .map(|a| {
+                let mut out = vec![0u8; a.shape[0] * isz];
+                a.buf.read(0, &mut out);
+                out
+            })
+            .collect()),
+        Err(f) => Err((f.ename().to_string(), f.message)),
+    }
+}
+
+/// Both executors give the same bytes or the same fault; returns the interpreter's.
+#[track_caller]
+fn same(
+    k: &CompiledKernel,
+    c: LaunchConfig,
+    vs: &[View],
+    scalars: &[Scalar],
+    dt: DType,
+) -> Outcome {
+    let a = run(k, c, vs, scalars, dt, false);
+    let b = run(k, c, vs, scalars, dt, true);
+    assert_eq!(a, b, "{c:?}");
+    a
+}
+
+#[track_caller]
+fn fails(k: &CompiledKernel, c: LaunchConfig, vs: &[View], scalars: &[Scalar], dt: DType) {
+    let r = same(k, c, vs, scalars, dt);
+    assert!(matches!(&r, Err((e, _)) if e == "IndexError"), "{r:?}");
+}
+
+fn native(src: &str, params: &[Ty]) -> CompiledKernel {
+    let k = kernel(src, params);
+    assert!(
+        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
+        "not compiled: {:?}",
+        nbcuda::kernel::jit::unsupported(&k.ir)
+    );
+    k
+}
+
+fn cfg2(grid: (u32, u32), block: (u32, u32)) -> LaunchConfig {
+    LaunchConfig {
+        grid: [grid.0, grid.1, 1],
+        block: [block.0, block.1, 1],
+        dynamic_shared_bytes: 0,
+    }
+}
+
+fn arrs(dt: DType, ndim: usize, n: usize) -> Vec<Ty> {
+    vec![arr1(dt, ndim); n]
+}
+
+#[test]
+fn one_d_blocks_in_range_ragged_and_out_of_range() {
+    let k = native(
+        "def add(a, b, out):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = a[i] + b[i]\n",
+        &arrs(DType::F32, 1, 3),
+    );
+    for n in [128, 150, 191, 192, 1] {
+        same(
+            &k,
+            cfg(3, 64),
+            &[c(&[n]), c(&[n]), c(&[n])],
+            &[],
+            DType::F32,
+        )
+        .unwrap();
+    }
+    // Inputs shorter than the output: the guard lets a thread past them.
+    fails(
+        &k,
+        cfg(3, 64),
+        &[c(&[100]), c(&[192]), c(&[192])],
+        &[],
+        DType::F32,
+    );
+    let k = native(
+        "def dbl(a, out):\n    i = cuda.grid(1)\n    out[i] = a[i] * 2\n",
+        &arrs(DType::F64, 1, 2),
+    );
+    same(&k, cfg(2, 64), &[c(&[128]), c(&[128])], &[], DType::F64).unwrap();
+    same(&k, cfg(2, 64), &[c(&[300]), c(&[200])], &[], DType::F64).unwrap();
+    fails(&k, cfg(2, 64), &[c(&[100]), c(&[100])], &[], DType::F64);
+    fails(&k, cfg(2, 64), &[c(&[128]), c(&[127])], &[], DType::F64);
+    // A thread index alone, and a global id built by hand.
+    let k = native(
+        "def tid(a, out):\n    t = cuda.threadIdx.x\n    i = cuda.blockIdx.x * cuda.blockDim.x + t\n    out[i] = a[t] + 1\n",
+        &arrs(DType::I32, 1, 2),
+    );
+    same(&k, cfg(3, 32), &[c(&[32]), c(&[96])], &[], DType::I32).unwrap();
+    fails(&k, cfg(3, 32), &[c(&[31]), c(&[96])], &[], DType::I32);
+    fails(&k, cfg(3, 32), &[c(&[32]), c(&[95])], &[], DType::I32);
+}
+
+#[test]
+fn negative_offsets_wrap_or_raise_as_the_interpreter_does() {
+    let k = native(
+        "def nb(a, out):\n    i = cuda.grid(1)\n    if i < out.size - 1:\n        out[i] = a[i - 1] + a[i + 1]\n",
+        &arrs(DType::F32, 1, 2),
+    );
+    // Thread 0 reads a[-1]: the first block wraps, the others are in range.
+    for n in [128, 150, 256] {
+        same(&k, cfg(4, 32), &[c(&[n]), c(&[n])], &[], DType::F32).unwrap();
+    }
+    let k = native(
+        "def far(a, out):\n    i = cuda.grid(1)\n    out[i] = a[i - 40]\n",
+        &arrs(DType::F32, 1, 2),
+    );
+    // Indices down to -40 wrap into a 64-element array; below -64 they raise.
+    same(&k, cfg(2, 32), &[c(&[64]), c(&[64])], &[], DType::F32).unwrap();
+    fails(&k, cfg(2, 32), &[c(&[30]), c(&[64])], &[], DType::F32);
+}
+
+#[test]
+fn scalar_offsets_and_loops_keep_the_interpreters_bytes() {
+    let k = native(
+        "def sh(a, out, off):\n    i = cuda.grid(1)\n    if i < out.size:\n        out[i] = a[i + off]\n",
+        &[arr1(DType::F32, 1), arr1(DType::F32, 1), Ty::Scalar(DType::I64)],
+    );
+    let v = [c(&[100]), c(&[64])];
+    for off in [0i64, 7, 36, -5, -100] {
+        same(&k, cfg(2, 32), &v, &[Scalar::I64(off)], DType::F32).unwrap();
+    }
+    fails(&k, cfg(2, 32), &v, &[Scalar::I64(37)], DType::F32);
+    fails(&k, cfg(2, 32), &v, &[Scalar::I64(-101)], DType::F32);
+    // The loop counter is not affine; the thread's own element is, inside the loop too.
+    let k = native(
+        "def win(a, b, out):\n    i = cuda.grid(1)\n    if i < out.size:\n        s = 0.0\n        for j in range(3):\n            s += a[i + j] * b[i]\n            k = i + 1\n            out[k - 1] = s\n",
+        &arrs(DType::F64, 1, 3),
+    );
+    same(
+        &k,
+        cfg(2, 32),
+        &[c(&[66]), c(&[64]), c(&[64])],
+        &[],
+        DType::F64,
+    )
+    .unwrap();
+    fails(
+        &k,
+        cfg(2, 32),
+        &[c(&[66]), c(&[63]), c(&[64])],
+        &[],
+        DType::F64,
+    );
+}
+
+const AB: &str = "def ab(a, b, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] * 2 + b[x, y]\n";
+
+#[test]
+fn two_d_grids_in_range_ragged_and_out_of_range() {
+    let k = native(AB, &arrs(DType::F32, 2, 3));
+    for shape in [[24, 16], [20, 12], [23, 16], [24, 15], [1, 1]] {
+        let v = [c(&shape), c(&shape), c(&shape)];
+        same(&k, cfg2((3, 2), (8, 8)), &v, &[], DType::F32).unwrap();
+    }
+    fails(
+        &k,
+        cfg2((3, 2), (8, 8)),
+        &[c(&[24, 16]), c(&[24, 15]), c(&[24, 16])],
+        &[],
+        DType::F32,
+    );
+    let k = native(
+        "def sh(a, out):\n    x, y = cuda.grid(2)\n    out[x, y] = a[x + 1, y - 1]\n",
+        &arrs(DType::F64, 2, 2),
+    );
+    // y - 1 wraps to the last column in the first blocks along y.
+    same(
+        &k,
+        cfg2((2, 2), (4, 8)),
+        &[c(&[9, 16]), c(&[8, 16])],
+        &[],
+        DType::F64,
+    )
+    .unwrap();
+    fails(
+        &k,
+        cfg2((2, 2), (4, 8)),
+        &[c(&[8, 16]), c(&[8, 16])],
+        &[],
+        DType::F64,
+    );
+    fails(
+        &k,
+        cfg2((2, 2), (4, 8)),
+        &[c(&[9, 16]), c(&[8, 15])],
+        &[],
+        DType::F64,
+    );
+}
+
+#[test]
+fn views_and_strided_arrays_give_the_interpreters_bytes() {
+    let k = native(AB, &arrs(DType::F32, 2, 3));
+    let g = cfg2((3, 2), (8, 8));
+    for shape in [[24usize, 16usize], [20, 12]] {
+        let n = shape[0] * shape[1];
+        let (r, cl) = (shape[0] as isize, shape[1] as isize);
+        // Transposed (column-major), reversed rows, and every other element of a buffer.
+        let v = [
+            view(n, 0, &shape, &[1, r]),
+            view(n, (shape[0] - 1) * shape[1], &shape, &[-cl, 1]),
+            view(2 * n + 3, 3, &shape, &[2 * cl, 2]),
+        ];
+        same(&k, g, &v, &[], DType::F32).unwrap();
+    }
+    // A slice of a kernel-side view: its own check raises, the base array's never does.
+    let k = native(
+        "def sl(a, out):\n    i = cuda.grid(1)\n    v = a[3:40]\n    out[i] = v[i]\n",
+        &arrs(DType::I64, 1, 2),
+    );
+    same(&k, cfg(1, 32), &[c(&[64]), c(&[32])], &[], DType::I64).unwrap();
+    fails(&k, cfg(2, 32), &[c(&[64]), c(&[64])], &[], DType::I64);
+}
