@@ -286,3 +286,50 @@ fn views_and_strided_arrays_give_the_interpreters_bytes() {
     same(&k, cfg(1, 32), &[c(&[64]), c(&[32])], &[], DType::I64).unwrap();
     fails(&k, cfg(2, 32), &[c(&[64]), c(&[64])], &[], DType::I64);
 }
+
+const GS: &str = "def gs(x, y, out):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, x.size, stride):\n        out[i] = x[i] + y[i]\n";
+
+#[test]
+fn grid_stride_rounds_in_range_ragged_and_out_of_range() {
+    let k = native(GS, &arrs(DType::F32, 1, 3));
+    // 64 lanes: whole rounds, a ragged last round, fewer elements than lanes.
+    for n in [256, 200, 1000, 63, 1] {
+        same(
+            &k,
+            cfg(2, 32),
+            &[c(&[n]), c(&[n]), c(&[n])],
+            &[],
+            DType::F32,
+        )
+        .unwrap();
+    }
+    fails(
+        &k,
+        cfg(2, 32),
+        &[c(&[200]), c(&[150]), c(&[200])],
+        &[],
+        DType::F32,
+    );
+    fails(
+        &k,
+        cfg(2, 32),
+        &[c(&[200]), c(&[200]), c(&[199])],
+        &[],
+        DType::F32,
+    );
+    // Strided views, and neighbours: x[-1] wraps in the first round only.
+    let v = [
+        view(400, 1, &[200], &[2]),
+        c(&[200]),
+        view(200, 199, &[200], &[-1]),
+    ];
+    same(&k, cfg(3, 16), &v, &[], DType::F32).unwrap();
+    let k = native(
+        "def nb(x, out):\n    start = cuda.grid(1)\n    for i in range(start + 1, out.size, cuda.gridsize(1)):\n        out[i] = x[i - 2] + x[i + 1]\n",
+        &arrs(DType::F64, 1, 2),
+    );
+    for n in [256, 130] {
+        same(&k, cfg(2, 32), &[c(&[n + 1]), c(&[n])], &[], DType::F64).unwrap();
+    }
+    fails(&k, cfg(2, 32), &[c(&[130]), c(&[130])], &[], DType::F64);
+}

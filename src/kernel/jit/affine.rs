@@ -17,12 +17,13 @@ use std::collections::{HashMap, HashSet};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_frontend::Variable;
 use cranelift_module::Module;
 
 use crate::arrays::dtype::DType;
 use crate::arrays::operator::Arith;
 use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
-use crate::kernel::jit::lockstep::Lanes;
+use crate::kernel::jit::lockstep::{Lanes, Lockstep};
 use crate::kernel::jit::lower::{Lower, Unsupported};
 use crate::kernel::jit::ops::constant;
 
@@ -48,6 +49,18 @@ pub(crate) struct Access {
 pub(crate) struct Affine<'k> {
     pub(crate) defs: HashMap<Reg, (&'k Op, Form)>,
     pub(crate) accesses: Vec<Access>,
+    /// A lockstep kernel's loop counter when it is affine: the counter, the operation
+    /// that starts it, the step, and its form (see [`analyse`]).
+    pub(crate) ctr: Option<(Reg, &'k Op, Reg, Form)>,
+}
+
+impl Affine<'_> {
+    fn form(&self, r: Reg) -> Option<Form> {
+        match self.ctr {
+            Some((c, _, _, f)) if c == r => Some(f),
+            _ => self.defs.get(&r).map(|d| d.1),
+        }
+    }
 }
 
 fn count_defs(ss: &[Stmt], n: &mut [u32]) {
@@ -168,8 +181,11 @@ impl<'k> Walk<'k> {
     }
 }
 
-/// The affine registers and accesses of `k`'s body.
-pub(crate) fn analyse(k: &Kernel) -> Affine<'_> {
+/// The affine registers and accesses of `k`'s body. In a lockstep kernel (`ls`), a lane
+/// still in the loop in round `r` has run `r` iterations, so its counter is `init + r *
+/// step` there: affine when `init` is and the step is block-invariant, provided nothing
+/// but the prologue's start and the latch assigns the counter.
+pub(crate) fn analyse(k: &Kernel, ls: Option<Lockstep>) -> Affine<'_> {
     let mut n = vec![0u32; k.regs.len()];
     count_defs(&k.body, &mut n);
     let mut w = Walk {
@@ -180,9 +196,40 @@ pub(crate) fn analyse(k: &Kernel) -> Affine<'_> {
         out: Affine {
             defs: HashMap::new(),
             accesses: Vec::new(),
+            ctr: None,
         },
     };
-    w.stmts(&k.body);
+    let Some((ls, (last, prologue))) = ls.and_then(|ls| Some((ls, k.body.split_last()?))) else {
+        w.stmts(&k.body);
+        return w.out;
+    };
+    let mut init = None;
+    for s in prologue {
+        if let Stmt::Inst(i) = s {
+            w.inst(i);
+            if i.dst == Some(ls.ctr) {
+                init = w.of(&i.op, k.regs[ls.ctr as usize]).map(|f| (&i.op, f));
+            }
+        }
+    }
+    let step = match last {
+        Stmt::Loop { latch, .. } => match latch.first() {
+            Some(Stmt::Inst(Inst {
+                op: Op::Bin(Arith::Add, c, s),
+                ..
+            })) if *c == ls.ctr => Some(*s),
+            _ => None,
+        },
+        _ => None,
+    };
+    let wide = k.regs[ls.ctr as usize] == DType::I64;
+    if let (Some((op, f)), Some(step), 2, true) = (init, step, n[ls.ctr as usize], wide) {
+        if w.form(step) == Some(Form::Inv) {
+            w.live[ls.ctr as usize] = Some(f);
+            w.out.ctr = Some((ls.ctr, op, step, f));
+        }
+    }
+    w.stmts(std::slice::from_ref(last));
     w.out
 }
 
@@ -196,10 +243,11 @@ impl<M: Module> Lower<'_, '_, M> {
         lanes: Option<&Lanes>,
     ) -> Result<(), Unsupported> {
         let k = self.k;
-        let an = analyse(k);
-        if an.accesses.is_empty() || lanes.is_some() {
+        let an = analyse(k, lanes.map(|l| l.ls));
+        if an.accesses.is_empty() {
             return self.thread_copy(after, lanes);
         }
+        let round = lanes.map(|l| l.vars[0]);
         let mut memo = HashMap::new();
         let mut oks = Vec::new();
         let mut seen = HashSet::new();
@@ -213,12 +261,12 @@ impl<M: Module> Lower<'_, '_, M> {
                 return Err("index does not match the array".into());
             }
             for (&r, &n) in acc.idx.iter().zip(&av.shape) {
-                let v = self.inv(&an, r, &mut memo)?;
+                let v = self.inv(&an, r, &mut memo, round)?;
                 oks.push(self.b.ins().icmp(IntCC::UnsignedLessThan, v, n));
-                if let Some((_, Form::Lane(ax))) = an.defs.get(&r) {
+                if let Some(Form::Lane(ax)) = an.form(r) {
                     // inv + blockDim - 1 < n, written so that nothing overflows (a false
                     // `inv < n` makes the whole test false whatever this gives).
-                    let last = self.b.ins().iadd_imm_s(self.bdim[*ax as usize], -1);
+                    let last = self.b.ins().iadd_imm_s(self.bdim[ax as usize], -1);
                     let room = self.b.ins().isub(n, v);
                     oks.push(self.b.ins().icmp(IntCC::UnsignedLessThan, last, room));
                 }
@@ -267,13 +315,41 @@ impl<M: Module> Lower<'_, '_, M> {
         an: &Affine,
         r: Reg,
         memo: &mut HashMap<Reg, Value>,
+        round: Option<Variable>,
     ) -> Result<Value, Unsupported> {
         if let Some(v) = memo.get(&r) {
             return Ok(*v);
         }
-        let (op, _) = *an.defs.get(&r).ok_or("index register is not affine")?;
         let dt = self.dt(r);
-        let v = match op {
+        let v = match an.ctr {
+            Some((c, op, step, _)) if c == r => {
+                // The lockstep counter: its start plus the round times the step.
+                let round = round.ok_or("lockstep counter outside a lockstep kernel")?;
+                let start = self.inv_op(an, op, dt, memo, Some(round))?;
+                let step = self.inv(an, step, memo, Some(round))?;
+                let rn = self.b.use_var(round);
+                let walked = self.b.ins().imul(rn, step);
+                self.b.ins().iadd(start, walked)
+            }
+            _ => {
+                let (op, _) = *an.defs.get(&r).ok_or("index register is not affine")?;
+                self.inv_op(an, op, dt, memo, round)?
+            }
+        };
+        memo.insert(r, v);
+        Ok(v)
+    }
+
+    /// The block-invariant part of the value `op` gives a register of type `dt`.
+    fn inv_op(
+        &mut self,
+        an: &Affine,
+        op: &Op,
+        dt: DType,
+        memo: &mut HashMap<Reg, Value>,
+        round: Option<Variable>,
+    ) -> Result<Value, Unsupported> {
+        Ok(match op {
             Op::Special(Special::GlobalId(k)) => self.b.use_var(self.gbase[(*k).min(2) as usize]),
             Op::Special(Special::Tid(_)) => self.b.ins().iconst(I64, 0),
             Op::Special(s) => self.special(*s),
@@ -291,20 +367,18 @@ impl<M: Module> Lower<'_, '_, M> {
                     None => self.b.ins().iconst(I64, 1),
                 }
             }
-            Op::Copy(x) => self.inv(an, *x, memo)?,
+            Op::Copy(x) => self.inv(an, *x, memo, round)?,
             Op::Cast(x) => {
                 let from = self.dt(*x);
-                let v = self.inv(an, *x, memo)?;
+                let v = self.inv(an, *x, memo, round)?;
                 self.cast(v, from, dt)?
             }
             Op::Bin(op, x, y) => {
-                let a = self.inv(an, *x, memo)?;
-                let b = self.inv(an, *y, memo)?;
+                let a = self.inv(an, *x, memo, round)?;
+                let b = self.inv(an, *y, memo, round)?;
                 self.bin(*op, dt, a, b)?
             }
             _ => return Err("index register is not affine".into()),
-        };
-        memo.insert(r, v);
-        Ok(v)
+        })
     }
 }
