@@ -65,37 +65,28 @@ pub fn fold_kernel(func: &Rc<Function>, dt: DType, with_init: bool) -> PyResult<
         b.emit_to(acc, Op::Copy(first));
         b.konst(Scalar::I64(1))
     };
-    let j = b.new_reg(DType::I64);
-    b.emit_to(j, Op::Copy(start));
-    let id = b.new_loop_id();
-    b.begin();
-    let c = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, j, n));
-    b.push(Stmt::If(c, vec![], vec![Stmt::Break(id)]));
-    let x = b.emit(dt, Op::Load(arr, vec![j]));
-    let r = crate::numba::frontend::inline::inline_call(
-        &mut b,
-        &mut cx,
-        func.clone(),
-        vec![Val::Reg(acc), Val::Reg(x)],
-        Vec::new(),
-        range,
-    )?;
-    let Val::Reg(r) = r else {
-        return Err(cx.typing("a reduction function must return a number", range));
-    };
-    b.assign(acc, r);
-    let one = b.konst(Scalar::I64(1));
-    let nj = b.emit(DType::I64, Op::Bin(Arith::Add, j, one));
-    b.emit_to(j, Op::Copy(nj));
-    let body = b.end();
-    b.push(Stmt::Loop {
-        id,
-        body,
-        latch: vec![],
-    });
+    let mut call = |b: &mut Builder, x: u32, y: u32| binop(b, &mut cx, func, range, x, y);
+    fold_range(&mut b, &mut call, arr, acc, start, n, dt)?;
     let zero = b.konst(Scalar::I64(0));
     b.emit_void(Op::Store(ArrRef::Param(1), vec![zero], acc));
     Ok(CompiledKernel::from_ir(b.finish()))
+}
+
+/// `func(x, y)` inlined at the builder's position: the reduction's binary operation.
+fn binop(
+    b: &mut Builder,
+    cx: &mut FnCtx,
+    func: &Rc<Function>,
+    range: ruff_text_size::TextRange,
+    x: u32,
+    y: u32,
+) -> PyResult<u32> {
+    let args = vec![Val::Reg(x), Val::Reg(y)];
+    match crate::numba::frontend::inline::inline_call(b, cx, func.clone(), args, Vec::new(), range)?
+    {
+        Val::Reg(r) => Ok(r),
+        _ => Err(cx.typing("a reduction function must return a number", range)),
+    }
 }
 
 /// `acc = f(...f(acc, src[from])..., src[to - 1])`.
@@ -186,22 +177,7 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     let lo = b.emit(DType::I64, Op::Bin(Arith::Mul, gi, per));
     let past = b.emit(DType::I64, Op::Bin(Arith::Add, lo, per));
     let hi = b.emit(DType::I64, Op::Bin(Arith::Min, past, n));
-    let mut call = |b: &mut Builder, x: u32, y: u32| -> PyResult<u32> {
-        match crate::numba::frontend::inline::inline_call(
-            b,
-            &mut cx,
-            func.clone(),
-            vec![Val::Reg(x), Val::Reg(y)],
-            Vec::new(),
-            range,
-        )? {
-            Val::Reg(r) => Ok(r),
-            _ => Err(PyErr::new(
-                "TypingError",
-                format!("the reduction function {} must return a number", func.name),
-            )),
-        }
-    };
+    let mut call = |b: &mut Builder, x: u32, y: u32| binop(b, &mut cx, func, range, x, y);
     // Each valid thread folds its slice into `acc`: a slice of at least QUARTERS values
     // as that many contiguous parts, each into its own accumulator, combined in order at
     // the end (only associativity is assumed, as by the tree below). One accumulator would
