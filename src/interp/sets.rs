@@ -73,12 +73,38 @@ fn union(rt: &mut Runtime, a: &SetCell, others: &[Value]) -> PyResult<Value> {
     Ok(Value::Set(out))
 }
 
-fn keep(rt: &mut Runtime, a: &SetCell, other: &Value, wanted: bool) -> PyResult<Value> {
+fn difference(rt: &mut Runtime, a: &SetCell, other: &Value) -> PyResult<Value> {
     let other = to_set(rt, other)?;
     let out: SetCell = Rc::new(RefCell::new(Dict::default()));
     for v in a.borrow().keys() {
-        if contains(rt, &other, &v)? == wanted {
+        if !contains(rt, &other, &v)? {
             out.borrow_mut().push(v, Value::None);
+        }
+    }
+    Ok(Value::Set(out))
+}
+
+/// `a & other` / `a.intersection(other)` as CPython computes it: walking the smaller set
+/// (the argument on a tie), or the iterable, so the elements kept are that side's
+/// (`{4} & {4.0}` is `{4.0}`).
+fn intersect(rt: &mut Runtime, a: &SetCell, other: &Value) -> PyResult<Value> {
+    let out: SetCell = Rc::new(RefCell::new(Dict::default()));
+    if let Value::Set(b) = other {
+        let (walk, probe) = if b.borrow().len() > a.borrow().len() {
+            (a.clone(), b.clone())
+        } else {
+            (b.clone(), a.clone())
+        };
+        for v in walk.borrow().keys() {
+            if contains(rt, &probe, &v)? {
+                out.borrow_mut().push(v, Value::None);
+            }
+        }
+        return Ok(Value::Set(out));
+    }
+    for v in items_of(rt, other)? {
+        if contains(rt, a, &v)? {
+            add(rt, &out, v)?;
         }
     }
     Ok(Value::Set(out))
@@ -123,8 +149,8 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &SetCell, b: &SetCell) -> PyResult
     let bv = Value::Set(b.clone());
     Ok(Some(match op {
         BinOp::BitOr => union(rt, a, &[bv])?,
-        BinOp::BitAnd => keep(rt, a, &bv, true)?,
-        BinOp::Sub => keep(rt, a, &bv, false)?,
+        BinOp::BitAnd => intersect(rt, a, &bv)?,
+        BinOp::Sub => difference(rt, a, &bv)?,
         BinOp::BitXor => symmetric(rt, a, &bv)?,
         BinOp::Le => Value::Bool(is_subset(rt, a, b)?),
         BinOp::Ge => Value::Bool(is_subset(rt, b, a)?),
@@ -211,7 +237,7 @@ pub fn method(s: &SetCell, name: &str) -> Option<Value> {
             for o in &a.pos {
                 if let Value::Set(c) = &cur {
                     let c = c.clone();
-                    cur = keep(rt, &c, o, true)?;
+                    cur = intersect(rt, &c, o)?;
                 }
             }
             Ok(cur)
@@ -221,7 +247,7 @@ pub fn method(s: &SetCell, name: &str) -> Option<Value> {
             for o in &a.pos {
                 if let Value::Set(c) = &cur {
                     let c = c.clone();
-                    cur = keep(rt, &c, o, false)?;
+                    cur = difference(rt, &c, o)?;
                 }
             }
             Ok(cur)

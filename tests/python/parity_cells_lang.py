@@ -789,6 +789,12 @@ t.add(2)
 t.remove(1)
 print(sorted(t), 2 in t, 2.0 in t, {x % 4 for x in range(10)} == {0, 1, 2, 3})
 """),
+    ("set_intersection_keeps_the_walked_sides_elements", """
+def show(s):
+    return sorted((type(x).__name__, x) for x in s)
+print(show({1, 2, 3, 4} & {3, 4.0, 5}), show({3, 4.0, 5} & {1, 2, 3, 4}), show({3.0} & {3}))
+print(show({1, 2, 3, 4}.intersection([4.0, 3, 3.0, 9])), show({1.0, 2.0}.intersection({2}, (1, 2))))
+"""),
     ("comprehensions_and_call_binding", """
 print({k % 3: k for k in range(10)}, {(i, j): i * j for i in range(3) for j in range(i) if j})
 print([i * j for i in range(4) if i for j in range(i)], [i for i in range(10, 0, -3)], [i for i in range(0)])
