@@ -42,6 +42,7 @@
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `operator_getters.rs` | `operator.itemgetter`, `attrgetter` and `methodcaller`: callable objects with CPython's reprs. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
+//! | `params.rs` | Binding a call's arguments to a function's parameters, with CPython's TypeError wording. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
 //! | `pathlib_module.rs` | `pathlib.Path`: CPython's normalisation, the `/` operator, name parts, and file-system methods (`exists`, `read_text`/`write_text`, `mkdir`, `iterdir`, `glob`, ...). |
 //! | `random_module.rs` | The `random` module and `random.Random`: CPython's Mersenne Twister, seeding and number algorithms, so seeded cells draw what CPython draws. |
@@ -103,6 +104,7 @@ pub mod objects;
 pub mod operator_getters;
 pub mod ops;
 pub mod os_module;
+pub mod params;
 pub mod pathlib_module;
 pub mod random_module;
 pub mod random_sampling;
