@@ -7,14 +7,15 @@ empty working directory, and every cell must print the same text and raise the s
 The expected outputs are never written down: the reference kernel produces them in the same
 run. Cells print what they compute and keep their output deterministic (no addresses, times
 or absolute paths), so that any difference is a difference in behaviour. The cells live in
-parity_cells_lang.py and parity_cells_lib.py."""
+parity_cells_lang.py, parity_cells_edges.py and parity_cells_lib.py."""
 
 import re
 
 import nbclient
 import nbformat
 import pytest
-from parity_cells_lang import CLASSES, EDGES, GENERATORS, NUMBERS
+from parity_cells_edges import EDGES
+from parity_cells_lang import CLASSES, GENERATORS, NUMBERS
 from parity_cells_lib import IPYTHON, NUMPY, STDLIB
 
 CELLS = CLASSES + GENERATORS + NUMBERS + STDLIB + IPYTHON + NUMPY + EDGES

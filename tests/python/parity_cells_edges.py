@@ -1,0 +1,284 @@
+"""Cells of tests/python/test_cpython_parity.py: CPython's edges (errors by name, recursion,
+indentation, identity, hashing, dict and set behaviour, call binding). Each entry is (short
+name, source); the expected output is whatever CPython prints for it in the same test run."""
+
+# Point 8: CPython's edges
+EDGES = [
+    ("recursion_error", """
+def down(n):
+    return down(n + 1)
+try:
+    down(0)
+except RecursionError as e:
+    print(type(e).__name__, isinstance(e, RuntimeError), e)
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
+print(depth(800))
+"""),
+    ("recursion_uncaught", "def f():\n    return f()\nf()\n"),
+    ("indentation_expected_block", "def f():\nreturn 1\n"),
+    ("indentation_unexpected", "x = 1\n    y = 2\n"),
+    ("indentation_after_comment", "for x in range(3):\n# a comment\n\nprint(x)\n"),
+    ("indentation_after_except", "try:\n    pass\nexcept ValueError:\nx = 1\n"),
+    ("indentation_after_class", "class K:\n\ndef m(self):\n    pass\n"),
+    ("indentation_unindent", "if True:\n        a = 1\n    b = 2\n"),
+    ("indentation_compile", """
+for src in ['if x:\\npass', '  x = 1', 'for i in y:\\n    a\\n  b', 'x = (1,']:
+    try:
+        compile(src, '<src>', 'exec')
+    except SyntaxError as e:
+        print(type(e).__name__, e.msg, e.lineno)
+"""),
+    ("syntax_error", "x = = 2\n"),
+    ("bare_raise_in_stmt_list", """
+def risky():
+    try:
+        int('nope')
+    except ValueError:
+        print('logging it'); raise
+try:
+    risky()
+except ValueError as e:
+    print('re-raised:', e)
+try:
+    x = 1; raise KeyError('inline')
+except KeyError as e:
+    print('got', repr(e))
+"""),
+    ("bare_raise_no_active", "raise\n"),
+    ("dict_changed_during_iteration", """
+d = {'a': 1, 'b': 2}
+try:
+    for k in d:
+        d[k + k] = 0
+except RuntimeError as e:
+    print('RuntimeError:', e)
+s = {1, 2}
+try:
+    for v in s:
+        s.add(v + 10)
+except RuntimeError as e:
+    print('RuntimeError:', e)
+d = {'a': 1}
+for k in d:
+    d[k] = 5
+print(d)
+"""),
+    ("list_mutated_during_iteration", """
+xs = [1, 2, 3, 4]
+for x in xs:
+    if x % 2 == 0:
+        xs.remove(x)
+print(xs)
+"""),
+    ("nan_identity", """
+nan = float('nan')
+print(nan == nan, nan is nan, [nan] == [nan], nan in [nan], (nan,) == (nan,), {nan: 1}[nan])
+print([float('nan')] == [float('nan')], float('nan') in [float('nan')], nan != nan, sorted([3, 1]) == [1, 3])
+import math
+print(math.isnan(nan), [math.nan] == [math.nan], math.nan is math.nan, len({nan, nan}))
+"""),
+    ("format_single_brace", "'{'.format(1)\n"),
+    ("format_errors", """
+for f in ["'}'.format(1)", "'{0} {1}'.format(1)", "'{x}'.format(y=1)", "'{:d}'.format(1.5)", "'%d %d' % (1,)"]:
+    try:
+        eval(f)
+    except Exception as e:
+        print(f, type(e).__name__, e)
+"""),
+    ("pow_mod_zero", "pow(2, 3, 0)\n"),
+    ("pow_edge_cases", """
+for args in [(2, 3, 5), (2, -1, 4), (0, 0), (0.0, -1), (-8, 1 / 3, None)]:
+    try:
+        print(args, pow(*[a for a in args if a is not None]))
+    except Exception as e:
+        print(args, type(e).__name__, e)
+"""),
+    ("hash_numbers", """
+print(hash(2) == 2, hash(2), hash(-1), hash(-2), hash(2.0), hash(0.5), hash(2 ** 61), hash(2 ** 61 - 1))
+print(hash(True), hash(10 ** 30), hash(1.5e300), hash(float('inf')), hash(complex(1, 0)), hash((1, 2)))
+print(hash(2) == hash(2.0) == hash(2 + 0j), {1: 'a', 1.0: 'b', True: 'c'})
+"""),
+    ("unhashable", "{[1, 2]: 3}\n"),
+    ("name_errors", """
+def g():
+    print(y)
+    y = 1
+try:
+    g()
+except UnboundLocalError as e:
+    print(type(e).__name__, e, isinstance(e, NameError))
+try:
+    undefined_thing
+except NameError as e:
+    print(e)
+"""),
+    ("type_errors", """
+for expr in ["'a' + 1", "1 + 'a'", "None()", "len(5)", "[1][0][0]", "'abc'[1] = 'x'", "sum(['a'])", "int(None)", "abs('x')", "[] < 1"]:
+    try:
+        exec(expr)
+    except TypeError as e:
+        print(expr, '->', e)
+"""),
+    ("lookup_errors", """
+for expr in ["[1][5]", "{'a': 1}['b']", "'abc'[10]", "(1,).index(2)", "[].pop()", "{}.popitem()", "'abc'.index('z')"]:
+    try:
+        exec(expr)
+    except Exception as e:
+        print(expr, type(e).__name__, e)
+"""),
+    ("call_errors", """
+def f(a, b=2, *, c):
+    return a
+for call in ['f()', 'f(1)', 'f(1, 2, 3, c=4)', 'f(1, c=2, d=3)', 'f(1, a=1, c=3)']:
+    try:
+        eval(call)
+    except TypeError as e:
+        print(call, '->', e)
+"""),
+    ("attribute_error_builtin", "[].push(1)\n"),
+    ("key_error_uncaught", "{'a': 1}['missing']\n"),
+    ("assert_and_finally", """
+def check(x):
+    try:
+        assert x > 0, f'x must be positive, got {x}'
+        return 'ok'
+    finally:
+        print('checked', x)
+print(check(1))
+check(-1)
+"""),
+    ("walrus_and_unpacking", """
+data = [1, 2, 3, 4, 5]
+if (n := len(data)) > 3:
+    print('long', n)
+first, *mid, last = data
+print(first, mid, last, [*data[:2], *'ab'], {**{'a': 1}, 'b': 2})
+try:
+    a, b = [1, 2, 3]
+except ValueError as e:
+    print(e)
+try:
+    a, b, c = [1]
+except ValueError as e:
+    print(e)
+"""),
+    ("sorting_stability", """
+people = [('bob', 25), ('al', 30), ('cy', 25), ('di', 30)]
+print(sorted(people, key=lambda p: p[1]), sorted(people, key=lambda p: -p[1]))
+print(sorted('bAc', key=str.lower), sorted([3, 1, 2], reverse=True), min([], default=None), max('ab', 'c'))
+xs = [5, 2, 9]
+xs.sort()
+print(xs, sorted({3: 'a', 1: 'b'}), list(reversed(sorted('cab'))))
+"""),
+    ("dict_keys_equal_across_types", """
+d = {}
+d[1] = 'int'; d[1.0] = 'float'; d[True] = 'bool'
+print(d, len(d))
+d[0] = 'zero'; d[False] = 'f'; d[0.0] = 'z'; d[-0.0] = 'nz'
+d[2**100] = 'big'; d[float(2**100)] = 'bigf'; d[2**64] = 'b64'; d[-2**63] = 'min'
+print(d[2**100], d[2.0**64], d[-2**63], len(d))
+d[(1, 2.0)] = 't'; d[(1.0, 2)] = 't2'; d[1+0j] = 'c'; d[2.5] = 'x'; d['1'] = 's'; d[b'1'] = 'b'
+print(d)
+print({i: i for i in range(5)} == {float(i): i for i in range(5)}, 3 in {3.0: 0}, 2**70 in {2**70: 0})
+"""),
+    ("dict_user_hash_eq_keys", """
+class K:
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        return hash(self.v)
+    def __eq__(self, o):
+        return (isinstance(o, K) and self.v == o.v) or o == self.v
+    def __repr__(self):
+        return f'K({self.v})'
+d = {1: 'a', K(2): 'b'}
+d[K(1)] = 'c'
+d[2] = 'd'
+d[3] = 'e'
+print(d, d[K(3)], K(2) in d, 2.0 in d)
+s = {K(3), 3, K(4)}
+s.add(4.0)
+print(len(s), 3 in s)
+class Unh:
+    __hash__ = None
+for bad in (Unh(), [1], {2}, {3: 4}):
+    try:
+        d[bad] = 1
+    except TypeError as e:
+        print(e)
+try:
+    {1}.add([2])
+except TypeError as e:
+    print(e)
+"""),
+    ("dict_delete_reinsert_order", """
+d = dict.fromkeys(range(20))
+for k in range(0, 20, 2):
+    del d[k]
+d[4] = 'back'
+d[1] = 'one'
+print(list(d), d[1])
+for i in range(100):
+    d[i] = i
+for i in range(0, 100, 3):
+    del d[i]
+d[0] = 'z'
+print(list(d)[:10], list(d)[-3:], len(d))
+d.pop(5)
+d[5] = 'five'
+print(list(d)[-2:], d.popitem(), len(d))
+e = {1: 1, 2: 2}
+try:
+    for k in e:
+        e[k + 10] = 0
+except RuntimeError as err:
+    print(err)
+e = {1: 1, 2: 2}
+for k in e:
+    e[k] = 5
+print(e)
+"""),
+    ("set_add_equal_keys_and_operators", """
+s = set()
+for i in [3, 1.0, True, 2, 2.0, 3+0j, 10**20, 1e20, 'a', (1, 2), (1.0, 2.0)]:
+    s.add(i)
+print(len(s), sorted(map(repr, s)))
+a = {1, 2, 3, 4}
+b = {3, 4, 5}
+print(sorted(a | b), sorted(a & b), sorted(a - b), sorted(a ^ b), a <= {1, 2, 3, 4, 5}, {1.0} == {True})
+t = {1, 2, 3}
+t.discard(2)
+t.add(2)
+t.remove(1)
+print(sorted(t), 2 in t, 2.0 in t, {x % 4 for x in range(10)} == {0, 1, 2, 3})
+"""),
+    ("set_intersection_keeps_the_walked_sides_elements", """
+def show(s):
+    return sorted((type(x).__name__, x) for x in s)
+print(show({1, 2, 3, 4} & {3, 4.0, 5}), show({3, 4.0, 5} & {1, 2, 3, 4}), show({3.0} & {3}))
+print(show({1, 2, 3, 4}.intersection([4.0, 3, 3.0, 9])), show({1.0, 2.0}.intersection({2}, (1, 2))))
+"""),
+    ("comprehensions_and_call_binding", """
+print({k % 3: k for k in range(10)}, {(i, j): i * j for i in range(3) for j in range(i) if j})
+print([i * j for i in range(4) if i for j in range(i)], [i for i in range(10, 0, -3)], [i for i in range(0)])
+def f(a, b):
+    return a - b
+print(f(5, 3), f(b=1, a=4), f(*[9, 2]))
+for args in [(1,), (1, 2, 3)]:
+    try:
+        f(*args)
+    except TypeError as e:
+        print(e)
+def g(a, /, b=2, *c, d, **e):
+    return a, b, c, d, e
+print(g(1, d=4), g(1, 2, 3, d=4, z=5))
+class A:
+    def who(self):
+        return 'A'
+class B(A):
+    def who(self):
+        return 'B' + super().who()
+print(B().who())
+"""),
+]
