@@ -354,19 +354,8 @@ impl<M: Module> Lower<'_, '_, M> {
             Op::Special(Special::Tid(_)) => self.b.ins().iconst(I64, 0),
             Op::Special(s) => self.special(*s),
             Op::Const(s) => constant(&mut self.b, s, dt),
-            Op::Param(p) => self
-                .scalars
-                .get(*p as usize)
-                .copied()
-                .flatten()
-                .ok_or("parameter is not a scalar")?,
-            Op::Dim(a, ax) => {
-                let av = self.arr(*a)?;
-                match av.shape.get(*ax as usize) {
-                    Some(v) => *v,
-                    None => self.b.ins().iconst(I64, 1),
-                }
-            }
+            Op::Param(p) => self.scalar_param(*p)?,
+            Op::Dim(a, ax) => self.dim(*a, *ax)?,
             Op::Copy(x) => self.inv(an, *x, memo, round)?,
             Op::Cast(x) => {
                 let from = self.dt(*x);

@@ -565,16 +565,29 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         Ok(())
     }
 
+    /// Scalar parameter `p`'s value, loaded at function entry.
+    pub(super) fn scalar_param(&self, p: u32) -> Result<Value, Unsupported> {
+        self.scalars
+            .get(p as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| "parameter is not a scalar".into())
+    }
+
+    /// The extent of axis `ax` of array `a` (1 past its last axis, as the interpreter's).
+    pub(super) fn dim(&mut self, a: ArrRef, ax: u8) -> Result<Value, Unsupported> {
+        let av = self.arr(a)?;
+        Ok(match av.shape.get(ax as usize) {
+            Some(v) => *v,
+            None => self.b.ins().iconst(I64, 1),
+        })
+    }
+
     fn inst(&mut self, i: &Inst) -> Result<(), Unsupported> {
         let dt = i.dst.map(|d| self.dt(d)).unwrap_or(DType::I64);
         let v = match &i.op {
             Op::Const(s) => constant(&mut self.b, s, dt),
-            Op::Param(p) => self
-                .scalars
-                .get(*p as usize)
-                .copied()
-                .flatten()
-                .ok_or("parameter is not a scalar")?,
+            Op::Param(p) => self.scalar_param(*p)?,
             Op::Copy(r) => {
                 if cl_type(self.dt(*r)) != cl_type(dt) {
                     return Err("copy between register types".into());
@@ -606,13 +619,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 self.b.ins().select(c, a, b)
             }
             Op::Special(s) => self.special(*s),
-            Op::Dim(a, ax) => {
-                let av = self.arr(*a)?;
-                match av.shape.get(*ax as usize) {
-                    Some(v) => *v,
-                    None => self.b.ins().iconst(I64, 1),
-                }
-            }
+            Op::Dim(a, ax) => self.dim(*a, *ax)?,
             Op::Load(a, idx) => {
                 let av = self.arr(*a)?;
                 let (_, addr) = self.address(i, &av, idx)?;
