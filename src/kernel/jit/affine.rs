@@ -26,6 +26,7 @@ use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::lockstep::{Lanes, Lockstep};
 use crate::kernel::jit::lower::{Lower, Unsupported};
 use crate::kernel::jit::ops::constant;
+use crate::kernel::jit::regions;
 
 /// A register's value over a block: the same in every thread, or that plus the thread's
 /// index along an axis.
@@ -59,27 +60,6 @@ impl Affine<'_> {
         match self.ctr {
             Some((c, _, _, f)) if c == r => Some(f),
             _ => self.defs.get(&r).map(|d| d.1),
-        }
-    }
-}
-
-fn count_defs(ss: &[Stmt], n: &mut [u32]) {
-    for s in ss {
-        match s {
-            Stmt::Inst(i) => {
-                if let Some(c) = i.dst.and_then(|d| n.get_mut(d as usize)) {
-                    *c += 1;
-                }
-            }
-            Stmt::If(_, t, e) => {
-                count_defs(t, n);
-                count_defs(e, n);
-            }
-            Stmt::Loop { body, latch, .. } => {
-                count_defs(body, n);
-                count_defs(latch, n);
-            }
-            _ => {}
         }
     }
 }
@@ -187,7 +167,11 @@ impl<'k> Walk<'k> {
 /// but the prologue's start and the latch assigns the counter.
 pub(crate) fn analyse(k: &Kernel, ls: Option<Lockstep>) -> Affine<'_> {
     let mut n = vec![0u32; k.regs.len()];
-    count_defs(&k.body, &mut n);
+    regions::visit(&k.body, &mut |i| {
+        if let Some(c) = i.dst.and_then(|d| n.get_mut(d as usize)) {
+            *c += 1;
+        }
+    });
     let mut w = Walk {
         k,
         once: n.iter().map(|&c| c == 1).collect(),
