@@ -450,17 +450,8 @@ fn comp_level(
         .downcast::<crate::interp::objects::RangeObj>()
         .filter(|r| r.len() <= crate::interp::objects::RANGE_LIST_LIMIT);
     if let Some(r) = range {
-        let (n, start, step) = (r.len(), r.start, r.step);
-        for k in 0..n {
-            comp_item(
-                rt,
-                ctx,
-                gens,
-                i,
-                elem,
-                out,
-                Value::Int(start + step * k as i64),
-            )?;
+        for k in 0..r.len() {
+            comp_item(rt, ctx, gens, i, elem, out, Value::Int(r.get(k)))?;
         }
         return Ok(());
     }

@@ -33,8 +33,11 @@ impl RangeObj {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// Element `i < len()`. It lies between `start` and `stop`, so it fits an i64 even
+    /// where `step * i` alone does not (`range(-2**63, 2**63 - 1, 2**63 - 1)[2]`): the
+    /// wrapping sum is the exact value.
     pub fn get(&self, i: usize) -> i64 {
-        self.start + self.step * i as i64
+        self.start.wrapping_add(self.step.wrapping_mul(i as i64))
     }
 }
 

@@ -304,10 +304,9 @@ fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow>
     let iterable = eval(rt, ctx, &f.iter)?;
     // Ranges iterate lazily so `for i in range(10**9)` needs no memory.
     if let Some(r) = iterable.downcast::<RangeObj>() {
-        let (n, start, step) = (r.len(), r.start, r.step);
-        for k in 0..n {
+        for k in 0..r.len() {
             rt.check_interrupt()?;
-            assign_target(rt, ctx, &f.target, Value::Int(start + step * k as i64))?;
+            assign_target(rt, ctx, &f.target, Value::Int(r.get(k)))?;
             match exec_block(rt, ctx, &f.body)? {
                 Flow::Break => return Ok(Flow::Normal),
                 Flow::Return(v) => return Ok(Flow::Return(v)),

@@ -253,6 +253,12 @@ t.add(2)
 t.remove(1)
 print(sorted(t), 2 in t, 2.0 in t, {x % 4 for x in range(10)} == {0, 1, 2, 3})
 """),
+    ("range_elements_at_the_ends_of_int64", """
+r = range(-2**63, 2**63 - 1, 2**63 - 1)
+print([x for x in r], list(r), r[2], r[-1], len(r))
+for x in range(2**63 - 1, -2**63, -(2**63 - 1)):
+    print(x)
+"""),
     ("set_intersection_keeps_the_walked_sides_elements", """
 def show(s):
     return sorted((type(x).__name__, x) for x in s)
