@@ -159,3 +159,26 @@ fn a_fault_in_one_block_ends_blocks_spinning_on_other_workers() {
     let err = nbcuda::kernel::execute_on_cpu_with(&k, &cfg(256, 64), &[arg(&a)], true).unwrap_err();
     assert_eq!(err.ename(), "IndexError", "{}", err.message);
 }
+
+#[test]
+fn a_block_stopped_by_a_later_blocks_fault_does_not_hide_it() {
+    // Block 0 spins until the launch stops; the last block faults. Block 0 then records a
+    // stop at a lower block than the fault, which once replaced it: the cell showed an
+    // empty InternalError instead of the IndexError. Two workers, so block 0 spins on one
+    // while the other reaches the last block (with one it would spin for ever).
+    let k = kernel(
+        "def late(a):\n    i = 0\n    if cuda.blockIdx.x == 0:\n        while True:\n            i += 1\n    if cuda.blockIdx.x == cuda.gridDim.x - 1:\n        a[a.size + 5] = 1\n    a[0] = i\n",
+        &[arr1(DType::I64, 1)],
+    );
+    assert!(nbcuda::kernel::jit::code_for(&k.ir).is_some());
+    let a = array_of(&[4], DType::I64, &[0.0; 4]);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let err = pool
+        .install(|| nbcuda::kernel::execute_on_cpu_with(&k, &cfg(256, 64), &[arg(&a)], true))
+        .unwrap_err();
+    assert_eq!(err.ename(), "IndexError", "{}", err.message);
+    assert!(err.message.contains("block (255, 0, 0)"), "{}", err.message);
+}

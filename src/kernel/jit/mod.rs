@@ -521,6 +521,11 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
     let record = |at: usize, f: KernelFault| {
         p.stop.store(true, Ordering::Relaxed);
+        // A block that stopped for another's fault has nothing to report, and recorded
+        // at its own (lower) block it would hide that fault, as the interpreter's does not.
+        if f.kind == crate::kernel::abi::FaultKind::Stopped {
+            return;
+        }
         let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
         if ff.as_ref().is_none_or(|(b, _)| at < *b) {
             *ff = Some((at, f));
