@@ -333,3 +333,115 @@ fn grid_stride_rounds_in_range_ragged_and_out_of_range() {
     }
     fails(&k, cfg(2, 32), &[c(&[130]), c(&[130])], &[], DType::F64);
 }
+
+/// Whether the kernel's code may run its threads in any order, and along which axis.
+fn any_axis(k: &CompiledKernel) -> Option<u8> {
+    nbcuda::kernel::jit::code_for(&k.ir)
+        .expect("compiled")
+        .any_order_axis()
+}
+
+fn cfg3(grid: [u32; 3], block: [u32; 3]) -> LaunchConfig {
+    LaunchConfig {
+        grid,
+        block,
+        dynamic_shared_bytes: 0,
+    }
+}
+
+#[test]
+fn threads_no_thread_can_see_run_row_by_row_with_the_interpreters_bytes() {
+    // src/kernel/jit/order.rs: `y` picks the column, so rows of a strip run contiguously.
+    let k = native(AB, &arrs(DType::F32, 2, 3));
+    assert_eq!(any_axis(&k), Some(1));
+    // Ragged along both axes; whole blocks; and (past 8192 threads) spread over workers,
+    // with the ragged blocks left for the usual order afterwards.
+    for (shape, grid) in [
+        ([37, 53], (3, 4)),
+        ([32, 64], (2, 4)),
+        ([300, 500], (19, 32)),
+    ] {
+        let v = [c(&shape), c(&shape), c(&shape)];
+        same(&k, cfg2(grid, (16, 16)), &v, &[], DType::F32).unwrap();
+    }
+    // Without a guard: blocks past the edges fault, and the first found is the usual
+    // order's (block (1, 0, 0), although strip 0's block (0, 2, 0) is run first).
+    let k = native(
+        "def inc(a, out):\n    x, y = cuda.grid(2)\n    out[x, y] = a[x, y] + 1\n",
+        &arrs(DType::F64, 2, 2),
+    );
+    assert_eq!(any_axis(&k), Some(1));
+    same(
+        &k,
+        cfg2((2, 3), (16, 16)),
+        &[c(&[32, 48]), c(&[32, 48])],
+        &[],
+        DType::F64,
+    )
+    .unwrap();
+    let r = same(
+        &k,
+        cfg2((2, 3), (16, 16)),
+        &[c(&[20, 40]), c(&[20, 40])],
+        &[],
+        DType::F64,
+    );
+    let Err((ename, msg)) = r else {
+        panic!("no fault: {r:?}")
+    };
+    assert_eq!(ename, "IndexError");
+    assert!(msg.contains("block (1, 0, 0), thread (4, 0, 0)"), "{msg}");
+    // Three axes, the last index following z.
+    let k = native(
+        "def t3(a, out):\n    x, y, z = cuda.grid(3)\n    if x < out.shape[0] and y < out.shape[1] and z < out.shape[2]:\n        out[x, y, z] = a[x, y, z] - 3\n",
+        &arrs(DType::I32, 3, 2),
+    );
+    assert_eq!(any_axis(&k), Some(2));
+    let v = [c(&[5, 6, 19]), c(&[5, 6, 19])];
+    same(&k, cfg3([2, 2, 3], [4, 4, 8]), &v, &[], DType::I32).unwrap();
+}
+
+#[test]
+fn threads_that_can_see_each_other_keep_the_usual_order() {
+    // Threads along z write one element (z is not in the index): the launch keeps the
+    // usual order, and the last writer is the interpreter's.
+    let k = native(
+        "def zz(a, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] + cuda.threadIdx.z\n",
+        &arrs(DType::I64, 2, 2),
+    );
+    assert_eq!(any_axis(&k), Some(1));
+    let v = [c(&[8, 8]), c(&[8, 8])];
+    same(&k, cfg3([2, 2, 1], [4, 4, 3]), &v, &[], DType::I64).unwrap();
+    // One buffer passed twice: each thread reads an element another writes, before it
+    // in the usual order (x fastest), after it row by row.
+    let k = native(
+        "def up(a, out):\n    x, y = cuda.grid(2)\n    if x + 1 < out.shape[0] and y >= 1 and y < out.shape[1]:\n        out[x, y] = a[x + 1, y - 1] * 3\n",
+        &arrs(DType::I64, 2, 2),
+    );
+    assert_eq!(any_axis(&k), Some(1));
+    let run_aliased = |jit: bool| {
+        let vals: Vec<f64> = (0..24 * 40).map(|i| (i % 11) as f64).collect();
+        let buf = array_of(&[24 * 40], DType::I64, &vals);
+        let arg = || {
+            KernelArg::Array(ArrayArg {
+                mem: ArgMem::Host(buf.buf.clone()),
+                offset: 0,
+                shape: vec![24, 40],
+                strides: vec![40 * 8, 8],
+                dtype: DType::I64,
+            })
+        };
+        nbcuda::kernel::execute_on_cpu_with(&k, &cfg2((3, 5), (8, 8)), &[arg(), arg()], jit)
+            .unwrap();
+        let mut out = vec![0u8; 24 * 40 * 8];
+        buf.buf.read(0, &mut out);
+        out
+    };
+    assert_eq!(run_aliased(true), run_aliased(false));
+    // Indices that are not a global id plus a launch-wide value keep the usual order.
+    let k = native(
+        "def bl(a, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y] = a[x, y]\n",
+        &arrs(DType::F32, 2, 2),
+    );
+    assert_eq!(any_axis(&k), None);
+}

@@ -231,7 +231,25 @@ impl<M: Module> Lower<'_, '_, M> {
         if an.accesses.is_empty() {
             return self.thread_copy(after, lanes);
         }
-        let round = lanes.map(|l| l.vars[0]);
+        let ok = self.block_ok(&an, lanes.map(|l| l.vars[0]))?;
+        let (fast, slow) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.switch_to_block(slow);
+        self.thread_copy(after, lanes)?;
+        self.b.switch_to_block(fast);
+        self.proven = an.accesses.iter().map(|a| a.at).collect();
+        let r = self.thread_copy(after, lanes);
+        self.proven.clear();
+        r
+    }
+
+    /// Whether every affine access of `an` is in range for every thread of the block
+    /// whose ids and global bases are set (in a lockstep kernel, in the round `round`).
+    pub(super) fn block_ok(
+        &mut self,
+        an: &Affine,
+        round: Option<Variable>,
+    ) -> Result<Value, Unsupported> {
         let mut memo = HashMap::new();
         let mut oks = Vec::new();
         let mut seen = HashSet::new();
@@ -245,7 +263,7 @@ impl<M: Module> Lower<'_, '_, M> {
                 return Err("index does not match the array".into());
             }
             for (&r, &n) in acc.idx.iter().zip(&av.shape) {
-                let v = self.inv(&an, r, &mut memo, round)?;
+                let v = self.inv(an, r, &mut memo, round)?;
                 oks.push(self.b.ins().icmp(IntCC::UnsignedLessThan, v, n));
                 if let Some(Form::Lane(ax)) = an.form(r) {
                     // inv + blockDim - 1 < n, written so that nothing overflows (a false
@@ -256,16 +274,10 @@ impl<M: Module> Lower<'_, '_, M> {
                 }
             }
         }
-        let ok = self.all(&oks);
-        let (fast, slow) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(ok, fast, &[], slow, &[]);
-        self.b.switch_to_block(slow);
-        self.thread_copy(after, lanes)?;
-        self.b.switch_to_block(fast);
-        self.proven = an.accesses.iter().map(|a| a.at).collect();
-        let r = self.thread_copy(after, lanes);
-        self.proven.clear();
-        r
+        if oks.is_empty() {
+            return Ok(self.b.ins().iconst(I64, 1));
+        }
+        Ok(self.all(&oks))
     }
 
     /// One copy of the block's thread loop around the body (a lockstep kernel's lane

@@ -55,6 +55,13 @@ pub(crate) struct Ctx<'a> {
     /// Bit per array parameter whose atomics this worker makes on its private copy
     /// (`private.rs`).
     pub private: u64,
+    /// Nonzero when the launch runs its threads in any order (`order.rs`): `first..end`
+    /// are then positions along strips.
+    pub order: i64,
+    /// Where a chunk run in any order lists the blocks it leaves for the usual order
+    /// (room for every block of the chunk), and how many it listed.
+    pub deferred: *mut i64,
+    pub ndeferred: i64,
     /// Set to 1 by a helper that stored a fault in `fault`.
     pub status: i64,
     pub p: &'a Prepared<'a>,

@@ -22,7 +22,8 @@ use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lockstep::Lanes;
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
-use crate::kernel::jit::{lockstep, regions};
+use crate::kernel::jit::order::AnyOrder;
+use crate::kernel::jit::{affine, lockstep, regions};
 use crate::kernel::types::{Layout, Ty};
 
 /// Back-edges between two polls of the cancel flag: a poll is a call, a back-edge only a
@@ -136,6 +137,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         k: &'a Kernel,
         share: &[usize],
         plan: Option<&regions::Plan>,
+        ord: Option<&AnyOrder>,
     ) -> Result<(), Unsupported> {
         let entry = b.create_block();
         b.append_block_params_for_function_params(entry);
@@ -333,7 +335,14 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             b.def_var(lane, zero64);
             b.def_var(any, zero64);
         }
-        b.ins().jump(block_head, &[]);
+        // A launch that may run its threads in any order (`order.rs`) says so.
+        let any_entry = b.create_block();
+        if ord.is_some() {
+            let on = ld(&mut b, offset_of!(Ctx, order));
+            b.ins().brif(on, any_entry, &[], block_head, &[]);
+        } else {
+            b.ins().jump(block_head, &[]);
+        }
 
         b.switch_to_block(block_head);
         let bl = b.use_var(blin);
@@ -411,6 +420,13 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 vars: [round, lane, any],
             });
             l.versioned(block_next, lanes.as_ref())?;
+        }
+        l.b.switch_to_block(any_entry);
+        match ord {
+            Some(ord) => l.any_order(ord, &affine::analyse(k, None), first, end, done)?,
+            None => {
+                l.b.ins().jump(done, &[]);
+            }
         }
         if ls.is_some() {
             l.b.switch_to_block(round_end);

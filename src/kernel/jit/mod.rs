@@ -24,11 +24,13 @@
 //! | `private.rs` | Per-worker private copies of integer arrays only updated by order-free atomics with unused results (histogram bins): plain load-op-store on the copy, folded into the real array when the launch ends. |
 //! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
-//! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError, a cancel poll at loop back-edges. |
+//! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError. |
+//! | `order.rs` | Kernels whose threads cannot see one another: a strip of blocks run row by row along the axis the written arrays' last index follows, blocks not proven in range listed for the usual order. |
 //!
 //! `mod.rs`: the compile cache (general code, and variants for launches whose arrays share
 //! shapes), the launch (which arrays qualify, C-layout parameters checked contiguous,
-//! blocks spread over the workers, the first fault by block as the interpreter picks it).
+//! blocks spread over the workers, in any order strips first and then the blocks they
+//! left, the first fault by block as the interpreter picks it).
 
 pub mod access;
 pub mod affine;
@@ -38,6 +40,7 @@ pub mod helpers;
 pub mod lockstep;
 pub mod lower;
 pub mod ops;
+pub mod order;
 pub mod poll;
 pub mod private;
 pub mod regions;
@@ -73,6 +76,8 @@ pub struct JitCode {
     words: usize,
     /// Block axes whose extent must be 1 for this code (bit per axis, `regions.rs`).
     flat: u8,
+    /// Set when the kernel's threads may run in any order (`order.rs`).
+    order: Option<order::AnyOrder>,
     /// Owns the executable memory `entry` points into.
     module: Option<JITModule>,
 }
@@ -83,6 +88,14 @@ pub struct JitCode {
 unsafe impl Send for JitCode {}
 // SAFETY: see `Send`: shared references only read `entry` and `compile_time`.
 unsafe impl Sync for JitCode {}
+
+impl JitCode {
+    /// The thread axis run innermost when a launch may run the threads in any order
+    /// (`order.rs`); None when the kernel keeps the usual order.
+    pub fn any_order_axis(&self) -> Option<u8> {
+        self.order.as_ref().map(|o| o.inner)
+    }
+}
 
 impl Drop for JitCode {
     fn drop(&mut self) {
@@ -259,6 +272,11 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
     } else {
         None
     };
+    let ord = if plan.is_none() && lockstep::lockstep(k).is_none() {
+        order::of(k, &affine::analyse(k, None))
+    } else {
+        None
+    };
     let mut flag_builder = settings::builder();
     flag_builder
         .set("opt_level", "speed")
@@ -299,7 +317,7 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
     let mut fctx = FunctionBuilderContext::new();
     {
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        lower::Lower::build(b, &mut module, &ids, k, share, plan.as_ref())?;
+        lower::Lower::build(b, &mut module, &ids, k, share, plan.as_ref(), ord.as_ref())?;
     }
     let id = module
         .declare_function("kernel", Linkage::Local, &ctx.func.signature)
@@ -332,6 +350,7 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
         lockstep: lockstep::lockstep(k).is_some(),
         words: plan.as_ref().map_or(0, |p| p.words),
         flat: plan.as_ref().map_or(0, |p| p.flat),
+        order: ord,
         module: Some(module),
     })
 }
@@ -380,6 +399,8 @@ struct Worker {
     lanes: Vec<i64>,
     /// `Ctx::private` for this worker.
     private: u64,
+    /// `Ctx::deferred`: room for a span's blocks.
+    deferred: Vec<i64>,
 }
 
 fn worker(
@@ -388,6 +409,7 @@ fn worker(
     descs: &[ArrDesc],
     lanes: usize,
     words: usize,
+    per_chunk: usize,
     privates: &private::Privates,
 ) -> Result<Worker, KernelFault> {
     let k = p.k;
@@ -451,7 +473,19 @@ fn worker(
         // bounded: a chunk's lanes, at most the interpreter's WIDE_LANES or one block.
         lanes: vec![0; 2 * lanes],
         private,
+        // bounded: a span's blocks, at most CHUNK_THREADS or a quarter of a worker's share.
+        deferred: vec![0; per_chunk],
     })
+}
+
+/// `blocks` in spans of at most `per` blocks.
+fn chunks(blocks: std::ops::Range<usize>, per: usize) -> Vec<(usize, usize)> {
+    // bounded: one span per `per` blocks of the launch.
+    blocks
+        .clone()
+        .step_by(per.max(1))
+        .map(|f| (f, (f + per).min(blocks.end)))
+        .collect()
 }
 
 fn jarr(d: &ArrDesc) -> JArr {
@@ -515,10 +549,26 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     } else {
         0
     };
-    let nchunks = nblocks.div_ceil(per_chunk);
+    // In any order, a chunk is a run of one strip's blocks (`order.rs`).
+    let any = code.order.as_ref().filter(|o| o.fits(&p.cfg, &descs));
+    let spans: Vec<(usize, usize)> = match any {
+        Some(o) => {
+            let strip = o.strip(&p.cfg);
+            // bounded: one span per chunk of the launch's blocks.
+            (0..nblocks / strip)
+                .flat_map(|s| {
+                    (s * strip..(s + 1) * strip)
+                        .step_by(per_chunk)
+                        .map(move |f| (f, (f + per_chunk).min((s + 1) * strip)))
+                })
+                .collect()
+        }
+        None => chunks(0..nblocks, per_chunk),
+    };
     let poll = poll::PollFlags::of(p);
     let privates = private::Privates::new(p.k, &descs, nblocks * threads);
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
+    let later: Mutex<Vec<usize>> = Mutex::new(Vec::new());
     let record = |at: usize, f: KernelFault| {
         p.stop.store(true, Ordering::Relaxed);
         // A block that stopped for another's fault has nothing to report, and recorded
@@ -531,64 +581,95 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             *ff = Some((at, f));
         }
     };
-    let body = |w: &mut Option<Result<Worker, KernelFault>>, chunk: usize| {
-        if p.stop.load(Ordering::Relaxed) {
-            return;
-        }
-        if cancelled(p) {
-            record(0, KernelFault::interrupted());
-            return;
-        }
-        let first = chunk * per_chunk;
-        let w =
-            match w.get_or_insert_with(|| worker(p, &base, &descs, lanes, code.words, &privates)) {
+    let body =
+        |w: &mut Option<Result<Worker, KernelFault>>, (first, end): (usize, usize), order: bool| {
+            if p.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            if cancelled(p) {
+                record(0, KernelFault::interrupted());
+                return;
+            }
+            let w = match w.get_or_insert_with(|| {
+                worker(p, &base, &descs, lanes, code.words, per_chunk, &privates)
+            }) {
                 Ok(w) => w,
                 Err(f) => {
                     record(first, f.clone());
                     return;
                 }
             };
-        let mut ctx = Ctx {
-            arrs: w.arrs.as_ptr(),
-            scalars: p.scalars.as_ptr(),
-            grid: p.cfg.grid.map(|v| v as i64),
-            block: p.cfg.block.map(|v| v as i64),
-            first: first as i64,
-            end: (first + per_chunk).min(nblocks) as i64,
-            local: w.local_ptr,
-            lanes: w.lanes.as_mut_ptr(),
-            slots: w.slots.as_mut_ptr().cast(),
-            poll: &poll,
-            private: w.private,
-            status: 0,
-            p,
-            descs: &w.descs,
-            fault: None,
-        };
-        // SAFETY: `entry` was compiled for this kernel; the context's tables describe
-        // every array slot the code reads (parameters and constants proved `in_range`,
-        // local arrays inside this worker's buffer) and stay alive for the call.
-        let status = unsafe { (code.entry)(&mut ctx) };
-        if status != 0 {
-            let f = ctx
-                .fault
-                .take()
-                .unwrap_or_else(|| fault("InternalError", "native kernel failed".into()));
-            let at = if f.kind == crate::kernel::abi::FaultKind::Interrupted {
-                0
-            } else {
-                first
+            let mut ctx = Ctx {
+                arrs: w.arrs.as_ptr(),
+                scalars: p.scalars.as_ptr(),
+                grid: p.cfg.grid.map(|v| v as i64),
+                block: p.cfg.block.map(|v| v as i64),
+                first: first as i64,
+                end: end as i64,
+                local: w.local_ptr,
+                lanes: w.lanes.as_mut_ptr(),
+                slots: w.slots.as_mut_ptr().cast(),
+                poll: &poll,
+                private: w.private,
+                order: order as i64,
+                deferred: w.deferred.as_mut_ptr(),
+                ndeferred: 0,
+                status: 0,
+                p,
+                descs: &w.descs,
+                fault: None,
             };
-            record(at, f);
+            // SAFETY: `entry` was compiled for this kernel; the context's tables describe
+            // every array slot the code reads (parameters and constants proved `in_range`,
+            // local arrays inside this worker's buffer) and stay alive for the call; in any
+            // order a span has at most `per_chunk` blocks to list in `deferred`.
+            let status = unsafe { (code.entry)(&mut ctx) };
+            let n = (ctx.ndeferred.max(0) as usize).min(w.deferred.len());
+            if n > 0 {
+                let mut l = later.lock().unwrap_or_else(|e| e.into_inner());
+                l.extend(w.deferred[..n].iter().map(|&b| b as usize));
+            }
+            if status != 0 {
+                let f = ctx
+                    .fault
+                    .take()
+                    .unwrap_or_else(|| fault("InternalError", "native kernel failed".into()));
+                let at = if f.kind == crate::kernel::abi::FaultKind::Interrupted {
+                    0
+                } else {
+                    first
+                };
+                record(at, f);
+            }
+        };
+    let run_spans = |spans: &[(usize, usize)], order: bool| {
+        if spans.len() == 1 || small {
+            let mut w = None;
+            for sp in spans {
+                body(&mut w, *sp, order);
+            }
+        } else {
+            spans
+                .par_iter()
+                .for_each_init(|| None, |w, sp| body(w, *sp, order));
         }
     };
-    if nchunks == 1 || small {
-        let mut w = None;
-        for chunk in 0..nchunks {
-            body(&mut w, chunk);
+    run_spans(&spans, any.is_some());
+    // The blocks left for the usual order, in it.
+    let mut later = std::mem::take(&mut *later.lock().unwrap_or_else(|e| e.into_inner()));
+    if !later.is_empty() && !p.stop.load(Ordering::Relaxed) {
+        later.sort_unstable();
+        let mut spans = Vec::new();
+        let mut k = 0;
+        while k < later.len() {
+            let mut e = k + 1;
+            while e < later.len() && later[e] == later[e - 1] + 1 {
+                e += 1;
+            }
+            spans.extend(chunks(later[k]..later[e - 1] + 1, per_chunk));
+            k = e;
         }
-    } else {
-        (0..nchunks).into_par_iter().for_each_init(|| None, body);
+        run_spans(&spans, false);
     }
     // Faulted or not, the copies hold atomics the interpreter would have made.
     privates.fold(&descs);

@@ -1,0 +1,355 @@
+//! Threads in any order, where no thread can see another. CUDA's `x` is the fastest thread
+//! axis, so the usual order runs a block's threads along `x`; but in
+//! `out[x, y] = a[x, y] * 2` `x` picks the row, and thread after thread then touches
+//! another row, 10 KB apart in a 2000×2500 array: the prefetcher never catches on. When
+//! the order cannot be observed, a chunk instead runs the blocks of one strip (the blocks
+//! along the axis `y` picks with the same other coordinates) row by row: for each other
+//! thread index, every block's threads along the inner axis, so each row of the strip is
+//! read and written as one contiguous run.
+//!
+//! The order cannot be observed when:
+//! - every array the kernel writes is a parameter written and read only at one index,
+//!   whose parts are global ids plus launch-wide values, covering every axis the launch
+//!   has more than one thread along (so no two threads share an element), and sharing no
+//!   memory with another argument (checked at launch);
+//! - no local, shared or atomic memory, draws, prints, raises or view checks (whose
+//!   values or faults could depend on the order);
+//! - every access is affine (`affine.rs`), and only blocks whose accesses are proven in
+//!   range before any thread runs go in this order: such blocks cannot fault. A chunk
+//!   lists the blocks that fail their proof (ragged edges, mostly) in `Ctx::deferred`, and
+//!   the launch runs them afterwards in the usual order with the usual checks, so the
+//!   first fault found is the one the usual order finds. (After a fault, blocks past it
+//!   may have run, as they may on other workers in the usual order.)
+
+use std::collections::{HashMap, HashSet};
+use std::mem::offset_of;
+
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{Block, InstBuilder, Value};
+use cranelift_frontend::Variable;
+use cranelift_module::Module;
+
+use crate::arrays::operator::Arith;
+use crate::kernel::abi::LaunchConfig;
+use crate::kernel::exec::ArrDesc;
+use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special};
+use crate::kernel::jit::affine::Affine;
+use crate::kernel::jit::helpers::Ctx;
+use crate::kernel::jit::lower::{flags, Lower, Unsupported};
+use crate::kernel::jit::regions;
+
+/// A kernel whose threads may run in any order, and the order it runs them in.
+#[derive(Clone, Debug)]
+pub(crate) struct AnyOrder {
+    /// The thread axis run innermost: the one the last index of the written arrays
+    /// follows (never 0, which the usual order already runs innermost).
+    pub(crate) inner: u8,
+    /// Bit per axis that every written index has a global id along.
+    covered: u8,
+    /// The array parameters the kernel writes.
+    written: Vec<usize>,
+}
+
+/// How a register's value varies over the launch: the same everywhere, or that plus the
+/// thread's global id along one axis.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Uniform,
+    Global(u8),
+}
+
+fn class(an: &Affine, r: Reg) -> Option<Class> {
+    use Class::*;
+    let (op, _) = an.defs.get(&r)?;
+    match op {
+        Op::Special(Special::GlobalId(a)) => Some(Global((*a).min(2))),
+        Op::Special(Special::Ntid(_) | Special::Nctaid(_)) | Op::Const(_) | Op::Param(_) => {
+            Some(Uniform)
+        }
+        Op::Dim(ArrRef::Param(_) | ArrRef::Const(_), _) => Some(Uniform),
+        // `affine.rs` admits only integer casts to int64 here.
+        Op::Copy(x) | Op::Cast(x) => class(an, *x),
+        Op::Bin(op, x, y) => match (op, class(an, *x)?, class(an, *y)?) {
+            (Arith::Add | Arith::Sub | Arith::Mul, Uniform, Uniform) => Some(Uniform),
+            (Arith::Add | Arith::Sub, Global(a), Uniform) | (Arith::Add, Uniform, Global(a)) => {
+                Some(Global(a))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `k` (neither lockstep nor blockwise) may run its threads in any order, and
+/// along which axis; `an` is its affine analysis.
+pub(crate) fn of(k: &Kernel, an: &Affine) -> Option<AnyOrder> {
+    if !k.local.is_empty() || !k.shared.is_empty() {
+        return None;
+    }
+    let proven: HashSet<usize> = an.accesses.iter().map(|a| a.at).collect();
+    let mut ok = true;
+    // Per written parameter, the one index it is accessed at.
+    let mut index: HashMap<u32, &Vec<Reg>> = HashMap::new();
+    let mut accesses = Vec::new();
+    regions::visit(&k.body, &mut |i| match &i.op {
+        Op::Load(a, idx) | Op::Store(a, idx, _) => {
+            ok &= proven.contains(&(i as *const _ as usize));
+            accesses.push((*a, idx.clone(), matches!(i.op, Op::Store(..))));
+        }
+        Op::Atomic(..)
+        | Op::Rng(..)
+        | Op::Barrier(..)
+        | Op::Fence(_)
+        | Op::Print(_)
+        | Op::Raise { .. }
+        | Op::CheckIndex(..) => ok = false,
+        _ => {}
+    });
+    if !ok {
+        return None;
+    }
+    for (a, idx, store) in &accesses {
+        if let (ArrRef::Param(p), true) = (a, store) {
+            ok &= *index.entry(*p).or_insert(idx) == idx;
+        }
+    }
+    for (a, idx, _) in &accesses {
+        if let ArrRef::Param(p) = a {
+            ok &= index.get(p).is_none_or(|w| *w == idx);
+        }
+    }
+    if !ok || index.is_empty() {
+        return None;
+    }
+    let mut covered = 0b111u8;
+    let mut inner = None;
+    for idx in index.values() {
+        let mut axes = 0u8;
+        for r in idx.iter() {
+            match class(an, *r)? {
+                Class::Global(ax) => axes |= 1 << ax,
+                Class::Uniform => {}
+            }
+        }
+        covered &= axes;
+        if let Some(Class::Global(ax)) = idx.last().and_then(|r| class(an, *r)) {
+            inner.get_or_insert(ax);
+        }
+    }
+    let inner = inner.filter(|&ax| ax > 0)?;
+    let mut written: Vec<usize> = index.keys().map(|&p| p as usize).collect();
+    written.sort_unstable();
+    Some(AnyOrder {
+        inner,
+        covered,
+        written,
+    })
+}
+
+impl AnyOrder {
+    /// Whether a launch of `c` over arrays `descs` may run in this order: no two threads
+    /// write one element (every axis with more than one thread is covered) and no written
+    /// array shares memory with another argument.
+    pub(crate) fn fits(&self, c: &LaunchConfig, descs: &[ArrDesc]) -> bool {
+        let long = (0..3)
+            .all(|ax| c.grid[ax] as u64 * c.block[ax] as u64 <= 1 || self.covered & 1 << ax != 0);
+        let alone = self.written.iter().all(|&w| {
+            let d = &descs[w];
+            descs
+                .iter()
+                .enumerate()
+                .all(|(j, o)| j == w || o.mem.is_empty() || !o.mem.overlaps(&d.mem))
+        });
+        long && alone && c.block[self.inner as usize] > 1
+    }
+
+    /// The blocks of a strip (every block along the inner axis with the same other
+    /// coordinates).
+    pub(crate) fn strip(&self, c: &LaunchConfig) -> usize {
+        c.grid[self.inner as usize].max(1) as usize
+    }
+}
+
+impl<M: Module> Lower<'_, '_, M> {
+    /// Run positions `first..end` of one strip (blocks numbered along the strip, strips
+    /// after one another), then jump to `done`.
+    pub(super) fn any_order(
+        &mut self,
+        ord: &AnyOrder,
+        an: &Affine,
+        first: Value,
+        end: Value,
+        done: Block,
+    ) -> Result<(), Unsupported> {
+        let i = ord.inner as usize;
+        let [a, c] = match i {
+            1 => [0, 2],
+            _ => [0, 1],
+        };
+        let gi = self.gdim[i];
+        let strip = self.b.ins().udiv(first, gi);
+        let start = self.b.ins().urem(first, gi);
+        let before = self.b.ins().imul(strip, gi);
+        let stop = self.b.ins().isub(end, before);
+        let ba = self.b.ins().urem(strip, self.gdim[a]);
+        let bc = self.b.ins().udiv(strip, self.gdim[a]);
+        for (ax, v) in [(a, ba), (c, bc)] {
+            self.b.def_var(self.bid[ax], v);
+            let g = self.b.ins().imul(v, self.bdim[ax]);
+            self.b.def_var(self.gbase[ax], g);
+        }
+        let (cur, f) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        self.b.def_var(cur, start);
+        let blocks: [Block; 8] = std::array::from_fn(|_| self.b.create_block());
+        let [seg, test_head, test_body, test_next, run, nest, after_nest, defer] = blocks;
+        self.b.ins().jump(seg, &[]);
+
+        // A segment: from `cur`, the blocks proven in range, then one that is not.
+        self.b.switch_to_block(seg);
+        let cv = self.b.use_var(cur);
+        self.b.def_var(f, cv);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, cv, stop);
+        self.b.ins().brif(more, test_head, &[], done, &[]);
+
+        self.b.switch_to_block(test_head);
+        let fv = self.b.use_var(f);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, fv, stop);
+        self.b.ins().brif(more, test_body, &[], run, &[]);
+        self.b.switch_to_block(test_body);
+        let fv = self.b.use_var(f);
+        self.set_block(i, fv);
+        let ok = self.block_ok(an, None)?;
+        self.b.ins().brif(ok, test_next, &[], run, &[]);
+        self.b.switch_to_block(test_next);
+        let fv = self.b.use_var(f);
+        let fv = self.b.ins().iadd_imm_s(fv, 1);
+        self.b.def_var(f, fv);
+        self.b.ins().jump(test_head, &[]);
+
+        self.b.switch_to_block(run);
+        let (cv, fv) = (self.b.use_var(cur), self.b.use_var(f));
+        let any = self.b.ins().icmp(IntCC::SignedLessThan, cv, fv);
+        self.b.ins().brif(any, nest, &[], after_nest, &[]);
+        self.b.switch_to_block(nest);
+        self.nest([c, a, i], an, cur, f, after_nest)?;
+
+        self.b.switch_to_block(after_nest);
+        let fv = self.b.use_var(f);
+        let more = self.b.ins().icmp(IntCC::SignedLessThan, fv, stop);
+        self.b.ins().brif(more, defer, &[], done, &[]);
+        // The block that failed its proof waits for the usual order.
+        self.b.switch_to_block(defer);
+        let fv = self.b.use_var(f);
+        self.set_block(i, fv);
+        let ctx = self.ctx;
+        let n = self
+            .b
+            .ins()
+            .load(I64, flags(), ctx, offset_of!(Ctx, ndeferred) as i32);
+        let list = self
+            .b
+            .ins()
+            .load(I64, flags(), ctx, offset_of!(Ctx, deferred) as i32);
+        let at = self.b.ins().imul_imm_s(n, 8);
+        let at = self.b.ins().iadd(list, at);
+        let bl = self.b.use_var(self.blin);
+        self.b.ins().store(flags(), bl, at, 0);
+        let n = self.b.ins().iadd_imm_s(n, 1);
+        self.b
+            .ins()
+            .store(flags(), n, ctx, offset_of!(Ctx, ndeferred) as i32);
+        let fv = self.b.use_var(f);
+        let next = self.b.ins().iadd_imm_s(fv, 1);
+        self.b.def_var(cur, next);
+        self.b.ins().jump(seg, &[]);
+        Ok(())
+    }
+
+    /// Block `v` along axis `ax`: its id, global base and (as the usual order numbers
+    /// blocks, x fastest) linear index.
+    fn set_block(&mut self, ax: usize, v: Value) {
+        self.b.def_var(self.bid[ax], v);
+        let g = self.b.ins().imul(v, self.bdim[ax]);
+        self.b.def_var(self.gbase[ax], g);
+        let [x, y, z] = self.bid.map(|b| self.b.use_var(b));
+        let zy = self.b.ins().imul(z, self.gdim[1]);
+        let zy = self.b.ins().iadd(zy, y);
+        let zyx = self.b.ins().imul(zy, self.gdim[0]);
+        let lin = self.b.ins().iadd(zyx, x);
+        self.b.def_var(self.blin, lin);
+    }
+
+    /// Threads of blocks `lo..hi` along `axes[2]`: the other two thread axes outermost
+    /// (`axes[0]` outside `axes[1]`), then block by block the inner axis, every access
+    /// proven; then on to `after`.
+    fn nest(
+        &mut self,
+        axes: [usize; 3],
+        an: &Affine,
+        lo: Variable,
+        hi: Variable,
+        after: Block,
+    ) -> Result<(), Unsupported> {
+        let [o, m, i] = axes;
+        let bi = self.b.declare_var(I64);
+        let heads: [Block; 4] = std::array::from_fn(|_| self.b.create_block());
+        let nexts: [Block; 4] = std::array::from_fn(|_| self.b.create_block());
+        let body = self.b.create_block();
+        let zero = self.b.ins().iconst(I64, 0);
+        self.b.def_var(self.t[o], zero);
+        self.b.ins().jump(heads[0], &[]);
+        // Loop k counts `var` up to `bound`, starting loop k + 1 (or the body) each time.
+        let vars = [self.t[o], self.t[m], bi, self.t[i]];
+        for k in 0..4 {
+            self.b.switch_to_block(heads[k]);
+            let v = self.b.use_var(vars[k]);
+            let bound = match k {
+                0 => self.bdim[o],
+                1 => self.bdim[m],
+                2 => self.b.use_var(hi),
+                _ => self.bdim[i],
+            };
+            let more = self.b.ins().icmp(IntCC::SignedLessThan, v, bound);
+            let exit = if k == 0 { after } else { nexts[k - 1] };
+            let inside = self.b.create_block();
+            self.b.ins().brif(more, inside, &[], exit, &[]);
+            self.b.switch_to_block(inside);
+            match k {
+                0 => {
+                    let z = self.b.ins().iconst(I64, 0);
+                    self.b.def_var(self.t[m], z);
+                }
+                1 => {
+                    let l = self.b.use_var(lo);
+                    self.b.def_var(bi, l);
+                }
+                2 => {
+                    let b = self.b.use_var(bi);
+                    self.set_block(i, b);
+                    let z = self.b.ins().iconst(I64, 0);
+                    self.b.def_var(self.t[i], z);
+                }
+                _ => {}
+            }
+            let to = if k == 3 { body } else { heads[k + 1] };
+            self.b.ins().jump(to, &[]);
+            self.b.switch_to_block(nexts[k]);
+            let v = self.b.use_var(vars[k]);
+            let v = self.b.ins().iadd_imm_s(v, 1);
+            self.b.def_var(vars[k], v);
+            self.b.ins().jump(heads[k], &[]);
+        }
+        self.b.switch_to_block(body);
+        self.next_thread = nexts[3];
+        self.exit_to = nexts[3];
+        self.checked.clear();
+        self.proven = an.accesses.iter().map(|a| a.at).collect();
+        let k = self.k;
+        let r = self.stmts(&k.body);
+        self.proven.clear();
+        r?;
+        self.b.ins().jump(nexts[3], &[]);
+        Ok(())
+    }
+}
