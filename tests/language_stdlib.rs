@@ -119,9 +119,18 @@ fn re_module_matches_cpython() {
         "print(re.split(',', 'a,b,c', 1), re.sub('a', 'b', 'aaa', 2), re.findall('A', 'aA', re.I))",
     );
     assert_eq!(out, "['a', 'b,c'] bba ['a', 'A']\n");
-    // The regex crate has no look-around: a clear re.error, catchable as such.
-    let out = s.stdout("try:\n    re.compile('(?<=a)b')\nexcept re.error as e:\n    print('unsupported', 'look-around' in str(e))");
-    assert_eq!(out, "unsupported True\n");
+    // Look-around and backreferences, in patterns and replacements.
+    let out = s.stdout("print(re.findall(r'(?<=\\$)\\d+(?!\\d|%)', '$12 $3% 7'), re.sub(r'(\\w)\\1', r'<\\g<1>>', 'aabcc'), re.sub(r'(?P<c>o)(?P=c)', r'\\g<c>0', 'moon'))");
+    assert_eq!(out, "['12'] <a>b<c> mo0n\n");
+}
+
+#[test]
+fn re_catastrophic_backtracking_raises_instead_of_hanging() {
+    // CPython would run for ages on these; the backtrack limit ends each search with a
+    // RuntimeError naming it, and the kernel stays usable.
+    let mut s = Session::new();
+    let out = s.stdout("import re\nfor p, t in [(r'(x+x+)+(?>y)', 'x' * 40 + 'zy'), (r'(a|b|ab)*(?>c)', 'ab' * 30 + 'xc')]:\n    try:\n        re.search(p, t)\n    except RuntimeError as e:\n        print('backtrack limit' in str(e))\nprint(re.search(r'(a+)+$', 'a' * 40 + 'b'), re.sub(r'(a+)+$', '-', 'aaa'))");
+    assert_eq!(out, "True\nTrue\nNone -\n");
 }
 
 #[test]
@@ -214,6 +223,11 @@ fn re_error_wording_matches_cpython_and_accepts_valid_patterns() {
         ("a*?*", "multiple repeat at position 3"),
         ("a{3}{2}", "multiple repeat at position 4"),
         ("[]", "unterminated character set at position 0"),
+        ("(a)\\2", "invalid group reference 2 at position 4"),
+        ("\\1", "invalid group reference 1 at position 1"),
+        ("(a\\1)", "cannot refer to an open group at position 2"),
+        ("(?P=x)", "unknown group name 'x' at position 4"),
+        ("(?P<x>a)(?P=y)", "unknown group name 'y' at position 12"),
     ];
     for (p, want) in cases {
         assert_eq!(cpython_error(p).as_deref(), Some(want), "pattern {p:?}");
@@ -229,6 +243,9 @@ fn re_error_wording_matches_cpython_and_accepts_valid_patterns() {
         r"\bword\b\Z\A",
         r"a{x}",
         r"(a)[b]\d*?",
+        r"(a)(b)\2\1(?:c)\1",
+        r"\0\012(a)\123",
+        r"(?P<q>['\x22]).*?(?P=q)",
     ] {
         assert_eq!(cpython_error(ok), None, "pattern {ok:?}");
     }

@@ -1,16 +1,31 @@
-//! The `re` module on the `regex` crate: `compile`, `search`, `match`, `fullmatch`,
+//! The `re` module on the `fancy-regex` crate: `compile`, `search`, `match`, `fullmatch`,
 //! `findall`, `finditer` (a list), `sub`, `subn`, `split`, `escape`, Pattern and Match
-//! objects with character positions. The engine is a finite automaton, so no pattern can
-//! run for exponential time; Python features it lacks (look-around, backreferences) raise
-//! `re.error` naming the problem.
+//! objects with character positions.
+//!
+//! Why fancy-regex: Python patterns use look-around (`(?=…)`, `(?!…)`, `(?<=…)`, `(?<!…)`)
+//! and backreferences (`\1`, `(?P=name)`), which a finite automaton cannot express. The
+//! crate parses Python's syntax (`(?P<name>…)`, `(?P=name)`, `{,n}`, atomic groups) and
+//! hands every piece without such features to the `regex` crate's automata, so plain
+//! patterns keep their linear time and speed; only the look-around and backreference parts
+//! run on its backtracking machine. Look-behind stays fixed-width, as CPython requires
+//! (the crate's variable-width look-behind feature is off).
+//!
+//! Backtracking can take exponential time (`(a+)+(?=c)` on `'a' * 40`), and the kernel
+//! must not hang on user input: each search may take at most [`BACKTRACK_LIMIT`]
+//! backtracking steps. Past it CPython would keep running; here the search raises
+//! `RuntimeError` naming the backtrack limit, which a cell can catch.
 
 use std::rc::Rc;
 
-use regex::{Captures, Regex, RegexBuilder};
+use fancy_regex::{Captures, Regex, RegexBuilder};
 
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Dict, Module, Object, Value};
+
+/// Backtracking steps one search may take: far above what a sane pattern needs on a
+/// notebook's strings, and reached in well under a second by a catastrophic one.
+pub const BACKTRACK_LIMIT: usize = 10_000_000;
 
 const IGNORECASE: i64 = 2;
 const MULTILINE: i64 = 8;
@@ -19,10 +34,7 @@ const VERBOSE: i64 = 64;
 
 /// The `re` module.
 pub fn module() -> Rc<Module> {
-    let m = Module::new(
-        "re",
-        "Regular expressions (on the regex crate: no look-around or backreferences).",
-    );
+    let m = Module::new("re", "Regular expressions (on the fancy-regex crate).");
     for (names, v) in [
         (["I", "IGNORECASE"], IGNORECASE),
         (["M", "MULTILINE"], MULTILINE),
@@ -140,48 +152,35 @@ struct Pattern {
 
 impl Pattern {
     fn new(source: &str, flags: i64) -> PyResult<Pattern> {
-        // Some patterns the regex crate takes are errors in CPython (`a**`): CPython's word
+        // Some patterns the crate takes are errors in CPython (`a**`): CPython's word
         // first. Verbose patterns are skipped, as their comments may hold any character.
         if flags & VERBOSE == 0 && !crate::interp::re_syntax::has_inline_verbose(source) {
             if let Some(msg) = crate::interp::re_syntax::cpython_error(source) {
                 return Err(PyErr::new("error", msg));
             }
         }
-        // Python's \Z is the end of the string, which the regex crate spells \z.
-        let body = source.replace("\\Z", "\\z");
+        let body = python_to_fancy(source);
+        // A verbose pattern's last line may be a comment, which would swallow the `)` of
+        // the anchored forms' wrapping: end it first.
+        let verbose = flags & VERBOSE != 0 || crate::interp::re_syntax::has_inline_verbose(source);
+        let end = if verbose { "\n" } else { "" };
         let build = |p: String| {
             RegexBuilder::new(&p)
                 .case_insensitive(flags & IGNORECASE != 0)
                 .multi_line(flags & MULTILINE != 0)
                 .dot_matches_new_line(flags & DOTALL != 0)
                 .ignore_whitespace(flags & VERBOSE != 0)
-                .size_limit(1 << 24)
+                .delegate_size_limit(1 << 24)
+                .backtrack_limit(BACKTRACK_LIMIT)
                 .build()
-                .map_err(|e| {
-                    if let Some(msg) = crate::interp::re_syntax::cpython_error(source) {
-                        return PyErr::new("error", msg);
-                    }
-                    let text = e.to_string();
-                    let hint = if text.contains("look-around") || text.contains("backreferences") {
-                        " (nbcuda's re has no look-around or backreferences)"
-                    } else {
-                        ""
-                    };
-                    PyErr::new(
-                        "error",
-                        format!(
-                            "{}{hint}",
-                            text.lines().last().unwrap_or("bad pattern").trim()
-                        ),
-                    )
-                })
+                .map_err(|e| compile_error(source, &e))
         };
         Ok(Pattern {
             source: source.to_string(),
             flags,
             any: build(body.clone())?,
-            start: build(format!("\\A(?:{body})"))?,
-            full: build(format!("\\A(?:{body})\\z"))?,
+            start: build(format!("\\A(?:{body}{end})"))?,
+            full: build(format!("\\A(?:{body}{end})\\z"))?,
         })
     }
 
@@ -195,7 +194,7 @@ impl Pattern {
                     "match" => &self.start,
                     _ => &self.full,
                 };
-                Ok(match re.captures(&s) {
+                Ok(match re.captures(s.as_str()).map_err(run_error)? {
                     Some(c) => Value::object(Match::new(&self, &s, &c)),
                     None => Value::None,
                 })
@@ -205,7 +204,8 @@ impl Pattern {
                 let s = str_of(b[0].as_ref(), name, "string")?;
                 let groups = self.any.captures_len() - 1;
                 let mut out = Vec::new();
-                for c in self.any.captures_iter(&s) {
+                for c in self.any.captures_iter(s.as_str()) {
+                    let c = c.map_err(run_error)?;
                     rt.check_interrupt()?;
                     out.push(if name == "finditer" {
                         Value::object(Match::new(&self, &s, &c))
@@ -229,22 +229,23 @@ impl Pattern {
                     None => 0,
                 };
                 let template = match &repl {
-                    Value::Str(t) => Some(python_template(t)?),
+                    Value::Str(t) => Some(self.template(t)?),
                     _ => None,
                 };
                 let mut out = String::new();
                 let mut last = 0;
                 let mut n = 0;
-                for c in self.any.captures_iter(&s) {
+                for c in self.any.captures_iter(s.as_str()) {
                     if count != 0 && n == count {
                         break;
                     }
+                    let c = c.map_err(run_error)?;
                     rt.check_interrupt()?;
                     // invariant: group 0 (the whole match) always participates
                     let m = c.get(0).expect("group 0 always participates");
                     out.push_str(&s[last..m.start()]);
                     match &template {
-                        Some(t) => c.expand(t, &mut out),
+                        Some(t) => expand(t, &c, &mut out),
                         None => {
                             let mv = Value::object(Match::new(&self, &s, &c));
                             match &rt.call(&repl, Args::new(vec![mv]))? {
@@ -277,10 +278,12 @@ impl Pattern {
                 };
                 let mut out = Vec::new();
                 let mut last = 0;
-                for (n, c) in self.any.captures_iter(&s).enumerate() {
+                for (n, c) in self.any.captures_iter(s.as_str()).enumerate() {
                     if max != 0 && n == max {
                         break;
                     }
+                    let c = c.map_err(run_error)?;
+                    rt.check_interrupt()?;
                     // invariant: group 0 (the whole match) always participates
                     let m = c.get(0).expect("group 0 always participates");
                     out.push(Value::str(&s[last..m.start()]));
@@ -304,43 +307,205 @@ impl Pattern {
     }
 }
 
-/// A Python replacement template (`\1`, `\g<name>`, `\g<1>`, `\n`, `\\`) in the regex
-/// crate's syntax (`${1}`, `${name}`, literal `$` doubled).
-fn python_template(t: &str) -> PyResult<String> {
-    let mut out = String::new();
-    let mut it = t.chars().peekable();
+/// The pattern in fancy-regex's syntax: Python's `\Z` (the very end) is its `\z`, its own
+/// `\Z` also matching before trailing newlines.
+fn python_to_fancy(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut it = source.chars();
     while let Some(c) = it.next() {
-        match c {
-            '$' => out.push_str("$$"),
-            '\\' => match it.next() {
-                Some(d) if d.is_ascii_digit() => {
-                    let mut num = d.to_string();
-                    if let Some(e) = it.peek().filter(|e| e.is_ascii_digit()) {
-                        num.push(*e);
-                        it.next();
-                    }
-                    out.push_str(&format!("${{{num}}}"));
-                }
-                Some('g') => {
-                    if it.next() != Some('<') {
-                        return Err(PyErr::new("error", "missing < in \\g<name>"));
-                    }
-                    let name: String = it.by_ref().take_while(|&c| c != '>').collect();
-                    out.push_str(&format!("${{{name}}}"));
-                }
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some('\\') => out.push('\\'),
-                Some(other) => {
-                    out.push('\\');
-                    out.push(other);
-                }
-                None => return Err(PyErr::new("error", "bad escape (end of pattern)")),
-            },
-            c => out.push(c),
+        out.push(c);
+        if c == '\\' {
+            match it.next() {
+                Some('Z') => out.push('z'),
+                Some(d) => out.push(d),
+                None => {}
+            }
         }
     }
-    Ok(out)
+    out
+}
+
+/// `re.error` for a pattern the crate refuses: CPython's wording where `re_syntax` knows
+/// the mistake, else the crate's last line.
+fn compile_error(source: &str, e: &fancy_regex::Error) -> PyErr {
+    use fancy_regex::{CompileError, Error};
+    if let Some(msg) = crate::interp::re_syntax::cpython_error(source) {
+        return PyErr::new("error", msg);
+    }
+    let msg = match e {
+        Error::CompileError(c)
+            if matches!(
+                **c,
+                CompileError::LookBehindNotConst | CompileError::VariableLookBehindRequiresFeature
+            ) =>
+        {
+            "look-behind requires fixed-width pattern".to_string()
+        }
+        other => other
+            .to_string()
+            .lines()
+            .last()
+            .unwrap_or("bad pattern")
+            .trim()
+            .to_string(),
+    };
+    PyErr::new("error", msg)
+}
+
+/// The Python exception for a search the backtracking machine gave up on.
+fn run_error(e: fancy_regex::Error) -> PyErr {
+    use fancy_regex::{Error, RuntimeError};
+    let what = match e {
+        Error::RuntimeError(RuntimeError::BacktrackLimitExceeded) => {
+            format!("the backtrack limit ({BACKTRACK_LIMIT} steps)")
+        }
+        Error::RuntimeError(RuntimeError::StackOverflow) => "the backtracking stack limit".into(),
+        other => return PyErr::new("RuntimeError", format!("re: {other}")),
+    };
+    PyErr::new(
+        "RuntimeError",
+        format!(
+            "re: the search exceeded {what}; the pattern backtracks catastrophically on this \
+             string (nested repeats such as (a+)+ next to look-around or backreferences)"
+        ),
+    )
+}
+
+/// A piece of a parsed replacement template.
+enum Piece {
+    Text(String),
+    Group(usize),
+}
+
+/// `sub`'s replacement: the text with each piece's group (empty where it did not take part).
+fn expand(t: &[Piece], c: &Captures<str>, out: &mut String) {
+    for p in t {
+        match p {
+            Piece::Text(s) => out.push_str(s),
+            Piece::Group(i) => out.push_str(c.get(*i).map(|m| m.as_str()).unwrap_or("")),
+        }
+    }
+}
+
+impl Pattern {
+    /// A Python replacement template (`\1`, `\g<1>`, `\g<name>`, `\n`, `\\`, ...) as
+    /// pieces, its group references checked against this pattern with CPython's errors.
+    fn template(&self, t: &str) -> PyResult<Vec<Piece>> {
+        let c: Vec<char> = t.chars().collect();
+        let groups = self.any.captures_len() - 1;
+        let at = |msg: String, pos: usize| PyErr::new("error", format!("{msg} at position {pos}"));
+        let group = |n: usize, pos: usize| {
+            if n > groups {
+                Err(at(format!("invalid group reference {n}"), pos))
+            } else {
+                Ok(Piece::Group(n))
+            }
+        };
+        let mut out = Vec::new();
+        let mut text = String::new();
+        let mut i = 0;
+        while i < c.len() {
+            if c[i] != '\\' {
+                text.push(c[i]);
+                i += 1;
+                continue;
+            }
+            let Some(&e) = c.get(i + 1) else {
+                return Err(at("bad escape (end of pattern)".into(), i));
+            };
+            let piece = match e {
+                'g' => {
+                    if c.get(i + 2) != Some(&'<') {
+                        return Err(at("missing <".into(), i + 2));
+                    }
+                    let start = i + 3;
+                    let Some(len) = c[start..].iter().position(|&x| x == '>') else {
+                        return Err(at("missing >, unterminated name".into(), start));
+                    };
+                    let name: String = c[start..start + len].iter().collect();
+                    i = start + len + 1;
+                    if name.is_empty() {
+                        return Err(at("missing group name".into(), start));
+                    }
+                    if name.chars().all(|d| d.is_ascii_digit()) {
+                        group(name.parse().unwrap_or(usize::MAX), start)?
+                    } else if is_identifier(&name) {
+                        match self
+                            .any
+                            .capture_names()
+                            .position(|n| n == Some(name.as_str()))
+                        {
+                            Some(g) => Piece::Group(g),
+                            None => {
+                                return Err(PyErr::new(
+                                    "IndexError",
+                                    format!("unknown group name '{name}'"),
+                                ))
+                            }
+                        }
+                    } else {
+                        return Err(at(format!("bad character in group name '{name}'"), start));
+                    }
+                }
+                '0' => {
+                    // An octal escape of up to three digits.
+                    let digits: String = c[i + 1..]
+                        .iter()
+                        .take(3)
+                        .take_while(|d| d.is_digit(8))
+                        .collect();
+                    i += 1 + digits.len();
+                    let code = u32::from_str_radix(&digits, 8).unwrap_or(0);
+                    text.push(char::from_u32(code).unwrap_or('\0'));
+                    continue;
+                }
+                '1'..='9' => {
+                    let mut n = e.to_digit(10).unwrap_or(0) as usize;
+                    i += 2;
+                    if let Some(d) = c.get(i).and_then(|d| d.to_digit(10)) {
+                        n = n * 10 + d as usize;
+                        i += 1;
+                    }
+                    group(n, i - 1 - usize::from(n >= 10))?
+                }
+                _ => {
+                    i += 2;
+                    match e {
+                        'a' => text.push('\x07'),
+                        'b' => text.push('\x08'),
+                        'f' => text.push('\x0c'),
+                        'n' => text.push('\n'),
+                        'r' => text.push('\r'),
+                        't' => text.push('\t'),
+                        'v' => text.push('\x0b'),
+                        '\\' => text.push('\\'),
+                        e if e.is_ascii_alphabetic() => {
+                            return Err(at(format!("bad escape \\{e}"), i - 2))
+                        }
+                        e => {
+                            text.push('\\');
+                            text.push(e);
+                        }
+                    }
+                    continue;
+                }
+            };
+            if !text.is_empty() {
+                out.push(Piece::Text(std::mem::take(&mut text)));
+            }
+            out.push(piece);
+        }
+        if !text.is_empty() {
+            out.push(Piece::Text(text));
+        }
+        Ok(out)
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut cs = s.chars();
+    cs.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && cs.all(|c| c.is_alphanumeric() || c == '_')
 }
 
 impl Object for Pattern {
@@ -384,7 +549,7 @@ struct Match {
 }
 
 impl Match {
-    fn new(p: &Pattern, s: &str, c: &Captures) -> Match {
+    fn new(p: &Pattern, s: &str, c: &Captures<str>) -> Match {
         let chars = |b: usize| s[..b].chars().count();
         let mut spans = Vec::new();
         let mut texts = Vec::new();

@@ -1,8 +1,8 @@
 //! CPython's `re.error` messages for the mistakes people make in patterns (an unclosed
-//! group or set, a stray `)`, nothing or too much to repeat, a bad escape), with CPython's
-//! "at position N". Consulted only after the `regex` crate refuses a pattern, to word the
-//! error as CPython does, and before it for non-verbose patterns, since the crate takes
-//! some that CPython refuses (`a**`).
+//! group or set, a stray `)`, nothing or too much to repeat, a bad escape, a backreference
+//! to an unknown or still open group), with CPython's "at position N". Consulted only after
+//! `fancy-regex` refuses a pattern, to word the error as CPython does, and before it for
+//! non-verbose patterns, since the crate takes some that CPython refuses (`a**`, `(a\1)`).
 
 /// Escapes CPython's parser accepts after a backslash outside a set (besides digits and
 /// punctuation).
@@ -25,6 +25,11 @@ pub fn cpython_error(pattern: &str) -> Option<String> {
     let c: Vec<char> = pattern.chars().collect();
     let at = |msg: &str, pos: usize| Some(format!("{msg} at position {pos}"));
     let mut open: Vec<usize> = Vec::new();
+    // Per open group: its number when it captures. Capturing groups opened so far, and
+    // their names, for backreferences.
+    let mut open_groups: Vec<Option<usize>> = Vec::new();
+    let mut groups = 0;
+    let mut names: Vec<String> = Vec::new();
     let mut prev = Prev::Nothing;
     let mut i = 0;
     while i < c.len() {
@@ -35,6 +40,14 @@ pub fn cpython_error(pattern: &str) -> Option<String> {
                 };
                 if e.is_ascii_alphabetic() && !KNOWN_ESCAPES.contains(e) {
                     return at(&format!("bad escape \\{e}"), i);
+                }
+                if let Some(n) = backref_number(&c[i + 1..]) {
+                    if open_groups.contains(&Some(n)) {
+                        return at("cannot refer to an open group", i);
+                    }
+                    if n > groups {
+                        return at(&format!("invalid group reference {n}"), i + 1);
+                    }
                 }
                 i += 2;
                 prev = Prev::Atom;
@@ -63,14 +76,30 @@ pub fn cpython_error(pattern: &str) -> Option<String> {
             '(' => {
                 open.push(i);
                 i += 1;
+                let captures = c.get(i) != Some(&'?')
+                    || (c.get(i + 1) == Some(&'P') && c.get(i + 2) == Some(&'<'));
+                if captures {
+                    groups += 1;
+                }
+                open_groups.push(captures.then_some(groups));
                 // Skip a group's `?...` prefix up to its body.
                 if c.get(i) == Some(&'?') {
                     match c.get(i + 1) {
                         Some('P') if c.get(i + 2) == Some(&'<') => {
+                            let start = i + 3;
                             while i < c.len() && c[i] != '>' {
                                 i += 1;
                             }
+                            names.push(c[start.min(i)..i].iter().collect());
                             i += 1;
+                        }
+                        Some('P') if c.get(i + 2) == Some(&'=') => {
+                            let name: String =
+                                c[i + 3..].iter().take_while(|&&x| x != ')').collect();
+                            if !names.contains(&name) {
+                                return at(&format!("unknown group name '{name}'"), i + 3);
+                            }
+                            i += 2;
                         }
                         Some('<') => i += 3,
                         Some('#') => {
@@ -85,6 +114,7 @@ pub fn cpython_error(pattern: &str) -> Option<String> {
                 continue;
             }
             ')' => {
+                open_groups.pop();
                 if open.pop().is_none() {
                     return at("unbalanced parenthesis", i);
                 }
@@ -127,6 +157,18 @@ pub fn cpython_error(pattern: &str) -> Option<String> {
     }
     let last = open.pop()?;
     at("missing ), unterminated subpattern", last)
+}
+
+/// The group a backreference escape refers to, `c` starting after the backslash: one or
+/// two digits, not starting with 0 and not a three-digit octal escape.
+fn backref_number(c: &[char]) -> Option<usize> {
+    let d: Vec<u32> = c.iter().take(3).map_while(|x| x.to_digit(10)).collect();
+    match d[..] {
+        [] | [0, ..] => None,
+        [a, b, e] if a < 8 && b < 8 && e < 8 => None,
+        [a] => Some(a as usize),
+        [a, b, ..] => Some((a * 10 + b) as usize),
+    }
 }
 
 /// Whether the pattern turns on verbose mode inline (`(?x)`, `(?ix)`, ...).

@@ -123,6 +123,38 @@ print(re.findall(r'\\w+(?=!)', 'wow! nice. yes!'), re.sub(r'\\d', lambda m: str(
 print(re.escape('a.b*c'), pat.pattern[:6], re.subn('a', 'o', 'banana'))
 """),
     ("re_error", "import re\nre.compile('(unclosed')\n"),
+    ("re_lookaround", r"""
+import re
+print(re.findall(r'\w+(?=!)', 'wow! nice. yes!'), re.findall(r'\b\w+\b(?![!.])', 'wow! nice. yes ok'))
+print(re.findall(r'(?<=\$)\d+', 'cost $12, $7 and 9'), re.findall(r'(?<!\$)\b\d+', 'cost $12, $7 and 9'))
+print(re.sub(r'(?<=a)b', 'X', 'abab cb'), re.split(r'(?<=[.!?]) ', 'Hi. You! Ok? yes'))
+print(re.findall(r'(?i)(?<=A)b', 'ab AB'), re.findall(r'^(?=.*\d)\w+$', 'abc\na1c\n1', re.M))
+print(re.compile(r'(?<!ab|cd)x').findall('abx cdx eex'), re.fullmatch(r'(?>a+)b', 'aab'), re.search(r'(?<=é)(.)', 'café!'))
+print(re.findall('(?x) (\\d+)  # digits\n   (?= \\s* kg )  # look ahead', '3 kg 4 lb 12kg'))
+try:
+    re.compile(r'(?<=a+)b')
+except re.error as e:
+    print('error:', e)
+"""),
+    ("re_backrefs", r"""
+import re
+print(re.findall(r'(\w)\1', 'hello bookkeeper'), re.search(r'\b(\w+) \1\b', 'it is is fine').group(1))
+m = re.match(r'(?P<q>[\'"]).*?(?P=q)', '"quoted" rest')
+print(m.group(), m.group('q'), m.span(), m.groupdict())
+print(re.sub(r'(\w+)@(\w+)', r'\g<2> at \g<1>', 'me@home'), re.sub(r'(?P<w>\w+)', r'<\g<w>>', 'a bc'))
+print(re.sub(r'(a)|b', r'[\1]', 'ab'), re.subn(r'(\d)(?=(\d{3})+$)', r'\1,', '1234567'))
+print(repr(re.sub(r'(\w)(\w)', r'\2\1\n', 'abcd')), re.sub('(o)', r'\g<0>\\\1\t.', 'fo'))
+for p in [r'(a)\2', r'(a\1)', r'(?P=x)', r'\1']:
+    try:
+        re.compile(p)
+    except re.error as e:
+        print('error:', e)
+for rep in [r'\g<x>', r'\2', r'\g<2>', r'\g', r'\q', r'\g<1a>']:
+    try:
+        print(re.sub('(a)', rep, 'ab'))
+    except (re.error, IndexError) as e:
+        print(type(e).__name__, e)
+"""),
     ("os_path", """
 import os, os.path
 print(os.path.join('data', 'raw', 'x.csv'), os.path.splitext('arch.tar.gz'), os.path.basename('/a/b/c.txt'))

@@ -24,7 +24,6 @@ CELLS = CLASSES + GENERATORS + NUMBERS + STDLIB + IPYTHON + NUMPY + EDGES
 # strict: a cell that starts to match fails until its entry is removed here.
 KNOWN_DIFFERENCES = {
     "numpy_complex_arrays": "complex NumPy arrays are not supported",
-    "re_compiled_flags": "re has no look-around",
     "np_linalg_inv_solve_det": "np.matmul does not use fused multiply-adds as OpenBLAS does, so a @ inv(a) differs in the last bit (NumPy prints -0. entries)",
     "np_finfo_iinfo": "no float16, so np.finfo(np.float16) fails",
     "np_scalar_aliases": "no np.csingle",
