@@ -148,6 +148,21 @@ struct Pattern {
     any: Regex,
     start: Regex,
     full: Regex,
+    /// The pattern finding only non-empty matches, made when iteration first needs it;
+    /// None when it can match only the empty string.
+    non_empty: std::cell::OnceCell<Option<Regex>>,
+}
+
+/// The crate's builder for `pattern` with Python's `flags`.
+fn builder(pattern: &str, flags: i64) -> RegexBuilder {
+    let mut b = RegexBuilder::new(pattern);
+    b.case_insensitive(flags & IGNORECASE != 0)
+        .multi_line(flags & MULTILINE != 0)
+        .dot_matches_new_line(flags & DOTALL != 0)
+        .ignore_whitespace(flags & VERBOSE != 0)
+        .delegate_size_limit(1 << 24)
+        .backtrack_limit(BACKTRACK_LIMIT);
+    b
 }
 
 impl Pattern {
@@ -165,13 +180,7 @@ impl Pattern {
         let verbose = flags & VERBOSE != 0 || crate::interp::re_syntax::has_inline_verbose(source);
         let end = if verbose { "\n" } else { "" };
         let build = |p: String| {
-            RegexBuilder::new(&p)
-                .case_insensitive(flags & IGNORECASE != 0)
-                .multi_line(flags & MULTILINE != 0)
-                .dot_matches_new_line(flags & DOTALL != 0)
-                .ignore_whitespace(flags & VERBOSE != 0)
-                .delegate_size_limit(1 << 24)
-                .backtrack_limit(BACKTRACK_LIMIT)
+            builder(&p, flags)
                 .build()
                 .map_err(|e| compile_error(source, &e))
         };
@@ -181,6 +190,7 @@ impl Pattern {
             any: build(body.clone())?,
             start: build(format!("\\A(?:{body}{end})"))?,
             full: build(format!("\\A(?:{body}{end})\\z"))?,
+            non_empty: Default::default(),
         })
     }
 
@@ -204,8 +214,8 @@ impl Pattern {
                 let s = str_of(b[0].as_ref(), name, "string")?;
                 let groups = self.any.captures_len() - 1;
                 let mut out = Vec::new();
-                for c in self.any.captures_iter(s.as_str()) {
-                    let c = c.map_err(run_error)?;
+                for c in self.matches(&s) {
+                    let c = c?;
                     rt.check_interrupt()?;
                     out.push(if name == "finditer" {
                         Value::object(Match::new(&self, &s, &c))
@@ -235,11 +245,11 @@ impl Pattern {
                 let mut out = String::new();
                 let mut last = 0;
                 let mut n = 0;
-                for c in self.any.captures_iter(s.as_str()) {
+                for c in self.matches(&s) {
                     if count != 0 && n == count {
                         break;
                     }
-                    let c = c.map_err(run_error)?;
+                    let c = c?;
                     rt.check_interrupt()?;
                     // invariant: group 0 (the whole match) always participates
                     let m = c.get(0).expect("group 0 always participates");
@@ -278,11 +288,11 @@ impl Pattern {
                 };
                 let mut out = Vec::new();
                 let mut last = 0;
-                for (n, c) in self.any.captures_iter(s.as_str()).enumerate() {
+                for (n, c) in self.matches(&s).enumerate() {
                     if max != 0 && n == max {
                         break;
                     }
-                    let c = c.map_err(run_error)?;
+                    let c = c?;
                     rt.check_interrupt()?;
                     // invariant: group 0 (the whole match) always participates
                     let m = c.get(0).expect("group 0 always participates");
@@ -369,6 +379,78 @@ fn run_error(e: fancy_regex::Error) -> PyErr {
              string (nested repeats such as (a+)+ next to look-around or backreferences)"
         ),
     )
+}
+
+/// The matches of `findall`, `sub` and `split` in CPython's order (3.7+): an empty match
+/// may follow a non-empty one where it ends, but not another empty one at the same place.
+struct Matches<'r, 't> {
+    p: &'r Pattern,
+    s: &'t str,
+    pos: usize,
+    after_empty: bool,
+}
+
+impl<'t> Iterator for Matches<'_, 't> {
+    type Item = PyResult<Captures<'t, str>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.pos <= self.s.len() {
+            let c = match self.p.any.captures_from_pos(self.s, self.pos) {
+                Ok(Some(c)) => c,
+                Ok(None) => break,
+                Err(e) => {
+                    self.pos = self.s.len() + 1;
+                    return Some(Err(run_error(e)));
+                }
+            };
+            let (start, end) = c
+                .get(0)
+                .map_or((self.pos, self.pos), |m| (m.start(), m.end()));
+            if self.after_empty && start == self.pos && end == self.pos {
+                // CPython takes a non-empty match starting here where the pattern has one
+                // (`(?<=a)|b` on 'ab'), else the next match from the following character.
+                let non_empty = self.p.non_empty.get_or_init(|| {
+                    let body = python_to_fancy(&self.p.source);
+                    builder(&body, self.p.flags)
+                        .find_not_empty(true)
+                        .build()
+                        .ok()
+                });
+                if let Some(re) = non_empty {
+                    match re.captures_from_pos(self.s, self.pos) {
+                        Ok(Some(c)) if c.get(0).is_some_and(|m| m.start() == self.pos) => {
+                            self.after_empty = false;
+                            self.pos = c.get(0).map_or(self.pos, |m| m.end());
+                            return Some(Ok(c));
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            self.pos = self.s.len() + 1;
+                            return Some(Err(run_error(e)));
+                        }
+                    }
+                }
+                self.pos += self.s[self.pos..].chars().next().map_or(1, char::len_utf8);
+                self.after_empty = false;
+                continue;
+            }
+            self.after_empty = start == end;
+            self.pos = end;
+            return Some(Ok(c));
+        }
+        self.pos = self.s.len() + 1;
+        None
+    }
+}
+
+impl Pattern {
+    fn matches<'r, 't>(&'r self, s: &'t str) -> Matches<'r, 't> {
+        Matches {
+            p: self,
+            s,
+            pos: 0,
+            after_empty: false,
+        }
+    }
 }
 
 /// A piece of a parsed replacement template.

@@ -136,6 +136,12 @@ try:
 except re.error as e:
     print('error:', e)
 """),
+    ("re_empty_matches", r"""
+import re
+print(re.sub('x*', '-', 'abxd'), re.findall(r'\d*', 'a12b'), re.split(r'\b', 'hi you'), re.findall(r'a{,2}', 'aaa'))
+print(re.split(r'x*', 'axbc'), re.subn(r'(?=b)|c', '#', 'abcbé'), [m.span() for m in re.finditer(r'\w*', 'ab cé')], re.sub('', '-', 'éa'))
+print(re.findall(r'(?<=a)|b', 'abab'), re.split(r'(?=[A-Z])', 'HelloWorldFoo'), re.findall('^', 'a\nb', re.M))
+"""),
     ("re_backrefs", r"""
 import re
 print(re.findall(r'(\w)\1', 'hello bookkeeper'), re.search(r'\b(\w+) \1\b', 'it is is fine').group(1))
