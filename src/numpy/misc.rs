@@ -15,6 +15,29 @@ use crate::py::runtime::Runtime;
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
+/// The non-zero elements of `a` in C order: how many, the rank, and each one's index
+/// along every axis, row after row (`np.argwhere`; a 0-d array has rows of no indices).
+fn nonzero_rows(a: &NdArray) -> (usize, usize, Vec<i64>) {
+    let flags = read_vec::<B8>(a);
+    let nd = a.ndim();
+    let mut idx = Vec::new();
+    let mut rows = 0;
+    for (flat, f) in flags.iter().enumerate() {
+        if f.0 == 0 {
+            continue;
+        }
+        rows += 1;
+        let at = idx.len();
+        let mut rem = flat;
+        for ax in (0..nd).rev() {
+            idx.push((rem % a.shape[ax]) as i64);
+            rem /= a.shape[ax];
+        }
+        idx[at..].reverse();
+    }
+    (rows, nd, idx)
+}
+
 /// `np.isclose` as NumPy defines it: |a - b| <= atol + rtol * |b|, infinities equal when
 /// identical, NaN equal only with equal_nan.
 pub fn isclose(
@@ -101,6 +124,33 @@ pub fn even_edges(lo: f64, hi: f64, n: usize) -> PyResult<Vec<f64>> {
 }
 
 pub fn comparisons(m: &Module) {
+    m.func(
+        "argwhere",
+        "argwhere(a)",
+        "Indices of the non-zero elements, one row per element (shape (N, a.ndim)).",
+        |rt, a| {
+            let b = a.bind("argwhere", &["a"])?;
+            let arr = to_ndarray(rt, arg(&b, 0))?;
+            let (rows, nd, idx) = nonzero_rows(&arr);
+            let out = crate::arrays::elem::from_vec(&[rows, nd], &idx)?;
+            Ok(Value::Array(Box::new(out)))
+        },
+    );
+    m.func(
+        "flatnonzero",
+        "flatnonzero(a)",
+        "Indices of the non-zero elements of the flattened array.",
+        |rt, a| {
+            let b = a.bind("flatnonzero", &["a"])?;
+            let flags = read_vec::<B8>(&to_ndarray(rt, arg(&b, 0))?);
+            let idx: Vec<i64> = (0..flags.len())
+                .filter(|&i| flags[i].0 != 0)
+                .map(|i| i as i64)
+                .collect();
+            let out = crate::arrays::elem::from_vec(&[idx.len()], &idx)?;
+            Ok(Value::Array(Box::new(out)))
+        },
+    );
     m.func(
         "histogram",
         "histogram(a, bins=10, range=None)",

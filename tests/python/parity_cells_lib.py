@@ -492,4 +492,12 @@ print(np.linspace(0, 1, 5), np.array([1e-10, 1.0]), np.array([True, False]), np.
 print(np.float32(0.1), np.float64(0.1) * 3, np.int64(7) // 2, np.array([1, 2]).sum().dtype, repr(np.float64(1.5)))
 """),
     ("np_broadcast_error", "import numpy as np\nnp.ones(3) + np.ones(4)\n"),
+    ("np_argwhere_flatnonzero", """
+import numpy as np
+a = np.array([[0, 3, 0], [4, 0, 5]])
+print(np.argwhere(a), np.argwhere(a).shape, np.argwhere(a).dtype)
+print(np.argwhere(a > 10).shape, np.argwhere(np.arange(5) % 2 == 0))
+print(np.argwhere(np.float64(2.0)).shape, np.argwhere(0).shape, np.argwhere(np.zeros((2, 0, 3))).shape)
+print(np.flatnonzero(a), np.flatnonzero([0.0, -1.5, 0.0, 2.0]), np.flatnonzero(np.zeros(3)).dtype)
+"""),
 ]
