@@ -5,7 +5,7 @@
 //! | file | holds |
 //! |---|---|
 //! | `assist.rs` | Developer assistance: completion and inspection (`obj?`). |
-//! | `attrs.rs` | Attribute access: modules, objects, NumPy values, and the methods of str, list, dict, tuple and numbers. |
+//! | `attrs.rs` | Attribute access: modules, objects, NumPy values and numbers (str, list, dict, tuple and set methods come from their tables), and `str.format`'s formatter. |
 //! | `bigint.rs` | Int arithmetic with Python semantics: the i64 fast path, big-integer results past 64 bits with their size bounded before the work, `pow(a, b, m)`, correctly rounded true division, radix text and parsing. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
 //! | `builtins_format.rs` | The number-formatting builtins: `format`, `bin`, `oct`, `hex` and `round` (half to even, through the decimal string). |
@@ -18,6 +18,7 @@
 //! | `collections_deque.rs` | `collections.deque`: a ring buffer, optionally bounded by `maxlen`. |
 //! | `collections_module.rs` | The `collections` module: `namedtuple` (native classes whose instances act as tuples with named fields) and the module table. |
 //! | `compare.rs` | Equality, identity and ordering with Python semantics: container `==`, `is`, the ordering of `sorted`/`min`/`max`, and the comparison operators. |
+//! | `container_methods.rs` | The method tables of `list`, `tuple` and `dict` (name, signature, doc and body once each, via `py::methods`): lookup, `dir()`, completion and `?` all read them. |
 //! | `complex.rs` | Python's `complex`: arithmetic with CPython's algorithms (Smith's division, integer powers by squaring), its repr, hash and string parsing, and the `cmath` module. |
 //! | `dataclasses.rs` | The `dataclasses` module: `@dataclass` with generated `__init__`, `__repr__` and comparisons, `field`, `fields`, `asdict`, `astuple`, `replace`. |
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
@@ -57,7 +58,7 @@
 //! | `stmt.rs` | Statement execution. |
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
 //! | `stat_result.rs` | `os.stat_result`, returned by `os.stat` and `Path.stat()`: metadata fields by name and index, with CPython's repr. |
-//! | `str_methods.rs` | The `str` methods with CPython's exact edge rules beyond `attrs.rs`'s table: `rsplit`, whitespace `split` with `maxsplit`, `rfind`, `partition`, `removeprefix`, `center`, `zfill`. |
+//! | `str_methods.rs` | The method table of `str` (name, signature, doc and body once each, via `py::methods`), with CPython's edge rules: whitespace `split` with `maxsplit`, `rsplit`, `partition`, `removeprefix`, `center`'s odd pad, `zfill` after a sign. |
 //! | `string_template.rs` | `string.capwords` and `string.Template` (`substitute`, `safe_substitute`) with CPython's placeholder rules. |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
 //! | `timing.rs` | `%timeit` and `%time`: IPython's algorithm and exact output format. |
@@ -80,6 +81,7 @@ pub mod collections_dicts;
 pub mod collections_module;
 pub mod compare;
 pub mod complex;
+pub mod container_methods;
 pub mod dataclasses;
 pub mod dynamic;
 pub mod expr;

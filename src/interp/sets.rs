@@ -10,8 +10,9 @@ use crate::arrays::operator::BinOp;
 use crate::interp::ops;
 use crate::interp::subscript::{dict_find, dict_remove};
 use crate::py::error::{PyErr, PyResult};
+use crate::py::methods::{MethodSpec, MethodTable};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Dict, Value};
+use crate::py::value::{Dict, Value};
 
 pub type SetCell = Rc<RefCell<Dict>>;
 
@@ -160,118 +161,93 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &SetCell, b: &SetCell) -> PyResult
     }))
 }
 
-fn m(
+pub static SET: MethodTable<SetCell> = MethodTable {
+    owner: "set",
+    methods: &SET_METHODS,
+};
+
+/// `a.difference(*others)` / `a.intersection(*others)`: `op` applied to each in turn.
+fn fold(
     s: &SetCell,
-    name: &str,
-    sig: &str,
-    f: impl Fn(&SetCell, &mut Runtime, Args) -> PyResult<Value> + 'static,
-) -> Option<Value> {
-    Some(Value::method(
-        s,
-        &format!("set.{name}"),
-        sig,
-        "A set method, as Python's.",
-        f,
-    ))
+    rt: &mut Runtime,
+    others: &[Value],
+    op: fn(&mut Runtime, &SetCell, &Value) -> PyResult<Value>,
+) -> PyResult<Value> {
+    let mut cur: SetCell = Rc::new(RefCell::new(s.borrow().clone()));
+    for o in others {
+        if let Value::Set(c) = &op(rt, &cur, o)? {
+            cur = c.clone();
+        }
+    }
+    Ok(Value::Set(cur))
 }
 
-fn one(a: &Args, name: &str) -> PyResult<Value> {
-    if !a.kw.is_empty() {
-        return Err(PyErr::type_error(format!(
-            "set.{name}() takes no keyword arguments"
-        )));
-    }
-    match a.pos.as_slice() {
-        [v] => Ok(v.clone()),
-        _ => Err(PyErr::type_error(format!(
-            "set.{name}() takes exactly one argument ({} given)",
-            a.pos.len()
-        ))),
-    }
-}
-
-/// The methods of a set.
-pub fn method(s: &SetCell, name: &str) -> Option<Value> {
-    match name {
-        "add" => m(s, name, "add(elem)", |s, rt, a| {
-            add(rt, s, one(&a, "add")?)?;
-            Ok(Value::None)
-        }),
-        "discard" => m(s, name, "discard(elem)", |s, rt, a| {
-            dict_remove(rt, s, &one(&a, "discard")?)?;
-            Ok(Value::None)
-        }),
-        "remove" => m(s, name, "remove(elem)", |s, rt, a| {
-            let v = one(&a, "remove")?;
-            ops::check_hashable(&v)?;
-            match dict_remove(rt, s, &v)? {
-                Some(_) => Ok(Value::None),
-                None => Err(PyErr::key_error(crate::interp::repr::repr(rt, &v)?)),
+static SET_METHODS: [MethodSpec<SetCell>; 14] = [
+    MethodSpec::new("add", "object, /", "Add an element to a set.\n\nThis has no effect if the element is already present.", |s, rt, b| {
+        add(rt, s, b.value(0))?;
+        Ok(Value::None)
+    }),
+    MethodSpec::new("clear", "", "Remove all elements from this set.", |s, _, _| {
+        s.borrow_mut().clear();
+        Ok(Value::None)
+    }),
+    MethodSpec::new("copy", "", "Return a shallow copy of a set.", |s, _, _| {
+        Ok(Value::Set(Rc::new(RefCell::new(s.borrow().clone()))))
+    }),
+    MethodSpec::new("difference", "*others", "Return the difference of two or more sets as a new set.", |s, rt, b| {
+        fold(s, rt, &b.rest, difference)
+    }),
+    MethodSpec::new("discard", "object, /", "Remove an element from a set if it is a member.\n\nUnlike set.remove(), the discard() method does not raise an exception when an element is missing from the set.", |s, rt, b| {
+        dict_remove(rt, s, &b.value(0))?;
+        Ok(Value::None)
+    }),
+    MethodSpec::new("intersection", "*others", "Return the intersection of two sets as a new set.", |s, rt, b| {
+        fold(s, rt, &b.rest, intersect)
+    }),
+    MethodSpec::new("isdisjoint", "other, /", "Return True if two sets have a null intersection.", |s, rt, b| {
+        let o = to_set(rt, &b.value(0))?;
+        for v in o.borrow().keys() {
+            if contains(rt, s, &v)? {
+                return Ok(Value::Bool(false));
             }
-        }),
-        "pop" => m(s, name, "pop()", |s, _, _| {
-            let first = s.borrow_mut().pop_first();
-            match first {
-                Some((v, _)) => Ok(v),
-                None => Err(PyErr::key_error("'pop from an empty set'")),
+        }
+        Ok(Value::Bool(true))
+    }),
+    MethodSpec::new("issubset", "other, /", "Report whether another set contains this set.", |s, rt, b| {
+        let o = to_set(rt, &b.value(0))?;
+        Ok(Value::Bool(is_subset(rt, s, &o)?))
+    }),
+    MethodSpec::new("issuperset", "other, /", "Report whether this set contains another set.", |s, rt, b| {
+        let o = to_set(rt, &b.value(0))?;
+        Ok(Value::Bool(is_subset(rt, &o, s)?))
+    }),
+    MethodSpec::new("pop", "", "Remove and return an arbitrary set element.\n\nRaises KeyError if the set is empty.", |s, _, _| {
+        let first = s.borrow_mut().pop_first();
+        match first {
+            Some((v, _)) => Ok(v),
+            None => Err(PyErr::key_error("'pop from an empty set'")),
+        }
+    }),
+    MethodSpec::new("remove", "object, /", "Remove an element from a set; it must be a member.\n\nIf the element is not a member, raise a KeyError.", |s, rt, b| {
+        let v = b.value(0);
+        ops::check_hashable(&v)?;
+        match dict_remove(rt, s, &v)? {
+            Some(_) => Ok(Value::None),
+            None => Err(PyErr::key_error(crate::interp::repr::repr(rt, &v)?)),
+        }
+    }),
+    MethodSpec::new("symmetric_difference", "other, /", "Return the symmetric difference of two sets as a new set.", |s, rt, b| {
+        symmetric(rt, s, &b.value(0))
+    }),
+    MethodSpec::new("union", "*others", "Return the union of sets as a new set.", |s, rt, b| {
+        union(rt, s, &b.rest)
+    }),
+    MethodSpec::new("update", "*others", "Update a set with the union of itself and others.", |s, rt, b| {
+        for o in &b.rest {
+            for v in items_of(rt, o)? {
+                add(rt, s, v)?;
             }
-        }),
-        "clear" => m(s, name, "clear()", |s, _, _| {
-            s.borrow_mut().clear();
-            Ok(Value::None)
-        }),
-        "copy" => m(s, name, "copy()", |s, _, _| {
-            Ok(Value::Set(Rc::new(RefCell::new(s.borrow().clone()))))
-        }),
-        "update" => m(s, name, "update(*others)", |s, rt, a| {
-            for o in &a.pos {
-                for v in items_of(rt, o)? {
-                    add(rt, s, v)?;
-                }
-            }
-            Ok(Value::None)
-        }),
-        "union" => m(s, name, "union(*others)", |s, rt, a| union(rt, s, &a.pos)),
-        "intersection" => m(s, name, "intersection(*others)", |s, rt, a| {
-            let mut cur = Value::Set(Rc::new(RefCell::new(s.borrow().clone())));
-            for o in &a.pos {
-                if let Value::Set(c) = &cur {
-                    let c = c.clone();
-                    cur = intersect(rt, &c, o)?;
-                }
-            }
-            Ok(cur)
-        }),
-        "difference" => m(s, name, "difference(*others)", |s, rt, a| {
-            let mut cur = Value::Set(Rc::new(RefCell::new(s.borrow().clone())));
-            for o in &a.pos {
-                if let Value::Set(c) = &cur {
-                    let c = c.clone();
-                    cur = difference(rt, &c, o)?;
-                }
-            }
-            Ok(cur)
-        }),
-        "symmetric_difference" => m(s, name, "symmetric_difference(other)", |s, rt, a| {
-            symmetric(rt, s, &one(&a, "symmetric_difference")?)
-        }),
-        "issubset" => m(s, name, "issubset(other)", |s, rt, a| {
-            let o = to_set(rt, &one(&a, "issubset")?)?;
-            Ok(Value::Bool(is_subset(rt, s, &o)?))
-        }),
-        "issuperset" => m(s, name, "issuperset(other)", |s, rt, a| {
-            let o = to_set(rt, &one(&a, "issuperset")?)?;
-            Ok(Value::Bool(is_subset(rt, &o, s)?))
-        }),
-        "isdisjoint" => m(s, name, "isdisjoint(other)", |s, rt, a| {
-            let o = to_set(rt, &one(&a, "isdisjoint")?)?;
-            for v in o.borrow().keys() {
-                if contains(rt, s, &v)? {
-                    return Ok(Value::Bool(false));
-                }
-            }
-            Ok(Value::Bool(true))
-        }),
-        _ => None,
-    }
-}
+        }
+        Ok(Value::None)
+    }),
+];

@@ -1,80 +1,226 @@
-//! `str` methods with CPython's exact edge rules that the main table in `attrs.rs` lacks:
-//! `rsplit`, `split` with `maxsplit` on whitespace, `rfind`/`rindex`, `partition`/
-//! `rpartition`, `removeprefix`/`removesuffix`, and `center`/`zfill` (CPython puts the odd
-//! pad character of `center` by the parity of the width, and `zfill` pads after a sign).
+//! The method table of `str`: each method's name, signature, doc and body once, serving
+//! lookup, `dir()`, completion and `?`; and the bodies with CPython's edge rules (`split`
+//! with `maxsplit` on whitespace keeps the remainder's inner whitespace, `center` puts the
+//! odd pad character by the parity of the width, `zfill` pads after a sign).
 
 use std::rc::Rc;
 
+use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::methods::{Bound, MethodSpec, MethodTable, Style};
 use crate::py::value::{Args, Value};
 
-/// A method body: the string and the call's arguments.
-type StrFn = dyn Fn(&str, &Args) -> PyResult<Value>;
+type StrRef = Rc<str>;
 
-/// The method `name` of the string `s`, when this file defines it.
-pub fn method(s: &Rc<str>, name: &str) -> Option<Value> {
-    let s = s.clone();
-    let f = |fname: &'static str, f: Box<StrFn>| -> Option<Value> {
-        Some(Value::builtin(
-            fname,
-            &format!("{fname}(...)"),
-            "",
-            move |_, a| f(&s, &a),
-        ))
-    };
-    match name {
-        "split" => f("str.split", Box::new(|s, a| split(s, a, false))),
-        "rsplit" => f("str.rsplit", Box::new(|s, a| split(s, a, true))),
-        "rfind" => f("str.rfind", Box::new(|s, a| rfind(s, a, "rfind"))),
-        "rindex" => f("str.rindex", Box::new(|s, a| rfind(s, a, "rindex"))),
-        "partition" => f("str.partition", Box::new(|s, a| partition(s, a, false))),
-        "rpartition" => f("str.rpartition", Box::new(|s, a| partition(s, a, true))),
-        "removeprefix" | "removesuffix" => {
-            let prefix = name == "removeprefix";
-            f(
-                "str.removeprefix",
-                Box::new(move |s, a| {
-                    let which = if prefix {
-                        "removeprefix"
-                    } else {
-                        "removesuffix"
-                    };
-                    let p = one_str(a, which)?;
-                    let out = if prefix {
-                        s.strip_prefix(p.as_str())
-                    } else {
-                        s.strip_suffix(p.as_str())
-                    };
-                    Ok(Value::str(out.unwrap_or(s)))
-                }),
-            )
-        }
-        "center" => f("str.center", Box::new(center)),
-        "zfill" => f("str.zfill", Box::new(zfill)),
-        _ => None,
-    }
+pub static STR: MethodTable<StrRef> = MethodTable {
+    owner: "str",
+    methods: &STR_METHODS,
+};
+
+/// `str.find` and its kin still parse their arguments with `PyArg_ParseTuple` in CPython
+/// 3.11, whose count errors read differently from Argument Clinic's.
+const fn legacy(
+    name: &'static str,
+    sig: &'static str,
+    doc: &'static str,
+    call: crate::py::methods::MethodFn<StrRef>,
+) -> MethodSpec<StrRef> {
+    MethodSpec::styled(Style::ParseTuple, name, sig, doc, call)
 }
 
-fn one_str(a: &Args, fname: &str) -> PyResult<String> {
-    match a.pos.first() {
-        Some(Value::Str(x)) => Ok(x.to_string()),
+static STR_METHODS: [MethodSpec<StrRef>; 35] = [
+    MethodSpec::new("capitalize", "", "Return a capitalized version of the string.", |s, _, _| {
+        let mut c = s.chars();
+        Ok(Value::str(&match c.next() {
+            Some(f) => f.to_uppercase().collect::<String>() + &c.as_str().to_lowercase(),
+            None => String::new(),
+        }))
+    }),
+    MethodSpec::new("center", "width, fillchar=' ', /", "Return a centered string of length width, padded with fillchar (default is a space).", |s, _, b| center(s, &b)),
+    legacy("count", "sub, start=None, end=None, /", "Return the number of non-overlapping occurrences of substring sub.", |s, _, b| {
+        let sub = str_arg(&b, 0, "count")?.unwrap_or_default();
+        Ok(Value::Int(s.matches(sub.as_str()).count() as i64))
+    }),
+    legacy("endswith", "suffix, start=None, end=None, /", "Return True if the string ends with the specified suffix, False otherwise.", |s, _, b| affix(s, &b, false)),
+    legacy("find", "sub, start=None, end=None, /", "Return the lowest index where substring sub is found; -1 on failure.", |s, _, b| find(s, &b, "find")),
+    MethodSpec::new("format", "*args, **kwargs", "Return a formatted version of the string, using substitutions from args and kwargs.", |s, rt, b| {
+        let a = Args { pos: b.rest, kw: b.kw };
+        crate::interp::attrs::str_format(rt, s, &a)
+    }),
+    legacy("index", "sub, start=None, end=None, /", "Return the lowest index where substring sub is found; ValueError when it is not found.", |s, _, b| find(s, &b, "index")),
+    MethodSpec::new("isalnum", "", "Return True if the string is an alpha-numeric string, False otherwise.", |s, _, _| {
+        Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_alphanumeric)))
+    }),
+    MethodSpec::new("isalpha", "", "Return True if the string is an alphabetic string, False otherwise.", |s, _, _| {
+        Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic)))
+    }),
+    MethodSpec::new("isdigit", "", "Return True if the string is a digit string, False otherwise.", |s, _, _| {
+        Ok(Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())))
+    }),
+    MethodSpec::new("islower", "", "Return True if the string is a lowercase string, False otherwise.", |s, _, _| {
+        Ok(Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase)))
+    }),
+    MethodSpec::new("isspace", "", "Return True if the string is a whitespace string, False otherwise.", |s, _, _| {
+        Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_whitespace)))
+    }),
+    MethodSpec::new("isupper", "", "Return True if the string is an uppercase string, False otherwise.", |s, _, _| {
+        Ok(Value::Bool(s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase)))
+    }),
+    MethodSpec::new("join", "iterable, /", "Concatenate any number of strings, with this string between each pair.", |s, rt, b| {
+        let items = ops::iterate(rt, &b.value(0))?;
+        let mut parts = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            match it {
+                Value::Str(x) => parts.push(x.to_string()),
+                other => {
+                    return Err(PyErr::type_error(format!(
+                        "sequence item {i}: expected str instance, {} found",
+                        other.type_name()
+                    )))
+                }
+            }
+        }
+        Ok(Value::str(&parts.join(s)))
+    }),
+    MethodSpec::new("ljust", "width, fillchar=' ', /", "Return a left-justified string of length width, padded with fillchar.", |s, _, b| justify(s, &b, "ljust")),
+    MethodSpec::new("lower", "", "Return a copy of the string converted to lowercase.", |s, _, _| Ok(Value::str(&s.to_lowercase()))),
+    MethodSpec::new("lstrip", "chars=None, /", "Return a copy of the string with leading whitespace (or chars) removed.", |s, _, b| strip(s, &b, "lstrip")),
+    MethodSpec::new("partition", "sep, /", "Partition the string into three parts using the given separator, searching from the left.", |s, _, b| partition(s, &b, false)),
+    MethodSpec::new("removeprefix", "prefix, /", "Return a str with the given prefix string removed if present.", |s, _, b| {
+        let p = one_str(&b, "removeprefix")?;
+        Ok(Value::str(s.strip_prefix(p.as_str()).unwrap_or(s)))
+    }),
+    MethodSpec::new("removesuffix", "suffix, /", "Return a str with the given suffix string removed if present.", |s, _, b| {
+        let p = one_str(&b, "removesuffix")?;
+        Ok(Value::str(s.strip_suffix(p.as_str()).unwrap_or(s)))
+    }),
+    MethodSpec::new("replace", "old, new, count=-1, /", "Return a copy with occurrences of substring old replaced by new (the first count of them, when count is not negative).", |s, _, b| {
+        let (Some(old), Some(new)) = (str_arg(&b, 0, "replace")?, str_arg(&b, 1, "replace")?) else {
+            return Err(PyErr::type_error("replace expected 2 arguments"));
+        };
+        match b.index(2)? {
+            Some(n) if n >= 0 => Ok(Value::str(&s.replacen(&old, &new, n as usize))),
+            _ => Ok(Value::str(&s.replace(&old, &new))),
+        }
+    }),
+    legacy("rfind", "sub, start=None, end=None, /", "Return the highest index where substring sub is found; -1 on failure.", |s, _, b| rfind(s, &b, "rfind")),
+    legacy("rindex", "sub, start=None, end=None, /", "Return the highest index where substring sub is found; ValueError when it is not found.", |s, _, b| rfind(s, &b, "rindex")),
+    MethodSpec::new("rjust", "width, fillchar=' ', /", "Return a right-justified string of length width, padded with fillchar.", |s, _, b| justify(s, &b, "rjust")),
+    MethodSpec::new("rpartition", "sep, /", "Partition the string into three parts using the given separator, searching from the right.", |s, _, b| partition(s, &b, true)),
+    MethodSpec::new("rsplit", "sep=None, maxsplit=-1", "Return a list of the substrings in the string, using sep as the separator string, splitting from the right.", |s, _, b| split(s, &b, true)),
+    MethodSpec::new("rstrip", "chars=None, /", "Return a copy of the string with trailing whitespace (or chars) removed.", |s, _, b| strip(s, &b, "rstrip")),
+    MethodSpec::new("split", "sep=None, maxsplit=-1", "Return a list of the substrings in the string, using sep as the separator string.", |s, _, b| split(s, &b, false)),
+    MethodSpec::new("splitlines", "keepends=False", "Return a list of the lines in the string, breaking at line boundaries.", |s, _, _| {
+        Ok(Value::list(s.lines().map(Value::str).collect()))
+    }),
+    legacy("startswith", "prefix, start=None, end=None, /", "Return True if the string starts with the specified prefix, False otherwise.", |s, _, b| affix(s, &b, true)),
+    MethodSpec::new("strip", "chars=None, /", "Return a copy of the string with leading and trailing whitespace (or chars) removed.", |s, _, b| strip(s, &b, "strip")),
+    MethodSpec::new("swapcase", "", "Convert uppercase characters to lowercase and lowercase characters to uppercase.", |s, _, _| {
+        Ok(Value::str(&s.chars().flat_map(|c| -> Vec<char> {
+            if c.is_uppercase() { c.to_lowercase().collect() } else { c.to_uppercase().collect() }
+        }).collect::<String>()))
+    }),
+    MethodSpec::new("title", "", "Return a version of the string where each word is titlecased.", |s, _, _| {
+        let mut out = String::new();
+        let mut prev_alpha = false;
+        for c in s.chars() {
+            out.extend(if prev_alpha {
+                c.to_lowercase().collect::<Vec<_>>()
+            } else {
+                c.to_uppercase().collect()
+            });
+            prev_alpha = c.is_alphabetic();
+        }
+        Ok(Value::str(&out))
+    }),
+    MethodSpec::new("upper", "", "Return a copy of the string converted to uppercase.", |s, _, _| Ok(Value::str(&s.to_uppercase()))),
+    MethodSpec::new("zfill", "width, /", "Pad a numeric string with zeros on the left, to fill a field of the given width.", |s, _, b| zfill(s, &b)),
+];
+
+/// Argument `i` as a string, None when absent or None.
+fn str_arg(b: &Bound, i: usize, fname: &str) -> PyResult<Option<String>> {
+    match b.get(i) {
+        None | Some(Value::None) => Ok(None),
+        Some(Value::Str(s)) => Ok(Some(s.to_string())),
         Some(other) => Err(PyErr::type_error(format!(
             "{fname}() argument must be str, not {}",
             other.type_name()
         ))),
-        None => Err(PyErr::type_error(format!(
-            "{fname}() takes exactly one argument (0 given)"
-        ))),
     }
 }
 
+fn strip(s: &str, b: &Bound, which: &str) -> PyResult<Value> {
+    let chars = str_arg(b, 0, which)?;
+    let pat = |c: char| match &chars {
+        Some(cs) => cs.contains(c),
+        None => c.is_whitespace(),
+    };
+    Ok(Value::str(match which {
+        "strip" => s.trim_matches(pat),
+        "lstrip" => s.trim_start_matches(pat),
+        _ => s.trim_end_matches(pat),
+    }))
+}
+
+/// `startswith` / `endswith`: a string or a tuple of strings.
+fn affix(s: &str, b: &Bound, start: bool) -> PyResult<Value> {
+    let pats: Vec<String> = match b.get(0) {
+        Some(Value::Str(p)) => vec![p.to_string()],
+        Some(Value::Tuple(t)) => t
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        _ => {
+            return Err(PyErr::type_error(
+                "startswith first arg must be str or a tuple of str",
+            ))
+        }
+    };
+    Ok(Value::Bool(pats.iter().any(|p| {
+        if start {
+            s.starts_with(p.as_str())
+        } else {
+            s.ends_with(p.as_str())
+        }
+    })))
+}
+
+fn find(s: &str, b: &Bound, which: &str) -> PyResult<Value> {
+    let sub = str_arg(b, 0, which)?.unwrap_or_default();
+    match s.find(sub.as_str()) {
+        Some(i) => Ok(Value::Int(s[..i].chars().count() as i64)),
+        None if which == "find" => Ok(Value::Int(-1)),
+        None => Err(PyErr::value_error("substring not found")),
+    }
+}
+
+/// `ljust` / `rjust`.
+fn justify(s: &StrRef, b: &Bound, which: &str) -> PyResult<Value> {
+    let w = b.value(0).as_index()?.max(0) as usize;
+    let fill = str_arg(b, 1, which)?
+        .and_then(|f| f.chars().next())
+        .unwrap_or(' ');
+    let n = s.chars().count();
+    if n >= w {
+        return Ok(Value::Str(s.clone()));
+    }
+    crate::arrays::alloc::check(w, fill.len_utf8(), "a str")?;
+    // bounded: checked by alloc::check above
+    let pad = fill.to_string().repeat(w - n);
+    Ok(Value::str(&if which == "ljust" {
+        format!("{s}{pad}")
+    } else {
+        format!("{pad}{s}")
+    }))
+}
+
+fn one_str(b: &Bound, fname: &str) -> PyResult<String> {
+    Ok(str_arg(b, 0, fname)?.unwrap_or_default())
+}
+
 /// `str.split` / `str.rsplit`: `sep` and `maxsplit`, positional or by keyword.
-fn split(s: &str, a: &Args, from_right: bool) -> PyResult<Value> {
-    let b = a.bind(
-        if from_right { "rsplit" } else { "split" },
-        &["sep=", "maxsplit="],
-    )?;
-    let sep = match &b[0] {
+fn split(s: &str, b: &Bound, from_right: bool) -> PyResult<Value> {
+    let sep = match b.get(0) {
         None | Some(Value::None) => None,
         Some(Value::Str(x)) => Some(x.to_string()),
         Some(other) => {
@@ -84,8 +230,7 @@ fn split(s: &str, a: &Args, from_right: bool) -> PyResult<Value> {
             )))
         }
     };
-    let maxsplit = b[1].as_ref().map(|v| v.as_index()).transpose()?;
-    let limit = maxsplit.filter(|&n| n >= 0).map(|n| n as usize);
+    let limit = b.index(1)?.filter(|&n| n >= 0).map(|n| n as usize);
     let parts: Vec<String> = match sep {
         Some(sep) if sep.is_empty() => return Err(PyErr::value_error("empty separator")),
         Some(sep) => match (limit, from_right) {
@@ -155,7 +300,7 @@ fn split_whitespace(s: &str, limit: Option<usize>, from_right: bool) -> Vec<Stri
     out
 }
 
-fn rfind(s: &str, a: &Args, which: &str) -> PyResult<Value> {
+fn rfind(s: &str, a: &Bound, which: &str) -> PyResult<Value> {
     let sub = one_str(a, which)?;
     match s.rfind(sub.as_str()) {
         Some(i) => Ok(Value::Int(s[..i].chars().count() as i64)),
@@ -164,7 +309,7 @@ fn rfind(s: &str, a: &Args, which: &str) -> PyResult<Value> {
     }
 }
 
-fn partition(s: &str, a: &Args, from_right: bool) -> PyResult<Value> {
+fn partition(s: &str, a: &Bound, from_right: bool) -> PyResult<Value> {
     let sep = one_str(
         a,
         if from_right {
@@ -193,18 +338,13 @@ fn partition(s: &str, a: &Args, from_right: bool) -> PyResult<Value> {
     ]))
 }
 
-fn width_arg(a: &Args, fname: &str) -> PyResult<usize> {
-    match a.pos.first() {
-        Some(v) => Ok(v.as_index()?.max(0) as usize),
-        None => Err(PyErr::type_error(format!(
-            "{fname}() takes at least 1 argument (0 given)"
-        ))),
-    }
+fn width_arg(b: &Bound) -> PyResult<usize> {
+    Ok(b.value(0).as_index()?.max(0) as usize)
 }
 
-fn center(s: &str, a: &Args) -> PyResult<Value> {
-    let w = width_arg(a, "center")?;
-    let fill = match a.pos.get(1) {
+fn center(s: &str, b: &Bound) -> PyResult<Value> {
+    let w = width_arg(b)?;
+    let fill = match b.get(1) {
         None => ' ',
         Some(Value::Str(f)) if f.chars().count() == 1 => f.chars().next().unwrap_or(' '),
         Some(other) => {
@@ -231,8 +371,8 @@ fn center(s: &str, a: &Args) -> PyResult<Value> {
     Ok(Value::str(&format!("{}{s}{}", pad(left), pad(marg - left))))
 }
 
-fn zfill(s: &str, a: &Args) -> PyResult<Value> {
-    let w = width_arg(a, "zfill")?;
+fn zfill(s: &str, b: &Bound) -> PyResult<Value> {
+    let w = width_arg(b)?;
     let n = s.chars().count();
     if n >= w {
         return Ok(Value::str(s));

@@ -38,12 +38,8 @@ pub fn type_attr(rt: &mut Runtime, ty: &str, name: &str) -> PyResult<Option<Valu
             )))
         }
         ("dict", "fromkeys") => {
-            return Ok(Some(Value::builtin(
-                "dict.fromkeys",
-                "fromkeys(iterable, value=None, /)",
-                "A new dict with keys from iterable and values equal to value.",
-                fromkeys,
-            )))
+            // A classmethod: the receiver the table binds is never read.
+            return Ok(crate::interp::container_methods::DICT.bound(&Default::default(), name));
         }
         _ => {}
     }
@@ -81,17 +77,6 @@ fn unbound_call(rt: &mut Runtime, ty: &str, name: &str, mut a: Args) -> PyResult
     }
     let method = attrs::get_attr(rt, &this, name)?;
     rt.call(&method, a)
-}
-
-fn fromkeys(rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let p = a.bind("fromkeys", &["iterable", "value="])?;
-    let keys = rt.iterate(p[0].as_ref().unwrap_or(&Value::None))?;
-    let value = p[1].clone().unwrap_or(Value::None);
-    let d = Value::Dict(Default::default());
-    for k in keys {
-        ops::set_item(rt, &d, &k, value.clone())?;
-    }
-    Ok(d)
 }
 
 /// The special methods of a builtin value whose protocols the interpreter implements

@@ -10,6 +10,7 @@
 //! | `exceptions.rs` | The exception classes nbcuda knows, with their bases: Python's built-in hierarchy plus NumPy's, Numba's, IPython's and nbcuda's own. |
 //! | `flags.rs` | `ndarray.flags`: NumPy's flags object, read as a mapping or through attributes, for host, device and CuPy arrays. |
 //! | `function.rs` | User-defined functions (`def` and `lambda`): what the interpreter calls and what the kernel compiler lowers. |
+//! | `methods.rs` | Declarative method tables for Python-facing types (`list`, `str`, `dict`, device arrays ...): name, signature, doc and body written once, and used for lookup, `dir()`, completion, `?` and binding arguments by name with CPython's TypeErrors. |
 //! | `ndarray_attrs.rs` | The Python face of host arrays: what the interpreter calls for attribute access, indexing, operators, printing and conversion of NumPy arrays and scalars. |
 //! | `ndarray_docs.rs` | Signatures and one-paragraph docs of the ndarray methods, for `arr.sum?`, inspection and keyword completion inside calls (`arr.sum(ax` → `axis=`). |
 //! | `ndarray_methods.rs` | ndarray attributes and methods (`a.shape`, `a.reshape(...)`, `a.sum(axis=0)` ...), and the shape manipulations they share with the `numpy` module functions. |
@@ -25,6 +26,7 @@ pub mod error;
 pub mod exceptions;
 pub mod flags;
 pub mod function;
+pub mod methods;
 pub mod ndarray_attrs;
 pub mod ndarray_docs;
 pub mod ndarray_methods;
