@@ -528,8 +528,10 @@ impl Object for DeviceNDArray {
         )))
     }
     fn dir(&self) -> Vec<String> {
-        crate::numba_cuda::devicemethods::NAMES
+        crate::numba_cuda::devicemethods::METHODS
+            .methods
             .iter()
+            .map(|m| &m.name)
             .chain(
                 [
                     "shape",

@@ -7,7 +7,7 @@
 //! | `cudadrv.rs` | `numba.cuda.cudadrv`: the driver-level paths (`devicearray.auto_device`, `driver.device_memset`, `driver.host_to_device`, `devices.get_context`, ...) that Numba's tests and older tutorials use. |
 //! | `devicearray.rs` | `DeviceNDArray`: Numba's device array object over a `DeviceView`. |
 //! | `device_records.rs` | Device arrays of records (`create_xoroshiro128p_states`): Numba's shape and dtype on the outside, the `(n, 2)` uint64 memory kernels read underneath. |
-//! | `devicemethods.rs` | The methods of `DeviceNDArray` (bound to the receiver). |
+//! | `devicemethods.rs` | The method table of `DeviceNDArray` (name, signature, doc and body once each, via `py::methods`): lookup, `dir()`, completion and `?` read it. |
 //! | `hostconv.rs` | Turning Python values into host arrays for transfers (`cuda.to_device([1, 2])`, `d[:] = [1, 3]`): NumPy's own conversion, so lists become the arrays NumPy would make. |
 //! | `hostmem.rs` | Pinned, mapped and managed host memory, and the `cuda.pinned` / `cuda.mapped` / `cuda.defer_cleanup` context managers. |
 //! | `info.rs` | Devices and contexts as Numba shows them: `cuda.gpus`, `Device`, `current_context()`, `MemoryInfo`, `detect()`. |
