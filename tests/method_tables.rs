@@ -223,3 +223,17 @@ fn device_array_methods_come_from_their_table() {
         .to_string();
     assert!(text.contains("copy_to_host(ary=None, stream=0)"), "{text}");
 }
+
+#[test]
+fn str_arguments_that_must_be_str_reject_none() {
+    let mut s = Session::new();
+    // CPython 3.11 raises TypeError for each (its wording differs: "must be str, not NoneType").
+    for code in [
+        "'ab'.removeprefix(None)",
+        "'ab'.find(None)",
+        "'ab'.partition(None)",
+    ] {
+        let c = s.run(code);
+        assert_eq!(c.ename().as_deref(), Some("TypeError"), "{code}");
+    }
+}

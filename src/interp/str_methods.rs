@@ -38,7 +38,7 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
     }),
     MethodSpec::new("center", "width, fillchar=' ', /", "Return a centered string of length width, padded with fillchar (default is a space).", |s, _, b| center(s, &b)),
     legacy("count", "sub, start=None, end=None, /", "Return the number of non-overlapping occurrences of substring sub.", |s, _, b| {
-        let sub = str_arg(&b, 0, "count")?.unwrap_or_default();
+        let sub = one_str(&b, "count")?;
         Ok(Value::Int(s.matches(sub.as_str()).count() as i64))
     }),
     legacy("endswith", "suffix, start=None, end=None, /", "Return True if the string ends with the specified suffix, False otherwise.", |s, _, b| affix(s, &b, false)),
@@ -186,7 +186,7 @@ fn affix(s: &str, b: &Bound, start: bool) -> PyResult<Value> {
 }
 
 fn find(s: &str, b: &Bound, which: &str) -> PyResult<Value> {
-    let sub = str_arg(b, 0, which)?.unwrap_or_default();
+    let sub = one_str(b, which)?;
     match s.find(sub.as_str()) {
         Some(i) => Ok(Value::Int(s[..i].chars().count() as i64)),
         None if which == "find" => Ok(Value::Int(-1)),
@@ -214,8 +214,15 @@ fn justify(s: &StrRef, b: &Bound, which: &str) -> PyResult<Value> {
     }))
 }
 
+/// The required str argument in slot 0 (None is a TypeError here, unlike `str_arg`).
 fn one_str(b: &Bound, fname: &str) -> PyResult<String> {
-    Ok(str_arg(b, 0, fname)?.unwrap_or_default())
+    match b.get(0) {
+        Some(Value::Str(x)) => Ok(x.to_string()),
+        other => Err(PyErr::type_error(format!(
+            "{fname}() argument must be str, not {}",
+            other.map(|v| v.type_name()).unwrap_or_default()
+        ))),
+    }
 }
 
 /// `str.split` / `str.rsplit`: `sep` and `maxsplit`, positional or by keyword.
