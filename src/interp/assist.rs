@@ -441,7 +441,7 @@ fn enclosing_call(code: &str, pos: usize) -> Option<&str> {
 
 fn param_names(v: &Value) -> Vec<String> {
     let sig = match v {
-        Value::Builtin(b) => b.signature.clone(),
+        Value::Builtin(b) => b.signature.to_string(),
         Value::Object(o) => match o.as_any().downcast_ref::<crate::py::function::Function>() {
             Some(f) => return f.param_names(),
             None => o.doc().map(|d| d.0).unwrap_or_default(),
@@ -473,7 +473,7 @@ fn param_names(v: &Value) -> Vec<String> {
 pub fn describe(rt: &mut Runtime, v: &Value) -> PyResult<(String, String, String)> {
     let ty = v.type_name();
     Ok(match v {
-        Value::Builtin(b) => (b.signature.clone(), b.doc.clone(), ty),
+        Value::Builtin(b) => (b.signature.to_string(), b.doc.to_string(), ty),
         Value::Module(m) => (String::new(), m.doc.clone(), ty),
         Value::Object(o) => match o.doc() {
             Some((sig, doc)) => (sig, doc, ty),

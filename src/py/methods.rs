@@ -40,6 +40,7 @@ pub struct MethodSpec<T: 'static> {
     pub call: MethodFn<T>,
     pub style: Style,
     params: OnceLock<Params>,
+    signature: OnceLock<String>,
 }
 
 impl<T: 'static> MethodSpec<T> {
@@ -66,11 +67,13 @@ impl<T: 'static> MethodSpec<T> {
             call,
             style,
             params: OnceLock::new(),
+            signature: OnceLock::new(),
         }
     }
     /// `name(sig)`, as `obj.method?` shows it.
-    pub fn signature(&self) -> String {
-        format!("{}({})", self.name, self.sig)
+    pub fn signature(&self) -> &str {
+        self.signature
+            .get_or_init(|| format!("{}({})", self.name, self.sig))
     }
     fn params(&self) -> &Params {
         self.params.get_or_init(|| Params::parse(self.sig))
@@ -101,9 +104,9 @@ impl<T: Clone + 'static> MethodTable<T> {
         let spec = self.find(name)?;
         let this = this.clone();
         let owner = self.owner;
-        Some(Value::builtin(
-            &format!("{owner}.{}", spec.name),
-            &spec.signature(),
+        Some(Value::builtin_static(
+            format!("{owner}.{}", spec.name),
+            spec.signature(),
             spec.doc,
             move |rt, args| (spec.call)(&this, rt, spec.bind(owner, args)?),
         ))

@@ -5,6 +5,7 @@
 //! [`crate::arrays`] / [`crate::device`].
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
@@ -114,8 +115,10 @@ pub type NativeFn = dyn Fn(&mut Runtime, Args) -> PyResult<Value>;
 pub struct Builtin {
     /// Qualified name, e.g. `numpy.zeros` or `DeviceNDArray.copy_to_host`.
     pub name: String,
-    pub signature: String,
-    pub doc: String,
+    /// Borrowed for the methods of a `py::methods` table, so a bound method's lookup does
+    /// not copy its signature and doc.
+    pub signature: Cow<'static, str>,
+    pub doc: Cow<'static, str>,
     pub f: Box<NativeFn>,
 }
 
@@ -332,8 +335,22 @@ impl Value {
     ) -> Value {
         Value::Builtin(Rc::new(Builtin {
             name: name.to_string(),
-            signature: signature.to_string(),
-            doc: doc.to_string(),
+            signature: Cow::Owned(signature.to_string()),
+            doc: Cow::Owned(doc.to_string()),
+            f: Box::new(f),
+        }))
+    }
+    /// A builtin whose signature and doc are static text (a method table's).
+    pub fn builtin_static(
+        name: String,
+        signature: &'static str,
+        doc: &'static str,
+        f: impl Fn(&mut Runtime, Args) -> PyResult<Value> + 'static,
+    ) -> Value {
+        Value::Builtin(Rc::new(Builtin {
+            name,
+            signature: Cow::Borrowed(signature),
+            doc: Cow::Borrowed(doc),
             f: Box::new(f),
         }))
     }
