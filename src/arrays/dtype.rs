@@ -14,9 +14,12 @@ pub enum DType {
     U64,
     F32,
     F64,
+    C64,
+    C128,
 }
 
 impl DType {
+    /// The real dtypes: every dtype the devices, kernels and CuPy support.
     pub const ALL: [DType; 11] = [
         DType::Bool,
         DType::I8,
@@ -45,6 +48,8 @@ impl DType {
             DType::U64 => "uint64",
             DType::F32 => "float32",
             DType::F64 => "float64",
+            DType::C64 => "complex64",
+            DType::C128 => "complex128",
         }
     }
 
@@ -53,7 +58,8 @@ impl DType {
             DType::Bool | DType::I8 | DType::U8 => 1,
             DType::I16 | DType::U16 => 2,
             DType::I32 | DType::U32 | DType::F32 => 4,
-            DType::I64 | DType::U64 | DType::F64 => 8,
+            DType::I64 | DType::U64 | DType::F64 | DType::C64 => 8,
+            DType::C128 => 16,
         }
     }
 
@@ -64,13 +70,28 @@ impl DType {
             DType::I8 | DType::I16 | DType::I32 | DType::I64 => 'i',
             DType::U8 | DType::U16 | DType::U32 | DType::U64 => 'u',
             DType::F32 | DType::F64 => 'f',
+            DType::C64 | DType::C128 => 'c',
         };
         let order = if self.itemsize() == 1 { '|' } else { '<' };
         format!("{order}{kind}{}", self.itemsize())
     }
 
     pub fn is_integer(self) -> bool {
-        !matches!(self, DType::Bool | DType::F32 | DType::F64)
+        !matches!(
+            self,
+            DType::Bool | DType::F32 | DType::F64 | DType::C64 | DType::C128
+        )
+    }
+    pub fn is_complex(self) -> bool {
+        matches!(self, DType::C64 | DType::C128)
+    }
+    /// The dtype of a complex dtype's parts (`complex64` → `float32`); others are their own.
+    pub fn real_part(self) -> DType {
+        match self {
+            DType::C64 => DType::F32,
+            DType::C128 => DType::F64,
+            d => d,
+        }
     }
     pub fn is_signed(self) -> bool {
         matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64)
@@ -95,6 +116,8 @@ impl DType {
             "uint64" | "u8" | "L" | "Q" | "uintp" | "uint" => DType::U64,
             "float32" | "f4" | "f" | "single" => DType::F32,
             "float64" | "f8" | "d" | "float" | "double" | "float_" => DType::F64,
+            "complex64" | "c8" | "F" | "csingle" => DType::C64,
+            "complex128" | "c16" | "D" | "complex" | "cdouble" => DType::C128,
             _ => return None,
         })
     }
@@ -114,6 +137,9 @@ pub enum Scalar {
     U64(u64),
     F32(f32),
     F64(f64),
+    /// A complex64: real and imaginary parts.
+    C64(f32, f32),
+    C128(f64, f64),
 }
 
 /// The first `N` bytes of `b` as an array (the caller guarantees `b` holds that many).
@@ -137,8 +163,19 @@ impl Scalar {
             Scalar::U64(_) => DType::U64,
             Scalar::F32(_) => DType::F32,
             Scalar::F64(_) => DType::F64,
+            Scalar::C64(..) => DType::C64,
+            Scalar::C128(..) => DType::C128,
         }
     }
+    /// The value as a complex (real, imaginary) pair; real values have a zero imaginary part.
+    pub fn as_c128(&self) -> (f64, f64) {
+        match *self {
+            Scalar::C64(r, i) => (r as f64, i as f64),
+            Scalar::C128(r, i) => (r, i),
+            other => (other.as_f64(), 0.0),
+        }
+    }
+    /// The real value (a complex value's real part, as NumPy's casts to real take it).
     pub fn as_f64(&self) -> f64 {
         match *self {
             Scalar::Bool(b) => b as u8 as f64,
@@ -152,6 +189,8 @@ impl Scalar {
             Scalar::U64(v) => v as f64,
             Scalar::F32(v) => v as f64,
             Scalar::F64(v) => v,
+            Scalar::C64(v, _) => v as f64,
+            Scalar::C128(v, _) => v,
         }
     }
     pub fn as_i64(&self) -> i64 {
@@ -166,11 +205,27 @@ impl Scalar {
             Scalar::U32(v) => v as i64,
             Scalar::U64(v) => v as i64,
             Scalar::F32(v) => v as i64,
-            Scalar::F64(v) => v as i64,
+            Scalar::F64(v) | Scalar::C128(v, _) => v as i64,
+            Scalar::C64(v, _) => v as i64,
         }
     }
     /// Convert with C-style casting (NumPy's `astype` semantics).
     pub fn cast(&self, to: DType) -> Scalar {
+        match (to, *self) {
+            (DType::C64, Scalar::C64(..)) => return *self,
+            (DType::C64, s) => {
+                let (_, i) = s.as_c128();
+                let r = s.cast(DType::F32).as_f64() as f32;
+                return Scalar::C64(r, i as f32);
+            }
+            (DType::C128, s) => {
+                let (r, i) = s.as_c128();
+                return Scalar::C128(r, i);
+            }
+            (_, Scalar::C64(r, _)) => return Scalar::F32(r).cast(to),
+            (_, Scalar::C128(r, _)) => return Scalar::F64(r).cast(to),
+            _ => {}
+        }
         let f = self.as_f64();
         let i = self.as_i64();
         let int_src = self.dtype().is_integer() || self.dtype() == DType::Bool;
@@ -197,6 +252,9 @@ impl Scalar {
                 f as f32
             }),
             DType::F64 => Scalar::F64(f),
+            // Handled above.
+            DType::C64 => Scalar::C64(f as f32, 0.0),
+            DType::C128 => Scalar::C128(f, 0.0),
         }
     }
     /// Little-endian bytes of the value (as stored in a buffer).
@@ -213,6 +271,8 @@ impl Scalar {
             Scalar::U64(v) => v.to_le_bytes().to_vec(),
             Scalar::F32(v) => v.to_le_bytes().to_vec(),
             Scalar::F64(v) => v.to_le_bytes().to_vec(),
+            Scalar::C64(r, i) => [r.to_le_bytes(), i.to_le_bytes()].concat(),
+            Scalar::C128(r, i) => [r.to_le_bytes(), i.to_le_bytes()].concat(),
         }
     }
     /// Read a value of `dtype` from little-endian bytes (at least `itemsize` long).
@@ -229,6 +289,8 @@ impl Scalar {
             DType::U64 => Scalar::U64(u64::from_le_bytes(le(b))),
             DType::F32 => Scalar::F32(f32::from_le_bytes(le(b))),
             DType::F64 => Scalar::F64(f64::from_le_bytes(le(b))),
+            DType::C64 => Scalar::C64(f32::from_le_bytes(le(b)), f32::from_le_bytes(le(&b[4..]))),
+            DType::C128 => Scalar::C128(f64::from_le_bytes(le(b)), f64::from_le_bytes(le(&b[8..]))),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Typed element access: the `Elem` trait over the eleven dtypes, dtype dispatch, strided
+//! Typed element access: the `Elem` trait over the thirteen dtypes, dtype dispatch, strided
 //! iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other
 //! array module builds on.
 
@@ -21,7 +21,16 @@ unsafe impl Pod for B8 {}
 pub trait Elem: Pod + PartialOrd + Default + std::fmt::Debug {
     const DT: DType;
     const FLOAT: bool;
+    const COMPLEX: bool = false;
     fn to_f64(self) -> f64;
+    /// The value as (real, imaginary).
+    fn to_c128(self) -> (f64, f64) {
+        (self.to_f64(), 0.0)
+    }
+    /// From (real, imaginary): real types keep the real part, as NumPy's casts do.
+    fn from_c128(re: f64, _im: f64) -> Self {
+        Self::from_f64(re)
+    }
     fn to_i128(self) -> i128;
     fn from_f64(v: f64) -> Self;
     fn from_i128(v: i128) -> Self;
@@ -31,6 +40,10 @@ pub trait Elem: Pod + PartialOrd + Default + std::fmt::Debug {
             Scalar::F32(v) => Self::from_f32(v),
             Scalar::F64(v) => Self::from_f64(v),
             Scalar::U64(v) => Self::from_i128(v as i128),
+            Scalar::C64(..) | Scalar::C128(..) => {
+                let (r, i) = s.as_c128();
+                Self::from_c128(r, i)
+            }
             other => Self::from_i128(other.as_i64() as i128),
         }
     }
@@ -41,6 +54,15 @@ pub trait Elem: Pod + PartialOrd + Default + std::fmt::Debug {
     /// Cast from another element type.
     #[inline(always)]
     fn cast_from<S: Elem>(s: S) -> Self {
+        if Self::COMPLEX || S::COMPLEX {
+            if !S::COMPLEX && !S::FLOAT {
+                // An integer goes to the parts' type directly, without an f64 detour.
+                let (r, i) = Self::from_i128(s.to_i128()).to_c128();
+                return Self::from_c128(r, i);
+            }
+            let (r, i) = s.to_c128();
+            return Self::from_c128(r, i);
+        }
         if Self::DT == DType::F32 && S::DT == DType::F64 {
             return Self::from_f32(s.to_f64() as f32);
         }
@@ -224,6 +246,14 @@ macro_rules! with_dtype {
             }
             $crate::arrays::dtype::DType::F64 => {
                 type $T = f64;
+                $body
+            }
+            $crate::arrays::dtype::DType::C64 => {
+                type $T = $crate::arrays::complex::Complex<f32>;
+                $body
+            }
+            $crate::arrays::dtype::DType::C128 => {
+                type $T = $crate::arrays::complex::Complex<f64>;
                 $body
             }
         }
@@ -496,7 +526,7 @@ pub fn write_slice<T: Elem>(dst: &NdArray, data: &[T]) {
 
 /// Element `[0,...]` of `a` (arrays of size >= 1) or the element at a byte offset.
 pub fn read_scalar_at(a: &NdArray, off: usize) -> Scalar {
-    let mut tmp = [0u8; 8];
+    let mut tmp = [0u8; 16];
     let isz = a.dtype.itemsize();
     a.buf.read(off, &mut tmp[..isz]);
     Scalar::from_bytes(a.dtype, &tmp[..isz])

@@ -3,6 +3,7 @@
 //! Shortest round-trip digits come from Rust's float formatting, which, like Dragon4 in
 //! unique mode, yields the shortest digits that read back to the same float32/float64.
 
+use crate::arrays::complex::part_scalar;
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{read_scalar_at, shape_str};
 use crate::arrays::NdArray;
@@ -95,6 +96,7 @@ fn positional(
     trim: Trim,
     pad_left: usize,
     pad_right: usize,
+    plus: bool,
 ) -> String {
     let (neg, digits, e) = parse_sci(&x.sci_short());
     let dp = e + 1; // digits before the point
@@ -127,7 +129,13 @@ fn positional(
         int_part
     };
     trim_frac(&mut frac, trim, min_digits);
-    let sign = if neg { "-" } else { "" };
+    let sign = if neg {
+        "-"
+    } else if plus {
+        "+"
+    } else {
+        ""
+    };
     let left = format!("{sign}{int_part}");
     let mut out = format!("{left:>pad_left$}");
     if trim == Trim::DptZeros && frac.is_empty() {
@@ -146,6 +154,7 @@ fn scientific(
     trim: Trim,
     pad_left: usize,
     exp_digits: usize,
+    plus: bool,
 ) -> String {
     let mut s = x.sci_short();
     let (_, d, _) = parse_sci(&s);
@@ -155,7 +164,13 @@ fn scientific(
     let (neg, digits, e) = parse_sci(&s);
     let mut frac = digits[1..].to_string();
     trim_frac(&mut frac, trim, min_digits);
-    let sign = if neg { "-" } else { "" };
+    let sign = if neg {
+        "-"
+    } else if plus {
+        "+"
+    } else {
+        ""
+    };
     let left = format!("{sign}{}", &digits[..1]);
     let mut out = format!("{left:>pad_left$}");
     if !(trim == Trim::DptZeros && frac.is_empty()) {
@@ -170,6 +185,8 @@ fn scientific(
 
 /// NumPy's FloatingFormat, sized from the values that will be shown.
 struct FloatFormat {
+    /// Whether non-negative values show a `+` (the imaginary parts of complex values).
+    plus: bool,
     exp: bool,
     precision: usize,
     min_digits: usize,
@@ -180,7 +197,7 @@ struct FloatFormat {
 }
 
 impl FloatFormat {
-    fn new(vals: &[Scalar]) -> FloatFormat {
+    fn new(vals: &[Scalar], plus: bool) -> FloatFormat {
         let finite: Vec<F> = vals
             .iter()
             .filter(|s| s.as_f64().is_finite())
@@ -201,6 +218,7 @@ impl FloatFormat {
             }
         }
         let mut f = FloatFormat {
+            plus,
             exp,
             precision: PRECISION,
             min_digits: 0,
@@ -214,7 +232,7 @@ impl FloatFormat {
         } else if exp {
             let strs: Vec<String> = finite
                 .iter()
-                .map(|&x| scientific(x, PRECISION, 0, Trim::Dot, 0, 2))
+                .map(|&x| scientific(x, PRECISION, 0, Trim::Dot, 0, 2, plus))
                 .collect();
             let mut maxfrac = 0;
             let mut maxint = 0;
@@ -234,14 +252,14 @@ impl FloatFormat {
             f.pad_right = f.exp_size + 2 + maxfrac;
         } else {
             for &x in &finite {
-                let s = positional(x, PRECISION, 0, Trim::Dot, 0, 0);
+                let s = positional(x, PRECISION, 0, Trim::Dot, 0, 0, plus);
                 let (i, fr) = s.split_once('.').unwrap_or((&s, ""));
                 f.pad_left = f.pad_left.max(i.len());
                 f.pad_right = f.pad_right.max(fr.len());
             }
         }
         if finite.len() != vals.len() {
-            let neginf = vals.iter().any(|s| s.as_f64() == f64::NEG_INFINITY) as usize;
+            let neginf = (plus || vals.iter().any(|s| s.as_f64() == f64::NEG_INFINITY)) as usize;
             let offset = f.pad_right + 1;
             f.pad_left = f
                 .pad_left
@@ -255,9 +273,15 @@ impl FloatFormat {
         let v = s.as_f64();
         if !v.is_finite() {
             let ret = if v.is_nan() {
-                "nan"
+                if self.plus {
+                    "+nan"
+                } else {
+                    "nan"
+                }
             } else if v < 0.0 {
                 "-inf"
+            } else if self.plus {
+                "+inf"
             } else {
                 "inf"
             };
@@ -272,6 +296,7 @@ impl FloatFormat {
                 self.trim,
                 self.pad_left,
                 self.exp_size,
+                self.plus,
             )
         } else {
             positional(
@@ -281,6 +306,7 @@ impl FloatFormat {
                 self.trim,
                 self.pad_left,
                 self.pad_right,
+                self.plus,
             )
         }
     }
@@ -288,8 +314,31 @@ impl FloatFormat {
 
 /// The element formatter for an array (sized from the shown values).
 fn formatter(dtype: DType, vals: &[Scalar], zero_d: bool) -> Box<dyn Fn(Scalar) -> String> {
-    if dtype.is_float() {
-        let f = FloatFormat::new(vals);
+    if dtype.is_complex() {
+        let part = |imag: bool| -> Vec<Scalar> {
+            vals.iter()
+                .map(|s| {
+                    let (r, i) = s.as_c128();
+                    part_scalar(dtype, if imag { i } else { r })
+                })
+                .collect()
+        };
+        let (re, im) = (
+            FloatFormat::new(&part(false), false),
+            FloatFormat::new(&part(true), true),
+        );
+        Box::new(move |s| {
+            let (r, i) = s.as_c128();
+            let (r, mut i) = (
+                re.format(part_scalar(dtype, r)),
+                im.format(part_scalar(dtype, i)),
+            );
+            // The `j` goes before the imaginary part's right padding.
+            i.insert(i.trim_end().len(), 'j');
+            r + &i
+        })
+    } else if dtype.is_float() {
+        let f = FloatFormat::new(vals, false);
         Box::new(move |s| f.format(s))
     } else if dtype == DType::Bool {
         let t = if zero_d { "True" } else { " True" };
@@ -449,7 +498,7 @@ pub fn array2string(a: &NdArray, sep: &str, prefix: &str, suffix: &str) -> Strin
 }
 
 fn dtype_is_implied(d: DType) -> bool {
-    matches!(d, DType::F64 | DType::I64 | DType::Bool)
+    matches!(d, DType::F64 | DType::I64 | DType::Bool | DType::C128)
 }
 
 /// `repr(arr)`.
@@ -487,20 +536,31 @@ pub fn array_str(a: &NdArray) -> String {
 
 /// `str()` of a NumPy float scalar: positional between 1e-4 and 1e16, else scientific.
 fn float_scalar_str(x: F) -> String {
+    either_str(x, Trim::LeaveOneZero, false)
+}
+
+/// NumPy's `*_either` scalar formatting with `trim` for the positional form and an optional
+/// `+` on non-negative values (the imaginary part of a complex).
+fn either_str(x: F, trim: Trim, plus: bool) -> String {
     let v = x.v();
+    let p = if plus { "+" } else { "" };
     if v.is_nan() {
-        return "nan".into();
+        return format!("{p}nan");
     }
     if v.is_infinite() {
-        return if v < 0.0 { "-inf".into() } else { "inf".into() };
+        return if v < 0.0 {
+            "-inf".into()
+        } else {
+            format!("{p}inf")
+        };
     }
     let a = v.abs();
     // NumPy 2.3 switches to scientific at the type's precision: 1e8 for float32.
     let max_positional = if matches!(x, F::S(_)) { 1e8 } else { 1e16 };
     if a == 0.0 || (1e-4..max_positional).contains(&a) {
-        positional(x, usize::MAX / 4, 0, Trim::LeaveOneZero, 0, 0)
+        positional(x, usize::MAX / 4, 0, trim, 0, 0, plus)
     } else {
-        scientific(x, usize::MAX / 4, 0, Trim::DptZeros, 0, 2)
+        scientific(x, usize::MAX / 4, 0, Trim::DptZeros, 0, 2, plus)
     }
 }
 
@@ -509,14 +569,33 @@ pub fn scalar_str(s: &Scalar) -> String {
     match *s {
         Scalar::Bool(b) => if b { "True" } else { "False" }.into(),
         Scalar::F32(_) | Scalar::F64(_) => float_scalar_str(F::of(*s)),
+        Scalar::C64(..) | Scalar::C128(..) => complex_scalar_str(s),
         other => int_str(other),
     }
+}
+
+/// `str(np.complex128(1+2j))` → `(1+2j)`; a value with a +0 real part shows only `2j`.
+fn complex_scalar_str(s: &Scalar) -> String {
+    let (r, i) = s.as_c128();
+    let part = |v: f64, plus: bool| {
+        let f = F::of(part_scalar(s.dtype(), v));
+        either_str(f, Trim::DptZeros, plus)
+    };
+    if r == 0.0 && r.is_sign_positive() {
+        return format!("{}j", part(i, false));
+    }
+    format!("({}{}j)", part(r, false), part(i, true))
 }
 
 /// `repr(np.float32(1.5))` → `np.float32(1.5)`.
 pub fn scalar_repr(s: &Scalar) -> String {
     match *s {
         Scalar::Bool(b) => if b { "np.True_" } else { "np.False_" }.into(),
+        Scalar::C64(..) | Scalar::C128(..) => {
+            let text = scalar_str(s);
+            let inner = text.strip_prefix('(').and_then(|t| t.strip_suffix(')'));
+            format!("np.{}({})", s.dtype().name(), inner.unwrap_or(&text))
+        }
         other => format!("np.{}({})", other.dtype().name(), scalar_str(&other)),
     }
 }

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `alloc.rs` | The one checked path for memory whose size a cell chooses: a MemoryError instead of the abort of a failed Rust allocation. |
 //! | `buffer.rs` | Raw, shared, fallibly-allocated memory: the storage of host arrays and of the embedded CPU device's memory. |
+//! | `complex.rs` | Complex elements (`complex64`, `complex128`): the stored pair, its arithmetic as NumPy's loops do it, and the complex ufuncs. |
 //! | `dtype.rs` | NumPy dtypes and scalars. |
 //! | `elem.rs` | Typed element access: the `Elem` trait over the eleven dtypes, dtype dispatch, strided iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other array module builds on. |
 //! | `error.rs` | The errors of array operations. |
@@ -21,6 +22,7 @@
 
 pub mod alloc;
 pub mod buffer;
+pub mod complex;
 pub mod dtype;
 pub mod elem;
 pub mod error;
@@ -143,7 +145,7 @@ impl NdArray {
         let mut out = Vec::with_capacity(n); // bounded: one per element of this array
         let isz = self.dtype.itemsize();
         let mut idx = vec![0usize; self.ndim()]; // bounded: one entry per dimension
-        let mut tmp = [0u8; 8];
+        let mut tmp = [0u8; 16];
         for _ in 0..n {
             let mut off = self.offset as isize;
             for (i, &ix) in idx.iter().enumerate() {

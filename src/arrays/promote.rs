@@ -9,6 +9,7 @@ fn kind_rank(d: DType) -> u8 {
         DType::U8 | DType::U16 | DType::U32 | DType::U64 => 1,
         DType::I8 | DType::I16 | DType::I32 | DType::I64 => 2,
         DType::F32 | DType::F64 => 3,
+        DType::C64 | DType::C128 => 4,
     }
 }
 
@@ -36,6 +37,15 @@ pub fn promote(a: DType, b: DType) -> DType {
     }
     let (sa, sb) = (a.itemsize(), b.itemsize());
     match (ka, kb) {
+        (4, _) | (_, 4) => {
+            // complex64 holds what float32 holds exactly; anything wider needs complex128.
+            let (c, o) = if ka == 4 { (a, b) } else { (b, a) };
+            if c == DType::C64 && promote(o, DType::F32) == DType::F32 {
+                DType::C64
+            } else {
+                DType::C128
+            }
+        }
         (1, 1) | (2, 2) | (3, 3) => {
             if sa >= sb {
                 a
@@ -101,7 +111,7 @@ pub fn can_cast(from: DType, to: DType, casting: Casting) -> bool {
 /// in. NumPy uses float16 for 8-bit inputs; nbcuda has no float16 and uses float32.
 pub fn float_of(d: DType) -> DType {
     match d {
-        DType::F64 => DType::F64,
+        DType::F64 | DType::C64 | DType::C128 => d,
         DType::F32 | DType::Bool | DType::I8 | DType::U8 | DType::I16 | DType::U16 => DType::F32,
         _ => DType::F64,
     }

@@ -64,7 +64,7 @@ pub fn sum_dtype(d: DType) -> DType {
 
 /// The float dtype mean/var/std compute in.
 pub fn mean_dtype(d: DType) -> DType {
-    if d.is_float() {
+    if d.is_float() || d.is_complex() {
         d
     } else {
         DType::F64
@@ -181,7 +181,15 @@ pub fn reduce_ddof(
 ) -> ArrayResult<Reduced> {
     let r = reduce_inner(name, a, axis, ddof);
     crate::arrays::interrupt::check()?;
-    r
+    // A complex array's variance is real: the squared moduli were summed in the real parts.
+    match r? {
+        r if !(a.dtype.is_complex() && matches!(name, "var" | "std")) => Ok(r),
+        Reduced::Scalar(s) => Ok(Reduced::Scalar(s.cast(a.dtype.real_part()))),
+        Reduced::Array(x) => Ok(Reduced::Array(crate::arrays::elem::cast(
+            &x,
+            a.dtype.real_part(),
+        )?)),
+    }
 }
 
 fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> ArrayResult<Reduced> {
@@ -226,7 +234,13 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 let cnt = T::from_f64(len as f64);
                 let means: Vec<T> = sum_rows(&d, len, outn, pairwise)
                     .into_iter()
-                    .map(|s| s.tdiv(cnt))
+                    .map(|s| if T::COMPLEX {
+                        // NumPy divides a complex sum by the count part by part.
+                        let (r, i) = s.to_c128();
+                        T::from_c128(r / len as f64, i / len as f64)
+                    } else {
+                        s.tdiv(cnt)
+                    })
                     .collect();
                 if name == "mean" {
                     return wrap(means, &shape);
@@ -235,7 +249,15 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 let mut out = Vec::with_capacity(outn); // bounded: checked by outn_of
                 for (i, m) in means.iter().enumerate() {
                     let row = if len == 0 { &[][..] } else { &d[i * len..(i + 1) * len] };
-                    let sq: Vec<T> = row.iter().map(|&x| { let y = x.sub(*m); y.mul(y) }).collect();
+                    let sq: Vec<T> = row.iter().map(|&x| {
+                        let y = x.sub(*m);
+                        if T::COMPLEX {
+                            let (r, i) = y.to_c128();
+                            T::from_f64(r * r + i * i)
+                        } else {
+                            y.mul(y)
+                        }
+                    }).collect();
                     let v = sum_rows(&sq, sq.len(), 1, pairwise)[0].tdiv(div);
                     out.push(if name == "std" { T::from_f64(v.to_f64().sqrt()) } else { v });
                 }

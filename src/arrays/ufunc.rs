@@ -100,6 +100,20 @@ fn no_loop(name: &str, a: DType, b: DType) -> ArrayError {
 /// (compute dtype, result dtype) for a binary ufunc on these input dtypes.
 pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
     let ct = promote(a, b);
+    if ct.is_complex() {
+        return match k {
+            Ufunc2::Arith(
+                Arith::Add | Arith::Sub | Arith::Mul | Arith::Div | Arith::Pow | Arith::Max | Arith::Min,
+            ) => Ok((ct, ct)),
+            Ufunc2::Cmp(_) | Ufunc2::LogicalAnd | Ufunc2::LogicalOr | Ufunc2::LogicalXor => {
+                Ok((ct, DType::Bool))
+            }
+            _ => Err(ArrayError::type_error(format!(
+                "ufunc '{}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
+                k.name()
+            ))),
+        };
+    }
     Ok(match k {
         Ufunc2::Arith(Arith::Div)
         | Ufunc2::Arctan2
@@ -244,6 +258,7 @@ pub fn binary_ufunc(
 pub fn same_kind(from: DType, to: DType) -> bool {
     let rank = |d: DType| match d {
         DType::Bool => 0,
+        d if d.is_complex() => 4,
         d if d.is_float() => 3,
         d if !d.is_signed() => 1,
         _ => 2,
@@ -344,7 +359,23 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
     }
     let dt = a.dtype;
     let n = a.size();
+    let complex_own = dt.is_complex()
+        && !matches!(
+            name,
+            "isnan"
+                | "isinf"
+                | "isfinite"
+                | "logical_not"
+                | "negative"
+                | "positive"
+                | "square"
+                | "sign"
+        );
     let res = match name {
+        "absolute" | "abs" if dt.is_complex() => {
+            crate::arrays::complex::complex_part(a, f64::hypot)?
+        }
+        _ if complex_own => crate::arrays::complex::complex_unary(name, a)?,
         "isnan" | "isinf" | "isfinite" | "logical_not" | "signbit" => {
             let res = new_array_for_overwrite(&a.shape, DType::Bool)?;
             let o = res.buf.typed_mut::<B8>(0, n);

@@ -177,13 +177,6 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
             return Ok(v);
         }
     }
-    if (is_numpy(a) && matches!(b, Value::Complex(..)))
-        || (is_numpy(b) && matches!(a, Value::Complex(..)))
-    {
-        return Err(PyErr::not_implemented(
-            "complex arrays (complex64/complex128) are not supported by nbcuda",
-        ));
-    }
     if is_numpy(a) || is_numpy(b) {
         if let Some(v) = ndarray_attrs::binary_op(op, a, b, rt)? {
             return Ok(v);

@@ -173,6 +173,10 @@ const TYPES: &[(&str, DType)] = &[
     ("float64", DType::F64),
     ("double", DType::F64),
     ("float_", DType::F64),
+    ("complex64", DType::C64),
+    ("csingle", DType::C64),
+    ("complex128", DType::C128),
+    ("cdouble", DType::C128),
     // C type names, as NumPy 2 maps them on 64-bit Linux.
     ("byte", DType::I8),
     ("ubyte", DType::U8),

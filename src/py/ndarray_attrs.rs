@@ -375,7 +375,11 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
     let base = match v {
         Value::Array(a) => a.as_ref().clone(),
         Value::Scalar(s) => scalar_array(*s),
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_) => {
+        Value::Int(_)
+        | Value::Float(_)
+        | Value::Bool(_)
+        | Value::BigInt(_)
+        | Value::Complex(..) => {
             let d = python_dtype(v).unwrap_or(DType::F64);
             scalar_array(leaf_scalar(v, dtype)?.cast(dtype.unwrap_or(d)))
         }
@@ -392,11 +396,6 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
             for l in &leaves {
                 let d = match l {
                     Value::Scalar(s) => s.dtype(),
-                    Value::Complex(..) => {
-                        return Err(PyErr::not_implemented(
-                            "complex arrays (complex64/complex128) are not supported by nbcuda",
-                        ))
-                    }
                     other => python_dtype(other).ok_or_else(|| {
                         PyErr::type_error(format!(
                             "nbcuda arrays hold numbers only; cannot convert a '{}' element",
@@ -449,11 +448,6 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
                     )))
                 }
             }
-        }
-        Value::Complex(..) => {
-            return Err(PyErr::not_implemented(
-                "complex arrays (complex64/complex128) are not supported by nbcuda",
-            ))
         }
         other => {
             return Err(PyErr::type_error(format!(

@@ -207,9 +207,12 @@ const METHODS: &[&str] = &[
     "argsort",
     "swapaxes",
     "repeat",
+    "conj",
+    "conjugate",
 ];
 const ATTRS: &[&str] = &[
     "T", "dtype", "flags", "itemsize", "nbytes", "ndim", "shape", "size", "strides", "flat",
+    "real", "imag",
 ];
 
 /// Attribute names of ndarrays for completion.
@@ -234,6 +237,18 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
         "itemsize" => Value::Int(a.dtype.itemsize() as i64),
         "strides" => Value::tuple(a.strides.iter().map(|&s| Value::Int(s as i64)).collect()),
         "T" => Value::Array(Box::new(transpose(a, None)?)),
+        // Views of the parts, as NumPy's: writing through them changes the array.
+        "real" if a.dtype.is_complex() => {
+            Value::Array(Box::new(crate::arrays::complex::part_view(a, false)))
+        }
+        "imag" if a.dtype.is_complex() => {
+            Value::Array(Box::new(crate::arrays::complex::part_view(a, true)))
+        }
+        "real" => Value::Array(Box::new(NdArray {
+            view: true,
+            ..a.clone()
+        })),
+        "imag" => Value::Array(Box::new(crate::arrays::elem::new_array(&a.shape, a.dtype)?)),
         "flat" => Value::Array(Box::new(ravel(a)?)),
         "flags" => crate::py::flags::Flags::value(
             a.is_c_contiguous(),
@@ -291,6 +306,14 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             let b = args.bind(fname, &["dtype", "order=", "casting=", "subok=", "copy="])?;
             let d = dtype_from_value(rt, b[0].as_ref().unwrap_or(&Value::None))?;
             Ok(Value::Array(Box::new(crate::arrays::elem::cast(a, d)?)))
+        }
+        "conj" | "conjugate" => {
+            args.bind(fname, &[])?;
+            Ok(Value::Array(Box::new(if a.dtype.is_complex() {
+                crate::arrays::complex::complex_unary("conjugate", a)?
+            } else {
+                a.clone()
+            })))
         }
         "copy" => {
             args.bind(fname, &["order="])?;

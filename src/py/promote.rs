@@ -9,7 +9,7 @@ use crate::py::value::Value;
 pub fn is_python_number(v: &Value) -> bool {
     matches!(
         v,
-        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_)
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::BigInt(_) | Value::Complex(..)
     )
 }
 
@@ -22,7 +22,7 @@ fn too_large() -> PyErr {
 /// are uint64 values, or floats next to a float operand.
 pub fn weak_scalar(v: &Value, d: DType) -> PyResult<Scalar> {
     Ok(match v {
-        Value::BigInt(_) if d.is_float() => Scalar::F64(v.as_f64()?),
+        Value::BigInt(_) if d.is_float() || d.is_complex() => Scalar::F64(v.as_f64()?),
         other => crate::py::value::python_scalar(other)?,
     })
 }
@@ -49,7 +49,7 @@ pub fn weak_dtype(v: &Value, other: DType) -> PyResult<DType> {
             }
         }
         Value::Float(_) => {
-            if other.is_float() {
+            if other.is_float() || other.is_complex() {
                 other
             } else {
                 DType::F64
@@ -58,12 +58,18 @@ pub fn weak_dtype(v: &Value, other: DType) -> PyResult<DType> {
         // Past int64, NumPy takes an int only as uint64 (when it fits) or as a float.
         Value::BigInt(b) => {
             let fits_u64 = num_traits::ToPrimitive::to_u64(&**b).is_some();
-            if other.is_float() || (other == DType::U64 && fits_u64) {
+            if other.is_float() || other.is_complex() || (other == DType::U64 && fits_u64) {
                 other
             } else {
                 return Err(too_large());
             }
         }
+        // A Python complex keeps a float operand's width: float32 with 1j is complex64.
+        Value::Complex(..) => match other {
+            DType::C64 | DType::C128 => other,
+            DType::F32 => DType::C64,
+            _ => DType::C128,
+        },
         _ => other,
     })
 }
@@ -77,6 +83,7 @@ pub fn python_dtype(v: &Value) -> Option<DType> {
         // conversion then raises OverflowError).
         Value::BigInt(_) => Some(DType::U64),
         Value::Float(_) => Some(DType::F64),
+        Value::Complex(..) => Some(DType::C128),
         _ => None,
     }
 }

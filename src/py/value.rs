@@ -509,6 +509,7 @@ pub fn python_scalar(v: &Value) -> PyResult<Scalar> {
     Ok(match v {
         Value::Int(i) => Scalar::I64(*i),
         Value::Float(f) => Scalar::F64(*f),
+        Value::Complex(r, i) => Scalar::C128(*r, *i),
         Value::Bool(b) => Scalar::Bool(*b),
         Value::Scalar(s) => *s,
         // NumPy takes ints up to 2**64 - 1 as uint64; beyond, it would need object arrays.
@@ -530,6 +531,10 @@ pub fn scalar_to_python(s: Scalar) -> Value {
     match s {
         Scalar::Bool(b) => Value::Bool(b),
         Scalar::F32(_) | Scalar::F64(_) => Value::Float(s.as_f64()),
+        Scalar::C64(..) | Scalar::C128(..) => {
+            let (r, i) = s.as_c128();
+            Value::Complex(r, i)
+        }
         Scalar::U64(v) if v > i64::MAX as u64 => Value::BigInt(Rc::new(v.into())),
         _ => Value::Int(s.as_i64()),
     }

@@ -530,6 +530,20 @@ print(z, z.dtype, z * 2, z.real, z.imag, np.abs(z))
 print(z.conj(), z.sum(), z.astype(np.complex64).dtype, np.array([1, 2], dtype=np.complex64) + 1j)
 print(np.sqrt(np.array([-4 + 0j])), z[0], type(z[0]).__name__)
 """),
+    ("numpy_complex_promotion_printing", """
+import numpy as np
+a = np.array([1, 2], dtype=np.float32) * 1j
+b = np.array([1.5 + 0.5j, -2 - 10j, 0.25j], dtype=np.complex64)
+print(a.dtype, (np.arange(2, dtype=np.int32) + b[:2]).dtype, (b * 2.5).dtype, repr(b), b[1], repr(b[1]))
+print(b / (1 - 1j), b - b, -b, b == b, b ** 2, np.abs(b).dtype, b.real.dtype)
+print(np.mean(b), np.prod(np.array([1j, 1j, 2])), repr(np.array([1j, 1j, 2]).sum()))
+z = np.zeros(2, dtype='c16'); z[0] = 3 - 4j; print(z, z.conj(), np.dtype('c8').kind, np.dtype('c8').itemsize)
+for f in (np.floor, np.fmod):
+    try:
+        f(z) if f is np.floor else f(z, z)
+    except TypeError as e:
+        print(type(e).__name__, e)
+"""),
     ("bool_int_arith", """
 print(True + True, True * 10, sum([True, False, True]), int(True), -True, ~5, 5 & 3, 5 | 3, 5 ^ 3)
 print(1 << 100, (1 << 100) >> 98, -1 >> 10, 0b1111 & ~0b11)

@@ -23,10 +23,9 @@ CELLS = CLASSES + GENERATORS + NUMBERS + STDLIB + IPYTHON + NUMPY + EDGES
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
 KNOWN_DIFFERENCES = {
-    "numpy_complex_arrays": "complex NumPy arrays are not supported",
     "np_linalg_inv_solve_det": "np.matmul does not use fused multiply-adds as OpenBLAS does, so a @ inv(a) differs in the last bit (NumPy prints -0. entries)",
     "np_finfo_iinfo": "no float16, so np.finfo(np.float16) fails",
-    "np_scalar_aliases": "no np.csingle",
+    "np_scalar_aliases": "no float16 (np.half), and np.double is a separate object from np.float64",
     "np_printing_dtypes": "no string arrays",
     "nan_identity": "dict lookup of a NaN key does not use identity",
 }

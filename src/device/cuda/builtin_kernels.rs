@@ -38,6 +38,8 @@ pub fn dtype_suffix(d: crate::arrays::dtype::DType) -> &'static str {
         U64 => "u64",
         F32 => "f32",
         F64 => "f64",
+        C64 => "c64",
+        C128 => "c128",
     }
 }
 

@@ -151,6 +151,9 @@ fn scalar_arg(v: Scalar, d: DType) -> LaunchArg {
         Scalar::U64(x) => LaunchArg::U64(x),
         Scalar::F32(x) => LaunchArg::F32(x),
         Scalar::F64(x) => LaunchArg::F64(x),
+        // Complex arrays never reach a device (transfers refuse them): the real part.
+        Scalar::C64(x, _) => LaunchArg::F32(x),
+        Scalar::C128(x, _) => LaunchArg::F64(x),
     }
 }
 

@@ -66,6 +66,9 @@ pub fn ctype(d: DType) -> &'static str {
         DType::U64 => "unsigned long long",
         DType::F32 => "float",
         DType::F64 => "double",
+        // Complex arrays never reach a device (transfers refuse them).
+        DType::C64 => "float2",
+        DType::C128 => "double2",
     }
 }
 
@@ -82,6 +85,8 @@ fn suffix(d: DType) -> &'static str {
         DType::U64 => "u64",
         DType::F32 => "f32",
         DType::F64 => "f64",
+        DType::C64 => "c64",
+        DType::C128 => "c128",
     }
 }
 

@@ -189,7 +189,9 @@ impl RawMem {
                 DType::I32 => {
                     AtomicU32::from_ptr(p as *mut u32).load(Ordering::Relaxed) as i32 as i64 as u64
                 }
-                DType::I64 | DType::U64 | DType::F64 => {
+                // Complex arrays never reach a device; a complex64 loads as its 8 bytes and
+                // a complex128 as its real part.
+                DType::I64 | DType::U64 | DType::F64 | DType::C64 | DType::C128 => {
                     AtomicU64::from_ptr(p as *mut u64).load(Ordering::Relaxed)
                 }
             }

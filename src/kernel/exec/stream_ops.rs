@@ -104,6 +104,16 @@ macro_rules! with_elem {
                 type $T = f64;
                 $body
             }
+            // Complex arrays never reach a device (transfers refuse them); the stream
+            // engine sees them as their parts' width so the match stays total.
+            DType::C64 => {
+                type $T = u64;
+                $body
+            }
+            DType::C128 => {
+                type $T = f64;
+                $body
+            }
         }
     }};
 }

@@ -299,9 +299,10 @@ pub(super) fn load(b: &mut FunctionBuilder, dt: DType, addr: Value) -> Value {
         DType::U16 => ins.uload16(I64, f, addr, 0),
         DType::I32 => ins.sload32(f, addr, 0),
         DType::U32 => ins.uload32(f, addr, 0),
-        DType::I64 | DType::U64 => ins.load(I64, f, addr, 0),
+        // Complex arrays never reach a device (transfers refuse them).
+        DType::I64 | DType::U64 | DType::C64 => ins.load(I64, f, addr, 0),
         DType::F32 => ins.load(F32, f, addr, 0),
-        DType::F64 => ins.load(F64, f, addr, 0),
+        DType::F64 | DType::C128 => ins.load(F64, f, addr, 0),
     }
 }
 
