@@ -48,6 +48,14 @@ pub fn alloc(
     dtype: DType,
     stream: StreamId,
 ) -> PyResult<DeviceView> {
+    // Kernels, CuPy and the device loops are real-only: every device array starts here, so
+    // complex data is refused before any of them sees it.
+    if dtype.is_complex() {
+        return Err(PyErr::type_error(format!(
+            "nbcuda's devices do not support complex arrays (dtype {}); CuPy arrays and kernel arguments must be real",
+            dtype.name()
+        )));
+    }
     let size = checked_nbytes(shape, dtype)?;
     let (_, capacity) = device(rt)?.backend().memory_info();
     if crate::device::deferred_frees::flush_due(capacity) {
