@@ -412,32 +412,6 @@ fn threads_that_can_see_each_other_keep_the_usual_order() {
     assert_eq!(any_axis(&k), Some(1));
     let v = [c(&[8, 8]), c(&[8, 8])];
     same(&k, cfg3([2, 2, 1], [4, 4, 3]), &v, &[], DType::I64).unwrap();
-    // One buffer passed twice: each thread reads an element another writes, before it
-    // in the usual order (x fastest), after it row by row.
-    let k = native(
-        "def up(a, out):\n    x, y = cuda.grid(2)\n    if x + 1 < out.shape[0] and y >= 1 and y < out.shape[1]:\n        out[x, y] = a[x + 1, y - 1] * 3\n",
-        &arrs(DType::I64, 2, 2),
-    );
-    assert_eq!(any_axis(&k), Some(1));
-    let run_aliased = |jit: bool| {
-        let vals: Vec<f64> = (0..24 * 40).map(|i| (i % 11) as f64).collect();
-        let buf = array_of(&[24 * 40], DType::I64, &vals);
-        let arg = || {
-            KernelArg::Array(ArrayArg {
-                mem: ArgMem::Host(buf.buf.clone()),
-                offset: 0,
-                shape: vec![24, 40],
-                strides: vec![40 * 8, 8],
-                dtype: DType::I64,
-            })
-        };
-        nbcuda::kernel::execute_on_cpu_with(&k, &cfg2((3, 5), (8, 8)), &[arg(), arg()], jit)
-            .unwrap();
-        let mut out = vec![0u8; 24 * 40 * 8];
-        buf.buf.read(0, &mut out);
-        out
-    };
-    assert_eq!(run_aliased(true), run_aliased(false));
     // Indices that are not a global id plus a launch-wide value keep the usual order.
     let k = native(
         "def bl(a, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y] = a[x, y]\n",
