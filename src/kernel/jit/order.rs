@@ -21,7 +21,7 @@
 //!   first fault found is the one the usual order finds. (After a fault, blocks past it
 //!   may have run, as they may on other workers in the usual order.)
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -89,8 +89,9 @@ pub(crate) fn of(k: &Kernel, an: &Affine) -> Option<AnyOrder> {
     }
     let proven: HashSet<usize> = an.accesses.iter().map(|a| a.at).collect();
     let mut ok = true;
-    // Per written parameter, the one index it is accessed at.
-    let mut index: HashMap<u32, &Vec<Reg>> = HashMap::new();
+    // Per written parameter (in order, so the inner axis below is always the same one),
+    // the one index it is accessed at.
+    let mut index: BTreeMap<u32, &Vec<Reg>> = BTreeMap::new();
     let mut accesses = Vec::new();
     regions::visit(&k.body, &mut |i| match &i.op {
         Op::Load(a, idx) | Op::Store(a, idx, _) => {
@@ -138,8 +139,7 @@ pub(crate) fn of(k: &Kernel, an: &Affine) -> Option<AnyOrder> {
         }
     }
     let inner = inner.filter(|&ax| ax > 0)?;
-    let mut written: Vec<usize> = index.keys().map(|&p| p as usize).collect();
-    written.sort_unstable();
+    let written: Vec<usize> = index.keys().map(|&p| p as usize).collect();
     Some(AnyOrder {
         inner,
         covered,
