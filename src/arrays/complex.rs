@@ -202,24 +202,6 @@ macro_rules! complex_elem {
                     }
                 }
             }
-            fn band(self, _o: Self) -> Self {
-                self
-            }
-            fn bor(self, _o: Self) -> Self {
-                self
-            }
-            fn bxor(self, _o: Self) -> Self {
-                self
-            }
-            fn shl(self, _o: Self) -> Self {
-                self
-            }
-            fn shr(self, _o: Self) -> Self {
-                self
-            }
-            fn not(self) -> Self {
-                self
-            }
             fn is_nan(self) -> bool {
                 self.re.is_nan() || self.im.is_nan()
             }

@@ -24,12 +24,26 @@ pub trait ElemArith: Elem {
     fn neg(self) -> Self;
     fn abs(self) -> Self;
     fn sign(self) -> Self;
-    fn band(self, o: Self) -> Self;
-    fn bor(self, o: Self) -> Self;
-    fn bxor(self, o: Self) -> Self;
-    fn shl(self, o: Self) -> Self;
-    fn shr(self, o: Self) -> Self;
-    fn not(self) -> Self;
+    // Bitwise operations: integer and bool dtypes define them. Ufunc resolution never
+    // sends float or complex operands here, so their default leaves the value alone.
+    fn band(self, _o: Self) -> Self {
+        self
+    }
+    fn bor(self, _o: Self) -> Self {
+        self
+    }
+    fn bxor(self, _o: Self) -> Self {
+        self
+    }
+    fn shl(self, _o: Self) -> Self {
+        self
+    }
+    fn shr(self, _o: Self) -> Self {
+        self
+    }
+    fn not(self) -> Self {
+        self
+    }
     fn is_nan(self) -> bool {
         false
     }
@@ -283,24 +297,6 @@ macro_rules! float_arith {
                 } else {
                     0.0
                 }
-            }
-            fn band(self, _o: Self) -> Self {
-                self
-            }
-            fn bor(self, _o: Self) -> Self {
-                self
-            }
-            fn bxor(self, _o: Self) -> Self {
-                self
-            }
-            fn shl(self, _o: Self) -> Self {
-                self
-            }
-            fn shr(self, _o: Self) -> Self {
-                self
-            }
-            fn not(self) -> Self {
-                self
             }
             fn is_nan(self) -> bool {
                 <$t>::is_nan(self)
