@@ -478,6 +478,15 @@ fn worker(
     })
 }
 
+/// True when array argument `i` shares no memory with any other argument.
+fn alone(descs: &[ArrDesc], i: usize) -> bool {
+    let d = &descs[i];
+    descs
+        .iter()
+        .enumerate()
+        .all(|(j, o)| j == i || o.mem.is_empty() || !o.mem.overlaps(&d.mem))
+}
+
 /// `blocks` in spans of at most `per` blocks.
 fn chunks(blocks: std::ops::Range<usize>, per: usize) -> Vec<(usize, usize)> {
     // bounded: one span per `per` blocks of the launch.
@@ -556,11 +565,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             let strip = o.strip(&p.cfg);
             // bounded: one span per chunk of the launch's blocks.
             (0..nblocks / strip)
-                .flat_map(|s| {
-                    (s * strip..(s + 1) * strip)
-                        .step_by(per_chunk)
-                        .map(move |f| (f, (f + per_chunk).min((s + 1) * strip)))
-                })
+                .flat_map(|s| chunks(s * strip..(s + 1) * strip, per_chunk))
                 .collect()
         }
         None => chunks(0..nblocks, per_chunk),

@@ -154,13 +154,7 @@ impl AnyOrder {
     pub(crate) fn fits(&self, c: &LaunchConfig, descs: &[ArrDesc]) -> bool {
         let long = (0..3)
             .all(|ax| c.grid[ax] as u64 * c.block[ax] as u64 <= 1 || self.covered & 1 << ax != 0);
-        let alone = self.written.iter().all(|&w| {
-            let d = &descs[w];
-            descs
-                .iter()
-                .enumerate()
-                .all(|(j, o)| j == w || o.mem.is_empty() || !o.mem.overlaps(&d.mem))
-        });
+        let alone = self.written.iter().all(|&w| super::alone(descs, w));
         long && alone && c.block[self.inner as usize] > 1
     }
 

@@ -255,10 +255,7 @@ impl Privates {
             }
             let shape: Vec<usize> = d.shape[..d.ndim].iter().map(|&n| n as usize).collect();
             let n: usize = shape.iter().product();
-            let alone = descs
-                .iter()
-                .enumerate()
-                .all(|(j, o)| j == param || o.mem.is_empty() || !o.mem.overlaps(&d.mem));
+            let alone = super::alone(descs, param);
             if n == 0 || n > threads || n * d.dtype.itemsize() > MAX_BYTES || !alone {
                 continue;
             }
