@@ -383,6 +383,9 @@ fn in_range(d: &ArrDesc) -> bool {
 /// Threads a chunk of blocks aims for: enough to amortise the call and the cancel check,
 /// few enough that the chunks balance over the workers.
 const CHUNK_THREADS: usize = 16 * 1024;
+/// Blocks a launch run in any order may have (`order.rs`): each may be deferred, and the
+/// list of deferred blocks must stay small.
+const MAX_DEFERRED: usize = 1 << 22;
 /// Launches of at most this many threads run on the calling thread.
 const SMALL_LAUNCH: usize = 8192;
 
@@ -487,9 +490,9 @@ fn alone(descs: &[ArrDesc], i: usize) -> bool {
         .all(|(j, o)| j == i || o.mem.is_empty() || !o.mem.overlaps(&d.mem))
 }
 
-/// `blocks` in spans of at most `per` blocks.
+/// `blocks` (deferred ones, at most [`MAX_DEFERRED`]) in spans of at most `per` blocks.
 fn chunks(blocks: std::ops::Range<usize>, per: usize) -> Vec<(usize, usize)> {
-    // bounded: one span per `per` blocks of the launch.
+    // bounded: one span per `per` of at most MAX_DEFERRED blocks.
     blocks
         .clone()
         .step_by(per.max(1))
@@ -558,17 +561,20 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     } else {
         0
     };
-    // In any order, a chunk is a run of one strip's blocks (`order.rs`).
-    let any = code.order.as_ref().filter(|o| o.fits(&p.cfg, &descs));
-    let spans: Vec<(usize, usize)> = match any {
-        Some(o) => {
-            let strip = o.strip(&p.cfg);
-            // bounded: one span per chunk of the launch's blocks.
-            (0..nblocks / strip)
-                .flat_map(|s| chunks(s * strip..(s + 1) * strip, per_chunk))
-                .collect()
-        }
-        None => chunks(0..nblocks, per_chunk),
+    // In any order, a chunk is a run of one strip's blocks (`order.rs`); the usual order
+    // is one strip of every block. Launches of more blocks than the deferred list may
+    // hold keep the usual order.
+    let any = code
+        .order
+        .as_ref()
+        .filter(|o| nblocks <= MAX_DEFERRED && o.fits(&p.cfg, &descs));
+    let strip = any.map_or(nblocks, |o| o.strip(&p.cfg));
+    let pieces = strip.div_ceil(per_chunk);
+    let nspans = nblocks / strip.max(1) * pieces;
+    // Span `i`: its blocks, computed rather than listed (a launch may have 2^60 blocks).
+    let span = |i: usize| {
+        let (s, f) = (i / pieces, i / pieces * strip + i % pieces * per_chunk);
+        (f, (f + per_chunk).min((s + 1) * strip))
     };
     let poll = poll::PollFlags::of(p);
     let privates = private::Privates::new(p.k, &descs, nblocks * threads);
@@ -647,19 +653,19 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
                 record(at, f);
             }
         };
-    let run_spans = |spans: &[(usize, usize)], order: bool| {
-        if spans.len() == 1 || small {
+    let run_spans = |n: usize, span: &(dyn Fn(usize) -> (usize, usize) + Sync), order: bool| {
+        if n == 1 || small {
             let mut w = None;
-            for sp in spans {
-                body(&mut w, *sp, order);
+            for i in 0..n {
+                body(&mut w, span(i), order);
             }
         } else {
-            spans
-                .par_iter()
-                .for_each_init(|| None, |w, sp| body(w, *sp, order));
+            (0..n)
+                .into_par_iter()
+                .for_each_init(|| None, |w, i| body(w, span(i), order));
         }
     };
-    run_spans(&spans, any.is_some());
+    run_spans(nspans, &span, any.is_some());
     // The blocks left for the usual order, in it.
     let mut later = std::mem::take(&mut *later.lock().unwrap_or_else(|e| e.into_inner()));
     if !later.is_empty() && !p.stop.load(Ordering::Relaxed) {
@@ -674,7 +680,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             spans.extend(chunks(later[k]..later[e - 1] + 1, per_chunk));
             k = e;
         }
-        run_spans(&spans, false);
+        run_spans(spans.len(), &|i| spans[i], false);
     }
     // Faulted or not, the copies hold atomics the interpreter would have made.
     privates.fold(&descs);
