@@ -224,7 +224,7 @@ fn decorated(
     };
     let mut globals = nbcuda::py::function::Names::default();
     globals.insert(
-        "cuda".to_string(),
+        "cuda".into(),
         nbcuda::py::value::Value::Module(std::rc::Rc::new(nbcuda::py::value::Module::new(
             "numba.cuda",
             "",
@@ -244,6 +244,7 @@ fn decorated(
         class_cell: Default::default(),
         is_generator: false,
         local_names: Default::default(),
+        declared: Default::default(),
         attrs: Default::default(),
     });
     nbcuda::interp::expr::call_value(

@@ -181,7 +181,7 @@ fn memory_magic(rt: &mut Runtime, _: &str, globals: &Scope) -> PyResult<Value> {
     let names: Vec<(String, Value)> = globals
         .borrow()
         .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
+        .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
     let report = crate::numba_cuda::memory_report::memory_report(rt, &names);
     rt.print(&report);

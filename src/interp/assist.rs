@@ -127,7 +127,7 @@ pub fn complete(rt: &mut Runtime, ctx: &Ctx, code: &str, cursor_pos: usize) -> C
                 .borrow()
                 .iter()
                 .filter(|(k, _)| visible(k))
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .map(|(k, v)| (k.to_string(), v.clone()))
                 .collect();
             for (k, v) in globals {
                 found.push((k, kind_of(&v).into()));

@@ -173,12 +173,13 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
         .unwrap_or_default();
     let mut attrs = IndexMap::new();
     for name in bound_names(&c.body) {
-        if let Some(v) = namespace.get(&name) {
+        if let Some(v) = namespace.get(name.as_str()) {
             attrs.insert(name, v.clone());
         }
     }
     let mut rest: Vec<_> = namespace
         .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
         .filter(|(k, _)| !attrs.contains_key(k))
         .collect();
     rest.sort_by(|a, b| a.0.cmp(&b.0));

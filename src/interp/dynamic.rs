@@ -148,7 +148,7 @@ fn sorted_bindings(scope: &Scope) -> Vec<(String, Value)> {
     let mut names: Vec<(String, Value)> = scope
         .borrow()
         .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
+        .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
     names.sort_by(|a, b| a.0.cmp(&b.0));
     names
@@ -170,7 +170,7 @@ fn scope_of(func: &str, what: &str, d: &Value) -> PyResult<Option<Scope>> {
             let mut map = crate::py::function::Names::default();
             for (k, v) in d.borrow().iter() {
                 if let Value::Str(s) = k {
-                    map.insert(s.to_string(), v.clone());
+                    map.insert(s.as_ref().into(), v.clone());
                 }
             }
             Ok(Some(Rc::new(std::cell::RefCell::new(map))))

@@ -592,7 +592,7 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
         Some(class) => match params::first_param(f) {
             Some(self_param) => crate::interp::frame::ScopeKind::Method {
                 class: Value::Object(class),
-                self_param: self_param.to_string(),
+                self_param: self_param.into(),
             },
             None => crate::interp::frame::ScopeKind::Plain,
         },
@@ -602,8 +602,8 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
         locals: Some(locals),
         globals: f.globals.clone(),
         enclosing: f.enclosing.clone(),
-        declared_global: Default::default(),
-        declared_nonlocal: Default::default(),
+        declared_global: f.declared.global.clone(),
+        declared_nonlocal: f.declared.nonlocal.clone(),
         static_locals: Some(f.local_names.clone()),
         source: f.source.clone(),
         origin: f.origin.clone(),
@@ -611,7 +611,6 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
         handling: Vec::new(),
         kind,
     };
-    crate::interp::stmt::collect_declarations(&f.def.body, &mut ctx);
     if f.is_generator {
         return Ok(crate::interp::generators::from_function(
             ctx,

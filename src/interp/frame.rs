@@ -1,7 +1,6 @@
 //! Execution frames: where names live while a cell or a function body runs, and how errors
 //! get their source positions.
 
-use std::collections::HashSet;
 use std::rc::Rc;
 
 use ruff_text_size::TextRange;
@@ -30,7 +29,10 @@ pub enum ScopeKind {
     ClassBody { qualname: String },
     /// A method body: zero-argument `super()` uses the defining class and the first
     /// parameter.
-    Method { class: Value, self_param: String },
+    Method {
+        class: Value,
+        self_param: ruff_python_ast::name::Name,
+    },
 }
 
 /// Bind `name` in `scope`, reusing the key when the name is already bound (loops rebind
@@ -39,7 +41,7 @@ fn bind(scope: &Scope, name: &str, value: Value) {
     let mut names = scope.borrow_mut();
     let old = match names.get_mut(name) {
         Some(slot) => Some(std::mem::replace(slot, value)),
-        None => names.insert(name.to_string(), value),
+        None => names.insert(name.into(), value),
     };
     // The old value goes after the borrow ends: dropping it may reach this scope again.
     drop(names);
@@ -53,8 +55,8 @@ pub struct Ctx {
     pub globals: Scope,
     /// Enclosing function scopes, innermost first.
     pub enclosing: Vec<Scope>,
-    pub declared_global: HashSet<String>,
-    pub declared_nonlocal: HashSet<String>,
+    pub declared_global: crate::py::function::NameSet,
+    pub declared_nonlocal: crate::py::function::NameSet,
     /// A function body's local names: these never fall through to enclosing scopes or
     /// globals. None outside function bodies.
     pub static_locals: Option<Rc<crate::py::function::NameSet>>,
@@ -146,7 +148,7 @@ impl Ctx {
         if self.declared_nonlocal.contains(name) {
             for s in &self.enclosing {
                 if s.borrow().contains_key(name) {
-                    s.borrow_mut().insert(name.to_string(), value);
+                    s.borrow_mut().insert(name.into(), value);
                     return;
                 }
             }

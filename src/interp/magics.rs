@@ -231,7 +231,7 @@ fn user_names(ctx: &Ctx) -> Vec<String> {
         .borrow()
         .keys()
         .filter(|k| !k.starts_with('_'))
-        .cloned()
+        .map(|k| k.to_string())
         .collect();
     names.sort();
     names
@@ -255,7 +255,12 @@ fn who_names(rt: &mut Runtime, ctx: &Ctx, types: &str) -> PyResult<Option<Vec<(S
     let wanted: Vec<&str> = types.split_whitespace().collect();
     let mut out = Vec::new();
     for n in user_names(ctx) {
-        let v = ctx.globals.borrow().get(&n).cloned().unwrap_or(Value::None);
+        let v = ctx
+            .globals
+            .borrow()
+            .get(n.as_str())
+            .cloned()
+            .unwrap_or(Value::None);
         let t = type_name_of(rt, &v);
         if wanted.is_empty() || wanted.contains(&t.as_str()) {
             out.push((n, t));
@@ -280,7 +285,12 @@ fn whos(rt: &mut Runtime, ctx: &Ctx, types: &str) -> PyResult<()> {
     };
     let mut rows = Vec::new();
     for (n, ty) in names {
-        let v = ctx.globals.borrow().get(&n).cloned().unwrap_or(Value::None);
+        let v = ctx
+            .globals
+            .borrow()
+            .get(n.as_str())
+            .cloned()
+            .unwrap_or(Value::None);
         let info = match &v {
             Value::List(_) | Value::Tuple(_) | Value::Dict(_)
                 if matches!(ty.as_str(), "list" | "tuple" | "dict") =>

@@ -41,7 +41,7 @@ pub(crate) fn bind_params(
     {
         let params = p.posonlyargs.iter().chain(p.args.iter());
         for (param, v) in params.zip(args.pos) {
-            locals.insert(param.parameter.name.id.to_string(), v);
+            locals.insert(param.parameter.name.id.clone(), v);
         }
         return Ok(());
     }
@@ -52,7 +52,7 @@ pub(crate) fn bind_params(
     for param in positional.iter() {
         match pos.next() {
             Some(v) => {
-                locals.insert(param.parameter.name.id.to_string(), v);
+                locals.insert(param.parameter.name.id.clone(), v);
             }
             None => break,
         }
@@ -60,7 +60,7 @@ pub(crate) fn bind_params(
     let extra: Vec<Value> = pos.collect();
     let n_extra = extra.len();
     if let Some(va) = &p.vararg {
-        locals.insert(va.name.id.to_string(), Value::tuple(extra));
+        locals.insert(va.name.id.clone(), Value::tuple(extra));
     }
     let mut kwargs = Dict::default();
     for (k, v) in args.kw {
@@ -86,7 +86,7 @@ pub(crate) fn bind_params(
                     f.qualname
                 )));
             }
-            locals.insert(k.to_string(), v);
+            locals.insert(ast::name::Name::from(&*k), v);
         } else if p.kwarg.is_some() {
             kwargs.insert_str(&k, v);
         } else {
@@ -98,7 +98,7 @@ pub(crate) fn bind_params(
     }
     if let Some(kw) = &p.kwarg {
         locals.insert(
-            kw.name.id.to_string(),
+            kw.name.id.clone(),
             Value::Dict(Rc::new(RefCell::new(kwargs))),
         );
     }
@@ -142,7 +142,10 @@ pub(crate) fn bind_params(
         let name = param.parameter.name.id.as_str();
         if !locals.contains_key(name) {
             if i >= first_default {
-                locals.insert(name.to_string(), f.defaults[i - first_default].clone());
+                locals.insert(
+                    ast::name::Name::from(name),
+                    f.defaults[i - first_default].clone(),
+                );
             } else {
                 missing.push(format!("'{name}'"));
             }
@@ -156,7 +159,7 @@ pub(crate) fn bind_params(
         if !locals.contains_key(name) {
             match f.kw_defaults.iter().find(|(k, _)| k == name) {
                 Some((_, v)) => {
-                    locals.insert(name.to_string(), v.clone());
+                    locals.insert(ast::name::Name::from(name), v.clone());
                 }
                 None => missing.push(format!("'{name}'")),
             }

@@ -10,7 +10,7 @@ use crate::interp::frame::{Ctx, Flow};
 use crate::interp::objects::{ExceptionType, ExceptionValue, RangeObj};
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
-use crate::py::function::Function;
+use crate::py::function::{Declarations, Function};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Value};
 
@@ -24,26 +24,22 @@ pub fn exec_block(rt: &mut Runtime, ctx: &mut Ctx, body: &[Stmt]) -> PyResult<Fl
     Ok(Flow::Normal)
 }
 
-/// Record `global` / `nonlocal` declarations of a function body before running it.
-pub fn collect_declarations(body: &[Stmt], ctx: &mut Ctx) {
+/// The `global` / `nonlocal` declarations of a function body, collected when it is defined.
+pub fn collect_declarations(body: &[Stmt], d: &mut Declarations) {
     for s in body {
         match s {
-            Stmt::Global(g) => ctx
-                .declared_global
-                .extend(g.names.iter().map(|n| n.id.to_string())),
-            Stmt::Nonlocal(n) => ctx
-                .declared_nonlocal
-                .extend(n.names.iter().map(|n| n.id.to_string())),
+            Stmt::Global(g) => d.global.extend(g.names.iter().map(|n| n.id.to_string())),
+            Stmt::Nonlocal(n) => d.nonlocal.extend(n.names.iter().map(|n| n.id.to_string())),
             Stmt::If(i) => {
-                collect_declarations(&i.body, ctx);
+                collect_declarations(&i.body, d);
                 for c in &i.elif_else_clauses {
-                    collect_declarations(&c.body, ctx);
+                    collect_declarations(&c.body, d);
                 }
             }
-            Stmt::For(f) => collect_declarations(&f.body, ctx),
-            Stmt::While(w) => collect_declarations(&w.body, ctx),
-            Stmt::With(w) => collect_declarations(&w.body, ctx),
-            Stmt::Try(t) => collect_declarations(&t.body, ctx),
+            Stmt::For(f) => collect_declarations(&f.body, d),
+            Stmt::While(w) => collect_declarations(&w.body, d),
+            Stmt::With(w) => collect_declarations(&w.body, d),
+            Stmt::Try(t) => collect_declarations(&t.body, d),
             _ => {}
         }
     }
@@ -616,6 +612,8 @@ pub fn make_function(
     let name = def.name.id.to_string();
     let is_generator = crate::interp::generators::is_generator_body(&def.body);
     let local_names = Rc::new(crate::interp::scopes::local_names(&def));
+    let mut declared = Declarations::default();
+    collect_declarations(&def.body, &mut declared);
     let qualname = if let Some(class) = class_body {
         format!("{class}.{name}")
     } else if ctx.locals.is_some() {
@@ -637,6 +635,7 @@ pub fn make_function(
         class_cell: Default::default(),
         is_generator,
         local_names,
+        declared: Rc::new(declared),
         attrs: Default::default(),
     })
 }

@@ -12,11 +12,18 @@ use crate::py::value::Value;
 /// Names bound in one scope. FxHash rather than SipHash: every name lookup and assignment
 /// hashes here, and the keys are the program's own identifiers (no flooding to defend
 /// against; user dict keys live in `py::dict`).
-pub type Names = rustc_hash::FxHashMap<String, Value>;
+pub type Names = rustc_hash::FxHashMap<ast::name::Name, Value>;
 pub type Scope = Rc<RefCell<Names>>;
 /// A set of names (a function's locals), hashed like [`Names`]: every name a function body
 /// reads is checked against it.
 pub type NameSet = rustc_hash::FxHashSet<String>;
+
+/// The names a function body declares `global` and `nonlocal`.
+#[derive(Default)]
+pub struct Declarations {
+    pub global: NameSet,
+    pub nonlocal: NameSet,
+}
 
 /// A Python function defined in a cell.
 pub struct Function {
@@ -49,6 +56,8 @@ pub struct Function {
     /// The names local to the body (parameters and what it binds, less `global` and
     /// `nonlocal` ones), decided once at definition.
     pub local_names: Rc<NameSet>,
+    /// The body's `global` and `nonlocal` names, decided once at definition.
+    pub declared: Rc<Declarations>,
     /// The function's `__dict__`: attributes set on it (`f.calls = 0`, `__wrapped__`),
     /// and `__name__`/`__qualname__`/`__doc__`/`__module__` once reassigned (as
     /// `functools.wraps` does; those are not part of `__dict__`).

@@ -22,7 +22,7 @@ pub fn compile(
     for (n, f) in &fs {
         if n != name {
             let d = nbcuda::numba::dispatch::CudaKernel::new(f.clone(), true, Vec::new()).unwrap();
-            g.borrow_mut().insert(n.clone(), Value::object(d));
+            g.borrow_mut().insert(n.as_str().into(), Value::object(d));
         }
     }
     let k = nbcuda::numba::compile::compile_function(&fs[name], params, false)

@@ -69,6 +69,7 @@ pub fn functions(
                 class_cell: Default::default(),
                 is_generator: false,
                 local_names: Default::default(),
+                declared: Default::default(),
                 attrs: Default::default(),
             });
             out.insert(name, f);
