@@ -7,7 +7,7 @@ use ruff_text_size::TextRange;
 
 use crate::py::error::Frame;
 use crate::py::error::PyErr;
-use crate::py::function::Scope;
+use crate::py::function::{NameSet, Scope};
 use crate::py::value::Value;
 
 /// Control flow out of a statement.
@@ -36,12 +36,16 @@ pub enum ScopeKind {
 }
 
 /// Bind `name` in `scope`, reusing the key when the name is already bound (loops rebind
-/// the same names on every iteration).
-fn bind(scope: &Scope, name: &str, value: Value) {
+/// the same names on every iteration), else taking it from `keys` (a function body's own
+/// local names) so that a call's first bindings allocate no names.
+fn bind(scope: &Scope, name: &str, value: Value, keys: Option<&NameSet>) {
     let mut names = scope.borrow_mut();
     let old = match names.get_mut(name) {
         Some(slot) => Some(std::mem::replace(slot, value)),
-        None => names.insert(name.into(), value),
+        None => {
+            let key = keys.and_then(|k| k.get(name)).cloned();
+            names.insert(key.unwrap_or_else(|| name.into()), value)
+        }
     };
     // The old value goes after the borrow ends: dropping it may reach this scope again.
     drop(names);
@@ -154,9 +158,11 @@ impl Ctx {
             }
         }
         match &self.locals {
-            Some(l) if !self.declared_global.contains(name) => bind(l, name, value),
+            Some(l) if !self.declared_global.contains(name) => {
+                bind(l, name, value, self.static_locals.as_deref())
+            }
             _ => {
-                bind(&self.globals, name, value);
+                bind(&self.globals, name, value, None);
             }
         }
     }

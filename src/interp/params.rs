@@ -26,6 +26,12 @@ pub(crate) fn first_param(f: &Function) -> Option<&str> {
     }
 }
 
+/// A parameter's name as its scope's key: shared with the function's own set of local
+/// names, so binding arguments allocates no names.
+fn key(f: &Function, name: &str) -> Rc<str> {
+    f.local_names.get(name).cloned().unwrap_or_else(|| Rc::from(name))
+}
+
 pub(crate) fn bind_params(
     f: &Function,
     args: Args,
@@ -41,7 +47,7 @@ pub(crate) fn bind_params(
     {
         let params = p.posonlyargs.iter().chain(p.args.iter());
         for (param, v) in params.zip(args.pos) {
-            locals.insert(param.parameter.name.id.clone(), v);
+            locals.insert(key(f, &param.parameter.name.id), v);
         }
         return Ok(());
     }
@@ -52,7 +58,7 @@ pub(crate) fn bind_params(
     for param in positional.iter() {
         match pos.next() {
             Some(v) => {
-                locals.insert(param.parameter.name.id.clone(), v);
+                locals.insert(key(f, &param.parameter.name.id), v);
             }
             None => break,
         }
@@ -60,7 +66,7 @@ pub(crate) fn bind_params(
     let extra: Vec<Value> = pos.collect();
     let n_extra = extra.len();
     if let Some(va) = &p.vararg {
-        locals.insert(va.name.id.clone(), Value::tuple(extra));
+        locals.insert(key(f, &va.name.id), Value::tuple(extra));
     }
     let mut kwargs = Dict::default();
     for (k, v) in args.kw {
@@ -86,7 +92,7 @@ pub(crate) fn bind_params(
                     f.qualname
                 )));
             }
-            locals.insert(ast::name::Name::from(&*k), v);
+            locals.insert(key(f, &k), v);
         } else if p.kwarg.is_some() {
             kwargs.insert_str(&k, v);
         } else {
@@ -98,7 +104,7 @@ pub(crate) fn bind_params(
     }
     if let Some(kw) = &p.kwarg {
         locals.insert(
-            kw.name.id.clone(),
+            key(f, &kw.name.id),
             Value::Dict(Rc::new(RefCell::new(kwargs))),
         );
     }
@@ -143,7 +149,7 @@ pub(crate) fn bind_params(
         if !locals.contains_key(name) {
             if i >= first_default {
                 locals.insert(
-                    ast::name::Name::from(name),
+                    key(f, name),
                     f.defaults[i - first_default].clone(),
                 );
             } else {
@@ -159,7 +165,7 @@ pub(crate) fn bind_params(
         if !locals.contains_key(name) {
             match f.kw_defaults.iter().find(|(k, _)| k == name) {
                 Some((_, v)) => {
-                    locals.insert(ast::name::Name::from(name), v.clone());
+                    locals.insert(key(f, name), v.clone());
                 }
                 None => missing.push(format!("'{name}'")),
             }

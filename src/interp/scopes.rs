@@ -109,5 +109,5 @@ pub fn local_names(def: &ast::StmtFunctionDef) -> NameSet {
         .chain(p.kwarg.as_deref());
     b.bound.extend(params.map(|a| a.name.id.to_string()));
     b.bound.retain(|n| !b.declared.contains(n));
-    b.bound.into_iter().collect()
+    b.bound.into_iter().map(std::rc::Rc::from).collect()
 }

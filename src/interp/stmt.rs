@@ -28,8 +28,8 @@ pub fn exec_block(rt: &mut Runtime, ctx: &mut Ctx, body: &[Stmt]) -> PyResult<Fl
 pub fn collect_declarations(body: &[Stmt], d: &mut Declarations) {
     for s in body {
         match s {
-            Stmt::Global(g) => d.global.extend(g.names.iter().map(|n| n.id.to_string())),
-            Stmt::Nonlocal(n) => d.nonlocal.extend(n.names.iter().map(|n| n.id.to_string())),
+            Stmt::Global(g) => d.global.extend(g.names.iter().map(|n| Rc::from(n.id.as_str()))),
+            Stmt::Nonlocal(n) => d.nonlocal.extend(n.names.iter().map(|n| Rc::from(n.id.as_str()))),
             Stmt::If(i) => {
                 collect_declarations(&i.body, d);
                 for c in &i.elif_else_clauses {
@@ -156,10 +156,10 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
         }
         Stmt::Global(g) => ctx
             .declared_global
-            .extend(g.names.iter().map(|n| n.id.to_string())),
+            .extend(g.names.iter().map(|n| Rc::from(n.id.as_str()))),
         Stmt::Nonlocal(n) => ctx
             .declared_nonlocal
-            .extend(n.names.iter().map(|n| n.id.to_string())),
+            .extend(n.names.iter().map(|n| Rc::from(n.id.as_str()))),
         Stmt::Import(i) => {
             for alias in &i.names {
                 let full = alias.name.as_str();

@@ -12,11 +12,11 @@ use crate::py::value::Value;
 /// Names bound in one scope. FxHash rather than SipHash: every name lookup and assignment
 /// hashes here, and the keys are the program's own identifiers (no flooding to defend
 /// against; user dict keys live in `py::dict`).
-pub type Names = rustc_hash::FxHashMap<ast::name::Name, Value>;
+pub type Names = rustc_hash::FxHashMap<Rc<str>, Value>;
 pub type Scope = Rc<RefCell<Names>>;
 /// A set of names (a function's locals), hashed like [`Names`]: every name a function body
 /// reads is checked against it.
-pub type NameSet = rustc_hash::FxHashSet<String>;
+pub type NameSet = rustc_hash::FxHashSet<Rc<str>>;
 
 /// The names a function body declares `global` and `nonlocal`.
 #[derive(Default)]
