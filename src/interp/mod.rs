@@ -48,7 +48,8 @@
 //! | `pathlib_module.rs` | `pathlib.Path`: CPython's normalisation, the `/` operator, name parts, and file-system methods (`exists`, `read_text`/`write_text`, `mkdir`, `iterdir`, `glob`, ...). |
 //! | `random_module.rs` | The `random` module and `random.Random`: CPython's Mersenne Twister, seeding and number algorithms, so seeded cells draw what CPython draws. |
 //! | `random_sampling.rs` | `random`'s sequence functions (`choices`, `shuffle`, `sample`) with CPython's exact algorithms. |
-//! | `re_module.rs` | The `re` module on the `fancy-regex` crate: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, with Pattern and Match objects, look-around and backreferences; a backtrack limit raises RuntimeError instead of hanging. |
+//! | `re_module.rs` | The `re` module: compile, search, match, fullmatch, findall, finditer, sub, subn, split, escape, and the Pattern and Match objects (groups, spans, replacement templates). |
+//! | `re_pattern.rs` | Compiled patterns on the `fancy-regex` crate (look-around and backreferences, plain parts on the `regex` crate's automata): Python's syntax translated, CPython's compile errors, and the match sequence; a backtrack limit raises RuntimeError instead of hanging. |
 //! | `re_syntax.rs` | CPython's `re.error` messages and positions for common pattern mistakes (unclosed group or set, stray `)`, nothing or too much to repeat, bad escape, a backreference to a missing or open group). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `scopes.rs` | A function's local names, decided once per definition as CPython's compiler does, so that reading one before it is bound raises `UnboundLocalError`. |
@@ -111,6 +112,7 @@ pub mod pathlib_module;
 pub mod random_module;
 pub mod random_sampling;
 pub mod re_module;
+pub mod re_pattern;
 pub mod re_syntax;
 pub mod repr;
 pub mod scopes;
