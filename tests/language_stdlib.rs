@@ -198,7 +198,7 @@ fn re_error_messages_match_cpython() {
 
 #[test]
 fn re_error_wording_matches_cpython_and_accepts_valid_patterns() {
-    use nbcuda::interp::re_syntax::{cpython_error, has_inline_verbose};
+    use nbcuda::interp::re_syntax::{cpython_error, has_inline_flag};
     // Expected messages are CPython 3.11's `re.compile` errors for the same patterns.
     let cases = [
         (
@@ -249,6 +249,19 @@ fn re_error_wording_matches_cpython_and_accepts_valid_patterns() {
     ] {
         assert_eq!(cpython_error(ok), None, "pattern {ok:?}");
     }
-    assert!(has_inline_verbose("(?ix) a # b"));
-    assert!(!has_inline_verbose("(?i)a"));
+    assert!(has_inline_flag("(?ix) a # b", 'x'));
+    assert!(has_inline_flag("(?im)^a$", 'm'));
+    assert!(!has_inline_flag("(?i)a", 'x'));
+}
+
+#[test]
+fn re_pos_endpos_dollar_and_look_behind_width_match_cpython() {
+    let mut s = Session::new();
+    // Expected: CPython 3.11's output for the same lines.
+    let out = s.stdout("import re\np = re.compile(r'\\w+')\nprint(p.search('hello world', 3, 8), p.match('hello world', 5), p.fullmatch('hello world', 0, 5))\nprint(p.findall('ab cd ef', 1, 7), p.search('abc', 2, 1), re.compile('^a').search('ba', 1), re.compile(r'\\bb').search('ab', 1), re.compile('(?<=a)b').match('ab', 1))\nm = p.search('héllo wörld', 3, 9)\nprint(m, m.pos, m.endpos, m.re is p)");
+    assert_eq!(out, "<re.Match object; span=(3, 5), match='lo'> None <re.Match object; span=(0, 5), match='hello'>\n['b', 'cd', 'e'] None None None <re.Match object; span=(1, 2), match='b'>\n<re.Match object; span=(3, 5), match='lo'> 3 9 True\n");
+    let out = s.stdout("print(re.search('a$', 'a\\n'), re.search('a$', 'a\\n\\n'), re.findall('$', 'a\\nb\\n'), repr(re.sub('$', 'X', 'ab\\n')), re.fullmatch('x$', 'x\\n'), re.search(r'[$]', 'a$\\n'))");
+    assert_eq!(out, "<re.Match object; span=(0, 1), match='a'> None ['', ''] 'abX\\nX' None <re.Match object; span=(1, 2), match='$'>\n");
+    let out = s.stdout("for p in ['(?<=a|bc)x', '(?<!ab|c)x', '(?<=a{1,2})x', '(?<=a|b)x']:\n    try:\n        print(re.compile(p).findall('ax bcx'))\n    except re.error as e:\n        print(e)");
+    assert_eq!(out, "look-behind requires fixed-width pattern\nlook-behind requires fixed-width pattern\nlook-behind requires fixed-width pattern\n['x']\n");
 }

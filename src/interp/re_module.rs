@@ -6,7 +6,9 @@ use std::rc::Rc;
 
 use fancy_regex::Captures;
 
-use crate::interp::re_pattern::{run_error, Pattern, DOTALL, IGNORECASE, MULTILINE, VERBOSE};
+use crate::interp::re_pattern::{
+    window, Anchor, Pattern, ASCII, DOTALL, IGNORECASE, MULTILINE, VERBOSE,
+};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Dict, Module, Object, Value};
@@ -19,7 +21,7 @@ pub fn module() -> Rc<Module> {
         (["M", "MULTILINE"], MULTILINE),
         (["S", "DOTALL"], DOTALL),
         (["X", "VERBOSE"], VERBOSE),
-        (["A", "ASCII"], 256),
+        (["A", "ASCII"], ASCII),
     ] {
         for n in names {
             m.set(n, Value::Int(v));
@@ -105,6 +107,14 @@ fn str_of(v: Option<&Value>, func: &str, what: &str) -> PyResult<String> {
     crate::interp::text_modules::str_arg(v, func, what)
 }
 
+/// A `pos`/`endpos` argument: an int, or None for the default.
+fn index_arg(v: &Option<Value>) -> PyResult<Option<i64>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(v) => v.as_index().map(Some),
+    }
+}
+
 fn pattern_arg(p: Option<&Value>, flags: Option<&Value>) -> PyResult<Pattern> {
     if let Some(v) = p {
         if let Some(existing) = v.downcast::<Pattern>() {
@@ -125,26 +135,34 @@ impl Pattern {
             "search" | "match" | "fullmatch" => {
                 let b = a.bind(name, &["string", "pos=", "endpos="])?;
                 let s = str_of(b[0].as_ref(), name, "string")?;
-                let re = match name {
-                    "search" => &self.any,
-                    "match" => &self.start,
-                    _ => &self.full,
+                let (pos, endpos) = (index_arg(&b[1])?, index_arg(&b[2])?);
+                let Some((text, start)) = window(&s, pos, endpos) else {
+                    return Ok(Value::None);
                 };
-                Ok(match re.captures(s.as_str()).map_err(run_error)? {
-                    Some(c) => Value::object(Match::new(&self, &s, &c)),
+                let anchor = match name {
+                    "search" => Anchor::Search,
+                    "match" => Anchor::Start,
+                    _ => Anchor::Full,
+                };
+                Ok(match self.find(text, start, anchor)? {
+                    Some(c) => Value::object(Match::new(&self, &s, &c, pos, endpos)),
                     None => Value::None,
                 })
             }
             "findall" | "finditer" => {
                 let b = a.bind(name, &["string", "pos=", "endpos="])?;
                 let s = str_of(b[0].as_ref(), name, "string")?;
-                let groups = self.any.captures_len() - 1;
+                let (pos, endpos) = (index_arg(&b[1])?, index_arg(&b[2])?);
+                let Some((text, start)) = window(&s, pos, endpos) else {
+                    return Ok(Value::list(Vec::new()));
+                };
+                let groups = self.groups();
                 let mut out = Vec::new();
-                for c in self.matches(&s) {
+                for c in self.matches(text, start) {
                     let c = c?;
                     rt.check_interrupt()?;
                     out.push(if name == "finditer" {
-                        Value::object(Match::new(&self, &s, &c))
+                        Value::object(Match::new(&self, &s, &c, pos, endpos))
                     } else {
                         let g = |i: usize| Value::str(c.get(i).map(|m| m.as_str()).unwrap_or(""));
                         match groups {
@@ -171,7 +189,7 @@ impl Pattern {
                 let mut out = String::new();
                 let mut last = 0;
                 let mut n = 0;
-                for c in self.matches(&s) {
+                for c in self.matches(&s, 0) {
                     if count != 0 && n == count {
                         break;
                     }
@@ -183,7 +201,7 @@ impl Pattern {
                     match &template {
                         Some(t) => expand(t, &c, &mut out),
                         None => {
-                            let mv = Value::object(Match::new(&self, &s, &c));
+                            let mv = Value::object(Match::new(&self, &s, &c, None, None));
                             match &rt.call(&repl, Args::new(vec![mv]))? {
                                 Value::Str(r) => out.push_str(r),
                                 other => {
@@ -214,7 +232,7 @@ impl Pattern {
                 };
                 let mut out = Vec::new();
                 let mut last = 0;
-                for (n, c) in self.matches(&s).enumerate() {
+                for (n, c) in self.matches(&s, 0).enumerate() {
                     if max != 0 && n == max {
                         break;
                     }
@@ -264,7 +282,7 @@ impl Pattern {
     /// pieces, its group references checked against this pattern with CPython's errors.
     fn template(&self, t: &str) -> PyResult<Vec<Piece>> {
         let c: Vec<char> = t.chars().collect();
-        let groups = self.any.captures_len() - 1;
+        let groups = self.groups();
         let at = |msg: String, pos: usize| PyErr::new("error", format!("{msg} at position {pos}"));
         let group = |n: usize, pos: usize| {
             if n > groups {
@@ -302,11 +320,7 @@ impl Pattern {
                     if name.chars().all(|d| d.is_ascii_digit()) {
                         group(name.parse().unwrap_or(usize::MAX), start)?
                     } else if is_identifier(&name) {
-                        match self
-                            .any
-                            .capture_names()
-                            .position(|n| n == Some(name.as_str()))
-                        {
+                        match self.capture_names().position(|n| n == Some(name.as_str())) {
                             Some(g) => Piece::Group(g),
                             None => {
                                 return Err(PyErr::new(
@@ -385,13 +399,29 @@ impl Object for Pattern {
         "re.Pattern".into()
     }
     fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(format!("re.compile({:?})", self.source))
+        let names: Vec<&str> = [
+            (IGNORECASE, "re.IGNORECASE"),
+            (MULTILINE, "re.MULTILINE"),
+            (DOTALL, "re.DOTALL"),
+            (VERBOSE, "re.VERBOSE"),
+            (ASCII, "re.ASCII"),
+        ]
+        .iter()
+        .filter(|(f, _)| self.flags & f != 0)
+        .map(|(_, n)| *n)
+        .collect();
+        let source = crate::interp::repr::str_repr(&self.source);
+        Ok(if names.is_empty() {
+            format!("re.compile({source})")
+        } else {
+            format!("re.compile({source}, {})", names.join("|"))
+        })
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(Some(match name {
             "pattern" => Value::str(&self.source),
             "flags" => Value::Int(self.flags | 32),
-            "groups" => Value::Int(self.any.captures_len() as i64 - 1),
+            "groups" => Value::Int(self.groups() as i64),
             "search" | "match" | "fullmatch" | "findall" | "finditer" | "sub" | "subn"
             | "split" => {
                 let me = self.clone();
@@ -413,7 +443,11 @@ impl Object for Pattern {
 
 /// A match: the groups' text and character positions, taken when it was made.
 struct Match {
+    pattern: Rc<Pattern>,
     string: String,
+    /// The search window as given (clamped), for the `pos` and `endpos` attributes.
+    pos: i64,
+    endpos: i64,
     /// Per group: (start, end) in characters, or None when it did not participate.
     spans: Vec<Option<(usize, usize)>>,
     texts: Vec<Option<String>>,
@@ -421,7 +455,14 @@ struct Match {
 }
 
 impl Match {
-    fn new(p: &Pattern, s: &str, c: &Captures<str>) -> Match {
+    /// The match `c` found in `s` (or in a window of it, which starts where `s` does).
+    fn new(
+        p: &Rc<Pattern>,
+        s: &str,
+        c: &Captures<str>,
+        pos: Option<i64>,
+        endpos: Option<i64>,
+    ) -> Match {
         let chars = |b: usize| s[..b].chars().count();
         let mut spans = Vec::new();
         let mut texts = Vec::new();
@@ -438,13 +479,17 @@ impl Match {
             }
         }
         let names = p
-            .any
             .capture_names()
             .enumerate()
             .filter_map(|(i, n)| n.map(|n| (n.to_string(), i)))
             .collect();
+        let len = s.chars().count() as i64;
+        let clamp = |i: Option<i64>, default: i64| i.map_or(default, |i| i.clamp(0, len));
         Match {
+            pattern: p.clone(),
             string: s.to_string(),
+            pos: clamp(pos, 0),
+            endpos: clamp(endpos, len),
             spans,
             texts,
             names,
@@ -513,6 +558,9 @@ impl Object for Match {
         };
         Ok(Some(match name {
             "string" => Value::str(&self.string),
+            "pos" => Value::Int(self.pos),
+            "endpos" => Value::Int(self.endpos),
+            "re" => Value::Object(self.pattern.clone()),
             "lastindex" => match (1..self.spans.len())
                 .rev()
                 .find(|&i| self.spans[i].is_some())

@@ -171,13 +171,13 @@ fn backref_number(c: &[char]) -> Option<usize> {
     }
 }
 
-/// Whether the pattern turns on verbose mode inline (`(?x)`, `(?ix)`, ...).
-pub fn has_inline_verbose(pattern: &str) -> bool {
+/// Whether the pattern turns on a flag inline (`(?x)`, `(?ix)`, `(?m:...)`, ...).
+pub fn has_inline_flag(pattern: &str, flag: char) -> bool {
     pattern.match_indices("(?").any(|(i, _)| {
         pattern[i + 2..]
             .chars()
             .take_while(|c| c.is_ascii_alphabetic())
-            .any(|c| c == 'x')
+            .any(|c| c == flag)
     })
 }
 

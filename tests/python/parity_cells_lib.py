@@ -161,6 +161,30 @@ for rep in [r'\g<x>', r'\2', r'\g<2>', r'\g', r'\q', r'\g<1a>']:
     except (re.error, IndexError) as e:
         print(type(e).__name__, e)
 """),
+    ("re_pos_endpos", r"""
+import re
+p = re.compile(r'\w+')
+print(p.search('hello world', 3), p.search('hello world', 3, 8), p.match('hello world', 6), p.match('hello world', 5))
+print(p.fullmatch('hello world', 6), p.fullmatch('hello world', 0, 5), p.fullmatch('hello world', 0, 6))
+print(p.findall('ab cd ef', 1, 7), [m.span() for m in p.finditer('ab cd ef', -5, 100)], p.search('abc', 5), p.search('abc', 2, 1), p.findall('abc', 2, 1))
+print(re.compile('^a').search('ba', 1), re.compile('a$').search('ab', 0, 1), re.compile(r'\bb').search('ab', 1), re.compile('(?<=a)b').match('ab', 1))
+m = p.search('héllo wörld', 3, 9)
+print(m, m.pos, m.endpos, m.string, m.re, m.span(), m.re is p)
+print(re.compile(r'\d+$').search('12 34', endpos=2), p.search('hello', pos=2, endpos=4), re.compile(r'(\d)(\d)?').findall('1 23 4', 2))
+print(repr(re.compile(r'\w+', re.I | re.M)), re.compile("it's"), re.compile('a\tb', re.S | re.X | re.A))
+"""),
+    ("re_dollar_newline_lookbehind", r"""
+import re
+print(re.search('a$', 'a\n'), re.search('a$', 'a\n\n'), re.findall('$', 'a\nb\n'), repr(re.sub('$', 'X', 'ab\n')))
+print(re.match(r'\w+$', 'word\n'), re.fullmatch('x$', 'x\n'), re.search(r'[$]', 'a$\n'), re.findall(r'(\d)$', '1\n2\n'), re.findall(r'(?m)(\d)$', '1\n2\n'))
+print(re.split(r'\s*$', 'a \nb \n'), re.search(r'a\Z', 'a\n'), re.compile('a$').search('a\nb', 0, 2), re.findall(r'[^]$]+$', 'a]b\n'))
+for p in ['(?<=a|bc)x', '(?<!ab|c)x', '(?<=(a|bc))x', '(?<=a{1,2})x']:
+    try:
+        re.compile(p)
+    except re.error as e:
+        print(p, e)
+print(re.findall('(?<=a|b)x', 'ax bx cx'), re.findall(r'(?<=\b)x', 'x ax'), re.findall(r'(?<=a{2})x', 'aax ax'))
+"""),
     ("os_path", """
 import os, os.path
 print(os.path.join('data', 'raw', 'x.csv'), os.path.splitext('arch.tar.gz'), os.path.basename('/a/b/c.txt'))
