@@ -265,3 +265,11 @@ fn re_pos_endpos_dollar_and_look_behind_width_match_cpython() {
     let out = s.stdout("for p in ['(?<=a|bc)x', '(?<!ab|c)x', '(?<=a{1,2})x', '(?<=a|b)x']:\n    try:\n        print(re.compile(p).findall('ax bcx'))\n    except re.error as e:\n        print(e)");
     assert_eq!(out, "look-behind requires fixed-width pattern\nlook-behind requires fixed-width pattern\nlook-behind requires fixed-width pattern\n['x']\n");
 }
+
+#[test]
+fn str_search_ranges_and_splitlines_match_cpython() {
+    let mut s = Session::new();
+    // Expected: CPython 3.11's output for the same lines.
+    let out = s.stdout("s = 'abcabc'\nprint(s.find('c', -2), s.find('', 6), s.find('', 7), s.find('b', 1, 2), s.rfind('a', 0, 3), s.count('', 1), s.count('bc', -3, -1), s.startswith('', 7), s.endswith(('x', 'ca'), 0, 4), 'héllo'.find('l', 3))\nprint('a\\r\\nb\\rc\\x0bd\\x85e\\n\\n'.splitlines(True), 'a\\r\\nb\\n'.splitlines())");
+    assert_eq!(out, "5 6 -1 1 0 6 0 False True 3\n['a\\r\\n', 'b\\r', 'c\\x0b', 'd\\x85', 'e\\n', '\\n'] ['a', 'b']\n");
+}

@@ -27,14 +27,32 @@ pub fn str_repr(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
+            c if !printable(c) => {
+                let n = c as u32;
+                out.push_str(&if n <= 0xff {
+                    format!("\\x{n:02x}")
+                } else if n <= 0xffff {
+                    format!("\\u{n:04x}")
+                } else {
+                    format!("\\U{n:08x}")
+                })
             }
             c => out.push(c),
         }
     }
     out.push(quote);
     out
+}
+
+/// Whether `repr` shows `c` as itself, as CPython's `str.isprintable` decides: not the
+/// controls, separators other than the space, format characters and private-use ones.
+/// Most unassigned code points (which need Unicode's tables) show as themselves here.
+fn printable(c: char) -> bool {
+    !matches!(c as u32,
+        0..=0x1f | 0x7f..=0xa0 | 0xad | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x1680
+        | 0x180e | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x206f | 0x3000
+        | 0xe000..=0xf8ff | 0xfeff | 0xfff0..=0xfffb | 0xfffe..=0xffff | 0x110bd | 0x110cd
+        | 0x1d173..=0x1d17a | 0xe0000..=0xe007f | 0xf0000..)
 }
 
 /// `repr(v)`.

@@ -39,7 +39,10 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
     MethodSpec::new("center", "width, fillchar=' ', /", "Return a centered string of length width, padded with fillchar (default is a space).", |s, _, b| center(s, &b)),
     legacy("count", "sub, start=None, end=None, /", "Return the number of non-overlapping occurrences of substring sub.", |s, _, b| {
         let sub = one_str(&b, "count")?;
-        Ok(Value::Int(s.matches(sub.as_str()).count() as i64))
+        Ok(Value::Int(match window(s, &b)? {
+            Some((_, w)) => w.matches(sub.as_str()).count() as i64,
+            None => 0,
+        }))
     }),
     legacy("endswith", "suffix, start=None, end=None, /", "Return True if the string ends with the specified suffix, False otherwise.", |s, _, b| affix(s, &b, false)),
     legacy("find", "sub, start=None, end=None, /", "Return the lowest index where substring sub is found; -1 on failure.", |s, _, b| find(s, &b, "find")),
@@ -110,8 +113,9 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
     MethodSpec::new("rsplit", "sep=None, maxsplit=-1", "Return a list of the substrings in the string, using sep as the separator string, splitting from the right.", |s, _, b| split(s, &b, true)),
     MethodSpec::new("rstrip", "chars=None, /", "Return a copy of the string with trailing whitespace (or chars) removed.", |s, _, b| strip(s, &b, "rstrip")),
     MethodSpec::new("split", "sep=None, maxsplit=-1", "Return a list of the substrings in the string, using sep as the separator string.", |s, _, b| split(s, &b, false)),
-    MethodSpec::new("splitlines", "keepends=False", "Return a list of the lines in the string, breaking at line boundaries.", |s, _, _| {
-        Ok(Value::list(s.lines().map(Value::str).collect()))
+    MethodSpec::new("splitlines", "keepends=False", "Return a list of the lines in the string, breaking at line boundaries.", |s, rt, b| {
+        let keep = ops::truthy(rt, &b.value(0))?;
+        Ok(Value::list(splitlines(s, keep).map(Value::str).collect()))
     }),
     legacy("startswith", "prefix, start=None, end=None, /", "Return True if the string starts with the specified prefix, False otherwise.", |s, _, b| affix(s, &b, true)),
     MethodSpec::new("strip", "chars=None, /", "Return a copy of the string with leading and trailing whitespace (or chars) removed.", |s, _, b| strip(s, &b, "strip")),
@@ -162,36 +166,117 @@ fn strip(s: &str, b: &Bound, which: &str) -> PyResult<Value> {
     }))
 }
 
-/// `startswith` / `endswith`: a string or a tuple of strings.
+/// The text between a method's `start` and `end` arguments (slots 1 and 2), adjusted as
+/// CPython's slices are (negative from the end, clipped to the string), with the character
+/// index it starts at; None when `start` is past `end`, where nothing is found.
+fn window<'s>(s: &'s str, b: &Bound) -> PyResult<Option<(usize, &'s str)>> {
+    let (start, end) = (slice_index(b.get(1))?, slice_index(b.get(2))?);
+    if start.is_none() && end.is_none() {
+        return Ok(Some((0, s)));
+    }
+    let len = s.chars().count() as i64;
+    let adjust = |i: i64| if i < 0 { (i + len).max(0) } else { i.min(len) };
+    let start = start.map_or(0, |i| if i < 0 { (i + len).max(0) } else { i });
+    let end = end.map_or(len, adjust);
+    if start > end {
+        return Ok(None);
+    }
+    let byte = |i: i64| s.char_indices().nth(i as usize).map_or(s.len(), |(b, _)| b);
+    Ok(Some((start as usize, &s[byte(start)..byte(end)])))
+}
+
+/// A `start`/`end` argument: an int, or None for the default.
+fn slice_index(v: Option<&Value>) -> PyResult<Option<i64>> {
+    match v {
+        None | Some(Value::None) => Ok(None),
+        Some(v @ (Value::Int(_) | Value::Bool(_))) => v.as_index().map(Some),
+        Some(v) => v.as_index().map(Some).map_err(|_| {
+            PyErr::type_error("slice indices must be integers or None or have an __index__ method")
+        }),
+    }
+}
+
+/// `startswith` / `endswith`: a string or a tuple of strings, within `start` and `end`.
 fn affix(s: &str, b: &Bound, start: bool) -> PyResult<Value> {
-    let pats: Vec<String> = match b.get(0) {
-        Some(Value::Str(p)) => vec![p.to_string()],
+    let name = if start { "startswith" } else { "endswith" };
+    let pats: Vec<Rc<str>> = match b.get(0) {
+        Some(Value::Str(p)) => vec![p.clone()],
         Some(Value::Tuple(t)) => t
             .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect(),
-        _ => {
-            return Err(PyErr::type_error(
-                "startswith first arg must be str or a tuple of str",
-            ))
+            .map(|v| match v {
+                Value::Str(p) => Ok(p.clone()),
+                other => Err(PyErr::type_error(format!(
+                    "tuple for {name} must only contain str, not {}",
+                    other.type_name()
+                ))),
+            })
+            .collect::<PyResult<_>>()?,
+        other => {
+            return Err(PyErr::type_error(format!(
+                "{name} first arg must be str or a tuple of str, not {}",
+                other.map(|v| v.type_name()).unwrap_or_default()
+            )))
         }
+    };
+    let Some((_, w)) = window(s, b)? else {
+        return Ok(Value::Bool(false));
     };
     Ok(Value::Bool(pats.iter().any(|p| {
         if start {
-            s.starts_with(p.as_str())
+            w.starts_with(&**p)
         } else {
-            s.ends_with(p.as_str())
+            w.ends_with(&**p)
         }
     })))
 }
 
 fn find(s: &str, b: &Bound, which: &str) -> PyResult<Value> {
     let sub = one_str(b, which)?;
-    match s.find(sub.as_str()) {
-        Some(i) => Ok(Value::Int(s[..i].chars().count() as i64)),
+    let found =
+        window(s, b)?.and_then(|(at, w)| w.find(sub.as_str()).map(|i| at + w[..i].chars().count()));
+    match found {
+        Some(i) => Ok(Value::Int(i as i64)),
         None if which == "find" => Ok(Value::Int(-1)),
         None => Err(PyErr::value_error("substring not found")),
     }
+}
+
+/// `str.splitlines`: CPython's line boundaries (`\r\n` and each of `\n \r \v \f \x1c
+/// \x1d \x1e \x85 \u2028 \u2029`), kept on the lines with `keepends`.
+fn splitlines(s: &str, keepends: bool) -> impl Iterator<Item = &str> {
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, cut) = match rest.char_indices().find(|&(_, c)| {
+            matches!(
+                c,
+                '\n' | '\r'
+                    | '\x0b'
+                    | '\x0c'
+                    | '\x1c'
+                    | '\x1d'
+                    | '\x1e'
+                    | '\u{85}'
+                    | '\u{2028}'
+                    | '\u{2029}'
+            )
+        }) {
+            Some((i, c)) => {
+                let n = if rest[i..].starts_with("\r\n") {
+                    2
+                } else {
+                    c.len_utf8()
+                };
+                (i, i + n)
+            }
+            None => (rest.len(), rest.len()),
+        };
+        let out = &rest[..if keepends { cut } else { line }];
+        rest = &rest[cut..];
+        Some(out)
+    })
 }
 
 /// `ljust` / `rjust`.
@@ -307,10 +392,12 @@ fn split_whitespace(s: &str, limit: Option<usize>, from_right: bool) -> Vec<Stri
     out
 }
 
-fn rfind(s: &str, a: &Bound, which: &str) -> PyResult<Value> {
-    let sub = one_str(a, which)?;
-    match s.rfind(sub.as_str()) {
-        Some(i) => Ok(Value::Int(s[..i].chars().count() as i64)),
+fn rfind(s: &str, b: &Bound, which: &str) -> PyResult<Value> {
+    let sub = one_str(b, which)?;
+    let found = window(s, b)?
+        .and_then(|(at, w)| w.rfind(sub.as_str()).map(|i| at + w[..i].chars().count()));
+    match found {
+        Some(i) => Ok(Value::Int(i as i64)),
         None if which == "rfind" => Ok(Value::Int(-1)),
         None => Err(PyErr::value_error("substring not found")),
     }

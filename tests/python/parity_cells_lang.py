@@ -549,4 +549,17 @@ print(True + True, True * 10, sum([True, False, True]), int(True), -True, ~5, 5 
 print(1 << 100, (1 << 100) >> 98, -1 >> 10, 0b1111 & ~0b11)
 """),
     ("int_shift_negative", "1 << -1\n"),
+    ("str_ranges_splitlines", r"""
+s = 'abcabc'
+print(s.find('c', -2), s.find('', 6), s.find('', 7), s.find('b', 2), s.find('b', 1, 2), s.find('b', 0, -5), s.find('a', None, None), s.find('c', -100, 100))
+print(s.rfind('a', 0, 3), s.rfind('b', -3), s.rfind('', 2, 4), s.index('c', 3), s.rindex('a', 1), s.count('b', 2), s.count('', 1), s.count('', 7), s.count('bc', -3, -1))
+print(s.startswith('bc', 1), s.startswith('', 6), s.startswith('', 7), s.endswith('ab', 0, -3), s.endswith(('x', 'ca'), 0, 4), s.startswith(('c', 'b'), -5), 'héllo'.find('l', 3))
+for call in [lambda: s.index('a', 1, 3), lambda: s.rindex('x'), lambda: s.find('a', 1.5), lambda: s.startswith(1), lambda: s.endswith(('a', 2))]:
+    try:
+        call()
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+t = 'a\r\nb\rc\nd\x0be\x0cf\x1cg\x85h\u2028i\n\n'
+print(t.splitlines(), t.splitlines(True), ''.splitlines(True), 'x\n'.splitlines(keepends=True), 'x'.splitlines(True))
+"""),
 ]
