@@ -154,3 +154,27 @@ fn complex_numpy_arrays_behave_as_numpy() {
         );
     }
 }
+
+#[test]
+fn complex_part_functions_match_numpy() {
+    // Expected: NumPy 2's reprs for the same expressions.
+    let mut s = Session::new();
+    s.run("import numpy as np\nz = np.array([1 + 2j, 3 - 1j])");
+    check(
+        &mut s,
+        &[
+            ("np.real(z)", "array([1., 3.])"),
+            ("np.imag(z)", "array([ 2., -1.])"),
+            ("np.real(3)", "3"),
+            ("np.imag(1+2j)", "2.0"),
+            ("np.real(np.complex64(1-2j))", "np.float32(1.0)"),
+            ("np.imag(np.float32(2))", "np.float32(0.0)"),
+            ("np.angle(z)", "array([ 1.10714872, -0.32175055])"),
+            ("np.angle(1j, deg=True)", "np.float64(90.0)"),
+            ("np.angle([1, -1])", "array([0.        , 3.14159265])"),
+            ("np.conj(z)", "array([1.-2.j, 3.+1.j])"),
+            ("np.conjugate(1+2j)", "np.complex128(1-2j)"),
+            ("np.conj(np.arange(3))", "array([0, 1, 2])"),
+        ],
+    );
+}

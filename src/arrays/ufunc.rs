@@ -350,6 +350,8 @@ pub const UNARY_NAMES: &[&str] = &[
     "invert",
     "bitwise_not",
     "signbit",
+    "conjugate",
+    "conj",
 ];
 
 /// A unary ufunc by NumPy name (`"sin"`, `"negative"`, `"isnan"` ...).
@@ -423,6 +425,8 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
             });
             res
         }
+        // The conjugate of a real number is itself, in its own dtype.
+        "conjugate" | "conj" => crate::arrays::elem::contiguous_copy(a)?,
         // NumPy 2.3 keeps integer and bool dtypes for floor/ceil/trunc.
         "floor" | "ceil" | "trunc" if !dt.is_float() => crate::arrays::elem::contiguous_copy(a)?,
         _ => {

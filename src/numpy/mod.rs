@@ -3,6 +3,7 @@
 //!
 //! | file | holds |
 //! |---|---|
+//! | `complex_funcs.rs` | `np.real`, `np.imag` and `np.angle` (with `deg=`) on Python numbers, NumPy scalars, sequences and arrays, real or complex. |
 //! | `funcs.rs` | The functions of the `numpy` module: creation, shape manipulation, joining, selection, comparisons of whole arrays (ufuncs and reductions live in [`crate::numpy::ufuncs`]). |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype helpers and array properties as functions. |
@@ -18,6 +19,7 @@
 //! registration of every function (implemented in `funcs`, `ufuncs`, `misc`, `limits`, `pyfunc`, `random`,
 //! `testing`).
 
+pub mod complex_funcs;
 pub mod funcs;
 pub mod limits;
 pub mod linalg;
@@ -249,6 +251,7 @@ fn build() -> Rc<Module> {
         },
     );
     f::register(&m);
+    crate::numpy::complex_funcs::register(&m);
     crate::numpy::limits::register(&m);
     m.set("linalg", Value::Module(crate::numpy::linalg::module()));
     crate::numpy::pyfunc::register(&m);

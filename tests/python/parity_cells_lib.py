@@ -524,4 +524,16 @@ print(np.argwhere(a > 10).shape, np.argwhere(np.arange(5) % 2 == 0))
 print(np.argwhere(np.float64(2.0)).shape, np.argwhere(0).shape, np.argwhere(np.zeros((2, 0, 3))).shape)
 print(np.flatnonzero(a), np.flatnonzero([0.0, -1.5, 0.0, 2.0]), np.flatnonzero(np.zeros(3)).dtype)
 """),
+    ("np_real_imag_angle_conj", r"""
+import numpy as np
+c = np.array([1+2j, -3-4j, 0.5j])
+f = np.array([1.5, -2.0, 0.0])
+print(np.real(c), np.imag(c), np.real(f), np.imag(f), np.real([1+2j, 3]), np.imag([1, 2]))
+print(repr(np.real(3)), repr(np.imag(3)), repr(np.real(1+2j)), repr(np.imag(2.5)), repr(np.real(np.complex64(1-2j))), repr(np.imag(np.float32(2))), repr(np.imag(True)))
+print(np.angle(c), np.angle(c, deg=True), np.angle(f), np.angle([1, -1, 1j]), repr(np.angle(1j)), repr(np.angle(-2, deg=True)))
+print(np.angle(c.astype(np.complex64)), np.angle(np.float32([1, -1])), np.angle(c.astype(np.complex64), deg=True))
+print(np.conj(c), np.conjugate(c), repr(np.conj(1+2j)), repr(np.conj(3)), np.conj([1, 2]), np.conj(f), np.conj(c.astype(np.complex64)))
+r = np.real(c); r[0] = 9
+print(c, np.real(c).dtype, np.imag(c.astype(np.complex64)).dtype, np.angle(np.array([1, 2], dtype=np.int32)).dtype)
+"""),
 ]
