@@ -156,7 +156,7 @@ fn complex_numpy_arrays_behave_as_numpy() {
 }
 
 #[test]
-fn complex_part_functions_match_numpy() {
+fn complex_part_functions_and_inverse_trig_match_numpy() {
     // Expected: NumPy 2's reprs for the same expressions.
     let mut s = Session::new();
     s.run("import numpy as np\nz = np.array([1 + 2j, 3 - 1j])");
@@ -175,6 +175,27 @@ fn complex_part_functions_match_numpy() {
             ("np.conj(z)", "array([1.-2.j, 3.+1.j])"),
             ("np.conjugate(1+2j)", "np.complex128(1-2j)"),
             ("np.conj(np.arange(3))", "array([0, 1, 2])"),
+            (
+                "np.arcsin(z)",
+                "array([0.42707859+1.52857092j, 1.23309522-1.8241987j ])",
+            ),
+            (
+                "np.arccos(np.complex64(0.5+2j))",
+                "np.complex64(1.3497777-1.4657154j)",
+            ),
+            (
+                "np.arctanh(2+0j)",
+                "np.complex128(0.5493061443340549+1.5707963267948966j)",
+            ),
+            ("np.arcsinh(-1j)", "np.complex128(-0-1.5707963267948966j)"),
+            (
+                "np.arccosh(np.array([-2+0j]))",
+                "array([1.3169579+3.14159265j])",
+            ),
+            (
+                "np.arctan(np.array([0.5-0.25j]))",
+                "array([0.48425449-0.20058662j])",
+            ),
         ],
     );
 }

@@ -292,10 +292,54 @@ fn ccosh((a, b): C) -> C {
     (a.cosh() * b.cos(), a.sinh() * b.sin())
 }
 
-/// The complex loop of a unary ufunc, `None` where NumPy has one that nbcuda lacks, and an
-/// error where NumPy has none.
-fn complex_fn(name: &str) -> ArrayResult<Option<CFn>> {
-    Ok(Some(match name {
+// The inverse functions follow Kahan ("Branch Cuts for Complex Elementary Functions",
+// 1987): products of square roots whose signed zeros put each branch cut's values on the
+// side C99 (and so NumPy, through the C library's `casin` ...) puts them.
+
+fn casin((x, y): C) -> C {
+    let (a, b) = csqrt((1.0 - x, -y));
+    let (c, d) = csqrt((1.0 + x, y));
+    (x.atan2(a * c - b * d), (a * d - b * c).asinh())
+}
+fn cacos((x, y): C) -> C {
+    let (a, b) = csqrt((1.0 - x, -y));
+    let (c, d) = csqrt((1.0 + x, y));
+    (2.0 * a.atan2(c), (c * b - d * a).asinh())
+}
+/// `asinh(z) = -i asin(iz)`.
+fn casinh((x, y): C) -> C {
+    let (p, q) = casin((-y, x));
+    (q, -p)
+}
+fn cacosh((x, y): C) -> C {
+    let (a, b) = csqrt((x - 1.0, y));
+    let (c, d) = csqrt((x + 1.0, y));
+    ((a * c + b * d).asinh(), 2.0 * b.atan2(c))
+}
+/// The real part on `|x|` and its sign from `x` (atanh is odd), so that it stays accurate
+/// near `x = -1` as well as `x = 1`.
+fn catanh((x, y): C) -> C {
+    let ax = x.abs();
+    let d = (1.0 - ax) * (1.0 - ax) + y * y;
+    let re = if d == 0.0 {
+        f64::INFINITY
+    } else {
+        0.25 * (4.0 * ax / d).ln_1p()
+    };
+    (
+        re.copysign(x),
+        0.5 * (2.0 * y).atan2((1.0 - x) * (1.0 + x) - y * y),
+    )
+}
+/// `atan(z) = -i atanh(iz)`.
+fn catan((x, y): C) -> C {
+    let (p, q) = catanh((-y, x));
+    (q, -p)
+}
+
+/// The complex loop of a unary ufunc, an error where NumPy has none.
+fn complex_fn(name: &str) -> ArrayResult<CFn> {
+    Ok(match name {
         "negative" => |(a, b)| (-a, -b),
         "positive" => |z| z,
         "conjugate" | "conj" => |(a, b)| (a, -b),
@@ -325,7 +369,12 @@ fn complex_fn(name: &str) -> ArrayResult<Option<CFn>> {
         "cosh" => ccosh,
         "tanh" => |z| cdiv(csinh(z), ccosh(z)),
         "rint" => |(a, b)| (a.round_ties_even(), b.round_ties_even()),
-        "arcsin" | "arccos" | "arctan" | "arcsinh" | "arccosh" | "arctanh" => return Ok(None),
+        "arcsin" => casin,
+        "arccos" => cacos,
+        "arctan" => catan,
+        "arcsinh" => casinh,
+        "arccosh" => cacosh,
+        "arctanh" => catanh,
         _ => {
             let name = if name == "bitwise_not" {
                 "invert"
@@ -336,17 +385,13 @@ fn complex_fn(name: &str) -> ArrayResult<Option<CFn>> {
                 "ufunc '{name}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''"
             )));
         }
-    }))
+    })
 }
 
 /// A unary ufunc on a complex array: complex results, except `absolute` (the parts' dtype)
 /// and the predicates (bool), which the caller handles through `ElemArith`.
 pub fn complex_unary(name: &str, a: &NdArray) -> ArrayResult<NdArray> {
-    let f = complex_fn(name)?.ok_or_else(|| {
-        ArrayError::not_implemented(format!(
-            "nbcuda does not support np.{name} on complex arrays"
-        ))
-    })?;
+    let f = complex_fn(name)?;
     let res = crate::arrays::elem::new_array_for_overwrite(&a.shape, a.dtype)?;
     let n = a.size();
     if a.dtype == DType::C64 {

@@ -536,4 +536,11 @@ print(np.conj(c), np.conjugate(c), repr(np.conj(1+2j)), repr(np.conj(3)), np.con
 r = np.real(c); r[0] = 9
 print(c, np.real(c).dtype, np.imag(c.astype(np.complex64)).dtype, np.angle(np.array([1, 2], dtype=np.int32)).dtype)
 """),
+    ("np_complex_inverse_trig", r"""
+import numpy as np
+z = np.array([0.5+0.5j, -2+0j, 2-0j, 3+1j, -0.3-2j, 1j, -1e-9+1j, 1e-9, 1e5-1e5j])
+for f in [np.arcsin, np.arccos, np.arctan, np.arcsinh, np.arccosh, np.arctanh]:
+    print(f.__name__, f(z))
+print(np.arcsin(2+0j), np.arccos(np.complex64(0.5+2j)), np.arctanh(np.array([2, -2], dtype=np.complex64)), np.arcsinh(-1j))
+"""),
 ]
