@@ -67,6 +67,11 @@ pub fn install(rt: &mut Runtime) {
             if let Some(Value::Module(linalg)) = m.get("linalg").as_ref() {
                 linalg.set("LinAlgError", exception_class("LinAlgError"));
             }
+            let exceptions = Module::new("numpy.exceptions", "NumPy's exceptions and warnings.");
+            for name in ["AxisError", "ComplexWarning"] {
+                exceptions.set(name, exception_class(name));
+            }
+            m.set("exceptions", Value::Module(Rc::new(exceptions)));
             Ok(m)
         }),
         ("numba", |rt| {

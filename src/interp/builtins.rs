@@ -74,7 +74,12 @@ fn to_int(rt: &mut Runtime, v: &Value, base: Option<i64>) -> PyResult<Value> {
         Value::BigInt(_) => return Ok(v.clone()),
         Value::Float(f) => return crate::py::bigint::from_f64(*f),
         Value::Scalar(s) => {
-            if s.dtype().is_float() {
+            crate::py::ndarray_attrs::warn_complex_cast(
+                rt,
+                s.dtype(),
+                crate::arrays::dtype::DType::I64,
+            )?;
+            if s.dtype().is_float() || s.dtype().is_complex() {
                 return to_int(rt, &Value::Float(s.as_f64()), None);
             }
             // uint64 past int64 becomes a big int.
@@ -172,6 +177,14 @@ fn to_float(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
         }
         Value::Array(a) if a.size() == 1 => a.to_f64_vec()[0],
         Value::BigInt(b) => crate::py::bigint::to_f64(b)?,
+        Value::Scalar(s) => {
+            crate::py::ndarray_attrs::warn_complex_cast(
+                rt,
+                s.dtype(),
+                crate::arrays::dtype::DType::F64,
+            )?;
+            s.as_f64()
+        }
         Value::Object(o) => match o.clone().get_attr("__float__", rt)? {
             Some(m) => {
                 let r = rt.call(&m, Args::new(vec![]))?;

@@ -90,11 +90,12 @@ impl crate::py::value::Object for NpType {
         // A Python int must fit the type (NumPy 2: `np.uint8(300)` is OverflowError);
         // other values cast as `astype` does.
         let a = match v {
-            Value::Int(_) | Value::BigInt(_) => {
+            Value::Int(_) | Value::BigInt(_) | Value::Complex(..) => {
                 crate::py::ndarray_attrs::to_ndarray_dtype(rt, &v, Some(self.0))?
             }
             _ => crate::py::ndarray_attrs::to_ndarray(rt, &v)?,
         };
+        crate::py::ndarray_attrs::warn_complex_cast(rt, a.dtype, self.0)?;
         let c = crate::arrays::elem::cast(&a, self.0)?;
         Ok(crate::py::ndarray_attrs::wrap_result(c))
     }

@@ -58,6 +58,8 @@ pub enum ExcClass {
     DeprecationWarning,
     /// NumPy's: both a ValueError and an IndexError.
     AxisError,
+    /// NumPy's warning for a cast that drops imaginary parts.
+    ComplexWarning,
     /// NumPy's: a TypeError.
     UFuncTypeError,
     /// `numpy.linalg.LinAlgError`: a ValueError.
@@ -134,6 +136,7 @@ const TABLE: &[(ExcClass, &str, &[ExcClass])] = &[
     (RuntimeWarning, "RuntimeWarning", &[Warning]),
     (DeprecationWarning, "DeprecationWarning", &[Warning]),
     (AxisError, "AxisError", &[ValueError, IndexError]),
+    (ComplexWarning, "ComplexWarning", &[RuntimeWarning]),
     (UFuncTypeError, "UFuncTypeError", &[TypeError]),
     (LinAlgError, "LinAlgError", &[ValueError]),
     (NumbaError, "NumbaError", &[Exception]),
@@ -230,7 +233,7 @@ impl ExcClass {
             UnsupportedOperation => "io",
             SubprocessError | CalledProcessError => "subprocess",
             JSONDecodeError => "json.decoder",
-            AxisError => "numpy.exceptions",
+            AxisError | ComplexWarning => "numpy.exceptions",
             UFuncTypeError => "numpy._core._exceptions",
             LinAlgError => "numpy.linalg",
             NumbaError | TypingError | NumbaWarning | NumbaPerformanceWarning => {

@@ -130,12 +130,41 @@ fn check_float_into_int(value: &Value, dtype: DType) -> PyResult<()> {
     Ok(())
 }
 
+/// NumPy's ComplexWarning before a cast from `from` to `to` that drops imaginary parts
+/// (complex to any real dtype but bool); the `warnings` filters decide what it does.
+pub fn warn_complex_cast(rt: &mut Runtime, from: DType, to: DType) -> PyResult<()> {
+    if !from.is_complex() || to.is_complex() || to == DType::Bool {
+        return Ok(());
+    }
+    let origin = format!("Cell In[{}]", rt.execution_count);
+    rt.warn(
+        "ComplexWarning",
+        "Casting complex values to real discards the imaginary part",
+        &origin,
+    )
+}
+
+/// A Python complex where NumPy wants a real number of `to`: refused as Python's
+/// `float()`/`int()` refuse it (bool takes its truth).
+fn check_python_complex(v: &Value, to: DType) -> PyResult<()> {
+    if !matches!(v, Value::Complex(..)) || to.is_complex() || to == DType::Bool {
+        return Ok(());
+    }
+    Err(PyErr::type_error(if to.is_float() {
+        "float() argument must be a string or a real number, not 'complex'"
+    } else {
+        "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+    }))
+}
+
 /// `arr[key] = value` with broadcasting.
 pub fn array_setitem(a: &NdArray, key: &Value, value: &Value, rt: &mut Runtime) -> PyResult<()> {
     check_writeable(a, "assignment destination")?;
     let keys = parse_key(rt, key)?;
     check_float_into_int(value, a.dtype)?;
+    check_python_complex(value, a.dtype)?;
     let val = value_for(rt, value, a.dtype)?;
+    warn_complex_cast(rt, val.dtype, a.dtype)?;
     match resolve(a, keys)? {
         Target::View(v) => Ok(copy_into(&v, &val)?),
         Target::Gather { shape, offsets } => Ok(scatter(a, &shape, &offsets, &val)?),
@@ -360,6 +389,10 @@ fn leaf_scalar(v: &Value, dtype: Option<DType>) -> PyResult<Scalar> {
             weak_scalar(v, d)
         }
         (Value::Scalar(s), _) => Ok(*s),
+        (_, Some(t)) => {
+            check_python_complex(v, t)?;
+            crate::py::value::python_scalar(v)
+        }
         _ => crate::py::value::python_scalar(v),
     }
 }
@@ -416,6 +449,9 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
                 .iter()
                 .map(|l| leaf_scalar(l, target))
                 .collect::<PyResult<Vec<Scalar>>>()?;
+            if let Some(from) = inferred {
+                warn_complex_cast(rt, from, dt)?;
+            }
             let out = new_array(&shape, dt)?;
             with_dtype!(dt, T => {
                 let o = out.buf.typed_mut::<T>(0, leaves.len());
@@ -457,7 +493,10 @@ pub fn to_ndarray_dtype(rt: &mut Runtime, v: &Value, dtype: Option<DType>) -> Py
         }
     };
     match dtype {
-        Some(d) if d != base.dtype => Ok(crate::arrays::elem::cast(&base, d)?),
+        Some(d) if d != base.dtype => {
+            warn_complex_cast(rt, base.dtype, d)?;
+            Ok(crate::arrays::elem::cast(&base, d)?)
+        }
         _ => Ok(base),
     }
 }

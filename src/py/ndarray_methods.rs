@@ -305,6 +305,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         "astype" => {
             let b = args.bind(fname, &["dtype", "order=", "casting=", "subok=", "copy="])?;
             let d = dtype_from_value(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+            crate::py::ndarray_attrs::warn_complex_cast(rt, a.dtype, d)?;
             Ok(Value::Array(Box::new(crate::arrays::elem::cast(a, d)?)))
         }
         "conj" | "conjugate" => {

@@ -543,4 +543,26 @@ for f in [np.arcsin, np.arccos, np.arctan, np.arcsinh, np.arccosh, np.arctanh]:
     print(f.__name__, f(z))
 print(np.arcsin(2+0j), np.arccos(np.complex64(0.5+2j)), np.arctanh(np.array([2, -2], dtype=np.complex64)), np.arcsinh(-1j))
 """),
+    ("np_complex_warning", r"""
+import numpy as np, warnings
+c = np.array([1+2j, 3-1j])
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    print(c.astype(np.float64), c.astype(int), c.astype(bool), np.float64(np.complex128(1+2j)), np.asarray(c, dtype=np.float32))
+    f = np.zeros(2); f[:] = c; print(f, float(np.complex128(2+1j)), int(np.complex64(3+1j)))
+print([(x.category.__name__, str(x.message)) for x in w], issubclass(np.exceptions.ComplexWarning, RuntimeWarning))
+def store():
+    f[0] = 1j
+for bad in [lambda: np.float64(1+2j), lambda: np.array([1, 1+2j], dtype=float), lambda: np.array([1+2j], dtype=int), store]:
+    try:
+        bad()
+    except TypeError as e:
+        print(e)
+with warnings.catch_warnings():
+    warnings.simplefilter('error', np.exceptions.ComplexWarning)
+    try:
+        c.astype(np.float32)
+    except np.exceptions.ComplexWarning as e:
+        print('raised', e)
+"""),
 ]
