@@ -196,6 +196,8 @@ fn complex_part_functions_and_inverse_trig_match_numpy() {
                 "np.arctan(np.array([0.5-0.25j]))",
                 "array([0.48425449-0.20058662j])",
             ),
+            ("np.float64 is np.double", "True"),
+            ("np.longlong is np.int64", "False"),
         ],
     );
 }

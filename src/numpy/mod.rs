@@ -209,8 +209,21 @@ pub fn function(name: &str) -> Option<Value> {
 
 fn build() -> Rc<Module> {
     let m = Module::new("numpy", "NumPy host arrays (nbcuda's implementation).");
+    // NumPy's aliases are the same type objects (`np.double is np.float64`), except
+    // `longlong` and `ulonglong`: C's `long long` is a type of its own there.
+    let mut made: Vec<(DType, Value)> = Vec::new();
     for (name, d) in TYPES {
-        m.set(name, Value::object(NpType(*d)));
+        let shared = !matches!(*name, "longlong" | "ulonglong");
+        let v = match made.iter().find(|(k, _)| k == d).filter(|_| shared) {
+            Some((_, v)) => v.clone(),
+            None if !shared => Value::object(NpType(*d)),
+            None => {
+                let v = Value::object(NpType(*d));
+                made.push((*d, v.clone()));
+                v
+            }
+        };
+        m.set(name, v);
     }
     m.set("pi", Value::Float(std::f64::consts::PI));
     m.set("e", Value::Float(std::f64::consts::E));

@@ -565,4 +565,9 @@ with warnings.catch_warnings():
     except np.exceptions.ComplexWarning as e:
         print('raised', e)
 """),
+    ("np_type_alias_identity", """
+import numpy as np
+print(np.float64 is np.double, np.int_ is np.int64, np.intp is np.int64, np.longlong is np.int64, np.bool_ is np.bool)
+print(np.single is np.float32, np.cdouble is np.complex128, np.uint is np.uint64, np.float32 is np.float64)
+"""),
 ]

@@ -25,7 +25,7 @@ CELLS = CLASSES + GENERATORS + NUMBERS + STDLIB + IPYTHON + NUMPY + EDGES
 KNOWN_DIFFERENCES = {
     "np_linalg_inv_solve_det": "np.matmul does not use fused multiply-adds as OpenBLAS does, so a @ inv(a) differs in the last bit (NumPy prints -0. entries)",
     "np_finfo_iinfo": "no float16, so np.finfo(np.float16) fails",
-    "np_scalar_aliases": "no float16 (np.half), and np.double is a separate object from np.float64",
+    "np_scalar_aliases": "no float16 (np.half)",
     "np_printing_dtypes": "no string arrays",
     "nan_identity": "dict lookup of a NaN key does not use identity",
 }
