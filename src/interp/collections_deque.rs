@@ -144,7 +144,7 @@ fn deque_method(name: &str) -> Option<(&'static str, DequeFn)> {
             let x = one(&a, "count")?.remove(0);
             let mut n = 0;
             for v in d.snapshot() {
-                if ops::py_eq(rt, &v, &x)? {
+                if ops::same_or_eq(rt, &v, &x)? {
                     n += 1;
                 }
             }
@@ -153,7 +153,7 @@ fn deque_method(name: &str) -> Option<(&'static str, DequeFn)> {
         "index" => ("index(x)", |d, rt, a| {
             let x = one(&a, "index")?.remove(0);
             for (i, v) in d.snapshot().iter().enumerate() {
-                if ops::py_eq(rt, v, &x)? {
+                if ops::same_or_eq(rt, v, &x)? {
                     return Ok(Value::Int(i as i64));
                 }
             }
@@ -165,7 +165,7 @@ fn deque_method(name: &str) -> Option<(&'static str, DequeFn)> {
         "remove" => ("remove(value)", |d, rt, a| {
             let x = one(&a, "remove")?.remove(0);
             for (i, v) in d.snapshot().iter().enumerate() {
-                if ops::py_eq(rt, v, &x)? {
+                if ops::same_or_eq(rt, v, &x)? {
                     d.items.borrow_mut().remove(i);
                     return Ok(Value::None);
                 }

@@ -81,7 +81,7 @@ fn py_eq_inner(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
             let items = x.borrow().items();
             for (k, v) in &items {
                 match crate::interp::subscript::dict_lookup(rt, y, k)? {
-                    Some(w) if is_same(v, &w) || py_eq(rt, v, &w)? => {}
+                    Some(w) if same_or_eq(rt, v, &w)? => {}
                     _ => return Ok(false),
                 }
             }
@@ -114,12 +114,17 @@ fn seq_eq(rt: &mut Runtime, x: &[Value], y: &[Value]) -> PyResult<bool> {
         return Ok(false);
     }
     for (a, b) in x.iter().zip(y) {
-        // PyObject_RichCompareBool: an item is equal to itself without being compared.
-        if !is_same(a, b) && !py_eq(rt, a, b)? {
+        if !same_or_eq(rt, a, b)? {
             return Ok(false);
         }
     }
     Ok(true)
+}
+
+/// `a == b` as containers compare items (CPython's `PyObject_RichCompareBool`): an item is
+/// equal to itself without being compared, so `nan in [nan]`.
+pub fn same_or_eq(rt: &mut Runtime, a: &Value, b: &Value) -> PyResult<bool> {
+    Ok(is_same(a, b) || py_eq(rt, a, b)?)
 }
 
 /// `a is b`.
@@ -128,6 +133,13 @@ pub fn is_same(a: &Value, b: &Value) -> bool {
         (Value::None, Value::None) => true,
         (Value::Bool(x), Value::Bool(y)) => x == y,
         (Value::Int(x), Value::Int(y)) => x == y,
+        // Floats are values here, not objects: the same bits stand for the same object, so
+        // `nan is nan`, `[nan] == [nan]` and `{nan: 1}[nan]` hold for one NaN as in CPython
+        // (two NaNs computed apart are different objects there, but identical here).
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Complex(a, b), Value::Complex(c, d)) => {
+            a.to_bits() == c.to_bits() && b.to_bits() == d.to_bits()
+        }
         (Value::Ellipsis, Value::Ellipsis) => true,
         (Value::Str(x), Value::Str(y)) => Rc::ptr_eq(x, y) || x == y,
         (Value::List(x), Value::List(y)) => Rc::ptr_eq(x, y),

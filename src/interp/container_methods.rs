@@ -146,7 +146,7 @@ static LIST_METHODS: [MethodSpec<ListRef>; 11] = [
 /// The index of the first item equal to `x`.
 fn position(rt: &mut Runtime, items: &[Value], x: &Value) -> PyResult<Option<usize>> {
     for (i, it) in items.iter().enumerate() {
-        if ops::py_eq(rt, it, x)? {
+        if ops::same_or_eq(rt, it, x)? {
             return Ok(Some(i));
         }
     }
@@ -168,7 +168,7 @@ fn index_in(rt: &mut Runtime, items: &[Value], b: &Bound) -> PyResult<Option<usi
 fn count(rt: &mut Runtime, items: &[Value], x: &Value) -> PyResult<i64> {
     let mut n = 0;
     for it in items {
-        if ops::py_eq(rt, it, x)? {
+        if ops::same_or_eq(rt, it, x)? {
             n += 1;
         }
     }

@@ -498,7 +498,7 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
         }
         other => {
             for item in iterate(rt, other)? {
-                if py_eq(rt, &item, x)? {
+                if same_or_eq(rt, &item, x)? {
                     return Ok(true);
                 }
             }
@@ -507,7 +507,7 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
     }
 }
 
-pub use crate::interp::compare::{compare, is_same, py_cmp, py_eq};
+pub use crate::interp::compare::{compare, is_same, py_cmp, py_eq, same_or_eq};
 pub use crate::interp::subscript::{
     check_hashable, del_item, dict_get, dict_lookup, dict_set, dict_store, get_item, seq_index,
     set_item, slice_items,

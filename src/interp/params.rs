@@ -29,7 +29,10 @@ pub(crate) fn first_param(f: &Function) -> Option<&str> {
 /// A parameter's name as its scope's key: shared with the function's own set of local
 /// names, so binding arguments allocates no names.
 fn key(f: &Function, name: &str) -> Rc<str> {
-    f.local_names.get(name).cloned().unwrap_or_else(|| Rc::from(name))
+    f.local_names
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| Rc::from(name))
 }
 
 pub(crate) fn bind_params(
@@ -148,10 +151,7 @@ pub(crate) fn bind_params(
         let name = param.parameter.name.id.as_str();
         if !locals.contains_key(name) {
             if i >= first_default {
-                locals.insert(
-                    key(f, name),
-                    f.defaults[i - first_default].clone(),
-                );
+                locals.insert(key(f, name), f.defaults[i - first_default].clone());
             } else {
                 missing.push(format!("'{name}'"));
             }

@@ -28,8 +28,12 @@ pub fn exec_block(rt: &mut Runtime, ctx: &mut Ctx, body: &[Stmt]) -> PyResult<Fl
 pub fn collect_declarations(body: &[Stmt], d: &mut Declarations) {
     for s in body {
         match s {
-            Stmt::Global(g) => d.global.extend(g.names.iter().map(|n| Rc::from(n.id.as_str()))),
-            Stmt::Nonlocal(n) => d.nonlocal.extend(n.names.iter().map(|n| Rc::from(n.id.as_str()))),
+            Stmt::Global(g) => d
+                .global
+                .extend(g.names.iter().map(|n| Rc::from(n.id.as_str()))),
+            Stmt::Nonlocal(n) => d
+                .nonlocal
+                .extend(n.names.iter().map(|n| Rc::from(n.id.as_str()))),
             Stmt::If(i) => {
                 collect_declarations(&i.body, d);
                 for c in &i.elif_else_clauses {

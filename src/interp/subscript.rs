@@ -3,7 +3,7 @@
 
 use std::cell::RefCell;
 
-use crate::interp::ops::{is_same, iterate, py_eq};
+use crate::interp::ops::{iterate, same_or_eq};
 use crate::interp::repr::repr;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs;
@@ -17,7 +17,7 @@ fn find_in(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<usize>> {
     }
     for slot in d.candidates(key) {
         if let Some((k, _)) = d.entry_at(slot) {
-            if is_same(k, key) || py_eq(rt, k, key)? {
+            if same_or_eq(rt, k, key)? {
                 return Ok(Some(slot));
             }
         }
@@ -37,7 +37,7 @@ pub fn dict_find(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult<O
             Some((k, _)) => k.clone(),
             None => continue,
         };
-        if is_same(&k, key) || py_eq(rt, &k, key)? {
+        if same_or_eq(rt, &k, key)? {
             return Ok(Some(slot));
         }
     }

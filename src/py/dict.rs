@@ -130,7 +130,12 @@ pub fn pure_eq(a: &Value, b: &Value) -> bool {
     };
     match (a, b) {
         (Value::None, Value::None) => true,
-        (Value::Complex(a, b), Value::Complex(c, d)) => a == c && b == d,
+        // The same bits are the same object (`interp::compare::is_same`), which a key equals
+        // before any comparison: a NaN key finds itself.
+        (Value::Float(x), Value::Float(y)) if x.to_bits() == y.to_bits() => true,
+        (Value::Complex(a, b), Value::Complex(c, d)) => {
+            (a.to_bits() == c.to_bits() && b.to_bits() == d.to_bits()) || (a == c && b == d)
+        }
         (Value::Complex(re, im), other) | (other, Value::Complex(re, im)) => {
             *im == 0.0
                 && matches!(

@@ -74,9 +74,15 @@ print(xs)
     ("nan_identity", """
 nan = float('nan')
 print(nan == nan, nan is nan, [nan] == [nan], nan in [nan], (nan,) == (nan,), {nan: 1}[nan])
-print([float('nan')] == [float('nan')], float('nan') in [float('nan')], nan != nan, sorted([3, 1]) == [1, 3])
+print(nan != nan, sorted([3, 1]) == [1, 3], nan in {nan}, {nan: 2}.get(nan), [nan].index(nan), [nan, 1].count(nan))
 import math
-print(math.isnan(nan), [math.nan] == [math.nan], math.nan is math.nan, len({nan, nan}))
+from collections import deque
+print(math.isnan(nan), [math.nan] == [math.nan], math.nan is math.nan, len({nan, nan}), deque([nan]).count(nan))
+x = complex(nan, 1)
+print(x is x, [x] == [x], x == x)
+"""),
+    ("nan_distinct_objects", """
+print([float('nan')] == [float('nan')], float('nan') in [float('nan')])
 """),
     ("format_single_brace", "'{'.format(1)\n"),
     ("format_errors", """
