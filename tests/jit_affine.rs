@@ -419,3 +419,91 @@ fn threads_that_can_see_each_other_keep_the_usual_order() {
     );
     assert_eq!(any_axis(&k), None);
 }
+
+/// Whether the kernel's code may run its grid-stride loop flat (`src/kernel/jit/flat.rs`).
+fn flat(k: &CompiledKernel) -> bool {
+    nbcuda::kernel::jit::code_for(&k.ir).is_some_and(|c| c.flat_grid_stride())
+}
+
+#[test]
+fn flat_grid_stride_loops_give_the_interpreters_bytes() {
+    let k = native(GS, &arrs(DType::F32, 1, 3));
+    assert!(flat(&k));
+    // 64 lanes: whole rounds, ragged rounds, fewer elements than lanes; then launches
+    // spread over the workers (past 8192 threads), whole and ragged.
+    for (n, cf) in [
+        (256, cfg(2, 32)),
+        (200, cfg(2, 32)),
+        (63, cfg(2, 32)),
+        (1, cfg(2, 32)),
+        (0, cfg(2, 32)),
+        (40 * 256 * 3, cfg(40, 256)),
+        (100_003, cfg(40, 256)),
+        (5000, cfg(40, 256)),
+    ] {
+        let v = [c(&[n]), c(&[n]), c(&[n])];
+        same(&k, cf, &v, &[], DType::F32).unwrap();
+    }
+    // A 2-D launch keeps lockstep rounds (the global id along x is no longer the lane).
+    let v = [c(&[500]), c(&[500]), c(&[500])];
+    same(&k, cfg2((3, 2), (16, 4)), &v, &[], DType::F32).unwrap();
+    // A start offset; a step that is not the grid's extent (compiled flat, but the
+    // launch's step fails the check at run time).
+    for (src, is_flat) in [
+        ("def o(x, out):\n    start = cuda.grid(1)\n    for i in range(start + 1, x.size, cuda.gridsize(1)):\n        out[i] = x[i] * 2 - 1\n", true),
+        ("def o(x, out):\n    s = cuda.gridsize(1)\n    for i in range(cuda.grid(1), x.size, 2 * s):\n        out[i] = x[i] * 2 - 1\n", true),
+        ("def o(x, out):\n    for i in range(cuda.grid(1), x.size, 48):\n        out[i] = x[i] * 2 - 1\n", false),
+        ("def o(x, out):\n    for i in range(cuda.threadIdx.x, x.size, cuda.gridsize(1)):\n        out[i] = x[i] * 2 - 1\n", false),
+    ] {
+        let k = kernel(src, &arrs(DType::I64, 1, 2));
+        assert_eq!(flat(&k), is_flat, "{src}");
+        for (n, cf) in [(200, cfg(2, 32)), (70_001, cfg(40, 256))] {
+            same(&k, cf, &[c(&[n]), c(&[n])], &[], DType::I64).unwrap();
+        }
+    }
+}
+
+#[test]
+fn flat_grid_stride_faults_are_the_lockstep_ones() {
+    // out one element short: the last counter writes past it, in the last chunk with
+    // work in the round; the chunk's proof fails and its rounds report the fault.
+    let k = native(
+        "def sh(x, out):\n    start = cuda.grid(1)\n    for i in range(start, x.size, cuda.gridsize(1)):\n        out[i + 1] = x[i]\n",
+        &arrs(DType::F64, 1, 2),
+    );
+    assert!(flat(&k));
+    for (n, cf) in [(200, cfg(2, 32)), (30_000, cfg(40, 256)), (7, cfg(40, 256))] {
+        fails(&k, cf, &[c(&[n]), c(&[n])], &[], DType::F64);
+        same(&k, cf, &[c(&[n]), c(&[n + 1])], &[], DType::F64).unwrap();
+    }
+    let r = same(&k, cfg(2, 32), &[c(&[200]), c(&[200])], &[], DType::F64);
+    let Err((_, msg)) = r else {
+        panic!("no fault: {r:?}")
+    };
+    assert!(msg.contains("block (0, 0, 0), thread (7, 0, 0)"), "{msg}");
+}
+
+#[test]
+fn grid_stride_loops_whose_threads_see_each_other_are_not_flat() {
+    // out[i - 1] is another thread's element: not flat (the tier leaves it to the
+    // interpreter, whose lanes show the race).
+    let k = kernel(
+        "def ch(out):\n    start = cuda.grid(1)\n    for i in range(start + 1, out.size, cuda.gridsize(1)):\n        out[i] = out[i - 1] + 1\n",
+        &arrs(DType::I64, 1, 1),
+    );
+    assert!(!flat(&k));
+    for (n, cf) in [(200, cfg(2, 32)), (20_000, cfg(40, 256))] {
+        same(&k, cf, &[c(&[n])], &[], DType::I64).unwrap();
+    }
+    // A body that reads the thread's index, and one that leaves the loop early.
+    for src in [
+        "def tb(x, out):\n    start = cuda.grid(1)\n    for i in range(start, x.size, cuda.gridsize(1)):\n        out[i] = x[i] + cuda.threadIdx.x\n",
+        "def br(x, out):\n    start = cuda.grid(1)\n    for i in range(start, x.size, cuda.gridsize(1)):\n        if x[i] > 40:\n            break\n        out[i] = x[i]\n",
+    ] {
+        let k = kernel(src, &arrs(DType::I64, 1, 2));
+        assert!(!flat(&k), "{src}");
+        for (n, cf) in [(200, cfg(2, 32)), (20_000, cfg(40, 256))] {
+            same(&k, cf, &[c(&[n]), c(&[n])], &[], DType::I64).unwrap();
+        }
+    }
+}

@@ -182,3 +182,38 @@ fn a_block_stopped_by_a_later_blocks_fault_does_not_hide_it() {
     assert_eq!(err.ename(), "IndexError", "{}", err.message);
     assert!(err.message.contains("block (255, 0, 0)"), "{}", err.message);
 }
+
+#[test]
+fn an_interrupt_ends_a_flat_grid_stride_loop() {
+    // 2^40 iterations over a stride-0 view of one element, run flat
+    // (src/kernel/jit/flat.rs): only the polls between rounds end it.
+    let k = kernel(
+        "def fill(out):\n    start = cuda.grid(1)\n    for i in range(start, out.size, cuda.gridsize(1)):\n        out[i] = i\n",
+        &[arr1(DType::I64, 1)],
+    );
+    let code = nbcuda::kernel::jit::code_for(&k.ir).expect("compiled");
+    assert!(code.flat_grid_stride());
+    let a = array_of(&[1], DType::I64, &[0.0]);
+    let view = nbcuda::kernel::abi::KernelArg::Array(nbcuda::kernel::abi::ArrayArg {
+        mem: nbcuda::kernel::abi::ArgMem::Host(a.buf.clone()),
+        offset: 0,
+        shape: vec![1 << 40],
+        strides: vec![0],
+        dtype: DType::I64,
+    });
+    let flag = Arc::new(AtomicBool::new(false));
+    let f2 = flag.clone();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        f2.store(true, Ordering::SeqCst);
+    });
+    let err = nbcuda::kernel::execute_on_cpu_cancellable(
+        &k,
+        &cfg(40, 256),
+        &[view],
+        Cancel::Interrupt(flag),
+    )
+    .unwrap_err();
+    setter.join().unwrap();
+    assert_eq!(err.ename(), "KeyboardInterrupt");
+}

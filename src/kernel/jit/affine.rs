@@ -231,7 +231,7 @@ impl<M: Module> Lower<'_, '_, M> {
         if an.accesses.is_empty() {
             return self.thread_copy(after, lanes);
         }
-        let ok = self.block_ok(&an, lanes.map(|l| l.vars[0]))?;
+        let ok = self.block_ok(&an, lanes.map(|l| l.vars[0]), None)?;
         let (fast, slow) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(slow);
@@ -244,11 +244,13 @@ impl<M: Module> Lower<'_, '_, M> {
     }
 
     /// Whether every affine access of `an` is in range for every thread of the block
-    /// whose ids and global bases are set (in a lockstep kernel, in the round `round`).
+    /// whose ids and global bases are set (in a lockstep kernel, in the round `round`);
+    /// with `span`, for that many consecutive values from the block's first instead.
     pub(super) fn block_ok(
         &mut self,
         an: &Affine,
         round: Option<Variable>,
+        span: Option<Value>,
     ) -> Result<Value, Unsupported> {
         let mut memo = HashMap::new();
         let mut oks = Vec::new();
@@ -268,7 +270,8 @@ impl<M: Module> Lower<'_, '_, M> {
                 if let Some(Form::Lane(ax)) = an.form(r) {
                     // inv + blockDim - 1 < n, written so that nothing overflows (a false
                     // `inv < n` makes the whole test false whatever this gives).
-                    let last = self.b.ins().iadd_imm_s(self.bdim[ax as usize], -1);
+                    let extent = span.unwrap_or(self.bdim[ax as usize]);
+                    let last = self.b.ins().iadd_imm_s(extent, -1);
                     let room = self.b.ins().isub(n, v);
                     oks.push(self.b.ins().icmp(IntCC::UnsignedLessThan, last, room));
                 }

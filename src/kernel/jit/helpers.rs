@@ -56,7 +56,8 @@ pub(crate) struct Ctx<'a> {
     /// (`private.rs`).
     pub private: u64,
     /// Nonzero when the launch runs its threads in any order (`order.rs`): `first..end`
-    /// are then positions along strips.
+    /// are then positions along strips. A lockstep kernel's launch then runs its
+    /// grid-stride loop flat (`flat.rs`).
     pub order: i64,
     /// Where a chunk run in any order lists the blocks it leaves for the usual order
     /// (room for every block of the chunk), and how many it listed.

@@ -103,7 +103,8 @@ fn pure(op: &Op) -> bool {
     }
 }
 
-fn defs(ss: &[Stmt], out: &mut [bool]) {
+/// Mark in `out` every register `ss` assigns.
+pub(crate) fn defs(ss: &[Stmt], out: &mut [bool]) {
     for s in ss {
         match s {
             Stmt::Inst(i) => {

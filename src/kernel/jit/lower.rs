@@ -5,7 +5,7 @@
 //! keeps them), float32 and float64 as native floats. Structured control flow becomes
 //! blocks; `return` (and a `break` out of no loop) ends the thread. A lockstep kernel
 //! (`lockstep.rs`) wraps the blocks in rounds, one iteration of its grid-stride loop per
-//! lane per round. Status 0 means every block ran; 1 that a helper stored a fault (or a
+//! lane per round, or flat (`flat.rs`) as plain runs of its counter. Status 0 means every block ran; 1 that a helper stored a fault (or a
 //! stop) in the context.
 
 use std::collections::{HashMap, HashSet};
@@ -23,7 +23,7 @@ use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lockstep::Lanes;
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
 use crate::kernel::jit::order::AnyOrder;
-use crate::kernel::jit::{affine, lockstep, regions};
+use crate::kernel::jit::{affine, flat, lockstep, regions};
 use crate::kernel::types::{Layout, Ty};
 
 /// Back-edges between two polls of the cancel flag: a poll is a call, a back-edge only a
@@ -328,8 +328,17 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         // A lockstep kernel runs the chunk's blocks once per round (see `lockstep.rs`).
         let (round_head, round_end) = (b.create_block(), b.create_block());
         let chunk_done = if ls.is_some() { round_end } else { done };
+        // A launch that may run its grid-stride loop flat (`flat.rs`) says so (`compile`
+        // keeps the same analysis for the launch).
+        let flat = ls.and_then(|_| flat::of(k));
+        let flat_entry = b.create_block();
         if ls.is_some() {
-            b.ins().jump(round_head, &[]);
+            if flat.is_some() {
+                let on = ld(&mut b, offset_of!(Ctx, order));
+                b.ins().brif(on, flat_entry, &[], round_head, &[]);
+            } else {
+                b.ins().jump(round_head, &[]);
+            }
             b.switch_to_block(round_head);
             b.def_var(blin, first);
             b.def_var(lane, zero64);
@@ -427,6 +436,10 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             None => {
                 l.b.ins().jump(done, &[]);
             }
+        }
+        if let Some(fl) = &flat {
+            l.b.switch_to_block(flat_entry);
+            l.flat_chunk(fl, first, end, round_head, done)?;
         }
         if ls.is_some() {
             l.b.switch_to_block(round_end);

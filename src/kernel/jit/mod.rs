@@ -17,6 +17,7 @@
 //! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers live across regions in per-thread slots, returned threads sitting out, a barrier loop run once per block. |
 //! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
 //! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
+//! | `flat.rs` | Grid-stride loops over `cuda.grid(1)` by `cuda.gridsize(1)` whose threads cannot see one another, on 1-D launches: each lockstep round of a chunk run as one contiguous run of the counter, no per-lane state; a chunk not proven in range before it starts keeps its lockstep rounds. |
 //! | `lockstep.rs` | Which kernels run their grid-stride loop in lockstep rounds (one iteration of every lane of a chunk per round, the interpreter's order) rather than thread by thread. |
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the record of why a launch stopped. |
 //! | `rng.rs` | xoroshiro128p uniform draws as native integer code (the interpreter's bits); normal draws and bad state indices call its helper. |
@@ -36,6 +37,7 @@ pub mod access;
 pub mod affine;
 pub mod blockwise;
 pub mod cover;
+pub mod flat;
 pub mod helpers;
 pub mod lockstep;
 pub mod lower;
@@ -78,6 +80,8 @@ pub struct JitCode {
     flat: u8,
     /// Set when the kernel's threads may run in any order (`order.rs`).
     order: Option<order::AnyOrder>,
+    /// Set when the kernel's grid-stride loop may run flat (`flat.rs`).
+    grid_stride: Option<flat::FlatLoop>,
     /// Owns the executable memory `entry` points into.
     module: Option<JITModule>,
 }
@@ -94,6 +98,12 @@ impl JitCode {
     /// (`order.rs`); None when the kernel keeps the usual order.
     pub fn any_order_axis(&self) -> Option<u8> {
         self.order.as_ref().map(|o| o.inner)
+    }
+
+    /// Whether launches that allow it run the kernel's grid-stride loop as plain runs of
+    /// its counter (`flat.rs`) rather than in lockstep rounds.
+    pub fn flat_grid_stride(&self) -> bool {
+        self.grid_stride.is_some()
     }
 }
 
@@ -277,6 +287,8 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
     } else {
         None
     };
+    // `lower.rs` builds the flat code for the same analysis.
+    let grid_stride = plan.as_ref().map_or_else(|| flat::of(k), |_| None);
     let mut flag_builder = settings::builder();
     flag_builder
         .set("opt_level", "speed")
@@ -351,6 +363,7 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
         words: plan.as_ref().map_or(0, |p| p.words),
         flat: plan.as_ref().map_or(0, |p| p.flat),
         order: ord,
+        grid_stride,
         module: Some(module),
     })
 }
@@ -665,7 +678,13 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
                 .for_each_init(|| None, |w, i| body(w, span(i), order));
         }
     };
-    run_spans(nspans, &span, any.is_some());
+    // A flat grid-stride launch (`flat.rs`) is told so the same way: its threads cannot
+    // see one another either.
+    let flat = code
+        .grid_stride
+        .as_ref()
+        .is_some_and(|f| code.lockstep && f.fits(&p.cfg, &descs));
+    run_spans(nspans, &span, any.is_some() || flat);
     // The blocks left for the usual order, in it.
     let mut later = std::mem::take(&mut *later.lock().unwrap_or_else(|e| e.into_inner()));
     if !later.is_empty() && !p.stop.load(Ordering::Relaxed) {

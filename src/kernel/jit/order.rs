@@ -213,7 +213,7 @@ impl<M: Module> Lower<'_, '_, M> {
         self.b.switch_to_block(test_body);
         let fv = self.b.use_var(f);
         self.set_block(i, fv);
-        let ok = self.block_ok(an, None)?;
+        let ok = self.block_ok(an, None, None)?;
         self.b.ins().brif(ok, test_next, &[], run, &[]);
         self.b.switch_to_block(test_next);
         let fv = self.b.use_var(f);
