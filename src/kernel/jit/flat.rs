@@ -18,7 +18,8 @@
 //! prints, raises or view checks. The launch checks the rest ([`FlatLoop::fits`]; the
 //! step and the range at run time, per chunk).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
@@ -31,8 +32,9 @@ use crate::kernel::abi::LaunchConfig;
 use crate::kernel::exec::ArrDesc;
 use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::affine::{self, Affine, Form};
+use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lockstep::{self, Lockstep};
-use crate::kernel::jit::lower::{Lower, Unsupported, POLL_EVERY};
+use crate::kernel::jit::lower::{flags, ArrVals, Lower, Unsupported, POLL_EVERY};
 
 /// A grid-stride loop that may run flat: the lockstep shape, the loop's bound and step
 /// registers (set by the prologue), the position of the range test in the loop body,
@@ -258,6 +260,34 @@ impl FlatLoop {
 }
 
 impl<M: Module> Lower<'_, '_, M> {
+    /// The parameter arrays' addresses, shapes and strides loaded again here, for the code
+    /// lowered until the returned entry values are put back. The entry values live through
+    /// the whole function, so Cranelift spills them, and an element loop using them reloads
+    /// each from the stack at every element; values loaded just before the loop live only
+    /// through it and stay in registers.
+    fn reload_arrays(&mut self) -> HashMap<usize, ArrVals> {
+        let entry = self.arrs.clone();
+        let arrs_ptr = self
+            .b
+            .ins()
+            .load(I64, flags(), self.ctx, offset_of!(Ctx, arrs) as i32);
+        let jsz = std::mem::size_of::<JArr>();
+        let nparams = self.k.params.len();
+        for (&slot, av) in self.arrs.iter_mut().filter(|(&s, _)| s < nparams) {
+            let at = (slot * jsz) as i32;
+            let mut ld =
+                |field: usize| self.b.ins().load(I64, flags(), arrs_ptr, at + field as i32);
+            av.base = ld(offset_of!(JArr, base));
+            for ax in 0..av.shape.len() {
+                av.shape[ax] = ld(offset_of!(JArr, shape) + 8 * ax);
+            }
+            for ax in 0..av.strides.len() {
+                av.strides[ax] = ld(offset_of!(JArr, strides) + 8 * ax);
+            }
+        }
+        entry
+    }
+
     /// The blocks `first..end` of a launch that runs flat, as contiguous runs of the
     /// counter; on to `lockstep` (the chunk's rounds from the start) when the launch's
     /// step is not the grid's extent or the proof fails, to `done` when the chunk is run.
@@ -329,6 +359,9 @@ impl<M: Module> Lower<'_, '_, M> {
 
         // One round: the counters [lo, min(lo + width, stop)).
         self.b.switch_to_block(round_head);
+        // Once per round, not per chunk: a round ends in the poll's call, across which
+        // every value would be spilled again.
+        let entry_arrs = self.reload_arrays();
         let l = self.b.use_var(lo);
         self.b.def_var(i, l);
         let h = self.b.ins().iadd(l, width);
@@ -355,6 +388,7 @@ impl<M: Module> Lower<'_, '_, M> {
         self.loops.pop();
         self.proven.clear();
         self.checked.clear();
+        self.arrs = entry_arrs;
         r?;
         self.b.ins().jump(elem_next, &[]);
 
