@@ -19,6 +19,7 @@
 //! | `records.rs` | Structured arrays of uint64 fields (Numba's xoroshiro128p states) with NumPy's face: `(n,)` shape, `np.void` records, field views, repr, `==`, `np.unique`. |
 //! | `registry.rs` | The registries the engine fills and the interpreter reads: importable modules (built on first import, then cached for the session) and magics beyond the interpreter's own. |
 //! | `runtime.rs` | The runtime context handed to every native function: the output channel to the frontend, the interrupt flag, and per-subsystem session state. |
+//! | `signature.rs` | Python parameter lists parsed once and bound by name, with the TypeErrors of the callable imitated (Argument Clinic, `PyArg_ParseTuple`, a Python function, NumPy's C parser): shared by the method tables and declared module functions (`Module::def`). |
 //! | `value.rs` | The value model shared by the interpreter and every native module. |
 pub mod bigint;
 pub mod dict;
@@ -35,4 +36,5 @@ pub mod promote;
 pub mod records;
 pub mod registry;
 pub mod runtime;
+pub mod signature;
 pub mod value;

@@ -16,6 +16,7 @@ use crate::arrays::operator::{BinOp, UnaryOp};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::{Bound, Params, Style};
 
 /// `None` behind a `'static` reference, for `arg(..).unwrap_or(NONE)`: `Value` has a
 /// destructor, so `&Value::None` is a temporary rather than a promoted constant.
@@ -102,6 +103,40 @@ impl Module {
     ) {
         let qualname = format!("{}.{}", self.name, name);
         self.set(name, Value::builtin(&qualname, signature, doc, f));
+    }
+    /// Register a native function declared by its Python parameter list
+    /// (`"a, dtype=None, *, like=None"`, see [`crate::py::signature`]), written once: `?`
+    /// shows `name(sig)`, and the body gets the arguments bound by name, with the
+    /// TypeErrors of `style`.
+    pub fn def(
+        &self,
+        style: Style,
+        name: &str,
+        sig: &'static str,
+        doc: &str,
+        f: impl Fn(&mut Runtime, Bound) -> PyResult<Value> + 'static,
+    ) {
+        self.def_shown(style, name, sig, &format!("{name}({sig})"), doc, f)
+    }
+    /// As [`Module::def`], showing `shown` as the signature: for a C function whose
+    /// documented signature is no parameter list Python could bind
+    /// (`arange([start,] stop[, step,], dtype=None, *, device=None, like=None)`).
+    pub fn def_shown(
+        &self,
+        style: Style,
+        name: &str,
+        sig: &'static str,
+        shown: &str,
+        doc: &str,
+        f: impl Fn(&mut Runtime, Bound) -> PyResult<Value> + 'static,
+    ) {
+        let params = Params::parse(sig);
+        let owner = self.name.clone();
+        let fname = name.to_string();
+        let qualname = format!("{}.{}", self.name, name);
+        let body =
+            move |rt: &mut Runtime, args: Args| f(rt, params.bind(style, &owner, &fname, args)?);
+        self.set(name, Value::builtin(&qualname, shown, doc, body));
     }
     pub fn names(&self) -> Vec<String> {
         self.attrs.borrow().iter().map(|(k, _)| k.clone()).collect()
