@@ -16,6 +16,7 @@ use crate::py::ndarray_methods::{
 };
 use crate::py::promote::python_dtype;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::{Function, NumpyC};
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
@@ -71,13 +72,16 @@ pub(crate) fn out_arg(v: &Option<Value>) -> PyResult<Option<NdArray>> {
     }
 }
 
+/// NumPy's `zeros_like` and `ones_like` parameters.
+const LIKE_SIG: &str = "a, dtype=None, order='K', subok=True, shape=None, *, device=None";
+
 fn creation(m: &Module) {
-    m.func(
+    m.def(
+        NumpyC,
         "array",
-        "array(object, dtype=None, copy=True, ndmin=0)",
+        "object, dtype=None, *, copy=True, order='K', subok=False, ndmin=0, like=None",
         "Create an array (always a copy by default).",
-        |rt, a| {
-            let b = a.bind("array", &["object", "dtype=", "copy=", "order=", "ndmin="])?;
+        |rt, b| {
             let d = dt_opt(rt, &b[1])?;
             let order = match b[3].as_ref().filter(|v| !v.is_none()) {
                 None => 'K',
@@ -130,7 +134,7 @@ fn creation(m: &Module) {
             } else if order == 'C' && !r.is_c_contiguous() {
                 r = crate::arrays::elem::contiguous_copy(&r)?;
             }
-            let ndmin = b[4]
+            let ndmin = b[5]
                 .as_ref()
                 .map(|v| v.as_index())
                 .transpose()?
@@ -142,22 +146,29 @@ fn creation(m: &Module) {
             Ok(Value::Array(Box::new(r)))
         },
     );
-    m.func(
+    m.def(
+        NumpyC,
         "asarray",
-        "asarray(a, dtype=None)",
+        "a, dtype=None, order=None, *, device=None, copy=None, like=None",
         "Convert to an array without copying when possible.",
-        |rt, a| {
-            let b = a.bind("asarray", &["a", "dtype=", "order="])?;
+        |rt, b| {
             let d = dt_opt(rt, &b[1])?;
-            Ok(Value::Array(Box::new(to_ndarray_dtype(rt, arg(&b, 0), d)?)))
+            let src = arg(&b, 0);
+            let mut r = to_ndarray_dtype(rt, src, d)?;
+            if let (Some(Value::Bool(true)), Value::Array(orig)) = (&b[4], src) {
+                if std::sync::Arc::ptr_eq(&orig.buf, &r.buf) {
+                    r = crate::arrays::elem::contiguous_copy(&r)?;
+                }
+            }
+            Ok(Value::Array(Box::new(r)))
         },
     );
-    m.func(
+    m.def(
+        NumpyC,
         "ascontiguousarray",
-        "ascontiguousarray(a, dtype=None)",
+        "a, dtype=None, *, like=None",
         "A C-contiguous array (copied only when needed).",
-        |rt, a| {
-            let b = a.bind("ascontiguousarray", &["a", "dtype="])?;
+        |rt, b| {
             let d = dt_opt(rt, &b[1])?;
             let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
             Ok(Value::Array(if r.is_c_contiguous() {
@@ -167,12 +178,12 @@ fn creation(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def(
+        NumpyC,
         "asfortranarray",
-        "asfortranarray(a, dtype=None)",
+        "a, dtype=None, *, like=None",
         "A Fortran-ordered (column-major) array (copied only when needed).",
-        |rt, a| {
-            let b = a.bind("asfortranarray", &["a", "dtype="])?;
+        |rt, b| {
             let d = dt_opt(rt, &b[1])?;
             let r = to_ndarray_dtype(rt, arg(&b, 0), d)?;
             if r.is_f_contiguous() {
@@ -181,23 +192,34 @@ fn creation(m: &Module) {
             Ok(Value::Array(Box::new(fortran_copy(&r)?)))
         },
     );
-    m.func("copy", "copy(a)", "A copy of the array.", |rt, a| {
-        let b = a.bind("copy", &["a", "order="])?;
-        Ok(Value::Array(Box::new(
-            crate::arrays::elem::contiguous_copy(&to_ndarray(rt, arg(&b, 0))?)?,
-        )))
-    });
-    m.func(
+    m.def(
+        Function,
+        "copy",
+        "a, order='K', subok=False",
+        "A copy of the array.",
+        |rt, b| {
+            Ok(Value::Array(Box::new(
+                crate::arrays::elem::contiguous_copy(&to_ndarray(rt, arg(&b, 0))?)?,
+            )))
+        },
+    );
+    m.def_shown(
+        NumpyC,
         "arange",
-        "arange(start, stop=None, step=1, dtype=None)",
+        "start=None, stop=None, step=None, dtype=None, *, device=None, like=None",
+        "arange([start,] stop[, step,], dtype=None, *, device=None, like=None)",
         "Evenly spaced values in [start, stop).",
-        |rt, a| {
-            let b = a.bind("arange", &["start", "stop=", "step=", "dtype="])?;
-            let (start, stop) = match &b[1] {
-                None | Some(Value::None) => (Value::Int(0), arg(&b, 0).clone()),
-                Some(s) => (arg(&b, 0).clone(), s.clone()),
+        |rt, b| {
+            let given = |i: usize| b[i].clone().filter(|v| !v.is_none());
+            // One bound alone is the stop, whether passed as `start` or `stop`.
+            let (start, stop) = match (given(0), given(1)) {
+                (Some(s), Some(t)) => (s, t),
+                (Some(t), None) | (None, Some(t)) => (Value::Int(0), t),
+                (None, None) => {
+                    return Err(PyErr::type_error("arange() requires stop to be specified."))
+                }
             };
-            let step = b[2].clone().unwrap_or(Value::Int(1));
+            let step = given(2).unwrap_or(Value::Int(1));
             let is_float = [&start, &stop, &step].iter().any(|v| {
                 matches!(v, Value::Float(_))
                     || matches!(v, Value::Scalar(s) if s.dtype().is_float())
@@ -232,23 +254,12 @@ fn creation(m: &Module) {
             Ok(Value::Array(Box::new(out)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "linspace",
-        "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None)",
+        "start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None",
         "Evenly spaced numbers over an interval.",
-        |rt, a| {
-            let b = a.bind(
-                "linspace",
-                &[
-                    "start",
-                    "stop",
-                    "num=",
-                    "endpoint=",
-                    "retstep=",
-                    "dtype=",
-                    "axis=",
-                ],
-            )?;
+        |rt, b| {
             let (s0, s1) = (arg(&b, 0).as_f64()?, arg(&b, 1).as_f64()?);
             let num = b[2]
                 .as_ref()
@@ -299,13 +310,33 @@ fn creation(m: &Module) {
             Ok(Value::Array(Box::new(out)))
         },
     );
-    for (name, val) in [("zeros", 0.0), ("ones", 1.0), ("empty", 0.0)] {
-        m.func(
+    // `zeros` and `empty` are C functions, `ones` a Python one; `empty_like` is C too.
+    for (name, val, style, sig) in [
+        (
+            "zeros",
+            0.0,
+            NumpyC,
+            "shape, dtype=float, order='C', *, like=None",
+        ),
+        (
+            "ones",
+            1.0,
+            Function,
+            "shape, dtype=None, order='C', *, device=None, like=None",
+        ),
+        (
+            "empty",
+            0.0,
+            NumpyC,
+            "shape, dtype=float, order='C', *, device=None, like=None",
+        ),
+    ] {
+        m.def(
+            style,
             name,
-            &format!("{name}(shape, dtype=float)"),
+            sig,
             "A new array of the given shape.",
-            move |rt, a| {
-                let b = a.bind(name, &["shape", "dtype=", "order="])?;
+            move |rt, b| {
                 let d = dt_opt(rt, &b[1])?.unwrap_or(DType::F64);
                 let out = fortran_if(new_array(&new_shape(arg(&b, 0))?, d)?, &b[2])?;
                 if val != 0.0 {
@@ -314,17 +345,21 @@ fn creation(m: &Module) {
                 Ok(Value::Array(Box::new(out)))
             },
         );
-        let lname: &'static str = match name {
-            "zeros" => "zeros_like",
-            "ones" => "ones_like",
-            _ => "empty_like",
+        let (lname, style, sig) = match name {
+            "zeros" => ("zeros_like", Function, LIKE_SIG),
+            "ones" => ("ones_like", Function, LIKE_SIG),
+            _ => (
+                "empty_like",
+                NumpyC,
+                "prototype, dtype=None, order='K', subok=True, shape=None, *, device=None",
+            ),
         };
-        m.func(
+        m.def(
+            style,
             lname,
-            &format!("{lname}(a, dtype=None, shape=None)"),
+            sig,
             "A new array shaped like `a`.",
-            move |rt, a| {
-                let b = a.bind(lname, &["a", "dtype=", "order=", "subok=", "shape="])?;
+            move |rt, b| {
                 let src = to_ndarray(rt, arg(&b, 0))?;
                 let d = dt_opt(rt, &b[1])?.unwrap_or(src.dtype);
                 let shape = match &b[4] {
@@ -339,12 +374,12 @@ fn creation(m: &Module) {
             },
         );
     }
-    m.func(
+    m.def(
+        Function,
         "full",
-        "full(shape, fill_value, dtype=None)",
+        "shape, fill_value, dtype=None, order='C', *, device=None, like=None",
         "A new array filled with `fill_value`.",
-        |rt, a| {
-            let b = a.bind("full", &["shape", "fill_value", "dtype=", "order="])?;
+        |rt, b| {
             let fv = arg(&b, 1);
             let d = dt_opt(rt, &b[2])?
                 .or_else(|| python_dtype(fv))
@@ -359,29 +394,30 @@ fn creation(m: &Module) {
             Ok(Value::Array(Box::new(out)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "full_like",
-        "full_like(a, fill_value, dtype=None)",
+        "a, fill_value, dtype=None, order='K', subok=True, shape=None, *, device=None",
         "A new array like `a` filled with `fill_value`.",
-        |rt, a| {
-            let b = a.bind(
-                "full_like",
-                &["a", "fill_value", "dtype=", "order=", "subok=", "shape="],
-            )?;
+        |rt, b| {
             let src = to_ndarray(rt, arg(&b, 0))?;
             let d = dt_opt(rt, &b[2])?.unwrap_or(src.dtype);
-            let out = new_array(&src.shape, d)?;
+            let shape = match &b[5] {
+                Some(s) if !s.is_none() => new_shape(s)?,
+                _ => src.shape.clone(),
+            };
+            let out = new_array(&shape, d)?;
             let s = value_for_fill(rt, arg(&b, 1), d)?;
             fill(&out, s);
             Ok(Value::Array(Box::new(out)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "eye",
-        "eye(N, M=None, k=0, dtype=float)",
+        "N, M=None, k=0, dtype=float, order='C', *, device=None, like=None",
         "Ones on a diagonal.",
-        |rt, a| {
-            let b = a.bind("eye", &["N", "M=", "k=", "dtype="])?;
+        |rt, b| {
             let dim = |v: &Value| -> PyResult<usize> {
                 usize::try_from(v.as_index()?)
                     .map_err(|_| PyErr::value_error("negative dimensions are not allowed"))
@@ -416,13 +452,26 @@ fn creation(m: &Module) {
 }
 
 fn shapes(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "reshape",
-        "reshape(a, newshape, order='C')",
+        "a, /, shape=None, order='C', *, newshape=None, copy=None",
         "Give a new shape to an array.",
-        |rt, a| {
-            let b = a.bind("reshape", &["a", "newshape", "order="])?;
-            if let Some(v) = wrapfunc(rt, arg(&b, 0), "reshape", vec![arg(&b, 1).clone()])? {
+        |rt, b| {
+            let shape = match (&b[1], &b[3]) {
+                (Some(_), Some(_)) => {
+                    return Err(PyErr::type_error(
+                        "You cannot specify 'newshape' and 'shape' arguments at the same time.",
+                    ))
+                }
+                (Some(s), None) | (None, Some(s)) => s.clone(),
+                (None, None) => {
+                    return Err(PyErr::type_error(
+                        "reshape() missing 1 required positional argument: 'shape'",
+                    ))
+                }
+            };
+            if let Some(v) = wrapfunc(rt, arg(&b, 0), "reshape", vec![shape.clone()])? {
                 return Ok(v);
             }
             let order = b[2]
@@ -432,17 +481,17 @@ fn shapes(m: &Module) {
                 .to_string();
             Ok(Value::Array(Box::new(reshape_order(
                 &to_ndarray(rt, arg(&b, 0))?,
-                &shape_arg(arg(&b, 1))?,
+                &shape_arg(&shape)?,
                 &order,
             )?)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "ravel",
-        "ravel(a)",
+        "a, order='C'",
         "A flattened array (a view when possible).",
-        |rt, a| {
-            let b = a.bind("ravel", &["a", "order="])?;
+        |rt, b| {
             if let Some(v) = wrapfunc(rt, arg(&b, 0), "ravel", Vec::new())? {
                 return Ok(v);
             }
@@ -494,12 +543,12 @@ fn shapes(m: &Module) {
             Ok(Value::tuple(vec![out(frac), out(whole)]))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "transpose",
-        "transpose(a, axes=None)",
+        "a, axes=None",
         "Permute the axes.",
-        |rt, a| {
-            let b = a.bind("transpose", &["a", "axes="])?;
+        |rt, b| {
             let axes_arg = b[1].iter().filter(|v| !v.is_none()).cloned().collect();
             if let Some(v) = wrapfunc(rt, arg(&b, 0), "transpose", axes_arg)? {
                 return Ok(v);
@@ -514,48 +563,49 @@ fn shapes(m: &Module) {
             )?)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "squeeze",
-        "squeeze(a, axis=None)",
+        "a, axis=None",
         "Remove axes of length one.",
-        |rt, a| {
-            let b = a.bind("squeeze", &["a", "axis="])?;
+        |rt, b| {
             Ok(Value::Array(Box::new(squeeze(
                 &to_ndarray(rt, arg(&b, 0))?,
                 axis_arg(b[1].as_ref())?,
             )?)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "expand_dims",
-        "expand_dims(a, axis)",
+        "a, axis",
         "Insert a new axis of length one.",
-        |rt, a| {
-            let b = a.bind("expand_dims", &["a", "axis"])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let k =
                 crate::arrays::reduce::norm_axis(arg(&b, 1).as_index()? as isize, x.ndim() + 1)?;
             Ok(Value::Array(Box::new(expand(&x, k))))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "broadcast_to",
-        "broadcast_to(array, shape)",
+        "array, shape, subok=False",
         "A read-only broadcast view.",
-        |rt, a| {
-            let b = a.bind("broadcast_to", &["array", "shape"])?;
+        |rt, b| {
             Ok(Value::Array(Box::new(broadcast_to(
                 &to_ndarray(rt, arg(&b, 0))?,
                 &new_shape(arg(&b, 1))?,
             )?)))
         },
     );
-    m.func(
+    m.def_shown(
+        Function,
         "concatenate",
-        "concatenate(arrays, axis=0)",
+        "arrays, /, axis=0, out=None, *, dtype=None, casting='same_kind'",
+        "concatenate((a1, a2, ...), axis=0, out=None, dtype=None, casting='same_kind')",
         "Join arrays along an existing axis.",
-        |rt, a| {
-            let b = a.bind("concatenate", &["arrays", "axis=", "out=", "dtype="])?;
+        |rt, b| {
             let arrs = seq_arrays(rt, arg(&b, 0))?;
             let axis = match &b[1] {
                 None => Some(0),
@@ -564,12 +614,12 @@ fn shapes(m: &Module) {
             Ok(Value::Array(Box::new(concatenate(&arrs, axis)?)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "stack",
-        "stack(arrays, axis=0)",
+        "arrays, axis=0, out=None, *, dtype=None, casting='same_kind'",
         "Join arrays along a new axis.",
-        |rt, a| {
-            let b = a.bind("stack", &["arrays", "axis=", "out="])?;
+        |rt, b| {
             let arrs = seq_arrays(rt, arg(&b, 0))?;
             let first = arrs
                 .first()
@@ -590,12 +640,12 @@ fn shapes(m: &Module) {
         },
     );
     for (name, axis, min) in [("vstack", 0isize, 2usize), ("hstack", 1, 1)] {
-        m.func(
+        m.def(
+            Function,
             name,
-            &format!("{name}(tup)"),
+            "tup, *, dtype=None, casting='same_kind'",
             "Stack arrays in sequence.",
-            move |rt, a| {
-                let b = a.bind(name, &["tup"])?;
+            move |rt, b| {
                 let arrs: Vec<NdArray> = seq_arrays(rt, arg(&b, 0))?
                     .into_iter()
                     .map(|mut x| {
@@ -717,14 +767,12 @@ fn selection(m: &Module) {
             }
         },
     );
-    m.func(
+    m.def(
+        Function,
         "nonzero",
-        "nonzero(a)",
+        "a",
         "Indices of the non-zero elements, one array per axis.",
-        |rt, a| {
-            let b = a.bind("nonzero", &["a"])?;
-            nonzero(&to_ndarray(rt, arg(&b, 0))?)
-        },
+        |rt, b| nonzero(&to_ndarray(rt, arg(&b, 0))?),
     );
 }
 
