@@ -15,6 +15,7 @@ use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::to_ndarray;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 
 fn linalg_error(msg: &str) -> PyErr {
@@ -299,12 +300,12 @@ fn arg(b: &[Option<Value>], i: usize) -> &Value {
 
 pub fn module() -> Rc<Module> {
     let m = Module::new("numpy.linalg", "Linear algebra: norm, det, inv, solve.");
-    m.func(
+    m.def(
+        Function,
         "norm",
-        "norm(x, ord=None, axis=None, keepdims=False)",
+        "x, ord=None, axis=None, keepdims=False",
         "Matrix or vector norm.",
-        |rt, a| {
-            let b = a.bind("norm", &["x", "ord=", "axis=", "keepdims="])?;
+        |rt, b| {
             if matches!(b[3], Some(Value::Bool(true))) {
                 return Err(PyErr::not_implemented(
                     "nbcuda's np.linalg.norm does not take keepdims=True",
@@ -313,32 +314,26 @@ pub fn module() -> Rc<Module> {
             norm(rt, arg(&b, 0), &b[1], &b[2])
         },
     );
-    m.func(
+    m.def(
+        Function,
         "det",
-        "det(a)",
+        "a",
         "Determinant of a square matrix.",
-        |rt, a| {
-            let b = a.bind("det", &["a"])?;
-            det(rt, arg(&b, 0))
-        },
+        |rt, b| det(rt, arg(&b, 0)),
     );
-    m.func(
+    m.def(
+        Function,
         "inv",
-        "inv(a)",
+        "a",
         "The inverse of a square matrix.",
-        |rt, a| {
-            let b = a.bind("inv", &["a"])?;
-            inv(rt, arg(&b, 0))
-        },
+        |rt, b| inv(rt, arg(&b, 0)),
     );
-    m.func(
+    m.def(
+        Function,
         "solve",
-        "solve(a, b)",
+        "a, b",
         "Solve the linear system a @ x = b.",
-        |rt, a| {
-            let b = a.bind("solve", &["a", "b"])?;
-            solve(rt, arg(&b, 0), arg(&b, 1))
-        },
+        |rt, b| solve(rt, arg(&b, 0), arg(&b, 1)),
     );
     Rc::new(m)
 }

@@ -12,6 +12,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
 use crate::py::ndarray_methods::new_shape;
 use crate::py::runtime::Runtime;
+use crate::py::signature::{Bound, Style::Cython};
 use crate::py::value::{Args, Module, Value};
 
 const N: usize = 624;
@@ -242,12 +243,12 @@ fn randint(rt: &mut Runtime, mt: &mut Mt19937, b: &[Option<Value>]) -> PyResult<
 /// Build `np.random`.
 pub fn module() -> Rc<Module> {
     let m = Module::new("numpy.random", "NumPy's legacy random number generation.");
-    m.func(
+    m.def(
+        Cython,
         "seed",
-        "seed(seed=None)",
+        "seed=None",
         "Seed the global legacy generator.",
-        |rt, a| {
-            let b = a.bind("seed", &["seed="])?;
+        |rt, b| {
             let mt = match &b[0] {
                 None | Some(Value::None) => Global::default().0,
                 Some(Value::List(_)) | Some(Value::Tuple(_)) | Some(Value::Array(_)) => {
@@ -291,35 +292,35 @@ pub fn module() -> Rc<Module> {
         },
     );
     for name in ["random", "random_sample", "sample", "ranf"] {
-        m.func(
+        m.def(
+            Cython,
             name,
-            &format!("{name}(size=None)"),
+            "size=None",
             "Uniform samples in [0, 1).",
-            move |rt, a| {
-                let b = a.bind(name, &["size="])?;
+            move |rt, b| {
                 let size = size_of(b[0].as_ref())?;
                 let g = &mut rt.state::<Global>().0;
                 fill_f64(size, || g.next_double())
             },
         );
     }
-    m.func(
+    m.def(
+        Cython,
         "standard_normal",
-        "standard_normal(size=None)",
+        "size=None",
         "Standard normal samples.",
-        |rt, a| {
-            let b = a.bind("standard_normal", &["size="])?;
+        |rt, b| {
             let size = size_of(b[0].as_ref())?;
             let g = &mut rt.state::<Global>().0;
             fill_f64(size, || g.gauss())
         },
     );
-    m.func(
+    m.def(
+        Cython,
         "normal",
-        "normal(loc=0.0, scale=1.0, size=None)",
+        "loc=0.0, scale=1.0, size=None",
         "Normal samples.",
-        |rt, a| {
-            let b = a.bind("normal", &["loc=", "scale=", "size="])?;
+        |rt, b| {
             let (loc, scale) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
             if scale < 0.0 {
                 return Err(PyErr::value_error("scale < 0"));
@@ -329,47 +330,48 @@ pub fn module() -> Rc<Module> {
             fill_f64(size, || loc + scale * g.gauss())
         },
     );
-    m.func(
+    m.def(
+        Cython,
         "uniform",
-        "uniform(low=0.0, high=1.0, size=None)",
+        "low=0.0, high=1.0, size=None",
         "Uniform samples in [low, high).",
-        |rt, a| {
-            let b = a.bind("uniform", &["low=", "high=", "size="])?;
+        |rt, b| {
             let (lo, hi) = (num(b[0].as_ref(), 0.0)?, num(b[1].as_ref(), 1.0)?);
             let size = size_of(b[2].as_ref())?;
             let g = &mut rt.state::<Global>().0;
             fill_f64(size, || lo + (hi - lo) * g.next_double())
         },
     );
-    m.func(
+    m.def(
+        Cython,
         "randint",
-        "randint(low, high=None, size=None, dtype=int)",
+        "low, high=None, size=None, dtype=int",
         "Random integers in [low, high).",
-        |rt, a| {
-            let b = a.bind("randint", &["low", "high=", "size=", "dtype="])?;
+        |rt, b| {
             let mut g = std::mem::replace(&mut rt.state::<Global>().0, Mt19937::new(0));
             let r = randint(rt, &mut g, &b);
             rt.state::<Global>().0 = g;
             r
         },
     );
-    m.func(
+    m.def(
+        Cython,
         "shuffle",
-        "shuffle(x)",
+        "x",
         "Shuffle a list or an array along its first axis, in place (NumPy's legacy order).",
-        |rt, a| {
-            let x = a.pos.first().cloned().unwrap_or(Value::None);
+        |rt, b| {
+            let x = b.value(0);
             let g = &mut rt.state::<Global>().0;
             shuffle(&x, |i| g.bounded(i))?;
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Cython,
         "permutation",
-        "permutation(x)",
+        "x",
         "A shuffled arange(x), or a shuffled copy of an array along its first axis.",
-        |rt, a| {
-            let b = a.bind("permutation", &["x"])?;
+        |rt, b| {
             let arr = permutation_source(rt, b[0].as_ref().unwrap_or(&Value::None))?;
             if matches!(&arr, Value::Array(x) if x.shape.is_empty()) {
                 return Err(PyErr::index_error(
@@ -381,15 +383,17 @@ pub fn module() -> Rc<Module> {
             Ok(arr)
         },
     );
-    m.func(
+    m.def(
+        Cython,
         "choice",
-        "choice(a, size=None, replace=True, p=None)",
+        "a, size=None, replace=True, p=None",
         "Random samples from arange(a) or from a 1-D array (NumPy's legacy algorithm).",
         choice,
     );
-    m.func(
+    m.def(
+        Cython,
         "default_rng",
-        "default_rng(seed=None)",
+        "seed=None",
         "A new Generator on NumPy's PCG64 stream, seeded through SeedSequence.",
         crate::numpy::random_generator::default_rng,
     );
@@ -465,8 +469,7 @@ pub(crate) fn shuffle(x: &Value, mut j_of: impl FnMut(u64) -> u64) -> PyResult<(
 /// `np.random.choice` on the legacy stream: `randint(0, n, size)` with replacement, the
 /// head of `permutation(n)` without, and `searchsorted` of the cumulative `p` on
 /// `random_sample(size)` with probabilities.
-fn choice(rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let b = a.bind("choice", &["a", "size=", "replace=", "p="])?;
+fn choice(rt: &mut Runtime, b: Bound) -> PyResult<Value> {
     let src = b[0].clone().unwrap_or(Value::None);
     // The population: arange(n), a list's items, or a 1-D array.
     let (n, items, pool) = match &src {

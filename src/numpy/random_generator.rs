@@ -16,7 +16,8 @@ use crate::numpy::random::{cast_opt, fill_f64, num, permutation_source, shuffle,
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::dtype_from_value;
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Object, Value};
+use crate::py::signature::Bound;
+use crate::py::value::{Object, Value};
 
 /// `SeedSequence(entropy).generate_state(words)` as 32-bit words, for an integer entropy.
 pub fn seed_sequence_words(entropy: u128, words: usize) -> Vec<u32> {
@@ -188,8 +189,7 @@ impl Pcg64 {
 }
 
 /// `np.random.default_rng(seed=None)`.
-pub fn default_rng(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let b = a.bind("default_rng", &["seed="])?;
+pub fn default_rng(_rt: &mut Runtime, b: Bound) -> PyResult<Value> {
     let seed = match &b[0] {
         None | Some(Value::None) => std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
