@@ -12,7 +12,8 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use crate::interp::bigint;
 use crate::py::bigint::{check_bits, from_big, to_big};
 use crate::py::error::{PyErr, PyResult};
-use crate::py::value::{Args, Module, Value};
+use crate::py::signature::{Bound, Style::Clinic};
+use crate::py::value::{Module, Value};
 
 type UnaryF = fn(f64) -> f64;
 type BinaryF = fn(f64, f64) -> f64;
@@ -70,12 +71,13 @@ pub fn module() -> Rc<Module> {
         ("erfc", libm::erfc, false),
     ];
     for &(name, f, can_overflow) in unary {
-        m.func(
+        m.def(
+            Clinic,
             name,
-            &format!("{name}(x, /)"),
+            "x, /",
             &format!("math.{name} of x, as a float."),
-            move |_, a| {
-                let x = one(&a, name)?;
+            move |_, b| {
+                let x = one(&b)?;
                 Ok(Value::Float(checked(x, f(x), can_overflow)?))
             },
         );
@@ -87,20 +89,22 @@ pub fn module() -> Rc<Module> {
         ("radians", f64::to_radians),
     ];
     for &(name, f) in plain {
-        m.func(
+        m.def(
+            Clinic,
             name,
-            &format!("{name}(x, /)"),
+            "x, /",
             &format!("math.{name} of x, as a float."),
-            move |_, a| Ok(Value::Float(f(one(&a, name)?))),
+            move |_, b| Ok(Value::Float(f(one(&b)?))),
         );
     }
     for (name, f) in [("gamma", libm::tgamma as UnaryF), ("lgamma", libm::lgamma)] {
-        m.func(
+        m.def(
+            Clinic,
             name,
-            &format!("{name}(x, /)"),
+            "x, /",
             &format!("math.{name} of x, as a float."),
-            move |_, a| {
-                let x = one(&a, name)?;
+            move |_, b| {
+                let x = one(&b)?;
                 // The poles: zero and the negative integers.
                 if x.is_finite() && x <= 0.0 && x == x.floor() {
                     return Err(domain());
@@ -141,15 +145,16 @@ pub fn module() -> Rc<Module> {
         ("ceil", f64::ceil),
         ("trunc", f64::trunc),
     ] {
-        m.func(
+        m.def(
+            Clinic,
             name,
-            &format!("{name}(x, /)"),
+            "x, /",
             &format!("math.{name} of x, as an int."),
-            move |_, a| {
-                if let [v @ (Value::Int(_) | Value::BigInt(_))] = a.pos.as_slice() {
+            move |_, b| {
+                if let Some(v @ (Value::Int(_) | Value::BigInt(_))) = b.get(0) {
                     return Ok(v.clone());
                 }
-                crate::py::bigint::from_f64(f(one(&a, name)?))
+                crate::py::bigint::from_f64(f(one(&b)?))
             },
         );
     }
@@ -162,18 +167,13 @@ pub fn module() -> Rc<Module> {
         ("remainder", libm::remainder),
     ];
     for &(name, f) in binary {
-        m.func(
+        m.def(
+            Clinic,
             name,
-            &format!("{name}(x, y, /)"),
+            "x, y, /",
             &format!("math.{name} of x and y, as a float."),
-            move |_, a| {
-                let [x, y] = a.pos.as_slice() else {
-                    return Err(PyErr::type_error(format!(
-                        "{name} expected 2 arguments, got {}",
-                        a.pos.len()
-                    )));
-                };
-                let (x, y) = (x.as_f64()?, y.as_f64()?);
+            move |_, b| {
+                let (x, y) = (b.value(0).as_f64()?, b.value(1).as_f64()?);
                 let r = f(x, y);
                 if x.is_nan() || y.is_nan() {
                     return Ok(Value::Float(r));
@@ -195,49 +195,49 @@ pub fn module() -> Rc<Module> {
         ("isinf", f64::is_infinite),
         ("isfinite", f64::is_finite),
     ] {
-        m.func(
+        m.def(
+            Clinic,
             name,
-            &format!("{name}(x, /)"),
+            "x, /",
             &format!("Whether x is {}.", &name[2..]),
-            move |_, a| Ok(Value::Bool(f(one(&a, name)?))),
+            move |_, b| Ok(Value::Bool(f(one(&b)?))),
         );
     }
-    m.func(
+    m.def(
+        Clinic,
         "isclose",
-        "isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0)",
+        "a, b, *, rel_tol=1e-09, abs_tol=0.0",
         "Whether a and b are close.",
-        |_, a| {
-            let p = a.bind("isclose", &["a", "b", "rel_tol=", "abs_tol="])?;
+        |_, p| {
             let num = |v: &Option<Value>, d: f64| v.as_ref().map_or(Ok(d), |v| v.as_f64());
             let (x, y) = (num(&p[0], 0.0)?, num(&p[1], 0.0)?);
             let (rel, abs) = (num(&p[2], 1e-9)?, num(&p[3], 0.0)?);
             Ok(Value::Bool(is_close(x, y, rel, abs)?))
         },
     );
-    m.func("ldexp", "ldexp(x, i, /)", "x * (2**i).", |_, a| {
-        let [x, i] = a.pos.as_slice() else {
-            return Err(PyErr::type_error("ldexp expected 2 arguments"));
-        };
-        let x = x.as_f64()?;
-        let i = i.as_index().unwrap_or(i64::MAX).clamp(-2200, 2200) as i32;
+    m.def(Clinic, "ldexp", "x, i, /", "x * (2**i).", |_, b| {
+        let x = b.value(0).as_f64()?;
+        let i = b.value(1).as_index().unwrap_or(i64::MAX).clamp(-2200, 2200) as i32;
         let r = libm::ldexp(x, i);
         Ok(Value::Float(checked(x, r, true)?))
     });
-    m.func(
+    m.def(
+        Clinic,
         "frexp",
-        "frexp(x, /)",
+        "x, /",
         "(m, e) with x == m * 2**e.",
-        |_, a| {
-            let (m, e) = libm::frexp(one(&a, "frexp")?);
+        |_, b| {
+            let (m, e) = libm::frexp(one(&b)?);
             Ok(Value::tuple(vec![Value::Float(m), Value::Int(e as i64)]))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "modf",
-        "modf(x, /)",
+        "x, /",
         "The fractional and integer parts of x.",
-        |_, a| {
-            let x = one(&a, "modf")?;
+        |_, b| {
+            let x = one(&b)?;
             let (f, i) = if x.is_infinite() {
                 (0.0f64.copysign(x), x)
             } else {
@@ -246,12 +246,13 @@ pub fn module() -> Rc<Module> {
             Ok(Value::tuple(vec![Value::Float(f), Value::Float(i)]))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "fsum",
-        "fsum(seq, /)",
+        "seq, /",
         "An accurate sum of floats.",
-        |rt, a| {
-            let items = crate::interp::ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
+        |rt, b| {
+            let items = crate::interp::ops::iterate(rt, &b.value(0))?;
             let xs = items
                 .iter()
                 .map(|v| v.as_f64())
@@ -260,29 +261,28 @@ pub fn module() -> Rc<Module> {
         },
     );
     register_integer_functions(&m);
-    m.func(
+    m.def(
+        Clinic,
         "prod",
-        "prod(iterable, /, *, start=1)",
+        "iterable, /, *, start=1",
         "The product of the items.",
-        |rt, a| {
-            let mut acc = a.kwarg("start").cloned().unwrap_or(Value::Int(1));
-            for v in crate::interp::ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))? {
+        |rt, b| {
+            let mut acc = b.value(1);
+            for v in crate::interp::ops::iterate(rt, &b.value(0))? {
                 acc =
                     crate::interp::ops::binary(rt, crate::arrays::operator::BinOp::Mul, &acc, &v)?;
             }
             Ok(acc)
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "dist",
-        "dist(p, q, /)",
+        "p, q, /",
         "The Euclidean distance between two points.",
-        |rt, a| {
-            let [p, q] = a.pos.as_slice() else {
-                return Err(PyErr::type_error("dist expected 2 arguments"));
-            };
-            let p = crate::interp::ops::iterate(rt, p)?;
-            let q = crate::interp::ops::iterate(rt, q)?;
+        |rt, b| {
+            let p = crate::interp::ops::iterate(rt, &b.value(0))?;
+            let q = crate::interp::ops::iterate(rt, &b.value(1))?;
             if p.len() != q.len() {
                 return Err(PyErr::value_error(
                     "both points must have the same number of dimensions",
@@ -300,8 +300,8 @@ pub fn module() -> Rc<Module> {
 
 /// `factorial`, `comb`, `perm`, `gcd`, `lcm`, `isqrt`: exact on ints of any size.
 fn register_integer_functions(m: &Module) {
-    m.func("factorial", "factorial(n, /)", "n!", |rt, a| {
-        let n = int_arg(a.pos.first())?;
+    m.def(Clinic, "factorial", "n, /", "n!", |rt, b| {
+        let n = int_arg(b.get(0))?;
         if n.is_negative() {
             return Err(PyErr::value_error(
                 "factorial() not defined for negative values",
@@ -317,12 +317,13 @@ fn register_integer_functions(m: &Module) {
         }
         bigint::product(rt, 1, n).map(from_big)
     });
-    m.func(
+    m.def(
+        Clinic,
         "perm",
-        "perm(n, k=None, /)",
+        "n, k=None, /",
         "The number of ways to choose k of n items in order.",
-        |rt, a| {
-            let (n, k) = n_and_k(&a, "perm")?;
+        |rt, b| {
+            let (n, k) = n_and_k(&b)?;
             if k > n {
                 return Ok(Value::Int(0));
             }
@@ -330,18 +331,13 @@ fn register_integer_functions(m: &Module) {
             bigint::product(rt, n - k + 1, n).map(from_big)
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "comb",
-        "comb(n, k, /)",
+        "n, k, /",
         "The number of ways to choose k of n items, without order.",
-        |rt, a| {
-            if a.pos.len() != 2 {
-                return Err(PyErr::type_error(format!(
-                    "comb expected 2 arguments, got {}",
-                    a.pos.len()
-                )));
-            }
-            let (n, k) = n_and_k(&a, "comb")?;
+        |rt, b| {
+            let (n, k) = n_and_k(&b)?;
             if k > n {
                 return Ok(Value::Int(0));
             }
@@ -359,38 +355,46 @@ fn register_integer_functions(m: &Module) {
             Ok(from_big(num / den))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "gcd",
-        "gcd(*integers)",
+        "*integers",
         "Greatest common divisor.",
-        |_, a| {
+        |_, b| {
             let mut acc = BigInt::zero();
-            for v in &a.pos {
+            for v in &b.rest {
                 acc = bigint::gcd_big(&acc, &int_arg(Some(v))?)?;
             }
             Ok(from_big(acc))
         },
     );
-    m.func("lcm", "lcm(*integers)", "Least common multiple.", |_, a| {
-        let mut acc = BigInt::from(1);
-        for v in &a.pos {
-            let x = int_arg(Some(v))?;
-            check_bits(acc.bits() + x.bits())?;
-            let g = bigint::gcd_big(&acc, &x)?;
-            acc = if g.is_zero() {
-                g
-            } else {
-                (&acc / &g * &x).abs()
-            };
-        }
-        Ok(from_big(acc))
-    });
-    m.func(
+    m.def(
+        Clinic,
+        "lcm",
+        "*integers",
+        "Least common multiple.",
+        |_, b| {
+            let mut acc = BigInt::from(1);
+            for v in &b.rest {
+                let x = int_arg(Some(v))?;
+                check_bits(acc.bits() + x.bits())?;
+                let g = bigint::gcd_big(&acc, &x)?;
+                acc = if g.is_zero() {
+                    g
+                } else {
+                    (&acc / &g * &x).abs()
+                };
+            }
+            Ok(from_big(acc))
+        },
+    );
+    m.def(
+        Clinic,
         "isqrt",
-        "isqrt(n, /)",
+        "n, /",
         "The integer square root of n.",
-        |_, a| {
-            let n = int_arg(a.pos.first())?;
+        |_, b| {
+            let n = int_arg(b.get(0))?;
             if n.is_negative() {
                 return Err(PyErr::value_error("isqrt() argument must be nonnegative"));
             }
@@ -417,18 +421,12 @@ fn int_arg(v: Option<&Value>) -> PyResult<BigInt> {
 }
 
 /// `n` and `k` of `comb`/`perm`, both non-negative (`perm(n)` is `perm(n, n)`).
-fn n_and_k(a: &Args, name: &str) -> PyResult<(u64, u64)> {
-    let n = int_arg(a.pos.first())?;
-    let k = match a.pos.get(1) {
+fn n_and_k(b: &Bound) -> PyResult<(u64, u64)> {
+    let n = int_arg(b.get(0))?;
+    let k = match b.get(1) {
         Some(v) if !v.is_none() => int_arg(Some(v))?,
         _ => n.clone(),
     };
-    if a.pos.len() > 2 {
-        return Err(PyErr::type_error(format!(
-            "{name} expected at most 2 arguments, got {}",
-            a.pos.len()
-        )));
-    }
     if n.is_negative() {
         return Err(PyErr::value_error("n must be a non-negative integer"));
     }
@@ -483,14 +481,9 @@ fn fmod(x: f64, y: f64) -> f64 {
     x % y
 }
 
-fn one(a: &Args, name: &str) -> PyResult<f64> {
-    match a.pos.as_slice() {
-        [x] => x.as_f64(),
-        _ => Err(PyErr::type_error(format!(
-            "math.{name}() takes exactly one argument ({} given)",
-            a.pos.len()
-        ))),
-    }
+/// The float argument of a one-argument function (its count checked by the binder).
+fn one(b: &Bound) -> PyResult<f64> {
+    b.value(0).as_f64()
 }
 
 /// PEP 485's `isclose`.
