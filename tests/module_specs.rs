@@ -32,6 +32,9 @@ fn arguments_bind_by_name_from_the_signature() {
         ("np.stack([[1], [2]], axis=1)", "[[1 2]]"),
         ("np.copy([1, 2], order='K')", "[1 2]"),
         ("np.transpose(a=[[1, 2]])", "[[1]\n [2]]"),
+        ("np.size(np.zeros((2, 3)), axis=1)", "3"),
+        ("np.isclose(a=1.0, b=1.1, rtol=0.2)", "True"),
+        ("np.repeat([1, 2], repeats=2)", "[1 1 2 2]"),
     ] {
         assert_eq!(
             s.stdout(&format!("print({code})")),

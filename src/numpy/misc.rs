@@ -12,6 +12,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, wrap_result};
 use crate::py::ndarray_methods::array_getattr;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
@@ -124,24 +125,24 @@ pub fn even_edges(lo: f64, hi: f64, n: usize) -> PyResult<Vec<f64>> {
 }
 
 pub fn comparisons(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "argwhere",
-        "argwhere(a)",
+        "a",
         "Indices of the non-zero elements, one row per element (shape (N, a.ndim)).",
-        |rt, a| {
-            let b = a.bind("argwhere", &["a"])?;
+        |rt, b| {
             let arr = to_ndarray(rt, arg(&b, 0))?;
             let (rows, nd, idx) = nonzero_rows(&arr);
             let out = crate::arrays::elem::from_vec(&[rows, nd], &idx)?;
             Ok(Value::Array(Box::new(out)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "flatnonzero",
-        "flatnonzero(a)",
+        "a",
         "Indices of the non-zero elements of the flattened array.",
-        |rt, a| {
-            let b = a.bind("flatnonzero", &["a"])?;
+        |rt, b| {
             let flags = read_vec::<B8>(&to_ndarray(rt, arg(&b, 0))?);
             let idx: Vec<i64> = (0..flags.len())
                 .filter(|&i| flags[i].0 != 0)
@@ -151,15 +152,12 @@ pub fn comparisons(m: &Module) {
             Ok(Value::Array(Box::new(out)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "histogram",
-        "histogram(a, bins=10, range=None)",
+        "a, bins=10, range=None, density=None, weights=None",
         "Counts per bin and the bin edges, as NumPy bins them.",
-        |rt, a| {
-            let b = a.bind(
-                "histogram",
-                &["a", "bins=", "range=", "density=", "weights="],
-            )?;
+        |rt, b| {
             let data = read_vec::<f64>(&to_ndarray(rt, arg(&b, 0))?);
             let (lo, hi) = match &b[2] {
                 None | Some(Value::None) => {
@@ -218,26 +216,23 @@ pub fn comparisons(m: &Module) {
             ]))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "count_nonzero",
-        "count_nonzero(a)",
+        "a, axis=None, *, keepdims=False",
         "Number of non-zero elements.",
-        |rt, a| {
-            let b = a.bind("count_nonzero", &["a", "axis=", "keepdims="])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let n = read_vec::<B8>(&x).iter().filter(|v| v.0 != 0).count();
             Ok(Value::Int(n as i64))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "unique",
-        "unique(ar)",
+        "ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True, sorted=True",
         "The sorted unique elements of an array (flattened).",
-        |rt, a| {
-            let b = a.bind(
-                "unique",
-                &["ar", "return_index=", "return_inverse=", "return_counts="],
-            )?;
+        |rt, b| {
             if let Some(r) = crate::py::records::RecordArray::of(arg(&b, 0)) {
                 return crate::py::records::unique(r);
             }
@@ -251,22 +246,22 @@ pub fn comparisons(m: &Module) {
             Ok(Value::Array(Box::new(out)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "isclose",
-        "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "a, b, rtol=1e-05, atol=1e-08, equal_nan=False",
         "Elementwise closeness.",
-        |rt, a| {
-            let b = a.bind("isclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
+        |rt, b| {
             let (x, y, r, t, e) = tolerances(rt, &b)?;
             Ok(wrap_result(isclose(&x, &y, r, t, e)?))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "allclose",
-        "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+        "a, b, rtol=1e-05, atol=1e-08, equal_nan=False",
         "True when all elements are close.",
-        |rt, a| {
-            let b = a.bind("allclose", &["a", "b", "rtol=", "atol=", "equal_nan="])?;
+        |rt, b| {
             let (x, y, r, t, e) = tolerances(rt, &b)?;
             Ok(Value::Bool(
                 read_vec::<B8>(&isclose(&x, &y, r, t, e)?)
@@ -275,12 +270,12 @@ pub fn comparisons(m: &Module) {
             ))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "array_equal",
-        "array_equal(a1, a2, equal_nan=False)",
+        "a1, a2, equal_nan=False",
         "True when shapes and elements are equal.",
-        |rt, a| {
-            let b = a.bind("array_equal", &["a1", "a2", "equal_nan="])?;
+        |rt, b| {
             if let Some((bad, _)) = crate::py::records::mismatches(arg(&b, 0), arg(&b, 1)) {
                 return Ok(Value::Bool(bad == 0));
             }
@@ -293,34 +288,34 @@ pub fn comparisons(m: &Module) {
             Ok(Value::Bool(read_vec::<B8>(&r).iter().all(|v| v.0 != 0)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "dot",
-        "dot(a, b)",
+        "a, b, out=None",
         "Dot product of 1-D vectors or matrix product of 2-D arrays.",
-        |rt, a| {
-            let b = a.bind("dot", &["a", "b", "out="])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let y = to_ndarray(rt, arg(&b, 1))?;
             dot(&x, &y)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "tile",
-        "tile(A, reps)",
+        "A, reps",
         "Repeat an array the given number of times along each axis.",
-        |rt, a| {
-            let b = a.bind("tile", &["A", "reps"])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let reps = crate::py::ndarray_methods::shape_arg(arg(&b, 1))?;
             tile(&x, &reps)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "repeat",
-        "repeat(a, repeats, axis=None)",
+        "a, repeats, axis=None",
         "Repeat each element (or each slice along axis) of an array.",
-        |rt, a| {
-            let b = a.bind("repeat", &["a", "repeats", "axis="])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             crate::py::ndarray_repeat::repeat_call(rt, &x, &b[1..])
         },
@@ -351,12 +346,12 @@ pub fn comparisons(m: &Module) {
             Ok(Value::DType(promote(x, y)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "can_cast",
-        "can_cast(from_, to, casting='safe')",
+        "from_, to, casting='safe'",
         "Whether a cast between data types can occur under the casting rule.",
-        |rt, a| {
-            let b = a.bind("can_cast", &["from_", "to", "casting="])?;
+        |rt, b| {
             let from = match arg(&b, 0) {
                 Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Complex(..) => {
                     return Err(PyErr::type_error(
@@ -378,34 +373,38 @@ pub fn comparisons(m: &Module) {
             Ok(Value::Bool(can_cast(from, to, casting)))
         },
     );
-    for name in ["shape", "ndim", "size"] {
-        m.func(
+    for (name, sig) in [("shape", "a"), ("ndim", "a"), ("size", "a, axis=None")] {
+        m.def(
+            Function,
             name,
-            &format!("{name}(a)"),
+            sig,
             "Array property as a function.",
-            move |rt, a| {
-                let b = a.bind(name, &["a"])?;
+            move |rt, b| {
                 let x = to_ndarray(rt, arg(&b, 0))?;
+                if let Some(ax) = b.get(1).filter(|v| !v.is_none()) {
+                    let k = crate::arrays::reduce::norm_axis(ax.as_index()? as isize, x.ndim())?;
+                    return Ok(Value::Int(x.shape[k] as i64));
+                }
                 Ok(array_getattr(&x, name, rt)?.unwrap_or(Value::None))
             },
         );
     }
-    m.func(
+    m.def(
+        Function,
         "sort",
-        "sort(a, axis=-1)",
+        "a, axis=-1, kind=None, order=None, *, stable=None",
         "A sorted copy (along the last axis).",
-        |rt, a| {
-            let b = a.bind("sort", &["a", "axis=", "kind="])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             Ok(Value::Array(Box::new(sort(&x, false)?)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "argsort",
-        "argsort(a, axis=-1)",
+        "a, axis=-1, kind=None, order=None, *, stable=None",
         "Indices that sort the last axis.",
-        |rt, a| {
-            let b = a.bind("argsort", &["a", "axis=", "kind="])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             Ok(Value::Array(Box::new(sort(&x, true)?)))
         },
