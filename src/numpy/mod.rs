@@ -245,12 +245,12 @@ fn build() -> Rc<Module> {
     ] {
         m.set(c, Value::object(NpClass(c)));
     }
-    m.func(
+    m.def(
+        crate::py::signature::Style::Function,
         "issubdtype",
-        "issubdtype(arg1, arg2)",
+        "arg1, arg2",
         "Is the first dtype a sub-type of the second (a dtype or an abstract class)?",
-        |rt, a| {
-            let b = a.bind("issubdtype", &["arg1", "arg2"])?;
+        |rt, b| {
             let d = crate::py::ndarray_attrs::dtype_from_value(
                 rt,
                 b[0].as_ref().unwrap_or(&Value::None),

@@ -11,6 +11,7 @@ use crate::arrays::NdArray;
 use crate::numpy::misc::isclose;
 use crate::py::error::PyErr;
 use crate::py::ndarray_attrs::to_ndarray;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 
 fn num_str(v: f64) -> String {
@@ -113,24 +114,12 @@ fn compatible(x: &NdArray, y: &NdArray) -> bool {
 /// Build `np.testing`.
 pub fn module() -> Rc<Module> {
     let m = Module::new("numpy.testing", "NumPy's testing assertions.");
-    m.func(
+    m.def(
+        Function,
         "assert_allclose",
-        "assert_allclose(actual, desired, rtol=1e-07, atol=0, equal_nan=True, err_msg='')",
+        "actual, desired, rtol=1e-07, atol=0, equal_nan=True, err_msg='', verbose=True, *, strict=False",
         "Raise AssertionError unless the arrays are equal within tolerance.",
-        |rt, a| {
-            let b = a.bind(
-                "assert_allclose",
-                &[
-                    "actual",
-                    "desired",
-                    "rtol=",
-                    "atol=",
-                    "equal_nan=",
-                    "err_msg=",
-                    "verbose=",
-                    "strict=",
-                ],
-            )?;
+        |rt, b| {
             let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
             let y = to_ndarray(rt, b[1].as_ref().unwrap_or(&Value::None))?;
             let rtol = b[2]
@@ -168,15 +157,12 @@ pub fn module() -> Rc<Module> {
         },
     );
     for name in ["assert_array_equal", "assert_equal"] {
-        m.func(
+        m.def(
+            Function,
             name,
-            &format!("{name}(actual, desired, err_msg='')"),
+            "actual, desired, err_msg='', verbose=True, *, strict=False",
             "Raise AssertionError unless the arrays are equal.",
-            move |rt, a| {
-                let b = a.bind(
-                    name,
-                    &["actual", "desired", "err_msg=", "verbose=", "strict="],
-                )?;
+            move |rt, b| {
                 let (actual, desired) = (
                     b[0].as_ref().unwrap_or(crate::py::value::NONE),
                     b[1].as_ref().unwrap_or(crate::py::value::NONE),
@@ -221,16 +207,24 @@ pub fn module() -> Rc<Module> {
         );
     }
     // assert_array_almost_equal is the same test with 6 decimals by default.
-    for (name, default) in [("assert_almost_equal", 7), ("assert_array_almost_equal", 6)] {
-        m.func(
+    for (name, default, sig) in [
+        (
+            "assert_almost_equal",
+            7,
+            "actual, desired, decimal=7, err_msg='', verbose=True",
+        ),
+        (
+            "assert_array_almost_equal",
+            6,
+            "actual, desired, decimal=6, err_msg='', verbose=True",
+        ),
+    ] {
+        m.def(
+            Function,
             name,
-            &format!("{name}(actual, desired, decimal={default})"),
+            sig,
             "Raise AssertionError unless abs(desired-actual) < 1.5 * 10**(-decimal).",
-            move |rt, a| {
-                let b = a.bind(
-                    name,
-                    &["actual", "desired", "decimal=", "err_msg=", "verbose="],
-                )?;
+            move |rt, b| {
                 let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
                 let y = to_ndarray(rt, b[1].as_ref().unwrap_or(&Value::None))?;
                 let dec = b[2]

@@ -16,6 +16,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, operands, to_ndarray, wrap_result};
 use crate::py::ndarray_methods::array_getattr;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
@@ -276,12 +277,12 @@ pub(crate) fn ufuncs(m: &Module) {
         },
     );
     for name in ["round", "around"] {
-        m.func(
+        m.def(
+            Function,
             name,
-            &format!("{name}(a, decimals=0, out=None)"),
+            "a, decimals=0, out=None",
             "Round to the given number of decimals (half to even).",
-            |rt, a| {
-                let b = a.bind("round", &["a", "decimals=", "out="])?;
+            |rt, b| {
                 let x = to_ndarray(rt, arg(&b, 0))?;
                 let dec = b[1]
                     .as_ref()
