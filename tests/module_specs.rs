@@ -116,6 +116,34 @@ fn argument_errors_are_those_of_the_real_callable() {
             "np.linalg.solve([[1]])",
             "solve() missing 1 required positional argument: 'b'",
         ),
+        (
+            "np.dot(1)",
+            "dot() missing 1 required positional argument: 'b'",
+        ),
+        (
+            "np.can_cast('f')",
+            "can_cast() missing 1 required positional argument: 'to'",
+        ),
+        (
+            "np.histogram(foo=1)",
+            "histogram() got an unexpected keyword argument 'foo'",
+        ),
+        (
+            "np.around(1, foo=2)",
+            "around() got an unexpected keyword argument 'foo'",
+        ),
+        (
+            "np.testing.assert_allclose(1, 1, 1e-7, 0, True, '', True, False)",
+            "assert_allclose() takes from 2 to 7 positional arguments but 8 were given",
+        ),
+        (
+            "np.testing.assert_equal(1)",
+            "assert_equal() missing 1 required positional argument: 'desired'",
+        ),
+        (
+            "np.testing.assert_almost_equal(1, 1, foo=2)",
+            "assert_almost_equal() got an unexpected keyword argument 'foo'",
+        ),
         // np.random's Cython functions.
         (
             "np.random.normal(1, 2, 3, 4)",
