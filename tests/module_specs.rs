@@ -47,7 +47,7 @@ fn arguments_bind_by_name_from_the_signature() {
 #[test]
 fn argument_errors_are_those_of_the_real_callable() {
     let mut s = Session::new();
-    s.run("import numpy as np\nimport math").ok();
+    s.run("import numpy as np\nimport math\nimport os").ok();
     for (code, want) in [
         // NumPy's C parser.
         (
@@ -144,6 +144,14 @@ fn argument_errors_are_those_of_the_real_callable() {
             "np.testing.assert_almost_equal(1, 1, foo=2)",
             "assert_almost_equal() got an unexpected keyword argument 'foo'",
         ),
+        (
+            "np.frompyfunc(1)",
+            "frompyfunc() missing required argument 'nin' (pos 2)",
+        ),
+        (
+            "np.frompyfunc(func=len, nin=1, nout=1)",
+            "frompyfunc() takes at least 1 positional argument (0 given)",
+        ),
         // np.random's Cython functions.
         (
             "np.random.normal(1, 2, 3, 4)",
@@ -160,6 +168,15 @@ fn argument_errors_are_those_of_the_real_callable() {
         (
             "np.random.permutation()",
             "permutation() takes exactly 1 positional argument (0 given)",
+        ),
+        // os's functions written in Python.
+        (
+            "os.getenv()",
+            "getenv() missing 1 required positional argument: 'key'",
+        ),
+        (
+            "os.makedirs()",
+            "makedirs() missing 1 required positional argument: 'name'",
         ),
         // math's Argument Clinic functions.
         ("math.sqrt(x=1)", "math.sqrt() takes no keyword arguments"),

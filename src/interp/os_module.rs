@@ -7,6 +7,7 @@ use std::rc::Rc;
 use crate::interp::shell::os_error;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Object, Value};
 
 fn str_arg(fname: &str, v: Option<&Value>) -> PyResult<String> {
@@ -105,12 +106,12 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
         std::fs::create_dir(&p).map_err(|e| os_error(&e, Some(&p)))?;
         Ok(Value::None)
     });
-    m.func(
+    m.def(
+        Function,
         "makedirs",
-        "makedirs(name, mode=0o777, exist_ok=False)",
+        "name, mode=511, exist_ok=False",
         "Create a directory and any missing parents.",
-        |rt, a| {
-            let b = a.bind("makedirs", &["name", "mode=", "exist_ok="])?;
+        |rt, b| {
             let p = str_arg("makedirs", b[0].as_ref())?;
             let exist_ok = truthy_kw(rt, b[2].as_ref())?;
             if std::path::Path::new(&p).exists() {
@@ -168,12 +169,12 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "getenv",
-        "getenv(key, default=None)",
+        "key, default=None",
         "An environment variable, or default.",
-        |_, a| {
-            let b = a.bind("getenv", &["key", "default="])?;
+        |_, b| {
             let k = str_arg("getenv", b[0].as_ref())?;
             Ok(match std::env::var_os(&k) {
                 Some(v) => Value::str(&v.to_string_lossy()),

@@ -238,12 +238,12 @@ pub fn register(m: &Module) {
             }
         },
     );
-    m.func(
+    m.def(
+        crate::py::signature::Style::Clinic,
         "frompyfunc",
-        "frompyfunc(func, /, nin, nout, *, identity=None)",
+        "func, /, nin, nout, *, identity=None",
         "A ufunc-like callable from a Python function; nbcuda returns its results as values (it has no object arrays).",
-        |rt, a| {
-            let b = a.bind("frompyfunc", &["func", "nin", "nout", "identity="])?;
+        |rt, b| {
             let func = b[0].clone().unwrap_or(Value::None);
             let nin = b[1].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(1);
             let nout = b[2].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(1);
