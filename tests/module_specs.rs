@@ -47,7 +47,8 @@ fn arguments_bind_by_name_from_the_signature() {
 #[test]
 fn argument_errors_are_those_of_the_real_callable() {
     let mut s = Session::new();
-    s.run("import numpy as np\nimport math\nimport os").ok();
+    s.run("import numpy as np\nimport math\nimport os\nfrom numba import cuda")
+        .ok();
     for (code, want) in [
         // NumPy's C parser.
         (
@@ -177,6 +178,15 @@ fn argument_errors_are_those_of_the_real_callable() {
         (
             "os.makedirs()",
             "makedirs() missing 1 required positional argument: 'name'",
+        ),
+        // Numba's functions written in Python.
+        (
+            "cuda.is_cuda_array()",
+            "is_cuda_array() missing 1 required positional argument: 'obj'",
+        ),
+        (
+            "cuda.is_cuda_array(1, foo=2)",
+            "is_cuda_array() got an unexpected keyword argument 'foo'",
         ),
         // math's Argument Clinic functions.
         ("math.sqrt(x=1)", "math.sqrt() takes no keyword arguments"),

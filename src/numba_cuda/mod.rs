@@ -50,6 +50,7 @@ use crate::numba_cuda::view_index::parse_shape;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::records::RecordArray;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 
 /// The `numba.cuda` module's memory, stream, event and device API; the engine adds the
@@ -402,12 +403,12 @@ pub fn build(m: &Module) {
             }
         },
     );
-    m.func(
+    m.def(
+        Function,
         "is_cuda_array",
-        "is_cuda_array(obj)",
+        "obj",
         "True when obj exposes __cuda_array_interface__.",
-        |rt, a| {
-            let b = a.bind("is_cuda_array", &["obj"])?;
+        |rt, b| {
             let obj = arg(&b, 0).unwrap_or(crate::py::value::NONE);
             Ok(Value::Bool(match obj {
                 Value::Object(_) => crate::numba_cuda::interop::view_of(rt, obj)
@@ -419,29 +420,27 @@ pub fn build(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "from_cuda_array_interface",
-        "from_cuda_array_interface(desc, owner=None, sync=True)",
+        "desc, owner=None, sync=True",
         "A DeviceNDArray from a __cuda_array_interface__ dict.",
-        |rt, a| {
-            let b = a.bind("from_cuda_array_interface", &["desc", "owner=", "sync="])?;
-            match arg(&b, 0) {
-                Some(Value::Dict(d)) => {
-                    let d = d.borrow().clone();
-                    Ok(DeviceNDArray::value(interop::from_cai(rt, &d)?))
-                }
-                _ => Err(PyErr::type_error(
-                    "from_cuda_array_interface() needs a dict",
-                )),
+        |rt, b| match arg(&b, 0) {
+            Some(Value::Dict(d)) => {
+                let d = d.borrow().clone();
+                Ok(DeviceNDArray::value(interop::from_cai(rt, &d)?))
             }
+            _ => Err(PyErr::type_error(
+                "from_cuda_array_interface() needs a dict",
+            )),
         },
     );
-    m.func(
+    m.def(
+        Function,
         "synchronize",
-        "synchronize()",
+        "",
         "Wait until all work on the device has finished.",
-        |rt, a| {
-            a.bind("synchronize", &[])?;
+        |rt, _| {
             api::synchronize(rt)?;
             Ok(Value::None)
         },
@@ -473,17 +472,15 @@ pub fn build(m: &Module) {
         "The per-thread default stream (handle 2).",
         |_, _| Ok(Stream::value(2, StreamKind::PerThread)),
     );
-    m.func(
+    m.def(
+        Function,
         "external_stream",
-        "external_stream(ptr)",
+        "ptr",
         "Wrap a stream handle made elsewhere.",
-        |_, a| {
-            let b = a.bind("external_stream", &["ptr"])?;
-            match arg(&b, 0) {
-                Some(Value::Int(p)) if *p > 2 => Ok(Stream::value(*p as u64, StreamKind::External)),
-                Some(Value::Int(p)) => Ok(Stream::bound(*p as u64)),
-                _ => Err(PyErr::type_error("ptr must be an int")),
-            }
+        |_, b| match arg(&b, 0) {
+            Some(Value::Int(p)) if *p > 2 => Ok(Stream::value(*p as u64, StreamKind::External)),
+            Some(Value::Int(p)) => Ok(Stream::bound(*p as u64)),
+            _ => Err(PyErr::type_error("ptr must be an int")),
         },
     );
     m.func(
@@ -499,21 +496,19 @@ pub fn build(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "event_elapsed_time",
-        "event_elapsed_time(evtstart, evtend)",
+        "evtstart, evtend",
         "Milliseconds between two recorded events.",
-        |_, a| {
-            let b = a.bind("event_elapsed_time", &["evtstart", "evtend"])?;
-            match (
-                arg(&b, 0).and_then(|v| v.downcast::<Event>()),
-                arg(&b, 1).and_then(|v| v.downcast::<Event>()),
-            ) {
-                (Some(s), Some(e)) => Ok(Value::Float(Event::elapsed(s, e)?)),
-                _ => Err(PyErr::type_error(
-                    "event_elapsed_time() needs two cuda.event() objects",
-                )),
-            }
+        |_, b| match (
+            arg(&b, 0).and_then(|v| v.downcast::<Event>()),
+            arg(&b, 1).and_then(|v| v.downcast::<Event>()),
+        ) {
+            (Some(s), Some(e)) => Ok(Value::Float(Event::elapsed(s, e)?)),
+            _ => Err(PyErr::type_error(
+                "event_elapsed_time() needs two cuda.event() objects",
+            )),
         },
     );
     m.func(
@@ -529,25 +524,23 @@ pub fn build(m: &Module) {
         "The list of devices (cuda.gpus).",
         |_, _| Ok(Value::object(info::GpuList)),
     );
-    m.func(
+    m.def(
+        Function,
         "select_device",
-        "select_device(device_id)",
+        "device_id",
         "Make a device current; nbcuda has device 0.",
-        |rt, a| {
-            let b = a.bind("select_device", &["device_id"])?;
-            match arg(&b, 0).map(|v| v.as_index()).transpose()? {
-                Some(0) => {
-                    crate::device::state::device(rt)?;
-                    Ok(Value::object(info::DeviceObj))
-                }
-                other => Err(PyErr::new(
-                    "CudaSupportError",
-                    format!(
-                        "device {} does not exist: nbcuda has one device (id 0)",
-                        other.unwrap_or(-1)
-                    ),
-                )),
+        |rt, b| match arg(&b, 0).map(|v| v.as_index()).transpose()? {
+            Some(0) => {
+                crate::device::state::device(rt)?;
+                Ok(Value::object(info::DeviceObj))
             }
+            other => Err(PyErr::new(
+                "CudaSupportError",
+                format!(
+                    "device {} does not exist: nbcuda has one device (id 0)",
+                    other.unwrap_or(-1)
+                ),
+            )),
         },
     );
     m.func(
@@ -599,14 +592,12 @@ pub fn build(m: &Module) {
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "require_context",
-        "require_context(fn)",
+        "fn",
         "Decorator that makes sure a context exists before fn runs (nbcuda always has one).",
-        |_, a| {
-            let b = a.bind("require_context", &["fn"])?;
-            Ok(arg(&b, 0).cloned().unwrap_or(Value::None))
-        },
+        |_, b| Ok(arg(&b, 0).cloned().unwrap_or(Value::None)),
     );
     let runtime = Module::new("numba.cuda.cudadrv.runtime", "CUDA runtime queries.");
     runtime.func(
