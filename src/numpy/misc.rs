@@ -1,20 +1,20 @@
-//! The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype
+//! The rest of the `numpy` module: closeness and equality tests, `dot`, dtype
 //! helpers and array properties as functions.
 
 use crate::arrays::dtype::{DType, Scalar};
-use crate::arrays::elem::{broadcast_shapes, broadcast_to, new_array, read_vec, Elem, B8};
+use crate::arrays::elem::{broadcast_shapes, broadcast_to, read_vec, B8};
 use crate::arrays::operator::Cmp;
 use crate::arrays::promote::{can_cast, promote, Casting};
 use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
-use crate::numpy::funcs::{arg, expand};
+use crate::numpy::funcs::arg;
+use crate::numpy::sorting::{histogram_values, sort_axis};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, wrap_result};
 use crate::py::ndarray_methods::array_getattr;
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
-use crate::with_dtype;
 
 /// The non-zero elements of `a` in C order: how many, the rank, and each one's index
 /// along every axis, row after row (`np.argwhere`; a 0-d array has rows of no indices).
@@ -185,6 +185,7 @@ pub fn comparisons(m: &Module) {
                     (v[0].as_f64()?, v[1].as_f64()?)
                 }
             };
+            let mut given_edges = None;
             let edges = match &b[1] {
                 None | Some(Value::None) => even_edges(lo, hi, 10)?,
                 Some(Value::Int(n)) if *n > 0 => even_edges(lo, hi, *n as usize)?,
@@ -193,26 +194,34 @@ pub fn comparisons(m: &Module) {
                         "`bins` must be positive, when an integer",
                     ))
                 }
-                Some(v) => read_vec::<f64>(&to_ndarray(rt, v)?),
+                Some(v) => {
+                    let given = to_ndarray(rt, v)?;
+                    let e = read_vec::<f64>(&given);
+                    given_edges = Some(given);
+                    e
+                }
             };
             if edges.len() < 2 || edges.windows(2).any(|w| w[1] < w[0]) {
                 return Err(PyErr::value_error(
                     "`bins` must increase monotonically, when an array",
                 ));
             }
-            let counts: Vec<i64> = histogram_counts(&data, &edges)
-                .iter()
-                .map(|c| *c as i64)
-                .collect();
+            let weights = match &b[4] {
+                None | Some(Value::None) => None,
+                Some(w) => Some(to_ndarray(rt, w)?),
+            };
+            let density = match &b[3] {
+                Some(v) => rt.truthy(v)?,
+                None => false,
+            };
+            let counts = histogram_values(&data, &edges, weights.as_ref(), density)?;
             Ok(Value::tuple(vec![
-                Value::Array(Box::new(crate::arrays::elem::from_vec(
-                    &[counts.len()],
-                    &counts,
-                )?)),
-                Value::Array(Box::new(crate::arrays::elem::from_vec(
-                    &[edges.len()],
-                    &edges,
-                )?)),
+                Value::Array(Box::new(counts)),
+                // Edges given as an array come back as given (an int array stays int).
+                Value::Array(Box::new(match given_edges {
+                    Some(e) => crate::arrays::elem::contiguous_copy(&e)?,
+                    None => crate::arrays::elem::from_vec(&[edges.len()], &edges)?,
+                })),
             ]))
         },
     );
@@ -223,27 +232,71 @@ pub fn comparisons(m: &Module) {
         "Number of non-zero elements.",
         |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
-            let n = read_vec::<B8>(&x).iter().filter(|v| v.0 != 0).count();
-            Ok(Value::Int(n as i64))
+            let axis = match &b[1] {
+                None | Some(Value::None) => None,
+                Some(Value::Tuple(_)) => {
+                    return Err(PyErr::not_implemented(
+                        "np.count_nonzero with a tuple of axes is not supported in nbcuda",
+                    ))
+                }
+                Some(v) => Some(v.as_index()? as isize),
+            };
+            let keepdims = match &b[2] {
+                Some(v) => rt.truthy(v)?,
+                None => false,
+            };
+            if axis.is_none() && !keepdims {
+                let n = read_vec::<B8>(&x).iter().filter(|v| v.0 != 0).count();
+                return Ok(Value::Int(n as i64));
+            }
+            // Per axis: the sum of the elements' truth values, as int64.
+            let flags = crate::arrays::elem::cast(
+                &crate::arrays::elem::cast(&x, DType::Bool)?,
+                DType::I64,
+            )?;
+            let r = crate::arrays::reduce::reduce("sum", &flags, axis)?;
+            let r = match r {
+                crate::arrays::reduce::Reduced::Array(a) => a,
+                crate::arrays::reduce::Reduced::Scalar(s) => crate::arrays::elem::scalar_array(s),
+            };
+            if !keepdims {
+                return Ok(Value::Array(Box::new(r)));
+            }
+            let mut shape: Vec<isize> = x.shape.iter().map(|&n| n as isize).collect();
+            match axis {
+                Some(k) => shape[crate::arrays::reduce::norm_axis(k, x.ndim())?] = 1,
+                None => shape.iter_mut().for_each(|n| *n = 1),
+            }
+            Ok(Value::Array(Box::new(crate::py::ndarray_methods::reshape(
+                &r, &shape,
+            )?)))
         },
     );
     m.def(
         Function,
         "unique",
         "ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True, sorted=True",
-        "The sorted unique elements of an array (flattened).",
+        "The sorted unique elements of the flattened array, with first indices, inverse and counts as asked.",
         |rt, b| {
             if let Some(r) = crate::py::records::RecordArray::of(arg(&b, 0)) {
                 return crate::py::records::unique(r);
             }
-            let x = crate::py::ndarray_methods::ravel(&to_ndarray(rt, arg(&b, 0))?)?;
-            let s = sort(&x, false)?;
-            let out = with_dtype!(s.dtype, T => {
-                let mut v = read_vec::<T>(&s);
-                v.dedup_by(|p, q| p == q);
-                crate::arrays::elem::from_vec(&[v.len()], &v)?
-            });
-            Ok(Value::Array(Box::new(out)))
+            if b[4].as_ref().is_some_and(|v| !v.is_none()) {
+                return Err(PyErr::not_implemented(
+                    "np.unique with axis= is not supported in nbcuda (only the flattened array)",
+                ));
+            }
+            let mut flag = |i: usize, default: bool| match &b[i] {
+                Some(v) => rt.truthy(v),
+                None => Ok(default),
+            };
+            let wants = crate::numpy::sorting::UniqueWants {
+                index: flag(1, false)?,
+                inverse: flag(2, false)?,
+                counts: flag(3, false)?,
+                equal_nan: flag(5, true)?,
+            };
+            crate::numpy::sorting::unique(&to_ndarray(rt, arg(&b, 0))?, &wants)
         },
     );
     m.def(
@@ -393,57 +446,22 @@ pub fn comparisons(m: &Module) {
         Function,
         "sort",
         "a, axis=-1, kind=None, order=None, *, stable=None",
-        "A sorted copy (along the last axis).",
+        "A sorted copy along `axis` (the last by default; None sorts the flattened array).",
         |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
-            Ok(Value::Array(Box::new(sort(&x, false)?)))
+            Ok(Value::Array(Box::new(sort_axis(&x, &b[1], false)?)))
         },
     );
     m.def(
         Function,
         "argsort",
         "a, axis=-1, kind=None, order=None, *, stable=None",
-        "Indices that sort the last axis.",
+        "Indices that sort along `axis` (the last by default; None for the flattened array).",
         |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
-            Ok(Value::Array(Box::new(sort(&x, true)?)))
+            Ok(Value::Array(Box::new(sort_axis(&x, &b[1], true)?)))
         },
     );
-}
-
-fn sort(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
-    let x = if x.ndim() == 0 {
-        expand(x, 0)
-    } else {
-        x.clone()
-    };
-    let len = *x.shape.last().unwrap_or(&1);
-    let v = read_vec::<f64>(&x);
-    let src = crate::arrays::elem::contiguous_copy(&x)?;
-    let out = new_array(&x.shape, if arg_only { DType::I64 } else { x.dtype })?;
-    // Rows are the unit of interruption (a comparator that gives up would break sort_by's
-    // total-order contract); a pending interrupt skips the remaining rows.
-    let stop = crate::arrays::interrupt::flag();
-    let cmp = |a: f64, b: f64| {
-        a.partial_cmp(&b)
-            .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
-    };
-    with_dtype!(out.dtype, T => {
-        let o = out.buf.typed_mut::<T>(0, v.len());
-        let orig = read_vec::<T>(&src);
-        for (r, row) in v.chunks(len.max(1)).enumerate() {
-            if crate::arrays::interrupt::pending(&stop) {
-                break;
-            }
-            let mut idx: Vec<usize> = (0..row.len()).collect();
-            idx.sort_by(|&i, &j| cmp(row[i], row[j]));
-            for (k, &i) in idx.iter().enumerate() {
-                o[r * len + k] = if arg_only { T::from_i128(i as i128) } else { orig[r * len + i] };
-            }
-        }
-    });
-    crate::arrays::interrupt::check()?;
-    Ok(out)
 }
 
 /// `np.tile(A, reps)`: `A` and `reps` padded with leading ones to the same length, each

@@ -6,7 +6,8 @@
 //! | `complex_funcs.rs` | `np.real`, `np.imag` and `np.angle` (with `deg=`) on Python numbers, NumPy scalars, sequences and arrays, real or complex. |
 //! | `funcs.rs` | The functions of the `numpy` module: creation, shape manipulation, joining, selection, comparisons of whole arrays (ufuncs and reductions live in [`crate::numpy::ufuncs`]). |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
-//! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, sorting, dtype helpers and array properties as functions. |
+//! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
+//! | `sorting.rs` | Sorting along any axis, `np.unique`'s optional outputs, and a histogram's weighted and density values. |
 //! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint, shuffle, permutation and choice), so seeded results equal NumPy's bit for bit. |
 //! | `random_generator.rs` | `np.random.default_rng`'s `Generator` on NumPy's stream: SeedSequence, PCG64, Lemire's bounded integers, shuffles and `permutation`. |
@@ -27,6 +28,7 @@ pub mod misc;
 pub mod pyfunc;
 pub mod random;
 pub mod random_generator;
+pub mod sorting;
 pub mod testing;
 pub mod ufunc_object;
 pub mod ufuncs;

@@ -396,7 +396,13 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
             let Value::Builtin(b) = &f else {
                 return Err(PyErr::internal("np.sort is not a builtin"));
             };
-            let sorted = (b.f)(rt, Args::new(vec![Value::Array(Box::new(a.clone()))]))?;
+            let mut pos = vec![Value::Array(Box::new(a.clone()))];
+            pos.extend(args.pos.iter().cloned());
+            let call = Args {
+                pos,
+                kw: args.kw.clone(),
+            };
+            let sorted = (b.f)(rt, call)?;
             if let Value::Array(ref s) = sorted {
                 crate::arrays::elem::copy_into(a, s)?;
             }

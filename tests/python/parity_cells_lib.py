@@ -570,4 +570,20 @@ import numpy as np
 print(np.float64 is np.double, np.int_ is np.int64, np.intp is np.int64, np.longlong is np.int64, np.bool_ is np.bool)
 print(np.single is np.float32, np.cdouble is np.complex128, np.uint is np.uint64, np.float32 is np.float64)
 """),
+    ("np_sort_unique_histogram_options", """
+import numpy as np
+a=np.array([[3,1,2],[9,7,8]])
+print(np.sort(a,axis=0)); print(np.sort(a,axis=None)); print(np.argsort(a,axis=0)); print(np.sort(a, axis=1))
+b=np.array([[3,1,1],[2,3,np.nan],[np.nan,0,3]])
+print(np.unique(b, return_index=True, return_inverse=True, return_counts=True))
+print(np.unique([2,1,2,5], return_counts=True))
+print(np.unique(b, equal_nan=False))
+print(np.histogram([1,2,2,3,4], bins=3, weights=[1,2,3,4,5]))
+print(np.histogram([1,2,2,3,4], bins=3, density=True))
+print(np.histogram([1,2,2,3,4], bins=[0,1,3,5], weights=np.array([1,2,3,4,5]), density=True))
+print(np.histogram([1,2,2,3,4], bins=3, weights=np.array([1,2,3,4,5],dtype=np.int32)))
+print(np.count_nonzero([[0,1,2],[0,0,3]], axis=0), np.count_nonzero([[0,1,2],[0,0,3]], axis=1, keepdims=True), np.count_nonzero([[0,1,2],[0,0,3]]))
+c = np.array([[5, 2], [1, 4]]); c.sort(axis=0); print(c)
+print(np.unique(np.array([[1, 1], [2, 7]])))
+"""),
 ]
