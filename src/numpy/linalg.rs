@@ -7,6 +7,7 @@
 //! A singular matrix raises `LinAlgError('Singular matrix')`; the class is installed by
 //! the engine (exception classes are interpreter objects).
 
+use crate::numpy::funcs::arg;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
@@ -292,12 +293,6 @@ fn matrix_norm(x: &NdArray, data: &[f64], ord: Option<OrdArg>) -> PyResult<Value
 }
 
 /// The `numpy.linalg` module (without its exception class, which the engine adds).
-/// Bound argument `i`, None where it was left out.
-fn arg(b: &[Option<Value>], i: usize) -> &Value {
-    const NONE: &Value = &Value::None;
-    b[i].as_ref().unwrap_or(NONE)
-}
-
 pub fn module() -> Rc<Module> {
     let m = Module::new("numpy.linalg", "Linear algebra: norm, det, inv, solve.");
     m.def(

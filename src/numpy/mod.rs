@@ -4,7 +4,8 @@
 //! | file | holds |
 //! |---|---|
 //! | `complex_funcs.rs` | `np.real`, `np.imag` and `np.angle` (with `deg=`) on Python numbers, NumPy scalars, sequences and arrays, real or complex. |
-//! | `funcs.rs` | The functions of the `numpy` module: creation, shape manipulation, joining, selection, comparisons of whole arrays (ufuncs and reductions live in [`crate::numpy::ufuncs`]). |
+//! | `creation.rs` | Array creation: `array`/`asarray` and their layout variants, `copy`, `arange`, `linspace`, `zeros`/`ones`/`empty` (and `_like`), `full`, `full_like`, `eye`. |
+//! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
 //! | `sorting.rs` | Sorting along any axis, `np.unique`'s optional outputs, and a histogram's weighted and density values. |
@@ -21,6 +22,7 @@
 //! `testing`).
 
 pub mod complex_funcs;
+pub mod creation;
 pub mod funcs;
 pub mod limits;
 pub mod linalg;
