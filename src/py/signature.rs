@@ -468,6 +468,28 @@ impl Params {
                 )
             });
         }
+        self.check_keywords(name, args, |k, i| {
+            format!("argument for {name}() given by name ('{k}') and position (position {i})")
+        })?;
+        for (i, p) in self.params.iter().enumerate() {
+            if !p.optional && !self.given(args, i) {
+                return err(format!(
+                    "{name}() missing required argument '{}' (pos {i})",
+                    p.name
+                ));
+            }
+        }
+        Ok(())
+    }
+    /// Each keyword names a parameter not already filled by position (`twice` words that
+    /// error, given the keyword and the position), or lands in `**kwargs`.
+    fn check_keywords(
+        &self,
+        name: &str,
+        args: &Args,
+        twice: impl Fn(&str, usize) -> String,
+    ) -> PyResult<()> {
+        let n = args.pos.len();
         for (k, _) in &args.kw {
             match self
                 .params
@@ -475,21 +497,15 @@ impl Params {
                 .position(|p| p.kind != Kind::PosOnly && p.name == &**k)
             {
                 Some(i) if i < n && self.params[i].kind != Kind::KwOnly => {
-                    return err(format!(
-                        "argument for {name}() given by name ('{k}') and position (position {i})"
-                    ))
+                    return Err(PyErr::type_error(twice(k, i)))
                 }
                 Some(_) => {}
                 None if self.varkw => {}
-                None => return err(format!("{name}() got an unexpected keyword argument '{k}'")),
-            }
-        }
-        for (i, p) in self.params.iter().enumerate() {
-            if !p.optional && !self.given(args, i) {
-                return err(format!(
-                    "{name}() missing required argument '{}' (pos {i})",
-                    p.name
-                ));
+                None => {
+                    return Err(PyErr::type_error(format!(
+                        "{name}() got an unexpected keyword argument '{k}'"
+                    )))
+                }
             }
         }
         Ok(())
@@ -511,22 +527,9 @@ impl Params {
         if n > maxpos && !self.varargs {
             return err(count("at most", maxpos));
         }
-        for (k, _) in &args.kw {
-            match self
-                .params
-                .iter()
-                .position(|p| p.kind != Kind::PosOnly && p.name == &**k)
-            {
-                Some(i) if i < n && self.params[i].kind != Kind::KwOnly => {
-                    return err(format!(
-                        "{name}() got multiple values for keyword argument '{k}'"
-                    ))
-                }
-                Some(_) => {}
-                None if self.varkw => {}
-                None => return err(format!("{name}() got an unexpected keyword argument '{k}'")),
-            }
-        }
+        self.check_keywords(name, args, |k, _| {
+            format!("{name}() got multiple values for keyword argument '{k}'")
+        })?;
         let missing =
             (0..self.params.len()).any(|i| !self.params[i].optional && !self.given(args, i));
         if missing {
