@@ -74,7 +74,7 @@ fn sorting_many_rows_stops_between_rows() {
     flag.store(true, Ordering::SeqCst);
     let r = (sort.f)(&mut rt, Args::new(vec![Value::Array(Box::new(m))]));
     assert_eq!(
-        r.err().map(|e| e.ename).as_deref(),
+        r.err().map(|e| e.ename.clone()).as_deref(),
         Some("KeyboardInterrupt")
     );
     assert!(!flag.load(Ordering::SeqCst));

@@ -126,7 +126,7 @@ fn a_missing_nvrtc_names_the_package_to_install() {
     // inspect_asm() raises it as a Python error with the same advice in the hint.
     let e = nbcuda::numba::inspect_asm::nvrtc_error(msg.clone());
     assert_eq!(e.ename, "RuntimeError");
-    assert!(e.hint.unwrap().contains("nvidia-cuda-nvrtc-cu12"));
+    assert!(e.hint.as_ref().unwrap().contains("nvidia-cuda-nvrtc-cu12"));
     // Other failures (a compile error) keep NVRTC's log and get no install hint.
     let other = nbcuda::numba::inspect_asm::nvrtc_error("NVRTC could not compile x".into());
     assert!(other.hint.is_none());

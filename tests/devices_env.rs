@@ -43,7 +43,7 @@ fn environment_selects_device_and_capacity() {
             "{}",
             e.message
         );
-        assert!(e.hint.unwrap().contains("NBCUDA_DEVICE=cpu"));
+        assert!(e.hint.as_ref().unwrap().contains("NBCUDA_DEVICE=cpu"));
         // Every later cell says the same; the end-of-cell hook does not fail.
         let again = call(&mut rt, &m, "device_array", Args::new(vec![Value::Int(4)])).unwrap_err();
         assert_eq!(again.ename, "CudaSupportError");
@@ -81,6 +81,7 @@ fn environment_selects_device_and_capacity() {
     assert_eq!(e.ename, "CudaAPIError");
     assert!(e
         .hint
+        .as_ref()
         .unwrap()
         .contains("requested 1600000 bytes, 1048576 bytes free of 1048576 bytes total"));
     std::env::remove_var("NBCUDA_DEVICE");

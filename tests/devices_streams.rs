@@ -307,7 +307,7 @@ fn pinned_context_used_as_array_explains_itself() {
     let e = call(&mut rt, &m, "to_device", Args::new(vec![ctx.clone()])).unwrap_err();
     assert_eq!(e.ename, "TypeError");
     assert!(e.message.contains("context manager"));
-    assert!(e.hint.unwrap().contains("pinned_array"));
+    assert!(e.hint.as_ref().unwrap().contains("pinned_array"));
 }
 
 #[test]

@@ -21,9 +21,27 @@ pub struct Frame {
     pub function: String,
 }
 
-/// A Python exception.
+/// A Python exception. Boxed: every `PyResult` the interpreter passes back up its calls
+/// is then the size of its value, not of an exception, so the success path copies little.
 #[derive(Clone, Debug)]
-pub struct PyErr {
+pub struct PyErr(Box<ErrorData>);
+
+impl std::ops::Deref for PyErr {
+    type Target = ErrorData;
+    fn deref(&self) -> &ErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for PyErr {
+    fn deref_mut(&mut self) -> &mut ErrorData {
+        &mut self.0
+    }
+}
+
+/// What a [`PyErr`] holds.
+#[derive(Clone, Debug)]
+pub struct ErrorData {
     /// The Python class name: `TypeError`, `CudaAPIError`, `TypingError`, ...
     pub ename: String,
     pub message: String,
@@ -71,14 +89,14 @@ pub struct UserException {
 
 impl PyErr {
     pub fn new(ename: &str, message: impl Into<String>) -> PyErr {
-        PyErr {
+        PyErr(Box::new(ErrorData {
             ename: ename.to_string(),
             message: message.into(),
             frames: Vec::new(),
             hint: None,
             user: None,
             obj: None,
-        }
+        }))
     }
 
     /// An exception whose `args` are `args` (its message is their str, as CPython's is).
