@@ -246,6 +246,7 @@ fn decorated(
         local_names: Default::default(),
         declared: Default::default(),
         attrs: Default::default(),
+        compiled: Default::default(),
     });
     nbcuda::interp::expr::call_value(
         rt,

@@ -121,7 +121,7 @@ fn out_of_memory_is_a_cuda_api_error_with_sizes() {
         e.message,
         "[2] Call to cuMemAlloc results in CUDA_ERROR_OUT_OF_MEMORY"
     );
-    let hint = e.hint.unwrap();
+    let hint = e.hint.as_ref().unwrap();
     assert!(
         hint.contains(&format!("requested {} bytes", total * 8)),
         "{hint}"
@@ -331,7 +331,7 @@ fn free_then_use_names_the_cell() {
         "{}",
         e.message
     );
-    assert!(e.hint.unwrap().contains("cuda.device_array"));
+    assert!(e.hint.as_ref().unwrap().contains("cuda.device_array"));
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn arithmetic_on_device_arrays_is_a_type_error() {
         e.message,
         "unsupported operand type(s) for +: 'DeviceNDArray' and 'DeviceNDArray' (device arrays have no arithmetic operators on real Numba)"
     );
-    assert!(e.hint.unwrap().contains("CuPy"));
+    assert!(e.hint.as_ref().unwrap().contains("CuPy"));
 }
 
 #[test]

@@ -281,12 +281,14 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
         Expr::Dict(d) => {
             let mut dict = Dict::default();
             for item in &d.items {
+                // CPython's order: a key, then its value.
+                let k = match &item.key {
+                    Some(k) => Some(eval(rt, ctx, k)?),
+                    None => None,
+                };
                 let v = eval(rt, ctx, &item.value)?;
-                match &item.key {
-                    Some(k) => {
-                        let k = eval(rt, ctx, k)?;
-                        ops::dict_set(rt, &mut dict, k, v)?;
-                    }
+                match k {
+                    Some(k) => ops::dict_set(rt, &mut dict, k, v)?,
                     None => match crate::interp::collections_dicts::dict_of(&v) {
                         Some(other) => {
                             for (k, v) in other.borrow().items() {
@@ -578,6 +580,9 @@ pub fn call_function(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Val
 }
 
 fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<Value> {
+    if let Some(code) = crate::interp::slots::code_of(f) {
+        return crate::interp::slots::run_call(rt, f, code, args);
+    }
     // Sized for every local up front: the body binds them one by one, and growing the
     // table on the way costs more than the call itself for small functions.
     let names = crate::py::function::Names::with_capacity_and_hasher(
@@ -587,17 +592,7 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
     let locals: crate::py::function::Scope = Rc::new(RefCell::new(names));
     params::bind_params(f, args, &mut locals.borrow_mut())?;
     // Only methods need their class and first parameter (for zero-argument super()).
-    let class = f.class_cell.borrow().as_ref().and_then(|w| w.upgrade());
-    let kind = match class {
-        Some(class) => match params::first_param(f) {
-            Some(self_param) => crate::interp::frame::ScopeKind::Method {
-                class: Value::Object(class),
-                self_param: self_param.into(),
-            },
-            None => crate::interp::frame::ScopeKind::Plain,
-        },
-        None => crate::interp::frame::ScopeKind::Plain,
-    };
+    let kind = crate::interp::slots::method_kind(f).unwrap_or_default();
     let mut ctx = Ctx {
         locals: Some(locals),
         globals: f.globals.clone(),

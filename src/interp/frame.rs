@@ -52,6 +52,30 @@ fn bind(scope: &Scope, name: &str, value: Value, keys: Option<&NameSet>) {
     drop(old);
 }
 
+/// Attach a frame's position to an error, once per frame: the innermost node that
+/// locates it wins, and a frame already named by the error's last entry adds nothing.
+pub fn locate_in(
+    origin: &Rc<str>,
+    fname: &Rc<str>,
+    source: &Rc<str>,
+    mut err: PyErr,
+    range: TextRange,
+) -> PyErr {
+    let same = err.frames.last().is_some_and(|f| {
+        *f.origin == **origin && *f.function == **fname && Rc::ptr_eq(&f.source, source)
+    });
+    if !same {
+        err.frames.push(Frame {
+            origin: origin.to_string(),
+            source: source.clone(),
+            start: range.start().to_usize(),
+            end: range.end().to_usize(),
+            function: fname.to_string(),
+        });
+    }
+    err
+}
+
 /// One activation: a cell (module level) or a function call.
 pub struct Ctx {
     /// Function locals; None at module level, where globals are the locals.
@@ -101,22 +125,8 @@ impl Ctx {
     }
 
     /// Attach this frame's position to an error, once per frame.
-    pub fn locate(&self, mut err: PyErr, range: TextRange) -> PyErr {
-        let same = err.frames.last().is_some_and(|f| {
-            *f.origin == *self.origin
-                && *f.function == *self.fname
-                && Rc::ptr_eq(&f.source, &self.source)
-        });
-        if !same {
-            err.frames.push(Frame {
-                origin: self.origin.to_string(),
-                source: self.source.clone(),
-                start: range.start().to_usize(),
-                end: range.end().to_usize(),
-                function: self.fname.to_string(),
-            });
-        }
-        err
+    pub fn locate(&self, err: PyErr, range: TextRange) -> PyErr {
+        locate_in(&self.origin, &self.fname, &self.source, err, range)
     }
 
     pub fn lookup(&self, name: &str) -> Option<Value> {

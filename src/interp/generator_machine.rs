@@ -50,7 +50,7 @@ impl Source {
         Ok(Source::Items(ops::iterate(rt, &v)?.into_iter()))
     }
 
-    fn next(&mut self, rt: &mut Runtime) -> PyResult<Option<Value>> {
+    pub(crate) fn next(&mut self, rt: &mut Runtime) -> PyResult<Option<Value>> {
         match self {
             Source::Items(it) => Ok(it.next()),
             Source::Range { next, step, left } => {

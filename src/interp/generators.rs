@@ -28,8 +28,14 @@ use crate::py::exceptions::ExcClass;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Object, Value};
 
+/// The step of a generator expression compiled to native closures (`slots_genexpr.rs`):
+/// the next value, or None when exhausted.
+pub type NativeStep = Box<dyn FnMut(&mut Runtime) -> PyResult<Option<Value>>>;
+
 enum State {
     Ready(Box<Machine>),
+    /// A compiled generator expression.
+    Native(NativeStep),
     Running,
     /// Finished, with the value its `return` gave until `yield from` takes it.
     Done(Value),
@@ -41,6 +47,8 @@ pub struct Generator {
     name: String,
     qualname: String,
     state: RefCell<State>,
+    /// Resumed at least once: a just-started generator can only be sent None.
+    started: std::cell::Cell<bool>,
 }
 
 /// The generator `v` is, if it is one.
@@ -90,11 +98,22 @@ pub fn from_expression(rt: &mut Runtime, ctx: &mut Ctx, g: &ast::ExprGenerator) 
 }
 
 fn make(m: Machine, name: &str, qualname: &str) -> Value {
+    make_state(State::Ready(Box::new(m)), name, qualname)
+}
+
+/// A generator expression whose steps are compiled code (the first iterable already
+/// evaluated by the caller, as for [`from_expression`]).
+pub fn from_native(step: NativeStep, qualname: &str) -> Value {
+    make_state(State::Native(step), "<genexpr>", qualname)
+}
+
+fn make_state(state: State, name: &str, qualname: &str) -> Value {
     Value::Object(Rc::new_cyclic(|this| Generator {
         this: this.clone(),
         name: name.to_string(),
         qualname: qualname.to_string(),
-        state: RefCell::new(State::Ready(Box::new(m))),
+        state: RefCell::new(state),
+        started: Default::default(),
     }))
 }
 
@@ -117,9 +136,23 @@ impl Generator {
     }
 
     fn resume(&self, rt: &mut Runtime, sent: Value) -> PyResult<Step> {
+        self.started.set(true);
         let state = std::mem::replace(&mut *self.state.borrow_mut(), State::Running);
         let mut m = match state {
             State::Ready(m) => m,
+            State::Native(mut step) => {
+                // A generator expression's yields discard what is sent.
+                drop(sent);
+                let result = crate::interp::expr::enter_frame(rt, |rt| step(rt));
+                *self.state.borrow_mut() = match &result {
+                    Ok(Some(_)) => State::Native(step),
+                    _ => State::Done(Value::None),
+                };
+                return result.map(|v| match v {
+                    Some(v) => Step::Yield(v),
+                    None => Step::Return(Value::None),
+                });
+            }
             State::Running => {
                 *self.state.borrow_mut() = State::Running;
                 return Err(PyErr::value_error("generator already executing"));
@@ -221,9 +254,9 @@ impl Object for Generator {
                 "Resume the generator, making the paused yield evaluate to value.",
                 |g, rt, a| {
                     let v = a.pos.first().cloned().unwrap_or(Value::None);
-                    if !v.is_none()
-                        && matches!(&*g.state.borrow(), State::Ready(m) if m.not_started())
-                    {
+                    let just_started = !g.started.get()
+                        && matches!(&*g.state.borrow(), State::Ready(_) | State::Native(_));
+                    if !v.is_none() && just_started {
                         return Err(PyErr::type_error(
                             "can't send non-None value to a just-started generator",
                         ));

@@ -362,11 +362,31 @@ pub fn run_timeit(
     // existing objects is visible, as in IPython).
     let mut inner = ctx.nested_scope();
     let ctx = &mut inner;
+    let stmts = parse_snippet(stmt)?;
+    // A setup's positions index into its own text, so only a lone statement is compiled.
+    let code = match setup.trim().is_empty() {
+        true => crate::interp::slots::compile_timeit(ctx, &stmts, stmt),
+        false => None,
+    };
+    if let Some(code) = code {
+        let enclosing = ctx.enclosing.clone();
+        let mut slots = crate::interp::slots::call_slots(&code);
+        let mut frame = crate::interp::slots::timeit_frame(&code, ctx, &enclosing, &mut slots);
+        let mut run_once = |rt: &mut Runtime, n: u64| -> PyResult<f64> {
+            let start = std::time::Instant::now();
+            for _ in 0..n {
+                rt.check_interrupt()?;
+                crate::interp::slots::run_timeit_body(rt, &mut frame)?;
+            }
+            Ok(start.elapsed().as_secs_f64())
+        };
+        let result = timeit(rt, opts, &mut run_once)?;
+        return report_timeit(rt, opts, label, result);
+    }
     if !setup.trim().is_empty() {
         let s = parse_snippet(setup)?;
         run_snippet(rt, ctx, setup, &s)?;
     }
-    let stmts = parse_snippet(stmt)?;
     let mut run_once = |rt: &mut Runtime, n: u64| -> PyResult<f64> {
         let start = std::time::Instant::now();
         for _ in 0..n {
@@ -376,6 +396,16 @@ pub fn run_timeit(
         Ok(start.elapsed().as_secs_f64())
     };
     let result = timeit(rt, opts, &mut run_once)?;
+    report_timeit(rt, opts, label, result)
+}
+
+/// Print a `%timeit` result as IPython does and record it for `%timeit_chart`.
+fn report_timeit(
+    rt: &mut Runtime,
+    opts: &crate::interp::timing::TimeitOptions,
+    label: &str,
+    result: crate::interp::timing::TimeitResult,
+) -> PyResult<Value> {
     let (best, worst) = (result.best(), result.worst());
     if !opts.quiet {
         if worst > 4.0 * best && best > 0.0 && worst > 1e-6 {

@@ -53,6 +53,13 @@
 //! | `re_syntax.rs` | CPython's `re.error` messages and positions for common pattern mistakes (unclosed group or set, stray `)`, nothing or too much to repeat, bad escape, a backreference to a missing or open group). |
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `scopes.rs` | A function's local names, decided once per definition as CPython's compiler does, so that reading one before it is bound raises `UnboundLocalError`. |
+//! | `slots.rs` | The fast path: function bodies and `%timeit` statements compiled once into closures over numbered local slots (frames, the gate that leaves everything else to the walker, calls). |
+//! | `slots_call.rs` | Calls in compiled bodies: arguments, `append`/`add` without a bound method, frame builtins on a snapshot. |
+//! | `slots_fstring.rs` | f-strings in compiled bodies, formatted as the walker formats them. |
+//! | `slots_genexpr.rs` | Generator expressions in compiled code: one `for`, a body that needs none of the enclosing body's slots, run lazily on its own frame. |
+//! | `slots_handlers.rs` | `try`, `with` and bare `raise` in compiled bodies; `except ... as name` unbinds the name afterwards, as in CPython. |
+//! | `slots_expr.rs` | Expressions and comprehensions compiled with the walker's semantics (comprehension variables in hidden slots). |
+//! | `slots_stmt.rs` | Statements and assignment targets compiled with the walker's semantics. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
 //! | `shell.rs` | Shell escapes as ipykernel runs them: `!cmd` streamed into the cell with `_exit_code`, `x = !cmd` and `!!cmd` captured as lines, IPython's `{expr}`/`$name` interpolation, and the interruptible child processes behind them and `%%bash`. |
 //! | `shell_magics.rs` | The magics about the shell and files: `%%bash`, `%%sh`, `%%writefile`, `%run`, `%pwd`, `%cd`, `%env`, and `exit`/`quit` with ipykernel's `ask_exit` payload. |
@@ -119,6 +126,13 @@ pub mod scopes;
 pub mod sets;
 pub mod shell;
 pub mod shell_magics;
+pub mod slots;
+pub mod slots_call;
+pub mod slots_expr;
+pub mod slots_fstring;
+pub mod slots_genexpr;
+pub mod slots_handlers;
+pub mod slots_stmt;
 pub mod stat_result;
 pub mod stmt;
 pub mod str_methods;

@@ -95,19 +95,18 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
                 }
             }
         }
+        Stmt::For(_) | Stmt::While(_) if ctx.locals.is_none() => {
+            if let Some(flow) = crate::interp::slots::run_module_loop(rt, ctx, s) {
+                return flow;
+            }
+            return match s {
+                Stmt::For(f) => exec_for(rt, ctx, f),
+                Stmt::While(w) => exec_while(rt, ctx, w),
+                _ => Ok(Flow::Normal),
+            };
+        }
         Stmt::For(f) => return exec_for(rt, ctx, f),
-        Stmt::While(w) => loop {
-            rt.check_interrupt()?;
-            let t = eval(rt, ctx, &w.test)?;
-            if !ops::truthy(rt, &t)? {
-                return exec_block(rt, ctx, &w.orelse);
-            }
-            match exec_block(rt, ctx, &w.body)? {
-                Flow::Break => break,
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                _ => {}
-            }
-        },
+        Stmt::While(w) => return exec_while(rt, ctx, w),
         Stmt::Break(_) => return Ok(Flow::Break),
         Stmt::Continue(_) => return Ok(Flow::Continue),
         Stmt::Pass(_) => {}
@@ -139,6 +138,9 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
                 match t {
                     Expr::Name(n) => {
                         if !ctx.delete(n.id.as_str()) {
+                            if ctx.is_static_local(n.id.as_str()) {
+                                return Err(crate::interp::slots::unbound(n.id.as_str()));
+                            }
                             return Err(PyErr::name_error(format!(
                                 "name '{}' is not defined",
                                 n.id
@@ -277,6 +279,21 @@ pub fn to_exception(rt: &mut Runtime, v: &Value) -> PyResult<PyErr> {
     Err(PyErr::type_error(
         "exceptions must derive from BaseException",
     ))
+}
+
+fn exec_while(rt: &mut Runtime, ctx: &mut Ctx, w: &ast::StmtWhile) -> PyResult<Flow> {
+    loop {
+        rt.check_interrupt()?;
+        let t = eval(rt, ctx, &w.test)?;
+        if !ops::truthy(rt, &t)? {
+            return exec_block(rt, ctx, &w.orelse);
+        }
+        match exec_block(rt, ctx, &w.body)? {
+            Flow::Break => return Ok(Flow::Normal),
+            Flow::Return(v) => return Ok(Flow::Return(v)),
+            _ => {}
+        }
+    }
 }
 
 /// A `for` loop over items pulled one at a time (None: exhausted), with its `else`.
@@ -641,5 +658,6 @@ pub fn make_function(
         local_names,
         declared: Rc::new(declared),
         attrs: Default::default(),
+        compiled: Default::default(),
     })
 }

@@ -62,6 +62,9 @@ pub struct Function {
     /// and `__name__`/`__qualname__`/`__doc__`/`__module__` once reassigned (as
     /// `functools.wraps` does; those are not part of `__dict__`).
     pub attrs: RefCell<Vec<(String, Value)>>,
+    /// The body compiled for the interpreter's fast path on first call (an
+    /// `interp::slots::Code`; `py` cannot name it), or None when the walker runs it.
+    pub compiled: std::cell::OnceCell<Option<Rc<dyn std::any::Any>>>,
 }
 
 impl Function {

@@ -71,6 +71,7 @@ pub fn functions(
                 local_names: Default::default(),
                 declared: Default::default(),
                 attrs: Default::default(),
+                compiled: Default::default(),
             });
             out.insert(name, f);
         }

@@ -563,3 +563,177 @@ t = 'a\r\nb\rc\nd\x0be\x0cf\x1cg\x85h\u2028i\n\n'
 print(t.splitlines(), t.splitlines(True), ''.splitlines(True), 'x\n'.splitlines(keepends=True), 'x'.splitlines(True))
 """),
 ]
+
+# Point 1: function bodies and %timeit statements run compiled (interp/slots*.rs); each
+# cell pins a rule of CPython's scoping or evaluation order that compiling must keep.
+FUNCTION_BODIES = [
+    ("fn_unbound_and_deleted_locals", """
+def reads_first(flag):
+    if flag:
+        v = 1
+    return v
+def deletes():
+    del w
+for call in (lambda: reads_first(True), lambda: reads_first(False), deletes):
+    try:
+        print(call())
+    except NameError as e:
+        print(type(e).__name__, e)
+"""),
+    ("fn_comprehension_scopes", """
+def scopes(x):
+    i = 'outer'
+    a = [i * 2 for i in range(3)]
+    b = [(i, j) for i in range(3) for j in range(i, 3) if j != 1]
+    c = {k: [k * m for m in range(2)] for k in 'ab'}
+    s = {n % 3 for n in range(10)}
+    x = [x for x in x]
+    return i, a, b, c, s, x
+print(scopes([3, 4]))
+"""),
+    ("fn_walrus_unpack_loops", """
+def shapes(rows):
+    out = []
+    for k, (name, *dims) in enumerate(rows):
+        if (n := len(dims)) > 1:
+            out.append((k, name, n, dims))
+        else:
+            continue
+    first, *_, last = range(5)
+    a = b = [first, last]
+    a += [0]
+    i = 0
+    while i < 10:
+        i += 3
+        if i == 9:
+            break
+    else:
+        i = -1
+    return out, a, b, i, n
+print(shapes([('p', 1), ('q', 2, 3), ('r', 4, 5, 6)]))
+"""),
+    ("fn_exec_eval_locals_snapshot", """
+def snap():
+    x = 1
+    exec('x = 2')
+    y = eval('x + 10')
+    return x, y, sorted(locals())
+print(snap())
+"""),
+    ("fn_globals_and_defaults", """
+counter = 0
+def bump(by=1, *rest, scale=2, **extra):
+    global counter
+    counter += by * scale
+    return counter, rest, extra
+print(bump(), bump(3, 4, 5, scale=1, tag='t'), counter)
+try:
+    bump(scale=1, by=2, oops=3, by2=4)
+    bump(1, by=2)
+except TypeError as e:
+    print(e)
+"""),
+    ("fn_evaluation_order", """
+def order():
+    log = []
+    def note(x):
+        log.append(x)
+        return x
+    d = {note('k1'): note('v1'), note('k2'): note('v2')}
+    t = (note(1), note(2)) < (note(3),)
+    z = note('f') if note(0) else note('g')
+    return log, d, t, z
+print(order())
+"""),
+    ("fn_closure_and_dict_change", """
+def outer():
+    def inner():
+        return v * 2
+    v = 21
+    return inner()
+def grows():
+    d = {1: 1}
+    for k in d:
+        d[k + 1] = 0
+print(outer())
+try:
+    grows()
+except RuntimeError as e:
+    print(e)
+"""),
+    ("timeit_names_stay_local", """
+acc = []
+%timeit -q -n 2 -r 1 zz = acc.append(len(acc))
+print('zz' in globals(), acc)
+"""),
+    ("fn_generator_expressions", """
+def gen(xs, k):
+    a = sum(x * x for x in xs)
+    b = list(x for x in range(5) if x % 2)
+    c = max((len(w), w) for w in ['aa', 'b', 'ccc'])
+    d = sum(x * k for x in xs)
+    e = (y for y in range(3))
+    return a, b, c, d, next(e), list(e), type(e).__name__
+print(gen([1, 2, 3], 10))
+g3 = (i for i in range(3))
+try:
+    g3.send(1)
+except TypeError as e:
+    print(e)
+g3.close()
+print(list(g3), sum(i * i for i in range(1000)))
+def lazy_error():
+    it = (1 / x for x in [1, 0])
+    print(next(it))
+    return list(it)
+lazy_error()
+"""),
+    ("fn_try_with_reraise", """
+class Quiet:
+    def __enter__(self):
+        print('enter')
+        return 5
+    def __exit__(self, *a):
+        print('exit', a[0].__name__ if a[0] else None)
+        return True
+def handlers():
+    try:
+        1 / 0
+    except ZeroDivisionError as e:
+        r = repr(e)
+    try:
+        print(e)
+    except NameError as e2:
+        print(e2)
+    try:
+        try:
+            raise ValueError('a')
+        except ValueError:
+            raise
+    except ValueError as e3:
+        r += str(e3.args)
+    finally:
+        print('finally')
+    with Quiet() as v:
+        print(v)
+        raise KeyError(1)
+    return r
+print(handlers())
+"""),
+    ("module_loops_and_fstrings", """
+total = 0
+for i in range(10):
+    total += i
+    if i == 5:
+        break
+else:
+    total = -1
+print(total, i)
+while total > 0:
+    total -= 4
+def fs(x):
+    return f'{x:.2f} {x!r:>8} {x=} {"q"}'
+print(total, [f'{j:>3}|{j!r}|{j=}' for j in range(2)], fs(2.5))
+"""),
+
+]

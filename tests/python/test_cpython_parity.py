@@ -15,10 +15,10 @@ import nbclient
 import nbformat
 import pytest
 from parity_cells_edges import EDGES
-from parity_cells_lang import CLASSES, GENERATORS, NUMBERS
+from parity_cells_lang import CLASSES, FUNCTION_BODIES, GENERATORS, NUMBERS
 from parity_cells_lib import IPYTHON, NUMPY, STDLIB
 
-CELLS = CLASSES + GENERATORS + NUMBERS + STDLIB + IPYTHON + NUMPY + EDGES
+CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IPYTHON + NUMPY + EDGES
 
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
