@@ -20,6 +20,7 @@ use crate::numba_cuda::hostconv;
 use crate::numba_cuda::stream_objects::parse_stream;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Value, NONE};
 
 /// Install `cuda.cudadrv` (and `cuda.devicearray`) on the built `numba.cuda` module `m`;
@@ -83,13 +84,13 @@ fn devicearray(m: &Module) -> Value {
         }),
     );
     da.set("errmsg_contiguous_buffer", Value::str(ERR_CONTIGUOUS));
-    da.func(
+    da.def(
+        Function,
         "is_contiguous",
-        "is_contiguous(ary)",
-        "Whether an array is C-contiguous, ignoring broadcast (stride 0) and length-1 axes.",
-        |rt, a| {
-            let (shape, strides, itemsize) =
-                host_or_device_layout(rt, a.pos.first().unwrap_or(NONE))?;
+        "ary",
+        "Returns True iff `ary` is C-style contiguous while ignoring broadcasted and 1-sized dimensions.",
+        |rt, b| {
+            let (shape, strides, itemsize) = host_or_device_layout(rt, arg(&b, 0).unwrap_or(NONE))?;
             let mut expect = itemsize as isize;
             for (n, st) in shape.iter().zip(&strides).rev() {
                 if *n > 1 && *st != 0 {
@@ -102,12 +103,13 @@ fn devicearray(m: &Module) -> Value {
             Ok(Value::Bool(true))
         },
     );
-    da.func(
+    da.def(
+        Function,
         "array_core",
-        "array_core(ary)",
-        "The repeated core of a broadcast array: the view without its stride-0 axes.",
-        |_rt, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
+        "ary",
+        "Extract the repeated core of a broadcast array.",
+        |_rt, b| {
+            let v = b.value(0);
             let Value::Array(x) = &v else {
                 return Ok(v);
             };
@@ -122,12 +124,12 @@ fn devicearray(m: &Module) -> Value {
         },
     );
     let to_device = m.get("to_device");
-    da.func(
+    da.def(
+        Function,
         "auto_device",
-        "auto_device(obj, stream=0, copy=True)",
-        "A device array for obj and whether it was copied: device arrays are returned as they are (False), anything else goes through to_device (True).",
-        move |rt, a| {
-            let b = a.bind("auto_device", &["obj", "stream=", "copy="])?;
+        "obj, stream=0, copy=True, user_explicit=False",
+        "Create a DeviceRecord or DeviceArray like obj and optionally copy data from host to device.",
+        move |rt, b| {
             let obj = arg(&b, 0).cloned().unwrap_or(Value::None);
             if obj.downcast::<DeviceNDArray>().is_some() {
                 return Ok(Value::tuple(vec![obj, Value::Bool(false)]));
@@ -140,19 +142,20 @@ fn devicearray(m: &Module) -> Value {
                 other => Value::Array(Box::new(crate::py::ndarray_attrs::to_ndarray(rt, &other)?)),
             };
             let mut args = Args::new(vec![host]);
-            if let Some(s) = arg(&b, 1) {
-                args.kw.push(("stream".into(), s.clone()));
-            }
+            args.kw.push(("stream".into(), b.value(1)));
+            let copy = rt.truthy(&b.value(2))?;
+            args.kw.push(("copy".into(), Value::Bool(copy)));
             let d = rt.call(to_device, args)?;
             Ok(Value::tuple(vec![d, Value::Bool(true)]))
         },
     );
-    da.func(
+    da.def(
+        Function,
         "verify_cuda_ndarray_interface",
-        "verify_cuda_ndarray_interface(obj)",
-        "Raise AttributeError unless obj has what a CUDA ndarray needs: shape, strides, dtype and size.",
-        |rt, a| {
-            let obj = a.pos.first().cloned().unwrap_or(Value::None);
+        "obj",
+        "Verify the CUDA ndarray interface for an obj",
+        |rt, b| {
+            let obj = b.value(0);
             for attr in ["shape", "strides", "dtype", "size"] {
                 let has = match &obj {
                     Value::Array(_) => true,
@@ -240,12 +243,12 @@ fn driver() -> Module {
     for n in ["Stream", "Event", "Context", "Device"] {
         drv.set(n, class("numba.cuda.cudadrv.driver", n));
     }
-    drv.func(
+    drv.def(
+        Function,
         "host_to_device",
-        "host_to_device(dst, src, size, stream=0)",
+        "dst, src, size, stream=0",
         "Copy size bytes from a host array into device memory.",
-        |rt, a| {
-            let b = a.bind("host_to_device", &["dst", "src", "size", "stream="])?;
+        |rt, b| {
             let n = byte_count(arg(&b, 2), "host_to_device")?;
             let dst = device_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "host_to_device")?;
             let src = host_bytes(rt, arg(&b, 1).unwrap_or(NONE), n, "host_to_device")?;
@@ -254,12 +257,12 @@ fn driver() -> Module {
             Ok(Value::None)
         },
     );
-    drv.func(
+    drv.def(
+        Function,
         "device_to_host",
-        "device_to_host(dst, src, size, stream=0)",
+        "dst, src, size, stream=0",
         "Copy size bytes from device memory into a host array.",
-        |rt, a| {
-            let b = a.bind("device_to_host", &["dst", "src", "size", "stream="])?;
+        |rt, b| {
             let n = byte_count(arg(&b, 2), "device_to_host")?;
             let dst = host_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "device_to_host")?;
             let src = device_bytes(rt, arg(&b, 1).unwrap_or(NONE), n, "device_to_host")?;
@@ -268,12 +271,12 @@ fn driver() -> Module {
             Ok(Value::None)
         },
     );
-    drv.func(
+    drv.def(
+        Function,
         "device_to_device",
-        "device_to_device(dst, src, size, stream=0)",
+        "dst, src, size, stream=0",
         "Copy size bytes between device memories.",
-        |rt, a| {
-            let b = a.bind("device_to_device", &["dst", "src", "size", "stream="])?;
+        |rt, b| {
             let n = byte_count(arg(&b, 2), "device_to_device")?;
             let dst = device_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "device_to_device")?;
             let src = device_bytes(rt, arg(&b, 1).unwrap_or(NONE), n, "device_to_device")?;
@@ -285,12 +288,12 @@ fn driver() -> Module {
             Ok(Value::None)
         },
     );
-    drv.func(
+    drv.def(
+        Function,
         "device_memset",
-        "device_memset(dst, val, size, stream=0)",
-        "Set size bytes of device memory to the byte val.",
-        |rt, a| {
-            let b = a.bind("device_memset", &["dst", "val", "size", "stream="])?;
+        "dst, val, size, stream=0",
+        "Memset on the device.",
+        |rt, b| {
             let n = byte_count(arg(&b, 2), "device_memset")?;
             let dst = device_bytes(rt, arg(&b, 0).unwrap_or(NONE), n, "device_memset")?;
             let val = arg(&b, 1).unwrap_or(NONE).as_index()?;
@@ -308,12 +311,13 @@ fn driver() -> Module {
             Ok(Value::None)
         },
     );
-    drv.func(
+    drv.def(
+        Function,
         "device_memory_size",
-        "device_memory_size(devmem)",
-        "The size in bytes of the device memory a device array spans.",
-        |rt, a| {
-            let v = a.pos.first().unwrap_or(NONE);
+        "devmem",
+        "Check the memory size of the device memory.",
+        |rt, b| {
+            let v = arg(&b, 0).unwrap_or(NONE);
             let d = device_memory(rt, v, "device_memory_size")?;
             let (lo, hi) = crate::device::copy::extent(&d.shape, &d.strides, d.dtype.itemsize());
             Ok(Value::Int((hi - lo) as i64))
@@ -325,12 +329,13 @@ fn driver() -> Module {
 fn devices(m: &Module) -> Module {
     let devs = Module::new("numba.cuda.cudadrv.devices", "The devices of this process.");
     let current = m.get("current_context");
-    devs.func(
+    devs.def(
+        Function,
         "get_context",
-        "get_context(devnum=None)",
-        "The current CUDA context (cuda.current_context()).",
-        move |rt, _| match &current {
-            Some(f) => rt.call(f, Args::default()),
+        "devnum=None",
+        "Get the current device or use a device by device number, and return the CUDA context.",
+        move |rt, b| match &current {
+            Some(f) => rt.call(f, Args::new(vec![b.value(0)])),
             None => Err(PyErr::internal("cuda.current_context is missing")),
         },
     );

@@ -267,23 +267,29 @@ pub(crate) fn class(module: &str, name: &str) -> Value {
 
 /// Build the module's memory, stream, event and device functions.
 pub fn build(m: &Module) {
-    m.func("to_device", "to_device(obj, stream=0, copy=True, to=None)",
-        "Allocate a device array like obj and copy obj into it (or into `to=`). Device arrays are returned as they are.",
-        |rt, a| {
-            let b = a.bind("to_device", &["obj", "stream=", "copy=", "to="])?;
+    m.def(
+        Function,
+        "to_device",
+        "obj, stream=0, copy=True, to=None",
+        "Allocate and transfer a numpy ndarray or structured scalar to the device.",
+        |rt, b| {
             let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 1))?;
-            let copy = !matches!(arg(&b, 2), Some(Value::Bool(false)));
-            to_device(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE), s, copy, arg(&b, 3))
-        });
-    m.func(
+            let copy = rt.truthy(&b.value(2))?;
+            to_device(
+                rt,
+                arg(&b, 0).unwrap_or(crate::py::value::NONE),
+                s,
+                copy,
+                arg(&b, 3),
+            )
+        },
+    );
+    m.def(
+        Function,
         "device_array",
-        "device_array(shape, dtype=np.float64, strides=None, order='C', stream=0)",
-        "An uninitialised device array (like np.empty, in device memory).",
-        |rt, a| {
-            let b = a.bind(
-                "device_array",
-                &["shape", "dtype=", "strides=", "order=", "stream="],
-            )?;
+        "shape, dtype=<class 'numpy.float64'>, strides=None, order='C', stream=0",
+        "Allocate an empty device ndarray. Similar to :meth:`numpy.empty`.",
+        |rt, b| {
             let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
             let dt = dtype_arg(rt, arg(&b, 1))?;
             let st = strides_arg(arg(&b, 2))?;
@@ -294,12 +300,12 @@ pub fn build(m: &Module) {
             )?))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "device_array_like",
-        "device_array_like(ary, stream=0)",
-        "An uninitialised device array with ary's shape and dtype.",
-        |rt, a| {
-            let b = a.bind("device_array_like", &["ary", "stream="])?;
+        "ary, stream=0",
+        "Call :func:`device_array() <numba.cuda.device_array>` with information from the array.",
+        |rt, b| {
             let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
             let s = crate::numba_cuda::stream_objects::parse_stream(rt, arg(&b, 1))?;
             Ok(DeviceNDArray::value(device_array(
@@ -307,93 +313,89 @@ pub fn build(m: &Module) {
             )?))
         },
     );
-    for (name, kind, doc) in [
+    // Numba has no managed_array_like.
+    for (name, kind, sig, doc, like_sig, like_doc) in [
         (
             "pinned_array",
             HostKind::Pinned,
-            "A host array in page-locked memory (faster, asynchronous transfers).",
+            "shape, dtype=<class 'numpy.float64'>, strides=None, order='C'",
+            "Allocate an :class:`ndarray <numpy.ndarray>` with a buffer that is pinned (pagelocked).",
+            Some("ary"),
+            "Call :func:`pinned_array() <numba.cuda.pinned_array>` with the information from the array.",
         ),
         (
             "mapped_array",
             HostKind::Mapped,
-            "A page-locked host array also mapped into the device: kernels use it directly.",
+            "shape, dtype=<class 'numpy.float64'>, strides=None, order='C', stream=0, portable=False, wc=False",
+            "Allocate a mapped ndarray with a buffer that is pinned and mapped on to the device.",
+            Some("ary, stream=0, portable=False, wc=False"),
+            "Call :func:`mapped_array() <numba.cuda.mapped_array>` with the information from the array.",
         ),
         (
             "managed_array",
             HostKind::Managed,
-            "A unified-memory array usable on host and device.",
+            "shape, dtype=<class 'numpy.float64'>, strides=None, order='C', stream=0, attach_global=True",
+            "Allocate a np.ndarray with a buffer that is managed.",
+            None,
+            "",
         ),
     ] {
-        m.func(
-            name,
-            &format!("{name}(shape, dtype=np.float64, strides=None, order='C')"),
-            doc,
-            move |rt, a| {
-                let params: &[&str] = match kind {
-                    HostKind::Pinned => &["shape", "dtype=", "strides=", "order="],
-                    HostKind::Mapped => &[
-                        "shape",
-                        "dtype=",
-                        "strides=",
-                        "order=",
-                        "stream=",
-                        "portable=",
-                        "wc=",
-                    ],
-                    HostKind::Managed => &[
-                        "shape",
-                        "dtype=",
-                        "strides=",
-                        "order=",
-                        "stream=",
-                        "attach_global=",
-                    ],
-                };
-                let b = a.bind(name, params)?;
-                let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
-                let dt = dtype_arg(rt, arg(&b, 1))?;
-                let st = strides_arg(arg(&b, 2))?;
-                let order = order_arg(arg(&b, 3))?;
-                hostmem::special_array(rt, &shape, dt, order, st, kind)
-            },
-        );
-        let like_name = format!("{name}_like");
-        m.func(
-            &like_name.clone(),
-            &format!("{like_name}(ary)"),
-            doc,
-            move |rt, a| {
-                let b = a.bind(&like_name, &["ary", "stream=", "portable=", "wc="])?;
-                let (shape, dt, order) = like(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
-                hostmem::special_array(rt, &shape, dt, order, None, kind)
-            },
-        );
+        m.def(Function, name, sig, doc, move |rt, b| {
+            let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
+            let dt = dtype_arg(rt, arg(&b, 1))?;
+            let st = strides_arg(arg(&b, 2))?;
+            let order = order_arg(arg(&b, 3))?;
+            hostmem::special_array(rt, &shape, dt, order, st, kind)
+        });
+        if let Some(like_sig) = like_sig {
+            m.def(
+                Function,
+                &format!("{name}_like"),
+                like_sig,
+                like_doc,
+                move |rt, b| {
+                    let (shape, dt, order) =
+                        like(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
+                    hostmem::special_array(rt, &shape, dt, order, None, kind)
+                },
+            );
+        }
     }
-    m.func(
+    m.def(
+        Function,
         "pinned",
-        "pinned(*arrays)",
-        "A context manager that page-locks existing host arrays for the duration of the block.",
-        |rt, a| {
-            let arrays = host_arrays(rt, &a.pos)?;
+        "*arylist",
+        "A context manager for temporary pinning a sequence of host ndarrays.",
+        |rt, b| {
+            let arrays = host_arrays(rt, &b.rest)?;
             Ok(Value::object(HostCtx::new(arrays, HostKind::Pinned, 0)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "mapped",
-        "mapped(*arrays, stream=0)",
-        "A context manager that maps host arrays into the device; yields the device array(s).",
-        |rt, a| {
-            let s = crate::numba_cuda::stream_objects::parse_stream(rt, a.kwarg("stream"))?;
-            let arrays = host_arrays(rt, &a.pos)?;
+        "*arylist, **kws",
+        "A context manager for temporarily mapping a sequence of host ndarrays.",
+        |rt, b| {
+            // Numba's own check, an assert on **kws.
+            let stream = b.kw.iter().find(|(k, _)| &**k == "stream").map(|(_, v)| v);
+            if !b.kw.is_empty() && stream.is_none() {
+                return Err(PyErr::new(
+                    "AssertionError",
+                    "Only accept 'stream' as keyword.",
+                ));
+            }
+            let s = crate::numba_cuda::stream_objects::parse_stream(rt, stream)?;
+            let arrays = host_arrays(rt, &b.rest)?;
             Ok(Value::object(HostCtx::new(arrays, HostKind::Mapped, s)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "as_cuda_array",
-        "as_cuda_array(obj, sync=True)",
-        "A DeviceNDArray sharing the memory of any object with __cuda_array_interface__ (no copy).",
-        |rt, a| {
-            let b = a.bind("as_cuda_array", &["obj", "sync="])?;
+        "obj, sync=True",
+        "Create a DeviceNDArray from any object that implements the cuda array interface.",
+        |rt, b| {
             let obj = arg(&b, 0).unwrap_or(crate::py::value::NONE);
             match crate::numba_cuda::interop::view_of(rt, obj)? {
                 Some(v) => Ok(DeviceNDArray::value(v)),
@@ -407,7 +409,7 @@ pub fn build(m: &Module) {
         Function,
         "is_cuda_array",
         "obj",
-        "True when obj exposes __cuda_array_interface__.",
+        "Test if the object has defined the `__cuda_array_interface__` attribute.",
         |rt, b| {
             let obj = arg(&b, 0).unwrap_or(crate::py::value::NONE);
             Ok(Value::Bool(match obj {
@@ -424,7 +426,7 @@ pub fn build(m: &Module) {
         Function,
         "from_cuda_array_interface",
         "desc, owner=None, sync=True",
-        "A DeviceNDArray from a __cuda_array_interface__ dict.",
+        "Create a DeviceNDArray from a cuda-array-interface description.",
         |rt, b| match arg(&b, 0) {
             Some(Value::Dict(d)) => {
                 let d = d.borrow().clone();
@@ -439,37 +441,38 @@ pub fn build(m: &Module) {
         Function,
         "synchronize",
         "",
-        "Wait until all work on the device has finished.",
+        "Synchronize the current context.",
         |rt, _| {
             api::synchronize(rt)?;
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "stream",
-        "stream()",
-        "A new CUDA stream: work on it runs in order, asynchronously to the host.",
-        |rt, a| {
-            a.bind("stream", &[])?;
-            Stream::created(rt)
-        },
+        "",
+        "Create a CUDA stream that represents a command queue for the device.",
+        |rt, _| Stream::created(rt),
     );
-    m.func(
+    m.def(
+        Function,
         "default_stream",
-        "default_stream()",
-        "The default stream (handle 0).",
+        "",
+        "Get the default CUDA stream.",
         |_, _| Ok(Stream::value(0, StreamKind::Default)),
     );
-    m.func(
+    m.def(
+        Function,
         "legacy_default_stream",
-        "legacy_default_stream()",
-        "The legacy default stream (handle 1).",
+        "",
+        "Get the legacy default CUDA stream.",
         |_, _| Ok(Stream::value(1, StreamKind::Legacy)),
     );
-    m.func(
+    m.def(
+        Function,
         "per_thread_default_stream",
-        "per_thread_default_stream()",
-        "The per-thread default stream (handle 2).",
+        "",
+        "Get the per-thread default CUDA stream.",
         |_, _| Ok(Stream::value(2, StreamKind::PerThread)),
     );
     m.def(
@@ -483,13 +486,13 @@ pub fn build(m: &Module) {
             _ => Err(PyErr::type_error("ptr must be an int")),
         },
     );
-    m.func(
+    m.def(
+        Function,
         "event",
-        "event(timing=True)",
-        "A new event, to mark points in streams and time the work between them.",
-        |_, a| {
-            let b = a.bind("event", &["timing="])?;
-            let timing = !matches!(arg(&b, 0), Some(Value::Bool(false)) | Some(Value::Int(0)));
+        "timing=True",
+        "Create a CUDA event.",
+        |rt, b| {
+            let timing = rt.truthy(&b.value(0))?;
             Ok(Value::object(Event {
                 timing,
                 mark: Default::default(),
@@ -500,7 +503,7 @@ pub fn build(m: &Module) {
         Function,
         "event_elapsed_time",
         "evtstart, evtend",
-        "Milliseconds between two recorded events.",
+        "Compute the elapsed time between two events in milliseconds.",
         |_, b| match (
             arg(&b, 0).and_then(|v| v.downcast::<Event>()),
             arg(&b, 1).and_then(|v| v.downcast::<Event>()),
@@ -511,82 +514,92 @@ pub fn build(m: &Module) {
             )),
         },
     );
-    m.func(
+    m.def(
+        Function,
         "defer_cleanup",
-        "defer_cleanup()",
-        "A context manager that postpones freeing device memory until the block ends.",
+        "",
+        "Temporarily disable memory deallocation.",
         |_, _| Ok(Value::object(DeferCleanup)),
     );
     m.set("gpus", Value::object(info::GpuList));
-    m.func(
+    m.def(
+        Function,
         "list_devices",
-        "list_devices()",
-        "The list of devices (cuda.gpus).",
+        "",
+        "Return a list of all detected devices",
         |_, _| Ok(Value::object(info::GpuList)),
     );
     m.def(
         Function,
         "select_device",
         "device_id",
-        "Make a device current; nbcuda has device 0.",
+        "Make the context associated with device *device_id* the current context.",
         |rt, b| match arg(&b, 0).map(|v| v.as_index()).transpose()? {
             Some(0) => {
                 crate::device::state::device(rt)?;
                 Ok(Value::object(info::DeviceObj))
             }
-            other => Err(PyErr::new(
-                "CudaSupportError",
-                format!(
-                    "device {} does not exist: nbcuda has one device (id 0)",
-                    other.unwrap_or(-1)
-                ),
-            )),
+            other => Err(no_device(other.unwrap_or(-1))),
         },
     );
-    m.func(
+    m.def(
+        Function,
         "get_current_device",
-        "get_current_device()",
-        "The current Device.",
+        "",
+        "Get current device associated with the current thread",
         |rt, _| {
             crate::device::state::device(rt)?;
             Ok(Value::object(info::DeviceObj))
         },
     );
-    m.func(
-        "current_context",
-        "current_context()",
-        "The current context (created on demand).",
-        |rt, _| {
-            crate::device::state::device(rt)?;
-            Ok(Value::object(info::Context))
+    // Numba's current_context is its get_context, under that name in its messages.
+    let alias = Module::new("numba.cuda", "");
+    alias.def(
+        Function,
+        "get_context",
+        "devnum=None",
+        "Get the current device or use a device by device number, and return the CUDA context.",
+        |rt, b| match b.index(0)? {
+            None | Some(0) => {
+                crate::device::state::device(rt)?;
+                Ok(Value::object(info::Context))
+            }
+            Some(other) => Err(no_device(other)),
         },
     );
-    m.func(
+    if let Some(f) = alias.get("get_context") {
+        m.set("current_context", f);
+    }
+    m.def(
+        Function,
         "detect",
-        "detect()",
-        "Print the devices found and return True when one is supported.",
+        "",
+        "Detect supported CUDA hardware and print a summary of the detected hardware.",
         |rt, _| {
             let s = info::detect_text(rt)?;
             rt.print(&s);
             Ok(Value::Bool(true))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "is_available",
-        "is_available()",
-        "True: nbcuda always has a device.",
+        "",
+        "Returns a boolean to indicate the availability of a CUDA GPU.",
         |_, _| Ok(Value::Bool(true)),
     );
-    m.func(
+    m.def(
+        Function,
         "is_supported_version",
-        "is_supported_version()",
-        "True.",
+        "",
+        "Returns True if the CUDA Runtime is a supported version.",
         |_, _| Ok(Value::Bool(true)),
     );
-    m.func(
+    m.def(
+        Function,
         "close",
-        "close()",
-        "Wait for the device and close the context.",
+        "",
+        "Explicitly clears all contexts in the current thread, and destroys all contexts if the current thread is the main thread.",
         |rt, _| {
             api::synchronize(rt)?;
             Ok(Value::None)
@@ -596,29 +609,43 @@ pub fn build(m: &Module) {
         Function,
         "require_context",
         "fn",
-        "Decorator that makes sure a context exists before fn runs (nbcuda always has one).",
+        "A decorator that ensures a CUDA context is available when *fn* is executed.",
         |_, b| Ok(arg(&b, 0).cloned().unwrap_or(Value::None)),
     );
     let runtime = Module::new("numba.cuda.cudadrv.runtime", "CUDA runtime queries.");
-    runtime.func(
+    runtime.def(
+        Function,
         "get_version",
-        "get_version()",
-        "The CUDA runtime version nbcuda emulates, as (major, minor).",
+        "",
+        "Returns the CUDA Runtime version as a tuple (major, minor).",
         |_, _| Ok(Value::tuple(vec![Value::Int(12), Value::Int(8)])),
     );
-    runtime.func(
+    runtime.def(
+        Function,
         "is_supported_version",
-        "is_supported_version()",
-        "True.",
+        "",
+        "Returns True if the CUDA Runtime is a supported version.",
         |_, _| Ok(Value::Bool(true)),
     );
     m.set("runtime", Value::Module(Rc::new(runtime)));
-    for name in ["profile_start", "profile_stop"] {
-        m.func(
-            name,
-            &format!("{name}()"),
-            "Accepted for compatibility; does nothing.",
-            |_, _| Ok(Value::None),
-        );
+    for (name, doc) in [
+        (
+            "profile_start",
+            "Enable profile collection in the current context.",
+        ),
+        (
+            "profile_stop",
+            "Disable profile collection in the current context.",
+        ),
+    ] {
+        m.def(Function, name, "", doc, |_, _| Ok(Value::None));
     }
+}
+
+/// Numba's error for a device number the machine lacks; nbcuda has device 0 only.
+fn no_device(id: i64) -> PyErr {
+    PyErr::new(
+        "CudaSupportError",
+        format!("device {id} does not exist: nbcuda has one device (id 0)"),
+    )
 }
