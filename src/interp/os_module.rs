@@ -7,23 +7,64 @@ use std::rc::Rc;
 use crate::interp::shell::os_error;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::signature::Style::Function;
+use crate::py::signature::Bound;
+use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Args, Module, Object, Value};
 
-fn str_arg(fname: &str, v: Option<&Value>) -> PyResult<String> {
+/// What a C function of `os` takes as a path besides str and os.PathLike, which its
+/// TypeError lists: an open file descriptor, or also None (`os.listdir`).
+#[derive(Clone, Copy, PartialEq)]
+enum Accepts {
+    Path,
+    PathOrFd,
+    PathFdOrNone,
+}
+
+/// A path argument of an `os` C function (`path_converter`). A file descriptor is read
+/// through /proc, where the process's open files are named.
+fn c_path(fname: &str, v: Option<&Value>, accepts: Accepts) -> PyResult<String> {
+    match v {
+        Some(Value::Str(s)) => Ok(s.to_string()),
+        Some(Value::Int(fd)) if accepts != Accepts::Path => Ok(format!("/proc/self/fd/{fd}")),
+        Some(p) if crate::interp::pathlib_module::fspath(p).is_some() => {
+            Ok(crate::interp::pathlib_module::fspath(p).unwrap_or_default())
+        }
+        other => Err(PyErr::type_error(format!(
+            "{fname}: path should be string, bytes{}, not {}",
+            match accepts {
+                Accepts::Path => " or os.PathLike",
+                Accepts::PathOrFd => ", os.PathLike or integer",
+                Accepts::PathFdOrNone => ", os.PathLike, integer or None",
+            },
+            other.map_or_else(|| "NoneType".into(), |v| v.type_name())
+        ))),
+    }
+}
+
+/// A path argument of a posixpath function (Python code calling `os.fspath`).
+fn fspath_arg(v: Option<&Value>) -> PyResult<String> {
     match v {
         Some(Value::Str(s)) => Ok(s.to_string()),
         Some(p) if crate::interp::pathlib_module::fspath(p).is_some() => {
             Ok(crate::interp::pathlib_module::fspath(p).unwrap_or_default())
         }
-        Some(other) => Err(PyErr::type_error(format!(
-            "{fname}: path should be string, bytes or os.PathLike, not {}",
-            other.type_name()
-        ))),
-        None => Err(PyErr::type_error(format!(
-            "{fname}() missing required argument: 'path'"
+        other => Err(PyErr::type_error(format!(
+            "expected str, bytes or os.PathLike object, not {}",
+            other.map_or_else(|| "NoneType".into(), |v| v.type_name())
         ))),
     }
+}
+
+/// `dir_fd=` (or `src_dir_fd=`, `dst_dir_fd=`) for `path`: an absolute path ignores it, as
+/// the `*at` calls do. nbcuda's `os` opens no descriptors a cell could pass, so a relative
+/// path with one is refused, as CPython refuses it where the platform lacks those calls.
+fn no_dir_fd(b: &Bound, slot: usize, path: &str, name: &str) -> PyResult<()> {
+    if path.starts_with('/') || b.get(slot).is_none_or(|v| v.is_none()) {
+        return Ok(());
+    }
+    Err(PyErr::not_implemented(format!(
+        "{name} unavailable on this platform"
+    )))
 }
 
 fn truthy_kw(rt: &mut Runtime, v: Option<&Value>) -> PyResult<bool> {
@@ -46,34 +87,40 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
         "path",
         Value::Module(crate::interp::modules::import(rt, "os.path")?),
     );
-    m.func(
+    // os's C functions belong to posix, as CPython's messages say (`posix.getcwd() takes
+    // no arguments`).
+    let posix = Module::new("posix", "");
+    posix.def(
+        Clinic,
         "getcwd",
-        "getcwd()",
-        "The current working directory.",
+        "",
+        "Return a unicode string representing the current working directory.",
         |_, _| {
             std::env::current_dir()
                 .map(|p| Value::str(&p.to_string_lossy()))
                 .map_err(|e| os_error(&e, None))
         },
     );
-    m.func(
+    posix.def(
+        Clinic,
         "chdir",
-        "chdir(path)",
-        "Change the working directory.",
-        |_, a| {
-            let p = str_arg("chdir", a.pos.first())?;
+        "path",
+        "Change the current working directory to the specified path.",
+        |_, b| {
+            let p = c_path("chdir", b.get(0), Accepts::PathOrFd)?;
             std::env::set_current_dir(&p).map_err(|e| os_error(&e, Some(&p)))?;
             Ok(Value::None)
         },
     );
-    m.func(
+    posix.def(
+        Clinic,
         "listdir",
-        "listdir(path='.')",
-        "The names in a directory, in the order the file system gives them.",
-        |_, a| {
-            let p = match a.pos.first() {
-                None => ".".to_string(),
-                v => str_arg("listdir", v)?,
+        "path=None",
+        "Return a list containing the names of the files in the directory.",
+        |_, b| {
+            let p = match b.get(0) {
+                None | Some(Value::None) => ".".to_string(),
+                v => c_path("listdir", v, Accepts::PathFdOrNone)?,
             };
             let rd = std::fs::read_dir(&p).map_err(|e| os_error(&e, Some(&p)))?;
             let mut names = Vec::new();
@@ -84,35 +131,91 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
             Ok(Value::list(names))
         },
     );
-    m.func(
+    posix.def(
+        Clinic,
         "stat",
-        "stat(path)",
-        "The file's metadata, as an os.stat_result.",
-        |_, a| {
-            let p = match a
-                .pos
-                .first()
-                .and_then(crate::interp::pathlib_module::fspath)
-            {
-                Some(p) => p,
-                None => str_arg("stat", a.pos.first())?,
+        "path, *, dir_fd=None, follow_symlinks=True",
+        "Perform a stat system call on the given path.",
+        |rt, b| {
+            let p = c_path("stat", b.get(0), Accepts::PathOrFd)?;
+            no_dir_fd(&b, 1, &p, "dir_fd")?;
+            let meta = if rt.truthy(&b.value(2))? {
+                std::fs::metadata(&p)
+            } else {
+                std::fs::symlink_metadata(&p)
             };
-            let meta = std::fs::metadata(&p).map_err(|e| os_error(&e, Some(&p)))?;
+            let meta = meta.map_err(|e| os_error(&e, Some(&p)))?;
             Ok(crate::interp::stat_result::stat_result(&meta))
         },
     );
-    m.func("mkdir", "mkdir(path)", "Create one directory.", |_, a| {
-        let p = str_arg("mkdir", a.pos.first())?;
-        std::fs::create_dir(&p).map_err(|e| os_error(&e, Some(&p)))?;
-        Ok(Value::None)
-    });
+    posix.def(
+        Clinic,
+        "mkdir",
+        "path, mode=511, *, dir_fd=None",
+        "Create a directory.",
+        |_, b| {
+            let p = c_path("mkdir", b.get(0), Accepts::Path)?;
+            no_dir_fd(&b, 2, &p, "dir_fd")?;
+            let mode = b.value(1).as_index()?;
+            make_dir(&p, mode)?;
+            Ok(Value::None)
+        },
+    );
+    for (name, doc) in [
+        ("remove", "Remove a file (same as unlink())."),
+        ("unlink", "Remove a file (same as remove())."),
+    ] {
+        posix.def(Clinic, name, "path, *, dir_fd=None", doc, move |_, b| {
+            let p = c_path(name, b.get(0), Accepts::Path)?;
+            no_dir_fd(&b, 1, &p, "dir_fd")?;
+            std::fs::remove_file(&p).map_err(|e| os_error(&e, Some(&p)))?;
+            Ok(Value::None)
+        });
+    }
+    posix.def(
+        Clinic,
+        "rename",
+        "src, dst, *, src_dir_fd=None, dst_dir_fd=None",
+        "Rename a file or directory.",
+        |_, b| {
+            let src = c_path("rename", b.get(0), Accepts::Path)?;
+            let dst = c_path("rename", b.get(1), Accepts::Path)?;
+            no_dir_fd(&b, 2, &src, "src_dir_fd")?;
+            no_dir_fd(&b, 3, &dst, "dst_dir_fd")?;
+            std::fs::rename(&src, &dst).map_err(|e| {
+                // CPython names both paths: "[Errno 2] No such file or directory: 'a' -> 'b'".
+                let mut err = os_error(&e, Some(&src));
+                err.message
+                    .push_str(&format!(" -> {}", crate::interp::repr::str_repr(&dst)));
+                err
+            })?;
+            Ok(Value::None)
+        },
+    );
+    posix.def(
+        Clinic,
+        "rmdir",
+        "path, *, dir_fd=None",
+        "Remove a directory.",
+        |_, b| {
+            let p = c_path("rmdir", b.get(0), Accepts::Path)?;
+            no_dir_fd(&b, 1, &p, "dir_fd")?;
+            std::fs::remove_dir(&p).map_err(|e| os_error(&e, Some(&p)))?;
+            Ok(Value::None)
+        },
+    );
+    for name in posix.names() {
+        if let Some(f) = posix.get(&name) {
+            m.set(&name, f);
+        }
+    }
     m.def(
         Function,
         "makedirs",
         "name, mode=511, exist_ok=False",
         "Create a directory and any missing parents.",
         |rt, b| {
-            let p = str_arg("makedirs", b[0].as_ref())?;
+            let p = fspath_arg(b.get(0))?;
             let exist_ok = truthy_kw(rt, b[2].as_ref())?;
             if std::path::Path::new(&p).exists() {
                 if exist_ok && std::path::Path::new(&p).is_dir() {
@@ -126,46 +229,13 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
                     ),
                 ));
             }
-            std::fs::create_dir_all(&p).map_err(|e| os_error(&e, Some(&p)))?;
-            Ok(Value::None)
-        },
-    );
-    for name in ["remove", "unlink"] {
-        m.func(
-            name,
-            &format!("{name}(path)"),
-            "Delete a file.",
-            move |_, a| {
-                let p = str_arg(name, a.pos.first())?;
-                std::fs::remove_file(&p).map_err(|e| os_error(&e, Some(&p)))?;
-                Ok(Value::None)
-            },
-        );
-    }
-    m.func(
-        "rename",
-        "rename(src, dst)",
-        "Rename (move) a file or directory.",
-        |_, a| {
-            let src = str_arg("rename", a.pos.first())?;
-            let dst = str_arg("rename", a.pos.get(1))?;
-            std::fs::rename(&src, &dst).map_err(|e| {
-                // CPython names both paths: "[Errno 2] No such file or directory: 'a' -> 'b'".
-                let mut err = os_error(&e, Some(&src));
-                err.message
-                    .push_str(&format!(" -> {}", crate::interp::repr::str_repr(&dst)));
-                err
-            })?;
-            Ok(Value::None)
-        },
-    );
-    m.func(
-        "rmdir",
-        "rmdir(path)",
-        "Delete an empty directory.",
-        |_, a| {
-            let p = str_arg("rmdir", a.pos.first())?;
-            std::fs::remove_dir(&p).map_err(|e| os_error(&e, Some(&p)))?;
+            // The parents get the default mode and the leaf `mode`, as os.makedirs does.
+            if let Some(parent) = std::path::Path::new(&p).parent() {
+                if !parent.as_os_str().is_empty() {
+                    std::fs::create_dir_all(parent).map_err(|e| os_error(&e, Some(&p)))?;
+                }
+            }
+            make_dir(&p, b.value(1).as_index()?)?;
             Ok(Value::None)
         },
     );
@@ -175,7 +245,16 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
         "key, default=None",
         "An environment variable, or default.",
         |_, b| {
-            let k = str_arg("getenv", b[0].as_ref())?;
+            // os.environ's encodekey.
+            let k = match b.get(0) {
+                Some(Value::Str(s)) => s.to_string(),
+                other => {
+                    return Err(PyErr::type_error(format!(
+                        "str expected, not {}",
+                        other.map_or_else(|| "NoneType".into(), |v| v.type_name())
+                    )))
+                }
+            };
             Ok(match std::env::var_os(&k) {
                 Some(v) => Value::str(&v.to_string_lossy()),
                 None => b[1].clone().unwrap_or(Value::None),
@@ -185,20 +264,40 @@ pub fn module(rt: &mut Runtime) -> PyResult<Rc<Module>> {
     Ok(Rc::new(m))
 }
 
+/// `mkdir(path, mode)`: mode is masked by the umask, as mkdir(2) does.
+fn make_dir(p: &str, mode: i64) -> PyResult<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    let mode =
+        u32::try_from(mode).map_err(|_| PyErr::new("OverflowError", "mode is out of range"))?;
+    std::fs::DirBuilder::new()
+        .mode(mode)
+        .create(p)
+        .map_err(|e| os_error(&e, Some(p)))
+}
+
 /// A yes/no question about a path (`os.path.isdir`).
 type PathTest = fn(&std::path::Path) -> bool;
 
 pub fn path_module() -> Rc<Module> {
     let m = Module::new("posixpath", "Path names as strings, with POSIX rules.");
     m.set("sep", Value::str("/"));
-    m.func(
+    m.def(
+        Function,
         "join",
-        "join(a, *p)",
-        "Join path parts; an absolute part starts over.",
-        |_, a| {
-            let mut out = str_arg("join", a.pos.first())?;
-            for v in a.pos.iter().skip(1) {
-                let part = str_arg("join", Some(v))?;
+        "a, *p",
+        "Join two or more pathname components, inserting '/' as needed.",
+        |_, b| {
+            let mut out = fspath_arg(b.get(0))?;
+            for v in &b.rest {
+                let part = match v {
+                    Value::Str(s) => s.to_string(),
+                    v => crate::interp::pathlib_module::fspath(v).ok_or_else(|| {
+                        PyErr::type_error(format!(
+                            "join() argument must be str, bytes, or os.PathLike object, not '{}'",
+                            v.type_name()
+                        ))
+                    })?,
+                };
                 if part.starts_with('/') {
                     out = part;
                 } else if out.is_empty() || out.ends_with('/') {
@@ -211,73 +310,89 @@ pub fn path_module() -> Rc<Module> {
             Ok(Value::str(&out))
         },
     );
-    let tests: [(&str, PathTest); 3] = [
-        ("exists", |p| p.exists()),
-        ("isfile", |p| p.is_file()),
-        ("isdir", |p| p.is_dir()),
+    let tests: [(&str, &'static str, &str, PathTest); 3] = [
+        (
+            "exists",
+            "path",
+            "Test whether a path exists.  Returns False for broken symbolic links",
+            |p| p.exists(),
+        ),
+        (
+            "isfile",
+            "path",
+            "Test whether a path is a regular file",
+            |p| p.is_file(),
+        ),
+        (
+            "isdir",
+            "s",
+            "Return true if the pathname refers to an existing directory.",
+            |p| p.is_dir(),
+        ),
     ];
-    for (name, test) in tests {
-        m.func(
-            name,
-            &format!("{name}(path)"),
-            "A test on the file system (False on any error).",
-            move |_, a| {
-                let p = str_arg(name, a.pos.first())?;
-                Ok(Value::Bool(test(std::path::Path::new(&p))))
-            },
-        );
+    for (name, sig, doc, test) in tests {
+        // genericpath calls os.stat, whose TypeError escapes; OSError means False.
+        m.def(Function, name, sig, doc, move |_, b| {
+            let p = c_path("stat", b.get(0), Accepts::PathOrFd)?;
+            Ok(Value::Bool(test(std::path::Path::new(&p))))
+        });
     }
-    m.func(
+    m.def(
+        Function,
         "isabs",
-        "isabs(s)",
-        "Whether the path starts at '/'.",
-        |_, a| {
-            let p = str_arg("isabs", a.pos.first())?;
-            Ok(Value::Bool(p.starts_with('/')))
-        },
+        "s",
+        "Test whether a path is absolute",
+        |_, b| Ok(Value::Bool(fspath_arg(b.get(0))?.starts_with('/'))),
     );
-    m.func(
+    m.def(
+        Function,
         "basename",
-        "basename(p)",
-        "The part after the last '/'.",
-        |_, a| {
-            let p = str_arg("basename", a.pos.first())?;
+        "p",
+        "Returns the final component of a pathname",
+        |_, b| {
+            let p = fspath_arg(b.get(0))?;
             Ok(Value::str(p.rsplit('/').next().unwrap_or("")))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "dirname",
-        "dirname(p)",
-        "The part before the last '/'.",
-        |_, a| {
-            let p = str_arg("dirname", a.pos.first())?;
-            Ok(Value::str(&dirname(&p)))
+        "p",
+        "Returns the directory component of a pathname",
+        |_, b| Ok(Value::str(&dirname(&fspath_arg(b.get(0))?))),
+    );
+    m.def(
+        Function,
+        "split",
+        "p",
+        "Split a pathname.  Returns tuple \"(head, tail)\" where \"tail\" is everything after the final slash.",
+        |_, b| {
+            let p = fspath_arg(b.get(0))?;
+            let base = p.rsplit('/').next().unwrap_or("").to_string();
+            Ok(Value::tuple(vec![
+                Value::str(&dirname(&p)),
+                Value::str(&base),
+            ]))
         },
     );
-    m.func("split", "split(p)", "(dirname, basename).", |_, a| {
-        let p = str_arg("split", a.pos.first())?;
-        let base = p.rsplit('/').next().unwrap_or("").to_string();
-        Ok(Value::tuple(vec![
-            Value::str(&dirname(&p)),
-            Value::str(&base),
-        ]))
-    });
-    m.func(
+    m.def(
+        Function,
         "splitext",
-        "splitext(p)",
-        "(root, extension); a leading dot is not an extension.",
-        |_, a| {
-            let p = str_arg("splitext", a.pos.first())?;
+        "p",
+        "Split the extension from a pathname.",
+        |_, b| {
+            let p = fspath_arg(b.get(0))?;
             let (root, ext) = splitext(&p);
             Ok(Value::tuple(vec![Value::str(root), Value::str(ext)]))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "abspath",
-        "abspath(p)",
-        "The normalised absolute path.",
-        |_, a| {
-            let p = str_arg("abspath", a.pos.first())?;
+        "path",
+        "Return an absolute path.",
+        |_, b| {
+            let p = fspath_arg(b.get(0))?;
             let full = if p.starts_with('/') {
                 p
             } else {
@@ -287,21 +402,20 @@ pub fn path_module() -> Rc<Module> {
             Ok(Value::str(&normpath(&full)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "normpath",
-        "normpath(p)",
-        "Collapse '.', '..' and repeated '/'.",
-        |_, a| {
-            let p = str_arg("normpath", a.pos.first())?;
-            Ok(Value::str(&normpath(&p)))
-        },
+        "path",
+        "Normalize path, eliminating double slashes, etc.",
+        |_, b| Ok(Value::str(&normpath(&fspath_arg(b.get(0))?))),
     );
-    m.func(
+    m.def(
+        Function,
         "expanduser",
-        "expanduser(p)",
-        "'~' as the home directory.",
-        |_, a| {
-            let p = str_arg("expanduser", a.pos.first())?;
+        "path",
+        "Expand ~ and ~user constructions.  If user or $HOME is unknown, do nothing.",
+        |_, b| {
+            let p = fspath_arg(b.get(0))?;
             Ok(Value::str(
                 &match (p.strip_prefix('~'), std::env::var("HOME")) {
                     (Some(rest), Ok(home)) if rest.is_empty() || rest.starts_with('/') => {
@@ -312,12 +426,13 @@ pub fn path_module() -> Rc<Module> {
             ))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "getsize",
-        "getsize(path)",
-        "The size of a file in bytes.",
-        |_, a| {
-            let p = str_arg("getsize", a.pos.first())?;
+        "filename",
+        "Return the size of a file, reported by os.stat().",
+        |_, b| {
+            let p = c_path("stat", b.get(0), Accepts::PathOrFd)?;
             let md = std::fs::metadata(&p).map_err(|e| os_error(&e, Some(&p)))?;
             Ok(Value::Int(i64::try_from(md.len()).unwrap_or(i64::MAX)))
         },
