@@ -11,6 +11,7 @@ use crate::interp::iterators::from_items;
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::{Clinic, ClinicNew, Function};
 use crate::py::value::{Args, Module, Object, Value};
 
 /// `operator`'s binary functions: name and operator. Kernels lower the same names
@@ -39,13 +40,15 @@ pub const OPERATOR_BINARY: [(&str, BinOp); 18] = [
 /// The `operator` module.
 pub fn operator_module() -> Rc<Module> {
     let m = Module::new("operator", "The operators as functions.");
+    // The functions are _operator's, as CPython's messages say (`_operator.add() takes no
+    // keyword arguments`).
+    let c = Module::new("_operator", "");
     let mut binary: Vec<(&str, BinOp)> = OPERATOR_BINARY.to_vec();
     binary.push(("ge", BinOp::Ge));
     for (name, op) in binary {
-        let sig = format!("{name}(a, b, /)");
-        let doc = format!("a {} b", op.symbol());
-        m.func(name, &sig, &doc, move |rt, a| {
-            let (x, y) = two(&a, name)?;
+        let doc = format!("Same as a {} b.", op.symbol());
+        c.def(Clinic, name, "a, b, /", &doc, move |rt, b| {
+            let (x, y) = (b.value(0), b.value(1));
             match op {
                 BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                     ops::compare(rt, op, &x, &y)
@@ -54,50 +57,42 @@ pub fn operator_module() -> Rc<Module> {
             }
         });
     }
-    for (name, op) in [
-        ("neg", UnaryOp::Neg),
-        ("pos", UnaryOp::Pos),
-        ("invert", UnaryOp::Invert),
+    for (name, op, doc) in [
+        ("neg", UnaryOp::Neg, "Same as -a."),
+        ("pos", UnaryOp::Pos, "Same as +a."),
+        ("invert", UnaryOp::Invert, "Same as ~a."),
     ] {
-        m.func(
-            name,
-            &format!("{name}(a, /)"),
-            "The unary operator.",
-            move |rt, a| ops::unary(rt, op, a.pos.first().unwrap_or(&Value::None)),
-        );
+        c.def(Clinic, name, "a, /", doc, move |rt, b| {
+            ops::unary(rt, op, &b.value(0))
+        });
     }
-    m.func("not_", "not_(a, /)", "not a", |rt, a| {
-        Ok(Value::Bool(!ops::truthy(
-            rt,
-            a.pos.first().unwrap_or(&Value::None),
-        )?))
+    c.def(Clinic, "not_", "a, /", "Same as not a.", |rt, b| {
+        Ok(Value::Bool(!ops::truthy(rt, &b.value(0))?))
     });
-    m.func("truth", "truth(a, /)", "bool(a)", |rt, a| {
-        Ok(Value::Bool(ops::truthy(
-            rt,
-            a.pos.first().unwrap_or(&Value::None),
-        )?))
+    c.def(
+        Clinic,
+        "truth",
+        "a, /",
+        "Return True if a is true, False otherwise.",
+        |rt, b| Ok(Value::Bool(ops::truthy(rt, &b.value(0))?)),
+    );
+    c.def(Clinic, "getitem", "a, b, /", "Same as a[b].", |rt, b| {
+        crate::interp::subscript::get_item(rt, &b.value(0), &b.value(1))
     });
-    m.func("getitem", "getitem(a, b, /)", "a[b]", |rt, a| {
-        let (x, y) = two(&a, "getitem")?;
-        crate::interp::subscript::get_item(rt, &x, &y)
-    });
-    m.func("contains", "contains(a, b, /)", "b in a", |rt, a| {
-        let (x, y) = two(&a, "contains")?;
-        Ok(Value::Bool(ops::contains(rt, &x, &y)?))
-    });
+    c.def(
+        Clinic,
+        "contains",
+        "a, b, /",
+        "Same as b in a (note reversed operands).",
+        |rt, b| Ok(Value::Bool(ops::contains(rt, &b.value(0), &b.value(1))?)),
+    );
+    for name in c.names() {
+        if let Some(f) = c.get(&name) {
+            m.set(&name, f);
+        }
+    }
     crate::interp::operator_getters::register(&m);
     Rc::new(m)
-}
-
-fn two(a: &Args, name: &str) -> PyResult<(Value, Value)> {
-    match a.pos.as_slice() {
-        [x, y] => Ok((x.clone(), y.clone())),
-        _ => Err(PyErr::type_error(format!(
-            "{name} expected 2 arguments, got {}",
-            a.pos.len()
-        ))),
-    }
 }
 
 /// The `functools` module.
@@ -106,32 +101,38 @@ pub fn functools_module() -> Rc<Module> {
         "functools",
         "Higher-order functions: partial, reduce, lru_cache and cache.",
     );
-    m.func(
+    // partial's own checks (partial_new); a keyword named func is one of its keywords.
+    m.def_shown(
+        Clinic,
         "partial",
-        "partial(func, /, *args, **keywords)",
-        "A callable that calls func with these arguments first.",
-        |_, a| {
-            let Some((func, args)) = a.pos.split_first() else {
+        "func, /, *args, **keywords",
+        "partial(func, *args, **keywords)",
+        "partial(func, *args, **keywords) - new function with partial application of the given arguments and keywords.",
+        |_, b| {
+            let Some(func) = b.get(0) else {
                 return Err(PyErr::type_error(
-                    "partial() missing required argument 'func'",
+                    "type 'partial' takes at least one argument",
                 ));
             };
             Ok(Value::object(Partial {
                 func: func.clone(),
-                args: args.to_vec(),
-                kw: a.kw.clone(),
+                args: b.rest.clone(),
+                kw: b.kw.clone(),
             }))
         },
     );
-    m.func(
+    // `initial` has no default Python could write: an explicit None is an initial value.
+    m.def_shown(
+        ClinicNew,
         "reduce",
-        "reduce(function, iterable[, initial], /)",
-        "Fold an iterable from the left with a two-argument function.",
-        |rt, a| {
-            let f = a.pos.first().cloned().unwrap_or(Value::None);
-            let items = ops::iterate(rt, a.pos.get(1).unwrap_or(&Value::None))?;
+        "function, iterable, initial=<unset>, /",
+        "reduce(function, iterable[, initial])",
+        "reduce(function, iterable[, initial]) -> value",
+        |rt, b| {
+            let f = b.value(0);
+            let items = ops::iterate(rt, &b.value(1))?;
             let mut it = items.into_iter();
-            let mut acc = match a.pos.get(2) {
+            let mut acc = match b.get(2) {
                 Some(v) => v.clone(),
                 None => it.next().ok_or_else(|| {
                     PyErr::type_error("reduce() of empty iterable with no initial value")
@@ -143,16 +144,18 @@ pub fn functools_module() -> Rc<Module> {
             Ok(acc)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "lru_cache",
-        "lru_cache(maxsize=128, typed=False)",
-        "Memoise a function's results by its arguments, keeping the maxsize most recent.",
+        "maxsize=128, typed=False",
+        "Least-recently-used cache decorator.",
         crate::interp::lib_modules::lru_cache,
     );
-    m.func(
+    m.def(
+        Function,
         "cache",
-        "cache(user_function, /)",
-        "Memoise a function's results by its arguments, without a size limit.",
+        "user_function, /",
+        "Simple lightweight unbounded cache.  Sometimes called \"memoize\".",
         crate::interp::lib_modules::cache,
     );
     crate::interp::functools_wrappers::register(&m);
@@ -199,20 +202,24 @@ pub fn itertools_module() -> Rc<Module> {
         "Lazy iterators, and combinatoric iterators over results computed up front.",
     );
     crate::interp::itertools_lazy::register(&m);
-    m.func(
+    m.def_shown(
+        Clinic,
         "product",
+        "*iterables, repeat=1",
         "product(*iterables, repeat=1)",
-        "The Cartesian product, as a list of tuples in lexicographic order.",
-        |rt, a| {
-            let repeat = match a.kwarg("repeat") {
-                Some(v) => v.as_index()?,
-                None => 1,
-            };
+        "product(*iterables, repeat=1) --> product object",
+        |rt, b| {
+            if let Some((k, _)) = b.kw.first() {
+                return Err(PyErr::type_error(format!(
+                    "'{k}' is an invalid keyword argument for product()"
+                )));
+            }
+            let repeat = b.value(0).as_index()?;
             if repeat < 0 {
                 return Err(PyErr::value_error("repeat argument cannot be negative"));
             }
             let mut pools = Vec::new();
-            for p in &a.pos {
+            for p in &b.rest {
                 pools.push(ops::iterate(rt, p)?);
             }
             // Sizes before any work: `repeat` is the user's, so repeating the pools first
@@ -254,35 +261,36 @@ pub fn itertools_module() -> Rc<Module> {
             ))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "combinations",
-        "combinations(iterable, r)",
-        "r-length tuples in sorted order, no repeated elements, as a list.",
-        |rt, a| {
-            let pool = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
-            let r = a
-                .pos
-                .get(1)
-                .or(a.kwarg("r"))
-                .map(|v| v.as_index())
-                .transpose()?;
-            let r =
-                r.ok_or_else(|| PyErr::type_error("combinations() missing required argument 'r'"))?;
-            if r < 0 || r as usize > pool.len() {
+        "iterable, r",
+        "Return successive r-length combinations of elements in the iterable.",
+        |rt, b| {
+            let pool = ops::iterate(rt, &b.value(0))?;
+            let r = b.value(1).as_index()?;
+            if r < 0 {
+                return Err(PyErr::value_error("r must be non-negative"));
+            }
+            if r as usize > pool.len() {
                 return Ok(from_items("itertools.combinations", Vec::new()));
             }
             combinations(rt, &pool, r as usize)
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "permutations",
-        "permutations(iterable, r=None)",
-        "r-length orderings of the items, as a list.",
-        |rt, a| {
-            let pool = ops::iterate(rt, a.pos.first().unwrap_or(&Value::None))?;
-            let r = match a.pos.get(1).or(a.kwarg("r")) {
+        "iterable, r=None",
+        "Return successive r-length permutations of elements in the iterable.",
+        |rt, b| {
+            let pool = ops::iterate(rt, &b.value(0))?;
+            let r = match b.get(1) {
                 Some(Value::None) | None => pool.len(),
-                Some(v) => v.as_index()?.max(0) as usize,
+                Some(v) => match v.as_index()? {
+                    r if r < 0 => return Err(PyErr::value_error("r must be non-negative")),
+                    r => r as usize,
+                },
             };
             if r > pool.len() {
                 return Ok(from_items("itertools.permutations", Vec::new()));

@@ -9,6 +9,7 @@ use crate::arrays::operator::BinOp;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::exceptions::ExcClass;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Args, Module, Object, Value};
 
 /// CPython's `WRAPPER_ASSIGNMENTS`.
@@ -20,15 +21,19 @@ const ASSIGNED: [&str; 5] = [
     "__annotations__",
 ];
 
+/// WRAPPER_ASSIGNMENTS as inspect shows the default.
+const SHOWN_ASSIGNED: &str =
+    "('__module__', '__name__', '__qualname__', '__doc__', '__annotations__')";
+
 /// Register `wraps`, `update_wrapper`, `cmp_to_key`, `total_ordering` and the wrapper
 /// constants.
 pub fn register(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "total_ordering",
-        "total_ordering(cls)",
-        "Class decorator that fills in missing ordering methods from the one the class defines (and __eq__).",
-        |_, a| {
-            let b = a.bind("total_ordering", &["cls"])?;
+        "cls",
+        "Class decorator that fills in missing ordering methods",
+        |_, b| {
             let cls = b[0].clone().unwrap_or(Value::None);
             total_ordering(&cls)?;
             Ok(cls)
@@ -42,26 +47,27 @@ pub fn register(m: &Module) {
         "WRAPPER_UPDATES",
         Value::tuple(vec![Value::str("__dict__")]),
     );
-    m.func(
+    m.def_shown(
+        Function,
         "update_wrapper",
-        "update_wrapper(wrapper, wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES)",
-        "Make wrapper look like wrapped: copy its name, qualname, doc and __dict__, and set __wrapped__.",
-        |rt, a| {
-            let b = a.bind(
-                "update_wrapper",
-                &["wrapper", "wrapped", "assigned=", "updated="],
-            )?;
+        "wrapper, wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES",
+        &format!(
+            "update_wrapper(wrapper, wrapped, assigned={SHOWN_ASSIGNED}, updated=('__dict__',))"
+        ),
+        "Update a wrapper function to look like the wrapped function",
+        |rt, b| {
             let wrapper = b[0].clone().unwrap_or(Value::None);
             let wrapped = b[1].clone().unwrap_or(Value::None);
             update_wrapper(rt, &wrapper, &wrapped, b[2].as_ref(), b[3].as_ref())
         },
     );
-    m.func(
+    m.def_shown(
+        Function,
         "wraps",
-        "wraps(wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES)",
-        "A decorator that applies update_wrapper() with wrapped to the function it decorates.",
-        |_, a| {
-            let b = a.bind("wraps", &["wrapped", "assigned=", "updated="])?;
+        "wrapped, assigned=WRAPPER_ASSIGNMENTS, updated=WRAPPER_UPDATES",
+        &format!("wraps(wrapped, assigned={SHOWN_ASSIGNED}, updated=('__dict__',))"),
+        "Decorator factory to apply update_wrapper() to a wrapper function",
+        |_, b| {
             let wrapped = b[0].clone().unwrap_or(Value::None);
             let (assigned, updated) = (b[1].clone(), b[2].clone());
             Ok(Value::builtin(
@@ -76,12 +82,12 @@ pub fn register(m: &Module) {
             ))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "cmp_to_key",
-        "cmp_to_key(mycmp)",
-        "Convert a cmp(a, b) function (negative, zero, positive) into a key= function.",
-        |_, a| {
-            let b = a.bind("cmp_to_key", &["mycmp"])?;
+        "mycmp",
+        "Convert a cmp= function into a key= function.",
+        |_, b| {
             let cmp = b[0].clone().unwrap_or(Value::None);
             Ok(Value::builtin(
                 "functools.KeyWrapper",

@@ -14,16 +14,18 @@ use crate::interp::iterators::{lazy, pull, NextFn};
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
+use crate::py::signature::Style::{Clinic, ClinicNew};
 use crate::py::value::{Args, Module, Object, Value};
 
 /// Register the lazy iterators in the `itertools` module.
 pub fn register(m: &Module) {
-    m.func(
+    m.def(
+        Clinic,
         "count",
-        "count(start=0, step=1)",
-        "start, start+step, start+2*step, ... for ever.",
-        |_, a| {
-            let b = a.bind("count", &["start=", "step="])?;
+        "start=0, step=1",
+        "Return a count object whose .__next__() method returns consecutive values.",
+        |_, b| {
             let mut cur = b[0].clone().unwrap_or(Value::Int(0));
             let step = b[1].clone().unwrap_or(Value::Int(1));
             for v in [&cur, &step] {
@@ -37,12 +39,14 @@ pub fn register(m: &Module) {
             }))
         },
     );
-    m.func(
+    // `times` has no default Python could write: absent repeats for ever, None is refused.
+    m.def_shown(
+        Clinic,
         "repeat",
-        "repeat(object[, times])",
-        "object over and over: for ever, or times times.",
-        |_, a| {
-            let b = a.bind("repeat", &["object", "times="])?;
+        "object, times=<forever>",
+        "repeat(object [,times])",
+        "repeat(object [,times]) -> create an iterator which returns the object for the specified number of times.  If not specified, returns the object endlessly.",
+        |_, b| {
             let x = b[0].clone().unwrap_or(Value::None);
             let mut left = match &b[1] {
                 Some(t) => Some(t.as_index()?.max(0)),
@@ -58,12 +62,12 @@ pub fn register(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def(
+        ClinicNew,
         "cycle",
-        "cycle(iterable, /)",
-        "The iterable's items, then the same items again, for ever.",
-        |rt, a| {
-            let b = a.bind("cycle", &["iterable"])?;
+        "iterable, /",
+        "Return elements from the iterable until it is exhausted. Then repeat the sequence indefinitely.",
+        |rt, b| {
             let mut src = Some(pull(rt, b[0].as_ref().unwrap_or(&Value::None))?);
             let mut saved = Vec::new();
             let mut i = 0;
@@ -84,18 +88,21 @@ pub fn register(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def_shown(
+        ClinicNew,
         "islice",
+        "iterable, start, stop=<unset>, step=<unset>, /",
         "islice(iterable, stop) / islice(iterable, start, stop[, step])",
-        "Items start, start+step, ... below stop, taken from the iterable lazily.",
-        islice,
+        "islice(iterable, stop) --> islice object",
+        // Positional-only slots fill in order: the given ones are the call's arguments.
+        |rt, b| islice(rt, b.slots.into_iter().flatten().collect()),
     );
-    m.func(
+    m.def(
+        Clinic,
         "accumulate",
-        "accumulate(iterable, func=None, *, initial=None)",
-        "Running totals (or running results of func).",
-        |rt, a| {
-            let b = a.bind("accumulate", &["iterable", "func=", "initial="])?;
+        "iterable, func=None, *, initial=None",
+        "Return series of accumulated sums (or other binary function results).",
+        |rt, b| {
             let mut src = pull(rt, b[0].as_ref().unwrap_or(&Value::None))?;
             let func = b[1].clone().filter(|f| !f.is_none());
             let mut total = b[2].clone().filter(|v| !v.is_none());
@@ -119,25 +126,33 @@ pub fn register(m: &Module) {
         },
     );
     m.set("chain", Value::object(ChainType));
-    m.func(
+    m.def(
+        Clinic,
         "combinations_with_replacement",
-        "combinations_with_replacement(iterable, r)",
-        "r-length tuples in sorted order, items allowed to repeat, made one at a time.",
+        "iterable, r",
+        "Return successive r-length combinations of elements in the iterable allowing individual elements to have successive repeats.",
         combinations_with_replacement,
     );
-    m.func(
+    // zip_longest reads its keywords by hand, and its message names neither the keyword
+    // nor anything else.
+    m.def_shown(
+        Clinic,
         "zip_longest",
-        "zip_longest(*iterables, fillvalue=None)",
-        "Tuples of the iterables' items, padded with fillvalue until the longest ends.",
-        |rt, a| {
-            let fill = a.kwarg("fillvalue").cloned().unwrap_or(Value::None);
-            if let Some((k, _)) = a.kw.iter().find(|(k, _)| &**k != "fillvalue") {
-                return Err(PyErr::type_error(format!(
-                    "zip_longest() got an unexpected keyword argument '{k}'"
-                )));
+        "*iterables, **kwds",
+        "zip_longest(iter1 [,iter2 [...]], [fillvalue=None])",
+        "zip_longest(iter1 [,iter2 [...]], [fillvalue=None]) --> zip_longest object",
+        |rt, b| {
+            let mut fill = Value::None;
+            for (k, v) in &b.kw {
+                if &**k != "fillvalue" || b.kw.len() > 1 {
+                    return Err(PyErr::type_error(
+                        "zip_longest() got an unexpected keyword argument",
+                    ));
+                }
+                fill = v.clone();
             }
             let mut srcs: Vec<Option<NextFn>> = Vec::new();
-            for p in &a.pos {
+            for p in &b.rest {
                 srcs.push(Some(pull(rt, p)?));
             }
             Ok(lazy("itertools.zip_longest", move |rt| {
@@ -166,19 +181,30 @@ pub fn register(m: &Module) {
             }))
         },
     );
-    predicate_iter(m, "takewhile", "Items while predicate(item) is true.");
-    predicate_iter(m, "dropwhile", "Items after predicate(item) first fails.");
+    predicate_iter(
+        m,
+        "takewhile",
+        "predicate, iterable, /",
+        "Return successive entries from an iterable as long as the predicate evaluates to true for each entry.",
+    );
+    predicate_iter(
+        m,
+        "dropwhile",
+        "predicate, iterable, /",
+        "Drop items from the iterable while predicate(item) is true.",
+    );
     predicate_iter(
         m,
         "filterfalse",
-        "Items for which predicate(item) is false.",
+        "function, iterable, /",
+        "Return those items of iterable for which function(item) is false.",
     );
-    m.func(
+    m.def(
+        ClinicNew,
         "starmap",
-        "starmap(function, iterable, /)",
-        "function(*args) for each args tuple of the iterable.",
-        |rt, a| {
-            let b = a.bind("starmap", &["function", "iterable"])?;
+        "function, iterable, /",
+        "Return an iterator whose values are returned from the function evaluated with an argument tuple taken from the given sequence.",
+        |rt, b| {
             let f = b[0].clone().unwrap_or(Value::None);
             let mut src = pull(rt, b[1].as_ref().unwrap_or(&Value::None))?;
             Ok(lazy("itertools.starmap", move |rt| {
@@ -190,12 +216,12 @@ pub fn register(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "compress",
-        "compress(data, selectors)",
-        "The items of data whose selector is true.",
-        |rt, a| {
-            let b = a.bind("compress", &["data", "selectors"])?;
+        "data, selectors",
+        "Return data elements corresponding to true selector elements.",
+        |rt, b| {
             let mut data = pull(rt, b[0].as_ref().unwrap_or(&Value::None))?;
             let mut sel = pull(rt, b[1].as_ref().unwrap_or(&Value::None))?;
             Ok(lazy("itertools.compress", move |rt| loop {
@@ -211,12 +237,12 @@ pub fn register(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def(
+        ClinicNew,
         "pairwise",
-        "pairwise(iterable, /)",
-        "Overlapping pairs of consecutive items.",
-        |rt, a| {
-            let b = a.bind("pairwise", &["iterable"])?;
+        "iterable, /",
+        "Return an iterator of overlapping pairs taken from the input iterator.",
+        |rt, b| {
             let mut src = pull(rt, b[0].as_ref().unwrap_or(&Value::None))?;
             let mut prev: Option<Value> = None;
             Ok(lazy("itertools.pairwise", move |rt| {
@@ -234,67 +260,59 @@ pub fn register(m: &Module) {
             }))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "groupby",
-        "groupby(iterable, key=None)",
-        "(key, group) pairs for runs of items with equal keys.",
+        "iterable, key=None",
+        "make an iterator that returns consecutive keys and groups from the iterable",
         groupby,
     );
 }
 
-fn predicate_iter(m: &Module, name: &'static str, doc: &str) {
-    m.func(
-        name,
-        &format!("{name}(predicate, iterable, /)"),
-        doc,
-        move |rt, a| {
-            let b = a.bind(name, &["predicate", "iterable"])?;
-            let pred = b[0].clone().unwrap_or(Value::None);
-            let mut src = pull(rt, b[1].as_ref().unwrap_or(&Value::None))?;
-            // takewhile: done after the first failure; dropwhile: dropping until then.
-            let mut switched = false;
-            let type_name = match name {
-                "takewhile" => "itertools.takewhile",
-                "dropwhile" => "itertools.dropwhile",
-                _ => "itertools.filterfalse",
+fn predicate_iter(m: &Module, name: &'static str, sig: &'static str, doc: &str) {
+    m.def(ClinicNew, name, sig, doc, move |rt, b| {
+        let pred = b[0].clone().unwrap_or(Value::None);
+        let mut src = pull(rt, b[1].as_ref().unwrap_or(&Value::None))?;
+        // takewhile: done after the first failure; dropwhile: dropping until then.
+        let mut switched = false;
+        let type_name = match name {
+            "takewhile" => "itertools.takewhile",
+            "dropwhile" => "itertools.dropwhile",
+            _ => "itertools.filterfalse",
+        };
+        Ok(lazy(type_name, move |rt| loop {
+            if switched && name == "takewhile" {
+                return Ok(None);
+            }
+            let Some(x) = src(rt)? else {
+                return Ok(None);
             };
-            Ok(lazy(type_name, move |rt| loop {
-                if switched && name == "takewhile" {
-                    return Ok(None);
-                }
-                let Some(x) = src(rt)? else {
-                    return Ok(None);
-                };
-                if switched && name == "dropwhile" {
+            if switched && name == "dropwhile" {
+                return Ok(Some(x));
+            }
+            let keep = if pred.is_none() {
+                ops::truthy(rt, &x)?
+            } else {
+                let r = rt.call(&pred, Args::new(vec![x.clone()]))?;
+                ops::truthy(rt, &r)?
+            };
+            match (name, keep) {
+                ("takewhile", true) => return Ok(Some(x)),
+                ("takewhile", false) => switched = true,
+                ("dropwhile", false) => {
+                    switched = true;
                     return Ok(Some(x));
                 }
-                let keep = if pred.is_none() {
-                    ops::truthy(rt, &x)?
-                } else {
-                    let r = rt.call(&pred, Args::new(vec![x.clone()]))?;
-                    ops::truthy(rt, &r)?
-                };
-                match (name, keep) {
-                    ("takewhile", true) => return Ok(Some(x)),
-                    ("takewhile", false) => switched = true,
-                    ("dropwhile", false) => {
-                        switched = true;
-                        return Ok(Some(x));
-                    }
-                    ("filterfalse", false) => return Ok(Some(x)),
-                    _ => {}
-                }
-            }))
-        },
-    );
+                ("filterfalse", false) => return Ok(Some(x)),
+                _ => {}
+            }
+        }))
+    });
 }
 
 /// `islice` with CPython's argument rules and its exact consumption: it pulls no item
 /// past the last one it yields.
-fn islice(rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    if !a.kw.is_empty() {
-        return Err(PyErr::type_error("islice() takes no keyword arguments"));
-    }
+fn islice(rt: &mut Runtime, pos: Vec<Value>) -> PyResult<Value> {
     let index = |v: &Value, msg: &str| -> PyResult<Option<usize>> {
         match v {
             Value::None => Ok(None),
@@ -305,7 +323,7 @@ fn islice(rt: &mut Runtime, a: Args) -> PyResult<Value> {
         }
     };
     let idx_msg = "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize.";
-    let (start, stop, step) = match a.pos.as_slice() {
+    let (start, stop, step) = match pos.as_slice() {
         [_, stop] => (
             0,
             index(
@@ -335,17 +353,17 @@ fn islice(rt: &mut Runtime, a: Args) -> PyResult<Value> {
         [] | [_] => {
             return Err(PyErr::type_error(format!(
                 "islice expected at least 2 arguments, got {}",
-                a.pos.len()
+                pos.len()
             )))
         }
         _ => {
             return Err(PyErr::type_error(format!(
                 "islice expected at most 4 arguments, got {}",
-                a.pos.len()
+                pos.len()
             )))
         }
     };
-    let mut src = pull(rt, &a.pos[0])?;
+    let mut src = pull(rt, &pos[0])?;
     let mut cnt = 0usize;
     let mut next = start;
     Ok(lazy("itertools.islice", move |rt| {
@@ -375,8 +393,7 @@ fn islice(rt: &mut Runtime, a: Args) -> PyResult<Value> {
     }))
 }
 
-fn groupby(rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let b = a.bind("groupby", &["iterable", "key="])?;
+fn groupby(rt: &mut Runtime, b: Bound) -> PyResult<Value> {
     let mut src = pull(rt, b[0].as_ref().unwrap_or(&Value::None))?;
     let keyf = b[1].clone().filter(|k| !k.is_none());
     // The first item of the next group, with its key, read ahead by the previous group.
@@ -470,8 +487,7 @@ impl Object for ChainType {
 }
 
 /// CPython's algorithm: index vectors that never decrease, the last index moving fastest.
-fn combinations_with_replacement(rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let b = a.bind("combinations_with_replacement", &["iterable", "r"])?;
+fn combinations_with_replacement(rt: &mut Runtime, b: Bound) -> PyResult<Value> {
     let pool = ops::iterate(rt, b[0].as_ref().unwrap_or(&Value::None))?;
     let r = b[1]
         .as_ref()

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use crate::interp::subscript::{check_hashable, dict_find};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
 use crate::py::value::{Args, Dict, Module, Object, Value};
 
 /// The `string` module's constants.
@@ -225,14 +226,14 @@ fn deep(
 // ---- functools.lru_cache --------------------------------------------------------------
 
 /// `lru_cache(maxsize=128, typed=False)`, `lru_cache(func)` and `cache(func)`.
-pub fn lru_cache(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let b = a.bind("lru_cache", &["maxsize=", "typed="])?;
+pub fn lru_cache(rt: &mut Runtime, b: Bound) -> PyResult<Value> {
+    let typed = rt.truthy(&b.value(1))?;
     let maxsize = match &b[0] {
         None => Some(128),
         Some(Value::None) => None,
         Some(f @ (Value::Object(_) | Value::Builtin(_))) => {
             // `@lru_cache` without parentheses: the argument is the function.
-            return Ok(wrap(f.clone(), Some(128)));
+            return Ok(wrap(f.clone(), Some(128), typed));
         }
         Some(v) => Some(v.as_index().map_err(|_| {
             PyErr::type_error("Expected first argument to be an integer, a callable, or None")
@@ -245,21 +246,21 @@ pub fn lru_cache(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
         "Wrap user_function with the cache.",
         move |_, a| {
             let b = a.bind("decorating_function", &["user_function"])?;
-            Ok(wrap(b[0].clone().unwrap_or(Value::None), maxsize))
+            Ok(wrap(b[0].clone().unwrap_or(Value::None), maxsize, typed))
         },
     ))
 }
 
 /// `functools.cache(user_function)`: an unbounded `lru_cache`.
-pub fn cache(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let b = a.bind("cache", &["user_function"])?;
-    Ok(wrap(b[0].clone().unwrap_or(Value::None), None))
+pub fn cache(_rt: &mut Runtime, b: Bound) -> PyResult<Value> {
+    Ok(wrap(b.value(0), None, false))
 }
 
-fn wrap(func: Value, maxsize: Option<usize>) -> Value {
+fn wrap(func: Value, maxsize: Option<usize>, typed: bool) -> Value {
     Value::object(LruCache {
         func,
         maxsize,
+        typed,
         entries: RefCell::new(Dict::default()),
         hits: Cell::new(0),
         misses: Cell::new(0),
@@ -271,6 +272,8 @@ fn wrap(func: Value, maxsize: Option<usize>) -> Value {
 pub struct LruCache {
     func: Value,
     maxsize: Option<usize>,
+    /// `typed=True`: arguments of different types are cached apart (1 and 1.0).
+    typed: bool,
     /// Oldest first: a hit moves its entry to the end.
     entries: RefCell<Dict>,
     hits: Cell<i64>,
@@ -296,10 +299,28 @@ impl Object for LruCache {
                 key.push(v.clone());
             }
         }
+        if self.typed {
+            // As CPython's _make_key: the arguments' types follow them, so the key's
+            // length tells calls of different arity apart.
+            let types: Vec<Value> = args
+                .pos
+                .iter()
+                .chain(args.kw.iter().map(|(_, v)| v))
+                .map(|v| Value::str(&format!("\u{0}type:{}", v.type_name())))
+                .collect();
+            key.extend(types);
+        }
         for k in &key {
             check_hashable(k)?;
         }
-        let key = Value::tuple(key);
+        // CPython's key for one int or str argument is the argument itself, so f(1) and
+        // f(1.0) are cached apart even untyped (1 != (1.0,)).
+        let key = match args.pos.as_slice() {
+            [one @ (Value::Int(_) | Value::Str(_))] if !self.typed && args.kw.is_empty() => {
+                one.clone()
+            }
+            _ => Value::tuple(key),
+        };
         if let Some(slot) = dict_find(rt, &self.entries, &key)? {
             self.hits.set(self.hits.get() + 1);
             let mut d = self.entries.borrow_mut();

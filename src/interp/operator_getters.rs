@@ -7,33 +7,31 @@ use std::rc::Rc;
 use crate::interp::{attrs, repr, subscript};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::{Clinic, ClinicNew};
 use crate::py::value::{Args, Module, Object, Value};
 
 /// Register the three getter constructors in the `operator` module.
 pub fn register(m: &Module) {
-    m.func(
+    m.def_shown(
+        ClinicNew,
         "itemgetter",
-        "itemgetter(item, /, *items)",
-        "A callable that returns obj[item], or a tuple of obj[item] for several items.",
-        |_, a| {
-            no_keywords(&a, "itemgetter")?;
-            if a.pos.is_empty() {
-                return Err(PyErr::type_error("itemgetter expected 1 argument, got 0"));
-            }
-            Ok(Value::object(ItemGetter { items: a.pos }))
+        "item, /, *items",
+        "itemgetter(item, ...)",
+        "itemgetter(item, ...) --> itemgetter object",
+        |_, b| {
+            let items = b.slots.iter().flatten().chain(&b.rest).cloned().collect();
+            Ok(Value::object(ItemGetter { items }))
         },
     );
-    m.func(
+    m.def_shown(
+        ClinicNew,
         "attrgetter",
-        "attrgetter(attr, /, *attrs)",
-        "A callable that returns obj.attr (dotted names follow the chain), or a tuple of them.",
-        |_, a| {
-            no_keywords(&a, "attrgetter")?;
-            if a.pos.is_empty() {
-                return Err(PyErr::type_error("attrgetter expected 1 argument, got 0"));
-            }
+        "attr, /, *attrs",
+        "attrgetter(attr, ...)",
+        "attrgetter(attr, ...) --> attrgetter object",
+        |_, b| {
             let mut names = Vec::new();
-            for v in &a.pos {
+            for v in b.slots.iter().flatten().chain(&b.rest) {
                 match v {
                     Value::Str(s) => names.push(s.clone()),
                     _ => return Err(PyErr::type_error("attribute name must be a string")),
@@ -42,12 +40,15 @@ pub fn register(m: &Module) {
             Ok(Value::object(AttrGetter { names }))
         },
     );
-    m.func(
+    // methodcaller's own check: a keyword named name is one of the call's keywords.
+    m.def_shown(
+        Clinic,
         "methodcaller",
-        "methodcaller(name, /, *args, **kwargs)",
-        "A callable that calls obj.name(*args, **kwargs).",
-        |_, a| {
-            let Some((name, args)) = a.pos.split_first() else {
+        "name, /, *args, **kwargs",
+        "methodcaller(name, ...)",
+        "methodcaller(name, ...) --> methodcaller object",
+        |_, b| {
+            let Some(name) = b.get(0) else {
                 return Err(PyErr::type_error(
                     "methodcaller needs at least one argument, the method name",
                 ));
@@ -57,8 +58,8 @@ pub fn register(m: &Module) {
             };
             Ok(Value::object(MethodCaller {
                 name: name.clone(),
-                args: args.to_vec(),
-                kw: a.kw.clone(),
+                args: b.rest.clone(),
+                kw: b.kw.clone(),
             }))
         },
     );

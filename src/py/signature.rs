@@ -20,8 +20,10 @@ use crate::py::value::{Args, Value};
 /// the older `PyArg_ParseTuple` ones (`str.find`, `str.startswith`), those `Args::bind`
 /// gives for methods written in Python (Numba's device arrays), those of a function
 /// written in Python (`np.linspace`, `np.ones`: CPython's own binding), those of NumPy's
-/// C argument parser (`np.zeros`, `np.array`: `npy_parse_arguments`), or those of a
-/// Cython function (`np.random.normal`).
+/// C argument parser (`np.zeros`, `np.array`: `npy_parse_arguments`), those of a
+/// Cython function (`np.random.normal`), or those of a C type's constructor built by
+/// Argument Clinic (`itertools.cycle`: positional-only ones are checked by
+/// `_PyArg_NoKeywords` and `_PyArg_CheckPositional`, which name no owner).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Style {
     Clinic,
@@ -30,6 +32,7 @@ pub enum Style {
     Function,
     NumpyC,
     Cython,
+    ClinicNew,
 }
 
 /// The arguments of one call, bound to a signature.
@@ -210,14 +213,19 @@ impl Params {
             }
         } else if !takes_kw {
             // Positional-only methods: CPython checks keywords first, then the count.
+            let new = style == Style::ClinicNew;
             if !args.kw.is_empty() {
-                return err(format!("{owner}.{name}() takes no keyword arguments"));
+                return err(if new {
+                    format!("{name}() takes no keyword arguments")
+                } else {
+                    format!("{owner}.{name}() takes no keyword arguments")
+                });
             }
             let (few, many) = (n < minpos, n > maxpos && !self.varargs);
-            if maxpos == 0 && !self.varargs && many {
+            if !new && maxpos == 0 && !self.varargs && many {
                 return err(format!("{owner}.{name}() takes no arguments ({n} given)"));
             }
-            if maxpos == 1 && minpos == 1 && !self.varargs && (few || many) {
+            if !new && maxpos == 1 && minpos == 1 && !self.varargs && (few || many) {
                 return err(format!(
                     "{owner}.{name}() takes exactly one argument ({n} given)"
                 ));

@@ -53,8 +53,11 @@ pub fn global_val(b: &mut Builder, v: Value) -> PyResult<Val> {
                 Val::Path(format!("math.{rest}"))
             } else if let Some(rest) = name.strip_prefix("numpy.") {
                 Val::Path(format!("np.{rest}"))
+            } else if let Some(rest) = name.strip_prefix("_operator.") {
+                // operator.add and friends (defined in _operator, as CPython's are) lower
+                // to the operators themselves.
+                Val::Path(format!("operator.{rest}"))
             } else if name.starts_with("operator.") {
-                // operator.add and friends lower to the operators themselves.
                 Val::Path(name)
             } else if name == "numba.prange" {
                 // `from numba import prange`: the same loop as `numba.prange(...)`.
