@@ -8,6 +8,7 @@ use std::rc::Rc;
 use crate::arrays::format::float_repr;
 use crate::arrays::operator::BinOp;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::signature::Style::Clinic;
 use crate::py::value::{Args, Module, Value};
 
 /// A complex number's parts.
@@ -314,79 +315,99 @@ pub fn cmath_module() -> Rc<Module> {
         ("tanh", |z| Ok(tanh(z))),
     ];
     for &(name, f) in funcs {
-        m.func(
-            name,
-            &format!("{name}(z, /)"),
-            &format!("cmath.{name} of z, as a complex."),
-            move |_, a| {
-                let z = one(&a, name)?;
-                let r = f(z)?;
-                Ok(Value::Complex(r.0, r.1))
-            },
-        );
+        let doc = match name {
+            "sqrt" => "Return the square root of z.",
+            "exp" => "Return the exponential value e**z.",
+            "log10" => "Return the base-10 logarithm of z.",
+            "sin" => "Return the sine of z.",
+            "cos" => "Return the cosine of z.",
+            "tan" => "Return the tangent of z.",
+            "sinh" => "Return the hyperbolic sine of z.",
+            "cosh" => "Return the hyperbolic cosine of z.",
+            _ => "Return the hyperbolic tangent of z.",
+        };
+        m.def(Clinic, name, "z, /", doc, move |_, b| {
+            let z = arg(b.get(0), name)?;
+            let r = f(z)?;
+            Ok(Value::Complex(r.0, r.1))
+        });
     }
-    m.func(
+    // `base` has no default Python could write: absent is the natural logarithm.
+    m.def_shown(
+        Clinic,
         "log",
+        "z, base=<e>, /",
         "log(z[, base])",
-        "Natural logarithm of z, or logarithm to the given base.",
-        |_, a| {
-            let z = arg(a.pos.first(), "log")?;
+        "log(z[, base]) -> the logarithm of z to the given base.",
+        |_, b| {
+            let z = arg(b.get(0), "log")?;
             let mut r = log(z)?;
-            if let Some(b) = a.pos.get(1) {
-                r = quot(r, log(arg(Some(b), "log")?)?)?;
+            if let Some(base) = b.get(1) {
+                r = quot(r, log(arg(Some(base), "log")?)?)?;
             }
             Ok(Value::Complex(r.0, r.1))
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "phase",
-        "phase(z, /)",
-        "The argument of z, in (-pi, pi].",
-        |_, a| {
-            let z = one(&a, "phase")?;
+        "z, /",
+        "Return argument, also known as the phase angle, of a complex.",
+        |_, b| {
+            let z = arg(b.get(0), "phase")?;
             Ok(Value::Float(z.1.atan2(z.0)))
         },
     );
-    m.func("polar", "polar(z, /)", "(abs(z), phase(z)).", |_, a| {
-        let z = one(&a, "polar")?;
-        let r = abs(z.0, z.1)?;
-        Ok(Value::tuple(vec![r, Value::Float(z.1.atan2(z.0))]))
-    });
-    m.func(
+    m.def(
+        Clinic,
+        "polar",
+        "z, /",
+        "Convert a complex from rectangular coordinates to polar coordinates.",
+        |_, b| {
+            let z = arg(b.get(0), "polar")?;
+            let r = abs(z.0, z.1)?;
+            Ok(Value::tuple(vec![r, Value::Float(z.1.atan2(z.0))]))
+        },
+    );
+    m.def(
+        Clinic,
         "rect",
-        "rect(r, phi, /)",
-        "The complex r * exp(i*phi).",
-        |_, a| {
-            let [r, phi] = a.pos.as_slice() else {
-                return Err(PyErr::type_error("rect expected 2 arguments"));
-            };
-            let (r, phi) = (r.as_f64()?, phi.as_f64()?);
+        "r, phi, /",
+        "Convert from polar coordinates to rectangular coordinates.",
+        |_, b| {
+            let (r, phi) = (b.value(0).as_f64()?, b.value(1).as_f64()?);
             // rect(r, 0) is exactly real, as in CPython.
             let im = if phi == 0.0 { phi * r } else { r * phi.sin() };
             Ok(Value::Complex(r * phi.cos(), im))
         },
     );
-    for (name, f) in [
+    for (name, doc, f) in [
         (
             "isnan",
+            "Checks if the real or imaginary part of z not a number (NaN).",
             (|z: C| z.0.is_nan() || z.1.is_nan()) as fn(C) -> bool,
         ),
-        ("isinf", |z| z.0.is_infinite() || z.1.is_infinite()),
-        ("isfinite", |z| z.0.is_finite() && z.1.is_finite()),
+        (
+            "isinf",
+            "Checks if the real or imaginary part of z is infinite.",
+            |z| z.0.is_infinite() || z.1.is_infinite(),
+        ),
+        (
+            "isfinite",
+            "Return True if both the real and imaginary parts of z are finite, else False.",
+            |z| z.0.is_finite() && z.1.is_finite(),
+        ),
     ] {
-        m.func(
-            name,
-            &format!("{name}(z, /)"),
-            &format!("Whether z is {}.", &name[2..]),
-            move |_, a| Ok(Value::Bool(f(one(&a, name)?))),
-        );
+        m.def(Clinic, name, "z, /", doc, move |_, b| {
+            Ok(Value::Bool(f(arg(b.get(0), name)?)))
+        });
     }
-    m.func(
+    m.def(
+        Clinic,
         "isclose",
-        "isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0)",
-        "Whether a and b are close.",
-        |_, a| {
-            let p = a.bind("isclose", &["a", "b", "rel_tol=", "abs_tol="])?;
+        "a, b, *, rel_tol=1e-09, abs_tol=0.0",
+        "Determine whether two complex numbers are close in value.",
+        |_, p| {
             let x = arg(p[0].as_ref(), "isclose")?;
             let y = arg(p[1].as_ref(), "isclose")?;
             let tol = |v: &Option<Value>, d: f64| v.as_ref().map_or(Ok(d), |v| v.as_f64());
@@ -412,16 +433,6 @@ fn arg(v: Option<&Value>, name: &str) -> PyResult<C> {
     let v = v.ok_or_else(|| PyErr::type_error(format!("{name} expected an argument")))?;
     as_complex(v)?
         .ok_or_else(|| PyErr::type_error(format!("must be real number, not {}", v.type_name())))
-}
-
-fn one(a: &Args, name: &str) -> PyResult<C> {
-    match a.pos.as_slice() {
-        [x] => arg(Some(x), name),
-        _ => Err(PyErr::type_error(format!(
-            "{name}() takes exactly one argument ({} given)",
-            a.pos.len()
-        ))),
-    }
 }
 
 /// CPython's `cmath.sqrt` for finite arguments (scaled to avoid overflow in the
