@@ -12,6 +12,8 @@ use std::rc::Rc;
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Dict, Module, Value};
 
 /// Nesting deeper than CPython's recursion limit raises RecursionError, so neither
@@ -24,54 +26,49 @@ pub fn module() -> Rc<Module> {
         "json",
         "JSON encoder and decoder with CPython's formatting and error messages.",
     );
-    m.func(
+    m.def(
+        Function,
         "dumps",
-        "dumps(obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, cls=None, indent=None, separators=None, default=None, sort_keys=False)",
-        "Serialize obj to a JSON formatted str.",
-        |rt, a| {
-            positional_only(&a, "dumps", 1)?;
-            let b = a.bind("dumps", &DUMPS_PARAMS)?;
-            let obj = b[0].clone().unwrap_or(Value::None);
-            Ok(Value::str(&dumps(rt, &obj, &b[1..])?))
+        "obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, cls=None, indent=None, separators=None, default=None, sort_keys=False, **kw",
+        "Serialize ``obj`` to a JSON formatted ``str``.",
+        |rt, b| {
+            encoder_kw(&b)?;
+            Ok(Value::str(&dumps(rt, &b.value(0), &b[1..])?))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "dump",
-        "dump(obj, fp, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, cls=None, indent=None, separators=None, default=None, sort_keys=False)",
-        "Serialize obj as a JSON formatted stream to fp (a file opened for writing text).",
-        |rt, a| {
-            positional_only(&a, "dump", 2)?;
-            let b = a.bind("dump", &DUMP_PARAMS)?;
-            let obj = b[0].clone().unwrap_or(Value::None);
-            let fp = b[1].clone().unwrap_or(Value::None);
-            let text = dumps(rt, &obj, &b[2..])?;
-            let write = crate::interp::attrs::get_attr(rt, &fp, "write")?;
+        "obj, fp, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, cls=None, indent=None, separators=None, default=None, sort_keys=False, **kw",
+        "Serialize ``obj`` as a JSON formatted stream to ``fp`` (a ``.write()``-supporting file-like object).",
+        |rt, b| {
+            encoder_kw(&b)?;
+            let text = dumps(rt, &b.value(0), &b[2..])?;
+            let write = crate::interp::attrs::get_attr(rt, &b.value(1), "write")?;
             rt.call(&write, Args::new(vec![Value::str(&text)]))?;
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "loads",
-        "loads(s, *, cls=None, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None)",
-        "Deserialize s (a str, bytes or bytearray holding a JSON document) to a Python object.",
-        |rt, a| {
-            positional_only(&a, "loads", 1)?;
-            let b = a.bind("loads", &LOAD_PARAMS)?;
-            let s = b[0].clone().unwrap_or(Value::None);
-            loads(rt, &s, &b[1..])
+        "s, *, cls=None, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None, **kw",
+        "Deserialize ``s`` (a ``str``, ``bytes`` or ``bytearray`` instance containing a JSON document) to a Python object.",
+        |rt, b| {
+            let strict = decoder_strict(rt, &b)?;
+            loads(rt, &b.value(0), &b[1..], strict)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "load",
-        "load(fp, *, cls=None, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None)",
-        "Deserialize fp (a file opened for reading) holding a JSON document to a Python object.",
-        |rt, a| {
-            positional_only(&a, "load", 1)?;
-            let b = a.bind("load", &LOAD_PARAMS)?;
-            let fp = b[0].clone().unwrap_or(Value::None);
-            let read = crate::interp::attrs::get_attr(rt, &fp, "read")?;
+        "fp, *, cls=None, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None, **kw",
+        "Deserialize ``fp`` (a ``.read()``-supporting file-like object containing a JSON document) to a Python object.",
+        |rt, b| {
+            let strict = decoder_strict(rt, &b)?;
+            let read = crate::interp::attrs::get_attr(rt, &b.value(0), "read")?;
             let s = rt.call(&read, Args::default())?;
-            loads(rt, &s, &b[1..])
+            loads(rt, &s, &b[1..], strict)
         },
     );
     m.set(
@@ -83,54 +80,30 @@ pub fn module() -> Rc<Module> {
     Rc::new(m)
 }
 
-const DUMPS_PARAMS: [&str; 10] = [
-    "obj",
-    "skipkeys=",
-    "ensure_ascii=",
-    "check_circular=",
-    "allow_nan=",
-    "cls=",
-    "indent=",
-    "separators=",
-    "default=",
-    "sort_keys=",
-];
-
-const DUMP_PARAMS: [&str; 11] = [
-    "obj",
-    "fp",
-    "skipkeys=",
-    "ensure_ascii=",
-    "check_circular=",
-    "allow_nan=",
-    "cls=",
-    "indent=",
-    "separators=",
-    "default=",
-    "sort_keys=",
-];
-
-/// The options after the leading arguments are keyword-only, as in CPython.
-fn positional_only(a: &Args, fname: &str, n: usize) -> PyResult<()> {
-    if a.pos.len() > n {
-        let s = if n == 1 { "" } else { "s" };
-        return Err(PyErr::type_error(format!(
-            "{fname}() takes {n} positional argument{s} but {} were given",
-            a.pos.len()
-        )));
+/// `**kw` goes to `JSONEncoder(...)`, whose parameters are all named already.
+fn encoder_kw(b: &Bound) -> PyResult<()> {
+    match b.kw.first() {
+        Some((k, _)) => Err(PyErr::type_error(format!(
+            "JSONEncoder.__init__() got an unexpected keyword argument '{k}'"
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }
 
-const LOAD_PARAMS: [&str; 7] = [
-    "s",
-    "cls=",
-    "object_hook=",
-    "parse_float=",
-    "parse_int=",
-    "parse_constant=",
-    "object_pairs_hook=",
-];
+/// `**kw` goes to `JSONDecoder(...)`, which takes `strict` besides the named options:
+/// False lets control characters stand in strings.
+fn decoder_strict(rt: &mut Runtime, b: &Bound) -> PyResult<bool> {
+    let mut strict = true;
+    for (k, v) in &b.kw {
+        if &**k != "strict" {
+            return Err(PyErr::type_error(format!(
+                "JSONDecoder.__init__() got an unexpected keyword argument '{k}'"
+            )));
+        }
+        strict = ops::truthy(rt, v)?;
+    }
+    Ok(strict)
+}
 
 fn flag(rt: &mut Runtime, v: &Option<Value>, default: bool) -> PyResult<bool> {
     match v {
@@ -465,9 +438,11 @@ struct Decoder<'a> {
     parse_float: Option<Value>,
     parse_int: Option<Value>,
     parse_constant: Option<Value>,
+    /// `strict=False`: control characters may stand unescaped in strings.
+    strict: bool,
 }
 
-fn loads(rt: &mut Runtime, s: &Value, opts: &[Option<Value>]) -> PyResult<Value> {
+fn loads(rt: &mut Runtime, s: &Value, opts: &[Option<Value>], strict: bool) -> PyResult<Value> {
     if given(&opts[0]).is_some() {
         return Err(PyErr::not_implemented(
             "json.loads(cls=...) is not supported in nbcuda; pass object_hook= instead",
@@ -512,6 +487,7 @@ fn loads(rt: &mut Runtime, s: &Value, opts: &[Option<Value>]) -> PyResult<Value>
         parse_int: given(&opts[3]),
         parse_constant: given(&opts[4]),
         pairs_hook: given(&opts[5]),
+        strict,
     };
     let start = d.skip_ws(0);
     let (v, end) = d.value(rt, start, 0)?;
@@ -696,7 +672,7 @@ impl Decoder<'_> {
                     }
                     out.push(char::from_u32(code).unwrap_or('\u{fffd}'));
                 }
-                c if (c as u32) < 0x20 => {
+                c if (c as u32) < 0x20 && self.strict => {
                     return Err(self.err("Invalid control character at", i));
                 }
                 c => {
