@@ -11,6 +11,7 @@ use crate::interp::re_pattern::{
 };
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Dict, Module, Object, Value};
 
 /// The `re` module.
@@ -33,74 +34,93 @@ pub fn module() -> Rc<Module> {
             name: "error".into(),
         }),
     );
-    m.func(
+    m.def(
+        Function,
         "compile",
-        "compile(pattern, flags=0)",
-        "Compile a pattern.",
-        |_, a| {
-            let b = a.bind("compile", &["pattern", "flags="])?;
-            Ok(Value::object(pattern_arg(b[0].as_ref(), b[1].as_ref())?))
-        },
+        "pattern, flags=0",
+        "Compile a regular expression pattern, returning a Pattern object.",
+        |_, b| Ok(Value::object(pattern_arg(b.get(0), b.get(1))?)),
     );
-    // Each function is the Pattern method of the same name; `flags` is a keyword or the
-    // positional argument after the method's own ones.
-    let functions: [(&str, &str, usize); 8] = [
-        ("search", "search(pattern, string, flags=0)", 1),
-        ("match", "match(pattern, string, flags=0)", 1),
-        ("fullmatch", "fullmatch(pattern, string, flags=0)", 1),
-        ("findall", "findall(pattern, string, flags=0)", 1),
-        ("finditer", "finditer(pattern, string, flags=0)", 1),
-        ("split", "split(pattern, string, maxsplit=0, flags=0)", 2),
-        ("sub", "sub(pattern, repl, string, count=0, flags=0)", 3),
-        ("subn", "subn(pattern, repl, string, count=0, flags=0)", 3),
+    // Each function is the Pattern method of the same name, given the arguments between
+    // the pattern and the flags.
+    let functions: [(&str, &'static str, &str); 8] = [
+        (
+            "search",
+            "pattern, string, flags=0",
+            "Scan through string looking for a match to the pattern, returning a Match object, or None if no match was found.",
+        ),
+        (
+            "match",
+            "pattern, string, flags=0",
+            "Try to apply the pattern at the start of the string, returning a Match object, or None if no match was found.",
+        ),
+        (
+            "fullmatch",
+            "pattern, string, flags=0",
+            "Try to apply the pattern to all of the string, returning a Match object, or None if no match was found.",
+        ),
+        (
+            "findall",
+            "pattern, string, flags=0",
+            "Return a list of all non-overlapping matches in the string.",
+        ),
+        (
+            "finditer",
+            "pattern, string, flags=0",
+            "Return an iterator over all non-overlapping matches in the string.",
+        ),
+        (
+            "split",
+            "pattern, string, maxsplit=0, flags=0",
+            "Split the source string by the occurrences of the pattern, returning a list containing the resulting substrings.",
+        ),
+        (
+            "sub",
+            "pattern, repl, string, count=0, flags=0",
+            "Return the string obtained by replacing the leftmost non-overlapping occurrences of the pattern in string by the replacement repl.",
+        ),
+        (
+            "subn",
+            "pattern, repl, string, count=0, flags=0",
+            "Return a 2-tuple containing (new_string, number).",
+        ),
     ];
-    for (name, sig, flags_at) in functions {
-        m.func(
-            name,
-            sig,
-            "As the Pattern method of the same name.",
-            move |rt, a| {
-                let mut a = a;
-                if a.pos.is_empty() {
-                    return Err(PyErr::type_error(format!(
-                        "{name}() missing required argument 'pattern'"
-                    )));
-                }
-                let pat = a.pos.remove(0);
-                let flags = take_flags(&mut a, flags_at);
-                let p = Rc::new(pattern_arg(Some(&pat), flags.as_ref())?);
-                p.method(rt, name, a)
-            },
-        );
+    for (name, sig, doc) in functions {
+        m.def(Function, name, sig, doc, move |rt, b| {
+            let last = b.len() - 1;
+            let p = Rc::new(pattern_arg(b.get(0), b.get(last))?);
+            let args = b[1..last].iter().map(|v| v.clone().unwrap_or(Value::None));
+            p.method(rt, name, Args::new(args.collect()))
+        });
     }
-    m.func(
+    m.def(
+        Function,
         "escape",
-        "escape(pattern)",
-        "Escape every special character.",
-        |_, a| {
-            let s = str_of(a.pos.first(), "escape", "pattern")?;
+        "pattern",
+        "Escape special characters in a string.",
+        |_, b| {
+            let s = match b.get(0) {
+                Some(Value::Str(s)) => s.to_string(),
+                // str(pattern, 'latin1'), as re.escape does for anything not a str.
+                other => {
+                    return Err(PyErr::type_error(format!(
+                        "decoding to str: need a bytes-like object, {} found",
+                        other.map_or_else(|| "NoneType".into(), |v| v.type_name())
+                    )))
+                }
+            };
+            // Only the characters special in a pattern (Python 3.7 and later).
             let mut out = String::new();
             for c in s.chars() {
-                if c.is_alphanumeric() || c == '_' {
-                    out.push(c);
-                } else {
+                if "()[]{}?*+-|^$\\.&~# \t\n\r\x0b\x0c".contains(c) {
                     out.push('\\');
-                    out.push(c);
                 }
+                out.push(c);
             }
             Ok(Value::str(&out))
         },
     );
     Rc::new(m)
-}
-
-/// The module functions' `flags`: keyword, or the positional argument at `at` (after the
-/// pattern was taken off), which the Pattern method would not accept.
-fn take_flags(a: &mut Args, at: usize) -> Option<Value> {
-    if let Some(i) = a.kw.iter().position(|(k, _)| &**k == "flags") {
-        return Some(a.kw.remove(i).1);
-    }
-    (a.pos.len() > at).then(|| a.pos.remove(at))
 }
 
 fn str_of(v: Option<&Value>, func: &str, what: &str) -> PyResult<String> {
@@ -116,16 +136,21 @@ fn index_arg(v: &Option<Value>) -> PyResult<Option<i64>> {
 }
 
 fn pattern_arg(p: Option<&Value>, flags: Option<&Value>) -> PyResult<Pattern> {
-    if let Some(v) = p {
-        if let Some(existing) = v.downcast::<Pattern>() {
-            return Ok(existing.clone());
-        }
-    }
-    let source = str_of(p, "compile", "pattern")?;
     let flags = match flags {
         Some(Value::None) | None => 0,
         Some(v) => v.as_index()?,
     };
+    if let Some(v) = p {
+        if let Some(existing) = v.downcast::<Pattern>() {
+            if flags != 0 {
+                return Err(PyErr::value_error(
+                    "cannot process flags argument with a compiled pattern",
+                ));
+            }
+            return Ok(existing.clone());
+        }
+    }
+    let source = str_of(p, "compile", "pattern")?;
     Pattern::new(&source, flags)
 }
 
