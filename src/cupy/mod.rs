@@ -37,6 +37,8 @@ use crate::numba_cuda::hostconv;
 use crate::numba_cuda::view_index::parse_shape;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 
 fn dtype_or(rt: &mut Runtime, v: Option<&Value>, default: DType) -> PyResult<DType> {
@@ -106,6 +108,71 @@ fn new_array(
     }
 }
 
+/// The shape and dtype of a `*_like` call: `a`'s, or the `dtype=` and `shape=` given; `subok`
+/// must stay None, as in CuPy.
+fn like_args(
+    rt: &mut Runtime,
+    b: &Bound,
+    dtype: usize,
+    subok: usize,
+    shape: usize,
+) -> PyResult<(Vec<usize>, DType)> {
+    if b.get(subok).is_some_and(|v| !v.is_none()) {
+        return Err(PyErr::type_error("subok is not supported yet"));
+    }
+    let (like_shape, dt0) = like_of(rt, &b.value(0))?;
+    let dt = dtype_or(rt, b.get(dtype), dt0)?;
+    let shape = match b.get(shape) {
+        None | Some(Value::None) => like_shape,
+        Some(s) => parse_shape(s)?,
+    };
+    Ok((shape, dt))
+}
+
+/// `order=`: nbcuda's CuPy arrays are C-ordered, which is also Fortran order for at most
+/// one dimension; a Fortran-ordered result of more is refused rather than given in C order.
+fn check_order(v: &Value, order: Option<&Value>) -> PyResult<()> {
+    let ndim = match v {
+        Value::Array(a) => a.ndim(),
+        other => other
+            .downcast::<crate::cupy::ndarray::CupyArray>()
+            .map_or(0, |c| c.view.shape.len()),
+    };
+    match order {
+        None | Some(Value::None) => Ok(()),
+        Some(Value::Str(s)) => match &**s {
+            "C" | "c" | "K" | "k" | "A" | "a" => Ok(()),
+            "F" | "f" if ndim <= 1 => Ok(()),
+            "F" | "f" => Err(PyErr::not_implemented(
+                "order='F' is not supported by nbcuda's CuPy arrays, which are C-ordered",
+            )),
+            _ => Err(PyErr::type_error("order not understood")),
+        },
+        Some(_) => Err(PyErr::type_error("order not understood")),
+    }
+}
+
+/// `cp.array(..., ndmin=n)`: ones prepended to the shape until it has n dimensions.
+fn with_ndmin(rt: &mut Runtime, v: Value, ndmin: i64) -> PyResult<Value> {
+    let Some(view) = crate::numba_cuda::interop::view_of(rt, &v)? else {
+        return Ok(v);
+    };
+    if ndmin > 64 {
+        return Err(PyErr::value_error(
+            "ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)",
+        ));
+    }
+    let want = usize::try_from(ndmin).unwrap_or(0);
+    if view.shape.len() >= want {
+        return Ok(v);
+    }
+    let mut shape = vec![1; want - view.shape.len()]; // bounded: ndmin is at most 64 here
+    shape.extend(&view.shape);
+    Ok(wrap(crate::numba_cuda::viewops::reshape(
+        &view, shape, 'C',
+    )?))
+}
+
 /// Build the `cupy` module.
 pub fn module() -> Rc<Module> {
     crate::numba_cuda::interop::register_view_kind(|any| {
@@ -113,99 +180,135 @@ pub fn module() -> Rc<Module> {
             .map(|c| c.view.clone())
     });
     let m = Module::new("cupy", "CuPy arrays on nbcuda's devices.");
-    m.func("asarray", "asarray(a, dtype=None)", "A CuPy array from a host array, list or device array (device memory is shared, not copied).", |rt, a| {
-        let b = a.bind("asarray", &["a", "dtype=", "order="])?;
-        to_cupy(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE), arg(&b, 1), false)
-    });
-    m.func(
-        "array",
-        "array(obj, dtype=None, copy=True)",
-        "A new CuPy array copied from obj.",
-        |rt, a| {
-            let b = a.bind(
-                "array",
-                &["obj", "dtype=", "copy=", "order=", "subok=", "ndmin="],
-            )?;
-            let copy = !matches!(arg(&b, 2), Some(Value::Bool(false)));
-            to_cupy(
-                rt,
-                arg(&b, 0).unwrap_or(crate::py::value::NONE),
-                arg(&b, 1),
-                copy,
-            )
+    m.def(
+        Function,
+        "asarray",
+        "a, dtype=None, order=None, *, blocking=False",
+        "Converts an object to array.",
+        |rt, b| {
+            let v = to_cupy(rt, &b.value(0), b.get(1), false)?;
+            check_order(&v, b.get(2))?;
+            Ok(v)
         },
     );
-    m.func(
+    m.def(
+        Function,
+        "array",
+        "obj, dtype=None, copy=True, order='K', subok=False, ndmin=0, *, blocking=False",
+        "Creates an array on the current device.",
+        |rt, b| {
+            let copy = rt.truthy(&b.value(2))?;
+            let v = to_cupy(rt, &b.value(0), b.get(1), copy)?;
+            check_order(&v, b.get(3))?;
+            with_ndmin(rt, v, b.value(5).as_index()?)
+        },
+    );
+    m.def(
+        Function,
         "asnumpy",
-        "asnumpy(a, stream=None)",
-        "Copy a CuPy array to the host (NumPy arrays pass through).",
-        |rt, a| {
-            let b = a.bind("asnumpy", &["a", "stream=", "order=", "out="])?;
-            let obj = arg(&b, 0).unwrap_or(crate::py::value::NONE);
-            match obj {
-                Value::Array(_) => Ok(obj.clone()),
-                _ => match crate::numba_cuda::interop::view_of(rt, obj)? {
-                    Some(v) => Ok(Value::Array(Box::new(host_copy(rt, &v, "cupy.asnumpy")?))),
-                    None => Ok(Value::Array(Box::new(hostconv::host_array(rt, obj)?))),
+        "a, stream=None, order='C', out=None, *, blocking=True",
+        "Returns an array on the host memory from an arbitrary source array.",
+        |rt, b| {
+            let obj = b.value(0);
+            let host = match &obj {
+                Value::Array(_) => obj.clone(),
+                _ => match crate::numba_cuda::interop::view_of(rt, &obj)? {
+                    Some(v) => Value::Array(Box::new(host_copy(rt, &v, "cupy.asnumpy")?)),
+                    None => Value::Array(Box::new(hostconv::host_array(rt, &obj)?)),
                 },
+            };
+            check_order(&host, b.get(2))?;
+            match (b.get(3), &host) {
+                (None | Some(Value::None), _) => Ok(host),
+                (Some(out @ Value::Array(o)), Value::Array(h)) => {
+                    crate::arrays::elem::copy_into(o, h)?;
+                    Ok(out.clone())
+                }
+                _ => Err(PyErr::type_error(
+                    "Only numpy.ndarray can be obtained from cupy.ndarray",
+                )),
             }
         },
     );
-    for (name, fill) in [("empty", None), ("zeros", Some(0.0)), ("ones", Some(1.0))] {
-        m.func(
+    for (name, fill, doc, like_doc) in [
+        (
+            "empty",
+            None,
+            "Returns an array without initializing the elements.",
+            "Returns a new array with same shape and dtype of a given array.",
+        ),
+        (
+            "zeros",
+            Some(0.0),
+            "Returns a new array of given shape and dtype, filled with zeros.",
+            "Returns an array of zeros with same shape and dtype as a given array.",
+        ),
+        (
+            "ones",
+            Some(1.0),
+            "Returns a new array of given shape and dtype, filled with ones.",
+            "Returns an array of ones with same shape and dtype as a given array.",
+        ),
+    ] {
+        m.def(
+            Function,
             name,
-            &format!("{name}(shape, dtype=float64)"),
-            "A new device array.",
-            move |rt, a| {
-                let b = a.bind(name, &["shape", "dtype=", "order="])?;
-                let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
-                let dt = dtype_or(rt, arg(&b, 1), DType::F64)?;
-                Ok(wrap(new_array(rt, &shape, dt, fill)?))
+            "shape, dtype=<class 'float'>, order='C'",
+            doc,
+            move |rt, b| {
+                let shape = parse_shape(&b.value(0))?;
+                let dt = dtype_or(rt, b.get(1), DType::F64)?;
+                let v = wrap(new_array(rt, &shape, dt, fill)?);
+                check_order(&v, b.get(2))?;
+                Ok(v)
             },
         );
-        let like = format!("{name}_like");
-        m.func(
-            &like.clone(),
-            &format!("{like}(a, dtype=None)"),
-            "A new device array shaped like a.",
-            move |rt, a| {
-                let b = a.bind(&like, &["a", "dtype=", "order="])?;
-                let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
-                let dt = dtype_or(rt, arg(&b, 1), dt0)?;
-                Ok(wrap(new_array(rt, &shape, dt, fill)?))
+        m.def(
+            Function,
+            &format!("{name}_like"),
+            "a, dtype=None, order='K', subok=None, shape=None",
+            like_doc,
+            move |rt, b| {
+                let (shape, dt) = like_args(rt, &b, 1, 3, 4)?;
+                let v = wrap(new_array(rt, &shape, dt, fill)?);
+                check_order(&v, b.get(2))?;
+                Ok(v)
             },
         );
     }
-    m.func(
+    m.def(
+        Function,
         "full",
-        "full(shape, fill_value, dtype=None)",
-        "A new device array filled with fill_value.",
-        |rt, a| {
-            let b = a.bind("full", &["shape", "fill_value", "dtype=", "order="])?;
-            let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
-            let v = scalar_of(rt, arg(&b, 1).unwrap_or(crate::py::value::NONE))?;
-            let dt = dtype_or(rt, arg(&b, 2), v.dtype())?;
-            Ok(wrap(ops::full(rt, &shape, dt, v)?))
+        "shape, fill_value, dtype=None, order='C'",
+        "Returns a new array of given shape and dtype, filled with a given value.",
+        |rt, b| {
+            let shape = parse_shape(&b.value(0))?;
+            let v = scalar_of(rt, &b.value(1))?;
+            let dt = dtype_or(rt, b.get(2), v.dtype())?;
+            let out = wrap(ops::full(rt, &shape, dt, v)?);
+            check_order(&out, b.get(3))?;
+            Ok(out)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "full_like",
-        "full_like(a, fill_value, dtype=None)",
-        "A new device array like a filled with fill_value.",
-        |rt, a| {
-            let b = a.bind("full_like", &["a", "fill_value", "dtype=", "order="])?;
-            let (shape, dt0) = like_of(rt, arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
-            let v = scalar_of(rt, arg(&b, 1).unwrap_or(crate::py::value::NONE))?;
-            let dt = dtype_or(rt, arg(&b, 2), dt0)?;
-            Ok(wrap(ops::full(rt, &shape, dt, v)?))
+        "a, fill_value, dtype=None, order='K', subok=None, shape=None",
+        "Returns a full array with same shape and dtype as a given array.",
+        |rt, b| {
+            let v = scalar_of(rt, &b.value(1))?;
+            let (shape, dt) = like_args(rt, &b, 2, 4, 5)?;
+            let out = wrap(ops::full(rt, &shape, dt, v)?);
+            check_order(&out, b.get(3))?;
+            Ok(out)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "arange",
-        "arange(start, stop=None, step=1, dtype=None)",
-        "Evenly spaced values, computed on the device.",
-        |rt, a| {
-            let b = a.bind("arange", &["start", "stop=", "step=", "dtype="])?;
+        "start, stop=None, step=1, dtype=None",
+        "Returns an array with evenly spaced values within a given interval.",
+        |rt, b| {
             let nums: Vec<Option<&Value>> =
                 vec![arg(&b, 0), arg(&b, 1).filter(|v| !v.is_none()), arg(&b, 2)];
             let is_float = nums.iter().flatten().any(|v| {
@@ -232,31 +335,50 @@ pub fn module() -> Rc<Module> {
             Ok(wrap(ops::arange(rt, start, step, n, dt)?))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "linspace",
-        "linspace(start, stop, num=50, endpoint=True, dtype=None)",
-        "Evenly spaced values over an interval.",
-        |rt, a| {
-            let b = a.bind(
-                "linspace",
-                &["start", "stop", "num=", "endpoint=", "retstep=", "dtype="],
-            )?;
-            let start = arg(&b, 0).unwrap_or(&Value::Int(0)).as_f64()?;
-            let stop = arg(&b, 1).unwrap_or(&Value::Int(0)).as_f64()?;
-            let num = arg(&b, 2)
-                .map(|v| v.as_index())
-                .transpose()?
-                .unwrap_or(50)
-                .max(0) as usize;
-            let endpoint = !matches!(arg(&b, 3), Some(Value::Bool(false)));
+        "start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0",
+        "Returns an array with evenly-spaced values within a given interval.",
+        |rt, b| {
+            let start = b.value(0).as_f64()?;
+            let stop = b.value(1).as_f64()?;
+            let num = b.value(2).as_index()?;
+            if num < 0 {
+                return Err(PyErr::value_error("linspace with num<0 is not supported"));
+            }
+            let num = num as usize;
+            let endpoint = rt.truthy(&b.value(3))?;
             let div = if endpoint { num.saturating_sub(1) } else { num };
+            // CuPy's step when there is no interval to divide is nan.
             let step = if div == 0 {
-                0.0
+                f64::NAN
             } else {
                 (stop - start) / div as f64
             };
-            let dt = dtype_or(rt, arg(&b, 5), DType::F64)?;
-            Ok(wrap(ops::arange(rt, start, step, num, dt)?))
+            let dt = dtype_or(rt, b.get(5), DType::F64)?;
+            // A 1-D result has only axis 0 (or -1).
+            match b.value(6).as_index()? {
+                0 | -1 => {}
+                axis => {
+                    return Err(PyErr::new(
+                        "AxisError",
+                        format!("axis {axis} is out of bounds for array of dimension 1"),
+                    ))
+                }
+            }
+            let arr = wrap(ops::arange(
+                rt,
+                start,
+                if step.is_nan() { 0.0 } else { step },
+                num,
+                dt,
+            )?);
+            Ok(if rt.truthy(&b.value(4))? {
+                Value::tuple(vec![arr, Value::Float(step)])
+            } else {
+                arr
+            })
         },
     );
     for &name in ops::UNARY {
