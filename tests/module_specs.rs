@@ -1,8 +1,9 @@
 //! Module functions declared with one Python parameter list (`Module::def`): arguments
 //! bind by name from it, argument errors are those of the real callable (a NumPy function
 //! written in Python, NumPy's C parser, a Cython function of `np.random`, an Argument
-//! Clinic function of `math`), and `?` shows it. Expected strings are NumPy 2.3.5's and
-//! CPython 3.11's output for the same code.
+//! Clinic function of `math`, a C type's constructor in `itertools`), and `?` shows it.
+//! Expected strings are NumPy 2.3.5's, Numba 0.68.1's and CPython 3.11's output for the
+//! same code.
 
 mod common;
 use common::Session;
@@ -223,7 +224,10 @@ fn argument_errors_are_those_of_the_real_callable() {
 #[test]
 fn help_shows_the_declared_signature() {
     let mut s = Session::new();
-    s.run("import numpy as np\nimport math").ok();
+    s.run(
+        "import numpy as np\nimport math, cmath, os, itertools, functools\nfrom numba import cuda",
+    )
+    .ok();
     // inspect.signature's text for Python functions; the docstring's first line for C ones.
     for (code, sig) in [
         ("np.zeros?", "zeros(shape, dtype=float, order='C', *, like=None)"),
@@ -246,6 +250,19 @@ fn help_shows_the_declared_signature() {
         ("np.random.normal?", "normal(loc=0.0, scale=1.0, size=None)"),
         ("math.isclose?", "isclose(a, b, *, rel_tol=1e-09, abs_tol=0.0)"),
         ("math.sqrt?", "sqrt(x, /)"),
+        (
+            "cuda.device_array?",
+            "device_array(shape, dtype=<class 'numpy.float64'>, strides=None, order='C', stream=0)",
+        ),
+        ("cuda.mapped?", "mapped(*arylist, **kws)"),
+        ("cmath.log?", "log(z[, base])"),
+        ("os.path.join?", "join(a, *p)"),
+        ("os.listdir?", "listdir(path=None)"),
+        ("itertools.islice?", "islice(iterable, stop) / islice(iterable, start, stop[, step])"),
+        (
+            "functools.lru_cache?",
+            "lru_cache(maxsize=128, typed=False)",
+        ),
     ] {
         let c = s.run(code);
         c.ok();
@@ -254,5 +271,393 @@ fn help_shows_the_declared_signature() {
             .unwrap_or_default()
             .to_string();
         assert!(text.contains(sig), "{code}: {text}");
+    }
+}
+
+#[test]
+fn stdlib_functions_bind_and_refuse_as_cpython() {
+    let mut s = Session::new();
+    s.run(
+        "import os, itertools as it, functools, operator, cmath, json, re\n\
+         from numba import cuda\n\
+         from numba.cuda.cudadrv import devicearray, driver, devices\n\
+         import numpy as np",
+    )
+    .ok();
+    for (code, want) in [
+        // os's C functions (posix) and posixpath's Python ones.
+        (
+            "os.getcwd(1)",
+            "posix.getcwd() takes no arguments (1 given)",
+        ),
+        (
+            "os.getcwd(x=1)",
+            "posix.getcwd() takes no keyword arguments",
+        ),
+        (
+            "os.chdir()",
+            "chdir() missing required argument 'path' (pos 1)",
+        ),
+        (
+            "os.chdir('a', 'b')",
+            "chdir() takes at most 1 argument (2 given)",
+        ),
+        (
+            "os.listdir(1.5)",
+            "listdir: path should be string, bytes, os.PathLike, integer or None, not float",
+        ),
+        (
+            "os.stat()",
+            "stat() missing required argument 'path' (pos 1)",
+        ),
+        (
+            "os.mkdir(1.5)",
+            "mkdir: path should be string, bytes or os.PathLike, not float",
+        ),
+        (
+            "os.rename('a')",
+            "rename() missing required argument 'dst' (pos 2)",
+        ),
+        (
+            "os.path.basename(1)",
+            "expected str, bytes or os.PathLike object, not int",
+        ),
+        (
+            "os.path.join('a', 1)",
+            "join() argument must be str, bytes, or os.PathLike object, not 'int'",
+        ),
+        (
+            "os.path.isdir(1.5)",
+            "stat: path should be string, bytes, os.PathLike or integer, not float",
+        ),
+        (
+            "os.path.basename()",
+            "basename() missing 1 required positional argument: 'p'",
+        ),
+        ("os.getenv(1)", "str expected, not int"),
+        // itertools' C types.
+        ("it.cycle()", "cycle expected 1 argument, got 0"),
+        (
+            "it.cycle(iterable=[1])",
+            "cycle() takes no keyword arguments",
+        ),
+        (
+            "it.islice([1])",
+            "islice expected at least 2 arguments, got 1",
+        ),
+        (
+            "it.islice([1], stop=1)",
+            "islice() takes no keyword arguments",
+        ),
+        (
+            "it.accumulate([1], None, 3)",
+            "accumulate() takes at most 2 positional arguments (3 given)",
+        ),
+        (
+            "it.zip_longest([1], foo=1)",
+            "zip_longest() got an unexpected keyword argument",
+        ),
+        ("it.starmap(len)", "starmap expected 2 arguments, got 1"),
+        (
+            "it.pairwise([1], [2])",
+            "pairwise expected 1 argument, got 2",
+        ),
+        (
+            "it.groupby([1], None, 3)",
+            "groupby() takes at most 2 arguments (3 given)",
+        ),
+        (
+            "it.takewhile(predicate=len, iterable=[])",
+            "takewhile() takes no keyword arguments",
+        ),
+        (
+            "it.repeat(1, None)",
+            "'NoneType' object cannot be interpreted as an integer",
+        ),
+        (
+            "it.count(foo=1)",
+            "'foo' is an invalid keyword argument for count()",
+        ),
+        (
+            "it.product([1], foo=1)",
+            "'foo' is an invalid keyword argument for product()",
+        ),
+        // functools and operator.
+        (
+            "functools.reduce(function=len, iterable=[])",
+            "reduce() takes no keyword arguments",
+        ),
+        (
+            "functools.reduce(len)",
+            "reduce expected at least 2 arguments, got 1",
+        ),
+        (
+            "functools.partial()",
+            "type 'partial' takes at least one argument",
+        ),
+        (
+            "functools.lru_cache(1, 2, 3)",
+            "lru_cache() takes from 0 to 2 positional arguments but 3 were given",
+        ),
+        (
+            "functools.cmp_to_key()",
+            "cmp_to_key() missing required argument 'mycmp' (pos 1)",
+        ),
+        (
+            "operator.add(a=1, b=2)",
+            "_operator.add() takes no keyword arguments",
+        ),
+        (
+            "operator.neg()",
+            "_operator.neg() takes exactly one argument (0 given)",
+        ),
+        (
+            "operator.getitem([1])",
+            "getitem expected 2 arguments, got 1",
+        ),
+        // cmath's Argument Clinic functions.
+        (
+            "cmath.sqrt()",
+            "cmath.sqrt() takes exactly one argument (0 given)",
+        ),
+        ("cmath.sqrt(z=1)", "cmath.sqrt() takes no keyword arguments"),
+        (
+            "cmath.log(1, 2, 3)",
+            "log expected at most 2 arguments, got 3",
+        ),
+        ("cmath.rect(1)", "rect expected 2 arguments, got 1"),
+        (
+            "cmath.isclose(1, 2, foo=3)",
+            "'foo' is an invalid keyword argument for isclose()",
+        ),
+        // json and re, written in Python.
+        (
+            "json.dumps(1, foo=2)",
+            "JSONEncoder.__init__() got an unexpected keyword argument 'foo'",
+        ),
+        (
+            "json.loads('1', foo=2)",
+            "JSONDecoder.__init__() got an unexpected keyword argument 'foo'",
+        ),
+        (
+            "json.dumps(1, 2)",
+            "dumps() takes 1 positional argument but 2 were given",
+        ),
+        (
+            "re.match('a')",
+            "match() missing 1 required positional argument: 'string'",
+        ),
+        (
+            "re.escape(1)",
+            "decoding to str: need a bytes-like object, int found",
+        ),
+        // Numba's functions, written in Python.
+        (
+            "cuda.pinned_array_like(np.zeros(2), stream=0)",
+            "pinned_array_like() got an unexpected keyword argument 'stream'",
+        ),
+        (
+            "cuda.mapped_array_like(np.zeros(2), 0, False, False, 5)",
+            "mapped_array_like() takes from 1 to 4 positional arguments but 5 were given",
+        ),
+        (
+            "cuda.device_array_like()",
+            "device_array_like() missing 1 required positional argument: 'ary'",
+        ),
+        (
+            "cuda.event(True, 2)",
+            "event() takes from 0 to 1 positional arguments but 2 were given",
+        ),
+        (
+            "cuda.event(timing=True, foo=1)",
+            "event() got an unexpected keyword argument 'foo'",
+        ),
+        (
+            "cuda.list_devices(1)",
+            "list_devices() takes 0 positional arguments but 1 was given",
+        ),
+        (
+            "cuda.current_context(0, 1)",
+            "get_context() takes from 0 to 1 positional arguments but 2 were given",
+        ),
+        (
+            "cuda.as_cuda_array()",
+            "as_cuda_array() missing 1 required positional argument: 'obj'",
+        ),
+        (
+            "devicearray.auto_device(1, 0, True, False, 5)",
+            "auto_device() takes from 1 to 4 positional arguments but 5 were given",
+        ),
+        (
+            "driver.host_to_device(1, 2)",
+            "host_to_device() missing 1 required positional argument: 'size'",
+        ),
+        (
+            "devices.get_context(0, 1)",
+            "get_context() takes from 0 to 1 positional arguments but 2 were given",
+        ),
+    ] {
+        let c = s.run(code);
+        assert_eq!(c.ename().as_deref(), Some("TypeError"), "{code}");
+        assert_eq!(c.evalue(), want, "{code}");
+    }
+    for (code, ename, want) in [
+        (
+            "it.combinations([1], -1)",
+            "ValueError",
+            "r must be non-negative",
+        ),
+        (
+            "it.permutations([1], -1)",
+            "ValueError",
+            "r must be non-negative",
+        ),
+        (
+            "re.compile(re.compile('a'), re.I)",
+            "ValueError",
+            "cannot process flags argument with a compiled pattern",
+        ),
+        // Numba asserts on cuda.mapped's **kws.
+        (
+            "cuda.mapped(np.zeros(2), foo=1)",
+            "AssertionError",
+            "Only accept 'stream' as keyword.",
+        ),
+    ] {
+        let c = s.run(code);
+        assert_eq!(c.ename().as_deref(), Some(ename), "{code}");
+        assert_eq!(c.evalue(), want, "{code}");
+    }
+}
+
+#[test]
+fn options_once_accepted_and_ignored_now_act() {
+    let mut s = Session::new();
+    let dir = std::env::temp_dir().join(format!("nbcuda-specs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("target"), "x").unwrap();
+    std::os::unix::fs::symlink(dir.join("target"), dir.join("link")).unwrap();
+    s.run(&format!(
+        "import os, itertools as it, functools, json, re\nfrom numba import cuda\nd = {:?}",
+        dir.to_string_lossy()
+    ))
+    .ok();
+    for (code, want) in [
+        // mode= (0o700 is the same under the usual umasks, 022, 002 and 077).
+        (
+            "os.mkdir(d + '/m700', 0o700)\nprint(oct(os.stat(d + '/m700').st_mode & 0o777))",
+            "0o700\n",
+        ),
+        (
+            "os.makedirs(d + '/a/b', 0o700)\nprint(oct(os.stat(d + '/a/b').st_mode & 0o777))",
+            "0o700\n",
+        ),
+        // follow_symlinks=False: the link itself (S_IFLNK), not the file (S_IFREG).
+        (
+            "print(oct(os.stat(d + '/link', follow_symlinks=False).st_mode & 0o170000), oct(os.stat(d + '/link').st_mode & 0o170000))",
+            "0o120000 0o100000\n",
+        ),
+        // An absolute path ignores dir_fd, as the *at calls do.
+        (
+            "os.remove(d + '/target', dir_fd=3)\nprint(os.path.exists(d + '/target'))",
+            "False\n",
+        ),
+        // lru_cache(typed=True) keeps 1, 1.0 and True apart; untyped, one int argument is
+        // its own key, so 1.0 is still a miss after 1.
+        (
+            "@functools.lru_cache(typed=True)\ndef f(x): return x\nf(1); f(1.0); f(True)\nprint(f.cache_info())",
+            "CacheInfo(hits=0, misses=3, maxsize=128, currsize=3)\n",
+        ),
+        (
+            "@functools.lru_cache()\ndef g(x): return x\ng(1); g(1.0)\nprint(g.cache_info())",
+            "CacheInfo(hits=0, misses=2, maxsize=128, currsize=2)\n",
+        ),
+        // json's **kw reaches JSONDecoder: strict=False lets control characters stand.
+        ("print(repr(json.loads('\"a\\tb\"', strict=False)))", "'a\\tb'\n"),
+        // re's functions bind by name; escape escapes only special characters.
+        (
+            "print(re.match(pattern='a', string='ab'))",
+            "<re.Match object; span=(0, 1), match='a'>\n",
+        ),
+        ("print(re.escape('a@b-c d'))", "a@b\\-c\\ d\n"),
+        (
+            "print(re.sub(pattern='a', repl='b', string='aa', count=1))",
+            "ba\n",
+        ),
+        // An explicit None is reduce's initial value.
+        (
+            "print(functools.reduce(lambda a, b: [a, b], [1], None))",
+            "[None, 1]\n",
+        ),
+        (
+            "print(list(it.islice(it.count(start=2, step=3), 3)))",
+            "[2, 5, 8]\n",
+        ),
+        ("print(os.path.basename(p='x/y'))", "y\n"),
+        ("print(hasattr(cuda, 'managed_array_like'))", "False\n"),
+    ] {
+        assert_eq!(s.stdout(code), want, "{code}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn cupy_creation_options_act() {
+    // CuPy mirrors NumPy here; expected values are NumPy's (CuPy's retstep is a float).
+    let mut s = Session::new();
+    s.run("import cupy as cp\nimport numpy as np").ok();
+    for (code, want) in [
+        (
+            "print(cp.zeros_like(cp.arange(3), shape=(2, 2)))",
+            "[[0 0]\n [0 0]]\n",
+        ),
+        (
+            "print(cp.full_like(cp.arange(3), 7, shape=3, dtype=np.float32))",
+            "[7. 7. 7.]\n",
+        ),
+        (
+            "a, step = cp.linspace(0, 1, 5, retstep=True)\nprint(a, step)",
+            "[0.   0.25 0.5  0.75 1.  ] 0.25\n",
+        ),
+        ("print(cp.linspace(0, 1, 1, retstep=True)[1])", "nan\n"),
+        ("print(cp.array([1, 2, 3], ndmin=2).shape)", "(1, 3)\n"),
+        (
+            "out = np.zeros(3)\nr = cp.asnumpy(cp.arange(3.0), out=out)\nprint(r is out, out)",
+            "True [0. 1. 2.]\n",
+        ),
+        ("print(cp.zeros(3, order='F').shape)", "(3,)\n"),
+    ] {
+        assert_eq!(s.stdout(code), want, "{code}");
+    }
+    for (code, ename, want) in [
+        (
+            "cp.linspace(0, 1, -1)",
+            "ValueError",
+            "linspace with num<0 is not supported",
+        ),
+        (
+            "cp.zeros_like(cp.arange(3), subok=True)",
+            "TypeError",
+            "subok is not supported yet",
+        ),
+        (
+            "cp.zeros((2, 2), order='F')",
+            "NotImplementedError",
+            "order='F' is not supported by nbcuda's CuPy arrays, which are C-ordered",
+        ),
+        (
+            "cp.zeros(3, foo=1)",
+            "TypeError",
+            "zeros() got an unexpected keyword argument 'foo'",
+        ),
+        (
+            "cp.asarray()",
+            "TypeError",
+            "asarray() missing 1 required positional argument: 'a'",
+        ),
+    ] {
+        let c = s.run(code);
+        assert_eq!(c.ename().as_deref(), Some(ename), "{code}");
+        assert_eq!(c.evalue(), want, "{code}");
     }
 }
