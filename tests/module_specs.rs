@@ -626,6 +626,37 @@ fn cupy_creation_options_act() {
             "True [0. 1. 2.]\n",
         ),
         ("print(cp.zeros(3, order='F').shape)", "(3,)\n"),
+        // The reductions' keepdims=, ddof=, dtype= and out=.
+        (
+            "a = cp.arange(6.).reshape(2, 3)\nprint(cp.sum(a, axis=1, keepdims=True))\nprint(cp.sum(a, keepdims=True))",
+            "[[ 3.]\n [12.]]\n[[15.]]\n",
+        ),
+        (
+            "print(cp.var(a, ddof=1), cp.std(a, axis=0, ddof=1))",
+            "3.5 [2.12132034 2.12132034 2.12132034]\n",
+        ),
+        ("print(cp.sum(cp.arange(3), dtype=np.float32).dtype)", "float32\n"),
+        (
+            "o = cp.zeros(3)\nr = cp.sum(a, axis=0, out=o)\nprint(r is o, o)",
+            "True [3. 5. 7.]\n",
+        ),
+        (
+            "print(cp.random.rand(2).shape, cp.random.randn(2, 3, dtype=np.float32).dtype)",
+            "(2,) float32\n",
+        ),
+        // The ufuncs' out= (keyword or positional) and dtype=.
+        (
+            "o = cp.zeros(3)\nr = cp.sqrt(cp.arange(3.0) ** 2, out=o)\nprint(r is o, o)",
+            "True [0. 1. 2.]\n",
+        ),
+        (
+            "o = cp.zeros(2)\nr = cp.add(cp.ones(2), 1, o)\nprint(r is o, o)",
+            "True [2. 2.]\n",
+        ),
+        (
+            "print(cp.sqrt(cp.arange(3), dtype=np.float32).dtype)",
+            "float32\n",
+        ),
     ] {
         assert_eq!(s.stdout(code), want, "{code}");
     }
@@ -654,6 +685,26 @@ fn cupy_creation_options_act() {
             "cp.asarray()",
             "TypeError",
             "asarray() missing 1 required positional argument: 'a'",
+        ),
+        (
+            "cp.random.rand(2, foo=1)",
+            "TypeError",
+            "rand() got unexpected keyword arguments foo",
+        ),
+        (
+            "cp.sqrt(cp.arange(3), foo=1)",
+            "TypeError",
+            "Wrong arguments {'foo': 1}",
+        ),
+        (
+            "cp.sqrt()",
+            "TypeError",
+            "Wrong number of arguments for sqrt",
+        ),
+        (
+            "cp.sum(cp.arange(3), foo=1)",
+            "TypeError",
+            "sum() got an unexpected keyword argument 'foo'",
         ),
     ] {
         let c = s.run(code);

@@ -13,7 +13,8 @@ use crate::numba_cuda::devicearray::arg;
 use crate::numba_cuda::view_index::parse_shape;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Module, Value};
+use crate::py::signature::Style::Function;
+use crate::py::value::{Module, Value};
 
 /// Seed and position of the session's generator.
 struct RandomState {
@@ -119,12 +120,12 @@ fn f(v: Option<&Value>, default: f64) -> PyResult<f64> {
 /// Build `cupy.random`.
 pub fn module() -> Rc<Module> {
     let m = Module::new("cupy.random", "Random arrays generated on the device.");
-    m.func(
+    m.def(
+        Function,
         "seed",
-        "seed(seed=None)",
-        "Reset the generator (same seed, same arrays).",
-        |rt, a| {
-            let b = a.bind("seed", &["seed="])?;
+        "seed=None",
+        "Resets the state of the random number generator with a seed.",
+        |rt, b| {
             let s = match arg(&b, 0) {
                 None | Some(Value::None) => RandomState::default().seed,
                 Some(v) => v.as_index()? as u64,
@@ -136,71 +137,90 @@ pub fn module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    for name in ["random", "random_sample", "rand"] {
-        m.func(
+    for name in ["random", "random_sample"] {
+        m.def(
+            Function,
             name,
-            &format!("{name}(size=None, dtype=float64)"),
-            "Uniform values in [0, 1).",
-            move |rt, a| {
-                let shape = if name == "rand" {
-                    a.pos
-                        .iter()
-                        .map(|v| v.as_index().map(|n| n.max(0) as usize))
-                        .collect::<PyResult<Vec<_>>>()?
-                } else {
-                    size_arg(a.pos.first().or(a.kwarg("size")))?
-                };
-                let dt = float_dtype(rt, a.kwarg("dtype"))?;
+            "size=None, dtype=<class 'float'>",
+            "Returns an array of random values over the interval ``[0, 1)``.",
+            |rt, b| {
+                let shape = size_arg(arg(&b, 0))?;
+                let dt = float_dtype(rt, arg(&b, 1))?;
                 Ok(wrap(generate(rt, &shape, dt, Dist::Uniform(0.0, 1.0))?))
             },
         );
     }
-    m.func(
-        "randn",
-        "randn(*shape)",
-        "Standard normal values.",
-        |rt, a| {
-            let shape = a
-                .pos
+    for (name, doc) in [
+        (
+            "rand",
+            "Returns an array of uniform random values over the interval ``[0, 1)``.",
+        ),
+        (
+            "randn",
+            "Returns an array of standard normal random values.",
+        ),
+    ] {
+        m.def(Function, name, "*size, **kwarg", doc, move |rt, b| {
+            // CuPy's own check: dtype is the one keyword.
+            let mut dtype = None;
+            for (k, v) in &b.kw {
+                if &**k == "dtype" {
+                    dtype = Some(v);
+                }
+            }
+            let others: Vec<&str> =
+                b.kw.iter()
+                    .map(|(k, _)| &**k)
+                    .filter(|k| *k != "dtype")
+                    .collect();
+            if !others.is_empty() {
+                return Err(PyErr::type_error(format!(
+                    "{name}() got unexpected keyword arguments {}",
+                    others.join(", ")
+                )));
+            }
+            let shape = b
+                .rest
                 .iter()
                 .map(|v| v.as_index().map(|n| n.max(0) as usize))
                 .collect::<PyResult<Vec<_>>>()?;
-            Ok(wrap(generate(
-                rt,
-                &shape,
-                DType::F64,
-                Dist::Normal(0.0, 1.0),
-            )?))
-        },
-    );
-    m.func(
+            let dt = float_dtype(rt, dtype)?;
+            let dist = if name == "rand" {
+                Dist::Uniform(0.0, 1.0)
+            } else {
+                Dist::Normal(0.0, 1.0)
+            };
+            Ok(wrap(generate(rt, &shape, dt, dist)?))
+        });
+    }
+    m.def(
+        Function,
         "normal",
-        "normal(loc=0.0, scale=1.0, size=None, dtype=float64)",
-        "Normal values.",
-        |rt, a: Args| {
-            let b = a.bind("normal", &["loc=", "scale=", "size=", "dtype="])?;
+        "loc=0.0, scale=1.0, size=None, dtype=<class 'float'>",
+        "Returns an array of normally distributed samples.",
+        |rt, b| {
             let dt = float_dtype(rt, arg(&b, 3))?;
             let dist = Dist::Normal(f(arg(&b, 0), 0.0)?, f(arg(&b, 1), 1.0)?);
             Ok(wrap(generate(rt, &size_arg(arg(&b, 2))?, dt, dist)?))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "uniform",
-        "uniform(low=0.0, high=1.0, size=None, dtype=float64)",
-        "Uniform values in [low, high).",
-        |rt, a| {
-            let b = a.bind("uniform", &["low=", "high=", "size=", "dtype="])?;
+        "low=0.0, high=1.0, size=None, dtype=<class 'float'>",
+        "Returns an array of uniformly-distributed samples over an interval.",
+        |rt, b| {
             let dt = float_dtype(rt, arg(&b, 3))?;
             let dist = Dist::Uniform(f(arg(&b, 0), 0.0)?, f(arg(&b, 1), 1.0)?);
             Ok(wrap(generate(rt, &size_arg(arg(&b, 2))?, dt, dist)?))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "randint",
-        "randint(low, high=None, size=None, dtype=int64)",
-        "Integers in [low, high).",
-        |rt, a| {
-            let b = a.bind("randint", &["low", "high=", "size=", "dtype="])?;
+        "low, high=None, size=None, dtype='l'",
+        "Returns a scalar or an array of integer values over ``[low, high)``.",
+        |rt, b| {
             let low = arg(&b, 0).map(|v| v.as_index()).transpose()?.unwrap_or(0);
             let (lo, hi) = match arg(&b, 1).filter(|v| !v.is_none()) {
                 Some(h) => (low, h.as_index()?),

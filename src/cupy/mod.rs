@@ -10,6 +10,7 @@
 //! | `extra.rs` | More of CuPy's array functions: `maximum`, `minimum`, `where`, `clip`, `dot`, `matmul` (also the `@` operator), computed as device work. |
 //! | `fast.rs` | Fast paths for CuPy's most common work: same-dtype arithmetic and float ufuncs over C-contiguous arrays (and scalars). |
 //! | `ndarray.rs` | CuPy arrays on nbcuda's devices: `cupy.ndarray` and the `cupy` module's creation, transfer, elementwise, ufunc and reduction functions. |
+//! | `results.rs` | The result arguments CuPy's functions share: `out=` (written into a given CuPy array) and `keepdims=`. |
 //! | `reductions.rs` | CuPy reductions (sum, mean, min, max, std, argmax, ...) over all elements or one axis, queued as device work like the elementwise operations. |
 //!
 //! `mod.rs`:
@@ -23,6 +24,7 @@ pub mod extra;
 pub mod fast;
 pub mod ndarray;
 pub mod reductions;
+pub mod results;
 
 use std::rc::Rc;
 
@@ -171,6 +173,139 @@ fn with_ndmin(rt: &mut Runtime, v: Value, ndmin: i64) -> PyResult<Value> {
     Ok(wrap(crate::numba_cuda::viewops::reshape(
         &view, shape, 'C',
     )?))
+}
+
+/// A ufunc call's arguments as CuPy's `ufunc.__call__` reads them: `nin` inputs and an
+/// optional output positionally, and the keywords out, dtype and casting ('same_kind'
+/// is the only casting done here).
+fn ufunc_args(
+    rt: &mut Runtime,
+    name: &str,
+    nin: usize,
+    b: &Bound,
+) -> PyResult<(Vec<Value>, Option<Value>, Option<DType>)> {
+    let mut out = None;
+    let mut dtype = None;
+    let mut rest = Vec::new();
+    for (k, v) in &b.kw {
+        match &**k {
+            "out" => out = Some(v.clone()),
+            "dtype" if !v.is_none() => {
+                dtype = Some(crate::py::ndarray_attrs::dtype_from_value(rt, v)?)
+            }
+            "dtype" => {}
+            "casting" if matches!(v, Value::Str(s) if &**s == "same_kind") => {}
+            "casting" => {
+                return Err(PyErr::not_implemented(
+                    "nbcuda's CuPy ufuncs cast only as casting='same_kind' does",
+                ))
+            }
+            _ => {
+                let shown = match v {
+                    Value::Str(s) => format!("'{s}'"),
+                    v => rt.to_str(v)?,
+                };
+                rest.push(format!("'{k}': {shown}"));
+            }
+        }
+    }
+    if !rest.is_empty() {
+        // CuPy's 'Wrong arguments %s' % kwargs: the leftover keywords as a dict.
+        return Err(PyErr::type_error(format!(
+            "Wrong arguments {{{}}}",
+            rest.join(", ")
+        )));
+    }
+    let n = b.rest.len();
+    if n != nin && n != nin + 1 {
+        return Err(PyErr::type_error(format!(
+            "Wrong number of arguments for {name}"
+        )));
+    }
+    if n == nin + 1 {
+        if out.is_some() {
+            return Err(PyErr::value_error(
+                "cannot specify 'out' as both a positional and keyword argument",
+            ));
+        }
+        out = b.rest.last().cloned();
+    }
+    Ok((b.rest[..nin].to_vec(), out, dtype))
+}
+
+/// A CuPy reduction with its options, read from `sig`'s slots by name: `dtype=` (the
+/// input cast to it first; for argmax/argmin, the index dtype), `ddof=` (var and std
+/// divide by n - ddof), `keepdims=` and `out=`.
+fn reduction(rt: &mut Runtime, name: &str, kind: Reduce, sig: &str, b: &Bound) -> PyResult<Value> {
+    let slot = |p: &str| {
+        sig.split(',')
+            .position(|s| s.trim().split('=').next() == Some(p))
+            .and_then(|i| b.get(i))
+    };
+    let x = b.value(0);
+    let mut v = match crate::numba_cuda::interop::view_of(rt, &x)? {
+        Some(v) if !matches!(x, Value::Array(_)) => v,
+        _ => {
+            return Err(
+                PyErr::type_error(format!("Unsupported type {}", x.type_name()))
+                    .with_hint("Move host data to the device with cp.asarray(...) first."),
+            )
+        }
+    };
+    let axis = match slot("axis") {
+        None | Some(Value::None) => None,
+        Some(x) => Some(x.as_index()?),
+    };
+    let index_result = matches!(kind, Reduce::ArgMax | Reduce::ArgMin);
+    let dtype = match slot("dtype") {
+        None | Some(Value::None) => None,
+        Some(d) => Some(crate::py::ndarray_attrs::dtype_from_value(rt, d)?),
+    };
+    if let (Some(dt), false) = (dtype, index_result) {
+        v = ops::cast_copy(rt, &v, dt)?;
+    }
+    let ndim = v.shape.len();
+    let n: usize = match axis {
+        None => v.shape.iter().product(),
+        Some(ax) => {
+            let ax = if ax < 0 { ax + ndim as i64 } else { ax };
+            v.shape.get(ax as usize).copied().unwrap_or(1)
+        }
+    };
+    let ddof = slot("ddof").map(|d| d.as_f64()).transpose()?.unwrap_or(0.0);
+    let mut res = if ddof != 0.0 {
+        // The sum of squared deviations (n times the population variance) over n - ddof,
+        // and std its root, so the rounding is NumPy's.
+        let var = red::reduce(rt, Reduce::Var, &v, axis)?;
+        let sq = ops::binary_op(
+            rt,
+            BinOp::Mul,
+            Operand::Arr(var),
+            Operand::Py(Scalar::F64(n as f64)),
+        )?;
+        let var = ops::binary_op(
+            rt,
+            BinOp::Div,
+            Operand::Arr(sq),
+            Operand::Py(Scalar::F64(n as f64 - ddof)),
+        )?;
+        if kind == Reduce::Std {
+            ops::unary(rt, "sqrt", &var)?
+        } else {
+            var
+        }
+    } else {
+        red::reduce(rt, kind, &v, axis)?
+    };
+    if let (Some(dt), true) = (dtype, index_result) {
+        res = ops::cast_copy(rt, &res, dt)?;
+    }
+    if let Some(k) = slot("keepdims") {
+        if rt.truthy(k)? {
+            res = crate::cupy::results::keep_dims(res, ndim, axis)?;
+        }
+    }
+    crate::cupy::results::finish(rt, name, res, slot("out"))
 }
 
 /// Build the `cupy` module.
@@ -381,15 +516,19 @@ pub fn module() -> Rc<Module> {
             })
         },
     );
+    // CuPy's ufuncs read their own arguments (ufunc.__call__): the inputs and an optional
+    // output positionally, out=, dtype= (the inputs cast to it) and casting=.
     for &name in ops::UNARY {
-        m.func(
+        m.def_shown(
+            Function,
             name,
-            &format!("{name}(x)"),
+            "*args, **kwargs",
+            &format!("{name}(x, out=None, dtype=None)"),
             "An elementwise ufunc computed on the device.",
-            move |rt, a| {
-                let b = a.bind(name, &["x", "out=", "dtype="])?;
-                let x = arg(&b, 0).unwrap_or(crate::py::value::NONE);
-                let v = match operand(rt, x)? {
+            move |rt, b| {
+                let (ins, out, dtype) = ufunc_args(rt, name, 1, &b)?;
+                let x = &ins[0];
+                let mut v = match operand(rt, x)? {
                     Some(Operand::Arr(v)) => v,
                     Some(_) => {
                         let h = hostconv::host_array(rt, x)?;
@@ -404,7 +543,11 @@ pub fn module() -> Rc<Module> {
                         )))
                     }
                 };
-                Ok(wrap(ops::unary(rt, name, &v)?))
+                if let Some(dt) = dtype {
+                    v = ops::cast_copy(rt, &v, dt)?;
+                }
+                let res = ops::unary(rt, name, &v)?;
+                crate::cupy::results::finish(rt, name, res, out.as_ref())
             },
         );
     }
@@ -425,51 +568,101 @@ pub fn module() -> Rc<Module> {
         ("greater", BinOp::Gt),
         ("greater_equal", BinOp::Ge),
     ] {
-        m.func(
+        m.def_shown(
+            Function,
             name,
-            &format!("{name}(x1, x2)"),
+            "*args, **kwargs",
+            &format!("{name}(x1, x2, out=None, dtype=None)"),
             "An elementwise ufunc computed on the device.",
-            move |rt, a| {
-                let b = a.bind(name, &["x1", "x2", "out=", "dtype="])?;
-                let x = arg(&b, 0).unwrap_or(crate::py::value::NONE);
-                let y = arg(&b, 1).unwrap_or(crate::py::value::NONE);
-                match (operand(rt, x)?, operand(rt, y)?) {
-                    (Some(p), Some(q)) => Ok(wrap(ops::binary_op(rt, op, p, q)?)),
-                    _ => Err(PyErr::type_error("Unsupported type")),
-                }
+            move |rt, b| {
+                let (ins, out, dtype) = ufunc_args(rt, name, 2, &b)?;
+                let cast = |rt: &mut Runtime, o: Operand| -> PyResult<Operand> {
+                    Ok(match (o, dtype) {
+                        (Operand::Arr(v), Some(dt)) => Operand::Arr(ops::cast_copy(rt, &v, dt)?),
+                        (o, _) => o,
+                    })
+                };
+                let (p, q) = match (operand(rt, &ins[0])?, operand(rt, &ins[1])?) {
+                    (Some(p), Some(q)) => (cast(rt, p)?, cast(rt, q)?),
+                    _ => return Err(PyErr::type_error("Unsupported type")),
+                };
+                let res = ops::binary_op(rt, op, p, q)?;
+                crate::cupy::results::finish(rt, name, res, out.as_ref())
             },
         );
     }
-    for name in [
-        "sum", "prod", "mean", "min", "max", "amin", "amax", "std", "var", "argmax", "argmin",
-        "any", "all",
+    for (name, sig, doc) in [
+        (
+            "sum",
+            "a, axis=None, dtype=None, out=None, keepdims=False",
+            "Returns the sum of an array along given axes.",
+        ),
+        (
+            "prod",
+            "a, axis=None, dtype=None, out=None, keepdims=False",
+            "Returns the product of an array along given axes.",
+        ),
+        (
+            "mean",
+            "a, axis=None, dtype=None, out=None, keepdims=False",
+            "Returns the arithmetic mean along an axis.",
+        ),
+        (
+            "min",
+            "a, axis=None, out=None, keepdims=False",
+            "Returns the minimum of an array or the minimum along an axis.",
+        ),
+        (
+            "amin",
+            "a, axis=None, out=None, keepdims=False",
+            "Returns the minimum of an array or the minimum along an axis.",
+        ),
+        (
+            "max",
+            "a, axis=None, out=None, keepdims=False",
+            "Returns the maximum of an array or the maximum along an axis.",
+        ),
+        (
+            "amax",
+            "a, axis=None, out=None, keepdims=False",
+            "Returns the maximum of an array or the maximum along an axis.",
+        ),
+        (
+            "std",
+            "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
+            "Returns the standard deviation along an axis.",
+        ),
+        (
+            "var",
+            "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
+            "Returns the variance along an axis.",
+        ),
+        (
+            "argmax",
+            "a, axis=None, dtype=None, out=None, keepdims=False",
+            "Returns the indices of the maximum along an axis.",
+        ),
+        (
+            "argmin",
+            "a, axis=None, dtype=None, out=None, keepdims=False",
+            "Returns the indices of the minimum along an axis.",
+        ),
+        (
+            "any",
+            "a, axis=None, out=None, keepdims=False",
+            "Tests whether any array elements along a given axis evaluate to True.",
+        ),
+        (
+            "all",
+            "a, axis=None, out=None, keepdims=False",
+            "Tests whether all array elements along a given axis evaluate to True.",
+        ),
     ] {
         // invariant: every name in this list is one Reduce::parse knows
         let kind = Reduce::parse(name).expect("known reduction");
-        m.func(
-            name,
-            &format!("{name}(a, axis=None)"),
-            "A reduction computed on the device; returns a CuPy array.",
-            move |rt, a| {
-                let b = a.bind(name, &["a", "axis=", "dtype=", "out=", "keepdims="])?;
-                let x = arg(&b, 0).unwrap_or(crate::py::value::NONE);
-                let v = match crate::numba_cuda::interop::view_of(rt, x)? {
-                    Some(v) if !matches!(x, Value::Array(_)) => v,
-                    _ => {
-                        return Err(PyErr::type_error(format!(
-                            "Unsupported type {}",
-                            x.type_name()
-                        ))
-                        .with_hint("Move host data to the device with cp.asarray(...) first."))
-                    }
-                };
-                let axis = match arg(&b, 1) {
-                    None | Some(Value::None) => None,
-                    Some(x) => Some(x.as_index()?),
-                };
-                Ok(wrap(red::reduce(rt, kind, &v, axis)?))
-            },
-        );
+        m.def(Function, name, sig, doc, move |rt, b| {
+            reduction(rt, name, kind, sig, &b)
+        });
     }
     for d in DType::ALL {
         m.set(d.name(), Value::DType(d));
