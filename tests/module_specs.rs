@@ -657,6 +657,22 @@ fn cupy_creation_options_act() {
             "print(cp.sqrt(cp.arange(3), dtype=np.float32).dtype)",
             "float32\n",
         ),
+        (
+            "o = cp.zeros(3)\nr = cp.maximum(cp.arange(3.), 1, out=o)\nprint(r is o, o)",
+            "True [1. 1. 2.]\n",
+        ),
+        (
+            "o = cp.zeros(3)\nr = cp.clip(cp.arange(3.), 0.5, 1.5, out=o)\nprint(r is o, o)",
+            "True [0.5 1.  1.5]\n",
+        ),
+        (
+            "o = cp.zeros((2, 2))\nr = cp.dot(cp.ones((2, 2)), cp.ones((2, 2)), out=o)\nprint(r is o, o)",
+            "True [[2. 2.]\n [2. 2.]]\n",
+        ),
+        (
+            "print(cp.minimum(cp.arange(3), 1, dtype=np.float32).dtype)",
+            "float32\n",
+        ),
     ] {
         assert_eq!(s.stdout(code), want, "{code}");
     }

@@ -158,6 +158,7 @@ pub fn matmul(rt: &mut Runtime, a: &DeviceView, b: &DeviceView) -> PyResult<Devi
 pub fn register(m: &crate::py::value::Module) {
     use crate::cupy::ndarray::{operand, wrap};
     use crate::numba_cuda::devicearray::arg;
+    use crate::py::signature::Style::Function;
     use crate::py::value::Value;
     fn need(rt: &mut Runtime, v: Option<&Value>) -> PyResult<Operand> {
         let v = v.unwrap_or(crate::py::value::NONE);
@@ -171,23 +172,34 @@ pub fn register(m: &crate::py::value::Module) {
         }
     }
     for (name, want_max) in [("maximum", true), ("minimum", false)] {
-        m.func(
+        // Ufuncs: CuPy's ufunc.__call__ reading (inputs, optional output, out=, dtype=).
+        m.def_shown(
+            Function,
             name,
-            &format!("{name}(x1, x2)"),
-            "Elementwise extreme of two arrays (NaN propagates).",
-            move |rt, a| {
-                let b = a.bind(name, &["x1", "x2", "out=", "dtype="])?;
-                let (x, y) = (need(rt, arg(&b, 0))?, need(rt, arg(&b, 1))?);
-                Ok(wrap(extreme(rt, x, y, want_max)?))
+            "*args, **kwargs",
+            &format!("{name}(x1, x2, out=None, dtype=None)"),
+            "Takes the elementwise extreme of two arrays (NaN propagates).",
+            move |rt, b| {
+                let (ins, out, dtype) = crate::cupy::ufunc_args(rt, name, 2, &b)?;
+                let (mut x, mut y) = (need(rt, Some(&ins[0]))?, need(rt, Some(&ins[1]))?);
+                if let Some(dt) = dtype {
+                    for o in [&mut x, &mut y] {
+                        if let Operand::Arr(v) = o {
+                            *v = crate::cupy::elementwise::cast_copy(rt, v, dt)?;
+                        }
+                    }
+                }
+                let res = extreme(rt, x, y, want_max)?;
+                crate::cupy::results::finish(rt, name, res, out.as_ref())
             },
         );
     }
-    m.func(
+    m.def(
+        Function,
         "where",
-        "where(condition, x, y)",
-        "Elements of x where condition is true, else of y.",
-        |rt, a| {
-            let b = a.bind("where", &["condition", "x=", "y="])?;
+        "condition, x=None, y=None",
+        "Return elements, either from x or y, depending on condition.",
+        |rt, b| {
             if arg(&b, 1).is_none() || arg(&b, 2).is_none() {
                 return Err(PyErr::not_implemented(
                     "where(condition) with one argument (nonzero) is not supported by nbcuda",
@@ -201,12 +213,12 @@ pub fn register(m: &crate::py::value::Module) {
             Ok(wrap(where_(rt, c, x, y)?))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "clip",
-        "clip(a, a_min, a_max)",
-        "Limit values to [a_min, a_max].",
-        |rt, a| {
-            let b = a.bind("clip", &["a", "a_min", "a_max", "out="])?;
+        "a, a_min, a_max, out=None",
+        "Clips the values of an array to a given interval.",
+        |rt, b| {
             let x = need(rt, arg(&b, 0))?;
             let lo = arg(&b, 1)
                 .filter(|v| !v.is_none())
@@ -224,20 +236,21 @@ pub fn register(m: &crate::py::value::Module) {
                 cur = Operand::Arr(extreme(rt, cur, hi, false)?);
             }
             match cur {
-                Operand::Arr(v) => Ok(wrap(v)),
+                Operand::Arr(v) => crate::cupy::results::finish(rt, "clip", v, arg(&b, 3)),
                 _ => Err(PyErr::type_error("clip() needs an array")),
             }
         },
     );
     for name in ["dot", "matmul"] {
-        m.func(
+        m.def(
+            Function,
             name,
-            &format!("{name}(a, b)"),
-            "Matrix (or vector) product on the device.",
-            move |rt, a| {
-                let b = a.bind(name, &["a", "b", "out="])?;
+            "a, b, out=None",
+            "Returns a dot product of two arrays (matrix product for 2-D arrays).",
+            move |rt, b| {
                 let (x, y) = (need_arr(rt, arg(&b, 0))?, need_arr(rt, arg(&b, 1))?);
-                Ok(wrap(matmul(rt, &x, &y)?))
+                let res = matmul(rt, &x, &y)?;
+                crate::cupy::results::finish(rt, name, res, arg(&b, 2))
             },
         );
     }

@@ -178,7 +178,7 @@ fn with_ndmin(rt: &mut Runtime, v: Value, ndmin: i64) -> PyResult<Value> {
 /// A ufunc call's arguments as CuPy's `ufunc.__call__` reads them: `nin` inputs and an
 /// optional output positionally, and the keywords out, dtype and casting ('same_kind'
 /// is the only casting done here).
-fn ufunc_args(
+pub(crate) fn ufunc_args(
     rt: &mut Runtime,
     name: &str,
     nin: usize,
