@@ -284,6 +284,40 @@ fn barriers_in_uniform_loops_and_values_across_barriers_match() {
 }
 
 #[test]
+fn values_kept_between_regions_only_where_a_region_reads_them_first() {
+    // `v` is assigned by some threads only, so a region reads the value an earlier one
+    // left; `w` is a temporary in the loop's regions but read first by the last region;
+    // `s` and `j` are assigned before every read in each region (a loop counter and a
+    // sum whose inner loop `continue`s past an assignment the latch reads).
+    let k = native(
+        "def carry(a, out):
+    buf = cuda.shared.array(64, dtype=np.float64)
+    t = cuda.threadIdx.x
+    v = 0.0
+    w = 1.0
+    for r in range(4):
+        if t % 3 == r % 3:
+            v = a[t] + r
+        buf[t] = v
+        cuda.syncthreads()
+        w = buf[(t + 1) % 64] * 0.5
+        s = 0.0
+        j = 0
+        while j < 5:
+            j += 1
+            if (j + t) % 2 == 0:
+                continue
+            s = s + buf[(t + j) % 64]
+        v = v + w + s
+        cuda.syncthreads()
+    out[t] = v + w
+",
+        &[arr1(DType::F64, 1), arr1(DType::F64, 1)],
+    );
+    same(&k, cfg(1, 64), &[(&[64], DType::F64), (&[64], DType::F64)]).unwrap();
+}
+
+#[test]
 fn divergent_barriers_and_racing_shared_updates_stay_interpreted() {
     let k = interpreted(
         "def div(a):\n    t = cuda.threadIdx.x\n    if t < 10:\n        cuda.syncthreads()\n    a[t] = t\n",

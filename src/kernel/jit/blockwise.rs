@@ -2,17 +2,23 @@
 //! block runs its regions in order, each region looped over the block's threads. A
 //! region's registers kept in slots are loaded from the thread's slots when it starts and
 //! stored back when it ends; a thread that returns sets its exit flag (slot word 0) and
-//! sits out the regions after. A barrier loop runs once per block: a `break` or
-//! `continue` of it inside a region ends the thread's region and leaves a code in a
-//! block-level flag that every running thread sets alike, and the region's end follows it.
+//! sits out the regions after. Each region loads the arrays' addresses afresh, so they
+//! live through it alone and stay in registers. A barrier loop runs once per block: a
+//! `break` or `continue` of it inside a region ends the thread's region and leaves a code
+//! in a block-level flag that every running thread sets alike, and the region's end
+//! follows it.
+
+use std::collections::HashMap;
+use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{Block, InstBuilder, Value};
-use cranelift_frontend::Variable;
+use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::Module;
 
 use crate::kernel::ir::Stmt;
+use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lower::{cl_type, flags, Lower, Unsupported};
 use crate::kernel::jit::regions::{parts, touched, Part, Plan};
 
@@ -102,8 +108,63 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         Ok(())
     }
 
+    /// Load the arrays' addresses and extents again (before a region's thread loop), so
+    /// that the values a region's code uses live through that region only. Loaded once at
+    /// entry they live through every region and every helper call, and the register
+    /// allocator spills them: a hot loop then reloads each from the stack at every access.
+    fn reload_region_arrays(&mut self) {
+        let ptr = self
+            .b
+            .ins()
+            .load(I64, flags(), self.ctx, offset_of!(Ctx, arrs) as i32);
+        let jsz = std::mem::size_of::<JArr>();
+        let mut slots: Vec<usize> = self.arrs.keys().copied().collect();
+        slots.sort_unstable();
+        // Arrays that share one extent value keep sharing it (`lower.rs`).
+        let mut fresh: HashMap<Value, Value> = HashMap::new();
+        let params = self.k.params.len();
+        let local = params + self.k.consts.len()..params + self.k.consts.len() + self.k.local.len();
+        for s in slots {
+            if local.contains(&s) {
+                continue;
+            }
+            let Some(mut av) = self.arrs.get(&s).cloned() else {
+                continue;
+            };
+            let at = (s * jsz) as i32;
+            let ld = |b: &mut FunctionBuilder, off: usize| {
+                b.ins().load(I64, flags(), ptr, at + off as i32)
+            };
+            av.base = ld(&mut self.b, offset_of!(JArr, base));
+            let dynamic_shared =
+                s >= local.end && self.k.shared.get(s - local.end).is_some_and(|d| d.dynamic);
+            if s < params {
+                av.offset = ld(&mut self.b, offset_of!(JArr, offset));
+                for ax in 0..av.strides.len() {
+                    av.strides[ax] = ld(&mut self.b, offset_of!(JArr, strides) + 8 * ax);
+                }
+            }
+            if s < params || dynamic_shared {
+                for ax in 0..av.shape.len() {
+                    let old = av.shape[ax];
+                    let new = match fresh.get(&old) {
+                        Some(v) => *v,
+                        None => {
+                            let v = ld(&mut self.b, offset_of!(JArr, shape) + 8 * ax);
+                            fresh.insert(old, v);
+                            v
+                        }
+                    };
+                    av.shape[ax] = new;
+                }
+            }
+            self.arrs.insert(s, av);
+        }
+    }
+
     /// One region, looped over the block's threads that have not returned.
     fn region(&mut self, bw: &mut Bw, r: &[Stmt]) -> Result<(), Unsupported> {
+        self.reload_region_arrays();
         let (used, defined) = touched(r, self.k.regs.len());
         let z = self.b.ins().iconst(I64, 0);
         self.b.def_var(bw.flag, z);

@@ -19,7 +19,8 @@
 //!   block say so in [`Plan::flat`]; launches of other blocks stay interpreted.
 //!
 //! Registers used in more than one region (or in a region inside a barrier loop, which
-//! runs again) live in per-thread slots between regions; the others stay variables.
+//! runs again) and read by some region before it writes them live in per-thread slots
+//! between regions; the others stay variables.
 
 use crate::arrays::dtype::DType;
 use crate::arrays::operator::{Arith, Cmp};
@@ -110,9 +111,13 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
     let mut regions = Vec::new();
     a.structure(&k.body, &[], &mut regions)?;
     // Registers seen per region; a barrier loop's regions run again, so what they use
-    // must survive the regions between.
+    // must survive the regions between. Only a register some region may read before
+    // writing it carries a value between regions: the others (a region's temporaries,
+    // a loop counter it starts) would only cost a load and a store per thread, and their
+    // values would live through the whole region.
     let mut seen = vec![0u32; k.regs.len()];
     let mut again = vec![false; k.regs.len()];
+    let mut exposed = vec![false; k.regs.len()];
     for (r, in_loop) in &regions {
         let (used, _) = touched(r, k.regs.len());
         for (x, u) in used.iter().enumerate() {
@@ -121,11 +126,14 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
                 again[x] |= *in_loop;
             }
         }
+        // bounded: one flag per register of a compiled kernel.
+        let mut def = vec![false; k.regs.len()];
+        read_first(r, &mut def, &mut exposed);
     }
     let mut words = 1usize;
     let slot = (0..k.regs.len())
         .map(|x| {
-            (seen[x] > 1 || (seen[x] == 1 && again[x])).then(|| {
+            (exposed[x] && (seen[x] > 1 || (seen[x] == 1 && again[x]))).then(|| {
                 words += 1;
                 (words - 1) as u32
             })
@@ -167,6 +175,42 @@ pub(crate) fn touched(ss: &[Stmt], n: usize) -> (Vec<bool>, Vec<bool>) {
         }
     });
     (used, defined)
+}
+
+/// Mark in `out` the registers `ss` may read before writing them, given `def`, those
+/// written on every path to it (updated to those written on every path through it). A
+/// loop's body and latch are followed once from its entry: a read there that an earlier
+/// write of the same pass covers is covered in every iteration, and a `continue` may skip
+/// the body's writes, so neither they nor the latch's count after the loop.
+fn read_first(ss: &[Stmt], def: &mut [bool], out: &mut [bool]) {
+    for s in ss {
+        match s {
+            Stmt::Inst(i) => {
+                i.op.reads(|x| out[x as usize] |= !def[x as usize]);
+                if let Some(d) = i.dst {
+                    def[d as usize] = true;
+                }
+            }
+            Stmt::If(c, t, e) => {
+                out[*c as usize] |= !def[*c as usize];
+                let (mut dt, mut de) = (def.to_vec(), def.to_vec());
+                read_first(t, &mut dt, out);
+                read_first(e, &mut de, out);
+                for (d, (a, b)) in def.iter_mut().zip(dt.iter().zip(&de)) {
+                    *d = *a && *b;
+                }
+            }
+            Stmt::Loop { body, latch, .. } => {
+                let mut db = def.to_vec();
+                read_first(body, &mut db, out);
+                let mut dl = def.to_vec();
+                read_first(latch, &mut dl, out);
+            }
+            // Nothing after these runs on this path: no read there can see the entry value
+            // through them, and the statements after are walked with the same `def`.
+            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Exit => {}
+        }
+    }
 }
 
 /// Call `f` on every instruction of `ss`, nested ones included.
