@@ -7,6 +7,7 @@
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
 use cranelift_codegen::ir::{AtomicRmwOp, InstBuilder, StackSlotData, StackSlotKind, Value};
+use cranelift_frontend::Variable;
 use cranelift_module::Module;
 
 use crate::arrays::dtype::DType;
@@ -54,7 +55,9 @@ impl<M: Module> Lower<'_, '_, M> {
             .map(|(&x, &n)| self.b.ins().icmp(IntCC::UnsignedLessThan, x, n))
             .collect();
         let ok = self.all(&inside);
-        let rel_var = self.b.declare_var(I64);
+        // The paths meet on the indices, and the offset is computed where the access is
+        // made: Cranelift then folds the scaling into the load's or store's address.
+        let idx_vars: Vec<Variable> = raw.iter().map(|_| self.b.declare_var(I64)).collect();
         let (fast, slow, cont) = (
             self.b.create_block(),
             self.b.create_block(),
@@ -62,8 +65,9 @@ impl<M: Module> Lower<'_, '_, M> {
         );
         self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
-        let rel = self.strided(av, &raw);
-        self.b.def_var(rel_var, rel);
+        for (v, &x) in idx_vars.iter().zip(&raw) {
+            self.b.def_var(*v, x);
+        }
         self.b.ins().jump(cont, &[]);
 
         self.b.switch_to_block(slow);
@@ -81,15 +85,17 @@ impl<M: Module> Lower<'_, '_, M> {
         let (slow_ok, bad) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(ok, slow_ok, &[], bad, &[]);
         self.b.switch_to_block(slow_ok);
-        let rel = self.strided(av, &wrapped);
-        self.b.def_var(rel_var, rel);
+        for (v, &w) in idx_vars.iter().zip(&wrapped) {
+            self.b.def_var(*v, w);
+        }
         self.b.ins().jump(cont, &[]);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
         self.index_fault(i, av.slot as i64, &raw)?;
 
         self.b.switch_to_block(cont);
-        let rel = self.b.use_var(rel_var);
+        let merged: Vec<Value> = idx_vars.iter().map(|v| self.b.use_var(*v)).collect();
+        let rel = self.strided(av, &merged);
         self.remember(av, isz, idx, rel);
         Ok((rel, self.b.ins().iadd(av.base, rel)))
     }
