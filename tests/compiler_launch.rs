@@ -121,6 +121,14 @@ fn cuda_reduce_runs_on_the_device_with_init_size_res_and_stream() {
             big.iter().max().unwrap()
         )
     );
+    // Strided views of device memory (their own kernel: contiguous inputs get one that
+    // computes offsets without a stride).
+    let every3: i64 = big.iter().step_by(3).sum();
+    let odd_max = *big.iter().skip(1).step_by(2).max().unwrap();
+    assert_eq!(
+        s.stdout("print(sum_reduce(big[::3]), max_reduce(big[1::2]))"),
+        format!("{every3} {odd_max}\n")
+    );
     // size: only the first elements.
     let first: i64 = vals[..1000].iter().sum();
     assert_eq!(

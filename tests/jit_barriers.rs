@@ -186,8 +186,16 @@ fn block_tree_reductions_give_the_interpreters_bytes() {
 #[test]
 fn cuda_reduce_partial_sums_give_the_interpreters_bytes() {
     let f = function("def add(a, b):\n    return a + b\n");
-    for dt in [DType::F32, DType::F64, DType::I64] {
-        let k = nbcuda::numba::cuda_reduce::partial_kernel(&f, dt).unwrap();
+    // The kernel for any input and the one for contiguous inputs.
+    let layouts = [
+        nbcuda::kernel::types::Layout::A,
+        nbcuda::kernel::types::Layout::C,
+    ];
+    for (dt, layout) in [DType::F32, DType::F64, DType::I64]
+        .into_iter()
+        .flat_map(|dt| layouts.map(|l| (dt, l)))
+    {
+        let k = nbcuda::numba::cuda_reduce::partial_kernel_for(&f, dt, layout).unwrap();
         assert!(
             nbcuda::kernel::jit::code_for(&k.ir).is_some(),
             "{:?}",
@@ -214,7 +222,7 @@ fn cuda_reduce_partial_sums_give_the_interpreters_bytes() {
                 nbcuda::kernel::execute_on_cpu_with(&k, &c, &args, jit).unwrap();
                 bytes(&out)
             };
-            assert_eq!(go(false), go(true), "{dt:?} {n}");
+            assert_eq!(go(false), go(true), "{dt:?} {layout:?} {n}");
         }
     }
 }

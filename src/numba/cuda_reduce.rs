@@ -120,7 +120,7 @@ fn fold_range(
     Ok(())
 }
 
-/// Contiguous parts a thread's slice is folded in (see [`partial_kernel`]).
+/// Contiguous parts a thread's slice is folded in (see [`partial_kernel`]); a power of two.
 const QUARTERS: usize = 4;
 
 /// Threads per block of the partial reduction (a power of two: the tree halves it).
@@ -137,14 +137,24 @@ const MAX_BLOCKS: usize = 256;
 /// element is needed. [`Reduce::queue`] launches exactly `ceil(threads / BLOCK)` blocks, so
 /// every block holds at least one value.
 pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel> {
-    let arr = |dtype| Ty::Array {
+    partial_kernel_for(func, dt, Layout::A)
+}
+
+/// [`partial_kernel`] with the input's layout: `Layout::C` for a contiguous input, whose
+/// element offsets native code then computes without a stride.
+pub fn partial_kernel_for(
+    func: &Rc<Function>,
+    dt: DType,
+    input: Layout,
+) -> PyResult<CompiledKernel> {
+    let arr = |dtype, layout| Ty::Array {
         dtype,
         ndim: 1,
-        layout: Layout::A,
+        layout,
     };
     let params = vec![
-        arr(dt),
-        arr(dt),
+        arr(dt, input),
+        arr(dt, Layout::A),
         Ty::Scalar(DType::I64),
         Ty::Scalar(DType::I64),
         Ty::Scalar(DType::I64),
@@ -193,7 +203,10 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
     let parts = b.konst(Scalar::I64(QUARTERS as i64));
     let split = b.emit(DType::Bool, Op::Cmp(Cmp::Ge, count, parts));
     b.begin();
-    let q = b.emit(DType::I64, Op::Bin(Arith::FloorDiv, count, parts));
+    // count // QUARTERS for count >= QUARTERS > 0, as a shift: native code divides by a
+    // call, which every value live in the thread's loop would have to survive.
+    let shift = b.konst(Scalar::I64(QUARTERS.trailing_zeros() as i64));
+    let q = b.emit(DType::I64, Op::Bin(Arith::RShift, count, shift));
     let mut starts = Vec::new();
     let mut accs = Vec::new();
     for k in 0..QUARTERS {
@@ -206,21 +219,27 @@ pub fn partial_kernel(func: &Rc<Function>, dt: DType) -> PyResult<CompiledKernel
         starts.push(at);
         accs.push(a);
     }
-    // Step t = 1..q of every part, then the last part's remainder.
-    let t = b.new_reg(DType::I64);
-    b.emit_to(t, Op::Copy(one));
+    // Step t = 1..q of every part, then the last part's remainder. One running index
+    // (the first part's) and the others a multiple of q past it: fewer values live
+    // through the loop than one index per part, so native code keeps them in registers.
+    let at = b.new_reg(DType::I64);
+    let second = b.emit(DType::I64, Op::Bin(Arith::Add, lo, one));
+    b.emit_to(at, Op::Copy(second));
     let id = b.new_loop_id();
     b.begin();
-    let more = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, t, q));
+    let more = b.emit(DType::Bool, Op::Cmp(Cmp::Lt, at, starts[1]));
     b.push(Stmt::If(more, vec![], vec![Stmt::Break(id)]));
-    for k in 0..QUARTERS {
-        let at = b.emit(DType::I64, Op::Bin(Arith::Add, starts[k], t));
-        let x = b.emit(dt, Op::Load(src, vec![at]));
-        let r = call(&mut b, accs[k], x)?;
-        b.assign(accs[k], r);
+    let mut here = at;
+    for (k, acc_k) in accs.iter().enumerate() {
+        if k > 0 {
+            here = b.emit(DType::I64, Op::Bin(Arith::Add, here, q));
+        }
+        let x = b.emit(dt, Op::Load(src, vec![here]));
+        let r = call(&mut b, *acc_k, x)?;
+        b.assign(*acc_k, r);
     }
-    let nt = b.emit(DType::I64, Op::Bin(Arith::Add, t, one));
-    b.emit_to(t, Op::Copy(nt));
+    let next = b.emit(DType::I64, Op::Bin(Arith::Add, at, one));
+    b.emit_to(at, Op::Copy(next));
     let body = b.end();
     b.push(Stmt::Loop {
         id,
@@ -358,20 +377,23 @@ type KernelPair = (Arc<CompiledKernel>, Arc<CompiledKernel>);
 /// `cuda.reduce(binop)`.
 pub struct Reduce {
     pub func: Rc<Function>,
-    /// The partial and final kernels, compiled once per dtype.
-    kernels: RefCell<HashMap<DType, KernelPair>>,
+    /// The partial and final kernels, compiled once per dtype and input layout.
+    kernels: RefCell<HashMap<(DType, bool), KernelPair>>,
 }
 
 impl Reduce {
-    fn kernels(&self, dt: DType) -> PyResult<KernelPair> {
-        if let Some(k) = self.kernels.borrow().get(&dt) {
+    fn kernels(&self, dt: DType, contiguous: bool) -> PyResult<KernelPair> {
+        if let Some(k) = self.kernels.borrow().get(&(dt, contiguous)) {
             return Ok(k.clone());
         }
+        let layout = if contiguous { Layout::C } else { Layout::A };
         let k = (
-            Arc::new(partial_kernel(&self.func, dt)?),
+            Arc::new(partial_kernel_for(&self.func, dt, layout)?),
             Arc::new(fold_kernel(&self.func, dt, true)?),
         );
-        self.kernels.borrow_mut().insert(dt, k.clone());
+        self.kernels
+            .borrow_mut()
+            .insert((dt, contiguous), k.clone());
         Ok(k)
     }
 
@@ -386,7 +408,9 @@ impl Reduce {
         stream: crate::device::StreamId,
     ) -> PyResult<()> {
         let dt = input.dtype;
-        let (partial, fold) = self.kernels(dt)?;
+        let contiguous = input.shape.len() == 1
+            && (input.shape[0] <= 1 || input.strides[0] == dt.itemsize() as isize);
+        let (partial, fold) = self.kernels(dt, contiguous)?;
         let one = |n: usize| LaunchConfig {
             grid: [n as u32, 1, 1],
             block: [1, 1, 1],
