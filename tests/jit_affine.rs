@@ -402,6 +402,26 @@ fn threads_no_thread_can_see_run_row_by_row_with_the_interpreters_bytes() {
 }
 
 #[test]
+fn rows_run_as_one_counter_read_the_interpreters_thread_and_block_ids() {
+    // src/kernel/jit/order.rs runs a row as one counter of the global id along y: the
+    // thread and block ids along y the body reads follow from it, those along x are the
+    // row's. Contiguous arrays and strided views (whose strides are loaded per row).
+    let k = native(
+        "def ids(a, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] + cuda.threadIdx.y * 1000 + cuda.blockIdx.y * 100000 + cuda.blockIdx.x * 10 + cuda.threadIdx.x + cuda.grid(2)[1] * 7\n",
+        &arrs(DType::I64, 2, 2),
+    );
+    assert_eq!(any_axis(&k), Some(1));
+    for (shape, grid) in [([37, 53], (3, 4)), ([300, 500], (19, 32))] {
+        let v = [c(&shape), c(&shape)];
+        same(&k, cfg2(grid, (16, 16)), &v, &[], DType::I64).unwrap();
+    }
+    let strided =
+        |rows: usize, cols: usize| view(rows * cols * 2, 1, &[rows, cols], &[cols as isize * 2, 2]);
+    let v = [strided(37, 53), strided(37, 53)];
+    same(&k, cfg2((3, 4), (16, 16)), &v, &[], DType::I64).unwrap();
+}
+
+#[test]
 fn threads_that_can_see_each_other_keep_the_usual_order() {
     // Threads along z write one element (z is not in the index): the launch keeps the
     // usual order, and the last writer is the interpreter's.

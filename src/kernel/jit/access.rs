@@ -156,7 +156,7 @@ impl<M: Module> Lower<'_, '_, M> {
         let n = if slot < 0 { vals.len() / 2 } else { vals.len() };
         let consts = [i.loc as i64, slot, n as i64];
         let [loc, s, n] = consts.map(|c| self.b.ins().iconst(I64, c));
-        let (tl, bl) = (self.tlin(), self.b.use_var(self.blin));
+        let (tl, bl) = (self.tlin(), self.block_lin());
         let ctx = self.ctx;
         self.call("nb_index_fault", &[ctx, loc, s, ptr, n, tl, bl])?;
         self.b.ins().jump(self.fail, &[]);
@@ -258,7 +258,7 @@ impl<M: Module> Lower<'_, '_, M> {
         };
         let consts = [av.slot as i64, code(&ATOMIC, &op), i.loc as i64];
         let [s, o, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
-        let (tl, bl) = (self.tlin(), self.b.use_var(self.blin));
+        let (tl, bl) = (self.tlin(), self.block_lin());
         let ctx = self.ctx;
         let off = self.b.ins().iadd(av.offset, rel);
         let old = self.call1("nb_atomic", &[ctx, s, off, o, b0, b1, loc, tl, bl])?;

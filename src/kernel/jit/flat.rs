@@ -264,8 +264,8 @@ impl<M: Module> Lower<'_, '_, M> {
     /// lowered until the returned entry values are put back. The entry values live through
     /// the whole function, so Cranelift spills them, and an element loop using them reloads
     /// each from the stack at every element; values loaded just before the loop live only
-    /// through it and stay in registers.
-    fn reload_arrays(&mut self) -> HashMap<usize, ArrVals> {
+    /// through it and stay in registers. Arrays that shared a shape value still do.
+    pub(super) fn reload_arrays(&mut self) -> HashMap<usize, ArrVals> {
         let entry = self.arrs.clone();
         let arrs_ptr = self
             .b
@@ -273,13 +273,23 @@ impl<M: Module> Lower<'_, '_, M> {
             .load(I64, flags(), self.ctx, offset_of!(Ctx, arrs) as i32);
         let jsz = std::mem::size_of::<JArr>();
         let nparams = self.k.params.len();
-        for (&slot, av) in self.arrs.iter_mut().filter(|(&s, _)| s < nparams) {
+        let mut again: HashMap<Value, Value> = HashMap::new();
+        let mut slots: Vec<usize> = self.arrs.keys().copied().filter(|&s| s < nparams).collect();
+        // In slot order, so a shared shape is read from the first array that has it.
+        slots.sort_unstable();
+        for slot in slots {
+            let Some(av) = self.arrs.get_mut(&slot) else {
+                continue;
+            };
             let at = (slot * jsz) as i32;
             let mut ld =
                 |field: usize| self.b.ins().load(I64, flags(), arrs_ptr, at + field as i32);
             av.base = ld(offset_of!(JArr, base));
             for ax in 0..av.shape.len() {
-                av.shape[ax] = ld(offset_of!(JArr, shape) + 8 * ax);
+                let old = av.shape[ax];
+                av.shape[ax] = *again
+                    .entry(old)
+                    .or_insert_with(|| ld(offset_of!(JArr, shape) + 8 * ax));
             }
             for ax in 0..av.strides.len() {
                 av.strides[ax] = ld(offset_of!(JArr, strides) + 8 * ax);

@@ -83,6 +83,17 @@ impl ArrVals {
     }
 }
 
+/// A row `order.rs` runs as one counter: the thread axis it runs along, the variable
+/// holding the global id along it (the thread and block ids along it follow from that),
+/// and the global ids along the other axes, computed once before the row (so the row's
+/// loop neither recomputes nor keeps their parts).
+#[derive(Clone, Copy)]
+pub(super) struct Row {
+    pub(super) ax: usize,
+    pub(super) g: Variable,
+    pub(super) ids: [Value; 3],
+}
+
 /// A bounds check already made on the current path: the array layout's shape (and
 /// strides), the index registers, and the byte offset it gave.
 pub(super) struct Checked {
@@ -121,6 +132,8 @@ pub(crate) struct Lower<'a, 'b, M: Module> {
     pub(super) budget: Variable,
     pub(super) bdim: [Value; 3],
     pub(super) gdim: [Value; 3],
+    /// While `order.rs` runs a row as one counter (see [`Row`]).
+    pub(super) run: Option<Row>,
 }
 
 pub(super) fn flags() -> MemFlagsData {
@@ -414,6 +427,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             budget,
             bdim,
             gdim,
+            run: None,
         };
         if let Some(plan) = plan {
             l.b.switch_to_block(blockwise_entry);
@@ -508,10 +522,22 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
     /// The thread's linear index in its block (x fastest), computed where a fault, a
     /// draw or the lane id needs it rather than counted in every thread.
     pub(super) fn tlin(&mut self) -> Value {
-        let [x, y, z] = self.t.map(|v| self.b.use_var(v));
+        let [x, y, z] = [0, 1, 2].map(|k| self.special(Special::Tid(k)));
         let zy = self.b.ins().imul(z, self.bdim[1]);
         let zy = self.b.ins().iadd(zy, y);
         let zyx = self.b.ins().imul(zy, self.bdim[0]);
+        self.b.ins().iadd(zyx, x)
+    }
+
+    /// The block's linear index (x fastest), for a fault's report.
+    pub(super) fn block_lin(&mut self) -> Value {
+        if self.run.is_none() {
+            return self.b.use_var(self.blin);
+        }
+        let [x, y, z] = [0, 1, 2].map(|k| self.special(Special::Ctaid(k)));
+        let zy = self.b.ins().imul(z, self.gdim[1]);
+        let zy = self.b.ins().iadd(zy, y);
+        let zyx = self.b.ins().imul(zy, self.gdim[0]);
         self.b.ins().iadd(zyx, x)
     }
 
@@ -687,6 +713,22 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
     }
 
     pub(super) fn special(&mut self, s: Special) -> Value {
+        if let Some(Row { ax, g, ids }) = self.run {
+            let on = |k: u8| k.min(2) as usize == ax;
+            match s {
+                Special::GlobalId(k) if on(k) => return self.b.use_var(g),
+                Special::GlobalId(k) => return ids[k.min(2) as usize],
+                Special::Tid(k) if on(k) => {
+                    let g = self.b.use_var(g);
+                    return self.b.ins().urem(g, self.bdim[ax]);
+                }
+                Special::Ctaid(k) if on(k) => {
+                    let g = self.b.use_var(g);
+                    return self.b.ins().udiv(g, self.bdim[ax]);
+                }
+                _ => {}
+            }
+        }
         match s {
             Special::Tid(k) => self.b.use_var(self.t[k.min(2) as usize]),
             Special::Ctaid(k) => self.b.use_var(self.bid[k.min(2) as usize]),

@@ -36,7 +36,7 @@ use crate::kernel::exec::ArrDesc;
 use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special};
 use crate::kernel::jit::affine::Affine;
 use crate::kernel::jit::helpers::Ctx;
-use crate::kernel::jit::lower::{flags, Lower, Unsupported};
+use crate::kernel::jit::lower::{flags, Lower, Row, Unsupported};
 use crate::kernel::jit::regions;
 
 /// A kernel whose threads may run in any order, and the order it runs them in.
@@ -275,8 +275,10 @@ impl<M: Module> Lower<'_, '_, M> {
     }
 
     /// Threads of blocks `lo..hi` along `axes[2]`: the other two thread axes outermost
-    /// (`axes[0]` outside `axes[1]`), then block by block the inner axis, every access
-    /// proven; then on to `after`.
+    /// (`axes[0]` outside `axes[1]`), then the row: every thread of those blocks along the
+    /// inner axis, block after block, as one counter of its global id (`Lower::run`: the
+    /// thread and block ids along it follow from the counter where the body reads them),
+    /// every access proven; then on to `after`.
     fn nest(
         &mut self,
         axes: [usize; 3],
@@ -286,23 +288,24 @@ impl<M: Module> Lower<'_, '_, M> {
         after: Block,
     ) -> Result<(), Unsupported> {
         let [o, m, i] = axes;
-        let bi = self.b.declare_var(I64);
-        let heads: [Block; 4] = std::array::from_fn(|_| self.b.create_block());
-        let nexts: [Block; 4] = std::array::from_fn(|_| self.b.create_block());
+        let (g, g_end) = (self.b.declare_var(I64), self.b.declare_var(I64));
+        let heads: [Block; 3] = std::array::from_fn(|_| self.b.create_block());
+        let nexts: [Block; 3] = std::array::from_fn(|_| self.b.create_block());
         let body = self.b.create_block();
         let zero = self.b.ins().iconst(I64, 0);
         self.b.def_var(self.t[o], zero);
         self.b.ins().jump(heads[0], &[]);
+        let mut entry_arrs = None;
+        let mut ids = [zero; 3];
         // Loop k counts `var` up to `bound`, starting loop k + 1 (or the body) each time.
-        let vars = [self.t[o], self.t[m], bi, self.t[i]];
-        for k in 0..4 {
+        let vars = [self.t[o], self.t[m], g];
+        for k in 0..3 {
             self.b.switch_to_block(heads[k]);
             let v = self.b.use_var(vars[k]);
             let bound = match k {
                 0 => self.bdim[o],
                 1 => self.bdim[m],
-                2 => self.b.use_var(hi),
-                _ => self.bdim[i],
+                _ => self.b.use_var(g_end),
             };
             let more = self.b.ins().icmp(IntCC::SignedLessThan, v, bound);
             let exit = if k == 0 { after } else { nexts[k - 1] };
@@ -315,18 +318,23 @@ impl<M: Module> Lower<'_, '_, M> {
                     self.b.def_var(self.t[m], z);
                 }
                 1 => {
-                    let l = self.b.use_var(lo);
-                    self.b.def_var(bi, l);
-                }
-                2 => {
-                    let b = self.b.use_var(bi);
-                    self.set_block(i, b);
-                    let z = self.b.ins().iconst(I64, 0);
-                    self.b.def_var(self.t[i], z);
+                    // Per row: values loaded for the row live only through it and stay
+                    // in registers (see `reload_arrays`).
+                    entry_arrs = Some(self.reload_arrays());
+                    let (l, h) = (self.b.use_var(lo), self.b.use_var(hi));
+                    let l = self.b.ins().imul(l, self.bdim[i]);
+                    let h = self.b.ins().imul(h, self.bdim[i]);
+                    self.b.def_var(g, l);
+                    self.b.def_var(g_end, h);
+                    for ax in [o, m] {
+                        let t = self.b.use_var(self.t[ax]);
+                        let base = self.b.use_var(self.gbase[ax]);
+                        ids[ax] = self.b.ins().iadd(t, base);
+                    }
                 }
                 _ => {}
             }
-            let to = if k == 3 { body } else { heads[k + 1] };
+            let to = if k == 2 { body } else { heads[k + 1] };
             self.b.ins().jump(to, &[]);
             self.b.switch_to_block(nexts[k]);
             let v = self.b.use_var(vars[k]);
@@ -335,15 +343,21 @@ impl<M: Module> Lower<'_, '_, M> {
             self.b.ins().jump(heads[k], &[]);
         }
         self.b.switch_to_block(body);
-        self.next_thread = nexts[3];
-        self.exit_to = nexts[3];
+        self.next_thread = nexts[2];
+        self.exit_to = nexts[2];
         self.checked.clear();
         self.proven = an.accesses.iter().map(|a| a.at).collect();
+        self.run = Some(Row { ax: i, g, ids });
         let k = self.k;
         let r = self.stmts(&k.body);
+        self.run = None;
         self.proven.clear();
+        self.checked.clear();
+        if let Some(e) = entry_arrs {
+            self.arrs = e;
+        }
         r?;
-        self.b.ins().jump(nexts[3], &[]);
+        self.b.ins().jump(nexts[2], &[]);
         Ok(())
     }
 }

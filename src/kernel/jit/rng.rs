@@ -88,7 +88,7 @@ impl<M: Module> Lower<'_, '_, M> {
         }
         let consts = [av.slot as i64, code(&RNG, &kind), i.loc as i64];
         let [s, kd, loc] = consts.map(|c| self.b.ins().iconst(I64, c));
-        let (tl, bl) = (self.tlin(), self.b.use_var(self.blin));
+        let (tl, bl) = (self.tlin(), self.block_lin());
         let ctx = self.ctx;
         let bits = self.call1("nb_rng", &[ctx, s, kd, index, loc, tl, bl])?;
         self.check_status();
