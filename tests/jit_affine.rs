@@ -504,6 +504,23 @@ fn flat_grid_stride_faults_are_the_lockstep_ones() {
 }
 
 #[test]
+fn flat_grid_stride_histograms_give_the_interpreters_bins_and_faults() {
+    // Bins only updated by order-free atomics (src/kernel/jit/private.rs) run flat; their
+    // index is loaded, so each is checked, and a fault names the counter's thread.
+    let k = native(
+        "def hist(data, bins):\n    start = cuda.grid(1)\n    for i in range(start, data.size, cuda.gridsize(1)):\n        cuda.atomic.add(bins, data[i], 1)\n",
+        &arrs(DType::I32, 1, 2),
+    );
+    assert!(flat(&k));
+    // Data in -20..77: 100 bins hold every index (negative ones wrap), 60 do not. A
+    // 64-thread launch keeps native atomics on the bins, a 10240-thread one copies them.
+    for (n, cf) in [(200, cfg(2, 32)), (70_001, cfg(40, 256))] {
+        same(&k, cf, &[c(&[n]), c(&[100])], &[], DType::I32).unwrap();
+        fails(&k, cf, &[c(&[n]), c(&[60])], &[], DType::I32);
+    }
+}
+
+#[test]
 fn grid_stride_loops_whose_threads_see_each_other_are_not_flat() {
     // out[i - 1] is another thread's element: not flat (the tier leaves it to the
     // interpreter, whose lanes show the race).

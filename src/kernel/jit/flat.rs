@@ -5,17 +5,20 @@
 //! `l + c + k * step`, so round `k` is the contiguous run `[l0 + c + k * step, l1 + c +
 //! k * step)` cut at `stop`, in the same order: a flat chunk runs exactly those runs as a
 //! loop over one counter, with no per-lane state. The order of iterations is the lockstep
-//! one; what the flat chunk cannot give is a fault's thread, so it runs only when every
-//! access of every iteration it may make is proven in range before the first one
-//! (`affine.rs`'s proof over `[lo, stop)`); a chunk that fails the proof runs in lockstep
-//! rounds from its start, faults and all.
+//! one. Every affine access of every iteration the chunk may make is proven in range
+//! before the first one (`affine.rs`'s proof over `[lo, stop)`); a chunk that fails the
+//! proof runs in lockstep rounds from its start, faults and all. The only accesses left
+//! to check per iteration are the order-free atomics of `private.rs` (histogram bins at
+//! a loaded index): a fault there names the thread the counter belongs to (`Row`), and
+//! stops the chunk after the same iterations as its lockstep rounds would.
 //!
 //! [`of`] takes only loops where that holds and, beyond it, whose threads cannot see one
 //! another (the conditions of `order.rs`'s any-order launch): a prologue of pure
 //! instructions, a body that reads the counter and launch-wide values alone, leaves only
 //! through the range test, touches only parameters and constants at affine indices, and
-//! writes parameters at one index that follows the counter, with no atomics, draws,
-//! prints, raises or view checks. The launch checks the rest ([`FlatLoop::fits`]; the
+//! writes parameters at one index that follows the counter, with no atomics but those
+//! order-free ones (whose results no instruction reads), no draws, prints, raises or
+//! view checks. The launch checks the rest ([`FlatLoop::fits`]; the
 //! step and the range at run time, per chunk).
 
 use std::collections::{HashMap, HashSet};
@@ -34,7 +37,8 @@ use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::affine::{self, Affine, Form};
 use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lockstep::{self, Lockstep};
-use crate::kernel::jit::lower::{flags, ArrVals, Lower, Unsupported, POLL_EVERY};
+use crate::kernel::jit::lower::{flags, ArrVals, Lower, Row, Unsupported, POLL_EVERY};
+use crate::kernel::jit::private;
 
 /// A grid-stride loop that may run flat: the lockstep shape, the loop's bound and step
 /// registers (set by the prologue), the position of the range test in the loop body,
@@ -136,6 +140,8 @@ pub(crate) fn of(k: &Kernel) -> Option<FlatLoop> {
     let mut w = Check {
         reads_ok: &reads_ok,
         accesses: an.accesses.iter().map(|a| a.at).collect(),
+        private: private::plan(k).into_iter().map(|(p, _)| p).collect(),
+        atomics: false,
         stores: Vec::new(),
         loads: Vec::new(),
     };
@@ -164,7 +170,7 @@ pub(crate) fn of(k: &Kernel) -> Option<FlatLoop> {
             }
         }
     }
-    if written.is_empty() {
+    if written.is_empty() && !w.atomics {
         return None;
     }
     Some(FlatLoop {
@@ -199,6 +205,10 @@ struct Check<'a> {
     reads_ok: &'a dyn Fn(Reg) -> bool,
     /// Accesses `affine.rs` found affine (by instruction address).
     accesses: HashSet<usize>,
+    /// Parameters only updated by order-free atomics (`private::plan`), and whether the
+    /// body makes any.
+    private: Vec<usize>,
+    atomics: bool,
     stores: Vec<(ArrRef, Vec<Reg>)>,
     loads: Vec<(ArrRef, Vec<Reg>)>,
 }
@@ -225,6 +235,12 @@ impl Check<'_> {
                         self.accesses.contains(&at)
                             && matches!(a, ArrRef::Param(_) | ArrRef::Const(_))
                             && (matches!(a, ArrRef::Param(_)) || !matches!(i.op, Op::Store(..)))
+                    }
+                    Op::Atomic(_, ArrRef::Param(p), ..)
+                        if self.private.contains(&(*p as usize)) =>
+                    {
+                        self.atomics = true;
+                        true
                     }
                     _ => false,
                 };
@@ -374,6 +390,8 @@ impl<M: Module> Lower<'_, '_, M> {
         let entry_arrs = self.reload_arrays();
         let l = self.b.use_var(lo);
         self.b.def_var(i, l);
+        // Counter `lo` is lane `l0`'s: a fault's thread is the counter less this.
+        let less = self.b.ins().isub(l, l0);
         let h = self.b.ins().iadd(l, width);
         let h = self.b.ins().smin(h, stop);
         self.b.def_var(hi, h);
@@ -391,11 +409,18 @@ impl<M: Module> Lower<'_, '_, M> {
         self.proven = an.accesses.iter().map(|a| a.at).collect();
         self.exit_to = elem_next;
         self.loops.push((*id, elem_next, elem_next));
+        self.run = Some(Row {
+            ax: 0,
+            g: i,
+            less: Some(less),
+            ids: [zero; 3],
+        });
         // The range test holds for every counter of the run: the rest is the body.
         let r = self
             .stmts(&body[..fl.test])
             .and_then(|_| self.stmts(&body[fl.test + 1..]));
         self.loops.pop();
+        self.run = None;
         self.proven.clear();
         self.checked.clear();
         self.arrs = entry_arrs;

@@ -84,13 +84,15 @@ impl ArrVals {
 }
 
 /// A row `order.rs` runs as one counter: the thread axis it runs along, the variable
-/// holding the global id along it (the thread and block ids along it follow from that),
-/// and the global ids along the other axes, computed once before the row (so the row's
-/// loop neither recomputes nor keeps their parts).
+/// holding the global id along it less `less` (the thread and block ids along it follow
+/// from that), and the global ids along the other axes, computed once before the row (so
+/// the row's loop neither recomputes nor keeps their parts). `flat.rs` runs a grid-stride
+/// loop's counter the same way, for its faults' threads.
 #[derive(Clone, Copy)]
 pub(super) struct Row {
     pub(super) ax: usize,
     pub(super) g: Variable,
+    pub(super) less: Option<Value>,
     pub(super) ids: [Value; 3],
 }
 
@@ -713,17 +715,24 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
     }
 
     pub(super) fn special(&mut self, s: Special) -> Value {
-        if let Some(Row { ax, g, ids }) = self.run {
+        if let Some(Row { ax, g, less, ids }) = self.run {
             let on = |k: u8| k.min(2) as usize == ax;
+            let id = |l: &mut Self| {
+                let g = l.b.use_var(g);
+                match less {
+                    Some(d) => l.b.ins().isub(g, d),
+                    None => g,
+                }
+            };
             match s {
-                Special::GlobalId(k) if on(k) => return self.b.use_var(g),
+                Special::GlobalId(k) if on(k) => return id(self),
                 Special::GlobalId(k) => return ids[k.min(2) as usize],
                 Special::Tid(k) if on(k) => {
-                    let g = self.b.use_var(g);
+                    let g = id(self);
                     return self.b.ins().urem(g, self.bdim[ax]);
                 }
                 Special::Ctaid(k) if on(k) => {
-                    let g = self.b.use_var(g);
+                    let g = id(self);
                     return self.b.ins().udiv(g, self.bdim[ax]);
                 }
                 _ => {}

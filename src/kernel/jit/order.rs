@@ -347,7 +347,12 @@ impl<M: Module> Lower<'_, '_, M> {
         self.exit_to = nexts[2];
         self.checked.clear();
         self.proven = an.accesses.iter().map(|a| a.at).collect();
-        self.run = Some(Row { ax: i, g, ids });
+        self.run = Some(Row {
+            ax: i,
+            g,
+            less: None,
+            ids,
+        });
         let k = self.k;
         let r = self.stmts(&k.body);
         self.run = None;
