@@ -69,6 +69,52 @@ pub fn load(c: &Compiler, name: &str, range: TextRange) -> E {
     }
 }
 
+/// An operand read without a call: a local slot or a constant (borrowed where it lies),
+/// or any other expression (evaluated).
+pub enum Opnd {
+    Slot(usize, Rc<str>, TextRange),
+    Const(Value),
+    Expr(E),
+}
+
+pub fn opnd(c: &mut Compiler, e: &Expr) -> Option<Opnd> {
+    if let Some(v) = literal(e) {
+        return Some(Opnd::Const(v));
+    }
+    if let Expr::Name(n) = e {
+        if let Place::Slot(i) = c.place(n.id.as_str()) {
+            return Some(Opnd::Slot(i, Rc::from(n.id.as_str()), n.range));
+        }
+    }
+    Some(Opnd::Expr(expr(c, e)?))
+}
+
+impl Opnd {
+    /// Whether [`Opnd::peek`] reads it (it runs no code).
+    pub fn is_plain(&self) -> bool {
+        !matches!(self, Opnd::Expr(_))
+    }
+
+    /// The value of a plain operand, borrowed; an unbound slot raises as the walker's
+    /// name lookup does, located at the name.
+    pub fn peek<'f>(&'f self, fr: &'f Frame<'_>) -> PyResult<&'f Value> {
+        match self {
+            Opnd::Slot(i, name, range) => fr.slots[*i]
+                .as_ref()
+                .ok_or_else(|| fr.locate(unbound(name), *range)),
+            Opnd::Const(v) => Ok(v),
+            Opnd::Expr(_) => Err(PyErr::runtime_error("internal: a computed operand peeked")),
+        }
+    }
+
+    pub fn get(&self, rt: &mut Runtime, fr: &mut Frame<'_>) -> PyResult<Value> {
+        match self {
+            Opnd::Expr(e) => e(rt, fr),
+            plain => plain.peek(fr).cloned(),
+        }
+    }
+}
+
 /// `a op b` with the int and float cases that need no dispatch done inline; everything
 /// else (and every overflow) through `ops::binary`.
 fn arith(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
@@ -173,10 +219,15 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
             })
         }
         Expr::Subscript(s) => {
-            let (base, key) = (expr(c, &s.value)?, expr(c, &s.slice)?);
+            let (base, key) = (opnd(c, &s.value)?, opnd(c, &s.slice)?);
+            if base.is_plain() && key.is_plain() {
+                return Some(at(range, move |rt, fr| {
+                    ops::get_item(rt, base.peek(fr)?, key.peek(fr)?)
+                }));
+            }
             at(range, move |rt, fr| {
-                let b = base(rt, fr)?;
-                let k = key(rt, fr)?;
+                let b = base.get(rt, fr)?;
+                let k = key.get(rt, fr)?;
                 ops::get_item(rt, &b, &k)
             })
         }
@@ -205,10 +256,15 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
             })
         }
         Expr::BinOp(b) => {
-            let (l, r, op) = (expr(c, &b.left)?, expr(c, &b.right)?, binop_of(b.op));
+            let (l, r, op) = (opnd(c, &b.left)?, opnd(c, &b.right)?, binop_of(b.op));
+            if l.is_plain() && r.is_plain() {
+                return Some(at(range, move |rt, fr| {
+                    arith(rt, op, l.peek(fr)?, r.peek(fr)?)
+                }));
+            }
             at(range, move |rt, fr| {
-                let a = l(rt, fr)?;
-                let b = r(rt, fr)?;
+                let a = l.get(rt, fr)?;
+                let b = r.get(rt, fr)?;
                 arith(rt, op, &a, &b)
             })
         }
@@ -243,6 +299,20 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
                 Ok(last)
             })
         }
+        Expr::Compare(cmp) if cmp.ops.len() == 1 => {
+            let (l, r) = (opnd(c, &cmp.left)?, opnd(c, &cmp.comparators[0])?);
+            let op = cmp.ops[0];
+            if l.is_plain() && r.is_plain() {
+                return Some(at(range, move |rt, fr| {
+                    compare(rt, op, l.peek(fr)?, r.peek(fr)?)
+                }));
+            }
+            at(range, move |rt, fr| {
+                let a = l.get(rt, fr)?;
+                let b = r.get(rt, fr)?;
+                compare(rt, op, &a, &b)
+            })
+        }
         Expr::Compare(cmp) => {
             let left = expr(c, &cmp.left)?;
             let rights = cmp
@@ -251,14 +321,6 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
                 .map(|r| expr(c, r))
                 .collect::<Option<Vec<E>>>()?;
             let ops_: Vec<ast::CmpOp> = cmp.ops.to_vec();
-            if ops_.len() == 1 {
-                let (op, right) = (ops_[0], rights.into_iter().next()?);
-                return Some(at(range, move |rt, fr| {
-                    let a = left(rt, fr)?;
-                    let b = right(rt, fr)?;
-                    compare(rt, op, &a, &b)
-                }));
-            }
             at(range, move |rt, fr| {
                 let mut left_v = left(rt, fr)?;
                 let mut result = Value::Bool(true);

@@ -11,7 +11,7 @@ use crate::interp::expr::binop_of;
 use crate::interp::frame::Flow;
 use crate::interp::ops;
 use crate::interp::slots::{unbound, Compiler, Frame, Place};
-use crate::interp::slots_expr::{expr, inplace, load};
+use crate::interp::slots_expr::{expr, inplace, load, opnd};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::Value;
@@ -231,11 +231,34 @@ fn delete(c: &mut Compiler, t: &Expr) -> Option<S> {
 
 fn aug_assign(c: &mut Compiler, a: &ast::StmtAugAssign) -> Option<S> {
     let op = binop_of(a.op);
-    let rhs = expr(c, &a.value)?;
     let range = a.range();
     Some(match &*a.target {
+        Expr::Name(n) if matches!(c.place(n.id.as_str()), Place::Slot(_)) => {
+            let Place::Slot(i) = c.place(n.id.as_str()) else {
+                return None;
+            };
+            let name: Rc<str> = Rc::from(n.id.as_str());
+            let rhs = opnd(c, &a.value)?;
+            // The walker reads the target, then evaluates the value: a plain value (a slot
+            // or a constant) cannot rebind the target in between, so both are borrowed.
+            let plain = rhs.is_plain();
+            at(range, move |rt, fr| {
+                let new = if plain {
+                    let cur = fr.slots[i].as_ref().ok_or_else(|| unbound(&name))?;
+                    inplace(rt, op, cur, rhs.peek(fr)?)?
+                } else {
+                    let cur = fr.slots[i].clone().ok_or_else(|| unbound(&name))?;
+                    let r = rhs.get(rt, fr)?;
+                    inplace(rt, op, &cur, &r)?
+                };
+                let old = fr.slots[i].replace(new);
+                drop(old);
+                Ok(Flow::Normal)
+            })
+        }
         Expr::Name(n) => {
             let cur = load(c, n.id.as_str(), n.range());
+            let rhs = expr(c, &a.value)?;
             let bind = store(c, n.id.as_str());
             at(range, move |rt, fr| {
                 let v = cur(rt, fr)?;
@@ -248,6 +271,7 @@ fn aug_assign(c: &mut Compiler, a: &ast::StmtAugAssign) -> Option<S> {
         }
         Expr::Subscript(s) => {
             let (base, key) = (expr(c, &s.value)?, expr(c, &s.slice)?);
+            let rhs = expr(c, &a.value)?;
             at(range, move |rt, fr| {
                 let b = base(rt, fr)?;
                 let k = key(rt, fr)?;
@@ -261,6 +285,7 @@ fn aug_assign(c: &mut Compiler, a: &ast::StmtAugAssign) -> Option<S> {
         Expr::Attribute(at_) => {
             let base = expr(c, &at_.value)?;
             let attr: Rc<str> = Rc::from(at_.attr.as_str());
+            let rhs = expr(c, &a.value)?;
             at(range, move |rt, fr| {
                 let b = base(rt, fr)?;
                 let v = crate::interp::attrs::get_attr(rt, &b, &attr)?;
@@ -277,6 +302,14 @@ fn aug_assign(c: &mut Compiler, a: &ast::StmtAugAssign) -> Option<S> {
 fn for_loop(c: &mut Compiler, f: &ast::StmtFor) -> Option<S> {
     let iter = expr(c, &f.iter)?;
     let bind = target(c, &f.target)?;
+    // A loop variable that is a local slot is bound in place, without a call.
+    let slot = match &*f.target {
+        Expr::Name(n) => match c.place(n.id.as_str()) {
+            Place::Slot(i) => Some(i),
+            _ => None,
+        },
+        _ => None,
+    };
     let (body, orelse) = (block(c, &f.body)?, block(c, &f.orelse)?);
     Some(at(f.range(), move |rt, fr| {
         let iterable = iter(rt, fr)?;
@@ -285,7 +318,10 @@ fn for_loop(c: &mut Compiler, f: &ast::StmtFor) -> Option<S> {
         if let Some(r) = iterable.downcast::<crate::interp::objects::RangeObj>() {
             for k in 0..r.len() {
                 rt.check_interrupt()?;
-                bind(rt, fr, Value::Int(r.get(k)))?;
+                match slot {
+                    Some(i) => drop(fr.slots[i].replace(Value::Int(r.get(k)))),
+                    None => bind(rt, fr, Value::Int(r.get(k)))?,
+                }
                 match run(rt, fr, &body)? {
                     Flow::Break => return Ok(Flow::Normal),
                     Flow::Return(v) => return Ok(Flow::Return(v)),
