@@ -86,15 +86,15 @@ pub fn call(c: &mut Compiler, call: &ast::ExprCall) -> Option<E> {
             Box::new(move |rt, fr| {
                 let r = (|| -> PyResult<Value> {
                     let b = base(rt, fr)?;
-                    if adds {
+                    if let (true, Some(arg)) = (adds, args.pos.plain().and_then(|mut a| a.next())) {
                         match (&b, &*attr) {
                             (Value::List(items), "append") => {
-                                let mut v = args.pos.eval(rt, fr)?;
-                                items.borrow_mut().extend(v.pop());
+                                let v = arg(rt, fr)?;
+                                items.borrow_mut().push(v);
                                 return Ok(Value::None);
                             }
                             (Value::Set(set), "add") => {
-                                let v = args.pos.eval(rt, fr)?.pop().unwrap_or(Value::None);
+                                let v = arg(rt, fr)?;
                                 crate::interp::sets::add(rt, set, v)?;
                                 return Ok(Value::None);
                             }
