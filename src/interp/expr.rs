@@ -149,12 +149,14 @@ pub fn binop_of(op: ast::Operator) -> BinOp {
     op_of(op)
 }
 
-fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
-    Ok(match e {
+/// The value of a literal (numbers, strings, bytes, True/False/None, `...`); None for
+/// any other expression.
+pub fn literal(e: &Expr) -> Option<PyResult<Value>> {
+    Some(Ok(match e {
         Expr::NumberLiteral(n) => match &n.value {
             ast::Number::Int(i) => match i.as_i64() {
                 Some(v) => Value::Int(v),
-                None => crate::interp::bigint::parse_literal(&i.to_string())?,
+                None => return Some(crate::interp::bigint::parse_literal(&i.to_string())),
             },
             ast::Number::Float(f) => Value::Float(*f),
             ast::Number::Complex { real, imag } => Value::Complex(*real, *imag),
@@ -164,6 +166,15 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
         Expr::BooleanLiteral(b) => Value::Bool(b.value),
         Expr::NoneLiteral(_) => Value::None,
         Expr::EllipsisLiteral(_) => Value::Ellipsis,
+        _ => return None,
+    }))
+}
+
+fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
+    if let Some(v) = literal(e) {
+        return v;
+    }
+    Ok(match e {
         Expr::FString(f) => Value::str(&fstring(rt, ctx, f)?),
         Expr::Name(n) => lookup_name(rt, ctx, n.id.as_str())?,
         Expr::Attribute(a) => {
@@ -373,6 +384,13 @@ fn eval_inner(rt: &mut Runtime, ctx: &mut Ctx, e: &Expr) -> PyResult<Value> {
                 "template strings are not supported in nbcuda",
             ))
         }
+        // Literals returned above.
+        Expr::NumberLiteral(_)
+        | Expr::StringLiteral(_)
+        | Expr::BytesLiteral(_)
+        | Expr::BooleanLiteral(_)
+        | Expr::NoneLiteral(_)
+        | Expr::EllipsisLiteral(_) => Value::None,
     })
 }
 

@@ -115,6 +115,24 @@ impl Opnd {
     }
 }
 
+/// A node computing `f(l, r)`: plain operands borrowed where they lie, others evaluated
+/// left to right.
+fn pair(
+    range: TextRange,
+    l: Opnd,
+    r: Opnd,
+    f: impl Fn(&mut Runtime, &Value, &Value) -> PyResult<Value> + 'static,
+) -> E {
+    if l.is_plain() && r.is_plain() {
+        return at(range, move |rt, fr| f(rt, l.peek(fr)?, r.peek(fr)?));
+    }
+    at(range, move |rt, fr| {
+        let a = l.get(rt, fr)?;
+        let b = r.get(rt, fr)?;
+        f(rt, &a, &b)
+    })
+}
+
 /// `a op b` with the int and float cases that need no dispatch done inline; everything
 /// else (and every overflow) through `ops::binary`.
 fn arith(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Value> {
@@ -183,23 +201,10 @@ fn compare(rt: &mut Runtime, op: ast::CmpOp, a: &Value, b: &Value) -> PyResult<V
     })
 }
 
+/// A literal's value; a literal whose value is an error (an int too long to parse) stays
+/// with the walker, which raises it.
 fn literal(e: &Expr) -> Option<Value> {
-    Some(match e {
-        Expr::NumberLiteral(n) => match &n.value {
-            ast::Number::Int(i) => match i.as_i64() {
-                Some(v) => Value::Int(v),
-                None => crate::interp::bigint::parse_literal(&i.to_string()).ok()?,
-            },
-            ast::Number::Float(f) => Value::Float(*f),
-            ast::Number::Complex { real, imag } => Value::Complex(*real, *imag),
-        },
-        Expr::StringLiteral(s) => Value::str(s.value.to_str()),
-        Expr::BytesLiteral(b) => Value::Bytes(b.value.bytes().collect::<Vec<u8>>().into()),
-        Expr::BooleanLiteral(b) => Value::Bool(b.value),
-        Expr::NoneLiteral(_) => Value::None,
-        Expr::EllipsisLiteral(_) => Value::Ellipsis,
-        _ => return None,
-    })
+    crate::interp::expr::literal(e)?.ok()
 }
 
 /// Compile an expression; None when it uses something only the walker runs.
@@ -220,16 +225,7 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
         }
         Expr::Subscript(s) => {
             let (base, key) = (opnd(c, &s.value)?, opnd(c, &s.slice)?);
-            if base.is_plain() && key.is_plain() {
-                return Some(at(range, move |rt, fr| {
-                    ops::get_item(rt, base.peek(fr)?, key.peek(fr)?)
-                }));
-            }
-            at(range, move |rt, fr| {
-                let b = base.get(rt, fr)?;
-                let k = key.get(rt, fr)?;
-                ops::get_item(rt, &b, &k)
-            })
+            pair(range, base, key, ops::get_item)
         }
         Expr::Slice(s) => {
             let mut part = |x: &Option<Box<Expr>>| -> Option<Option<E>> {
@@ -257,16 +253,7 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
         }
         Expr::BinOp(b) => {
             let (l, r, op) = (opnd(c, &b.left)?, opnd(c, &b.right)?, binop_of(b.op));
-            if l.is_plain() && r.is_plain() {
-                return Some(at(range, move |rt, fr| {
-                    arith(rt, op, l.peek(fr)?, r.peek(fr)?)
-                }));
-            }
-            at(range, move |rt, fr| {
-                let a = l.get(rt, fr)?;
-                let b = r.get(rt, fr)?;
-                arith(rt, op, &a, &b)
-            })
+            pair(range, l, r, move |rt, a, b| arith(rt, op, a, b))
         }
         Expr::UnaryOp(u) => {
             let v = expr(c, &u.operand)?;
@@ -302,16 +289,7 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
         Expr::Compare(cmp) if cmp.ops.len() == 1 => {
             let (l, r) = (opnd(c, &cmp.left)?, opnd(c, &cmp.comparators[0])?);
             let op = cmp.ops[0];
-            if l.is_plain() && r.is_plain() {
-                return Some(at(range, move |rt, fr| {
-                    compare(rt, op, l.peek(fr)?, r.peek(fr)?)
-                }));
-            }
-            at(range, move |rt, fr| {
-                let a = l.get(rt, fr)?;
-                let b = r.get(rt, fr)?;
-                compare(rt, op, &a, &b)
-            })
+            pair(range, l, r, move |rt, a, b| compare(rt, op, a, b))
         }
         Expr::Compare(cmp) => {
             let left = expr(c, &cmp.left)?;

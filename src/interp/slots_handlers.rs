@@ -96,22 +96,7 @@ fn handle(
 /// Whether the `except` clause's class (or tuple of classes) catches `err`.
 fn matches(rt: &mut Runtime, fr: &mut Frame<'_>, err: &PyErr, class: &E) -> PyResult<bool> {
     let v = class(rt, fr)?;
-    let classes = match &v {
-        Value::Tuple(t) => t.to_vec(),
-        other => vec![other.clone()],
-    };
-    for c in classes {
-        match crate::interp::class_tools::error_matches(err, &c) {
-            Some(true) => return Ok(true),
-            Some(false) => {}
-            None => {
-                return Err(PyErr::type_error(
-                    "catching classes that do not inherit from BaseException is not allowed",
-                ))
-            }
-        }
-    }
-    Ok(false)
+    crate::interp::stmt::catches(err, &v)
 }
 
 /// A bare `raise`: the exception being handled.

@@ -12,6 +12,7 @@ use crate::interp::frame::Flow;
 use crate::interp::ops;
 use crate::interp::slots::{unbound, Compiler, Frame, Place};
 use crate::interp::slots_expr::{expr, inplace, load, opnd};
+use crate::interp::stmt::{check_size, container_size};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::Value;
@@ -116,10 +117,8 @@ fn stmt(c: &mut Compiler, s: &Stmt) -> Option<S> {
                 if !ops::truthy(rt, &t)? {
                     return run(rt, fr, &orelse);
                 }
-                match run(rt, fr, &body)? {
-                    Flow::Break => return Ok(Flow::Normal),
-                    Flow::Return(v) => return Ok(Flow::Return(v)),
-                    _ => {}
+                if let Some(out) = leaves(run(rt, fr, &body)?) {
+                    return Ok(out);
                 }
             })
         }
@@ -322,10 +321,8 @@ fn for_loop(c: &mut Compiler, f: &ast::StmtFor) -> Option<S> {
                     Some(i) => drop(fr.slots[i].replace(Value::Int(r.get(k)))),
                     None => bind(rt, fr, Value::Int(r.get(k)))?,
                 }
-                match run(rt, fr, &body)? {
-                    Flow::Break => return Ok(Flow::Normal),
-                    Flow::Return(v) => return Ok(Flow::Return(v)),
-                    _ => {}
+                if let Some(out) = leaves(run(rt, fr, &body)?) {
+                    return Ok(out);
                 }
             }
             return run(rt, fr, &orelse);
@@ -337,10 +334,8 @@ fn for_loop(c: &mut Compiler, f: &ast::StmtFor) -> Option<S> {
             while let Some(item) = pull(rt)? {
                 rt.check_interrupt()?;
                 bind(rt, fr, item)?;
-                match run(rt, fr, &body)? {
-                    Flow::Break => return Ok(Flow::Normal),
-                    Flow::Return(v) => return Ok(Flow::Return(v)),
-                    _ => {}
+                if let Some(out) = leaves(run(rt, fr, &body)?) {
+                    return Ok(out);
                 }
             }
             run(rt, fr, &orelse)
@@ -356,28 +351,21 @@ fn for_loop(c: &mut Compiler, f: &ast::StmtFor) -> Option<S> {
         for item in items {
             rt.check_interrupt()?;
             bind(rt, fr, item)?;
-            match run(rt, fr, &body)? {
-                Flow::Break => return Ok(Flow::Normal),
-                Flow::Return(v) => return Ok(Flow::Return(v)),
-                _ => {}
+            if let Some(out) = leaves(run(rt, fr, &body)?) {
+                return Ok(out);
             }
-            if size.is_some() && container_size(&iterable) != size {
-                return Err(PyErr::runtime_error(if matches!(iterable, Value::Set(_)) {
-                    "Set changed size during iteration"
-                } else {
-                    "dictionary changed size during iteration"
-                }));
-            }
+            check_size(&iterable, size)?;
         }
         run(rt, fr, &orelse)
     }))
 }
 
-/// The size of a dict or set being looped over, as the walker checks it.
-fn container_size(v: &Value) -> Option<usize> {
-    match v {
-        Value::Dict(d) => Some(d.borrow().len()),
-        Value::Set(s) => Some(s.borrow().len()),
+/// What a loop does after its body: None to go on; `break` ends the loop normally and
+/// `return` leaves it.
+fn leaves(flow: Flow) -> Option<Flow> {
+    match flow {
+        Flow::Break => Some(Flow::Normal),
+        Flow::Return(v) => Some(Flow::Return(v)),
         _ => None,
     }
 }

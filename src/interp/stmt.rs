@@ -350,25 +350,32 @@ fn exec_for(rt: &mut Runtime, ctx: &mut Ctx, f: &ast::StmtFor) -> PyResult<Flow>
             Flow::Return(v) => return Ok(Flow::Return(v)),
             _ => {}
         }
-        if size.is_some() && container_size(&iterable) != size {
-            return Err(PyErr::runtime_error(if matches!(iterable, Value::Set(_)) {
-                "Set changed size during iteration"
-            } else {
-                "dictionary changed size during iteration"
-            }));
-        }
+        check_size(&iterable, size)?;
     }
     exec_block(rt, ctx, &f.orelse)
 }
 
 /// The size of a dict or set being looped over: the loop iterates a snapshot, and CPython
 /// raises RuntimeError when the body adds or removes entries, so the loop compares sizes.
-fn container_size(v: &Value) -> Option<usize> {
+pub(crate) fn container_size(v: &Value) -> Option<usize> {
     match v {
         Value::Dict(d) => Some(d.borrow().len()),
         Value::Set(s) => Some(s.borrow().len()),
         _ => None,
     }
+}
+
+/// CPython's RuntimeError when a dict or set looped over changed size (`size` is
+/// [`container_size`] before the loop).
+pub(crate) fn check_size(iterable: &Value, size: Option<usize>) -> PyResult<()> {
+    if size.is_some() && container_size(iterable) != size {
+        return Err(PyErr::runtime_error(if matches!(iterable, Value::Set(_)) {
+            "Set changed size during iteration"
+        } else {
+            "dictionary changed size during iteration"
+        }));
+    }
+    Ok(())
 }
 
 fn exec_with(rt: &mut Runtime, ctx: &mut Ctx, w: &ast::StmtWith, i: usize) -> PyResult<Flow> {
@@ -409,7 +416,12 @@ fn exec_with(rt: &mut Runtime, ctx: &mut Ctx, w: &ast::StmtWith, i: usize) -> Py
 /// Whether the `except` clause's class (or tuple of classes) `ty` catches `err`.
 pub fn handler_matches(rt: &mut Runtime, ctx: &mut Ctx, err: &PyErr, ty: &Expr) -> PyResult<bool> {
     let v = eval(rt, ctx, ty)?;
-    let classes = match &v {
+    catches(err, &v)
+}
+
+/// Whether an `except` clause's class (or tuple of classes) `v` catches `err`.
+pub fn catches(err: &PyErr, v: &Value) -> PyResult<bool> {
+    let classes = match v {
         Value::Tuple(t) => t.to_vec(),
         other => vec![other.clone()],
     };
