@@ -269,11 +269,7 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
             })
         }
         Expr::BoolOp(b) => {
-            let values = b
-                .values
-                .iter()
-                .map(|v| expr(c, v))
-                .collect::<Option<Vec<E>>>()?;
+            let values = exprs(c, &b.values)?;
             let and = matches!(b.op, ast::BoolOp::And);
             at(range, move |rt, fr| {
                 let mut last = Value::None;
@@ -293,11 +289,7 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
         }
         Expr::Compare(cmp) => {
             let left = expr(c, &cmp.left)?;
-            let rights = cmp
-                .comparators
-                .iter()
-                .map(|r| expr(c, r))
-                .collect::<Option<Vec<E>>>()?;
+            let rights = exprs(c, &cmp.comparators)?;
             let ops_: Vec<ast::CmpOp> = cmp.ops.to_vec();
             at(range, move |rt, fr| {
                 let mut left_v = left(rt, fr)?;
@@ -411,6 +403,11 @@ pub fn expr(c: &mut Compiler, e: &Expr) -> Option<E> {
     })
 }
 
+/// Compile each of `es`; None when any stays with the walker.
+pub fn exprs(c: &mut Compiler, es: &[Expr]) -> Option<Vec<E>> {
+    es.iter().map(|e| expr(c, e)).collect()
+}
+
 /// The items of a tuple, list or set display, or a call's positional arguments: starred
 /// items are expanded.
 pub struct Seq(Vec<(bool, E)>);
@@ -506,14 +503,10 @@ fn comprehension_inner(
                 pushed += 1;
             }
             let bind = target(c, &g.target)?;
-            let conds = g
-                .ifs
-                .iter()
-                .map(|e| expr(c, e))
-                .collect::<Option<Vec<E>>>()?;
+            let conds = exprs(c, &g.ifs)?;
             levels.push(Level { iter, bind, conds });
         }
-        elts.iter().map(|e| expr(c, e)).collect::<Option<Vec<E>>>()
+        exprs(c, elts)
     })();
     c.pop_hidden(pushed);
     Some((Levels { levels, hidden }, result?))

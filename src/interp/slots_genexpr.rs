@@ -13,7 +13,7 @@ use ruff_python_ast as ast;
 
 use crate::interp::generator_machine::Source;
 use crate::interp::slots::{empty_slots, Code, Compiler, Frame, Place};
-use crate::interp::slots_expr::{expr, target_names, E};
+use crate::interp::slots_expr::{expr, exprs, target_names, E};
 use crate::interp::slots_stmt::{target, T};
 use crate::py::error::PyResult;
 use crate::py::runtime::Runtime;
@@ -42,11 +42,7 @@ pub fn genexpr(c: &mut Compiler, g: &ast::ExprGenerator) -> Option<E> {
         inner.add_local(Rc::from(n));
     }
     let bind = target(&mut inner, &gen.target)?;
-    let conds = gen
-        .ifs
-        .iter()
-        .map(|e| expr(&mut inner, e))
-        .collect::<Option<Vec<E>>>()?;
+    let conds = exprs(&mut inner, &gen.ifs)?;
     let elt = expr(&mut inner, &g.elt)?;
     let outside = inner.outside.take();
     if outside.iter().any(|n| matches!(c.place(n), Place::Slot(_))) {

@@ -11,9 +11,9 @@ use crate::interp::frame::Flow;
 use crate::interp::slots::{Compiler, Frame, Place};
 use crate::interp::slots_expr::{expr, E};
 use crate::interp::slots_stmt::{block, run, store, target, S, T};
+use crate::interp::stmt::{context_manager, exit_with};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::Value;
 
 struct Handler {
     class: Option<E>,
@@ -141,27 +141,11 @@ fn with_items(rt: &mut Runtime, fr: &mut Frame<'_>, items: &[Item], body: &[S]) 
         return run(rt, fr, body);
     };
     let manager = (item.manager)(rt, fr)?;
-    let Value::Object(obj) = &manager else {
-        return Err(PyErr::type_error(format!(
-            "'{}' object does not support the context manager protocol",
-            manager.type_name()
-        )));
-    };
+    let obj = context_manager(&manager)?;
     let entered = obj.clone().enter(rt)?;
     if let Some(bind) = &item.bind {
         bind(rt, fr, entered)?;
     }
-    match with_items(rt, fr, rest, body) {
-        Ok(flow) => {
-            obj.exit(rt, None)?;
-            Ok(flow)
-        }
-        Err(e) => {
-            if obj.exit(rt, Some(&e))? {
-                Ok(Flow::Normal)
-            } else {
-                Err(e)
-            }
-        }
-    }
+    let result = with_items(rt, fr, rest, body);
+    exit_with(rt, obj, result)
 }

@@ -418,15 +418,8 @@ fn attribute_target(c: &mut Compiler, a: &ast::ExprAttribute) -> Option<T> {
     Some(Box::new(move |rt, fr, v| {
         let b = base(rt, fr)?;
         if let (Value::Array(arr), Some(rebind)) = (&b, &rebind) {
-            let shape = crate::py::ndarray_methods::shape_arg(&v)?;
-            let new = crate::py::ndarray_methods::reshape(arr, &shape)?;
-            if !std::sync::Arc::ptr_eq(&new.buf, &arr.buf) {
-                return Err(PyErr::new(
-                    "AttributeError",
-                    "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape.",
-                ));
-            }
-            return rebind(rt, fr, Value::Array(Box::new(new)));
+            let new = crate::interp::stmt::reshaped_in_place(arr, &v)?;
+            return rebind(rt, fr, new);
         }
         crate::interp::attrs::set_attr(rt, &b, &attr, v)
     }))

@@ -387,17 +387,32 @@ fn exec_with(rt: &mut Runtime, ctx: &mut Ctx, w: &ast::StmtWith, i: usize) -> Py
     }
     let item = &w.items[i];
     let manager = eval(rt, ctx, &item.context_expr)?;
-    let Value::Object(obj) = &manager else {
-        return Err(PyErr::type_error(format!(
-            "'{}' object does not support the context manager protocol",
-            manager.type_name()
-        )));
-    };
+    let obj = context_manager(&manager)?;
     let entered = obj.clone().enter(rt)?;
     if let Some(target) = &item.optional_vars {
         assign_target(rt, ctx, target, entered)?;
     }
     let result = exec_with(rt, ctx, w, i + 1);
+    exit_with(rt, obj, result)
+}
+
+/// The object a `with` statement enters, or CPython's TypeError.
+pub(crate) fn context_manager(manager: &Value) -> PyResult<&Rc<dyn crate::py::value::Object>> {
+    match manager {
+        Value::Object(obj) => Ok(obj),
+        other => Err(PyErr::type_error(format!(
+            "'{}' object does not support the context manager protocol",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Leave a `with` block: `__exit__` learns of the body's error and may swallow it.
+pub(crate) fn exit_with(
+    rt: &mut Runtime,
+    obj: &Rc<dyn crate::py::value::Object>,
+    result: PyResult<Flow>,
+) -> PyResult<Flow> {
     match result {
         Ok(flow) => {
             obj.exit(rt, None)?;
@@ -535,18 +550,7 @@ pub fn assign_target(rt: &mut Runtime, ctx: &mut Ctx, target: &Expr, v: Value) -
             let base = eval(rt, ctx, &a.value)?;
             if let (Value::Array(arr), "shape", Expr::Name(n)) = (&base, a.attr.as_str(), &*a.value)
             {
-                // `a.shape = (10, -1)` reshapes in place: a view of the same memory, or
-                // NumPy's AttributeError when that would need a copy. The name is rebound
-                // (arrays are values here, so other names bound to it keep the old shape).
-                let shape = crate::py::ndarray_methods::shape_arg(&v)?;
-                let new = crate::py::ndarray_methods::reshape(arr, &shape)?;
-                if !std::sync::Arc::ptr_eq(&new.buf, &arr.buf) {
-                    return Err(PyErr::new(
-                        "AttributeError",
-                        "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape.",
-                    ));
-                }
-                ctx.assign(n.id.as_str(), Value::Array(Box::new(new)));
+                ctx.assign(n.id.as_str(), reshaped_in_place(arr, &v)?);
                 return Ok(());
             }
             crate::interp::attrs::set_attr(rt, &base, a.attr.as_str(), v)
@@ -557,6 +561,21 @@ pub fn assign_target(rt: &mut Runtime, ctx: &mut Ctx, target: &Expr, v: Value) -
         )),
         _ => Err(PyErr::new("SyntaxError", "cannot assign to expression")),
     }
+}
+
+/// `a.shape = (10, -1)`: a view of the same memory with the new shape, or NumPy's
+/// AttributeError when that would need a copy. The caller rebinds the name (arrays are
+/// values here, so other names bound to it keep the old shape).
+pub(crate) fn reshaped_in_place(arr: &crate::arrays::NdArray, shape: &Value) -> PyResult<Value> {
+    let shape = crate::py::ndarray_methods::shape_arg(shape)?;
+    let new = crate::py::ndarray_methods::reshape(arr, &shape)?;
+    if !std::sync::Arc::ptr_eq(&new.buf, &arr.buf) {
+        return Err(PyErr::new(
+            "AttributeError",
+            "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape.",
+        ));
+    }
+    Ok(Value::Array(Box::new(new)))
 }
 
 fn unpack(rt: &mut Runtime, ctx: &mut Ctx, targets: &[Expr], v: Value) -> PyResult<()> {
