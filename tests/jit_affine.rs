@@ -523,13 +523,15 @@ fn flat_grid_stride_histograms_give_the_interpreters_bins_and_faults() {
 #[test]
 fn grid_stride_loops_whose_threads_see_each_other_are_not_flat() {
     // out[i - 1] is another thread's element: not flat (the tier leaves it to the
-    // interpreter, whose lanes show the race).
+    // interpreter, whose lanes show the race). One block: across blocks the race's outcome
+    // depends on which worker runs first (the interpreter alone gives different bytes from
+    // run to run), so only a block's lanes, which run in one order, can be compared.
     let k = kernel(
         "def ch(out):\n    start = cuda.grid(1)\n    for i in range(start + 1, out.size, cuda.gridsize(1)):\n        out[i] = out[i - 1] + 1\n",
         &arrs(DType::I64, 1, 1),
     );
     assert!(!flat(&k));
-    for (n, cf) in [(200, cfg(2, 32)), (20_000, cfg(40, 256))] {
+    for (n, cf) in [(200, cfg(1, 32)), (20_000, cfg(1, 256))] {
         same(&k, cf, &[c(&[n])], &[], DType::I64).unwrap();
     }
     // A body that reads the thread's index, and one that leaves the loop early.
