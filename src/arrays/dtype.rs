@@ -12,6 +12,8 @@ pub enum DType {
     U16,
     U32,
     U64,
+    /// Host-only, as NumPy's half: arithmetic goes through float32 and rounds back.
+    F16,
     F32,
     F64,
     C64,
@@ -46,6 +48,7 @@ impl DType {
             DType::U16 => "uint16",
             DType::U32 => "uint32",
             DType::U64 => "uint64",
+            DType::F16 => "float16",
             DType::F32 => "float32",
             DType::F64 => "float64",
             DType::C64 => "complex64",
@@ -56,10 +59,30 @@ impl DType {
     pub fn itemsize(self) -> usize {
         match self {
             DType::Bool | DType::I8 | DType::U8 => 1,
-            DType::I16 | DType::U16 => 2,
+            DType::I16 | DType::U16 | DType::F16 => 2,
             DType::I32 | DType::U32 | DType::F32 => 4,
             DType::I64 | DType::U64 | DType::F64 | DType::C64 => 8,
             DType::C128 => 16,
+        }
+    }
+
+    /// The one-character type code (`np.dtype(np.float16).char == 'e'`).
+    pub fn char(self) -> &'static str {
+        match self {
+            DType::Bool => "?",
+            DType::I8 => "b",
+            DType::I16 => "h",
+            DType::I32 => "i",
+            DType::I64 => "l",
+            DType::U8 => "B",
+            DType::U16 => "H",
+            DType::U32 => "I",
+            DType::U64 => "L",
+            DType::F16 => "e",
+            DType::F32 => "f",
+            DType::F64 => "d",
+            DType::C64 => "F",
+            DType::C128 => "D",
         }
     }
 
@@ -69,7 +92,7 @@ impl DType {
             DType::Bool => 'b',
             DType::I8 | DType::I16 | DType::I32 | DType::I64 => 'i',
             DType::U8 | DType::U16 | DType::U32 | DType::U64 => 'u',
-            DType::F32 | DType::F64 => 'f',
+            DType::F16 | DType::F32 | DType::F64 => 'f',
             DType::C64 | DType::C128 => 'c',
         };
         let order = if self.itemsize() == 1 { '|' } else { '<' };
@@ -79,7 +102,7 @@ impl DType {
     pub fn is_integer(self) -> bool {
         !matches!(
             self,
-            DType::Bool | DType::F32 | DType::F64 | DType::C64 | DType::C128
+            DType::Bool | DType::F16 | DType::F32 | DType::F64 | DType::C64 | DType::C128
         )
     }
     pub fn is_complex(self) -> bool {
@@ -97,7 +120,11 @@ impl DType {
         matches!(self, DType::I8 | DType::I16 | DType::I32 | DType::I64)
     }
     pub fn is_float(self) -> bool {
-        matches!(self, DType::F32 | DType::F64)
+        matches!(self, DType::F16 | DType::F32 | DType::F64)
+    }
+    /// Host arrays only: the devices, kernels and CuPy refuse it (complex and float16).
+    pub fn is_host_only(self) -> bool {
+        !DType::ALL.contains(&self)
     }
 
     /// Parse NumPy / Numba spellings: `float32`, `f4`, `<f4`, `np.float32` names, `int`,
@@ -114,6 +141,7 @@ impl DType {
             "uint16" | "u2" | "H" => DType::U16,
             "uint32" | "u4" | "I" | "uintc" => DType::U32,
             "uint64" | "u8" | "L" | "Q" | "uintp" | "uint" => DType::U64,
+            "float16" | "f2" | "e" | "half" => DType::F16,
             "float32" | "f4" | "f" | "single" => DType::F32,
             "float64" | "f8" | "d" | "float" | "double" | "float_" => DType::F64,
             "complex64" | "c8" | "F" | "csingle" => DType::C64,
@@ -135,6 +163,7 @@ pub enum Scalar {
     U16(u16),
     U32(u32),
     U64(u64),
+    F16(half::f16),
     F32(f32),
     F64(f64),
     /// A complex64: real and imaginary parts.
@@ -161,6 +190,7 @@ impl Scalar {
             Scalar::U16(_) => DType::U16,
             Scalar::U32(_) => DType::U32,
             Scalar::U64(_) => DType::U64,
+            Scalar::F16(_) => DType::F16,
             Scalar::F32(_) => DType::F32,
             Scalar::F64(_) => DType::F64,
             Scalar::C64(..) => DType::C64,
@@ -187,6 +217,7 @@ impl Scalar {
             Scalar::U16(v) => v as f64,
             Scalar::U32(v) => v as f64,
             Scalar::U64(v) => v as f64,
+            Scalar::F16(v) => v.to_f64(),
             Scalar::F32(v) => v as f64,
             Scalar::F64(v) => v,
             Scalar::C64(v, _) => v as f64,
@@ -204,6 +235,7 @@ impl Scalar {
             Scalar::U16(v) => v as i64,
             Scalar::U32(v) => v as i64,
             Scalar::U64(v) => v as i64,
+            Scalar::F16(v) => v.to_f32() as i64,
             Scalar::F32(v) => v as i64,
             Scalar::F64(v) | Scalar::C128(v, _) => v as i64,
             Scalar::C64(v, _) => v as i64,
@@ -244,6 +276,9 @@ impl Scalar {
             DType::U16 => Scalar::U16(if int_src { u as u16 } else { f as i64 as u16 }),
             DType::U32 => Scalar::U32(if int_src { u as u32 } else { f as i64 as u32 }),
             DType::U64 => Scalar::U64(if int_src { u } else { f as u64 }),
+            // Straight from the source value (exact in f64 for every float source), rounded
+            // once, as NumPy's casts do.
+            DType::F16 => Scalar::F16(half::f16::from_f64(f)),
             DType::F32 => Scalar::F32(if let Scalar::F64(v) = *self {
                 v as f32
             } else if int_src {
@@ -269,6 +304,7 @@ impl Scalar {
             Scalar::U16(v) => v.to_le_bytes().to_vec(),
             Scalar::U32(v) => v.to_le_bytes().to_vec(),
             Scalar::U64(v) => v.to_le_bytes().to_vec(),
+            Scalar::F16(v) => v.to_le_bytes().to_vec(),
             Scalar::F32(v) => v.to_le_bytes().to_vec(),
             Scalar::F64(v) => v.to_le_bytes().to_vec(),
             Scalar::C64(r, i) => [r.to_le_bytes(), i.to_le_bytes()].concat(),
@@ -287,6 +323,7 @@ impl Scalar {
             DType::U16 => Scalar::U16(u16::from_le_bytes([b[0], b[1]])),
             DType::U32 => Scalar::U32(u32::from_le_bytes(le(b))),
             DType::U64 => Scalar::U64(u64::from_le_bytes(le(b))),
+            DType::F16 => Scalar::F16(half::f16::from_le_bytes([b[0], b[1]])),
             DType::F32 => Scalar::F32(f32::from_le_bytes(le(b))),
             DType::F64 => Scalar::F64(f64::from_le_bytes(le(b))),
             DType::C64 => Scalar::C64(f32::from_le_bytes(le(b)), f32::from_le_bytes(le(&b[4..]))),

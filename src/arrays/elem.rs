@@ -1,4 +1,4 @@
-//! Typed element access: the `Elem` trait over the thirteen dtypes, dtype dispatch, strided
+//! Typed element access: the `Elem` trait over the fourteen dtypes, dtype dispatch, strided
 //! iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other
 //! array module builds on.
 
@@ -38,6 +38,7 @@ pub trait Elem: Pod + PartialOrd + Default + std::fmt::Debug {
     fn from_scalar(s: Scalar) -> Self {
         match s {
             Scalar::F32(v) => Self::from_f32(v),
+            Scalar::F16(v) => Self::from_f32(v.to_f32()),
             Scalar::F64(v) => Self::from_f64(v),
             Scalar::U64(v) => Self::from_i128(v as i128),
             Scalar::C64(..) | Scalar::C128(..) => {
@@ -238,6 +239,10 @@ macro_rules! with_dtype {
             }
             $crate::arrays::dtype::DType::U64 => {
                 type $T = u64;
+                $body
+            }
+            $crate::arrays::dtype::DType::F16 => {
+                type $T = ::half::f16;
                 $body
             }
             $crate::arrays::dtype::DType::F32 => {

@@ -13,22 +13,39 @@ const THRESHOLD: usize = 1000;
 const EDGE: usize = 3;
 const LINEWIDTH: usize = 75;
 
-/// A finite float of either width, formatted with its own precision's shortest digits.
+/// A finite float of any width, formatted with its own precision's shortest digits.
 #[derive(Clone, Copy)]
 enum F {
+    H(half::f16),
     S(f32),
     D(f64),
+}
+
+/// The shortest `{:e}` digits that read back to the same float16 (Rust formats no f16, and
+/// a float16's value printed as f32 or f64 shows every digit of its binary value).
+fn half_sci_short(v: half::f16) -> String {
+    let x = v.to_f64();
+    // float16 has 11 significant bits: five decimal digits always round-trip.
+    for p in 0..5 {
+        let s = format!("{x:.p$e}");
+        if s.parse::<f64>().is_ok_and(|r| half::f16::from_f64(r) == v) {
+            return s;
+        }
+    }
+    format!("{x:.5e}")
 }
 
 impl F {
     fn of(s: Scalar) -> F {
         match s {
+            Scalar::F16(v) => F::H(v),
             Scalar::F32(v) => F::S(v),
             other => F::D(other.as_f64()),
         }
     }
     fn v(self) -> f64 {
         match self {
+            F::H(v) => v.to_f64(),
             F::S(v) => v as f64,
             F::D(v) => v,
         }
@@ -36,18 +53,21 @@ impl F {
     /// Shortest scientific form, e.g. `1.5e-5`.
     fn sci_short(self) -> String {
         match self {
+            F::H(v) => half_sci_short(v),
             F::S(v) => format!("{v:e}"),
             F::D(v) => format!("{v:e}"),
         }
     }
     fn sci_prec(self, p: usize) -> String {
         match self {
+            F::H(v) => format!("{:.p$e}", v.to_f64()),
             F::S(v) => format!("{v:.p$e}"),
             F::D(v) => format!("{v:.p$e}"),
         }
     }
     fn fixed_prec(self, p: usize) -> String {
         match self {
+            F::H(v) => format!("{:.p$}", v.to_f64()),
             F::S(v) => format!("{v:.p$}"),
             F::D(v) => format!("{v:.p$}"),
         }
@@ -213,7 +233,13 @@ impl FloatFormat {
             let max = nz.iter().cloned().fold(f64::MIN, f64::max);
             let min = nz.iter().cloned().fold(f64::MAX, f64::min);
             // NumPy compares in the array's precision; for float32 the values are exact in f64.
-            if max >= 1e8 || min < 0.0001 || max / min > 1000.0 {
+            // The cutoff is 10**min(8, finfo(dtype).precision): 1e3, 1e6, 1e8.
+            let cutoff = match vals.first().map(|s| s.dtype().real_part()) {
+                Some(DType::F16) => 1e3,
+                Some(DType::F32) => 1e6,
+                _ => 1e8,
+            };
+            if max >= cutoff || min < 0.0001 || max / min > 1000.0 {
                 exp = true;
             }
         }
@@ -556,7 +582,11 @@ fn either_str(x: F, trim: Trim, plus: bool) -> String {
     }
     let a = v.abs();
     // NumPy 2.3 switches to scientific at the type's precision: 1e8 for float32.
-    let max_positional = if matches!(x, F::S(_)) { 1e8 } else { 1e16 };
+    let max_positional = match x {
+        F::H(_) => 1e3,
+        F::S(_) => 1e8,
+        F::D(_) => 1e16,
+    };
     if a == 0.0 || (1e-4..max_positional).contains(&a) {
         positional(x, usize::MAX / 4, 0, trim, 0, 0, plus)
     } else {
@@ -568,7 +598,7 @@ fn either_str(x: F, trim: Trim, plus: bool) -> String {
 pub fn scalar_str(s: &Scalar) -> String {
     match *s {
         Scalar::Bool(b) => if b { "True" } else { "False" }.into(),
-        Scalar::F32(_) | Scalar::F64(_) => float_scalar_str(F::of(*s)),
+        Scalar::F16(_) | Scalar::F32(_) | Scalar::F64(_) => float_scalar_str(F::of(*s)),
         Scalar::C64(..) | Scalar::C128(..) => complex_scalar_str(s),
         other => int_str(other),
     }

@@ -8,8 +8,9 @@
 //! | `buffer.rs` | Raw, shared, fallibly-allocated memory: the storage of host arrays and of the embedded CPU device's memory. |
 //! | `complex.rs` | Complex elements (`complex64`, `complex128`): the stored pair, its arithmetic as NumPy's loops do it, and the complex ufuncs. |
 //! | `dtype.rs` | NumPy dtypes and scalars. |
-//! | `elem.rs` | Typed element access: the `Elem` trait over the eleven dtypes, dtype dispatch, strided iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other array module builds on. |
+//! | `elem.rs` | Typed element access: the `Elem` trait over the fourteen dtypes, dtype dispatch, strided iteration, casting, and the layout helpers (broadcasting, contiguous copies) every other array module builds on. |
 //! | `error.rs` | The errors of array operations. |
+//! | `float16.rs` | Half-precision elements (`float16`), host-only: each operation widens to float32 and rounds back once, as NumPy's half loops do. |
 //! | `format.rs` | NumPy 2's printing of arrays and scalars (numpy/_core/arrayprint.py and Dragon4), with the default print options: precision 8, threshold 1000, edgeitems 3, linewidth 75. |
 //! | `index.rs` | NumPy indexing: basic indexing (ints, slices with any step, `None`, `...`) gives views; advanced indexing (integer arrays, boolean masks) gathers or scatters through a list of element offsets. |
 //! | `interrupt.rs` | Interrupts inside long array operations. |
@@ -26,6 +27,7 @@ pub mod complex;
 pub mod dtype;
 pub mod elem;
 pub mod error;
+pub mod float16;
 pub mod format;
 pub mod index;
 pub mod interrupt;

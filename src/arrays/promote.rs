@@ -8,7 +8,7 @@ fn kind_rank(d: DType) -> u8 {
         DType::Bool => 0,
         DType::U8 | DType::U16 | DType::U32 | DType::U64 => 1,
         DType::I8 | DType::I16 | DType::I32 | DType::I64 => 2,
-        DType::F32 | DType::F64 => 3,
+        DType::F16 | DType::F32 | DType::F64 => 3,
         DType::C64 | DType::C128 => 4,
     }
 }
@@ -62,12 +62,18 @@ pub fn promote(a: DType, b: DType) -> DType {
             }
         }
         _ => {
-            // float with an integer: float32 holds 8- and 16-bit integers exactly.
+            // float with an integer: the narrowest float that holds every value of the
+            // integer exactly (float16 for 8-bit, float32 for 16-bit), or the float itself.
             let (f, i) = if ka == 3 { (a, b) } else { (b, a) };
-            if f == DType::F64 || i.itemsize() > 2 {
-                DType::F64
+            let exact = match i.itemsize() {
+                1 => DType::F16,
+                2 => DType::F32,
+                _ => DType::F64,
+            };
+            if exact.itemsize() > f.itemsize() {
+                exact
             } else {
-                DType::F32
+                f
             }
         }
     }
@@ -107,12 +113,13 @@ pub fn can_cast(from: DType, to: DType, casting: Casting) -> bool {
     }
 }
 
-/// The float type NumPy's float ufuncs (sin, sqrt, true divide ...) compute integer inputs
-/// in. NumPy uses float16 for 8-bit inputs; nbcuda has no float16 and uses float32.
+/// The float type NumPy's float ufuncs (sin, sqrt, arctan2 ...) compute integer inputs in:
+/// the first of their `e`, `f`, `d` loops the input casts to safely.
 pub fn float_of(d: DType) -> DType {
     match d {
-        DType::F64 | DType::C64 | DType::C128 => d,
-        DType::F32 | DType::Bool | DType::I8 | DType::U8 | DType::I16 | DType::U16 => DType::F32,
+        DType::F16 | DType::F64 | DType::C64 | DType::C128 => d,
+        DType::Bool | DType::I8 | DType::U8 => DType::F16,
+        DType::F32 | DType::I16 | DType::U16 => DType::F32,
         _ => DType::F64,
     }
 }

@@ -434,7 +434,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
             let res = new_array_for_overwrite(&a.shape, ft)?;
             macro_rules! go {
                 ($F:ty) => {{
-                    let apply = (0.0 as $F).apply(name).ok_or_else(|| {
+                    let apply = <$F as Default>::default().apply(name).ok_or_else(|| {
                         ArrayError::attribute_error(format!(
                             "module 'numpy' has no attribute '{name}'"
                         ))
@@ -446,10 +446,10 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
                     map(&x, res.buf.typed_mut::<$F>(0, n), apply);
                 }};
             }
-            if ft == DType::F32 {
-                go!(f32)
-            } else {
-                go!(f64)
+            match ft {
+                DType::F16 => go!(::half::f16),
+                DType::F32 => go!(f32),
+                _ => go!(f64),
             }
             res
         }

@@ -48,11 +48,18 @@ pub fn alloc(
     dtype: DType,
     stream: StreamId,
 ) -> PyResult<DeviceView> {
-    // Kernels, CuPy and the device loops are real-only: every device array starts here, so
-    // complex data is refused before any of them sees it.
+    // Kernels, CuPy and the device loops know the real dtypes from bool to float64 only:
+    // every device array starts here, so complex and float16 data are refused before any of
+    // them sees it.
     if dtype.is_complex() {
         return Err(PyErr::type_error(format!(
             "nbcuda's devices do not support complex arrays (dtype {}); CuPy arrays and kernel arguments must be real",
+            dtype.name()
+        )));
+    }
+    if dtype.is_host_only() {
+        return Err(PyErr::type_error(format!(
+            "nbcuda's devices do not support {} arrays; convert with .astype(np.float32) first",
             dtype.name()
         )));
     }

@@ -54,6 +54,25 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
         Value::Array(a) => ndarray_attrs::array_getattr(a, name, rt)?,
         Value::Scalar(s) => match name {
             "dtype" => Some(Value::DType(s.dtype())),
+            "astype" => {
+                let s = *s;
+                Some(Value::builtin(
+                    "astype",
+                    "astype(dtype)",
+                    "The value cast to another dtype, as a NumPy scalar.",
+                    move |rt, a| {
+                        let b = a.bind(
+                            "astype",
+                            &["dtype", "order=", "casting=", "subok=", "copy="],
+                        )?;
+                        let d = crate::py::ndarray_attrs::dtype_from_value(
+                            rt,
+                            b[0].as_ref().unwrap_or(&Value::None),
+                        )?;
+                        Ok(Value::Scalar(s.cast(d)))
+                    },
+                ))
+            }
             "item" => {
                 let s = *s;
                 Some(Value::builtin(
@@ -82,6 +101,9 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
             "itemsize" => Some(Value::Int(d.itemsize() as i64)),
             "str" => Some(Value::str(&d.typestr())),
             "kind" => Some(Value::str(&d.typestr()[1..2])),
+            "char" => Some(Value::str(d.char())),
+            "byteorder" => Some(Value::str(if d.itemsize() == 1 { "|" } else { "=" })),
+            "alignment" => Some(Value::Int(d.real_part().itemsize() as i64)),
             "type" => Some(Value::DType(*d)),
             _ => None,
         },

@@ -140,7 +140,9 @@ pub fn typeof_scalar(v: &Value) -> Option<Scalar> {
         Value::BigInt(b) => Scalar::U64(num_traits::ToPrimitive::to_u64(&**b)?),
         Value::Float(f) => Scalar::F64(*f),
         Value::Bool(b) => Scalar::Bool(*b),
-        Value::Scalar(s) => *s,
+        // Kernels know the real dtypes from bool to float64: a float16 or complex scalar is
+        // an argument type they do not support.
+        Value::Scalar(s) if !s.dtype().is_host_only() => *s,
         _ => return None,
     })
 }

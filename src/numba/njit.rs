@@ -78,6 +78,14 @@ impl Object for NjitFunction {
         let mut kargs = Vec::new();
         for (i, v) in args.pos.iter().enumerate() {
             if let Value::Array(a) = v {
+                if a.dtype.is_host_only() {
+                    let pname = names.get(i).cloned().unwrap_or_else(|| format!("#{i}"));
+                    return Err(PyErr::type_error(format!(
+                        "{}(): argument '{pname}' is a {} array, which nbcuda's @njit does not support (real dtypes from bool to float64 are); convert it with .astype() first",
+                        self.func.name,
+                        a.dtype.name()
+                    )));
+                }
                 tys.push(ndarray_ty(a));
                 kargs.push(host_arg(a));
             } else if let Some(s) = typeof_scalar(v) {

@@ -213,6 +213,15 @@ impl UFunc {
             });
         }
         let (arg_tys, ret) = self.select(&inputs)?;
+        // The kernels know no float16: such inputs are cast on the host to the chosen
+        // signature's type first, as NumPy's ufunc loops cast their inputs.
+        for (i, t) in inputs.iter_mut().zip(&arg_tys) {
+            match i {
+                Input::Host(a) if a.dtype.is_host_only() => *a = crate::arrays::elem::cast(a, *t)?,
+                Input::Scalar(s, false) if s.dtype().is_host_only() => *s = s.cast(*t),
+                _ => {}
+            }
+        }
         let all_scalar = inputs.iter().all(|i| matches!(i, Input::Scalar(..)));
         let shapes: Vec<Vec<usize>> = inputs
             .iter()

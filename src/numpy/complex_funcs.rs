@@ -102,7 +102,14 @@ fn angle(rt: &mut Runtime, v: &Value, deg: bool) -> PyResult<Value> {
     }
     // NumPy multiplies by the Python float 180/pi, a weak operand: float32 stays float32.
     let k = 180.0 / std::f64::consts::PI;
-    let out = if radians.dtype == DType::F32 {
+    let out = if radians.dtype == DType::F16 {
+        let x = read_vec::<f32>(&radians);
+        let r: Vec<half::f16> = x
+            .iter()
+            .map(|&x| half::f16::from_f32(x * k as f32))
+            .collect();
+        from_vec(&radians.shape, &r)?
+    } else if radians.dtype == DType::F32 {
         let x = read_vec::<f32>(&radians);
         let r: Vec<f32> = x.iter().map(|&x| x * k as f32).collect();
         from_vec(&radians.shape, &r)?

@@ -191,10 +191,11 @@ pub(crate) fn creation(m: &Module) {
             let out = new_array(&[n], d)?;
             with_dtype!(d, T => {
                 let o = out.buf.typed_mut::<T>(0, n);
-                if d == DType::F32 && n > 0 {
-                    // NumPy fills float32 as start + i*delta in float32.
-                    let first = s0 as f32;
-                    let delta = (s0 + st) as f32 - first;
+                if matches!(d, DType::F16 | DType::F32) && n > 0 {
+                    // NumPy fills float32 and float16 as start + i*delta in float32, from the
+                    // first two values as stored.
+                    let first = T::from_f64(s0).to_f64() as f32;
+                    let delta = T::from_f64(s0 + st).to_f64() as f32 - first;
                     for (i, x) in o.iter_mut().enumerate() {
                         *x = T::from_f64((first + i as f32 * delta) as f64);
                     }

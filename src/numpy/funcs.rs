@@ -108,7 +108,9 @@ fn shapes(m: &Module) {
             let b = a.bind("modf", &["x"])?;
             let src = arg(&b, 0);
             let x = to_ndarray(rt, src)?;
-            let dt = if x.dtype.is_float() { x.dtype } else { DType::F64 };
+            // float16 splits in float32 (exact there too) and rounds back, as NumPy's loop does.
+            let out_dt = if x.dtype.is_float() { x.dtype } else { DType::F64 };
+            let dt = if out_dt == DType::F16 { DType::F32 } else { out_dt };
             let x = crate::arrays::elem::cast(&x, dt)?;
             let frac = crate::arrays::elem::new_array(&x.shape, dt)?;
             let whole = crate::arrays::elem::new_array(&x.shape, dt)?;
@@ -136,6 +138,12 @@ fn shapes(m: &Module) {
                     }
                 }
             }
+            let (frac, whole) = if out_dt == dt {
+                (frac, whole)
+            } else {
+                let back = |a: &NdArray| crate::arrays::elem::cast(a, out_dt);
+                (back(&frac)?, back(&whole)?)
+            };
             let out = |a: NdArray| match src {
                 Value::Array(_) => Value::Array(Box::new(a)),
                 _ => Value::Scalar(crate::arrays::elem::first_scalar(&a)),

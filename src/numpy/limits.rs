@@ -7,16 +7,19 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::dtype_from_value;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Object, Value};
 
 /// Register `np.finfo`.
 pub fn register(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "finfo",
-        "finfo(dtype)",
+        "dtype",
         "Machine limits for a floating type: eps, max, min, tiny, resolution, precision, bits.",
-        |rt, a| {
-            let d = dtype_of_arg(rt, a.pos.first())?;
+        |rt, b| {
+            // A complex type's limits are those of its parts, as NumPy gives them.
+            let d = dtype_of_arg(rt, b.get(0))?.real_part();
             if !d.is_float() {
                 return Err(PyErr::value_error(format!(
                     "data type <class 'numpy.{}'> not inexact",
@@ -26,12 +29,13 @@ pub fn register(m: &Module) {
             Ok(Value::object(FInfo(d)))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "iinfo",
-        "iinfo(int_type)",
+        "int_type",
         "Machine limits for an integer type: min, max, bits, dtype.",
-        |rt, a| {
-            let d = dtype_of_arg(rt, a.pos.first())?;
+        |rt, b| {
+            let d = dtype_of_arg(rt, b.get(0))?;
             if !d.is_integer() || d == DType::Bool {
                 return Err(PyErr::value_error(format!(
                     "Invalid integer data type '{}'.",
@@ -106,12 +110,78 @@ impl Object for IInfo {
     }
 }
 
-/// `np.finfo(float32)` / `np.finfo(float64)`.
+/// `np.finfo(float16)`, `np.finfo(float32)`, `np.finfo(float64)`.
 struct FInfo(DType);
+
+/// One float type's limits, as NumPy's `finfo` reports them.
+struct Limits {
+    repr: &'static str,
+    eps: f64,
+    max: f64,
+    tiny: f64,
+    smallest_subnormal: f64,
+    resolution: f64,
+    precision: i64,
+    bits: i64,
+    nmant: i64,
+    nexp: i64,
+    maxexp: i64,
+    minexp: i64,
+}
+
+const HALF: Limits = Limits {
+    repr: "finfo(resolution=0.001, min=-6.55040e+04, max=6.55040e+04, dtype=float16)",
+    eps: 0.0009765625,
+    max: 65504.0,
+    tiny: 6.103515625e-05,
+    smallest_subnormal: 5.960464477539063e-08,
+    resolution: 1e-3,
+    precision: 3,
+    bits: 16,
+    nmant: 10,
+    nexp: 5,
+    maxexp: 16,
+    minexp: -14,
+};
+const SINGLE: Limits = Limits {
+    repr: "finfo(resolution=1e-06, min=-3.4028235e+38, max=3.4028235e+38, dtype=float32)",
+    eps: f32::EPSILON as f64,
+    max: f32::MAX as f64,
+    tiny: f32::MIN_POSITIVE as f64,
+    smallest_subnormal: 1.401298464324817e-45,
+    resolution: 1e-6,
+    precision: 6,
+    bits: 32,
+    nmant: 23,
+    nexp: 8,
+    maxexp: 128,
+    minexp: -126,
+};
+const DOUBLE: Limits = Limits {
+    repr: "finfo(resolution=1e-15, min=-1.7976931348623157e+308, max=1.7976931348623157e+308, dtype=float64)",
+    eps: f64::EPSILON,
+    max: f64::MAX,
+    tiny: f64::MIN_POSITIVE,
+    smallest_subnormal: 5e-324,
+    resolution: 1e-15,
+    precision: 15,
+    bits: 64,
+    nmant: 52,
+    nexp: 11,
+    maxexp: 1024,
+    minexp: -1022,
+};
 
 impl FInfo {
     fn scalar(&self, v: f64) -> Value {
         Value::Scalar(Scalar::F64(v).cast(self.0))
+    }
+    fn limits(&self) -> &'static Limits {
+        match self.0 {
+            DType::F16 => &HALF,
+            DType::F32 => &SINGLE,
+            _ => &DOUBLE,
+        }
     }
 }
 
@@ -123,31 +193,24 @@ impl Object for FInfo {
         "numpy".into()
     }
     fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(if self.0 == DType::F32 {
-            "finfo(resolution=1e-06, min=-3.4028235e+38, max=3.4028235e+38, dtype=float32)".into()
-        } else {
-            "finfo(resolution=1e-15, min=-1.7976931348623157e+308, max=1.7976931348623157e+308, dtype=float64)".into()
-        })
+        Ok(self.limits().repr.into())
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        let f32_ = self.0 == DType::F32;
-        let pick = |a: f64, b: f64| if f32_ { a } else { b };
+        let l = self.limits();
         Ok(Some(match name {
-            "eps" => self.scalar(pick(f32::EPSILON as f64, f64::EPSILON)),
-            "epsneg" => self.scalar(pick(f32::EPSILON as f64 / 2.0, f64::EPSILON / 2.0)),
-            "max" => self.scalar(pick(f32::MAX as f64, f64::MAX)),
-            "min" => self.scalar(pick(f32::MIN as f64, f64::MIN)),
-            "tiny" | "smallest_normal" => {
-                self.scalar(pick(f32::MIN_POSITIVE as f64, f64::MIN_POSITIVE))
-            }
-            "smallest_subnormal" => self.scalar(pick(1.401298464324817e-45, 5e-324)),
-            "resolution" => self.scalar(pick(1e-6, 1e-15)),
-            "precision" => Value::Int(if f32_ { 6 } else { 15 }),
-            "bits" => Value::Int(if f32_ { 32 } else { 64 }),
-            "nmant" => Value::Int(if f32_ { 23 } else { 52 }),
-            "nexp" => Value::Int(if f32_ { 8 } else { 11 }),
-            "maxexp" => Value::Int(if f32_ { 128 } else { 1024 }),
-            "minexp" => Value::Int(if f32_ { -126 } else { -1022 }),
+            "eps" => self.scalar(l.eps),
+            "epsneg" => self.scalar(l.eps / 2.0),
+            "max" => self.scalar(l.max),
+            "min" => self.scalar(-l.max),
+            "tiny" | "smallest_normal" => self.scalar(l.tiny),
+            "smallest_subnormal" => self.scalar(l.smallest_subnormal),
+            "resolution" => self.scalar(l.resolution),
+            "precision" => Value::Int(l.precision),
+            "bits" => Value::Int(l.bits),
+            "nmant" => Value::Int(l.nmant),
+            "nexp" => Value::Int(l.nexp),
+            "maxexp" => Value::Int(l.maxexp),
+            "minexp" => Value::Int(l.minexp),
             "dtype" => Value::DType(self.0),
             _ => return Ok(None),
         }))

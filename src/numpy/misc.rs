@@ -12,6 +12,7 @@ use crate::numpy::sorting::{histogram_values, sort_axis};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, wrap_result};
 use crate::py::ndarray_methods::array_getattr;
+use crate::py::promote::{is_python_number, python_dtype, weak_dtype};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
@@ -397,6 +398,39 @@ pub fn comparisons(m: &Module) {
             let x = dtype_from_value(rt, arg(&b, 0))?;
             let y = dtype_from_value(rt, arg(&b, 1))?;
             Ok(Value::DType(promote(x, y)))
+        },
+    );
+    m.def(
+        Function,
+        "result_type",
+        "*arrays_and_dtypes",
+        "The dtype that results from applying NumPy's type promotion to the arguments.",
+        |rt, b| {
+            if b.rest.is_empty() {
+                return Err(PyErr::value_error(
+                    "at least one array or dtype is required",
+                ));
+            }
+            // NEP 50: arrays, NumPy scalars and dtypes decide; Python numbers are weak and
+            // only take part when nothing else does.
+            let mut strong: Option<DType> = None;
+            for v in b.rest.iter().filter(|v| !is_python_number(v)) {
+                let d = match v {
+                    Value::Array(x) => x.dtype,
+                    Value::Scalar(s) => s.dtype(),
+                    v => dtype_from_value(rt, v)?,
+                };
+                strong = Some(strong.map_or(d, |acc| promote(acc, d)));
+            }
+            let mut acc = strong;
+            for v in b.rest.iter().filter(|v| is_python_number(v)) {
+                acc = Some(match acc {
+                    Some(d) => promote(d, weak_dtype(v, d)?),
+                    None => python_dtype(v).unwrap_or(DType::F64),
+                });
+            }
+            // invariant: `rest` is not empty, so one of the loops set `acc`.
+            Ok(Value::DType(acc.expect("non-empty")))
         },
     );
     m.def(

@@ -175,6 +175,8 @@ const TYPES: &[(&str, DType)] = &[
     ("uint32", DType::U32),
     ("uint64", DType::U64),
     ("uintp", DType::U64),
+    ("float16", DType::F16),
+    ("half", DType::F16),
     ("float32", DType::F32),
     ("single", DType::F32),
     ("float64", DType::F64),

@@ -565,7 +565,7 @@ pub fn python_scalar(v: &Value) -> PyResult<Scalar> {
 pub fn scalar_to_python(s: Scalar) -> Value {
     match s {
         Scalar::Bool(b) => Value::Bool(b),
-        Scalar::F32(_) | Scalar::F64(_) => Value::Float(s.as_f64()),
+        Scalar::F16(_) | Scalar::F32(_) | Scalar::F64(_) => Value::Float(s.as_f64()),
         Scalar::C64(..) | Scalar::C128(..) => {
             let (r, i) = s.as_c128();
             Value::Complex(r, i)

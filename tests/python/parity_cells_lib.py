@@ -410,6 +410,20 @@ print(np.finfo(np.float64).eps, np.finfo(np.float32).eps, np.finfo(np.float32).m
 print(np.iinfo(np.int16).max, np.iinfo(np.int16).min, np.iinfo(np.uint8).max, np.iinfo(np.int64).min, np.iinfo('int32').bits)
 print(np.finfo(np.float16).bits, np.finfo(np.float64).dtype, np.iinfo(np.uint32).dtype)
 """),
+    ("np_float16", """
+import numpy as np
+a = np.array([0.1, 1.5, 65504, 1e-5, -2.25], dtype=np.float16)
+print(a, a.dtype, a.itemsize, a.nbytes, np.dtype('e'), np.dtype(np.half).char, np.dtype('f2').str)
+x = np.float16(0.1)
+print(x, repr(x), float(x), x * 2, type(x * 2).__name__, x + np.float32(1), repr(x + 1.0), repr(x + 1))
+b = np.arange(5, dtype=np.float16) / 3
+print(b, b.sum(), b.sum().dtype, b.mean(), b.max(), np.sqrt(b), b.cumsum(), b.tolist())
+print(np.sqrt(np.arange(4, dtype=np.int8)).dtype, np.sin(np.array([True, False])), (np.arange(3, dtype=np.uint8) + np.float16(1)).dtype)
+print((np.arange(3, dtype=np.int16) + np.float16(1)).dtype, (np.arange(3, dtype=np.int32) + np.float16(1)).dtype, np.result_type(np.float16, np.int8, 1.5))
+print(np.array([1.0009765625, 2049]).astype(np.float16), np.float16(3.7).astype(np.int32), np.float16(1) / np.float16(3), np.nextafter(np.float16(1), np.float16(2)))
+print(np.linspace(0, 1, 7).astype(np.float16), np.array([1000, 2], dtype=np.float16), np.array([2e6, 1e6], dtype=np.float32), str(np.float16(1000)), np.float16(1e-7))
+print(np.arange(0, 1, 0.1, dtype=np.float16), np.modf(np.float16(2.75)), np.float16(7) // np.float16(2), np.float16(-7) % np.float16(2), repr(np.finfo(np.float16)))
+"""),
     ("np_flags", """
 import numpy as np
 a = np.arange(6).reshape(2, 3)

@@ -24,8 +24,6 @@ CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IPYTHON + NU
 # strict: a cell that starts to match fails until its entry is removed here.
 KNOWN_DIFFERENCES = {
     "np_linalg_inv_solve_det": "np.matmul does not use fused multiply-adds as OpenBLAS does, so a @ inv(a) differs in the last bit (NumPy prints -0. entries)",
-    "np_finfo_iinfo": "no float16, so np.finfo(np.float16) fails",
-    "np_scalar_aliases": "no float16 (np.half)",
     "np_printing_dtypes": "no string arrays",
     "nan_distinct_objects": "floats are values, not objects: two NaNs computed apart are the same object here (CPython: different objects, so unequal items)",
 }

@@ -36,6 +36,7 @@ pub fn dtype_suffix(d: crate::arrays::dtype::DType) -> &'static str {
         U16 => "u16",
         U32 => "u32",
         U64 => "u64",
+        F16 => "f16",
         F32 => "f32",
         F64 => "f64",
         C64 => "c64",

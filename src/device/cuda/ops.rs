@@ -151,8 +151,9 @@ fn scalar_arg(v: Scalar, d: DType) -> LaunchArg {
         Scalar::U64(x) => LaunchArg::U64(x),
         Scalar::F32(x) => LaunchArg::F32(x),
         Scalar::F64(x) => LaunchArg::F64(x),
-        // Complex arrays never reach a device (transfers refuse them): the real part.
+        // Complex and float16 arrays never reach a device (transfers refuse them).
         Scalar::C64(x, _) => LaunchArg::F32(x),
+        Scalar::F16(x) => LaunchArg::F32(x.to_f32()),
         Scalar::C128(x, _) => LaunchArg::F64(x),
     }
 }

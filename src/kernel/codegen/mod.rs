@@ -64,6 +64,8 @@ pub fn ctype(d: DType) -> &'static str {
         DType::U16 => "unsigned short",
         DType::U32 => "unsigned int",
         DType::U64 => "unsigned long long",
+        // float16 arrays never reach a device either: their bits.
+        DType::F16 => "unsigned short",
         DType::F32 => "float",
         DType::F64 => "double",
         // Complex arrays never reach a device (transfers refuse them).
@@ -83,6 +85,7 @@ fn suffix(d: DType) -> &'static str {
         DType::U16 => "u16",
         DType::U32 => "u32",
         DType::U64 => "u64",
+        DType::F16 => "f16",
         DType::F32 => "f32",
         DType::F64 => "f64",
         DType::C64 => "c64",

@@ -179,7 +179,9 @@ impl RawMem {
                 DType::Bool => (AtomicU8::from_ptr(p).load(Ordering::Relaxed) != 0) as u64,
                 DType::U8 => AtomicU8::from_ptr(p).load(Ordering::Relaxed) as u64,
                 DType::I8 => AtomicU8::from_ptr(p).load(Ordering::Relaxed) as i8 as i64 as u64,
-                DType::U16 => AtomicU16::from_ptr(p as *mut u16).load(Ordering::Relaxed) as u64,
+                DType::U16 | DType::F16 => {
+                    AtomicU16::from_ptr(p as *mut u16).load(Ordering::Relaxed) as u64
+                }
                 DType::I16 => {
                     AtomicU16::from_ptr(p as *mut u16).load(Ordering::Relaxed) as i16 as i64 as u64
                 }

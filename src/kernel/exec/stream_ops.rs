@@ -104,8 +104,12 @@ macro_rules! with_elem {
                 type $T = f64;
                 $body
             }
-            // Complex arrays never reach a device (transfers refuse them); the stream
-            // engine sees them as their parts' width so the match stays total.
+            // Complex and float16 arrays never reach a device (transfers refuse them); the
+            // stream engine sees them as plain bits of their width so the match stays total.
+            DType::F16 => {
+                type $T = u16;
+                $body
+            }
             DType::C64 => {
                 type $T = u64;
                 $body

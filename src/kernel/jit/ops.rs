@@ -296,7 +296,8 @@ pub(super) fn load(b: &mut FunctionBuilder, dt: DType, addr: Value) -> Value {
         DType::I8 => ins.sload8(I64, f, addr, 0),
         DType::U8 => ins.uload8(I64, f, addr, 0),
         DType::I16 => ins.sload16(I64, f, addr, 0),
-        DType::U16 => ins.uload16(I64, f, addr, 0),
+        // float16 arrays never reach a device (transfers refuse them).
+        DType::U16 | DType::F16 => ins.uload16(I64, f, addr, 0),
         DType::I32 => ins.sload32(f, addr, 0),
         DType::U32 => ins.uload32(f, addr, 0),
         // Complex arrays never reach a device (transfers refuse them).
