@@ -128,9 +128,11 @@ fn str_of(v: Option<&Value>, func: &str, what: &str) -> PyResult<String> {
 }
 
 /// A `pos`/`endpos` argument: an int, or None for the default.
+/// `pos`/`endpos`: absent means the string's bounds; None is a TypeError, as in CPython
+/// (they are C integers there, not optional values).
 fn index_arg(v: &Option<Value>) -> PyResult<Option<i64>> {
     match v {
-        None | Some(Value::None) => Ok(None),
+        None => Ok(None),
         Some(v) => v.as_index().map(Some),
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::arrays::dtype::DType;
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, copy_into, new_array, read_vec, B8};
-use crate::arrays::promote::promote;
+use crate::arrays::promote::{can_cast, promote, Casting};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{operands, to_ndarray};
@@ -340,7 +340,78 @@ pub fn concatenate(arrs: &[NdArray], axis: Option<isize>) -> PyResult<NdArray> {
     Ok(out)
 }
 
+/// `np.copyto(dst, src, casting='same_kind', where=True)`: broadcasts and casts `src` into
+/// `dst` in place, where `where` is true, refusing casts the rule forbids.
+fn copyto(rt: &mut Runtime, b: &crate::py::signature::Bound) -> PyResult<Value> {
+    let dst = match arg(b, 0) {
+        Value::Array(a) => a.as_ref().clone(),
+        other => {
+            return Err(PyErr::type_error(format!(
+                "copyto() argument 1 must be a numpy.ndarray, not {}",
+                other.type_name()
+            )))
+        }
+    };
+    let src_v = arg(b, 1);
+    let weak = crate::py::promote::is_python_number(src_v);
+    let src = to_ndarray(rt, src_v)?;
+    let rule = match b.get(2) {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => "same_kind".to_string(),
+    };
+    let casting = Casting::parse(&rule).ok_or_else(|| {
+        PyErr::value_error(format!(
+            "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got '{rule}')"
+        ))
+    })?;
+    if !can_cast(src.dtype, dst.dtype, casting) {
+        return Err(PyErr::type_error(format!(
+            "Cannot cast {} from dtype('{}') to dtype('{}') according to the rule '{}'",
+            if weak { "scalar" } else { "array data" },
+            src.dtype.name(),
+            dst.dtype.name(),
+            rule,
+        )));
+    }
+    crate::py::ndarray_attrs::check_writeable(&dst, "assignment destination")?;
+    crate::py::ndarray_attrs::warn_complex_cast(rt, src.dtype, dst.dtype)?;
+    let mask = match b.get(3) {
+        None | Some(Value::Bool(true)) => None,
+        Some(w) => Some(to_ndarray(rt, w)?),
+    };
+    let Some(mask) = mask else {
+        copy_into(&dst, &src)?;
+        return Ok(Value::None);
+    };
+    if mask.dtype != DType::Bool {
+        return Err(PyErr::type_error(format!(
+            "Cannot cast array data from dtype('{}') to dtype('bool') according to the rule 'safe'",
+            mask.dtype.name()
+        )));
+    }
+    let m = read_vec::<B8>(&broadcast_to(&mask, &dst.shape)?);
+    let src = broadcast_to(&src, &dst.shape)?;
+    with_dtype!(dst.dtype, T => {
+        let mut out = read_vec::<T>(&dst);
+        let from = read_vec::<T>(&src);
+        for ((o, f), k) in out.iter_mut().zip(from).zip(&m) {
+            if k.0 != 0 {
+                *o = f;
+            }
+        }
+        crate::arrays::elem::write_slice::<T>(&dst, &out);
+    });
+    Ok(Value::None)
+}
+
 fn selection(m: &Module) {
+    m.def(
+        Function,
+        "copyto",
+        "dst, src, casting='same_kind', where=True",
+        "Copy values from one array to another, broadcasting as necessary.",
+        |rt, b| copyto(rt, &b),
+    );
     m.func(
         "where",
         "where(condition, x=None, y=None)",

@@ -122,6 +122,16 @@ print(re.findall('hello', 'Hello HELLO hello', re.IGNORECASE), re.sub(r'\\s+', '
 print(re.findall(r'\\w+(?=!)', 'wow! nice. yes!'), re.sub(r'\\d', lambda m: str(int(m.group()) * 2), 'a1b4'))
 print(re.escape('a.b*c'), pat.pattern[:6], re.subn('a', 'o', 'banana'))
 """),
+    ("re_pos_endpos", """
+import re
+p = re.compile('a')
+print(p.search('bab', 1), p.search('bab', 2), p.match('ba', 1), p.findall('aaaa', 1, 3), p.search('bab', endpos=1))
+for call in (lambda: p.search('bab', pos=None), lambda: p.findall('aaa', None, 2), lambda: p.match('a', 0, None)):
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+"""),
     ("re_error", "import re\nre.compile('(unclosed')\n"),
     ("re_lookaround", r"""
 import re
@@ -423,6 +433,21 @@ print((np.arange(3, dtype=np.int16) + np.float16(1)).dtype, (np.arange(3, dtype=
 print(np.array([1.0009765625, 2049]).astype(np.float16), np.float16(3.7).astype(np.int32), np.float16(1) / np.float16(3), np.nextafter(np.float16(1), np.float16(2)))
 print(np.linspace(0, 1, 7).astype(np.float16), np.array([1000, 2], dtype=np.float16), np.array([2e6, 1e6], dtype=np.float32), str(np.float16(1000)), np.float16(1e-7))
 print(np.arange(0, 1, 0.1, dtype=np.float16), np.modf(np.float16(2.75)), np.float16(7) // np.float16(2), np.float16(-7) % np.float16(2), repr(np.finfo(np.float16)))
+"""),
+    ("np_copyto", """
+import numpy as np
+a = np.zeros(3)
+np.copyto(a, [1, 2, 3], where=[True, False, True]); print(a)
+b = np.zeros(3, dtype=np.int64)
+for dst, src in [(b, 1.5), ([1, 2], a), (b, np.ones(3)), (a, np.array([1+2j, 3j]))]:
+    try:
+        np.copyto(dst, src)
+    except TypeError as e:
+        print(e)
+np.copyto(b, 7); np.copyto(a, 5, where=a > 1); print(b, a)
+d = np.zeros((2, 3), dtype=np.float32)
+np.copyto(d, np.arange(3)); np.copyto(b, np.array([1.7, -2.5, 3.2]), casting='unsafe')
+print(d, d.dtype, b)
 """),
     ("np_flags", """
 import numpy as np
