@@ -204,10 +204,7 @@ fn help_pages_signature_and_doc() {
     let c = s.run("def f(a, b=2):\n    'Adds.'\n    return a + b\n");
     c.ok();
     let c = s.run("f??");
-    let text = c.outcome.payload[0]["data"]["text/plain"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let text = c.page_text();
     assert!(
         text.contains("f(a, b)") && text.contains("Adds.") && text.contains("return a + b"),
         "{text}"
@@ -400,10 +397,7 @@ fn ndarray_methods_have_signatures_docs_and_keyword_completion() {
     ] {
         let c = s.run(&format!("a.{method}?"));
         c.ok();
-        let text = c.outcome.payload[0]["data"]["text/plain"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let text = c.page_text();
         assert!(text.contains(sig), "{text}");
         assert!(!text.contains("NumPy's ndarray."), "a real doc: {text}");
     }

@@ -187,10 +187,7 @@ fn help_shows_the_table_signature() {
     ] {
         let c = s.run(code);
         c.ok();
-        let text = c.outcome.payload[0]["data"]["text/plain"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let text = c.page_text();
         assert!(text.contains(sig), "{code}: {text}");
     }
 }
@@ -217,10 +214,7 @@ fn device_array_methods_come_from_their_table() {
     );
     let c = s.run("d.copy_to_host?");
     c.ok();
-    let text = c.outcome.payload[0]["data"]["text/plain"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let text = c.page_text();
     assert!(text.contains("copy_to_host(ary=None, stream=0)"), "{text}");
 }
 

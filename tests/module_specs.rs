@@ -266,10 +266,7 @@ fn help_shows_the_declared_signature() {
     ] {
         let c = s.run(code);
         c.ok();
-        let text = c.outcome.payload[0]["data"]["text/plain"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
+        let text = c.page_text();
         assert!(text.contains(sig), "{code}: {text}");
     }
 }

@@ -66,6 +66,15 @@ impl Cell {
             .and_then(|v| v.as_str())
             .map(str::to_string)
     }
+    /// The `text/plain` of the first page payload (what `obj?` shows), empty if none.
+    pub fn page_text(&self) -> String {
+        self.outcome
+            .payload
+            .first()
+            .and_then(|p| p["data"]["text/plain"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    }
     pub fn ename(&self) -> Option<String> {
         self.outcome.error.as_ref().map(|e| e.ename.clone())
     }
