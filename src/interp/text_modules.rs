@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use crate::py::error::{PyErr, PyResult};
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Value};
 
 /// The `textwrap` module.
@@ -43,23 +44,56 @@ pub fn textwrap_module() -> Rc<Module> {
             Ok(Value::str(&w.wrap(&collapsed)?.join("\n")))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "dedent",
-        "dedent(text)",
+        "text",
         "Remove whitespace that every non-blank line starts with; whitespace-only lines become empty.",
-        |_, a| Ok(Value::str(&dedent(&str_arg(a.pos.first(), "dedent", "text")?))),
+        |_, b| Ok(Value::str(&dedent(&re_text(b.get(0))?))),
     );
-    m.func(
+    m.def(
+        Function,
         "indent",
-        "indent(text, prefix)",
-        "Add `prefix` to the start of every line that is not whitespace only.",
-        |_, a| {
-            let text = str_arg(a.pos.first(), "indent", "text")?;
-            let prefix = str_arg(a.pos.get(1).or(a.kwarg("prefix")), "indent", "prefix")?;
-            Ok(Value::str(&indent(&text, &prefix)))
+        "text, prefix, predicate=None",
+        "Add `prefix` to the start of the lines `predicate` selects (by default, every line that is not whitespace only).",
+        |rt, b| {
+            let text = re_text(b.get(0))?;
+            // CPython adds the prefix to each line with `+`, whose TypeError this is.
+            let prefix = match b.get(1) {
+                Some(Value::Str(p)) => p.to_string(),
+                other => {
+                    return Err(PyErr::type_error(format!(
+                        "unsupported operand type(s) for +: '{}' and 'str'",
+                        other.map_or("NoneType".into(), |v| v.type_name())
+                    )))
+                }
+            };
+            let Some(pred) = b.get(2).filter(|p| !p.is_none()) else {
+                return Ok(Value::str(&indent(&text, &prefix)));
+            };
+            let mut out = String::with_capacity(text.len());
+            for line in text.split_inclusive('\n') {
+                let picked = rt.call(pred, Args::new(vec![Value::str(line)]))?;
+                if rt.truthy(&picked)? {
+                    out.push_str(&prefix);
+                }
+                out.push_str(line);
+            }
+            Ok(Value::str(&out))
         },
     );
     Rc::new(m)
+}
+
+/// The text `dedent`/`indent` work on: CPython hands it to `re`, whose TypeError this is.
+fn re_text(v: Option<&Value>) -> PyResult<String> {
+    match v {
+        Some(Value::Str(s)) => Ok(s.to_string()),
+        other => Err(PyErr::type_error(format!(
+            "expected string or bytes-like object, got '{}'",
+            other.map_or("NoneType".into(), |v| v.type_name())
+        ))),
+    }
 }
 
 /// A required str argument, or CPython's TypeError naming the function and parameter.

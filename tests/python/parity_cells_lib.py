@@ -132,6 +132,16 @@ for call in (lambda: p.search('bab', pos=None), lambda: p.findall('aaa', None, 2
     except TypeError as e:
         print(e)
 """),
+    ("textwrap_indent_dedent_args", r"""
+import textwrap
+print(repr(textwrap.indent('a\n\n b\n', '> ', lambda l: True)), repr(textwrap.indent('a\n\n b\n', '> ')), repr(textwrap.indent('x\ny', '# ', predicate=lambda l: l.startswith('y'))))
+for call in (lambda: textwrap.dedent(), lambda: textwrap.dedent('a', 'b'), lambda: textwrap.indent('a'), lambda: textwrap.dedent(5), lambda: textwrap.indent('a', 5)):
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+print(repr(textwrap.dedent(text='  a\n  b')))
+"""),
     ("re_error", "import re\nre.compile('(unclosed')\n"),
     ("re_lookaround", r"""
 import re
