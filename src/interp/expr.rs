@@ -24,15 +24,10 @@ use crate::py::value::{Args, Dict, Value};
 #[derive(Default)]
 pub struct InterpState {
     pub builtins: HashMap<String, Value>,
-    pub depth: usize,
     /// Reply payloads of the running cell (`obj?` pages).
     pub payload: Vec<serde_json::Value>,
-    /// `sys.setrecursionlimit(n)`; None keeps CPython's default.
-    pub recursion_limit: Option<usize>,
 }
 
-/// CPython's default recursion limit.
-pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
 /// The most `sys.setrecursionlimit` accepts. Native stack grows on the heap as calls nest
 /// (see [`enter_frame`]), so this bounds memory (a few kilobytes per call), not safety.
 pub const MAX_RECURSION_LIMIT: usize = 100_000;
@@ -42,24 +37,14 @@ pub const MAX_RECURSION_LIMIT: usize = 100_000;
 const STACK_RED_ZONE: usize = 1 << 20;
 const STACK_SEGMENT: usize = 32 << 20;
 
-impl InterpState {
-    pub fn recursion_limit(&self) -> usize {
-        self.recursion_limit.unwrap_or(DEFAULT_RECURSION_LIMIT)
-    }
-}
-
 /// Run one Python frame's `body`: RecursionError past the recursion limit, and never a
 /// native stack overflow, whatever the thread's stack size (a test harness thread has 2 MiB).
 pub fn enter_frame<T>(
     rt: &mut Runtime,
     body: impl FnOnce(&mut Runtime) -> PyResult<T>,
 ) -> PyResult<T> {
-    let (depth, limit) = {
-        let st = rt.state::<InterpState>();
-        st.depth += 1;
-        (st.depth, st.recursion_limit())
-    };
-    let result = if depth > limit {
+    rt.call_depth += 1;
+    let result = if rt.call_depth > rt.recursion_limit {
         Err(PyErr::new(
             "RecursionError",
             "maximum recursion depth exceeded",
@@ -67,7 +52,7 @@ pub fn enter_frame<T>(
     } else {
         stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || body(rt))
     };
-    rt.state::<InterpState>().depth -= 1;
+    rt.call_depth -= 1;
     result
 }
 

@@ -229,10 +229,7 @@ fn sys_module() -> Rc<Module> {
         "The maximum call depth.",
         |rt, a| {
             a.bind("getrecursionlimit", &[])?;
-            let limit = rt
-                .state::<crate::interp::expr::InterpState>()
-                .recursion_limit();
-            Ok(Value::Int(limit as i64))
+            Ok(Value::Int(rt.recursion_limit as i64))
         },
     );
     m.func(
@@ -260,8 +257,7 @@ fn sys_module() -> Rc<Module> {
                     "nbcuda's recursion limit is at most {max}"
                 )));
             }
-            rt.state::<crate::interp::expr::InterpState>()
-                .recursion_limit = Some(n as usize);
+            rt.recursion_limit = n as usize;
             Ok(Value::None)
         },
     );

@@ -94,7 +94,14 @@ pub struct Runtime {
     pub end_of_cell_hooks: Vec<(String, CellHook)>,
     /// The interpreter's services (set by the interpreter so native code can call user code).
     pub hooks: Option<InterpHooks>,
+    /// Python frames running now, and the most that may (`sys.setrecursionlimit`). Plain
+    /// fields rather than [`Runtime::state`]: every Python call reads and writes them.
+    pub call_depth: usize,
+    pub recursion_limit: usize,
 }
+
+/// CPython's default recursion limit.
+pub const DEFAULT_RECURSION_LIMIT: usize = 1000;
 
 impl Runtime {
     pub fn new(frontend: Box<dyn Frontend>, interrupt: Arc<AtomicBool>) -> Runtime {
@@ -108,6 +115,8 @@ impl Runtime {
             ext: Default::default(),
             end_of_cell_hooks: Vec::new(),
             hooks: None,
+            call_depth: 0,
+            recursion_limit: DEFAULT_RECURSION_LIMIT,
         }
     }
 
