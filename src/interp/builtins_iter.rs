@@ -97,6 +97,52 @@ fn minmax(rt: &mut Runtime, a: Args, want_max: bool) -> PyResult<Value> {
     Ok(best)
 }
 
+/// `sum(iterable, start=0)`: items pulled one at a time and added as they come, as
+/// CPython adds them (a generator's items are never collected first), with small ints
+/// added in place.
+fn sum(rt: &mut Runtime, a: Args) -> PyResult<Value> {
+    let src = a.pos.first().unwrap_or(crate::py::value::NONE);
+    let mut acc = a
+        .pos
+        .get(1)
+        .or(a.kwarg("start"))
+        .cloned()
+        .unwrap_or(Value::Int(0));
+    let add = |rt: &mut Runtime, acc: &Value, it: &Value| match add_small(acc, it) {
+        Some(v) => Ok(v),
+        None => ops::binary(rt, crate::arrays::operator::BinOp::Add, acc, it),
+    };
+    if let Some(g) = crate::interp::generators::as_generator(src) {
+        use crate::interp::generators::Folded;
+        loop {
+            match g.fold_native(rt, &mut acc, add_small)? {
+                Folded::Done => return Ok(acc),
+                Folded::Item(it) => acc = add(rt, &acc, &it)?,
+                Folded::NotNative => break,
+            }
+        }
+    }
+    let mut next = lazy::pull(rt, src)?;
+    let mut n = 0u32;
+    while let Some(it) = next(rt)? {
+        n = n.wrapping_add(1);
+        if n.is_multiple_of(100_000) {
+            rt.check_interrupt()?;
+        }
+        acc = add(rt, &acc, &it)?;
+    }
+    Ok(acc)
+}
+
+/// `a + b` for the sums that run no Python code and cannot overflow: small ints, floats.
+fn add_small(a: &Value, b: &Value) -> Option<Value> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => x.checked_add(*y).map(Value::Int),
+        (Value::Float(x), Value::Float(y)) => Some(Value::Float(x + y)),
+        _ => None,
+    }
+}
+
 /// Add these builtins to the table.
 pub(crate) fn register(b: &mut HashMap<String, Value>) {
     let mut f =
@@ -119,22 +165,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "sum",
         "sum(iterable, /, start=0)",
         "The sum of the items plus start.",
-        |rt, a| {
-            let items = ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
-            let mut acc = a
-                .pos
-                .get(1)
-                .or(a.kwarg("start"))
-                .cloned()
-                .unwrap_or(Value::Int(0));
-            for (i, it) in items.into_iter().enumerate() {
-                if i % 100_000 == 0 {
-                    rt.check_interrupt()?;
-                }
-                acc = ops::binary(rt, crate::arrays::operator::BinOp::Add, &acc, &it)?;
-            }
-            Ok(acc)
-        },
+        sum,
     );
     f(
         "enumerate",

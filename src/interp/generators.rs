@@ -172,6 +172,56 @@ impl Generator {
     }
 }
 
+/// How far [`Generator::fold_native`] got.
+pub enum Folded {
+    /// Every item was folded in; the generator is finished.
+    Done,
+    /// An item the fold could not take; the generator is paused after it.
+    Item(Value),
+    /// Not a compiled generator expression waiting for its next item: pull it instead.
+    NotNative,
+}
+
+impl Generator {
+    /// Fold the items of a compiled generator expression into `acc` with `fast` (which
+    /// runs no Python code), resuming the expression's frame once rather than once per
+    /// item. Stops at the first item `fast` declines, with the generator paused after it
+    /// as `next` would leave it, so the caller's slower step may run any code, this
+    /// generator included.
+    pub fn fold_native(
+        &self,
+        rt: &mut Runtime,
+        acc: &mut Value,
+        fast: fn(&Value, &Value) -> Option<Value>,
+    ) -> PyResult<Folded> {
+        let mut step = {
+            let mut state = self.state.borrow_mut();
+            match std::mem::replace(&mut *state, State::Running) {
+                State::Native(step) => step,
+                other => {
+                    *state = other;
+                    return Ok(Folded::NotNative);
+                }
+            }
+        };
+        self.started.set(true);
+        let result = crate::interp::expr::enter_frame(rt, |rt| loop {
+            match step(rt)? {
+                None => return Ok(Folded::Done),
+                Some(item) => match fast(acc, &item) {
+                    Some(v) => *acc = v,
+                    None => return Ok(Folded::Item(item)),
+                },
+            }
+        });
+        *self.state.borrow_mut() = match &result {
+            Ok(Folded::Item(_)) => State::Native(step),
+            _ => State::Done(Value::None),
+        };
+        result
+    }
+}
+
 impl Generator {
     /// `close()`: a generator suspended after its first yield gets GeneratorExit raised
     /// where it stopped, so its `finally` blocks and handlers run.

@@ -97,14 +97,21 @@ struct State {
 
 impl State {
     fn step(&mut self, rt: &mut Runtime) -> PyResult<Option<Value>> {
-        let body = self.body.clone();
-        'items: while let Some(item) = self.src.next(rt)? {
+        let State {
+            body,
+            src,
+            slots,
+            code,
+            globals,
+            enclosing,
+        } = self;
+        'items: while let Some(item) = src.next(rt)? {
             rt.check_interrupt()?;
             let mut frame = Frame {
-                slots: &mut self.slots,
-                globals: &self.globals,
-                enclosing: &self.enclosing,
-                code: &self.code,
+                slots,
+                globals,
+                enclosing,
+                code,
                 func: None,
                 handling: Vec::new(),
             };

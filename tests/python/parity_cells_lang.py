@@ -735,5 +735,31 @@ def fs(x):
     return f'{x:.2f} {x!r:>8} {x=} {"q"}'
 print(total, [f'{j:>3}|{j!r}|{j=}' for j in range(2)], fs(2.5))
 """),
-
+    ("fn_sum_folds_generators", """
+print(sum(i * i for i in range(1000)), sum((x / 2 for x in range(5)), 0.5), sum(x for x in []))
+big = 2 ** 62
+print(sum(big for _ in range(4)), sum(x for x in [big, big, -big]), sum(-big for _ in range(3)))
+print(sum([[1], [2]], []), sum(range(10), 5), sum((1, 2.5, True)), sum(iter([1, 2]), start=3))
+def gf():
+    yield 1
+    yield 2.5
+print(sum(gf()), sum(x for x in gf()))
+class Skip:
+    def __radd__(self, other):
+        return other + next(gen)
+gen = (Skip() if i == 1 else i for i in range(6))
+print(sum(gen))
+bad = (x for x in [1, 'a', 3, 4])
+try:
+    sum(bad)
+except TypeError as e:
+    print(e)
+print(list(bad))
+fails = (1 / x for x in [1, 0, 2])
+try:
+    sum(fails)
+except ZeroDivisionError as e:
+    print(e)
+print(list(fails))
+"""),
 ]
