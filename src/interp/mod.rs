@@ -54,7 +54,7 @@
 //! | `repr.rs` | `repr()`, `str()`, IPython's pretty printing of results, float formatting and the format specification mini-language, as CPython and IPython print them. |
 //! | `scopes.rs` | A function's local names, decided once per definition as CPython's compiler does, so that reading one before it is bound raises `UnboundLocalError`. |
 //! | `slots.rs` | The fast path: function bodies and `%timeit` statements compiled once into closures over numbered local slots (frames, the gate that leaves everything else to the walker, calls). |
-//! | `slots_call.rs` | Calls in compiled bodies: arguments, `append`/`add` without a bound method, frame builtins on a snapshot. |
+//! | `slots_call.rs` | Calls in compiled bodies: arguments, a compiled callee's slots filled in place, `append`/`add` without a bound method, frame builtins on a snapshot. |
 //! | `slots_fstring.rs` | f-strings in compiled bodies, formatted as the walker formats them. |
 //! | `slots_genexpr.rs` | Generator expressions in compiled code: one `for`, a body that needs none of the enclosing body's slots, run lazily on its own frame. |
 //! | `slots_handlers.rs` | `try`, `with` and bare `raise` in compiled bodies; `except ... as name` unbinds the name afterwards, as in CPython. |

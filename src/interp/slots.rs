@@ -28,6 +28,7 @@ use ruff_python_ast::{self as ast, Stmt};
 use ruff_text_size::TextRange;
 
 use crate::interp::frame::{Ctx, Flow, ScopeKind};
+use crate::interp::slots_expr::{expr, E};
 use crate::interp::slots_stmt::{block, S};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::{Function, NameSet, Names, Scope};
@@ -47,6 +48,20 @@ pub struct Code {
     /// For a function taking only plain positional parameters, how many: calls with that
     /// many plain arguments put them straight into the first slots.
     pub positional: Option<usize>,
+    /// A body that is one `return <expr>` (every lambda, most one-line functions): the
+    /// expression and the statement's range, evaluated without the statement machinery.
+    pub returns: Option<(E, TextRange)>,
+}
+
+/// A copy of `v`. The derived clone is out of line and hands its result back through
+/// memory; the values calls pass around most (ints, functions) are copied here in place.
+#[inline(always)]
+pub fn share(v: &Value) -> Value {
+    match v {
+        Value::Int(i) => Value::Int(*i),
+        Value::Object(o) => Value::Object(o.clone()),
+        _ => v.clone(),
+    }
 }
 
 pub fn empty_slots(n: usize) -> Slots {
@@ -165,9 +180,17 @@ fn compile_function(f: &Function) -> Option<Code> {
         &f.declared.global,
         f.source.clone(),
     );
-    let body = block(&mut c, &f.def.body)?;
+    let (body, returns) = match &f.def.body[..] {
+        [Stmt::Return(ast::StmtReturn {
+            value: Some(e),
+            range,
+            ..
+        })] => (Vec::new(), Some((expr(&mut c, e)?, *range))),
+        body => (block(&mut c, body)?, None),
+    };
     let plain = p.vararg.is_none() && p.kwarg.is_none() && p.kwonlyargs.is_empty();
     Some(Code {
+        returns,
         names: c.names,
         body,
         source: f.source.clone(),
@@ -180,29 +203,46 @@ fn compile_function(f: &Function) -> Option<Code> {
 
 /// Run a user function's compiled body (from [`code_of`]) on `args`.
 pub fn run_call(rt: &mut Runtime, f: &Function, code: &Code, args: Args) -> PyResult<Value> {
-    let mut slots = empty_slots(code.names.len());
-    let p = &f.def.parameters;
-    let n_pos = p.posonlyargs.len() + p.args.len();
-    if args.kw.is_empty()
-        && p.vararg.is_none()
-        && p.kwarg.is_none()
-        && p.kwonlyargs.is_empty()
-        && args.pos.len() == n_pos
-    {
-        // The common call: parameters are the first slots, in order.
-        for (slot, v) in slots.iter_mut().zip(args.pos) {
-            *slot = Some(v);
-        }
-    } else {
-        let mut bound = Names::default();
-        crate::interp::params::bind_params(f, args, &mut bound)?;
-        for (name, slot) in code.names.iter().zip(slots.iter_mut()) {
-            if let Some(v) = bound.remove(name) {
+    with_slots(code, |slots| {
+        let p = &f.def.parameters;
+        let n_pos = p.posonlyargs.len() + p.args.len();
+        if args.kw.is_empty()
+            && p.vararg.is_none()
+            && p.kwarg.is_none()
+            && p.kwonlyargs.is_empty()
+            && args.pos.len() == n_pos
+        {
+            // The common call: parameters are the first slots, in order.
+            for (slot, v) in slots.iter_mut().zip(args.pos) {
                 *slot = Some(v);
             }
+        } else {
+            let mut bound = Names::default();
+            crate::interp::params::bind_params(f, args, &mut bound)?;
+            for (name, slot) in code.names.iter().zip(slots.iter_mut()) {
+                if let Some(v) = bound.remove(name) {
+                    *slot = Some(v);
+                }
+            }
         }
+        run_frame(rt, f, code, slots)
+    })
+}
+
+/// Run `body` on fresh (unbound) slots for `code`, made where they are used: on the
+/// native stack for the small bodies most calls run, so starting a call neither allocates
+/// nor copies a slot vector.
+pub fn with_slots<R>(code: &Code, body: impl FnOnce(&mut [Option<Value>]) -> R) -> R {
+    const ON_STACK: usize = 8;
+    let n = code.names.len();
+    if n <= ON_STACK {
+        let mut slots: [Option<Value>; ON_STACK] = Default::default();
+        body(&mut slots[..n])
+    } else {
+        // bounded: one slot per local name of a body the compiler has walked
+        let mut slots = vec![None; n];
+        body(&mut slots)
     }
-    run_frame(rt, f, code, &mut slots)
 }
 
 /// Run a compiled function body on slots already holding its arguments.
@@ -220,6 +260,10 @@ pub fn run_frame(
         func: Some(f),
         handling: Vec::new(),
     };
+    if let Some((e, range)) = &code.returns {
+        // Located at the statement, as the statement's own node locates what escapes it.
+        return e(rt, &mut frame).map_err(|err| frame.locate(err, *range));
+    }
     match run_block(rt, &mut frame, &code.body)? {
         Flow::Return(v) => Ok(v),
         _ => Ok(Value::None),
@@ -265,6 +309,7 @@ pub fn compile_timeit(ctx: &Ctx, stmt: &[Stmt], source: &str) -> Option<Code> {
         fname: ctx.fname.clone(),
         globals_declared: declared.global,
         positional: None,
+        returns: None,
     })
 }
 
@@ -292,6 +337,7 @@ pub fn run_module_loop(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> Option<PyRe
         fname: ctx.fname.clone(),
         globals_declared: NameSet::default(),
         positional: None,
+        returns: None,
     };
     let globals = ctx.globals.clone();
     let mut slots = empty_slots(code.names.len());

@@ -1,20 +1,23 @@
 //! Calls in compiled bodies: arguments as the walker's `eval_args` evaluates them,
 //! `xs.append(v)` and `s.add(v)` without building the bound method, and method lookups
-//! located at the attribute as the walker locates them.
+//! located at the attribute as the walker locates them. A plain call of a compiled
+//! function (the call in a loop) fills the callee's slots from its arguments directly:
+//! the function is found by name each time (so rebinding it takes effect at once) but
+//! nothing is built for the call, neither an argument vector nor a slot vector.
 
 use std::rc::Rc;
 
 use ruff_python_ast::{self as ast, Expr};
-use ruff_text_size::Ranged;
+use ruff_text_size::{Ranged, TextRange};
 
 use crate::interp::attrs::get_attr;
 use crate::interp::expr::enter_frame;
-use crate::interp::slots::{call_slots, run_frame, Code, Compiler, Frame};
-use crate::interp::slots_expr::{expr, invoke, seq, Seq, E};
+use crate::interp::slots::{run_frame, share, with_slots, Code, Compiler, Frame, Place};
+use crate::interp::slots_expr::{expr, free, global, invoke, opnd, seq, Opnd, Seq, E};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Value};
+use crate::py::value::{Args, Object, Value};
 
 enum Keyword {
     Named(Rc<str>, E),
@@ -73,74 +76,214 @@ fn arguments(c: &mut Compiler, a: &ast::Arguments) -> Option<Arguments> {
 
 /// Compile a call.
 pub fn call(c: &mut Compiler, call: &ast::ExprCall) -> Option<E> {
+    match &*call.func {
+        Expr::Attribute(a) => method_call(c, call, a),
+        func => {
+            let plain = call.arguments.keywords.is_empty()
+                && !call.arguments.args.iter().any(|a| a.is_starred_expr());
+            match plain {
+                true => plain_call(c, call, func),
+                false => general_call(c, call, func),
+            }
+        }
+    }
+}
+
+/// `obj.name(...)`.
+fn method_call(c: &mut Compiler, call: &ast::ExprCall, a: &ast::ExprAttribute) -> Option<E> {
+    let one_arg = matches!(&call.arguments.args[..], [x] if !x.is_starred_expr())
+        && call.arguments.keywords.is_empty();
+    if one_arg && matches!(a.attr.as_str(), "append" | "add") {
+        return adding_call(c, call, a);
+    }
     let range = call.range();
     let args = arguments(c, &call.arguments)?;
-    let locate = move |fr: &Frame<'_>, e: PyErr| fr.locate(e, range);
-    Some(match &*call.func {
-        Expr::Attribute(a) => {
-            let base = expr(c, &a.value)?;
-            let attr: Rc<str> = Rc::from(a.attr.as_str());
-            let attr_range = a.range();
-            let one_arg = args.pos.single() && args.kw.is_empty();
-            let adds = one_arg && matches!(&*attr, "append" | "add");
-            Box::new(move |rt, fr| {
-                let r = (|| -> PyResult<Value> {
-                    let b = base(rt, fr)?;
-                    if let (true, Some(arg)) = (adds, args.pos.plain().and_then(|mut a| a.next())) {
-                        match (&b, &*attr) {
-                            (Value::List(items), "append") => {
-                                let v = arg(rt, fr)?;
-                                items.borrow_mut().push(v);
-                                return Ok(Value::None);
-                            }
-                            (Value::Set(set), "add") => {
-                                let v = arg(rt, fr)?;
-                                crate::interp::sets::add(rt, set, v)?;
-                                return Ok(Value::None);
-                            }
-                            _ => {}
-                        }
+    let base = expr(c, &a.value)?;
+    let attr: Rc<str> = Rc::from(a.attr.as_str());
+    let attr_range = a.range();
+    Some(Box::new(move |rt, fr| {
+        let r = (|| -> PyResult<Value> {
+            let b = base(rt, fr)?;
+            let f = get_attr(rt, &b, &attr).map_err(|e| fr.locate(e, attr_range))?;
+            let args = args.eval(rt, fr)?;
+            invoke(rt, fr, &f, args)
+        })();
+        r.map_err(|e| fr.locate(e, range))
+    }))
+}
+
+/// `xs.append(v)` or `s.add(v)`: on a list or set, the item is added without building the
+/// bound method; when both are locals or constants, nothing is cloned but the item.
+fn adding_call(c: &mut Compiler, call: &ast::ExprCall, a: &ast::ExprAttribute) -> Option<E> {
+    let range = call.range();
+    let base = opnd(c, &a.value)?;
+    let arg = opnd(c, &call.arguments.args[0])?;
+    let append = a.attr.as_str() == "append";
+    let attr: Rc<str> = Rc::from(a.attr.as_str());
+    let attr_range = a.range();
+    Some(Box::new(move |rt, fr| {
+        let r = (|| -> PyResult<Value> {
+            if base.is_plain() && arg.is_plain() {
+                match (base.peek(fr)?, append) {
+                    (Value::List(items), true) => {
+                        let v = arg.peek(fr)?.clone();
+                        items.borrow_mut().push(v);
+                        return Ok(Value::None);
                     }
-                    let f = get_attr(rt, &b, &attr).map_err(|e| fr.locate(e, attr_range))?;
-                    let args = args.eval(rt, fr)?;
-                    invoke(rt, fr, &f, args)
-                })();
-                r.map_err(|e| locate(fr, e))
-            })
-        }
-        func => {
-            let f = expr(c, func)?;
-            let plain =
-                (args.kw.is_empty() && args.pos.plain().is_some()).then_some(args.pos.count());
-            Box::new(move |rt, fr| {
-                let r = (|| -> PyResult<Value> {
-                    let f = f(rt, fr)?;
-                    if let Some((func, code)) = plain.and_then(|n| compiled_callee(&f, n)) {
-                        // A compiled function taking exactly these plain arguments: they go
-                        // straight into its slots, as CPython's vectorcall skips the tuple.
-                        let mut slots = call_slots(code);
-                        for (slot, a) in
-                            slots.iter_mut().zip(args.pos.plain().into_iter().flatten())
-                        {
-                            *slot = Some(a(rt, fr)?);
-                        }
-                        rt.check_interrupt()?;
-                        return enter_frame(rt, |rt| run_frame(rt, func, code, &mut slots));
+                    (Value::Set(set), false) => {
+                        let v = arg.peek(fr)?.clone();
+                        crate::interp::sets::add(rt, set, v)?;
+                        return Ok(Value::None);
                     }
-                    let args = args.eval(rt, fr)?;
-                    invoke(rt, fr, &f, args)
-                })();
-                r.map_err(|e| locate(fr, e))
-            })
+                    _ => {}
+                }
+            }
+            let b = base.get(rt, fr)?;
+            match (&b, append) {
+                (Value::List(items), true) => {
+                    let v = arg.get(rt, fr)?;
+                    items.borrow_mut().push(v);
+                    return Ok(Value::None);
+                }
+                (Value::Set(set), false) => {
+                    let v = arg.get(rt, fr)?;
+                    crate::interp::sets::add(rt, set, v)?;
+                    return Ok(Value::None);
+                }
+                _ => {}
+            }
+            let f = get_attr(rt, &b, &attr).map_err(|e| fr.locate(e, attr_range))?;
+            let v = arg.get(rt, fr)?;
+            invoke(rt, fr, &f, Args::new(vec![v]))
+        })();
+        r.map_err(|e| fr.locate(e, range))
+    }))
+}
+
+/// A call with keyword or starred arguments.
+fn general_call(c: &mut Compiler, call: &ast::ExprCall, func: &Expr) -> Option<E> {
+    let range = call.range();
+    let args = arguments(c, &call.arguments)?;
+    let f = expr(c, func)?;
+    Some(Box::new(move |rt, fr| {
+        let r = (|| -> PyResult<Value> {
+            let f = f(rt, fr)?;
+            let args = args.eval(rt, fr)?;
+            invoke(rt, fr, &f, args)
+        })();
+        r.map_err(|e| fr.locate(e, range))
+    }))
+}
+
+/// What a plain call calls: a name outside the body is looked up in place (the call of a
+/// module-level function in a loop), anything else evaluated.
+enum Callee {
+    Free(Rc<str>, TextRange),
+    Global(Rc<str>, TextRange),
+    Expr(E),
+}
+
+impl Callee {
+    /// The object a name outside the body holds, found where [`free`] or [`global`] would
+    /// find it, shared without copying a whole `Value`; None for any other callee.
+    fn object(&self, fr: &Frame<'_>) -> Option<Rc<dyn Object>> {
+        let (name, enclosing) = match self {
+            Callee::Free(name, _) => (name, fr.enclosing),
+            Callee::Global(name, _) => (name, &[][..]),
+            Callee::Expr(_) => return None,
+        };
+        for s in enclosing.iter().chain(std::iter::once(fr.globals)) {
+            if let Some(v) = s.borrow().get(&**name) {
+                return match v {
+                    Value::Object(o) => Some(o.clone()),
+                    _ => None,
+                };
+            }
         }
+        None
+    }
+
+    fn get(&self, rt: &mut Runtime, fr: &mut Frame<'_>) -> PyResult<Value> {
+        match self {
+            Callee::Free(name, range) => free(rt, fr, name).map_err(|e| fr.locate(e, *range)),
+            Callee::Global(name, range) => global(rt, fr, name).map_err(|e| fr.locate(e, *range)),
+            Callee::Expr(e) => e(rt, fr),
+        }
+    }
+}
+
+/// A call with only plain positional arguments, each read where it lies when it is a
+/// local or a constant.
+fn plain_call(c: &mut Compiler, call: &ast::ExprCall, func: &Expr) -> Option<E> {
+    let range = call.range();
+    let callee = match func {
+        Expr::Name(n) => match c.place(n.id.as_str()) {
+            Place::Free(name) => Callee::Free(name, n.range),
+            Place::Global(name) => Callee::Global(name, n.range),
+            Place::Slot(_) => Callee::Expr(expr(c, func)?),
+        },
+        _ => Callee::Expr(expr(c, func)?),
+    };
+    let args = call
+        .arguments
+        .args
+        .iter()
+        .map(|a| opnd(c, a))
+        .collect::<Option<Vec<Opnd>>>()?;
+    Some(Box::new(move |rt, fr| {
+        let r = (|| -> PyResult<Value> {
+            let f = match callee.object(fr) {
+                Some(o) => {
+                    if let Some((func, code)) = compiled_function(&o, args.len()) {
+                        return call_compiled(rt, fr, func, code, &args);
+                    }
+                    Value::Object(o)
+                }
+                None => callee.get(rt, fr)?,
+            };
+            if let Some((func, code)) = compiled_callee(&f, args.len()) {
+                return call_compiled(rt, fr, func, code, &args);
+            }
+            let mut pos = Vec::with_capacity(args.len());
+            for a in &args {
+                pos.push(a.get(rt, fr)?);
+            }
+            invoke(rt, fr, &f, Args::new(pos))
+        })();
+        r.map_err(|e| fr.locate(e, range))
+    }))
+}
+
+/// Call a compiled function taking exactly these plain arguments: they go straight into
+/// its slots, as CPython's vectorcall skips the tuple.
+fn call_compiled(
+    rt: &mut Runtime,
+    fr: &mut Frame<'_>,
+    func: &Function,
+    code: &Code,
+    args: &[Opnd],
+) -> PyResult<Value> {
+    with_slots(code, |slots| {
+        for (slot, a) in slots.iter_mut().zip(args) {
+            *slot = Some(match a {
+                Opnd::Expr(e) => e(rt, fr)?,
+                plain => share(plain.peek(fr)?),
+            });
+        }
+        rt.check_interrupt()?;
+        enter_frame(rt, |rt| run_frame(rt, func, code, slots))
     })
 }
 
 /// `f` as a compiled Python function whose parameters are exactly `n` plain positional ones.
 fn compiled_callee(f: &Value, n: usize) -> Option<(&Function, &Code)> {
-    let Value::Object(o) = f else {
-        return None;
-    };
+    match f {
+        Value::Object(o) => compiled_function(o, n),
+        _ => None,
+    }
+}
+
+fn compiled_function(o: &Rc<dyn Object>, n: usize) -> Option<(&Function, &Code)> {
     let func = o.as_any().downcast_ref::<Function>()?;
     let code = crate::interp::slots::code_of(func)?;
     (code.positional == Some(n)).then_some((func, code))

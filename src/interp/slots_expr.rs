@@ -13,7 +13,7 @@ use crate::arrays::operator::{BinOp, UnaryOp};
 use crate::interp::attrs::get_attr;
 use crate::interp::expr::{binop_of, call_value, InterpState};
 use crate::interp::ops;
-use crate::interp::slots::{unbound, Compiler, Frame, Place};
+use crate::interp::slots::{share, unbound, Compiler, Frame, Place};
 use crate::interp::slots_stmt::{target, T};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -34,18 +34,18 @@ fn constant(v: Value) -> E {
 }
 
 /// A name not bound in the body: enclosing scopes, module globals, builtins.
-fn free(rt: &mut Runtime, fr: &Frame<'_>, name: &str) -> PyResult<Value> {
+pub fn free(rt: &mut Runtime, fr: &Frame<'_>, name: &str) -> PyResult<Value> {
     for s in fr.enclosing {
         if let Some(v) = s.borrow().get(name) {
-            return Ok(v.clone());
+            return Ok(share(v));
         }
     }
     global(rt, fr, name)
 }
 
-fn global(rt: &mut Runtime, fr: &Frame<'_>, name: &str) -> PyResult<Value> {
+pub fn global(rt: &mut Runtime, fr: &Frame<'_>, name: &str) -> PyResult<Value> {
     if let Some(v) = fr.globals.borrow().get(name) {
-        return Ok(v.clone());
+        return Ok(share(v));
     }
     rt.state::<InterpState>()
         .builtins

@@ -73,6 +73,7 @@ pub fn genexpr(c: &mut Compiler, g: &ast::ExprGenerator) -> Option<E> {
                 fname: Rc::from("<genexpr>"),
                 globals_declared: Default::default(),
                 positional: None,
+                returns: None,
             },
             globals: fr.globals.clone(),
             enclosing: fr.enclosing.to_vec(),

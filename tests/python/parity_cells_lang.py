@@ -735,6 +735,43 @@ def fs(x):
     return f'{x:.2f} {x!r:>8} {x=} {"q"}'
 print(total, [f'{j:>3}|{j!r}|{j=}' for j in range(2)], fs(2.5))
 """),
+    ("fn_calls_see_rebinding_and_locate_errors", """
+def f(x):
+    return x + 1
+def g(x):
+    return x * 10
+out = []
+for i in range(4):
+    out.append(f(i))
+    if i == 1:
+        f = g
+print(out)
+def step(i):
+    return i
+def caller(n):
+    r = []
+    for i in range(n):
+        r.append(step(i))
+    return r
+print(caller(3))
+def step(i):
+    return -i
+print(caller(3))
+h = lambda a, b: a - b
+print(h(5, 2), [h(i, 1) for i in range(3)])
+def inv(x):
+    return 1 / x
+def uses_missing():
+    return missing(1)
+for call in (lambda: inv(2), lambda: inv(0), uses_missing, lambda: f(1, 2), lambda: h(1)):
+    try:
+        print(call())
+    except Exception as e:
+        print(type(e).__name__, e)
+def depth(n):
+    return 0 if n == 0 else 1 + depth(n - 1)
+print(depth(900))
+"""),
     ("fn_sum_folds_generators", """
 print(sum(i * i for i in range(1000)), sum((x / 2 for x in range(5)), 0.5), sum(x for x in []))
 big = 2 ** 62
@@ -761,5 +798,41 @@ try:
 except ZeroDivisionError as e:
     print(e)
 print(list(fails))
+"""),
+    ("fn_append_and_add_paths", """
+from collections import deque
+def fill(n):
+    l = []
+    s = set()
+    for i in range(n):
+        l.append(i)
+        s.add(i % 3)
+    l.append(len(l))
+    return l, s
+print(fill(5))
+def others(d, t):
+    d.append(1)
+    d.append(d[0] + 1)
+    t.append(3)
+def appends_unbound():
+    xs.append(1)
+    xs = []
+def appends_unbound_item():
+    l = []
+    l.append(y)
+    y = 1
+def adds_unhashable():
+    s = set()
+    s.add([])
+d = deque()
+for call in (lambda: others(d, (1,)), appends_unbound, appends_unbound_item, adds_unhashable):
+    try:
+        call()
+    except Exception as e:
+        print(type(e).__name__, e)
+print(d)
+l2 = []
+l2.append(l2)
+print(l2)
 """),
 ]
