@@ -398,6 +398,10 @@ pub fn target(c: &mut Compiler, t: &Expr) -> Option<T> {
             Box::new(move |rt, fr, v| {
                 let b = base(rt, fr)?;
                 let k = key(rt, fr)?;
+                // `d[k] = v` is the common store: the key moves into the dict uncloned.
+                if let Value::Dict(d) = &b {
+                    return ops::dict_store(rt, d, k, v);
+                }
                 ops::set_item(rt, &b, &k, v)
             })
         }

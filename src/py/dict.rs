@@ -1,6 +1,11 @@
 //! Python's `dict`: insertion-ordered entries with a hash index, so lookups, inserts and
 //! deletes take constant time, as CPython's do.
 //!
+//! The layout is CPython's: the entries in insertion order, each with its key's hash, and
+//! an open-addressing index of entry numbers probed with CPython's perturbation. Ints hash
+//! to themselves, as in CPython, so a run of int keys fills the index in order (no cache
+//! misses), and growing the index re-reads the stored hashes instead of hashing keys again.
+//!
 //! Keys whose equality needs no Python code (None, bools, numbers, strings, bytes, and
 //! tuples of them) are indexed by a hash that agrees with that equality (`1`, `1.0`, `True`
 //! and `np.int32(1)` hash alike). Other keys (objects with their own `__eq__`) are kept on
@@ -8,83 +13,137 @@
 //! dict stays correct for any key. Deleted entries leave a hole that later compaction
 //! removes, which keeps deletion O(1) and the order intact.
 
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
-use rustc_hash::{FxBuildHasher, FxHasher};
+use rustc_hash::FxHasher;
 
 use crate::py::value::Value;
+
+/// An index position that never held an entry.
+const EMPTY: u32 = u32::MAX;
+/// An index position whose entry was deleted (probing goes on past it).
+const DELETED: u32 = u32::MAX - 1;
+/// CPython's `PERTURB_SHIFT`.
+const PERTURB_SHIFT: u32 = 5;
+
+#[derive(Clone)]
+struct Entry {
+    /// The key's pure hash (unused for an opaque key).
+    hash: u64,
+    key: Value,
+    value: Value,
+}
 
 /// Insertion-ordered dict with Python key semantics. The interpreter decides key equality
 /// (see `interp::subscript`); native code may use [`Dict::get_str`] and
 /// [`Dict::insert_str`].
 #[derive(Clone, Default)]
 pub struct Dict {
-    slots: Vec<Option<(Value, Value)>>,
+    /// Entries in insertion order; None where one was deleted.
+    slots: Vec<Option<Entry>>,
     live: usize,
-    /// Pure key hash → the slots holding keys with that hash. FxHash: the keys are
-    /// already hashes, and every insert and lookup hashes them again.
-    index: HashMap<u64, Bucket, FxBuildHasher>,
-    /// Slots whose key has no pure hash.
+    /// Open addressing over the pure-hashed entries: an entry number, [`EMPTY`] or
+    /// [`DELETED`]. Its length is zero or a power of two. Entry numbers are u32, as
+    /// CPython's are for tables this size, to halve the index's memory: four billion
+    /// entries (over 200 GB of them) cannot be allocated before one would not fit.
+    index: Vec<u32>,
+    /// Index positions not [`EMPTY`] (entries and deletion marks).
+    used: usize,
+    /// Slots whose key has no pure hash, ascending.
     opaque: Vec<usize>,
 }
 
-#[derive(Clone)]
-enum Bucket {
-    One(usize),
-    Many(Vec<usize>),
+/// The index positions a hash probes, in CPython's order (`i = i*5 + perturb + 1`), which
+/// visits every position of a power-of-two table.
+struct Probe {
+    pos: usize,
+    perturb: u64,
+    mask: usize,
 }
 
-impl Bucket {
-    fn slots(&self) -> &[usize] {
-        match self {
-            Bucket::One(s) => std::slice::from_ref(s),
-            Bucket::Many(v) => v,
+impl Probe {
+    fn new(hash: u64, len: usize) -> Probe {
+        let mask = len.wrapping_sub(1);
+        Probe {
+            pos: hash as usize & mask,
+            perturb: hash,
+            mask,
         }
+    }
+    fn next(&mut self) {
+        self.perturb >>= PERTURB_SHIFT;
+        self.pos = (self.pos.wrapping_mul(5))
+            .wrapping_add(self.perturb as usize)
+            .wrapping_add(1)
+            & self.mask;
     }
 }
 
 /// A hash of `v` consistent with Python equality, for keys whose equality needs no Python
-/// code; None for every other key. FxHash rather than SipHash: it is the cost of every
-/// `d[k] = v` and `s.add(k)`, and a notebook's keys are its own (nothing to defend
-/// against flooding; CPython's int hashes are not randomised either).
+/// code; None for every other key. Integral numbers hash to their value, as in CPython (the
+/// probing spreads them); strings and the rest by FxHash: it is the cost of every
+/// `d[k] = v` and `s.add(k)`, and a notebook's keys are its own (nothing to defend against
+/// flooding; CPython's int hashes are not randomised either).
 pub fn pure_hash(v: &Value) -> Option<u64> {
+    if let Value::Int(i) = v {
+        return Some(*i as u64);
+    }
+    if let Some(n) = number_hash(v) {
+        return Some(n);
+    }
     let mut h = FxHasher::default();
     pure_hash_into(v, &mut h)?;
     Some(h.finish())
 }
 
+/// The hash of a number equal to some int or float: integral values hash as their
+/// integer, so every number type that compares equal hashes alike. None for the rest.
+fn number_hash(v: &Value) -> Option<u64> {
+    let (f, int) = match v {
+        Value::Int(i) => return Some(*i as u64),
+        Value::Bool(b) => return Some(*b as u64),
+        Value::Float(f) => (*f, None),
+        // A complex with no imaginary part equals (and hashes as) its real part.
+        Value::Complex(re, im) if *im == 0.0 => (*re, None),
+        // A big int equal to a float hashes as that float; others by their digits.
+        Value::BigInt(b) => match crate::py::bigint::to_f64(b) {
+            Ok(f) if crate::py::bigint::cmp_float(b, f) == Some(std::cmp::Ordering::Equal) => {
+                (f, None)
+            }
+            _ => return None,
+        },
+        Value::Scalar(s) if s.dtype().is_integer() => (s.as_f64(), Some(s.as_i64())),
+        Value::Scalar(s) if s.dtype().is_float() => (s.as_f64(), None),
+        _ => return None,
+    };
+    Some(match int {
+        Some(i) => i as u64,
+        None if f.fract() == 0.0 && f.abs() < 9.2e18 => f as i64 as u64,
+        None => {
+            let mut h = FxHasher::default();
+            f.to_bits().hash(&mut h);
+            h.finish()
+        }
+    })
+}
+
 fn pure_hash_into(v: &Value, h: &mut impl Hasher) -> Option<()> {
+    if let Some(n) = number_hash(v) {
+        1u8.hash(h);
+        n.hash(h);
+        return Some(());
+    }
     match v {
         Value::None => 0u8.hash(h),
-        Value::Bool(b) => hash_number(*b as i64 as f64, Some(*b as i64), h),
-        Value::Int(i) => hash_number(*i as f64, Some(*i), h),
-        Value::Float(f) => hash_number(*f, None, h),
-        // A complex with no imaginary part equals (and hashes as) its real part.
-        Value::Complex(re, im) if *im == 0.0 => hash_number(*re, None, h),
         Value::Complex(re, im) => {
             5u8.hash(h);
             // +0.0 and -0.0 are equal: hash them alike.
             (re + 0.0).to_bits().hash(h);
             (im + 0.0).to_bits().hash(h);
         }
-        // A big int equal to a float hashes as that float; others by their digits.
-        Value::BigInt(b) => match crate::py::bigint::to_f64(b) {
-            Ok(f) if crate::py::bigint::cmp_float(b, f) == Some(std::cmp::Ordering::Equal) => {
-                hash_number(f, None, h)
-            }
-            _ => {
-                1u8.hash(h);
-                b.hash(h);
-            }
-        },
-        Value::Scalar(s) if s.dtype().is_integer() || s.dtype().is_float() => {
-            if s.dtype().is_integer() {
-                hash_number(s.as_f64(), Some(s.as_i64()), h)
-            } else {
-                hash_number(s.as_f64(), None, h)
-            }
+        Value::BigInt(b) => {
+            6u8.hash(h);
+            b.hash(h);
         }
         Value::Str(s) => {
             2u8.hash(h);
@@ -105,17 +164,6 @@ fn pure_hash_into(v: &Value, h: &mut impl Hasher) -> Option<()> {
     }
     Some(())
 }
-
-/// Numbers that compare equal hash equal: integral values hash as their integer.
-fn hash_number(f: f64, int: Option<i64>, h: &mut impl Hasher) {
-    1u8.hash(h);
-    match int {
-        Some(i) => i.hash(h),
-        None if f.fract() == 0.0 && f.abs() < 9.2e18 => (f as i64).hash(h),
-        None => f.to_bits().hash(h),
-    }
-}
-
 /// Python equality of two keys that both have a pure hash.
 pub fn pure_eq(a: &Value, b: &Value) -> bool {
     let num = |v: &Value| -> Option<(f64, Option<i64>)> {
@@ -170,7 +218,7 @@ impl Dict {
 
     /// The entries in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
-        self.slots.iter().flatten().map(|(k, v)| (k, v))
+        self.slots.iter().flatten().map(|e| (&e.key, &e.value))
     }
     /// The entries in insertion order, cloned (to iterate while running Python code).
     pub fn items(&self) -> Vec<(Value, Value)> {
@@ -183,6 +231,40 @@ impl Dict {
         self.iter().map(|(_, v)| v.clone()).collect()
     }
 
+    /// The hash stored with the entry in `slot`, when it is live.
+    fn hash_at(&self, slot: usize) -> Option<u64> {
+        Some(self.slots.get(slot)?.as_ref()?.hash)
+    }
+
+    /// The slots holding keys with pure hash `h`, in probe order.
+    fn same_hash(&self, h: u64) -> impl Iterator<Item = usize> + '_ {
+        let mut probe = Probe::new(h, self.index.len());
+        let mut left = self.index.len();
+        std::iter::from_fn(move || loop {
+            if left == 0 {
+                return None;
+            }
+            left -= 1;
+            let s = self.index[probe.pos];
+            probe.next();
+            match s {
+                EMPTY => {
+                    left = 0;
+                    return None;
+                }
+                DELETED => {}
+                s if self.hash_at(s as usize) == Some(h) => return Some(s as usize),
+                _ => {}
+            }
+        })
+    }
+
+    /// The slot of a pure key equal to `key` (whose pure hash is `h`).
+    fn find_hashed(&self, h: u64, key: &Value) -> Option<usize> {
+        self.same_hash(h)
+            .find(|&s| self.slots[s].as_ref().is_some_and(|e| pure_eq(&e.key, key)))
+    }
+
     /// The slots that may hold `key`, in insertion order: those with the same pure hash
     /// plus every opaque key (or every slot, for an opaque `key`).
     pub fn candidates(&self, key: &Value) -> Vec<usize> {
@@ -191,15 +273,9 @@ impl Dict {
                 .filter(|&i| self.slots[i].is_some())
                 .collect();
         };
-        let mut out: Vec<usize> = self
-            .index
-            .get(&h)
-            .map(|b| b.slots().to_vec())
-            .unwrap_or_default();
-        if !self.opaque.is_empty() {
-            out.extend(self.opaque.iter().copied());
-            out.sort_unstable();
-        }
+        let mut out: Vec<usize> = self.same_hash(h).collect();
+        out.extend(self.opaque.iter().copied());
+        out.sort_unstable();
         out
     }
 
@@ -210,46 +286,81 @@ impl Dict {
         if !self.opaque.is_empty() {
             return None;
         }
-        let found = self.index.get(&h).and_then(|b| {
-            b.slots()
-                .iter()
-                .copied()
-                .find(|&s| self.slots[s].as_ref().is_some_and(|(k, _)| pure_eq(k, key)))
-        });
-        Some(found.ok_or(()))
+        Some(self.find_hashed(h, key).ok_or(()))
     }
 
     pub fn entry_at(&self, slot: usize) -> Option<(&Value, &Value)> {
         self.slots
             .get(slot)
             .and_then(|e| e.as_ref())
-            .map(|(k, v)| (k, v))
+            .map(|e| (&e.key, &e.value))
     }
 
     /// Replace the value of an existing entry.
     pub fn set_value_at(&mut self, slot: usize, value: Value) {
         if let Some(Some(e)) = self.slots.get_mut(slot) {
-            e.1 = value;
+            e.value = value;
         }
+    }
+
+    /// Make room in the index for one more entry: past two thirds full (entries and
+    /// deletion marks), rebuild it from the stored hashes at three times the pure entries.
+    fn reserve_one(&mut self) {
+        if (self.used + 1) * 3 <= self.index.len() * 2 {
+            return;
+        }
+        let pure = self.live - self.opaque.len();
+        let len = ((pure + 1) * 3).next_power_of_two().max(8);
+        // bounded: a few words for each entry the dict already holds.
+        self.index = vec![EMPTY; len];
+        self.used = 0;
+        let mut opaque = self.opaque.iter().peekable();
+        for (slot, e) in self.slots.iter().enumerate() {
+            if opaque.next_if_eq(&&slot).is_some() {
+                continue;
+            }
+            if let Some(Entry { hash, .. }) = e {
+                let mut probe = Probe::new(*hash, len);
+                while self.index[probe.pos] != EMPTY {
+                    probe.next();
+                }
+                self.index[probe.pos] = slot as u32;
+                self.used += 1;
+            }
+        }
+    }
+
+    /// Index `slot` under hash `h`, whose key the caller knows is absent (room reserved).
+    fn index_new(&mut self, h: u64, slot: usize) {
+        let mut probe = Probe::new(h, self.index.len());
+        loop {
+            match self.index[probe.pos] {
+                EMPTY => {
+                    self.used += 1;
+                    break;
+                }
+                DELETED => break,
+                _ => probe.next(),
+            }
+        }
+        self.index[probe.pos] = slot as u32;
     }
 
     /// Append an entry whose key the caller knows is absent.
     pub fn push(&mut self, key: Value, value: Value) {
         let slot = self.slots.len();
-        match pure_hash(&key) {
-            Some(h) => match self.index.get_mut(&h) {
-                None => {
-                    self.index.insert(h, Bucket::One(slot));
-                }
-                Some(Bucket::One(s)) => {
-                    let first = *s;
-                    self.index.insert(h, Bucket::Many(vec![first, slot]));
-                }
-                Some(Bucket::Many(v)) => v.push(slot),
-            },
-            None => self.opaque.push(slot),
-        }
-        self.slots.push(Some((key, value)));
+        let hash = match pure_hash(&key) {
+            Some(h) => {
+                self.reserve_one();
+                self.index_new(h, slot);
+                h
+            }
+            None => {
+                self.opaque.push(slot);
+                0
+            }
+        };
+        self.slots.push(Some(Entry { hash, key, value }));
         self.live += 1;
     }
 
@@ -269,64 +380,72 @@ impl Dict {
         let Some(h) = pure_hash(&key) else {
             return Err((key, value));
         };
+        self.reserve_one();
         let slot = self.slots.len();
-        match self.index.entry(h) {
-            Entry::Vacant(e) => {
-                e.insert(Bucket::One(slot));
-            }
-            Entry::Occupied(mut e) => {
-                let slots = &mut self.slots;
-                let found = e
-                    .get()
-                    .slots()
-                    .iter()
-                    .copied()
-                    .find(|&s| slots[s].as_ref().is_some_and(|(k, _)| pure_eq(k, &key)));
-                if let Some(s) = found {
-                    if replace {
-                        if let Some(entry) = &mut slots[s] {
-                            entry.1 = value;
+        let mut probe = Probe::new(h, self.index.len());
+        let mut free = None;
+        loop {
+            match self.index[probe.pos] {
+                EMPTY => break,
+                DELETED => {
+                    free.get_or_insert(probe.pos);
+                }
+                s => {
+                    if let Some(e) = &mut self.slots[s as usize] {
+                        if e.hash == h && pure_eq(&e.key, &key) {
+                            if replace {
+                                e.value = value;
+                            }
+                            return Ok(());
                         }
                     }
-                    return Ok(());
-                }
-                match e.get_mut() {
-                    Bucket::One(first) => {
-                        let first = *first;
-                        e.insert(Bucket::Many(vec![first, slot]));
-                    }
-                    Bucket::Many(v) => v.push(slot),
                 }
             }
+            probe.next();
         }
-        self.slots.push(Some((key, value)));
+        let pos = match free {
+            Some(p) => p,
+            None => {
+                self.used += 1;
+                probe.pos
+            }
+        };
+        self.index[pos] = slot as u32;
+        self.slots.push(Some(Entry {
+            hash: h,
+            key,
+            value,
+        }));
         self.live += 1;
         Ok(())
     }
 
     /// Remove the entry in `slot`, keeping the order of the others.
     pub fn remove_at(&mut self, slot: usize) -> Option<(Value, Value)> {
-        let (k, v) = self.slots.get_mut(slot)?.take()?;
+        let e = self.slots.get_mut(slot)?.take()?;
         self.live -= 1;
-        match pure_hash(&k) {
-            Some(h) => {
-                let empty = match self.index.get_mut(&h) {
-                    Some(Bucket::Many(list)) => {
-                        list.retain(|&s| s != slot);
-                        list.is_empty()
+        match self.opaque.binary_search(&slot) {
+            Ok(at) => {
+                self.opaque.remove(at);
+            }
+            Err(_) => {
+                let mut probe = Probe::new(e.hash, self.index.len());
+                for _ in 0..self.index.len() {
+                    match self.index[probe.pos] {
+                        EMPTY => break,
+                        s if s as usize == slot => {
+                            self.index[probe.pos] = DELETED;
+                            break;
+                        }
+                        _ => probe.next(),
                     }
-                    _ => true,
-                };
-                if empty {
-                    self.index.remove(&h);
                 }
             }
-            None => self.opaque.retain(|&s| s != slot),
         }
         if self.slots.len() > 16 && self.live * 2 < self.slots.len() {
             self.compact();
         }
-        Some((k, v))
+        Some((e.key, e.value))
     }
 
     /// The first entry, removed (`set.pop`).
@@ -345,20 +464,33 @@ impl Dict {
         *self = Dict::default();
     }
 
-    /// Drop the holes left by deletions and rebuild the index.
+    /// Drop the holes left by deletions and rebuild the index (from the stored hashes).
     fn compact(&mut self) {
         let slots = std::mem::take(&mut self.slots);
-        *self = Dict::default();
-        for (k, v) in slots.into_iter().flatten() {
-            self.push(k, v);
+        let mut opaque = std::mem::take(&mut self.opaque).into_iter().peekable();
+        for (slot, e) in slots.into_iter().enumerate() {
+            let is_opaque = opaque.next_if_eq(&slot).is_some();
+            if let Some(e) = e {
+                if is_opaque {
+                    self.opaque.push(self.slots.len());
+                }
+                self.slots.push(Some(e));
+            }
         }
+        self.index = Vec::new();
+        self.used = 0;
+        self.reserve_one();
     }
 
     /// Take every entry out, leaving the dict empty (for non-recursive drops).
     pub fn take_entries(&mut self) -> Vec<(Value, Value)> {
         let slots = std::mem::take(&mut self.slots);
         self.clear();
-        slots.into_iter().flatten().collect()
+        slots
+            .into_iter()
+            .flatten()
+            .map(|e| (e.key, e.value))
+            .collect()
     }
 
     pub fn get_str(&self, key: &str) -> Option<&Value> {
@@ -381,13 +513,9 @@ impl Dict {
     /// Insert or replace an entry whose key has a pure hash (native code's keys: strings,
     /// numbers, tuples of them); other keys are appended.
     pub fn insert_pure(&mut self, key: Value, value: Value) {
-        let slot = match self.find_pure(&key) {
-            Some(Ok(slot)) => Some(slot),
-            Some(Err(())) => None,
-            None => self.candidates(&key).into_iter().find(|&s| {
-                self.entry_at(s)
-                    .is_some_and(|(k, _)| pure_hash(k).is_some() && pure_eq(k, &key))
-            }),
+        let slot = match pure_hash(&key) {
+            Some(h) => self.find_hashed(h, &key),
+            None => None,
         };
         match slot {
             Some(s) => self.set_value_at(s, value),

@@ -720,6 +720,115 @@ def handlers():
     return r
 print(handlers())
 """),
+    ("fn_dict_table", """
+def table():
+    d = {}
+    for i in range(-50, 3000):
+        d[i] = i * 2
+    for i in range(0, 3000, 3):
+        del d[i]
+    for i in range(0, 60, 3):
+        d[i] = 'back'
+    d[1.0] = 'one'
+    d[True] = 'true'
+    d[-1] = 'm1'
+    d[-2] = 'm2'
+    d[2**62] = 'big'
+    d[2**64] = 'huge'
+    d[float(2**64)] = 'huge-f'
+    keys = list(d)
+    print(len(d), keys[:5], keys[-25:], d[1], type(keys[keys.index(1)]).__name__)
+    print(hash(-1), hash(-2), d[-1], d[-2], -1.0 in d, 2.0**62 in d, d[2**64])
+    print(d.popitem(), d.popitem(), len(d), sum(k for k in d if isinstance(k, int)))
+    e = {(1, 'a'): 1, (1.0, 'a'): 2, 'x': 3, b'x': 4, None: 5, 0.5: 6, 1 + 0j: 7, (): 8}
+    print(e)
+    s = {}
+    for w in ['b', 'a', 'b', 'c', 'a']:
+        s[w] = s.get(w, 0) + 1
+    print(s, list(s.items()))
+table()
+"""),
+    ("fn_dict_user_keys", """
+calls = []
+class K:
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        calls.append(('hash', self.v))
+        return hash(self.v)
+    def __eq__(self, other):
+        calls.append(('eq', self.v))
+        return isinstance(other, K) and self.v == other.v
+class Shifty:
+    def __hash__(self):
+        return 1
+    def __eq__(self, other):
+        d.clear()
+        return False
+def run():
+    d = {}
+    d[K(1)] = 'a'
+    d[K(1)] = 'b'
+    d[1] = 'int'
+    for i in range(20):
+        d[i] = i
+    print(len(d), d[K(1)], d[1])
+    try:
+        d[[1]] = 2
+    except TypeError as e:
+        print('TypeError', e)
+    try:
+        for k in d:
+            d[k, 1] = 0
+    except RuntimeError as e:
+        print('RuntimeError', e)
+    return ('eq', 1) in calls
+print(run())
+d = {}
+d[Shifty()] = 1
+d[Shifty()] = 2
+print(len(d))
+"""),
+    ("fn_set_table", """
+def sets():
+    t = set()
+    for i in range(-20, 2000):
+        t.add(i)
+    for i in range(0, 2000, 2):
+        t.discard(i)
+    t.add(1.0)
+    t.add(True)
+    t.add(-1)
+    t.add(-2)
+    t.add('s')
+    t.add((1, 2))
+    print(len(t), sorted(x for x in t if isinstance(x, int))[:8], type(next(x for x in t if x == 1)).__name__)
+    print(1.0 in t, 2 in t, 3 in t, -2 in t, (1.0, 2) in t, 's' in t)
+    try:
+        t.add({})
+    except TypeError as e:
+        print(e)
+    u = {1, 2, 3}
+    try:
+        for x in u:
+            u.add(x + 10)
+    except RuntimeError as e:
+        print(e)
+sets()
+"""),
+    ("fn_fstring_numbers", """
+def fs():
+    out = []
+    for x in [0.125, 0.375, 2.5, 1.5, 0.5, -2.5, 4503599627370495.5, 0.005, -0.0, -1e-10, 1e20, 123.456, -7.005, float('nan'), float('-inf'), 1e300]:
+        out.append(f'{x:.2f}|{x:.0f}|{x:.10f}|{x}')
+    for i in [0, -1, 7, 2**62, -2**63, True, 2**70]:
+        out.append(f'{i} {i:.2f} {i * 0.5:.2f}')
+    s = 'txt'
+    out.append(f'{s}{s!r}{None}{1.5}')
+    return out
+for line in fs():
+    print(line)
+"""),
     ("module_loops_and_fstrings", """
 total = 0
 for i in range(10):
