@@ -67,7 +67,7 @@ impl Counter {
                 }
                 None => {
                     for item in rt.iterate(v)? {
-                        check_hashable(&item)?;
+                        check_hashable(rt, &item)?;
                         let cur = self.get(rt, &item)?;
                         let n = ops::binary(rt, op, &cur, &Value::Int(1))?;
                         dict_store(rt, &self.d, item, n)?;
@@ -293,7 +293,7 @@ impl Object for Counter {
     }
     fn del_item(&self, key: &Value, rt: &mut Runtime) -> PyResult<()> {
         // Counter ignores deleting a missing element.
-        check_hashable(key)?;
+        check_hashable(rt, key)?;
         dict_remove(rt, &self.d, key)?;
         Ok(())
     }

@@ -85,7 +85,7 @@ pub(crate) fn fill(
 }
 
 pub(crate) fn get_key(rt: &mut Runtime, d: &Shared, key: &Value) -> PyResult<Option<Value>> {
-    check_hashable(key)?;
+    check_hashable(rt, key)?;
     dict_lookup(rt, d, key)
 }
 
@@ -94,7 +94,7 @@ pub(crate) fn key_error(rt: &mut Runtime, key: &Value) -> PyResult<PyErr> {
 }
 
 pub(crate) fn del_key(rt: &mut Runtime, d: &Shared, key: &Value) -> PyResult<()> {
-    check_hashable(key)?;
+    check_hashable(rt, key)?;
     match dict_remove(rt, d, key)? {
         Some(_) => Ok(()),
         None => Err(key_error(rt, key)?),
@@ -337,7 +337,7 @@ impl Object for OrderedDict {
                     let key = key.ok_or_else(|| {
                         PyErr::type_error("move_to_end() missing required argument 'key' (pos 1)")
                     })?;
-                    check_hashable(&key)?;
+                    check_hashable(rt, &key)?;
                     let Some(v) = dict_remove(rt, &this.d, &key)? else {
                         return Err(key_error(rt, &key)?);
                     };

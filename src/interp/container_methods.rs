@@ -237,7 +237,7 @@ static DICT_METHODS: [MethodSpec<DictRef>; 11] = [
         "Return the value for key if key is in the dictionary, else default.",
         |d, rt, b| {
             let key = b.value(0);
-            ops::check_hashable(&key)?;
+            ops::check_hashable(rt, &key)?;
             Ok(ops::dict_lookup(rt, d, &key)?.unwrap_or_else(|| b.value(1)))
         },
     ),
@@ -266,7 +266,7 @@ static DICT_METHODS: [MethodSpec<DictRef>; 11] = [
         "Remove the key and return its value; without the key, return default if given, else raise KeyError.",
         |d, rt, b| {
             let key = b.value(0);
-            ops::check_hashable(&key)?;
+            ops::check_hashable(rt, &key)?;
             if let Some(v) = crate::interp::subscript::dict_remove(rt, d, &key)? {
                 return Ok(v);
             }
@@ -293,7 +293,7 @@ static DICT_METHODS: [MethodSpec<DictRef>; 11] = [
         "Insert key with a value of default if key is not in the dictionary.\n\nReturn the value for key if key is in the dictionary, else default.",
         |d, rt, b| {
             let key = b.value(0);
-            ops::check_hashable(&key)?;
+            ops::check_hashable(rt, &key)?;
             if let Some(v) = ops::dict_lookup(rt, d, &key)? {
                 return Ok(v);
             }

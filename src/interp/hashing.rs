@@ -108,6 +108,22 @@ fn numeric_hash_at(v: &Value, depth: usize) -> Option<i64> {
         Value::BigInt(b) => crate::py::bigint::hash(b),
         Value::Float(f) => hash_float(*f),
         Value::Complex(re, im) => crate::interp::complex::hash(*re, *im),
+        // NumPy scalars hash as the Python numbers they equal (`hash(np.float32(1.5)) ==
+        // hash(1.5)`), so they find the same dict entries.
+        Value::Scalar(s) => {
+            let d = s.dtype();
+            if d.is_complex() {
+                let (re, im) = s.as_c128();
+                crate::interp::complex::hash(re, im)
+            } else if d.is_float() {
+                hash_float(s.as_f64())
+            } else if let crate::arrays::dtype::Scalar::U64(u) = s {
+                // Python's int hash is the value modulo 2**61 - 1.
+                (*u % ((1u64 << 61) - 1)) as i64
+            } else {
+                hash_int(s.as_i64())
+            }
+        }
         Value::Tuple(items) if depth < HASH_DEPTH => {
             let hs: Option<Vec<i64>> = items
                 .iter()

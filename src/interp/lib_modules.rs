@@ -311,7 +311,7 @@ impl Object for LruCache {
             key.extend(types);
         }
         for k in &key {
-            check_hashable(k)?;
+            check_hashable(rt, k)?;
         }
         // CPython's key for one int or str argument is the argument itself, so f(1) and
         // f(1.0) are cached apart even untyped (1 != (1.0,)).

@@ -469,7 +469,7 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
             ))),
         },
         Value::Dict(d) => {
-            check_hashable(x)?;
+            check_hashable(rt, x)?;
             Ok(crate::interp::subscript::dict_find(rt, d, x)?.is_some())
         }
         Value::Set(s) => crate::interp::sets::contains(rt, s, x),

@@ -296,8 +296,15 @@ pub fn format_value(rt: &mut Runtime, v: &Value, spec: &str) -> PyResult<String>
             };
             format!("{}{}j", p(*re, spec_parsed.sign), p(*im, Some('+')))
         }
+        // A precision cuts a string to that many characters (`f'{s:.2}'`).
+        Some('s') | None if matches!(v, Value::Str(_)) => {
+            let s = to_str(rt, v)?;
+            match spec_parsed.precision {
+                Some(p) => s.chars().take(p).collect(),
+                None => s,
+            }
+        }
         Some('s') => to_str(rt, v)?,
-        None if matches!(v, Value::Str(_)) => to_str(rt, v)?,
         ty => {
             let is_int = matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_))
                 || matches!(v, Value::Scalar(s) if !s.dtype().is_float());

@@ -27,7 +27,7 @@ pub fn from_items(rt: &mut Runtime, items: Vec<Value>) -> PyResult<Value> {
 
 /// `s.add(v)`.
 pub fn add(rt: &mut Runtime, s: &RefCell<Dict>, v: Value) -> PyResult<()> {
-    ops::check_hashable(&v)?;
+    ops::check_hashable(rt, &v)?;
     let Err((v, _)) = s.borrow_mut().upsert_pure(v, Value::None, false) else {
         return Ok(());
     };
@@ -39,7 +39,7 @@ pub fn add(rt: &mut Runtime, s: &RefCell<Dict>, v: Value) -> PyResult<()> {
 
 /// `v in s`.
 pub fn contains(rt: &mut Runtime, s: &RefCell<Dict>, v: &Value) -> PyResult<bool> {
-    ops::check_hashable(v)?;
+    ops::check_hashable(rt, v)?;
     Ok(dict_find(rt, s, v)?.is_some())
 }
 
@@ -230,7 +230,7 @@ static SET_METHODS: [MethodSpec<SetCell>; 14] = [
     }),
     MethodSpec::new("remove", "object, /", "Remove an element from a set; it must be a member.\n\nIf the element is not a member, raise a KeyError.", |s, rt, b| {
         let v = b.value(0);
-        ops::check_hashable(&v)?;
+        ops::check_hashable(rt, &v)?;
         match dict_remove(rt, s, &v)? {
             Some(_) => Ok(Value::None),
             None => Err(PyErr::key_error(crate::interp::repr::repr(rt, &v)?)),

@@ -52,7 +52,7 @@ pub fn dict_lookup(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult
 
 /// `d[key] = value` on a shared dict.
 pub fn dict_store(rt: &mut Runtime, d: &RefCell<Dict>, key: Value, value: Value) -> PyResult<()> {
-    check_hashable(&key)?;
+    check_hashable(rt, &key)?;
     let Err((key, value)) = d.borrow_mut().upsert_pure(key, value, true) else {
         return Ok(());
     };
@@ -74,23 +74,24 @@ pub fn dict_get(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<Valu
     Ok(slot.and_then(|s| d.entry_at(s).map(|(_, v)| v.clone())))
 }
 
-pub fn check_hashable(key: &Value) -> PyResult<()> {
+pub fn check_hashable(rt: &mut Runtime, key: &Value) -> PyResult<()> {
     match key {
         Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Array(_) => Err(
             PyErr::type_error(format!("unhashable type: '{}'", key.type_name())),
         ),
+        // A class's own `__hash__` runs once per dict or set operation, as in CPython, so
+        // its exceptions and side effects are seen; the table itself compares such keys
+        // with `__eq__`.
         Value::Object(_) => match crate::interp::classes::as_instance(key) {
-            Some(i) if matches!(i.class.find("__hash__"), Some(Value::None)) => Err(
-                PyErr::type_error(format!("unhashable type: '{}'", i.class.name)),
-            ),
-            _ => Ok(()),
+            Some(i) => crate::interp::classes::hash_instance(rt, &i).map(drop),
+            None => Ok(()),
         },
         _ => Ok(()),
     }
 }
 
 pub fn dict_set(rt: &mut Runtime, d: &mut Dict, key: Value, value: Value) -> PyResult<()> {
-    check_hashable(&key)?;
+    check_hashable(rt, &key)?;
     let Err((key, value)) = d.upsert_pure(key, value, true) else {
         return Ok(());
     };
@@ -157,7 +158,7 @@ pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Va
             Ok(Value::str(&chars[i].to_string()))
         }
         (Value::Dict(d), k) => {
-            check_hashable(k)?;
+            check_hashable(rt, k)?;
             match dict_lookup(rt, d, k)? {
                 Some(v) => Ok(v),
                 None => Err(PyErr::key_error(repr(rt, k)?)),

@@ -567,6 +567,32 @@ print(t.splitlines(), t.splitlines(True), ''.splitlines(True), 'x\n'.splitlines(
 # Point 1: function bodies and %timeit statements run compiled (interp/slots*.rs); each
 # cell pins a rule of CPython's scoping or evaluation order that compiling must keep.
 FUNCTION_BODIES = [
+    ("fn_user_hash_and_str_precision", """
+class K:
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        print('hash', self.v)
+        return hash(self.v)
+    def __eq__(self, o):
+        return isinstance(o, K) and o.v == self.v
+class Bad:
+    def __hash__(self):
+        raise ValueError('no hash')
+def f():
+    d = {K(1): 'a'}
+    print(d[K(1)], K(1) in d, len({K(2), K(2)}))
+    for make in (lambda: {Bad(): 1}, lambda: set().add(Bad()), lambda: hash(Bad()), lambda: {}.get(Bad())):
+        try:
+            make()
+        except ValueError as e:
+            print('ValueError', e)
+    s = 'txt'
+    print(f'{s:.2}', f'{s:>5.1}', format('hello', '.3'), '{:.2}'.format('xyz'), f'{s:.0}|')
+f()
+import numpy as np
+print(hash(np.float32(1.5)) == hash(1.5), hash(np.int64(-7)) == -7, hash(np.float64(0.1)) == hash(0.1), hash(np.uint64(2**63)) == hash(2**63), hash(np.bool_(True)), hash(np.complex64(1+2j)) == hash(1+2j))
+"""),
     ("fn_unbound_and_deleted_locals", """
 def reads_first(flag):
     if flag:
