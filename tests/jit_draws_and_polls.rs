@@ -217,3 +217,37 @@ fn an_interrupt_ends_a_flat_grid_stride_loop() {
     setter.join().unwrap();
     assert_eq!(err.ename(), "KeyboardInterrupt");
 }
+
+#[test]
+fn an_interrupt_ends_a_kernel_run_in_any_order() {
+    // Threads that cannot see one another run strip by strip, row by row
+    // (src/kernel/jit/order.rs); every thread here loops until the launch is cancelled.
+    let k = kernel(
+        "def spin2(a, out):\n    x, y = cuda.grid(2)\n    i = 0\n    while i >= 0:\n        i += 1\n    out[x, y] = a[x, y] + i\n",
+        &[arr1(DType::I64, 2), arr1(DType::I64, 2)],
+    );
+    let code = nbcuda::kernel::jit::code_for(&k.ir).expect("compiled");
+    assert_eq!(code.any_order_axis(), Some(1));
+    let a = array_of(&[32, 32], DType::I64, &[0.0; 1024]);
+    let out = array_of(&[32, 32], DType::I64, &[0.0; 1024]);
+    let flag = Arc::new(AtomicBool::new(false));
+    let f2 = flag.clone();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        f2.store(true, Ordering::SeqCst);
+    });
+    let cfg2 = LaunchConfig {
+        grid: [2, 2, 1],
+        block: [16, 16, 1],
+        dynamic_shared_bytes: 0,
+    };
+    let err = nbcuda::kernel::execute_on_cpu_cancellable(
+        &k,
+        &cfg2,
+        &[arg(&a), arg(&out)],
+        Cancel::Interrupt(flag),
+    )
+    .unwrap_err();
+    setter.join().unwrap();
+    assert_eq!(err.ename(), "KeyboardInterrupt");
+}

@@ -37,7 +37,7 @@ use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::affine::{self, Affine, Form};
 use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lockstep::{self, Lockstep};
-use crate::kernel::jit::lower::{flags, ArrVals, Lower, Row, Unsupported, POLL_EVERY};
+use crate::kernel::jit::lower::{flags, ArrVals, Lower, Row, Unsupported};
 use crate::kernel::jit::private;
 
 /// A grid-stride loop that may run flat: the lockstep shape, the loop's bound and step
@@ -437,19 +437,9 @@ impl<M: Module> Lower<'_, '_, M> {
         self.b.switch_to_block(round_next);
         let (iv, l) = (self.b.use_var(i), self.b.use_var(lo));
         let ran = self.b.ins().isub(iv, l);
-        let left = self.b.use_var(self.budget);
-        let left = self.b.ins().isub(left, ran);
-        self.b.def_var(self.budget, left);
         let next = self.b.ins().iadd(l, step);
         self.b.def_var(lo, next);
-        let spent = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, left, 0);
-        let poll = self.b.create_block();
-        self.b.ins().brif(spent, poll, &[], round_go, &[]);
-        self.b.switch_to_block(poll);
-        self.b.set_cold_block(poll);
-        let pe = self.b.ins().iconst(I64, POLL_EVERY);
-        self.b.def_var(self.budget, pe);
-        self.poll_to(round_go)?;
+        self.spend(ran, round_go)?;
 
         self.b.switch_to_block(round_go);
         let l = self.b.use_var(lo);

@@ -340,7 +340,16 @@ impl<M: Module> Lower<'_, '_, M> {
             let v = self.b.use_var(vars[k]);
             let v = self.b.ins().iadd_imm_s(v, 1);
             self.b.def_var(vars[k], v);
-            self.b.ins().jump(heads[k], &[]);
+            if k == 1 {
+                // A row ran: count its threads and poll when the budget is spent, so an
+                // interrupt ends a strip between rows (its loop has no back-edge poll).
+                let (l, h) = (self.b.use_var(lo), self.b.use_var(g_end));
+                let l = self.b.ins().imul(l, self.bdim[i]);
+                let ran = self.b.ins().isub(h, l);
+                self.spend(ran, heads[k])?;
+            } else {
+                self.b.ins().jump(heads[k], &[]);
+            }
         }
         self.b.switch_to_block(body);
         self.next_thread = nexts[2];

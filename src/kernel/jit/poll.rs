@@ -70,6 +70,23 @@ impl<M: Module> Lower<'_, '_, M> {
         self.poll_to(head)
     }
 
+    /// Count `ran` iterations of a run against the budget, then go on to `go_on`, polling
+    /// first once the budget is spent: a run's inner loop then holds no poll at all (its
+    /// length is bounded by a chunk), and an interrupt still ends it within a run.
+    pub(super) fn spend(&mut self, ran: Value, go_on: Block) -> Result<(), Unsupported> {
+        let left = self.b.use_var(self.budget);
+        let left = self.b.ins().isub(left, ran);
+        self.b.def_var(self.budget, left);
+        let spent = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, left, 0);
+        let poll = self.b.create_block();
+        self.b.ins().brif(spent, poll, &[], go_on, &[]);
+        self.b.switch_to_block(poll);
+        self.b.set_cold_block(poll);
+        let pe = self.b.ins().iconst(I64, POLL_EVERY);
+        self.b.def_var(self.budget, pe);
+        self.poll_to(go_on)
+    }
+
     /// Continue at `go_on` unless a flag says the launch must end; then record why
     /// (`nb_stop`) and leave through `fail`.
     pub(super) fn poll_to(&mut self, go_on: Block) -> Result<(), Unsupported> {
