@@ -546,3 +546,62 @@ fn grid_stride_loops_whose_threads_see_each_other_are_not_flat() {
         }
     }
 }
+
+#[test]
+fn counted_loops_checked_once_give_the_interpreters_bytes_and_first_fault() {
+    // src/kernel/jit/counted.rs: a window `a[i + j + off]` for j in range(w), proven for
+    // the whole loop before it starts. In range; past the end at the last thread's last
+    // elements (the fault the interpreter reports first: same thread, index and text); a
+    // negative start that wraps (the proof fails, the checked copy wraps it once). Each
+    // fault here is one thread's alone: where several threads fault at different
+    // iterations the interpreter (lane by lane) and native code (thread by thread) name
+    // different first threads, with or without this proof.
+    let k = native(
+        "def win(a, out, w, off):\n    i = cuda.grid(1)\n    if i < out.size:\n        s = 0.0\n        for j in range(w):\n            s += a[i + j + off]\n        out[i] = s\n",
+        &[
+            arr1(DType::F64, 1),
+            arr1(DType::F64, 1),
+            Ty::Scalar(DType::I64),
+            Ty::Scalar(DType::I64),
+        ],
+    );
+    let v = [c(&[100]), c(&[90])];
+    let sc = |w: i64, off: i64| [Scalar::I64(w), Scalar::I64(off)];
+    for (w, off) in [(10, 0), (0, 500), (3, 7), (3, -2), (11, -1)] {
+        same(&k, cfg(3, 32), &v, &sc(w, off), DType::F64).unwrap();
+    }
+    for (w, off) in [(12, 0), (2, 10), (1, -101)] {
+        fails(&k, cfg(3, 32), &v, &sc(w, off), DType::F64);
+    }
+    // A while loop stepping its counter at the end of its body (as `@cuda.reduce`'s
+    // partial pass does), with parts added one after another.
+    let k = native(
+        "def rows(a, out, n, q):\n    i = cuda.grid(1)\n    if i < out.size:\n        base = i * n\n        j = base\n        s = 0.0\n        while j < base + n:\n            here = j + q\n            s += a[j] * 2 + a[here] + a[here + q]\n            j += 1\n        out[i] = s\n",
+        &[
+            arr1(DType::F32, 1),
+            arr1(DType::F32, 1),
+            Ty::Scalar(DType::I64),
+            Ty::Scalar(DType::I64),
+        ],
+    );
+    let v = [c(&[200]), c(&[40])];
+    same(&k, cfg(2, 32), &v, &sc(4, 20), DType::F32).unwrap();
+    same(&k, cfg(2, 32), &v, &sc(4, 0), DType::F32).unwrap();
+    fails(&k, cfg(2, 32), &v, &sc(4, 21), DType::F32);
+    fails(&k, cfg(2, 32), &v, &sc(5, 1), DType::F32);
+    // A shared tile read along k in range(m) between barriers: in range, and one step
+    // past the tile (the interpreter's IndexError, block and thread).
+    let k = native(
+        "def tile(a, out, m):\n    t = cuda.shared.array(shape=(8, 8), dtype=np.float32)\n    tx = cuda.threadIdx.x\n    ty = cuda.threadIdx.y\n    x, y = cuda.grid(2)\n    t[tx, ty] = a[x, y]\n    cuda.syncthreads()\n    s = np.float32(0.)\n    for k in range(m):\n        s += t[tx, k] * t[k, ty]\n    cuda.syncthreads()\n    out[x, y] = s\n",
+        &[
+            arr1(DType::F32, 2),
+            arr1(DType::F32, 2),
+            Ty::Scalar(DType::I64),
+        ],
+    );
+    let v = [c(&[16, 16]), c(&[16, 16])];
+    for m in [8, 5, 0] {
+        same(&k, cfg2((2, 2), (8, 8)), &v, &[Scalar::I64(m)], DType::F32).unwrap();
+    }
+    fails(&k, cfg2((2, 2), (8, 8)), &v, &[Scalar::I64(9)], DType::F32);
+}

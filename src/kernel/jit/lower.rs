@@ -575,26 +575,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                     self.b.ins().jump(join, &[]);
                     self.b.switch_to_block(join);
                 }
-                Stmt::Loop { id, body, latch } => {
-                    let (head, latch_b, exit) = (
-                        self.b.create_block(),
-                        self.b.create_block(),
-                        self.b.create_block(),
-                    );
-                    // The loop may redefine any index before it comes round again.
-                    self.checked.clear();
-                    self.b.ins().jump(head, &[]);
-                    self.b.switch_to_block(head);
-                    self.loops.push((*id, exit, latch_b));
-                    self.stmts(body)?;
-                    self.loops.pop();
-                    self.b.ins().jump(latch_b, &[]);
-                    self.b.switch_to_block(latch_b);
-                    self.stmts(latch)?;
-                    self.back_edge(head)?;
-                    self.checked.clear();
-                    self.b.switch_to_block(exit);
-                }
+                Stmt::Loop { id, body, latch } => self.lower_loop(*id, body, latch)?,
                 Stmt::Break(id) | Stmt::Continue(id) => {
                     let target = self.loops.iter().rev().find(|(l, _, _)| l == id);
                     let to = match (target, s) {
