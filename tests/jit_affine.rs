@@ -549,15 +549,12 @@ fn grid_stride_loops_whose_threads_see_each_other_are_not_flat() {
 
 #[test]
 fn counted_loops_checked_once_give_the_interpreters_bytes_and_first_fault() {
-    // src/kernel/jit/counted.rs: a window `a[i + j + off]` for j in range(w), proven for
-    // the whole loop before it starts. In range; past the end at the last thread's last
-    // elements (the fault the interpreter reports first: same thread, index and text); a
-    // negative start that wraps (the proof fails, the checked copy wraps it once). Each
-    // fault here is one thread's alone: where several threads fault at different
-    // iterations the interpreter (lane by lane) and native code (thread by thread) name
-    // different first threads, with or without this proof.
+    // src/kernel/jit/counted.rs: a window `t[j + off]` of a local array for j in range(w),
+    // proven for the whole loop before it starts. In range; past the end (every thread at
+    // its 17th step: the interpreter's first fault, thread and text); negative starts that
+    // wrap (the proof fails, the checked copy wraps them once); no steps at all.
     let k = native(
-        "def win(a, out, w, off):\n    i = cuda.grid(1)\n    if i < out.size:\n        s = 0.0\n        for j in range(w):\n            s += a[i + j + off]\n        out[i] = s\n",
+        "def win(a, out, w, off):\n    i = cuda.grid(1)\n    t = cuda.local.array(16, dtype=np.float64)\n    for k in range(16):\n        t[k] = a[(i + k) % a.size]\n    if i < out.size:\n        s = 0.0\n        for j in range(w):\n            s += t[j + off]\n        out[i] = s\n",
         &[
             arr1(DType::F64, 1),
             arr1(DType::F64, 1),
@@ -567,16 +564,16 @@ fn counted_loops_checked_once_give_the_interpreters_bytes_and_first_fault() {
     );
     let v = [c(&[100]), c(&[90])];
     let sc = |w: i64, off: i64| [Scalar::I64(w), Scalar::I64(off)];
-    for (w, off) in [(10, 0), (0, 500), (3, 7), (3, -2), (11, -1)] {
+    for (w, off) in [(16, 0), (0, 500), (3, 13), (3, -2), (11, -1)] {
         same(&k, cfg(3, 32), &v, &sc(w, off), DType::F64).unwrap();
     }
-    for (w, off) in [(12, 0), (2, 10), (1, -101)] {
+    for (w, off) in [(17, 0), (2, 15), (1, -17)] {
         fails(&k, cfg(3, 32), &v, &sc(w, off), DType::F64);
     }
     // A while loop stepping its counter at the end of its body (as `@cuda.reduce`'s
     // partial pass does), with parts added one after another.
     let k = native(
-        "def rows(a, out, n, q):\n    i = cuda.grid(1)\n    if i < out.size:\n        base = i * n\n        j = base\n        s = 0.0\n        while j < base + n:\n            here = j + q\n            s += a[j] * 2 + a[here] + a[here + q]\n            j += 1\n        out[i] = s\n",
+        "def rows(a, out, n, q):\n    i = cuda.grid(1)\n    t = cuda.local.array(32, dtype=np.float32)\n    for k in range(32):\n        t[k] = a[(i + k) % a.size]\n    if i < out.size:\n        j = 0\n        s = 0.0\n        while j < n:\n            here = j + q\n            s += t[j] * 2 + t[here] + t[here + q]\n            j += 1\n        out[i] = s\n",
         &[
             arr1(DType::F32, 1),
             arr1(DType::F32, 1),
@@ -585,10 +582,12 @@ fn counted_loops_checked_once_give_the_interpreters_bytes_and_first_fault() {
         ],
     );
     let v = [c(&[200]), c(&[40])];
-    same(&k, cfg(2, 32), &v, &sc(4, 20), DType::F32).unwrap();
-    same(&k, cfg(2, 32), &v, &sc(4, 0), DType::F32).unwrap();
-    fails(&k, cfg(2, 32), &v, &sc(4, 21), DType::F32);
-    fails(&k, cfg(2, 32), &v, &sc(5, 1), DType::F32);
+    let sc = |n: i64, q: i64| [Scalar::I64(n), Scalar::I64(q)];
+    for (n, q) in [(4, 10), (8, 12), (4, -5), (0, 99)] {
+        same(&k, cfg(2, 32), &v, &sc(n, q), DType::F32).unwrap();
+    }
+    fails(&k, cfg(2, 32), &v, &sc(9, 12), DType::F32);
+    fails(&k, cfg(2, 32), &v, &sc(4, 15), DType::F32);
     // A shared tile read along k in range(m) between barriers: in range, and one step
     // past the tile (the interpreter's IndexError, block and thread).
     let k = native(
