@@ -147,20 +147,6 @@ macro_rules! complex_elem {
                 let (r, i) = cexp((br * l.0 - bi * l.1, br * l.1 + bi * l.0));
                 Self::from_c128(r, i)
             }
-            fn maxn(self, o: Self) -> Self {
-                if self.is_nan() || self >= o {
-                    self
-                } else {
-                    o
-                }
-            }
-            fn minn(self, o: Self) -> Self {
-                if self.is_nan() || self <= o {
-                    self
-                } else {
-                    o
-                }
-            }
             fn neg(self) -> Self {
                 Complex {
                     re: -self.re,

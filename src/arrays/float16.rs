@@ -68,20 +68,6 @@ impl ElemArith for f16 {
     fn pow(self, o: Self) -> Self {
         via2(self, o, f32::powf)
     }
-    fn maxn(self, o: Self) -> Self {
-        if self.is_nan() || self >= o {
-            self
-        } else {
-            o
-        }
-    }
-    fn minn(self, o: Self) -> Self {
-        if self.is_nan() || self <= o {
-            self
-        } else {
-            o
-        }
-    }
     fn neg(self) -> Self {
         -self
     }

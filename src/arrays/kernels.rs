@@ -19,8 +19,24 @@ pub trait ElemArith: Elem {
     fn floordiv(self, o: Self) -> Self;
     fn rem(self, o: Self) -> Self;
     fn pow(self, o: Self) -> Self;
-    fn maxn(self, o: Self) -> Self;
-    fn minn(self, o: Self) -> Self;
+    /// NumPy's `maximum`: a NaN on either side wins (the left one first).
+    #[inline(always)]
+    fn maxn(self, o: Self) -> Self {
+        if self.is_nan() || self >= o {
+            self
+        } else {
+            o
+        }
+    }
+    /// NumPy's `minimum`, NaN-propagating as `maxn`.
+    #[inline(always)]
+    fn minn(self, o: Self) -> Self {
+        if self.is_nan() || self <= o {
+            self
+        } else {
+            o
+        }
+    }
     fn neg(self) -> Self;
     fn abs(self) -> Self;
     fn sign(self) -> Self;
@@ -262,22 +278,6 @@ macro_rules! float_arith {
             }
             fn pow(self, o: Self) -> Self {
                 self.powf(o)
-            }
-            #[inline(always)]
-            fn maxn(self, o: Self) -> Self {
-                if self.is_nan() || self >= o {
-                    self
-                } else {
-                    o
-                }
-            }
-            #[inline(always)]
-            fn minn(self, o: Self) -> Self {
-                if self.is_nan() || self <= o {
-                    self
-                } else {
-                    o
-                }
             }
             #[inline(always)]
             fn neg(self) -> Self {
