@@ -15,6 +15,7 @@ use std::rc::Rc;
 use crate::interp::objects::ExceptionType;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Args, Module, Object, Value};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -322,12 +323,12 @@ pub fn module() -> Rc<Module> {
         "warnings",
         "Python's warning filters; warnings show on stderr.",
     );
-    m.func(
+    m.def(
+        Clinic,
         "warn",
-        "warn(message, category=None, stacklevel=1, source=None)",
+        "message, category=None, stacklevel=1, source=None",
         "Issue a warning, or maybe ignore it or raise an exception.",
-        |rt, a| {
-            let b = a.bind("warn", &["message", "category=", "stacklevel=", "source="])?;
+        |rt, b| {
             let message = b[0].clone().unwrap_or(Value::None);
             let is_warning = |rt: &mut Runtime, c: &Value| {
                 crate::interp::class_tools::is_subclass(rt, c, &warning_class())
@@ -354,22 +355,12 @@ pub fn module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "filterwarnings",
-        "filterwarnings(action, message='', category=Warning, module='', lineno=0, append=False)",
+        "action, message='', category=Warning, module='', lineno=0, append=False",
         "Insert an entry into the list of warnings filters (at the front by default).",
-        |rt, a| {
-            let b = a.bind(
-                "filterwarnings",
-                &[
-                    "action",
-                    "message=",
-                    "category=",
-                    "module=",
-                    "lineno=",
-                    "append=",
-                ],
-            )?;
+        |rt, b| {
             let action = Action::parse(b[0].as_ref().unwrap_or(&Value::None))?;
             let pattern = match &b[1] {
                 None => String::new(),
@@ -385,15 +376,12 @@ pub fn module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "simplefilter",
-        "simplefilter(action, category=Warning, lineno=0, append=False)",
+        "action, category=Warning, lineno=0, append=False",
         "Insert a simple entry into the list of warnings filters.",
-        |rt, a| {
-            let b = a.bind(
-                "simplefilter",
-                &["action", "category=", "lineno=", "append="],
-            )?;
+        |rt, b| {
             let f = Filter {
                 action: Action::parse(b[0].as_ref().unwrap_or(&Value::None))?,
                 message: None,
@@ -403,9 +391,10 @@ pub fn module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "resetwarnings",
-        "resetwarnings()",
+        "",
         "Clear the list of warning filters, so that no handlers match.",
         |rt, _| {
             rt.state::<WarningsState>().filters.clear();

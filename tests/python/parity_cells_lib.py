@@ -142,6 +142,23 @@ for call in (lambda: textwrap.dedent(), lambda: textwrap.dedent('a', 'b'), lambd
         print(e)
 print(repr(textwrap.dedent(text='  a\n  b')))
 """),
+    ("warnings_signatures", """
+import warnings
+for f in (lambda: warnings.warn(), lambda: warnings.filterwarnings(), lambda: warnings.simplefilter(), lambda: warnings.resetwarnings(1), lambda: warnings.warn('x', UserWarning, 1, None, 5), lambda: warnings.simplefilter('ignore', bogus=1)):
+    try:
+        f()
+    except TypeError as e:
+        print(e)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter('always')
+    warnings.warn('careful', UserWarning)
+    warnings.warn(message='two', category=DeprecationWarning, stacklevel=2)
+    warnings.filterwarnings('ignore', message='skip.*')
+    warnings.warn('skip me')
+    warnings.warn('keep me')
+print([(type(x.message).__name__, str(x.message)) for x in w])
+warnings.resetwarnings()
+"""),
     ("re_error", "import re\nre.compile('(unclosed')\n"),
     ("re_lookaround", r"""
 import re
