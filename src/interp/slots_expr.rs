@@ -436,23 +436,6 @@ impl Seq {
         }
         Ok(out)
     }
-
-    /// Exactly one plain item.
-    pub fn single(&self) -> bool {
-        self.0.len() == 1 && !self.0[0].0
-    }
-
-    /// The items, when none is starred.
-    pub fn plain(&self) -> Option<impl Iterator<Item = &E>> {
-        if self.0.iter().any(|(starred, _)| *starred) {
-            return None;
-        }
-        Some(self.0.iter().map(|(_, e)| e))
-    }
-
-    pub fn count(&self) -> usize {
-        self.0.len()
-    }
 }
 
 /// One `for ... in ... if ...` level of a comprehension.
