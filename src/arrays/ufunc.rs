@@ -27,6 +27,9 @@ pub enum Ufunc2 {
     Fmod,
     Copysign,
     Nextafter,
+    /// NumPy's `fmax`/`fmin`: the other operand where one is NaN.
+    Fmax,
+    Fmin,
 }
 
 impl Ufunc2 {
@@ -73,6 +76,8 @@ impl Ufunc2 {
             Ufunc2::Fmod => "fmod",
             Ufunc2::Copysign => "copysign",
             Ufunc2::Nextafter => "nextafter",
+            Ufunc2::Fmax => "fmax",
+            Ufunc2::Fmin => "fmin",
         }
     }
 
@@ -89,13 +94,47 @@ impl Ufunc2 {
     }
 }
 
-fn no_loop(name: &str, a: DType, b: DType) -> ArrayError {
+fn no_loop(name: &str) -> ArrayError {
     ArrayError::type_error(format!(
-        "ufunc '{name}' not supported for the input types ({}, {}), and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
-        a.name(),
-        b.name()
+        "ufunc '{name}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''"
     ))
 }
+
+/// The binary ufuncs by NumPy name (aliases included), for NumPy's and CuPy's modules.
+pub const BINARY_NAMES: &[(&str, Ufunc2)] = &[
+    ("add", Ufunc2::Arith(Arith::Add)),
+    ("subtract", Ufunc2::Arith(Arith::Sub)),
+    ("multiply", Ufunc2::Arith(Arith::Mul)),
+    ("divide", Ufunc2::Arith(Arith::Div)),
+    ("true_divide", Ufunc2::Arith(Arith::Div)),
+    ("floor_divide", Ufunc2::Arith(Arith::FloorDiv)),
+    ("power", Ufunc2::Arith(Arith::Pow)),
+    ("mod", Ufunc2::Arith(Arith::Mod)),
+    ("remainder", Ufunc2::Arith(Arith::Mod)),
+    ("maximum", Ufunc2::Arith(Arith::Max)),
+    ("minimum", Ufunc2::Arith(Arith::Min)),
+    ("fmax", Ufunc2::Fmax),
+    ("fmin", Ufunc2::Fmin),
+    ("equal", Ufunc2::Cmp(Cmp::Eq)),
+    ("not_equal", Ufunc2::Cmp(Cmp::Ne)),
+    ("less", Ufunc2::Cmp(Cmp::Lt)),
+    ("less_equal", Ufunc2::Cmp(Cmp::Le)),
+    ("greater", Ufunc2::Cmp(Cmp::Gt)),
+    ("greater_equal", Ufunc2::Cmp(Cmp::Ge)),
+    ("bitwise_and", Ufunc2::Arith(Arith::BitAnd)),
+    ("bitwise_or", Ufunc2::Arith(Arith::BitOr)),
+    ("bitwise_xor", Ufunc2::Arith(Arith::BitXor)),
+    ("left_shift", Ufunc2::Arith(Arith::LShift)),
+    ("right_shift", Ufunc2::Arith(Arith::RShift)),
+    ("logical_and", Ufunc2::LogicalAnd),
+    ("logical_or", Ufunc2::LogicalOr),
+    ("logical_xor", Ufunc2::LogicalXor),
+    ("arctan2", Ufunc2::Arctan2),
+    ("hypot", Ufunc2::Hypot),
+    ("fmod", Ufunc2::Fmod),
+    ("copysign", Ufunc2::Copysign),
+    ("nextafter", Ufunc2::Nextafter),
+];
 
 /// (compute dtype, result dtype) for a binary ufunc on these input dtypes.
 pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
@@ -104,7 +143,9 @@ pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
         return match k {
             Ufunc2::Arith(
                 Arith::Add | Arith::Sub | Arith::Mul | Arith::Div | Arith::Pow | Arith::Max | Arith::Min,
-            ) => Ok((ct, ct)),
+            )
+            | Ufunc2::Fmax
+            | Ufunc2::Fmin => Ok((ct, ct)),
             Ufunc2::Cmp(_) | Ufunc2::LogicalAnd | Ufunc2::LogicalOr | Ufunc2::LogicalXor => {
                 Ok((ct, DType::Bool))
             }
@@ -137,7 +178,7 @@ pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
         }
         Ufunc2::Arith(Arith::BitAnd) | Ufunc2::Arith(Arith::BitOr) | Ufunc2::Arith(Arith::BitXor) | Ufunc2::Arith(Arith::LShift) | Ufunc2::Arith(Arith::RShift) => {
             if ct.is_float() || (ct == DType::Bool && matches!(k, Ufunc2::Arith(Arith::LShift) | Ufunc2::Arith(Arith::RShift))) {
-                return Err(no_loop(k.name(), a, b));
+                return Err(no_loop(k.name()));
             }
             (ct, ct)
         }
@@ -185,6 +226,24 @@ fn arith_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
         Ufunc2::Arith(Arith::Pow) => zip_map(a, b, out, T::pow),
         Ufunc2::Arith(Arith::Max) => zip_map(a, b, out, T::maxn),
         Ufunc2::Arith(Arith::Min) => zip_map(a, b, out, T::minn),
+        Ufunc2::Fmax => zip_map(a, b, out, |x: T, y: T| {
+            if y.is_nan() {
+                x
+            } else if x.is_nan() {
+                y
+            } else {
+                x.maxn(y)
+            }
+        }),
+        Ufunc2::Fmin => zip_map(a, b, out, |x: T, y: T| {
+            if y.is_nan() {
+                x
+            } else if x.is_nan() {
+                y
+            } else {
+                x.minn(y)
+            }
+        }),
         Ufunc2::Arith(Arith::BitAnd) => zip_map(a, b, out, T::band),
         Ufunc2::Arith(Arith::BitOr) => zip_map(a, b, out, T::bor),
         Ufunc2::Arith(Arith::BitXor) => zip_map(a, b, out, T::bxor),
@@ -240,17 +299,41 @@ pub fn binary_ufunc(
     }
     let (ct, rt) = resolve2(k, a.dtype, b.dtype)?;
     let res = new_array_for_overwrite(&shape, rt)?;
-    let n = res.size();
+    compute2(k, ct, a, b, &res)?;
+    finish(k.name(), res, out)
+}
+
+/// Apply a binary ufunc with broadcasting into `dst`, which must be C-contiguous, have the
+/// broadcast shape and the result dtype of [`resolve2`], and share no memory with `a` or
+/// `b` (a fresh array: device work writes its newly allocated output here directly).
+pub fn binary_into(k: Ufunc2, a: &NdArray, b: &NdArray, dst: &NdArray) -> ArrayResult<()> {
+    let shape = broadcast_shapes(&[&a.shape, &b.shape])?;
+    let (ct, rt) = resolve2(k, a.dtype, b.dtype)?;
+    let contiguous = crate::arrays::contiguous(&dst.shape, &dst.strides, rt.itemsize(), true);
+    if dst.shape != shape || dst.dtype != rt || !contiguous {
+        return Err(ArrayError::value_error(format!(
+            "ufunc '{}' output must be a C-contiguous {} array of shape {}",
+            k.name(),
+            rt.name(),
+            shape_str(&shape)
+        )));
+    }
+    compute2(k, ct, a, b, dst)
+}
+
+/// The loop of a binary ufunc computing in `ct` into `res` (C-contiguous, the result dtype,
+/// no memory shared with the inputs).
+fn compute2(k: Ufunc2, ct: DType, a: &NdArray, b: &NdArray, res: &NdArray) -> ArrayResult<()> {
+    let (shape, rt, n, off) = (&res.shape, res.dtype, res.size(), res.offset);
     with_dtype!(ct, T => {
-        let (x, y) = (Opnd::<T>::of(a, &shape)?, Opnd::<T>::of(b, &shape)?);
+        let (x, y) = (Opnd::<T>::of(a, shape)?, Opnd::<T>::of(b, shape)?);
         if rt == DType::Bool && (k.is_compare() || ct != DType::Bool || matches!(k, Ufunc2::LogicalAnd | Ufunc2::LogicalOr | Ufunc2::LogicalXor)) {
-            bool_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<B8>(0, n));
+            bool_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<B8>(off, n));
         } else {
-            arith_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<T>(0, n));
+            arith_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<T>(off, n));
         }
     });
-    crate::arrays::interrupt::check()?;
-    finish(k.name(), res, out)
+    crate::arrays::interrupt::check()
 }
 
 /// NumPy's 'same_kind' casting rule: bool → unsigned → signed → float, never downwards in
@@ -361,6 +444,20 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
     }
     let dt = a.dtype;
     let n = a.size();
+    if dt == DType::Bool {
+        match name {
+            // NumPy has no bool loops for these; the int8 ones take them.
+            "square" | "conjugate" | "conj" | "reciprocal" => {
+                return elementwise_unary(name, &crate::arrays::elem::cast(a, DType::I8)?, out)
+            }
+            "positive" | "sign" => {
+                return Err(ArrayError::ufunc_type_error(format!(
+                    "ufunc '{name}' did not contain a loop with signature matching types <class 'numpy.dtypes.BoolDType'> -> None"
+                )))
+            }
+            _ => {}
+        }
+    }
     let complex_own = dt.is_complex()
         && !matches!(
             name,
@@ -397,7 +494,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
         }
         "negative" | "positive" | "absolute" | "abs" | "square" | "sign" | "invert"
         | "bitwise_not" => {
-            if dt == DType::Bool && matches!(name, "negative" | "sign") {
+            if dt == DType::Bool && name == "negative" {
                 return Err(ArrayError::type_error(
                     "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.",
                 ));
@@ -422,6 +519,27 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
                     "sign" => map(&x, o, <T as ElemArith>::sign),
                     _ => map(&x, o, T::not),
                 }
+            });
+            res
+        }
+        // NumPy's integer loop computes `1.0 / x` and converts it back: 1 and -1 stay, other
+        // values truncate to 0, and 1/0's infinity converts as the C cast does on x86-64
+        // (the minimum of int32 and int64; its low bits, 0, for narrower types).
+        "reciprocal" if dt.is_integer() => {
+            let res = new_array_for_overwrite(&a.shape, dt)?;
+            with_dtype!(dt, T => {
+                let x = read_vec::<T>(a);
+                let zero = T::from_i128(match dt {
+                    DType::I32 => i32::MIN as i128,
+                    DType::I64 => i64::MIN as i128,
+                    _ => 0,
+                });
+                map(&x, res.buf.typed_mut::<T>(0, n), |x: T| match x.to_f64() {
+                    1.0 => x,
+                    -1.0 => x,
+                    0.0 => zero,
+                    _ => T::from_i128(0),
+                });
             });
             res
         }

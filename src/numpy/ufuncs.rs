@@ -6,7 +6,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{
     broadcast_to, cast, copy_into, new_array, read_vec, shape_str, write_slice, B8,
 };
-use crate::arrays::operator::{Arith, Cmp};
+use crate::arrays::operator::Arith;
 use crate::arrays::ufunc::{
     binary_ufunc, elementwise_unary, output_cast_error, same_kind, Ufunc2, UNARY_NAMES,
 };
@@ -20,40 +20,7 @@ use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
-const BINARY: &[(&str, Ufunc2)] = &[
-    ("add", Ufunc2::Arith(Arith::Add)),
-    ("subtract", Ufunc2::Arith(Arith::Sub)),
-    ("multiply", Ufunc2::Arith(Arith::Mul)),
-    ("divide", Ufunc2::Arith(Arith::Div)),
-    ("true_divide", Ufunc2::Arith(Arith::Div)),
-    ("floor_divide", Ufunc2::Arith(Arith::FloorDiv)),
-    ("power", Ufunc2::Arith(Arith::Pow)),
-    ("mod", Ufunc2::Arith(Arith::Mod)),
-    ("remainder", Ufunc2::Arith(Arith::Mod)),
-    ("maximum", Ufunc2::Arith(Arith::Max)),
-    ("minimum", Ufunc2::Arith(Arith::Min)),
-    ("fmax", Ufunc2::Arith(Arith::Max)),
-    ("fmin", Ufunc2::Arith(Arith::Min)),
-    ("equal", Ufunc2::Cmp(Cmp::Eq)),
-    ("not_equal", Ufunc2::Cmp(Cmp::Ne)),
-    ("less", Ufunc2::Cmp(Cmp::Lt)),
-    ("less_equal", Ufunc2::Cmp(Cmp::Le)),
-    ("greater", Ufunc2::Cmp(Cmp::Gt)),
-    ("greater_equal", Ufunc2::Cmp(Cmp::Ge)),
-    ("bitwise_and", Ufunc2::Arith(Arith::BitAnd)),
-    ("bitwise_or", Ufunc2::Arith(Arith::BitOr)),
-    ("bitwise_xor", Ufunc2::Arith(Arith::BitXor)),
-    ("left_shift", Ufunc2::Arith(Arith::LShift)),
-    ("right_shift", Ufunc2::Arith(Arith::RShift)),
-    ("logical_and", Ufunc2::LogicalAnd),
-    ("logical_or", Ufunc2::LogicalOr),
-    ("logical_xor", Ufunc2::LogicalXor),
-    ("arctan2", Ufunc2::Arctan2),
-    ("hypot", Ufunc2::Hypot),
-    ("fmod", Ufunc2::Fmod),
-    ("copysign", Ufunc2::Copysign),
-    ("nextafter", Ufunc2::Nextafter),
-];
+use crate::arrays::ufunc::BINARY_NAMES as BINARY;
 
 /// `np.add(x, y, out=None)` etc.: Python numbers are weak operands.
 pub fn call_binary(

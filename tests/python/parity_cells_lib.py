@@ -652,4 +652,27 @@ print(np.count_nonzero([[0,1,2],[0,0,3]], axis=0), np.count_nonzero([[0,1,2],[0,
 c = np.array([[5, 2], [1, 4]]); c.sort(axis=0); print(c)
 print(np.unique(np.array([[1, 1], [2, 7]])))
 """),
+    ("np_unary_loops_of_bool_and_ints", """
+import numpy as np
+b = np.array([True, False])
+for f in ["square", "positive", "absolute", "sign", "negative", "invert", "reciprocal", "floor", "conjugate"]:
+    try:
+        r = getattr(np, f)(b)
+        print(f, r.dtype, r)
+    except TypeError as e:
+        print(f, type(e).__name__, e)
+for dt in [np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64]:
+    print(np.dtype(dt).name, np.reciprocal(np.array([0, 1, 2, 1, 3], dtype=dt)), np.reciprocal(np.array([5], dtype=dt)))
+print(np.reciprocal(np.array([-1, -2, 1], dtype=np.int32)))
+"""),
+    ("np_fmax_fmin_skip_nan", """
+import numpy as np
+v = np.array([1.5, np.nan, -2.0, np.nan])
+w = np.array([np.nan, 0.5, -3.0, np.nan])
+print(np.fmax(v, w), np.fmin(v, w), np.maximum(v, w), np.fmax(np.nan, 2.0), np.fmin(3, np.array([1, 5])))
+try:
+    np.array([1.0]) & np.array([2.0])
+except TypeError as e:
+    print(e)
+"""),
 ]
