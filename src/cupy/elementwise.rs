@@ -1,19 +1,28 @@
-//! CuPy's device work on the CPU device: broadcasting elementwise operations, ufuncs and
-//! reductions, queued on a stream like kernels and recorded in the ledger as launches.
-//! (Own typed loops over f64/i64; values are cast to the result dtype when stored.)
+//! CuPy's device work: broadcasting elementwise operations, ufuncs and reductions, queued
+//! on a stream like kernels and recorded in the ledger as launches. The work itself is host
+//! NumPy's engine ([`crate::arrays::ufunc`], [`crate::arrays::reduce`]) run over the device
+//! memory, so CuPy computes what NumPy computes: the same type resolution (NEP 50 for
+//! Python numbers), loops, rounding and errors. `where` and the copies keep their own
+//! element loops here.
 
 use std::sync::Arc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::elem::{cast, new_array, scalar_array};
+use crate::arrays::error::{ArrayError, ArrayErrorKind};
 use crate::arrays::operator::BinOp;
+use crate::arrays::ufunc::{binary_into, elementwise_unary, resolve2, Ufunc2};
+use crate::arrays::NdArray;
 use crate::device::backend::Record;
 use crate::device::copy::{buffer_of, region_of};
 use crate::device::ledger::LedgerKind;
 use crate::device::state::device;
 use crate::device::{api, DeviceView};
-use crate::kernel::abi::ArrayArg;
+use crate::kernel::abi::{ArrayArg, KernelFault};
 use crate::py::error::{PyErr, PyResult};
+use crate::py::promote::weak_dtype;
 use crate::py::runtime::Runtime;
+use crate::py::value::Value;
 
 /// One operand of an elementwise operation.
 #[derive(Clone)]
@@ -168,83 +177,6 @@ fn read(
     }
 }
 
-fn py_floor_mod_i(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        return 0;
-    }
-    let r = a.wrapping_rem(b);
-    if r != 0 && ((r < 0) != (b < 0)) {
-        r + b
-    } else {
-        r
-    }
-}
-
-/// Apply a binary operator to two numbers computed in `calc` (float or int domain).
-fn binary(op: BinOp, a: Scalar, b: Scalar, float: bool) -> Scalar {
-    if float {
-        let (x, y) = (a.as_f64(), b.as_f64());
-        return match op {
-            BinOp::Add => Scalar::F64(x + y),
-            BinOp::Sub => Scalar::F64(x - y),
-            BinOp::Mul => Scalar::F64(x * y),
-            BinOp::Div => Scalar::F64(x / y),
-            BinOp::FloorDiv => Scalar::F64((x / y).floor()),
-            BinOp::Mod => Scalar::F64({
-                let r = x % y;
-                if r != 0.0 && ((r < 0.0) != (y < 0.0)) {
-                    r + y
-                } else {
-                    r
-                }
-            }),
-            BinOp::Pow => Scalar::F64(x.powf(y)),
-            BinOp::Eq => Scalar::Bool(x == y),
-            BinOp::Ne => Scalar::Bool(x != y),
-            BinOp::Lt => Scalar::Bool(x < y),
-            BinOp::Le => Scalar::Bool(x <= y),
-            BinOp::Gt => Scalar::Bool(x > y),
-            BinOp::Ge => Scalar::Bool(x >= y),
-            _ => Scalar::F64(f64::NAN),
-        };
-    }
-    let (x, y) = (a.as_i64(), b.as_i64());
-    match op {
-        BinOp::Add => Scalar::I64(x.wrapping_add(y)),
-        BinOp::Sub => Scalar::I64(x.wrapping_sub(y)),
-        BinOp::Mul => Scalar::I64(x.wrapping_mul(y)),
-        BinOp::Div => Scalar::F64(x as f64 / y as f64),
-        BinOp::FloorDiv => Scalar::I64(if y == 0 {
-            0
-        } else {
-            x.div_euclid(y)
-                - if (x.rem_euclid(y) != 0) && y < 0 {
-                    1
-                } else {
-                    0
-                }
-        }),
-        BinOp::Mod => Scalar::I64(py_floor_mod_i(x, y)),
-        BinOp::Pow => Scalar::I64(if y < 0 {
-            0
-        } else {
-            x.wrapping_pow(y.min(u32::MAX as i64) as u32)
-        }),
-        BinOp::BitAnd => Scalar::I64(x & y),
-        BinOp::BitOr => Scalar::I64(x | y),
-        BinOp::BitXor => Scalar::I64(x ^ y),
-        BinOp::LShift => Scalar::I64(x.wrapping_shl(y as u32)),
-        BinOp::RShift => Scalar::I64(x.wrapping_shr(y as u32)),
-        BinOp::Eq => Scalar::Bool(x == y),
-        BinOp::Ne => Scalar::Bool(x != y),
-        BinOp::Lt => Scalar::Bool(x < y),
-        BinOp::Le => Scalar::Bool(x <= y),
-        BinOp::Gt => Scalar::Bool(x > y),
-        BinOp::Ge => Scalar::Bool(x >= y),
-        BinOp::MatMul => Scalar::I64(0),
-    }
-}
-
 /// CuPy's current stream (`with cp.cuda.Stream():` blocks push onto it).
 #[derive(Default)]
 pub struct CupyStreams {
@@ -269,61 +201,110 @@ pub(crate) fn stream_of(rt: &mut Runtime, ops: &[Operand]) -> u64 {
         .unwrap_or(0)
 }
 
-/// Queue `out = a <op> b` (NumPy broadcasting and type rules); returns the new array.
-pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResult<DeviceView> {
-    if op == BinOp::MatMul {
-        return Err(PyErr::not_implemented(
-            "matmul (@) on CuPy arrays is not supported by nbcuda",
-        ));
-    }
-    let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
-    let common = result_dtype(&[a.clone(), b.clone()]);
-    let is_cmp = matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-    );
-    let bitwise = matches!(
-        op,
-        BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::LShift | BinOp::RShift
-    );
-    if bitwise && common.is_float() {
-        return Err(PyErr::type_error(format!(
-            "ufunc for {} is not supported for the input types (float)",
-            op.symbol()
-        )));
-    }
-    let out_dtype = if is_cmp {
-        DType::Bool
-    } else if op == BinOp::Div && !common.is_float() {
-        DType::F64
-    } else if common == DType::Bool && !bitwise {
-        match op {
-            BinOp::Add | BinOp::Mul => DType::Bool,
-            _ => DType::I64,
-        }
-    } else {
-        common
+/// A Python number operand as the value it came from, for NEP 50's weak typing.
+fn python_value(s: Scalar) -> Value {
+    crate::py::value::scalar_to_python(s)
+}
+
+/// The dtype each operand takes part in type resolution with: an array's or NumPy
+/// scalar's own; a Python number's by NEP 50, next to the strong operand (OverflowError for
+/// an int the other's integer dtype cannot hold, as NumPy 2 raises).
+fn operand_dtypes(a: &Operand, b: &Operand) -> PyResult<(DType, DType)> {
+    let strong = |o: &Operand| match o {
+        Operand::Arr(v) => Some(v.dtype),
+        Operand::Np(s) => Some(s.dtype()),
+        Operand::Py(_) => None,
     };
-    let float = common.is_float();
+    let one = |o: &Operand, other: Option<DType>| -> PyResult<DType> {
+        Ok(match (o, other) {
+            (Operand::Py(s), Some(d)) => weak_dtype(&python_value(*s), d)?,
+            (Operand::Py(s), None) => s.dtype(),
+            (o, _) => strong(o).unwrap_or(DType::F64),
+        })
+    };
+    Ok((one(a, strong(b))?, one(b, strong(a))?))
+}
+
+/// The host array an operand is while queued work runs: device memory (CPU device memory
+/// itself, or a CUDA allocation's host mirror staged around the work) as a view, or a
+/// number as a 0-d array of the dtype type resolution gave it.
+pub(crate) enum Host {
+    Mem(ArrayArg),
+    Num(Scalar),
+}
+
+impl Host {
+    fn of(o: &Operand, dtype: DType) -> Host {
+        match o {
+            Operand::Arr(v) => Host::Mem(region_of(v)),
+            Operand::Py(s) | Operand::Np(s) => Host::Num(s.cast(dtype)),
+        }
+    }
+    /// Only inside queued work: the memory is read where it is then.
+    pub(crate) fn array(&self) -> NdArray {
+        match self {
+            Host::Mem(r) => host_view(r),
+            Host::Num(s) => scalar_array(*s),
+        }
+    }
+}
+
+/// A region of device memory as a host array view (inside queued work only).
+pub(crate) fn host_view(r: &ArrayArg) -> NdArray {
+    NdArray {
+        buf: buffer_of(&r.mem),
+        offset: r.offset,
+        shape: r.shape.clone(),
+        strides: r.strides.clone(),
+        dtype: r.dtype,
+        view: true,
+    }
+}
+
+/// The fault a failed piece of device work reports at the next synchronising call.
+pub(crate) fn fault(e: ArrayError) -> KernelFault {
+    match e.kind {
+        ArrayErrorKind::KeyboardInterrupt => KernelFault::interrupted(),
+        kind => KernelFault::raise(kind.python_name(), e.message),
+    }
+}
+
+/// Refuse a result dtype the devices cannot hold (float16 and complex stay on the host).
+pub(crate) fn device_dtype(d: DType) -> PyResult<DType> {
+    if d.is_host_only() {
+        return Err(PyErr::type_error(format!(
+            "nbcuda's devices do not support {} arrays",
+            d.name()
+        ))
+        .with_hint("Convert with .astype(np.float32) first."));
+    }
+    Ok(d)
+}
+
+/// Queue the binary ufunc `k` over two operands, with NumPy's broadcasting and type rules
+/// (one engine with host NumPy: [`crate::arrays::ufunc`]); returns the new array.
+pub fn binary_ufunc(rt: &mut Runtime, k: Ufunc2, a: Operand, b: Operand) -> PyResult<DeviceView> {
+    let shape = broadcast_shapes(&[a.shape(), b.shape()])?;
+    let (da, db) = operand_dtypes(&a, &b)?;
+    let (_, out_dtype) = resolve2(k, da, db)?;
+    let out_dtype = device_dtype(out_dtype)?;
     let stream = stream_of(rt, &[a.clone(), b.clone()]);
     let out = api::alloc(rt, &shape, out_dtype, stream)?;
-    let name = format!("cupy_{}", op_name(op));
-    if out_dtype == common {
-        let fast = (
-            crate::cupy::fast::source(&a, &shape, common),
-            crate::cupy::fast::source(&b, &shape, common),
-        );
-        if let (Some(fa), Some(fb)) = fast {
-            if let Some(job) = crate::cupy::fast::binary_job(op, common, fa, fb, &out) {
-                queue(rt, stream, &name, out.size() * out_dtype.itemsize(), job);
-                return Ok(out);
-            }
-        }
-    }
-    queue_elementwise(rt, stream, &name, vec![a, b], out.clone(), move |v| {
-        binary(op, v[0], v[1], float)
-    })?;
+    let (x, y, dst) = (Host::of(&a, da), Host::of(&b, db), region_of(&out));
+    let bytes = out.size() * out_dtype.itemsize();
+    queue_fallible(
+        rt,
+        stream,
+        &format!("cupy_{}", k.name()),
+        bytes,
+        move || binary_into(k, &x.array(), &y.array(), &host_view(&dst)).map_err(fault),
+    );
     Ok(out)
+}
+
+/// Queue `out = a <op> b` for a Python operator.
+pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResult<DeviceView> {
+    binary_ufunc(rt, Ufunc2::from_binop(op)?, a, b)
 }
 
 /// Queue `out[i] = f(operands[i]...)` with NumPy broadcasting of the operands to
@@ -370,30 +351,6 @@ pub fn queue_elementwise(
     Ok(())
 }
 
-fn op_name(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "add",
-        BinOp::Sub => "subtract",
-        BinOp::Mul => "multiply",
-        BinOp::Div => "true_divide",
-        BinOp::FloorDiv => "floor_divide",
-        BinOp::Mod => "remainder",
-        BinOp::Pow => "power",
-        BinOp::Eq => "equal",
-        BinOp::Ne => "not_equal",
-        BinOp::Lt => "less",
-        BinOp::Le => "less_equal",
-        BinOp::Gt => "greater",
-        BinOp::Ge => "greater_equal",
-        BinOp::BitAnd => "bitwise_and",
-        BinOp::BitOr => "bitwise_or",
-        BinOp::BitXor => "bitwise_xor",
-        BinOp::LShift => "left_shift",
-        BinOp::RShift => "right_shift",
-        BinOp::MatMul => "matmul",
-    }
-}
-
 /// Queue a piece of CuPy device work recorded as a kernel launch.
 pub fn queue(
     rt: &mut Runtime,
@@ -401,6 +358,21 @@ pub fn queue(
     name: &str,
     bytes: usize,
     work: impl FnOnce() + Send + 'static,
+) {
+    queue_fallible(rt, stream, name, bytes, move || {
+        work();
+        Ok(())
+    })
+}
+
+/// [`queue`] for work that can fail (a host allocation, an interrupt): its fault is raised
+/// at the next synchronising call, as a kernel's is.
+pub fn queue_fallible(
+    rt: &mut Runtime,
+    stream: u64,
+    name: &str,
+    bytes: usize,
+    work: impl FnOnce() -> Result<(), KernelFault> + Send + 'static,
 ) {
     if let Ok(dev) = device(rt) {
         dev.backend().run(
@@ -416,129 +388,37 @@ pub fn queue(
     }
 }
 
-/// The unary ufuncs CuPy provides here.
-pub const UNARY: &[&str] = &[
-    "sin",
-    "cos",
-    "tan",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "exp",
-    "exp2",
-    "expm1",
-    "log",
-    "log2",
-    "log10",
-    "log1p",
-    "sqrt",
-    "cbrt",
-    "abs",
-    "absolute",
-    "negative",
-    "floor",
-    "ceil",
-    "trunc",
-    "rint",
-    "square",
-    "sign",
-    "fabs",
-    "reciprocal",
-];
+/// The unary ufuncs CuPy provides here: host NumPy's, computed by the same loops.
+pub use crate::arrays::ufunc::UNARY_NAMES as UNARY;
 
-fn unary_f(name: &str, x: f64) -> f64 {
-    match name {
-        "sin" => x.sin(),
-        "cos" => x.cos(),
-        "tan" => x.tan(),
-        "arcsin" => x.asin(),
-        "arccos" => x.acos(),
-        "arctan" => x.atan(),
-        "sinh" => x.sinh(),
-        "cosh" => x.cosh(),
-        "tanh" => x.tanh(),
-        "exp" => x.exp(),
-        "exp2" => x.exp2(),
-        "expm1" => x.exp_m1(),
-        "log" => x.ln(),
-        "log2" => x.log2(),
-        "log10" => x.log10(),
-        "log1p" => x.ln_1p(),
-        "sqrt" => x.sqrt(),
-        "cbrt" => x.cbrt(),
-        "abs" | "absolute" | "fabs" => x.abs(),
-        "negative" => -x,
-        "floor" => x.floor(),
-        "ceil" => x.ceil(),
-        "trunc" => x.trunc(),
-        "rint" => x.round_ties_even(),
-        "square" => x * x,
-        "sign" => {
-            if x > 0.0 {
-                1.0
-            } else if x < 0.0 {
-                -1.0
-            } else {
-                x
-            }
-        }
-        "reciprocal" => 1.0 / x,
-        _ => f64::NAN,
-    }
-}
-
-/// Queue a unary ufunc over a view.
+/// Queue a unary ufunc over a view (one engine with host NumPy:
+/// [`crate::arrays::ufunc::elementwise_unary`]). Where NumPy would give float16 (float
+/// ufuncs of bool, int8 and uint8), the devices compute in float32, as they hold no float16.
 pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceView> {
-    let keeps_int = matches!(name, "abs" | "absolute" | "negative" | "square" | "sign");
-    let out_dtype = if a.dtype.is_float() || (keeps_int && a.dtype != DType::Bool) {
-        a.dtype
-    } else if a.dtype.itemsize() <= 2 {
-        DType::F32
-    } else {
-        DType::F64
-    };
+    // The result dtype and NumPy's errors, from the same function on no elements.
+    let probe = |d: DType| elementwise_unary(name, &new_array(&[0], d)?, None);
+    let mut in_dtype = a.dtype;
+    let mut out_dtype = probe(in_dtype)?.dtype;
+    if out_dtype == DType::F16 {
+        in_dtype = DType::F32;
+        out_dtype = probe(in_dtype)?.dtype;
+    }
+    let out_dtype = device_dtype(out_dtype)?;
     let stream = stream_of(rt, &[Operand::Arr(a.clone())]);
     let out = api::alloc(rt, &a.shape, out_dtype, stream)?;
-    if let Some(job) = crate::cupy::fast::unary_job(name, a, &out) {
-        let bytes = out.size() * out_dtype.itemsize();
-        queue(rt, stream, &format!("cupy_{name}"), bytes, job);
-        return Ok(out);
-    }
-    let inputs = vec![prepare(&Operand::Arr(a.clone()), &a.shape)?];
-    let dst = region_of(&out);
-    let fname = name.to_string();
-    let int_path = keeps_int && !a.dtype.is_float();
-    queue(
-        rt,
-        stream,
-        &format!("cupy_{name}"),
-        out.size() * out_dtype.itemsize(),
-        move || {
-            let bufs = vec![Some(buffer_of(&match &inputs[0] {
-                Input::Mem(m) => m.mem.clone(),
-                Input::Const(..) => unreachable!(),
-            }))];
-            let ob = buffer_of(&dst.mem);
-            for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
-                let x = read(&inputs[0], offs[0], &bufs, 0);
-                let r = if int_path {
-                    let i = x.as_i64();
-                    Scalar::I64(match fname.as_str() {
-                        "abs" | "absolute" => i.wrapping_abs(),
-                        "negative" => i.wrapping_neg(),
-                        "square" => i.wrapping_mul(i),
-                        _ => i.signum(),
-                    })
-                } else {
-                    Scalar::F64(unary_f(&fname, x.as_f64()))
-                };
-                ob.write(oo, &r.cast(out_dtype).to_bytes());
-            });
-        },
-    );
+    let (src, dst, fname) = (region_of(a), region_of(&out), name.to_string());
+    let bytes = out.size() * out_dtype.itemsize();
+    queue_fallible(rt, stream, &format!("cupy_{name}"), bytes, move || {
+        let x = host_view(&src);
+        let x = if x.dtype == in_dtype {
+            x
+        } else {
+            cast(&x, in_dtype).map_err(fault)?
+        };
+        elementwise_unary(&fname, &x, Some(&host_view(&dst)))
+            .map(drop)
+            .map_err(fault)
+    });
     Ok(out)
 }
 

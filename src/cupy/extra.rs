@@ -1,7 +1,9 @@
-//! More of CuPy's array functions: `maximum`, `minimum`, `where`, `clip`, `dot`, `matmul`
+//! More of CuPy's array functions: `where`, `clip`, `dot`, `matmul`
 //! (also the `@` operator), computed as device work; and `cupy.linalg.norm`.
 
 use crate::arrays::dtype::Scalar;
+use crate::arrays::operator::Arith;
+use crate::arrays::ufunc::Ufunc2;
 use crate::cupy::elementwise::{
     broadcast_shapes, queue, queue_elementwise, result_dtype, stream_of, Operand,
 };
@@ -20,31 +22,8 @@ fn shape_of(o: &Operand) -> Vec<usize> {
 
 /// Elementwise maximum (`want_max`) or minimum; NaN propagates as in NumPy.
 pub fn extreme(rt: &mut Runtime, a: Operand, b: Operand, want_max: bool) -> PyResult<DeviceView> {
-    let shape = broadcast_shapes(&[&shape_of(&a), &shape_of(&b)])?;
-    let dt = result_dtype(&[a.clone(), b.clone()]);
-    let stream = stream_of(rt, &[a.clone(), b.clone()]);
-    let out = api::alloc(rt, &shape, dt, stream)?;
-    let name = if want_max {
-        "cupy_maximum"
-    } else {
-        "cupy_minimum"
-    };
-    queue_elementwise(rt, stream, name, vec![a, b], out.clone(), move |v| {
-        if dt.is_float() {
-            let (x, y) = (v[0].as_f64(), v[1].as_f64());
-            Scalar::F64(if x.is_nan() || y.is_nan() {
-                f64::NAN
-            } else if (x > y) == want_max {
-                x
-            } else {
-                y
-            })
-        } else {
-            let (x, y) = (v[0].as_i64(), v[1].as_i64());
-            Scalar::I64(if want_max { x.max(y) } else { x.min(y) })
-        }
-    })?;
-    Ok(out)
+    let k = Ufunc2::Arith(if want_max { Arith::Max } else { Arith::Min });
+    crate::cupy::elementwise::binary_ufunc(rt, k, a, b)
 }
 
 /// `where(condition, x, y)`.
@@ -170,29 +149,6 @@ pub fn register(m: &crate::py::value::Module) {
             Operand::Arr(a) => Ok(a),
             _ => Err(PyErr::type_error("dot/matmul need CuPy arrays")),
         }
-    }
-    for (name, want_max) in [("maximum", true), ("minimum", false)] {
-        // Ufuncs: CuPy's ufunc.__call__ reading (inputs, optional output, out=, dtype=).
-        m.def_shown(
-            Function,
-            name,
-            "*args, **kwargs",
-            &format!("{name}(x1, x2, out=None, dtype=None)"),
-            "Takes the elementwise extreme of two arrays (NaN propagates).",
-            move |rt, b| {
-                let (ins, out, dtype) = crate::cupy::ufunc_args(rt, name, 2, &b)?;
-                let (mut x, mut y) = (need(rt, Some(&ins[0]))?, need(rt, Some(&ins[1]))?);
-                if let Some(dt) = dtype {
-                    for o in [&mut x, &mut y] {
-                        if let Operand::Arr(v) = o {
-                            *v = crate::cupy::elementwise::cast_copy(rt, v, dt)?;
-                        }
-                    }
-                }
-                let res = extreme(rt, x, y, want_max)?;
-                crate::cupy::results::finish(rt, name, res, out.as_ref())
-            },
-        );
     }
     m.def(
         Function,

@@ -6,12 +6,11 @@
 //! | `advanced_index.rs` | CuPy's advanced indexing: boolean masks (`x[x > 0]`, `x[mask] = 0`) and integer index arrays along the first axis (`x[idx]`). |
 //! | `cuda_api.rs` | `cupy.cuda`: devices and streams, as far as notebooks use them to order and wait. |
 //! | `device_random.rs` | `cupy.random`: random arrays generated on the device (a counter-based SplitMix64 stream, seeded by `cupy.random.seed`). |
-//! | `elementwise.rs` | CuPy's device work on the CPU device: broadcasting elementwise operations, ufuncs and reductions, queued on a stream like kernels and recorded in the ledger as launches. |
-//! | `extra.rs` | More of CuPy's array functions: `maximum`, `minimum`, `where`, `clip`, `dot`, `matmul` (also the `@` operator), computed as device work. |
-//! | `fast.rs` | Fast paths for CuPy's most common work: same-dtype arithmetic and float ufuncs over C-contiguous arrays (and scalars). |
+//! | `elementwise.rs` | CuPy's device work: elementwise operations and ufuncs queued on a stream like kernels, computed by host NumPy's engine over the device memory. |
+//! | `extra.rs` | More of CuPy's array functions: `where`, `clip`, `dot`, `matmul` (also the `@` operator), computed as device work; and `cupy.linalg.norm`. |
 //! | `ndarray.rs` | CuPy arrays on nbcuda's devices: `cupy.ndarray` and the `cupy` module's creation, transfer, elementwise, ufunc and reduction functions. |
 //! | `results.rs` | The result arguments CuPy's functions share: `out=` (written into a given CuPy array) and `keepdims=`. |
-//! | `reductions.rs` | CuPy reductions (sum, mean, min, max, std, argmax, ...) over all elements or one axis, queued as device work like the elementwise operations. |
+//! | `reductions.rs` | CuPy reductions (sum, mean, min, max, std, argmax, ...) over all elements or one axis, queued as device work and computed by host NumPy's reduction loops. |
 //!
 //! `mod.rs`:
 //! The `cupy` module: creation, transfer, elementwise, ufunc and reduction functions.
@@ -21,7 +20,6 @@ pub mod cuda_api;
 pub mod device_random;
 pub mod elementwise;
 pub mod extra;
-pub mod fast;
 pub mod ndarray;
 pub mod reductions;
 pub mod results;
@@ -29,7 +27,7 @@ pub mod results;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
-use crate::arrays::operator::BinOp;
+use crate::arrays::ufunc::BINARY_NAMES;
 use crate::cupy::elementwise::{self as ops, Operand};
 use crate::cupy::ndarray::{host_copy, operand, wrap};
 use crate::cupy::reductions::{self as red, Reduce};
@@ -39,9 +37,9 @@ use crate::numba_cuda::hostconv;
 use crate::numba_cuda::view_index::parse_shape;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::signature::Bound;
 use crate::py::signature::Style::Function;
-use crate::py::value::{Module, Value};
+use crate::py::signature::{Bound, Params};
+use crate::py::value::{Args, Module, Value};
 
 fn dtype_or(rt: &mut Runtime, v: Option<&Value>, default: DType) -> PyResult<DType> {
     match v {
@@ -233,6 +231,95 @@ pub(crate) fn ufunc_args(
     Ok((b.rest[..nin].to_vec(), out, dtype))
 }
 
+/// CuPy's reductions: name, signature and doc, for the module functions and the methods.
+const REDUCTIONS: &[(&str, &str, &str)] = &[
+    (
+        "sum",
+        "a, axis=None, dtype=None, out=None, keepdims=False",
+        "Returns the sum of an array along given axes.",
+    ),
+    (
+        "prod",
+        "a, axis=None, dtype=None, out=None, keepdims=False",
+        "Returns the product of an array along given axes.",
+    ),
+    (
+        "mean",
+        "a, axis=None, dtype=None, out=None, keepdims=False",
+        "Returns the arithmetic mean along an axis.",
+    ),
+    (
+        "min",
+        "a, axis=None, out=None, keepdims=False",
+        "Returns the minimum of an array or the minimum along an axis.",
+    ),
+    (
+        "amin",
+        "a, axis=None, out=None, keepdims=False",
+        "Returns the minimum of an array or the minimum along an axis.",
+    ),
+    (
+        "max",
+        "a, axis=None, out=None, keepdims=False",
+        "Returns the maximum of an array or the maximum along an axis.",
+    ),
+    (
+        "amax",
+        "a, axis=None, out=None, keepdims=False",
+        "Returns the maximum of an array or the maximum along an axis.",
+    ),
+    (
+        "std",
+        "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
+        "Returns the standard deviation along an axis.",
+    ),
+    (
+        "var",
+        "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
+        "Returns the variance along an axis.",
+    ),
+    (
+        "argmax",
+        "a, axis=None, dtype=None, out=None, keepdims=False",
+        "Returns the indices of the maximum along an axis.",
+    ),
+    (
+        "argmin",
+        "a, axis=None, dtype=None, out=None, keepdims=False",
+        "Returns the indices of the minimum along an axis.",
+    ),
+    (
+        "any",
+        "a, axis=None, out=None, keepdims=False",
+        "Tests whether any array elements along a given axis evaluate to True.",
+    ),
+    (
+        "all",
+        "a, axis=None, out=None, keepdims=False",
+        "Tests whether all array elements along a given axis evaluate to True.",
+    ),
+];
+
+/// `x.sum(...)` and the other reduction methods: the module function's signature less `a`,
+/// bound by name the same way.
+pub(crate) fn reduction_method(
+    rt: &mut Runtime,
+    name: &str,
+    x: Value,
+    mut args: Args,
+) -> PyResult<Value> {
+    let Some(&(_, sig, _)) = REDUCTIONS.iter().find(|r| r.0 == name) else {
+        return Err(PyErr::attribute_error(format!(
+            "'cupy.ndarray' object has no attribute '{name}'"
+        )));
+    };
+    // invariant: every name in REDUCTIONS is one Reduce::parse knows
+    let kind = Reduce::parse(name).expect("known reduction");
+    args.pos.insert(0, x);
+    let b = Params::parse(sig).bind(Function, "cupy", name, args)?;
+    reduction(rt, name, kind, sig, &b)
+}
+
 /// A CuPy reduction with its options, read from `sig`'s slots by name: `dtype=` (the
 /// input cast to it first; for argmax/argmin, the index dtype), `ddof=` (var and std
 /// divide by n - ddof), `keepdims=` and `out=`.
@@ -265,38 +352,11 @@ fn reduction(rt: &mut Runtime, name: &str, kind: Reduce, sig: &str, b: &Bound) -
         v = ops::cast_copy(rt, &v, dt)?;
     }
     let ndim = v.shape.len();
-    let n: usize = match axis {
-        None => v.shape.iter().product(),
-        Some(ax) => {
-            let ax = if ax < 0 { ax + ndim as i64 } else { ax };
-            v.shape.get(ax as usize).copied().unwrap_or(1)
-        }
+    let ddof = match slot("ddof") {
+        None | Some(Value::None) => 0,
+        Some(d) => d.as_index()?.max(0) as usize,
     };
-    let ddof = slot("ddof").map(|d| d.as_f64()).transpose()?.unwrap_or(0.0);
-    let mut res = if ddof != 0.0 {
-        // The sum of squared deviations (n times the population variance) over n - ddof,
-        // and std its root, so the rounding is NumPy's.
-        let var = red::reduce(rt, Reduce::Var, &v, axis)?;
-        let sq = ops::binary_op(
-            rt,
-            BinOp::Mul,
-            Operand::Arr(var),
-            Operand::Py(Scalar::F64(n as f64)),
-        )?;
-        let var = ops::binary_op(
-            rt,
-            BinOp::Div,
-            Operand::Arr(sq),
-            Operand::Py(Scalar::F64(n as f64 - ddof)),
-        )?;
-        if kind == Reduce::Std {
-            ops::unary(rt, "sqrt", &var)?
-        } else {
-            var
-        }
-    } else {
-        red::reduce(rt, kind, &v, axis)?
-    };
+    let mut res = red::reduce(rt, kind, &v, axis, ddof)?;
     if let (Some(dt), true) = (dtype, index_result) {
         res = ops::cast_copy(rt, &res, dt)?;
     }
@@ -551,23 +611,7 @@ pub fn module() -> Rc<Module> {
             },
         );
     }
-    for (name, op) in [
-        ("add", BinOp::Add),
-        ("subtract", BinOp::Sub),
-        ("multiply", BinOp::Mul),
-        ("divide", BinOp::Div),
-        ("true_divide", BinOp::Div),
-        ("floor_divide", BinOp::FloorDiv),
-        ("power", BinOp::Pow),
-        ("mod", BinOp::Mod),
-        ("remainder", BinOp::Mod),
-        ("equal", BinOp::Eq),
-        ("not_equal", BinOp::Ne),
-        ("less", BinOp::Lt),
-        ("less_equal", BinOp::Le),
-        ("greater", BinOp::Gt),
-        ("greater_equal", BinOp::Ge),
-    ] {
+    for &(name, k) in BINARY_NAMES {
         m.def_shown(
             Function,
             name,
@@ -586,78 +630,12 @@ pub fn module() -> Rc<Module> {
                     (Some(p), Some(q)) => (cast(rt, p)?, cast(rt, q)?),
                     _ => return Err(PyErr::type_error("Unsupported type")),
                 };
-                let res = ops::binary_op(rt, op, p, q)?;
+                let res = ops::binary_ufunc(rt, k, p, q)?;
                 crate::cupy::results::finish(rt, name, res, out.as_ref())
             },
         );
     }
-    for (name, sig, doc) in [
-        (
-            "sum",
-            "a, axis=None, dtype=None, out=None, keepdims=False",
-            "Returns the sum of an array along given axes.",
-        ),
-        (
-            "prod",
-            "a, axis=None, dtype=None, out=None, keepdims=False",
-            "Returns the product of an array along given axes.",
-        ),
-        (
-            "mean",
-            "a, axis=None, dtype=None, out=None, keepdims=False",
-            "Returns the arithmetic mean along an axis.",
-        ),
-        (
-            "min",
-            "a, axis=None, out=None, keepdims=False",
-            "Returns the minimum of an array or the minimum along an axis.",
-        ),
-        (
-            "amin",
-            "a, axis=None, out=None, keepdims=False",
-            "Returns the minimum of an array or the minimum along an axis.",
-        ),
-        (
-            "max",
-            "a, axis=None, out=None, keepdims=False",
-            "Returns the maximum of an array or the maximum along an axis.",
-        ),
-        (
-            "amax",
-            "a, axis=None, out=None, keepdims=False",
-            "Returns the maximum of an array or the maximum along an axis.",
-        ),
-        (
-            "std",
-            "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
-            "Returns the standard deviation along an axis.",
-        ),
-        (
-            "var",
-            "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
-            "Returns the variance along an axis.",
-        ),
-        (
-            "argmax",
-            "a, axis=None, dtype=None, out=None, keepdims=False",
-            "Returns the indices of the maximum along an axis.",
-        ),
-        (
-            "argmin",
-            "a, axis=None, dtype=None, out=None, keepdims=False",
-            "Returns the indices of the minimum along an axis.",
-        ),
-        (
-            "any",
-            "a, axis=None, out=None, keepdims=False",
-            "Tests whether any array elements along a given axis evaluate to True.",
-        ),
-        (
-            "all",
-            "a, axis=None, out=None, keepdims=False",
-            "Tests whether all array elements along a given axis evaluate to True.",
-        ),
-    ] {
+    for &(name, sig, doc) in REDUCTIONS {
         // invariant: every name in this list is one Reduce::parse knows
         let kind = Reduce::parse(name).expect("known reduction");
         m.def(Function, name, sig, doc, move |rt, b| {
@@ -674,6 +652,7 @@ pub fn module() -> Rc<Module> {
     );
     crate::cupy::extra::register(&m);
     m.set("linalg", Value::Module(crate::cupy::extra::linalg_module()));
+    m.set("ndarray", crate::cupy::ndarray::class_object());
     m.set(
         "random",
         Value::Module(crate::cupy::device_random::module()),

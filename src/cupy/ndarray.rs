@@ -8,7 +8,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::operator::BinOp;
 use crate::arrays::operator::UnaryOp;
 use crate::cupy::elementwise::{self as ops, Operand};
-use crate::cupy::reductions::{self as red, Reduce};
+use crate::cupy::reductions::Reduce;
 use crate::device::api::{self, Transfer};
 use crate::device::DeviceView;
 use crate::numba_cuda::devicearray::{arg, flags_value, ints, istrides};
@@ -16,7 +16,7 @@ use crate::numba_cuda::view_index::{basic_index, parse_shape, Indexed, Layout};
 use crate::numba_cuda::{hostconv, viewops};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Object, Value};
+use crate::py::value::{Object, Value};
 
 /// `cupy.ndarray`.
 pub struct CupyArray {
@@ -44,6 +44,11 @@ pub(crate) fn operand(rt: &mut Runtime, v: &Value) -> PyResult<Option<Operand>> 
         Value::Bool(b) => Operand::Py(Scalar::Bool(*b)),
         Value::Int(i) => Operand::Py(Scalar::I64(*i)),
         Value::Float(f) => Operand::Py(Scalar::F64(*f)),
+        // Past int64 NumPy takes a Python int only as uint64 (or next to floats).
+        Value::BigInt(b) => match num_traits::ToPrimitive::to_u64(&**b) {
+            Some(u) => Operand::Py(Scalar::U64(u)),
+            None => return Ok(None),
+        },
         Value::Scalar(s) => Operand::Np(*s),
         Value::Array(_) => {
             return Err(PyErr::type_error(
@@ -65,21 +70,6 @@ pub(crate) fn host_copy(
     call: &str,
 ) -> PyResult<crate::arrays::NdArray> {
     api::to_host(rt, v, Transfer::explicit(call))
-}
-
-fn reduce_method(
-    rt: &mut Runtime,
-    v: &DeviceView,
-    kind: Reduce,
-    a: &Args,
-    name: &str,
-) -> PyResult<Value> {
-    let b = a.bind(name, &["axis=", "dtype=", "out=", "keepdims="])?;
-    let axis = match arg(&b, 0) {
-        None | Some(Value::None) => None,
-        Some(x) => Some(x.as_index()?),
-    };
-    Ok(wrap(red::reduce(rt, kind, v, axis)?))
 }
 
 /// The elements of a 0-d (or size-1) array as a Python number.
@@ -124,14 +114,16 @@ impl Object for CupyArray {
             self.live(rt)?;
         }
         let v = &self.view;
-        if let Some(kind) = Reduce::parse(name) {
+        if Reduce::parse(name).is_some() {
             let nm = name.to_string();
             return Ok(Some(Value::method(
                 &self,
                 &format!("ndarray.{name}"),
-                &format!("{name}(axis=None)"),
+                &format!("{name}(axis=None, dtype=None, out=None, keepdims=False)"),
                 "A reduction computed on the device; returns a CuPy array (0-d for axis=None).",
-                move |c, rt, a| reduce_method(rt, &c.view, kind, &a, &nm),
+                move |c, rt, a| {
+                    crate::cupy::reduction_method(rt, &nm, CupyArray::value(c.view.clone()), a)
+                },
             )));
         }
         Ok(Some(match name {
@@ -415,23 +407,7 @@ impl Object for CupyArray {
         Ok(Some(match op {
             UnaryOp::Neg => wrap(ops::unary(rt, "negative", &self.view)?),
             UnaryOp::Pos => wrap(ops::cast_copy(rt, &self.view, self.view.dtype)?),
-            UnaryOp::Invert => {
-                if self.view.dtype == DType::Bool {
-                    wrap(ops::binary_op(
-                        rt,
-                        BinOp::Eq,
-                        Operand::Arr(self.view.clone()),
-                        Operand::Py(Scalar::Bool(false)),
-                    )?)
-                } else {
-                    wrap(ops::binary_op(
-                        rt,
-                        BinOp::BitXor,
-                        Operand::Arr(self.view.clone()),
-                        Operand::Py(Scalar::I64(-1)),
-                    )?)
-                }
-            }
+            UnaryOp::Invert => wrap(ops::unary(rt, "invert", &self.view)?),
         }))
     }
     fn dir(&self) -> Vec<String> {
@@ -471,3 +447,51 @@ impl Object for CupyArray {
 }
 
 pub use crate::cupy::module;
+
+/// The class `cupy.ndarray`: `isinstance(x, cp.ndarray)`, and called as CuPy's constructor
+/// (`cp.ndarray(shape, dtype=float, memptr=None, offset=0, strides=None, order='C')`) it
+/// allocates an uninitialised array, as `cp.empty` does.
+pub fn class_object() -> Value {
+    let ctor = Value::builtin(
+        "ndarray",
+        "ndarray(shape, dtype=float, memptr=None, offset=0, strides=None, order='C')",
+        "An uninitialised CuPy array of the given shape and dtype.",
+        |rt, a| {
+            let b = a.bind(
+                "ndarray",
+                &[
+                    "shape", "dtype=", "memptr=", "offset=", "strides=", "order=",
+                ],
+            )?;
+            let given = |i: usize| arg(&b, i).is_some_and(|v| !v.is_none());
+            if given(2) || given(4) || arg(&b, 3).is_some_and(|v| !matches!(v, Value::Int(0))) {
+                return Err(PyErr::not_implemented(
+                    "cupy.ndarray over existing memory (memptr=, offset=, strides=) is not supported by nbcuda; slice or view an existing array instead",
+                ));
+            }
+            let shape = parse_shape(arg(&b, 0).unwrap_or(crate::py::value::NONE))?;
+            let dtype = match arg(&b, 1) {
+                None | Some(Value::None) => DType::F64,
+                Some(d) => crate::py::ndarray_attrs::dtype_from_value(rt, d)?,
+            };
+            let order = match arg(&b, 5) {
+                None => 'C',
+                Some(Value::Str(s)) if &**s == "C" || &**s == "F" => {
+                    s.chars().next().unwrap_or('C')
+                }
+                Some(_) => return Err(PyErr::type_error("order not understood")),
+            };
+            let stream = ops::current_stream(rt);
+            let mut v = api::alloc(rt, &shape, dtype, stream)?;
+            if order == 'F' {
+                v.strides = crate::arrays::NdArray::f_strides(&shape, dtype.itemsize());
+            }
+            Ok(wrap(v))
+        },
+    );
+    Value::object(crate::py::value::ClassObj {
+        module: "cupy".into(),
+        name: "ndarray".into(),
+        ctor: Some(ctor),
+    })
+}

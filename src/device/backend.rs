@@ -63,14 +63,8 @@ pub trait Backend {
         stream: StreamId,
     ) -> Ticket;
     /// Queue an arbitrary piece of device work (CuPy elementwise operations, reductions),
-    /// recorded in the ledger as a kernel.
-    fn run(
-        &mut self,
-        stream: StreamId,
-        rec: Record,
-        bytes: usize,
-        work: Box<dyn FnOnce() + Send>,
-    ) -> Ticket;
+    /// recorded in the ledger as a kernel; its fault is reported as a kernel's.
+    fn run(&mut self, stream: StreamId, rec: Record, bytes: usize, work: DeviceWork) -> Ticket;
     /// Record an event on `stream`.
     fn record_event(&mut self, stream: StreamId) -> EventMark;
     /// Make later work on `stream` wait for `mark`.
@@ -110,6 +104,9 @@ pub fn note_launch(kernel: &Arc<CompiledKernel>) {
 }
 
 /// The device in use.
+/// A piece of device work written as a host closure over device memory.
+pub type DeviceWork = Box<dyn FnOnce() -> Result<(), KernelFault> + Send>;
+
 pub enum Device {
     Cpu(CpuDevice),
     Cuda(CudaBackend),

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::Scalar;
-use crate::device::backend::{Backend, EventMark, Record};
+use crate::device::backend::{Backend, DeviceWork, EventMark, Record};
 use crate::device::copy;
 use crate::device::cpu_streams::{StreamSet, Ticket};
 use crate::device::ledger::{LedgerEvent, LedgerKind};
@@ -231,11 +231,16 @@ impl Shared {
 
     /// Record a fault for the next synchronising call.
     pub fn fault(&self, ename: &str, message: String) {
+        self.push_fault(KernelFault::raise(ename, message));
+    }
+
+    /// Report a fault at the next synchronising call.
+    pub fn push_fault(&self, fault: KernelFault) {
         self.pending
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .faults
-            .push(KernelFault::raise(ename, message));
+            .push(fault);
     }
 
     /// Stream workers for a device sharing this state: a panicking operation becomes an
@@ -420,16 +425,19 @@ impl Backend for CpuDevice {
         )
     }
 
-    fn run(
-        &mut self,
-        stream: StreamId,
-        rec: Record,
-        bytes: usize,
-        work: Box<dyn FnOnce() + Send>,
-    ) -> Ticket {
+    fn run(&mut self, stream: StreamId, rec: Record, bytes: usize, work: DeviceWork) -> Ticket {
         let mut ev = self.shared.event(rec.kind, stream, bytes, &rec.label);
         ev.explicit = rec.explicit;
-        self.timed(stream, ev, work)
+        let shared = self.shared.clone();
+        self.timed(
+            stream,
+            ev,
+            Box::new(move || {
+                if let Err(fault) = work() {
+                    shared.push_fault(fault);
+                }
+            }),
+        )
     }
 
     fn record_event(&mut self, stream: StreamId) -> EventMark {

@@ -299,6 +299,19 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
         Ok(Value::Str(s)) => s.to_string(),
         _ => v.type_name(),
     };
+    // Same-named classes of different modules (`cupy.ndarray`, `numpy.ndarray`) differ.
+    let module = |rt: &mut Runtime, c: &Value| {
+        let m = crate::interp::attrs::get_attr(rt, c, "__module__");
+        match &m {
+            Ok(Value::Str(s)) => Some(s.to_string()),
+            _ => None,
+        }
+    };
+    if let (Some(a), Some(b)) = (module(rt, &t), module(rt, cls)) {
+        if a != b {
+            return Ok(false);
+        }
+    }
     Ok(vname == cls_name || v.type_name() == cls_name)
 }
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::arrays::dtype::Scalar;
-use crate::device::backend::{Backend, EventMark, Record};
+use crate::device::backend::{Backend, DeviceWork, EventMark, Record};
 use crate::device::cpu::{submit_timed, track_allocation, Shared};
 use crate::device::cpu_streams::{StreamSet, Ticket};
 use crate::device::ledger::{LedgerEvent, LedgerKind};
@@ -221,19 +221,19 @@ impl Backend for CudaBackend {
         })
     }
 
-    fn run(
-        &mut self,
-        stream: StreamId,
-        rec: Record,
-        bytes: usize,
-        work: Box<dyn FnOnce() + Send>,
-    ) -> Ticket {
+    fn run(&mut self, stream: StreamId, rec: Record, bytes: usize, work: DeviceWork) -> Ticket {
         let ev = self.event(&rec, stream, bytes);
         // Operations written as closures over host buffers run on host mirrors of the
         // device memory they touch (see `mem`).
         let prepared = take_prepared();
+        let shared = self.shared.clone();
         self.submit(stream, ev, "CudaAPIError", move || {
-            run_staged(stream, prepared, work).map_err(|e| e.to_string())
+            let mut failed = None;
+            run_staged(stream, prepared, || failed = work().err()).map_err(|e| e.to_string())?;
+            if let Some(fault) = failed {
+                shared.push_fault(fault);
+            }
+            Ok(())
         })
     }
 

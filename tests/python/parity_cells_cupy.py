@@ -1,0 +1,111 @@
+"""CuPy on nbcuda's devices against NumPy 2 on the host. In the reference kernel `cupy` is not
+installed, so each cell's prelude binds `cp` to NumPy itself: the expected output is what NumPy
+computes for the same expressions, and nbcuda's CuPy (its device arrays, queued work and
+results copied back with `.get()`) must print the same digits, dtypes and errors."""
+
+PRELUDE = """\
+import numpy as np
+try:
+    import cupy as cp
+except ImportError:
+    cp = np
+host = lambda x: x.get() if hasattr(x, "get") else x
+"""
+
+
+def cell(name, src):
+    return (name, PRELUDE + src.lstrip("\n"))
+
+
+CUPY = [
+    cell("cupy_integer_wrap_and_uint64", """
+a = np.array([2**63 + 5, 7, 2**64 - 1], dtype=np.uint64)
+print(host(cp.asarray(a) + 1), host(cp.asarray(a) // 3), host(cp.asarray(a) > 2**63))
+y = np.arange(12, dtype=np.int8).reshape(3, 4)
+print(host(cp.asarray(y) * 100))
+print(host(cp.asarray(y) << 5), host(cp.asarray(y) >> 1).dtype)
+"""),
+    cell("cupy_float32_rounding", """
+x = np.linspace(0.1, 3, 7, dtype=np.float32)
+d = cp.asarray(x)
+# (Not exp or power: NumPy's SIMD float32 loops round those differently from libm.)
+for r in [d ** 2, d / 3, d * 0.1, d - np.float32(0.3), cp.sin(d), cp.sqrt(d), cp.log1p(d), cp.reciprocal(d)]:
+    r = host(r)
+    print(r.dtype, r.tolist())
+"""),
+    cell("cupy_reductions_match_numpy", """
+x = (np.arange(1000, dtype=np.float32) * np.float32(0.37)).reshape(40, 25)
+d = cp.asarray(x)
+print(host(d.sum()), host(d.mean()), host(d.std()), host(d.var(ddof=1)), host(d.var()).dtype)
+print(host(d.sum(axis=0))[:4], host(d.mean(axis=1))[:4], host(d.max(axis=0))[:3])
+print(host(cp.asarray(np.arange(12, dtype=np.int8)).sum()).dtype, host(cp.asarray(np.arange(12, dtype=np.int16)).mean()))
+print(host(cp.asarray(np.arange(1, 30, dtype=np.int32)).prod()), host(d.argmax()), host(d.argmin(axis=1))[:3])
+print(host(d.sum(axis=1, keepdims=True)).shape, host(cp.asarray(y := np.array([0, 3, 0])).any()), host(cp.asarray(y).all()))
+"""),
+    cell("cupy_nan_rules", """
+v = np.array([1.5, np.nan, -2.0, 4.0], dtype=np.float32)
+w = np.array([np.nan, 0.5, -3.0, 5.0], dtype=np.float32)
+d, e = cp.asarray(v), cp.asarray(w)
+print(host(cp.maximum(d, e)), host(cp.minimum(d, e)), host(cp.fmax(d, e)), host(cp.fmin(d, e)))
+print(host(d.max()), host(d.argmax()), host(cp.isnan(d)), host(cp.isfinite(d / 0)), host(cp.signbit(d)))
+"""),
+    cell("cupy_more_binary_ufuncs", """
+a = np.array([-3.5, -1.0, 0.0, 2.25, 7.0])
+b = np.array([2.0, -0.5, 3.0, -1.5, 2.0])
+da, db = cp.asarray(a), cp.asarray(b)
+# (Not arctan2: NumPy's SIMD float64 loop and libm differ in the last bit.)
+for f in ["hypot", "copysign", "fmod", "floor_divide", "remainder", "power", "nextafter"]:
+    print(f, host(getattr(cp, f)(da, db)).tolist())
+i = cp.asarray(np.array([-7, 7, 12, 5], dtype=np.int32))
+j = cp.asarray(np.array([2, -2, 5, 3], dtype=np.int32))
+for f in ["floor_divide", "remainder", "fmod", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_xor"]:
+    r = host(getattr(cp, f)(i, j))
+    print(f, r.dtype, r.tolist())
+"""),
+    cell("cupy_unary_dtypes", """
+float_ufuncs = ["sqrt", "exp", "floor", "rint", "arctan"]
+exact = ["negative", "abs", "square", "sign", "isnan", "logical_not", "invert"]
+for dt in [np.uint16, np.int32, np.int64, np.float32, np.float64]:
+    d = cp.asarray(np.array([0, 1, 2], dtype=dt))
+    names = float_ufuncs + [f for f in exact if not (f == "invert" and dt in (np.float32, np.float64))]
+    print(np.dtype(dt).name, [host(getattr(cp, f)(d)).dtype.name for f in names])
+for dt in [np.int8, np.uint8, np.bool_]:
+    d = cp.asarray(np.array([0, 1, 1], dtype=dt))
+    names = [f for f in exact if not (dt is np.bool_ and f in ("negative", "sign"))]
+    print(np.dtype(dt).name, [host(getattr(cp, f)(d)).tolist() for f in names])
+"""),
+    cell("cupy_python_scalars_nep50", """
+u = cp.asarray(np.array([1, 2, 250], dtype=np.uint8))
+print(host(u + 10), host(u * 2).dtype, host(u + 1.5).dtype, host(cp.asarray(np.array([True, False])) + 1).dtype)
+print(host(cp.asarray(np.array([1.5], dtype=np.float32)) * 2.5).dtype)
+try:
+    u + 300
+except OverflowError as e:
+    print("OverflowError", e)
+"""),
+    cell("cupy_operator_errors", """
+b = cp.asarray(np.array([True, False]))
+f = cp.asarray(np.array([1.0, 2.0]))
+for expr in ["-b", "b - b", "~f", "f & f", "f << 1"]:
+    try:
+        eval(expr)
+        print(expr, "ok")
+    except TypeError as e:
+        print(expr, type(e).__name__, str(e)[:60])
+"""),
+    cell("cupy_empty_reductions", """
+e = cp.asarray(np.zeros((0, 3), dtype=np.float32))
+print(host(e.sum()), host(e.sum(axis=0)), host(e.max(axis=1)).shape)
+for name in ["max", "argmin"]:
+    try:
+        getattr(e, name)()
+    except ValueError as err:
+        print(name, err)
+"""),
+    cell("cupy_ndarray_class", """
+d = cp.asarray(np.arange(6).reshape(2, 3))
+print(isinstance(d, cp.ndarray), type(d).__name__, isinstance(np.arange(3), cp.ndarray) == (cp is np))
+z = cp.ndarray((2, 3), dtype=np.float32)
+print(z.shape, z.dtype, isinstance(z, cp.ndarray), cp.ndarray((4,)).dtype)
+"""),
+]
