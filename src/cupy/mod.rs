@@ -10,6 +10,7 @@
 //! | `extra.rs` | More of CuPy's array functions: `where`, `clip`, `dot`, `matmul` (also the `@` operator), computed as device work; and `cupy.linalg.norm`. |
 //! | `ndarray.rs` | CuPy arrays on nbcuda's devices: `cupy.ndarray` and the `cupy` module's creation, transfer, elementwise, ufunc and reduction functions. |
 //! | `results.rs` | The result arguments CuPy's functions share: `out=` (written into a given CuPy array) and `keepdims=`. |
+//! | `shape_funcs.rs` | Shape and joining functions (`transpose`, `squeeze`, `expand_dims`, `concatenate`, `stack`, `cumsum`), `isclose`/`allclose`/`array_equal`, `get_array_module` and the constants. |
 //! | `reductions.rs` | CuPy reductions (sum, mean, min, max, std, argmax, ...) over all elements or one axis, queued as device work and computed by host NumPy's reduction loops. |
 //!
 //! `mod.rs`:
@@ -23,6 +24,7 @@ pub mod extra;
 pub mod ndarray;
 pub mod reductions;
 pub mod results;
+pub mod shape_funcs;
 
 use std::rc::Rc;
 
@@ -651,6 +653,7 @@ pub fn module() -> Rc<Module> {
         Value::Module(crate::cupy::cuda_api::cuda_submodule()),
     );
     crate::cupy::extra::register(&m);
+    crate::cupy::shape_funcs::register(&m);
     m.set("linalg", Value::Module(crate::cupy::extra::linalg_module()));
     m.set("ndarray", crate::cupy::ndarray::class_object());
     m.set(

@@ -114,6 +114,27 @@ impl Object for CupyArray {
             self.live(rt)?;
         }
         let v = &self.view;
+        if matches!(name, "transpose" | "swapaxes" | "squeeze" | "cumsum") {
+            // The module function with this array first, as CuPy's methods are.
+            let nm = name.to_string();
+            return Ok(Some(Value::method(
+                &self,
+                &format!("ndarray.{name}"),
+                &format!("{name}(...)"),
+                "As the cupy function of this name, for this array.",
+                move |c, rt, mut a| {
+                    let f = crate::py::registry::import(rt, "cupy")?
+                        .get(&nm)
+                        .ok_or_else(|| PyErr::attribute_error(nm.clone()))?;
+                    if nm == "transpose" && a.pos.len() > 1 {
+                        // `x.transpose(1, 0)`: the axes given one by one.
+                        a.pos = vec![Value::tuple(std::mem::take(&mut a.pos))];
+                    }
+                    a.pos.insert(0, CupyArray::value(c.view.clone()));
+                    rt.call(&f, a)
+                },
+            )));
+        }
         if Reduce::parse(name).is_some() {
             let nm = name.to_string();
             return Ok(Some(Value::method(

@@ -108,4 +108,40 @@ print(isinstance(d, cp.ndarray), type(d).__name__, isinstance(np.arange(3), cp.n
 z = cp.ndarray((2, 3), dtype=np.float32)
 print(z.shape, z.dtype, isinstance(z, cp.ndarray), cp.ndarray((4,)).dtype)
 """),
+    cell("cupy_shape_functions", """
+a = cp.asarray(np.arange(24, dtype=np.int16).reshape(2, 3, 4))
+print(host(cp.transpose(a)).shape, host(cp.transpose(a, (1, 0, 2)))[1].tolist(), host(a.transpose(2, 0, 1)).shape)
+print(host(cp.swapaxes(a, 0, 2))[:, 1, 0].tolist(), host(cp.expand_dims(a, -1)).shape, host(cp.expand_dims(a, 0)).shape)
+print(host(cp.squeeze(cp.asarray(np.zeros((1, 3, 1))))).shape, host(cp.ravel(cp.transpose(a)))[:6].tolist())
+for bad in [lambda: cp.transpose(a, (0, 1)), lambda: cp.squeeze(a, 1), lambda: cp.expand_dims(a, 5)]:
+    try:
+        bad()
+    except ValueError as e:
+        print(type(e).__name__, e)
+"""),
+    cell("cupy_joining", """
+x = cp.asarray(np.arange(6, dtype=np.int32).reshape(2, 3))
+y = cp.asarray(np.arange(6, 12, dtype=np.float32).reshape(2, 3))
+print(host(cp.concatenate([x, y])), host(cp.concatenate((x, x), axis=1)).tolist(), host(cp.concatenate([x, y], axis=None)).dtype)
+print(host(cp.stack([x, x])).shape, host(cp.stack([x, x], axis=-1))[1].tolist())
+v = cp.asarray(np.array([1, 2, 3]))
+print(host(cp.vstack([v, v])).tolist(), host(cp.hstack([v, v])).tolist(), host(cp.hstack([x, x])).shape, host(cp.vstack([x, v])).shape)
+try:
+    cp.concatenate([x, cp.asarray(np.zeros((2, 2)))], axis=0)
+except ValueError as e:
+    print(e)
+"""),
+    cell("cupy_cumsum_isclose", """
+m = cp.asarray(np.arange(12, dtype=np.int8).reshape(3, 4))
+print(host(cp.cumsum(m)).tolist(), host(cp.cumsum(m, axis=0)).dtype, host(m.cumsum(axis=1))[2].tolist())
+f = cp.asarray(np.arange(5, dtype=np.float32) * np.float32(0.1))
+print(host(cp.cumsum(f)).tolist())
+p = cp.asarray(np.array([1.0, np.inf, -np.inf, np.nan, 1e-9, 100.0]))
+q = cp.asarray(np.array([1.0 + 1e-6, np.inf, np.inf, np.nan, 0.0, 100.001]))
+print(host(cp.isclose(p, q)), host(cp.isclose(p, q, equal_nan=True)), host(cp.isclose(p, 1.0)))
+print(bool(cp.allclose(p[:2], q[:2])), bool(cp.allclose(p, p)), bool(cp.allclose(p, p, equal_nan=True)))
+print(bool(cp.array_equal(m, m)), bool(cp.array_equal(m, m[:2])), bool(cp.array_equal(p, p)), bool(cp.array_equal(p, p, equal_nan=True)))
+gam = getattr(cp, "get_array_module", lambda *args: np)
+print(cp.pi, cp.e, cp.inf, cp.newaxis is None, gam(m) is cp, gam(np.ones(2), 3).__name__)
+"""),
 ]
