@@ -7,38 +7,42 @@
 use std::rc::Rc;
 
 use crate::py::error::{PyErr, PyResult};
+use crate::py::signature::Bound;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Value};
 
 /// The `textwrap` module.
 pub fn textwrap_module() -> Rc<Module> {
     let m = Module::new("textwrap", "Text wrapping and filling, dedent and indent.");
-    m.func(
+    m.def(
+        Function,
         "wrap",
-        "wrap(text, width=70, **kwargs)",
+        "text, width=70, **kwargs",
         "The text wrapped into lines of at most width characters, as a list.",
-        |_, a| {
-            let (text, w) = wrapper_args(&a, "wrap", 70, false)?;
+        |_, b| {
+            let (text, w) = wrapper_args(&b)?;
             Ok(Value::list(
                 w.wrap(&text)?.iter().map(|l| Value::str(l)).collect(),
             ))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "fill",
-        "fill(text, width=70, **kwargs)",
+        "text, width=70, **kwargs",
         "The text wrapped into lines of at most width characters, joined by newlines.",
-        |_, a| {
-            let (text, w) = wrapper_args(&a, "fill", 70, false)?;
+        |_, b| {
+            let (text, w) = wrapper_args(&b)?;
             Ok(Value::str(&w.wrap(&text)?.join("\n")))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "shorten",
-        "shorten(text, width, **kwargs)",
+        "text, width, **kwargs",
         "The text's whitespace collapsed, then cut to fit width with a placeholder.",
-        |_, a| {
-            let (text, mut w) = wrapper_args(&a, "shorten", 0, true)?;
+        |_, b| {
+            let (text, mut w) = wrapper_args(&b)?;
             w.max_lines = Some(1);
             let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
             Ok(Value::str(&w.wrap(&collapsed)?.join("\n")))
@@ -185,33 +189,24 @@ impl Default for Wrapper {
 }
 
 /// `(text, width=..., **kwargs)`: the text and a wrapper; `width` is required for `shorten`.
-fn wrapper_args(
-    a: &Args,
-    func: &str,
-    width: i64,
-    width_required: bool,
-) -> PyResult<(String, Wrapper)> {
-    let text = str_arg(a.pos.first().or(a.kwarg("text")), func, "text")?;
-    if a.pos.len() > 2 {
-        return Err(PyErr::type_error(format!(
-            "{func}() takes from 1 to 2 positional arguments but {} were given",
-            a.pos.len()
-        )));
-    }
-    let mut w = Wrapper {
-        width,
-        ..Wrapper::default()
-    };
-    match a.pos.get(1).or(a.kwarg("width")) {
-        Some(v) => w.width = v.as_index()?,
-        None if width_required => {
-            return Err(PyErr::type_error(format!(
-                "{func}() missing 1 required positional argument: 'width'"
+/// A `TextWrapper` from `text, width, **kwargs`, as CPython's `wrap`/`fill`/`shorten` build
+/// one (`TextWrapper(width=width, **kwargs)`).
+fn wrapper_args(b: &Bound) -> PyResult<(String, Wrapper)> {
+    let text = match b.get(0) {
+        Some(Value::Str(s)) => s.to_string(),
+        // CPython's wrapper calls text.expandtabs() first.
+        other => {
+            return Err(PyErr::attribute_error(format!(
+                "'{}' object has no attribute 'expandtabs'",
+                other.map_or("NoneType".into(), |v| v.type_name())
             )))
         }
-        None => {}
-    }
-    for (k, v) in &a.kw {
+    };
+    let mut w = Wrapper {
+        width: b.value(1).as_index()?,
+        ..Wrapper::default()
+    };
+    for (k, v) in &b.kw {
         let flag = || -> PyResult<bool> {
             match v {
                 Value::Bool(b) => Ok(*b),
@@ -222,7 +217,6 @@ fn wrapper_args(
         };
         let text = |name: &str| str_arg(Some(v), "TextWrapper", name);
         match &**k {
-            "text" | "width" => {}
             "initial_indent" => w.initial_indent = text("initial_indent")?,
             "subsequent_indent" => w.subsequent_indent = text("subsequent_indent")?,
             "placeholder" => w.placeholder = text("placeholder")?,

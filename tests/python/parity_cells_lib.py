@@ -379,6 +379,17 @@ with open('blob.bin', 'rb') as f:
     print(f.read(), f.tell())
 """),
     ("open_missing", "open('no_such_file.txt')\n"),
+    ("textwrap_wrap_fill_shorten_args", """
+import textwrap
+print(textwrap.wrap(text="one two three four", width=9), textwrap.fill("one two three", 7, initial_indent="> "))
+print(textwrap.shorten("Hello   there  world, how are you", 20), textwrap.shorten(width=12, text="a b c d e f g h"))
+for call in [lambda: textwrap.wrap(), lambda: textwrap.wrap("a b", 5, 6), lambda: textwrap.shorten("abc"),
+             lambda: textwrap.wrap(5), lambda: textwrap.fill("x", foo=1), lambda: textwrap.wrap("a", 3, width=4)]:
+    try:
+        print(call())
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+"""),
 ]
 
 # Point 6: IPython
