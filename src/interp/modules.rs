@@ -8,6 +8,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::runtime::StreamName;
+use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Module, Object, Value};
 
 /// Import a module by dotted name through the session's registry (see
@@ -66,12 +67,24 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
 
 fn time_module() -> Rc<Module> {
     let m = Module::new("time", "Clocks and sleeping.");
-    m.func(
+    m.def(
+        Clinic,
         "sleep",
-        "sleep(seconds, /)",
+        "seconds, /",
         "Pause the cell for the given seconds; an interrupt stops it at once.",
-        |rt, a| {
-            let secs = a.pos.first().unwrap_or(&Value::Int(0)).as_f64()?;
+        |rt, b| {
+            // CPython takes a float as it is and anything else as an integer.
+            let secs = match b.value(0) {
+                v @ (Value::Float(_) | Value::Int(_) | Value::Bool(_) | Value::Scalar(_)) => {
+                    v.as_f64()?
+                }
+                v => {
+                    return Err(PyErr::type_error(format!(
+                        "'{}' object cannot be interpreted as an integer",
+                        v.type_name()
+                    )))
+                }
+            };
             if secs < 0.0 {
                 return Err(PyErr::value_error("sleep length must be non-negative"));
             }
@@ -87,29 +100,38 @@ fn time_module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Clinic,
         "perf_counter",
-        "perf_counter()",
+        "",
         "A monotonic clock in seconds, for timing.",
         |_, _| Ok(Value::Float(clock_seconds())),
     );
-    m.func(
+    m.def(
+        Clinic,
         "monotonic",
-        "monotonic()",
+        "",
         "A monotonic clock in seconds.",
         |_, _| Ok(Value::Float(clock_seconds())),
     );
-    m.func("time", "time()", "Seconds since the Unix epoch.", |_, _| {
-        Ok(Value::Float(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map(|d| d.as_secs_f64())
-                .unwrap_or(0.0),
-        ))
-    });
-    m.func(
+    m.def(
+        Clinic,
+        "time",
+        "",
+        "Seconds since the Unix epoch.",
+        |_, _| {
+            Ok(Value::Float(
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map(|d| d.as_secs_f64())
+                    .unwrap_or(0.0),
+            ))
+        },
+    );
+    m.def(
+        Clinic,
         "perf_counter_ns",
-        "perf_counter_ns()",
+        "",
         "perf_counter in integer nanoseconds.",
         |_, _| Ok(Value::Int((clock_seconds() * 1e9) as i64)),
     );
@@ -171,15 +193,17 @@ impl Object for StdStream {
 /// tests skip pinned-memory checks on some architectures).
 fn platform_module() -> Rc<Module> {
     let m = Module::new("platform", "The machine and operating system.");
-    m.func(
+    m.def(
+        Function,
         "machine",
-        "machine()",
+        "",
         "The processor architecture, e.g. 'x86_64'.",
         |_, _| Ok(Value::str(std::env::consts::ARCH)),
     );
-    m.func(
+    m.def(
+        Function,
         "system",
-        "system()",
+        "",
         "The operating system's name, e.g. 'Linux'.",
         |_, _| {
             Ok(Value::str(match std::env::consts::OS {
@@ -190,15 +214,17 @@ fn platform_module() -> Rc<Module> {
             }))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "python_version",
-        "python_version()",
+        "",
         "The Python version nbcuda follows.",
         |_, _| Ok(Value::str("3.11.0")),
     );
-    m.func(
+    m.def(
+        Function,
         "python_implementation",
-        "python_implementation()",
+        "",
         "Which Python this is.",
         |_, _| Ok(Value::str("nbcuda")),
     );
@@ -223,22 +249,20 @@ fn sys_module() -> Rc<Module> {
     m.set("platform", Value::str(std::env::consts::OS));
     m.set("maxsize", Value::Int(i64::MAX));
     m.set("implementation", Value::str("nbcuda"));
-    m.func(
+    m.def(
+        Clinic,
         "getrecursionlimit",
-        "getrecursionlimit()",
+        "",
         "The maximum call depth.",
-        |rt, a| {
-            a.bind("getrecursionlimit", &[])?;
-            Ok(Value::Int(rt.recursion_limit as i64))
-        },
+        |rt, _| Ok(Value::Int(rt.recursion_limit as i64)),
     );
-    m.func(
+    m.def(
+        Clinic,
         "setrecursionlimit",
-        "setrecursionlimit(limit)",
+        "new_limit, /",
         "Set the maximum call depth (at most 100000 in nbcuda).",
-        |rt, a| {
-            let b = a.bind("setrecursionlimit", &["limit"])?;
-            let v = b[0].clone().unwrap_or(Value::None);
+        |rt, b| {
+            let v = b.value(0);
             if !matches!(v, Value::Int(_) | Value::Bool(_)) {
                 return Err(PyErr::type_error(format!(
                     "'{}' object cannot be interpreted as an integer",

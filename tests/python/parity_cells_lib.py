@@ -390,6 +390,18 @@ for call in [lambda: textwrap.wrap(), lambda: textwrap.wrap("a b", 5, 6), lambda
     except (TypeError, AttributeError) as e:
         print(type(e).__name__, e)
 """),
+    ("time_platform_sys_signatures", """
+import time, platform, sys
+print(type(time.perf_counter()).__name__, type(time.perf_counter_ns()).__name__, time.sleep(0), platform.system())
+for call in [lambda: time.perf_counter(1), lambda: time.monotonic(x=1), lambda: time.sleep(), lambda: time.sleep(0, 1),
+             lambda: time.sleep(seconds=0), lambda: time.time(2), lambda: platform.machine(1), lambda: platform.system(x=1),
+             lambda: sys.getrecursionlimit(5), lambda: sys.setrecursionlimit(), lambda: sys.setrecursionlimit(new_limit=50),
+             lambda: sys.setrecursionlimit(2.5), lambda: sys.setrecursionlimit(0), lambda: time.sleep(-1), lambda: time.sleep("1")]:
+    try:
+        print(call())
+    except (TypeError, ValueError) as e:
+        print(type(e).__name__, e)
+"""),
 ]
 
 # Point 6: IPython
