@@ -604,3 +604,73 @@ fn counted_loops_checked_once_give_the_interpreters_bytes_and_first_fault() {
     }
     fails(&k, cfg2((2, 2), (8, 8)), &v, &[Scalar::I64(9)], DType::F32);
 }
+
+#[test]
+fn threads_that_fault_at_different_steps_name_the_interpreters_thread() {
+    // Thread 10 faults at its fifth step (out[150]), thread 11 at its first (out[151]):
+    // the interpreter, each step across every thread, meets thread 11's fault first;
+    // native code, thread by thread, meets thread 10's and asks the interpreter to run
+    // the span again (src/kernel/jit/mod.rs, `interpreters_fault`).
+    let k = native(
+        "def lf(a, out, w, off):\n    i = cuda.grid(1)\n    for j in range(w):\n        out[i * w + j + off] = a[i] * j\n",
+        &[
+            arr1(DType::F64, 1),
+            arr1(DType::F64, 1),
+            Ty::Scalar(DType::I64),
+            Ty::Scalar(DType::I64),
+        ],
+    );
+    let v = [c(&[64]), c(&[150])];
+    let sc = |w: i64, off: i64| [Scalar::I64(w), Scalar::I64(off)];
+    let r = same(&k, cfg(2, 32), &v, &sc(5, 96), DType::F64);
+    let Err((ename, msg)) = r else {
+        panic!("no fault: {r:?}")
+    };
+    assert_eq!(ename, "IndexError");
+    assert!(msg.contains("block (0, 0, 0), thread (11, 0, 0)"), "{msg}");
+    for (w, off) in [(5, 0), (3, 40), (7, -3), (2, 30)] {
+        fails(&k, cfg(2, 32), &v, &sc(w, off), DType::F64);
+    }
+    same(&k, cfg(2, 32), &v, &sc(2, 0), DType::F64).unwrap();
+    // The same in the second block, and in a 2-D launch whose rows may run in any order.
+    fails(&k, cfg(4, 16), &v, &sc(5, 96), DType::F64);
+    let k = native(
+        "def lf2(a, out, w):\n    x, y = cuda.grid(2)\n    for j in range(w):\n        out[x, y * w + j] = a[x, y] + j\n",
+        &[
+            arr1(DType::F32, 2),
+            arr1(DType::F32, 2),
+            Ty::Scalar(DType::I64),
+        ],
+    );
+    let v = [c(&[16, 16]), c(&[16, 40])];
+    fails(&k, cfg2((4, 2), (4, 8)), &v, &[Scalar::I64(3)], DType::F32);
+    same(&k, cfg2((4, 2), (4, 8)), &v, &[Scalar::I64(2)], DType::F32).unwrap();
+}
+
+#[test]
+fn outputs_whose_elements_share_memory_keep_the_usual_order() {
+    // Views whose elements share memory (a zero stride, as broadcast_to and as_strided
+    // make, or strides that interleave): the last thread to write an element in the
+    // interpreter's order leaves its value, so the rows of `order.rs` must not reorder
+    // them.
+    let k = native(
+        "def ab(a, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] + x * 100 + y\n",
+        &arrs(DType::F64, 2, 2),
+    );
+    assert_eq!(any_axis(&k), Some(1));
+    for out in [
+        view(12, 0, &[20, 12], &[0, 1]),
+        view(20, 0, &[20, 12], &[1, 0]),
+        view(31, 0, &[20, 12], &[1, 1]),
+        view(80, 2, &[20, 12], &[2, 3]),
+    ] {
+        same(
+            &k,
+            cfg2((3, 2), (8, 8)),
+            &[c(&[20, 12]), out],
+            &[],
+            DType::F64,
+        )
+        .unwrap();
+    }
+}

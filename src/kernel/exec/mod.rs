@@ -154,6 +154,28 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     })
 }
 
+/// The fault the interpreter meets first in the chunks that hold blocks `first..end`, run
+/// one after another on the calling thread (None when none faults). The JIT tier asks
+/// this of a span it saw fault, to name the thread the interpreter names (`jit::run`).
+pub(crate) fn first_fault_in(p: &Prepared, first: usize, end: usize) -> Option<KernelFault> {
+    let nblocks = p.cfg.blocks();
+    let per_chunk = blocks_per_chunk(p);
+    let mut blk = match Block::new(p, per_chunk) {
+        Ok(b) => b,
+        Err(f) => return Some(f),
+    };
+    let mut at = first / per_chunk * per_chunk;
+    while at < end.min(nblocks) {
+        blk.reset(at, per_chunk.min(nblocks - at));
+        let all: Vec<u32> = (0..blk.live as u32).collect();
+        if let Err(f) = blk.run(p, &p.k.body, all) {
+            return Some(f);
+        }
+        at += per_chunk;
+    }
+    None
+}
+
 /// How many blocks the interpreter runs as one set of lanes. The JIT tier's lockstep
 /// kernels run the same chunks, so that their iterations come in the interpreter's order.
 pub(crate) fn blocks_per_chunk(p: &Prepared) -> usize {

@@ -277,3 +277,25 @@ fn has_atomic(ss: &[Stmt]) -> bool {
         _ => false,
     })
 }
+
+/// Whether a span of `k`'s blocks that native code saw fault can be run again by the
+/// interpreter to name the fault it names (`mod.rs`'s `run`): no parameter array is both
+/// read and written (atomics and draws do both), and each written one shares no memory
+/// with another argument. Its threads then read only what no thread writes, so a second
+/// run sees the first run's inputs and takes the same steps. Shared and local arrays are
+/// the block's own scratch, fresh for the second run.
+pub(crate) fn rerunnable(k: &Kernel, alone: impl Fn(usize) -> bool) -> bool {
+    let (mut read, mut written) = (Vec::new(), Vec::new());
+    regions::visit(&k.body, &mut |i| match &i.op {
+        Op::Load(ArrRef::Param(a), _) => read.push(*a),
+        Op::Store(ArrRef::Param(a), ..) => written.push(*a),
+        Op::Atomic(_, ArrRef::Param(a), ..) | Op::Rng(_, ArrRef::Param(a), _) => {
+            read.push(*a);
+            written.push(*a);
+        }
+        _ => {}
+    });
+    written
+        .iter()
+        .all(|w| !read.contains(w) && alone(*w as usize))
+}

@@ -17,7 +17,7 @@
 //! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers a region reads before writing in per-thread slots, array addresses loaded afresh per region, returned threads sitting out, a barrier loop run once per block. |
 //! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
 //! | `counted.rs` | Bounds checks hoisted out of innermost counted loops (`range` by one): shared and local array indices that are the counter plus loop-invariant values, or loop-invariant, checked over the whole loop before it starts, and a copy of the loop without their checks where that holds. |
-//! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). |
+//! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). Also which kernels' faulting spans the interpreter may run again. |
 //! | `flat.rs` | Grid-stride loops over `cuda.grid(1)` by `cuda.gridsize(1)` whose threads cannot see one another, on 1-D launches (order-free atomics on `private.rs`'s bins allowed, checked per iteration, a fault's thread following from the counter): each lockstep round of a chunk run as one contiguous run of the counter, no per-lane state; a chunk whose affine accesses are not proven in range before it starts keeps its lockstep rounds. |
 //! | `lockstep.rs` | Which kernels run their grid-stride loop in lockstep rounds (one iteration of every lane of a chunk per round, the interpreter's order) rather than thread by thread. |
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the record of why a launch stopped. |
@@ -32,7 +32,8 @@
 //! `mod.rs`: the compile cache (general code, and variants for launches whose arrays share
 //! shapes), the launch (which arrays qualify, C-layout parameters checked contiguous,
 //! blocks spread over the workers, in any order strips first and then the blocks they
-//! left, the first fault by block as the interpreter picks it).
+//! left, the first fault by block as the interpreter picks it, a faulting span run again on
+//! the interpreter where it can be to name the thread the interpreter names).
 
 pub mod access;
 pub mod affine;
@@ -502,13 +503,39 @@ fn worker(
     })
 }
 
-/// True when array argument `i` shares no memory with any other argument.
+/// True when array argument `i` shares no memory with any other argument, nor any of its
+/// elements with another of its elements (a zero stride, as `broadcast_to` and
+/// `as_strided` make, or strides that interleave): threads that write distinct indices
+/// then write distinct memory, so the order they run in cannot change the bytes.
 fn alone(descs: &[ArrDesc], i: usize) -> bool {
     let d = &descs[i];
-    descs
-        .iter()
-        .enumerate()
-        .all(|(j, o)| j == i || o.mem.is_empty() || !o.mem.overlaps(&d.mem))
+    distinct_elements(d)
+        && descs
+            .iter()
+            .enumerate()
+            .all(|(j, o)| j == i || o.mem.is_empty() || !o.mem.overlaps(&d.mem))
+}
+
+/// True when no two elements of `d` share a byte: each axis, taken by growing stride,
+/// steps past everything the axes before it span.
+fn distinct_elements(d: &ArrDesc) -> bool {
+    let shape = &d.shape[..d.ndim.min(3)];
+    if shape.contains(&0) {
+        return true;
+    }
+    let mut axes: Vec<(u128, u128)> = (0..shape.len())
+        .filter(|&ax| shape[ax] > 1)
+        .map(|ax| (d.strides[ax].unsigned_abs() as u128, shape[ax] as u128))
+        .collect();
+    axes.sort_unstable();
+    let mut span = d.dtype.itemsize() as u128;
+    for (stride, n) in axes {
+        if stride < span {
+            return false;
+        }
+        span += stride * (n - 1);
+    }
+    true
 }
 
 /// `blocks` (deferred ones, at most [`MAX_DEFERRED`]) in spans of at most `per` blocks.
@@ -599,9 +626,10 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     };
     let poll = poll::PollFlags::of(p);
     let privates = private::Privates::new(p.k, &descs, nblocks * threads);
-    let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
+    // The first fault by block: the span's first block, its end, the fault.
+    let first_fault: Mutex<Option<(usize, usize, KernelFault)>> = Mutex::new(None);
     let later: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-    let record = |at: usize, f: KernelFault| {
+    let record = |at: usize, end: usize, f: KernelFault| {
         p.stop.store(true, Ordering::Relaxed);
         // A block that stopped for another's fault has nothing to report, and recorded
         // at its own (lower) block it would hide that fault, as the interpreter's does not.
@@ -609,8 +637,8 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             return;
         }
         let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-        if ff.as_ref().is_none_or(|(b, _)| at < *b) {
-            *ff = Some((at, f));
+        if ff.as_ref().is_none_or(|(b, _, _)| at < *b) {
+            *ff = Some((at, end, f));
         }
     };
     let body =
@@ -619,7 +647,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
                 return;
             }
             if cancelled(p) {
-                record(0, KernelFault::interrupted());
+                record(0, 0, KernelFault::interrupted());
                 return;
             }
             let w = match w.get_or_insert_with(|| {
@@ -627,7 +655,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
             }) {
                 Ok(w) => w,
                 Err(f) => {
-                    record(first, f.clone());
+                    record(first, end, f.clone());
                     return;
                 }
             };
@@ -671,7 +699,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
                 } else {
                     first
                 };
-                record(at, f);
+                record(at, end, f);
             }
         };
     let run_spans = |n: usize, span: &(dyn Fn(usize) -> (usize, usize) + Sync), order: bool| {
@@ -711,8 +739,34 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     }
     // Faulted or not, the copies hold atomics the interpreter would have made.
     privates.fold(&descs);
-    if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Some(Err(f));
+    if let Some((at, end, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Some(Err(interpreters_fault(p, &descs, at, end, f)));
     }
     Some(Ok(LaunchOutput::default()))
+}
+
+/// The fault to report for a launch whose span `at..end` faulted natively with `f`. Native
+/// code runs a block's threads one after another (or region by region), the interpreter
+/// each step across all of them: where threads fault at different steps (iterations of a
+/// loop) the first thread to fault differs, although each fault is right. The
+/// interpreter is the reference, so where it can run the span again and see what it saw
+/// the first time (`cover::rerunnable`), its fault is reported; an in-place kernel keeps
+/// native code's (the threads' lowest that faults, each run to its end).
+fn interpreters_fault(
+    p: &Prepared,
+    descs: &[ArrDesc],
+    at: usize,
+    end: usize,
+    f: KernelFault,
+) -> KernelFault {
+    use crate::kernel::abi::FaultKind;
+    if !matches!(f.kind, FaultKind::Raise(_)) || !cover::rerunnable(p.k, |i| alone(descs, i)) {
+        return f;
+    }
+    p.stop.store(false, Ordering::Relaxed);
+    let again = crate::kernel::exec::first_fault_in(p, at, end);
+    p.stop.store(true, Ordering::Relaxed);
+    again
+        .filter(|g| matches!(g.kind, FaultKind::Raise(_)))
+        .unwrap_or(f)
 }
