@@ -11,6 +11,7 @@ use crate::interp::subscript::{check_hashable, dict_find};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Bound;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Dict, Module, Object, Value};
 
 /// The `string` module's constants.
@@ -47,18 +48,17 @@ pub fn string_module() -> Rc<Module> {
 /// The `copy` module.
 pub fn copy_module() -> Rc<Module> {
     let m = Module::new("copy", "Shallow and deep copies of containers.");
-    m.func("copy", "copy(x)", "A shallow copy of x.", |rt, a| {
-        let b = a.bind("copy", &["x"])?;
-        shallow(rt, b[0].as_ref().unwrap_or(&Value::None))
+    m.def(Function, "copy", "x", "A shallow copy of x.", |rt, b| {
+        shallow(rt, &b.value(0))
     });
-    m.func(
+    m.def(
+        Function,
         "deepcopy",
-        "deepcopy(x, memo=None)",
+        "x, memo=None, _nil=[]",
         "A deep copy of x: nested containers are copied too, shared ones once.",
-        |rt, a| {
-            let b = a.bind("deepcopy", &["x", "memo="])?;
+        |rt, b| {
             let mut memo = HashMap::new();
-            deep(rt, b[0].as_ref().unwrap_or(&Value::None), &mut memo, 0)
+            deep(rt, &b.value(0), &mut memo, 0)
         },
     );
     Rc::new(m)

@@ -8,20 +8,28 @@ use crate::interp::subscript::get_item;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::exceptions::ExcClass;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// Register `capwords` and `Template` in the `string` module.
 pub fn register(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "capwords",
-        "capwords(s, sep=None)",
+        "s, sep=None",
         "Split s, capitalize each word, and join the words with sep (a space by default).",
-        |_, a| {
-            let b = a.bind("capwords", &["s", "sep="])?;
-            let Some(Value::Str(s)) = &b[0] else {
-                return Err(PyErr::type_error("capwords() argument 's' must be str"));
+        |_, b| {
+            // CPython's capwords is `sep.join(map(str.capitalize, s.split(sep)))`.
+            let s = match b.get(0) {
+                Some(Value::Str(s)) => s.clone(),
+                other => {
+                    return Err(PyErr::attribute_error(format!(
+                        "'{}' object has no attribute 'split'",
+                        other.map_or("NoneType".into(), |v| v.type_name())
+                    )))
+                }
             };
-            let sep = match &b[1] {
+            let sep = match b.get(1) {
                 None | Some(Value::None) => None,
                 Some(Value::Str(x)) if !x.is_empty() => Some(x.to_string()),
                 Some(Value::Str(_)) => return Err(PyErr::value_error("empty separator")),

@@ -402,6 +402,17 @@ for call in [lambda: time.perf_counter(1), lambda: time.monotonic(x=1), lambda: 
     except (TypeError, ValueError) as e:
         print(type(e).__name__, e)
 """),
+    ("capwords_copy_signatures", """
+import string, copy
+print(string.capwords(" hello   big  world "), string.capwords("a-b-c", sep="-"), string.capwords(s="x y"))
+print(copy.deepcopy([1, [2, 3]], {}), copy.copy(x={1: 2}), copy.deepcopy(x=(1, [2])))
+for call in [lambda: string.capwords(5), lambda: string.capwords(), lambda: string.capwords("a", "b", "c"),
+             lambda: copy.copy(), lambda: copy.copy(1, 2), lambda: copy.deepcopy(), lambda: copy.deepcopy(1, y=2)]:
+    try:
+        print(call())
+    except (TypeError, AttributeError) as e:
+        print(type(e).__name__, e)
+"""),
 ]
 
 # Point 6: IPython
