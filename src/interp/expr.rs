@@ -588,10 +588,7 @@ fn call_function_inner(rt: &mut Runtime, f: &Function, args: Args) -> PyResult<V
     }
     // Sized for every local up front: the body binds them one by one, and growing the
     // table on the way costs more than the call itself for small functions.
-    let names = crate::py::function::Names::with_capacity_and_hasher(
-        f.local_names.len(),
-        Default::default(),
-    );
+    let names = crate::py::function::Names::with_capacity(f.local_names.len());
     let locals: crate::py::function::Scope = Rc::new(RefCell::new(names));
     params::bind_params(f, args, &mut locals.borrow_mut())?;
     // Only methods need their class and first parameter (for zero-argument super()).

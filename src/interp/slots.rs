@@ -160,6 +160,12 @@ pub fn code_of(f: &Function) -> Option<&Code> {
     any.as_ref()?.downcast_ref::<Code>()
 }
 
+/// [`code_of`], shared: what a call site keeps to call `f` again without finding it.
+pub fn shared_code_of(f: &Function) -> Option<Rc<Code>> {
+    code_of(f)?;
+    f.compiled.get()?.clone()?.downcast::<Code>().ok()
+}
+
 fn compile_function(f: &Function) -> Option<Code> {
     if !f.declared.nonlocal.is_empty() {
         return None;
@@ -237,7 +243,16 @@ pub fn with_slots<R>(code: &Code, body: impl FnOnce(&mut [Option<Value>]) -> R) 
     let n = code.names.len();
     if n <= ON_STACK {
         let mut slots: [Option<Value>; ON_STACK] = Default::default();
-        body(&mut slots[..n])
+        let r = body(&mut slots[..n]);
+        // The body saw only the first n, so the rest are still empty: release those n
+        // here and skip the drop glue's pass over all eight.
+        for s in &mut slots[..n] {
+            if let Some(v) = s.take() {
+                crate::py::value::release(v);
+            }
+        }
+        std::mem::forget(slots);
+        r
     } else {
         // bounded: one slot per local name of a body the compiler has walked
         let mut slots = vec![None; n];

@@ -2,10 +2,14 @@
 //! `xs.append(v)` and `s.add(v)` without building the bound method, and method lookups
 //! located at the attribute as the walker locates them. A plain call of a compiled
 //! function (the call in a loop) fills the callee's slots from its arguments directly:
-//! the function is found by name each time (so rebinding it takes effect at once) but
-//! nothing is built for the call, neither an argument vector nor a slot vector.
+//! nothing is built for the call, neither an argument vector nor a slot vector. A call
+//! site keeps the module-level function it found last with the stamp of the globals it
+//! found it in ([`crate::py::function::Names::stamp`]): while the stamp holds, the name
+//! still means that function, and when any global changes the name is looked up again, so
+//! rebinding it takes effect at once.
 
-use std::rc::Rc;
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
@@ -203,6 +207,16 @@ impl Callee {
         None
     }
 
+    /// The stamp of the one table the name is looked up in, when that is the globals (no
+    /// enclosing scope comes first); None when a call site cannot keep what it found.
+    fn stamp(&self, fr: &Frame<'_>) -> Option<u64> {
+        match self {
+            Callee::Free(..) if !fr.enclosing.is_empty() => None,
+            Callee::Free(..) | Callee::Global(..) => Some(fr.globals.borrow().stamp()),
+            Callee::Expr(_) => None,
+        }
+    }
+
     fn get(&self, rt: &mut Runtime, fr: &mut Frame<'_>) -> PyResult<Value> {
         match self {
             Callee::Free(name, range) => free(rt, fr, name).map_err(|e| fr.locate(e, *range)),
@@ -230,11 +244,20 @@ fn plain_call(c: &mut Compiler, call: &ast::ExprCall, func: &Expr) -> Option<E> 
         .iter()
         .map(|a| opnd(c, a))
         .collect::<Option<Vec<Opnd>>>()?;
+    let kept: RefCell<Option<Kept>> = RefCell::new(None);
     Some(Box::new(move |rt, fr| {
         let r = (|| -> PyResult<Value> {
+            let stamp = callee.stamp(fr);
+            let hit = stamp.and_then(|s| kept.borrow().as_ref().and_then(|k| k.get(s)));
+            if let Some((func, code)) = hit {
+                return call_compiled(rt, fr, &func, &code, &args);
+            }
             let f = match callee.object(fr) {
                 Some(o) => {
                     if let Some((func, code)) = compiled_function(&o, args.len()) {
+                        if let Some(stamp) = stamp {
+                            *kept.borrow_mut() = Kept::of(stamp, &o);
+                        }
                         return call_compiled(rt, fr, func, code, &args);
                     }
                     Value::Object(o)
@@ -252,6 +275,36 @@ fn plain_call(c: &mut Compiler, call: &ast::ExprCall, func: &Expr) -> Option<E> 
         })();
         r.map_err(|e| fr.locate(e, range))
     }))
+}
+
+/// The compiled function a call site found by name, and the stamp of the globals then.
+/// Weak: a recursive function keeping itself would never be freed.
+struct Kept {
+    stamp: u64,
+    func: Weak<Function>,
+    code: Weak<Code>,
+}
+
+impl Kept {
+    fn of(stamp: u64, o: &Rc<dyn Object>) -> Option<Kept> {
+        let any: Rc<dyn std::any::Any> = o.clone();
+        let func = any.downcast::<Function>().ok()?;
+        let code = crate::interp::slots::shared_code_of(&func)?;
+        Some(Kept {
+            stamp,
+            func: Rc::downgrade(&func),
+            code: Rc::downgrade(&code),
+        })
+    }
+
+    /// The function, while the globals still have the stamp it was found under (they then
+    /// still hold it, so it is alive); held strongly for the call, which may rebind it.
+    fn get(&self, stamp: u64) -> Option<(Rc<Function>, Rc<Code>)> {
+        if self.stamp != stamp {
+            return None;
+        }
+        Some((self.func.upgrade()?, self.code.upgrade()?))
+    }
 }
 
 /// Call a compiled function taking exactly these plain arguments: they go straight into

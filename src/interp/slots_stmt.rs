@@ -46,7 +46,7 @@ fn stmt(c: &mut Compiler, s: &Stmt) -> Option<S> {
         Stmt::Expr(e) => {
             let e = expr(c, &e.value)?;
             at(range, move |rt, fr| {
-                e(rt, fr)?;
+                crate::py::value::release(e(rt, fr)?);
                 Ok(Flow::Normal)
             })
         }
@@ -318,7 +318,11 @@ fn for_loop(c: &mut Compiler, f: &ast::StmtFor) -> Option<S> {
             for k in 0..r.len() {
                 rt.check_interrupt()?;
                 match slot {
-                    Some(i) => drop(fr.slots[i].replace(Value::Int(r.get(k)))),
+                    Some(i) => {
+                        if let Some(old) = fr.slots[i].replace(Value::Int(r.get(k))) {
+                            crate::py::value::release(old);
+                        }
+                    }
                     None => bind(rt, fr, Value::Int(r.get(k)))?,
                 }
                 if let Some(out) = leaves(run(rt, fr, &body)?) {

@@ -8,11 +8,103 @@ use ruff_python_ast as ast;
 
 use crate::py::value::Value;
 
+/// The table under [`Names`]. FxHash rather than SipHash: every name lookup and
+/// assignment hashes here, and the keys are the program's own identifiers (no flooding to
+/// defend against; user dict keys live in `py::dict`).
+pub type NameMap = rustc_hash::FxHashMap<Rc<str>, Value>;
+
+/// Names bound in one scope, with a stamp that changes whenever the table may have
+/// changed: every mutable access takes a fresh one, so no write (a store, `del`, a `def`,
+/// an import, `exec`) can leave it stale. Stamps are never reused, by any table, so an
+/// unchanged stamp proves the same contents: a call site that found its callee here checks
+/// one integer instead of hashing the name again.
+pub struct Names {
+    map: NameMap,
+    stamp: u64,
+}
+
+/// A stamp no table has had.
+fn fresh_stamp() -> u64 {
+    thread_local! {
+        static NEXT: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
+    }
+    NEXT.with(|n| {
+        let s = n.get();
+        n.set(s + 1);
+        s
+    })
+}
+
+impl Names {
+    pub fn with_capacity(n: usize) -> Names {
+        // bounded: callers size it by a body's own local names, which the parser bounds
+        Names::from(NameMap::with_capacity_and_hasher(n, Default::default()))
+    }
+
+    /// Equal stamps (read while the scope was not borrowed mutably) mean equal contents.
+    pub fn stamp(&self) -> u64 {
+        self.stamp
+    }
+}
+
+impl From<NameMap> for Names {
+    fn from(map: NameMap) -> Names {
+        Names {
+            map,
+            stamp: fresh_stamp(),
+        }
+    }
+}
+
+impl Default for Names {
+    fn default() -> Names {
+        Names::from(NameMap::default())
+    }
+}
+
+impl Clone for Names {
+    fn clone(&self) -> Names {
+        Names::from(self.map.clone())
+    }
+}
+
+impl std::ops::Deref for Names {
+    type Target = NameMap;
+    fn deref(&self) -> &NameMap {
+        &self.map
+    }
+}
+
+impl std::ops::DerefMut for Names {
+    fn deref_mut(&mut self) -> &mut NameMap {
+        self.stamp = fresh_stamp();
+        &mut self.map
+    }
+}
+
+impl FromIterator<(Rc<str>, Value)> for Names {
+    fn from_iter<I: IntoIterator<Item = (Rc<str>, Value)>>(iter: I) -> Names {
+        Names::from(NameMap::from_iter(iter))
+    }
+}
+
+impl IntoIterator for Names {
+    type Item = (Rc<str>, Value);
+    type IntoIter = std::collections::hash_map::IntoIter<Rc<str>, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.map.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Names {
+    type Item = (&'a Rc<str>, &'a Value);
+    type IntoIter = std::collections::hash_map::Iter<'a, Rc<str>, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.map.iter()
+    }
+}
+
 /// A variable scope (module globals, or a function's locals captured by a closure).
-/// Names bound in one scope. FxHash rather than SipHash: every name lookup and assignment
-/// hashes here, and the keys are the program's own identifiers (no flooding to defend
-/// against; user dict keys live in `py::dict`).
-pub type Names = rustc_hash::FxHashMap<Rc<str>, Value>;
 pub type Scope = Rc<RefCell<Names>>;
 /// A set of names (a function's locals), hashed like [`Names`]: every name a function body
 /// reads is checked against it.

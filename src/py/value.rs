@@ -590,6 +590,19 @@ thread_local! {
     static DRAINING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Drop `v` in place when it owns nothing (a number, None, a bool): the enum's drop glue
+/// is an out-of-line call even then, and the hot paths (a call's result discarded, a
+/// loop variable rebound, a frame's slots) mostly drop small ints.
+#[inline(always)]
+pub fn release(v: Value) {
+    match v {
+        Value::None | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Complex(..) => {
+            std::mem::forget(v)
+        }
+        other => drop(other),
+    }
+}
+
 fn is_container(v: &Value) -> bool {
     matches!(
         v,
