@@ -181,3 +181,20 @@ fn syntax_errors_at_unclosed_brackets_and_missing_operands_read_as_cpythons() {
 "#
     );
 }
+
+#[test]
+fn exec_and_locals_in_a_cell_loop_use_the_globals() {
+    let mut s = Session::new();
+    // A loop at module level runs compiled; `exec` there binds globals, as in the cell
+    // around it, and the next iteration calls the new function.
+    let out = s.stdout(
+        "def f(x):\n    return x + 1\nr = []\nfor i in range(4):\n    r.append(f(i))\n    \
+         if i == 1:\n        exec('def f(x): return x * 1000')\n\
+         print(r, 'i' in locals(), 'f' in locals() and 'r' in locals())",
+    );
+    assert_eq!(out, "[1, 2, 2000, 3000] True True\n");
+    let out = s.stdout(
+        "for j in range(2):\n    exec('k = j * 5')\n    print(k, locals()['k'], globals()['k'])",
+    );
+    assert_eq!(out, "0 0 0\n5 5 5\n");
+}

@@ -51,6 +51,9 @@ pub struct Code {
     /// A body that is one `return <expr>` (every lambda, most one-line functions): the
     /// expression and the statement's range, evaluated without the statement machinery.
     pub returns: Option<(E, TextRange)>,
+    /// A cell's statement, where the globals are the locals: `exec` and `locals()` then
+    /// read and bind the globals themselves, not a snapshot.
+    pub module: bool,
 }
 
 /// A copy of `v`. The derived clone is out of line and hands its result back through
@@ -99,8 +102,24 @@ impl Frame<'_> {
     }
 
     /// A walker frame holding a snapshot of the bound locals, for the builtins that read
-    /// or run code in the calling frame (`exec`, `eval`, `locals()`, `super()`).
+    /// or run code in the calling frame (`exec`, `eval`, `locals()`, `super()`); at module
+    /// level, the cell's own frame.
     pub fn snapshot(&self) -> Ctx {
+        if self.code.module {
+            return Ctx {
+                locals: None,
+                globals: self.globals.clone(),
+                enclosing: Vec::new(),
+                declared_global: Default::default(),
+                declared_nonlocal: Default::default(),
+                static_locals: None,
+                source: self.code.source.clone(),
+                origin: self.code.origin.clone(),
+                fname: self.code.fname.clone(),
+                handling: self.handling.clone(),
+                kind: ScopeKind::Plain,
+            };
+        }
         let mut names = Names::default();
         for (name, v) in self.code.names.iter().zip(self.slots.iter()) {
             if let (Some(v), false) = (v, name.starts_with('<')) {
@@ -204,6 +223,7 @@ fn compile_function(f: &Function) -> Option<Code> {
         fname: f.name.clone(),
         globals_declared: f.declared.global.clone(),
         positional: plain.then_some(p.posonlyargs.len() + p.args.len()),
+        module: false,
     })
 }
 
@@ -325,6 +345,7 @@ pub fn compile_timeit(ctx: &Ctx, stmt: &[Stmt], source: &str) -> Option<Code> {
         globals_declared: declared.global,
         positional: None,
         returns: None,
+        module: false,
     })
 }
 
@@ -353,6 +374,7 @@ pub fn run_module_loop(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> Option<PyRe
         globals_declared: NameSet::default(),
         positional: None,
         returns: None,
+        module: true,
     };
     let globals = ctx.globals.clone();
     let mut slots = empty_slots(code.names.len());

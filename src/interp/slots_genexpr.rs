@@ -74,6 +74,7 @@ pub fn genexpr(c: &mut Compiler, g: &ast::ExprGenerator) -> Option<E> {
                 globals_declared: Default::default(),
                 positional: None,
                 returns: None,
+                module: false,
             },
             globals: fr.globals.clone(),
             enclosing: fr.enclosing.to_vec(),

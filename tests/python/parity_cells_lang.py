@@ -567,6 +567,106 @@ print(t.splitlines(), t.splitlines(True), ''.splitlines(True), 'x\n'.splitlines(
 # Point 1: function bodies and %timeit statements run compiled (interp/slots*.rs); each
 # cell pins a rule of CPython's scoping or evaluation order that compiling must keep.
 FUNCTION_BODIES = [
+    ("fn_rebinding_a_called_global", """
+def f(x):
+    return x + 1
+def g(x):
+    return x * 10
+def h(x):
+    return -x
+out = []
+for i in range(4):
+    out.append(f(i))
+    if i == 1:
+        f = g
+print('loop', out)
+def swap():
+    global f
+    f = h
+def run():
+    r = []
+    for i in range(4):
+        r.append(f(i))
+        if i == 1:
+            swap()
+    return r
+f = g
+print('global', run())
+r = []
+for i in range(4):
+    r.append(f(i))
+    if i == 1:
+        exec('def f(x): return x * 1000')
+print('exec in a loop', r)
+def run_exec():
+    r = []
+    for i in range(4):
+        r.append(f(i))
+        if i == 1:
+            exec('global f\\ndef f(x): return x * 7')
+    return r
+print('exec global', run_exec())
+def redefine():
+    global f
+    def f(x):
+        return x * 100
+def run_def():
+    r = []
+    for i in range(4):
+        r.append(f(i))
+        if i == 1:
+            redefine()
+    return r
+f = h
+print('def', run_def())
+def forget():
+    global f
+    del f
+def run_del():
+    r = []
+    for i in range(3):
+        try:
+            r.append(f(i))
+        except NameError as e:
+            r.append(str(e))
+        if i == 0:
+            forget()
+    return r
+print('del', run_del())
+def len(x):
+    return 'mine'
+def run_shadow():
+    return [len(x) for x in ('ab', 'c')]
+print('shadow', run_shadow())
+del len
+print('unshadow', run_shadow())
+def countdown(n):
+    global countdown
+    if n == 2:
+        countdown = lambda n: ['replaced']
+    return [n] if n == 0 else [n] + countdown(n - 1)
+print('self', countdown(3), countdown(3))
+"""),
+    ("fn_rebinding_through_a_globals_dict", """
+def f(x):
+    return x + 1
+def g(x):
+    return x * 10
+def run_globals():
+    r = []
+    for i in range(4):
+        r.append(f(i))
+        if i == 1:
+            globals()['f'] = g
+    return r
+print('globals()', run_globals())
+ns = {}
+exec('def k(x): return x + 5', ns)
+exec('def use(n): return [k(i) for i in range(n)]', ns)
+print('other globals', ns['use'](3))
+ns['k'] = lambda x: x - 5
+print('other globals rebound', ns['use'](3))
+"""),
     ("fn_user_hash_and_str_precision", """
 class K:
     def __init__(self, v):

@@ -27,6 +27,7 @@ CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IPYTHON + NU
 KNOWN_DIFFERENCES = {
     "np_linalg_inv_solve_det": "np.matmul does not use fused multiply-adds as OpenBLAS does, so a @ inv(a) differs in the last bit (NumPy prints -0. entries)",
     "np_printing_dtypes": "no string arrays",
+    "fn_rebinding_through_a_globals_dict": "globals() and a dict passed to exec are copies of the namespace, so writing to them later does not rebind the functions' globals",
     "nan_distinct_objects": "floats are values, not objects: two NaNs computed apart are the same object here (CPython: different objects, so unequal items)",
 }
 
