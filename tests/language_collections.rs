@@ -337,3 +337,33 @@ fn namedtuple_instances_are_tuples() {
     let out = s.stdout("from collections import namedtuple\nPoint = namedtuple('Point', ['x', 'y'])\np = Point(1, y=2)\nprint(isinstance(p, tuple), isinstance(p, Point), isinstance((1, 2), Point), isinstance(p, (list, tuple)))");
     assert_eq!(out, "True True False True\n");
 }
+
+#[test]
+fn object_keys_are_found_by_their_hash_then_equality() {
+    // Two objects that compare equal but hash differently are two keys, as in CPython;
+    // OrderedDict reordering and set operations keep each key under its own hash.
+    let mut s = session();
+    let out = s.stdout(
+        "class K:\n\
+         \x20   def __init__(self, v, h):\n\
+         \x20       self.v, self.h = v, h\n\
+         \x20   def __eq__(self, o):\n\
+         \x20       return isinstance(o, K) and self.v == o.v\n\
+         \x20   def __hash__(self):\n\
+         \x20       return self.h\n\
+         \x20   def __repr__(self):\n\
+         \x20       return f'K{self.v}.{self.h}'\n\
+         a, b, c = K(1, 10), K(1, 20), K(2, 10)\n\
+         o = OrderedDict([(a, 1), (b, 2), (c, 3)])\n\
+         o.move_to_end(a)\n\
+         o.move_to_end(c, last=False)\n\
+         print(list(o), o[K(1, 20)], o.popitem(last=False), len(o), K(2, 10) in o)\n\
+         s = {a, b, c}\n\
+         s.discard(K(1, 20))\n\
+         print(len(s), b in s, a in s, len(s | {K(1, 20)}), len({a, b}.union([K(1, 10), K(1, 30)])))",
+    );
+    assert_eq!(
+        out,
+        "[K2.10, K1.20, K1.10] 2 (K2.10, 3) 2 False\n2 False True 3 3\n"
+    );
+}

@@ -688,7 +688,7 @@ pub fn builtins() -> HashMap<String, Value> {
             if let Some(inst) = crate::interp::classes::as_instance(&v) {
                 return crate::interp::classes::hash_instance(rt, &inst);
             }
-            ops::check_hashable(rt, &v)?;
+            crate::interp::subscript::key_hash(rt, &v)?;
             if let Some(h) = crate::interp::hashing::numeric_hash(&v) {
                 return Ok(Value::Int(h));
             }

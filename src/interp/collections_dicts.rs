@@ -14,7 +14,7 @@ use std::rc::Rc;
 use crate::interp::collections_counter::Counter;
 use crate::interp::ops;
 use crate::interp::repr::repr;
-use crate::interp::subscript::{check_hashable, dict_lookup, dict_remove, dict_store};
+use crate::interp::subscript::{check_hashable, dict_find, dict_lookup, dict_remove, dict_store};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::exceptions::ExcClass;
 use crate::py::runtime::Runtime;
@@ -337,20 +337,10 @@ impl Object for OrderedDict {
                     let key = key.ok_or_else(|| {
                         PyErr::type_error("move_to_end() missing required argument 'key' (pos 1)")
                     })?;
-                    check_hashable(rt, &key)?;
-                    let Some(v) = dict_remove(rt, &this.d, &key)? else {
+                    let Some(slot) = dict_find(rt, &this.d, &key)? else {
                         return Err(key_error(rt, &key)?);
                     };
-                    let mut d = this.d.borrow_mut();
-                    if last {
-                        d.push(key, v);
-                    } else {
-                        let rest = d.take_entries();
-                        d.push(key, v);
-                        for (k, v) in rest {
-                            d.push(k, v);
-                        }
-                    }
+                    this.d.borrow_mut().move_entry(slot, last);
                     Ok(Value::None)
                 },
             ),
@@ -366,26 +356,7 @@ impl Object for OrderedDict {
                         None => true,
                     };
                     let mut d = this.d.borrow_mut();
-                    let popped = if last {
-                        d.pop_last()
-                    } else {
-                        let first = d.iter().next().map(|(k, _)| k.clone());
-                        match first {
-                            Some(k) => match d.find_pure(&k) {
-                                Some(Ok(slot)) => d.remove_at(slot),
-                                _ => {
-                                    // An opaque first key: rebuild without it.
-                                    let mut rest = d.take_entries().into_iter();
-                                    let head = rest.next();
-                                    for (k, v) in rest {
-                                        d.push(k, v);
-                                    }
-                                    head
-                                }
-                            },
-                            None => None,
-                        }
-                    };
+                    let popped = if last { d.pop_last() } else { d.pop_first() };
                     match popped {
                         Some((k, v)) => Ok(Value::tuple(vec![k, v])),
                         None => Err(PyErr::key_error("'dictionary is empty'")),

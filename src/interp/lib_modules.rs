@@ -324,11 +324,10 @@ impl Object for LruCache {
         if let Some(slot) = dict_find(rt, &self.entries, &key)? {
             self.hits.set(self.hits.get() + 1);
             let mut d = self.entries.borrow_mut();
-            let hit = d.remove_at(slot);
-            let Some((k, v)) = hit else {
+            let Some(v) = d.entry_at(slot).map(|(_, v)| v.clone()) else {
                 return Err(PyErr::internal("lru_cache entry vanished"));
             };
-            d.push(k, v.clone());
+            d.move_entry(slot, true);
             return Ok(v);
         }
         self.misses.set(self.misses.get() + 1);
@@ -344,19 +343,7 @@ impl Object for LruCache {
         d.push(key, v.clone());
         if let Some(m) = self.maxsize {
             while d.len() > m {
-                let first = d.iter().next().map(|(k, _)| k.clone());
-                match first.and_then(|k| d.find_pure(&k)) {
-                    Some(Ok(slot)) => {
-                        d.remove_at(slot);
-                    }
-                    _ => {
-                        let mut rest = d.take_entries();
-                        rest.remove(0);
-                        for (k, v) in rest {
-                            d.push(k, v);
-                        }
-                    }
-                }
+                d.pop_first();
             }
         }
         Ok(v)

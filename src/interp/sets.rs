@@ -1,4 +1,4 @@
-//! `set`: a [`Dict`] whose keys are the items (values unused), so membership, `add` and
+//! `set`: a [`Dict`] whose keys are the items (it keeps no values), so membership, `add` and
 //! `discard` take constant time; the methods, the operators (`|`, `&`, `-`, `^`) and the
 //! subset comparisons. Known difference: items iterate in insertion order, where CPython's
 //! order follows its hash table.
@@ -8,7 +8,9 @@ use std::rc::Rc;
 
 use crate::arrays::operator::BinOp;
 use crate::interp::ops;
-use crate::interp::subscript::{dict_find, dict_remove};
+use crate::interp::subscript::{
+    dict_find, dict_remove, dict_upsert, dict_upsert_hashed, find_hashed, key_hash,
+};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::methods::{MethodSpec, MethodTable};
 use crate::py::runtime::Runtime;
@@ -27,27 +29,34 @@ pub fn from_items(rt: &mut Runtime, items: Vec<Value>) -> PyResult<Value> {
 
 /// `s.add(v)`.
 pub fn add(rt: &mut Runtime, s: &RefCell<Dict>, v: Value) -> PyResult<()> {
-    ops::check_hashable(rt, &v)?;
-    let Err((v, _)) = s.borrow_mut().upsert_pure(v, Value::None, false) else {
-        return Ok(());
-    };
-    if dict_find(rt, s, &v)?.is_none() {
-        s.borrow_mut().push(v, Value::None);
-    }
-    Ok(())
+    dict_upsert(rt, s, v, Value::None, false)
 }
 
 /// `v in s`.
 pub fn contains(rt: &mut Runtime, s: &RefCell<Dict>, v: &Value) -> PyResult<bool> {
-    ops::check_hashable(rt, v)?;
     Ok(dict_find(rt, s, v)?.is_some())
 }
 
-fn items_of(rt: &mut Runtime, v: &Value) -> PyResult<Vec<Value>> {
-    match v {
-        Value::Set(s) => Ok(s.borrow().keys()),
-        other => ops::iterate(rt, other),
+/// `v in s` for an item of another set, by the hash stored there (CPython's set
+/// operations call no item's `__hash__` again).
+fn has(rt: &mut Runtime, s: &RefCell<Dict>, v: &Value, h: Option<u64>) -> PyResult<bool> {
+    Ok(find_hashed(rt, s, v, h)?.is_some())
+}
+
+/// Add the items of `v` to `s`: a set's by their stored hashes (CPython calls no item's
+/// `__hash__` again), others hashed one by one.
+fn add_all(rt: &mut Runtime, s: &RefCell<Dict>, v: &Value) -> PyResult<()> {
+    if let Value::Set(o) = v {
+        let items = o.borrow().hashed_keys();
+        for (item, h) in items {
+            dict_upsert_hashed(rt, s, item, Value::None, h, false)?;
+        }
+        return Ok(());
     }
+    for item in ops::iterate(rt, v)? {
+        add(rt, s, item)?;
+    }
+    Ok(())
 }
 
 /// A set holding the items of `v` (a set is copied).
@@ -67,9 +76,7 @@ fn to_set(rt: &mut Runtime, v: &Value) -> PyResult<SetCell> {
 fn union(rt: &mut Runtime, a: &SetCell, others: &[Value]) -> PyResult<Value> {
     let out: SetCell = Rc::new(RefCell::new(a.borrow().clone()));
     for o in others {
-        for v in items_of(rt, o)? {
-            add(rt, &out, v)?;
-        }
+        add_all(rt, &out, o)?;
     }
     Ok(Value::Set(out))
 }
@@ -77,9 +84,9 @@ fn union(rt: &mut Runtime, a: &SetCell, others: &[Value]) -> PyResult<Value> {
 fn difference(rt: &mut Runtime, a: &SetCell, other: &Value) -> PyResult<Value> {
     let other = to_set(rt, other)?;
     let out: SetCell = Rc::new(RefCell::new(Dict::default()));
-    for v in a.borrow().keys() {
-        if !contains(rt, &other, &v)? {
-            out.borrow_mut().push(v, Value::None);
+    for (v, h) in a.borrow().hashed_keys() {
+        if !has(rt, &other, &v, h)? {
+            out.borrow_mut().push_hashed(v, Value::None, h);
         }
     }
     Ok(Value::Set(out))
@@ -96,16 +103,17 @@ fn intersect(rt: &mut Runtime, a: &SetCell, other: &Value) -> PyResult<Value> {
         } else {
             (b.clone(), a.clone())
         };
-        for v in walk.borrow().keys() {
-            if contains(rt, &probe, &v)? {
-                out.borrow_mut().push(v, Value::None);
+        for (v, h) in walk.borrow().hashed_keys() {
+            if has(rt, &probe, &v, h)? {
+                out.borrow_mut().push_hashed(v, Value::None, h);
             }
         }
         return Ok(Value::Set(out));
     }
-    for v in items_of(rt, other)? {
-        if contains(rt, a, &v)? {
-            add(rt, &out, v)?;
+    for v in ops::iterate(rt, other)? {
+        let h = key_hash(rt, &v)?;
+        if has(rt, a, &v, h)? {
+            dict_upsert_hashed(rt, &out, v, Value::None, h, false)?;
         }
     }
     Ok(Value::Set(out))
@@ -114,14 +122,14 @@ fn intersect(rt: &mut Runtime, a: &SetCell, other: &Value) -> PyResult<Value> {
 fn symmetric(rt: &mut Runtime, a: &SetCell, other: &Value) -> PyResult<Value> {
     let other = to_set(rt, other)?;
     let out: SetCell = Rc::new(RefCell::new(Dict::default()));
-    for v in a.borrow().keys() {
-        if !contains(rt, &other, &v)? {
-            out.borrow_mut().push(v, Value::None);
+    for (v, h) in a.borrow().hashed_keys() {
+        if !has(rt, &other, &v, h)? {
+            out.borrow_mut().push_hashed(v, Value::None, h);
         }
     }
-    for v in other.borrow().keys() {
-        if !contains(rt, a, &v)? {
-            out.borrow_mut().push(v, Value::None);
+    for (v, h) in other.borrow().hashed_keys() {
+        if !has(rt, a, &v, h)? {
+            out.borrow_mut().push_hashed(v, Value::None, h);
         }
     }
     Ok(Value::Set(out))
@@ -131,8 +139,8 @@ fn is_subset(rt: &mut Runtime, a: &RefCell<Dict>, b: &RefCell<Dict>) -> PyResult
     if a.borrow().len() > b.borrow().len() {
         return Ok(false);
     }
-    for v in a.borrow().keys() {
-        if !contains(rt, b, &v)? {
+    for (v, h) in a.borrow().hashed_keys() {
+        if !has(rt, b, &v, h)? {
             return Ok(false);
         }
     }
@@ -206,8 +214,8 @@ static SET_METHODS: [MethodSpec<SetCell>; 14] = [
     }),
     MethodSpec::new("isdisjoint", "other, /", "Return True if two sets have a null intersection.", |s, rt, b| {
         let o = to_set(rt, &b.value(0))?;
-        for v in o.borrow().keys() {
-            if contains(rt, s, &v)? {
+        for (v, h) in o.borrow().hashed_keys() {
+            if has(rt, s, &v, h)? {
                 return Ok(Value::Bool(false));
             }
         }
@@ -230,7 +238,6 @@ static SET_METHODS: [MethodSpec<SetCell>; 14] = [
     }),
     MethodSpec::new("remove", "object, /", "Remove an element from a set; it must be a member.\n\nIf the element is not a member, raise a KeyError.", |s, rt, b| {
         let v = b.value(0);
-        ops::check_hashable(rt, &v)?;
         match dict_remove(rt, s, &v)? {
             Some(_) => Ok(Value::None),
             None => Err(PyErr::key_error(crate::interp::repr::repr(rt, &v)?)),
@@ -244,9 +251,7 @@ static SET_METHODS: [MethodSpec<SetCell>; 14] = [
     }),
     MethodSpec::new("update", "*others", "Update a set with the union of itself and others.", |s, rt, b| {
         for o in &b.rest {
-            for v in items_of(rt, o)? {
-                add(rt, s, v)?;
-            }
+            add_all(rt, s, o)?;
         }
         Ok(Value::None)
     }),

@@ -398,11 +398,18 @@ pub fn target(c: &mut Compiler, t: &Expr) -> Option<T> {
         Expr::Tuple(t) => unpack(c, &t.elts)?,
         Expr::List(l) => unpack(c, &l.elts)?,
         Expr::Subscript(s) => {
-            let (base, key) = (expr(c, &s.value)?, expr(c, &s.slice)?);
+            let (base, key) = (opnd(c, &s.value)?, opnd(c, &s.slice)?);
+            let plain = base.is_plain() && key.is_plain();
             Box::new(move |rt, fr, v| {
-                let b = base(rt, fr)?;
-                let k = key(rt, fr)?;
-                // `d[k] = v` is the common store: the key moves into the dict uncloned.
+                // `d[k] = v` is the common store: a dict in a local is used where it lies.
+                if plain {
+                    if let Value::Dict(d) = base.peek(fr)? {
+                        let k = key.peek(fr)?.clone();
+                        return ops::dict_store(rt, d, k, v);
+                    }
+                }
+                let b = base.get(rt, fr)?;
+                let k = key.get(rt, fr)?;
                 if let Value::Dict(d) = &b {
                     return ops::dict_store(rt, d, k, v);
                 }

@@ -10,12 +10,13 @@ use crate::py::ndarray_attrs;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Dict, Value};
 
-/// The slot holding `key` in a dict that user code cannot reach meanwhile.
+/// The slot holding `key` (of hash `h`) in a dict that user code cannot reach meanwhile.
 fn find_in(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<usize>> {
-    if let Some(r) = d.find_pure(key) {
+    let h = lookup_hash(rt, key)?;
+    if let Some(r) = h.and_then(|h| d.find_fast(h, key)) {
         return Ok(r.ok());
     }
-    for slot in d.candidates(key) {
+    for slot in d.candidates(h) {
         if let Some((k, _)) = d.entry_at(slot) {
             if same_or_eq(rt, k, key)? {
                 return Ok(Some(slot));
@@ -25,13 +26,25 @@ fn find_in(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<usize>> {
     Ok(None)
 }
 
-/// The slot holding `key` in a shared dict. The dict is not borrowed while a key's
-/// `__eq__` runs, so that code may use the dict.
+/// The slot holding `key` in a shared dict (unhashable keys raise). The dict is not
+/// borrowed while a key's `__eq__` runs, so that code may use the dict.
 pub fn dict_find(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult<Option<usize>> {
-    if let Some(r) = d.borrow().find_pure(key) {
+    let h = lookup_hash(rt, key)?;
+    find_hashed(rt, d, key, h)
+}
+
+/// [`dict_find`] for a key whose hash is known: keys of other hashes are not compared
+/// (CPython's rule: two keys are one only when their hashes match and they are equal).
+pub fn find_hashed(
+    rt: &mut Runtime,
+    d: &RefCell<Dict>,
+    key: &Value,
+    h: Option<u64>,
+) -> PyResult<Option<usize>> {
+    if let Some(r) = h.and_then(|h| d.borrow().find_fast(h, key)) {
         return Ok(r.ok());
     }
-    let candidates = d.borrow().candidates(key);
+    let candidates = d.borrow().candidates(h);
     for slot in candidates {
         let k = match d.borrow().entry_at(slot) {
             Some((k, _)) => k.clone(),
@@ -50,17 +63,45 @@ pub fn dict_lookup(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult
     Ok(slot.and_then(|s| d.borrow().entry_at(s).map(|(_, v)| v.clone())))
 }
 
-/// `d[key] = value` on a shared dict.
-pub fn dict_store(rt: &mut Runtime, d: &RefCell<Dict>, key: Value, value: Value) -> PyResult<()> {
-    check_hashable(rt, &key)?;
-    let Err((key, value)) = d.borrow_mut().upsert_pure(key, value, true) else {
-        return Ok(());
+/// `d[key] = value` (`replace`) or `s.add(key)` (not `replace`) on a shared dict.
+pub fn dict_upsert(
+    rt: &mut Runtime,
+    d: &RefCell<Dict>,
+    key: Value,
+    value: Value,
+    replace: bool,
+) -> PyResult<()> {
+    let h = lookup_hash(rt, &key)?;
+    dict_upsert_hashed(rt, d, key, value, h, replace)
+}
+
+/// [`dict_upsert`] for a key whose hash is known (an item of another set).
+pub fn dict_upsert_hashed(
+    rt: &mut Runtime,
+    d: &RefCell<Dict>,
+    key: Value,
+    value: Value,
+    h: Option<u64>,
+    replace: bool,
+) -> PyResult<()> {
+    let (key, value) = match h {
+        Some(h) => match d.borrow_mut().upsert_fast(key, value, h, replace) {
+            Ok(()) => return Ok(()),
+            Err(kv) => kv,
+        },
+        None => (key, value),
     };
-    match dict_find(rt, d, &key)? {
-        Some(slot) => d.borrow_mut().set_value_at(slot, value),
-        None => d.borrow_mut().push(key, value),
+    match find_hashed(rt, d, &key, h)? {
+        Some(slot) if replace => d.borrow_mut().set_value_at(slot, value),
+        Some(_) => {}
+        None => d.borrow_mut().push_hashed(key, value, h),
     }
     Ok(())
+}
+
+/// `d[key] = value` on a shared dict.
+pub fn dict_store(rt: &mut Runtime, d: &RefCell<Dict>, key: Value, value: Value) -> PyResult<()> {
+    dict_upsert(rt, d, key, value, true)
 }
 
 /// `d.pop(key)` on a shared dict: the removed value, or None when absent.
@@ -74,30 +115,102 @@ pub fn dict_get(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<Valu
     Ok(slot.and_then(|s| d.entry_at(s).map(|(_, v)| v.clone())))
 }
 
+/// Raise TypeError for an unhashable key; run an object key's `__hash__` (once per
+/// operation, as CPython does: the dict operation that follows uses this result).
 pub fn check_hashable(rt: &mut Runtime, key: &Value) -> PyResult<()> {
+    let h = key_hash(rt, key)?;
+    if needs_python_hash(key) {
+        rt.state::<LastHash>().0 = Some((key.clone(), h));
+    }
+    Ok(())
+}
+
+/// The hash of the last object key [`check_hashable`] hashed, for the dict operation
+/// that follows it (the key is held so that its address stays its own).
+#[derive(Default)]
+struct LastHash(Option<(Value, Option<u64>)>);
+
+fn needs_python_hash(key: &Value) -> bool {
     match key {
+        Value::Object(_) => true,
+        Value::Tuple(_) => !crate::py::dict::is_pure(key),
+        _ => false,
+    }
+}
+
+/// The hash a dict operation files `key` under, reusing the one [`check_hashable`] just
+/// computed for this key.
+#[inline]
+fn lookup_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
+    if let Value::Int(i) = key {
+        return Ok(Some(*i as u64));
+    }
+    if needs_python_hash(key) {
+        if let Some((k, h)) = rt.state::<LastHash>().0.take() {
+            if same_address(&k, key) {
+                return Ok(h);
+            }
+        }
+    }
+    key_hash(rt, key)
+}
+
+fn same_address(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => std::rc::Rc::ptr_eq(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => std::rc::Rc::ptr_eq(x, y),
+        _ => false,
+    }
+}
+
+/// The hash a dict or set files `key` under: its pure hash (see `py::dict`), for an
+/// instance its class's `__hash__` (which runs here), for a tuple its items' combined;
+/// None for a key the table cannot hash (a native object, compared with every key).
+/// Unhashable keys raise TypeError.
+pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
+    match key {
+        Value::Int(i) => Ok(Some(*i as u64)),
         Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Array(_) => Err(
             PyErr::type_error(format!("unhashable type: '{}'", key.type_name())),
         ),
-        // A class's own `__hash__` runs once per dict or set operation, as in CPython, so
-        // its exceptions and side effects are seen; the table itself compares such keys
-        // with `__eq__`.
         Value::Object(_) => match crate::interp::classes::as_instance(key) {
-            Some(i) => crate::interp::classes::hash_instance(rt, &i).map(drop),
-            None => Ok(()),
+            Some(i) => match crate::interp::classes::hash_instance(rt, &i)? {
+                Value::Int(h) => Ok(Some(h as u64)),
+                _ => Ok(None),
+            },
+            None => Ok(None),
         },
-        _ => Ok(()),
+        Value::Tuple(t) if !crate::py::dict::is_pure(key) => {
+            // CPython hashes every item in turn, so each item's `__hash__` runs (and an
+            // unhashable item raises) even when another item cannot be hashed here.
+            let mut hashes = Vec::with_capacity(t.len());
+            let mut all = true;
+            for item in t.iter() {
+                match key_hash(rt, item)? {
+                    Some(h) => hashes.push(h),
+                    None => all = false,
+                }
+            }
+            Ok(all.then(|| crate::py::dict::tuple_hash(hashes.into_iter())))
+        }
+        _ => Ok(crate::py::dict::pure_hash(key)),
     }
 }
 
 pub fn dict_set(rt: &mut Runtime, d: &mut Dict, key: Value, value: Value) -> PyResult<()> {
-    check_hashable(rt, &key)?;
-    let Err((key, value)) = d.upsert_pure(key, value, true) else {
-        return Ok(());
+    let h = lookup_hash(rt, &key)?;
+    let (key, value) = match h {
+        Some(h) => match d.upsert_fast(key, value, h, true) {
+            Ok(()) => return Ok(()),
+            Err(kv) => kv,
+        },
+        None => (key, value),
     };
+    // The lookup below hashes again only for keys the check above did not remember.
+    rt.state::<LastHash>().0 = needs_python_hash(&key).then(|| (key.clone(), h));
     match find_in(rt, d, &key)? {
         Some(slot) => d.set_value_at(slot, value),
-        None => d.push(key, value),
+        None => d.push_hashed(key, value, h),
     }
     Ok(())
 }

@@ -6,12 +6,16 @@
 //! to themselves, as in CPython, so a run of int keys fills the index in order (no cache
 //! misses), and growing the index re-reads the stored hashes instead of hashing keys again.
 //!
-//! Keys whose equality needs no Python code (None, bools, numbers, strings, bytes, and
-//! tuples of them) are indexed by a hash that agrees with that equality (`1`, `1.0`, `True`
-//! and `np.int32(1)` hash alike). Other keys (objects with their own `__eq__`) are kept on
-//! an "opaque" list that every lookup also checks, with the interpreter's equality, so a
-//! dict stays correct for any key. Deleted entries leave a hole that later compaction
-//! removes, which keeps deletion O(1) and the order intact.
+//! Every hashable key is indexed by its hash, as in CPython, and two keys are one only when
+//! their hashes match and they are equal (identity first). Keys whose equality needs no
+//! Python code (None, bools, numbers, strings, bytes, and tuples of them) have a "pure"
+//! hash that agrees with that equality (`1`, `1.0`, `True` and `np.int32(1)` hash alike),
+//! and the table compares them itself. An instance of a user class is indexed by its
+//! `__hash__` result (run by the interpreter, see `interp::subscript::key_hash`), and the
+//! interpreter compares it with `__eq__` only on a hash match. The few keys the interpreter
+//! cannot hash (native objects) stay on a "linear" list that every lookup compares.
+//! Deleted entries leave a hole that later compaction removes, which keeps deletion O(1)
+//! and the order intact.
 
 use std::hash::{Hash, Hasher};
 
@@ -28,29 +32,35 @@ const PERTURB_SHIFT: u32 = 5;
 
 #[derive(Clone)]
 struct Entry {
-    /// The key's pure hash (unused for an opaque key).
+    /// The key's hash (unused for a key on the `linear` list).
     hash: u64,
     key: Value,
-    value: Value,
 }
+
+/// The value of an entry whose dict keeps no values (see [`Dict::values`]).
+const NONE: &Value = &Value::None;
 
 /// Insertion-ordered dict with Python key semantics. The interpreter decides key equality
 /// (see `interp::subscript`); native code may use [`Dict::get_str`] and
 /// [`Dict::insert_str`].
 #[derive(Clone, Default)]
 pub struct Dict {
-    /// Entries in insertion order; None where one was deleted.
+    /// Keys in insertion order; None where one was deleted.
     slots: Vec<Option<Entry>>,
+    /// The values, parallel to `slots`, or empty while every value stored is None: a set
+    /// (which is a dict of None values) then takes a hash and a key per item, not 56 bytes.
+    values: Vec<Value>,
     live: usize,
-    /// Open addressing over the pure-hashed entries: an entry number, [`EMPTY`] or
+    /// Open addressing over the hashed entries: an entry number, [`EMPTY`] or
     /// [`DELETED`]. Its length is zero or a power of two. Entry numbers are u32, as
     /// CPython's are for tables this size, to halve the index's memory: four billion
-    /// entries (over 200 GB of them) cannot be allocated before one would not fit.
+    /// entries (over 100 GB of them) cannot be allocated before one would not fit.
     index: Vec<u32>,
     /// Index positions not [`EMPTY`] (entries and deletion marks).
     used: usize,
-    /// Slots whose key has no pure hash, ascending.
-    opaque: Vec<usize>,
+    /// Slots whose key has no hash the table can use (native objects compared by the
+    /// interpreter), ascending: every lookup compares them.
+    linear: Vec<usize>,
 }
 
 /// The index positions a hash probes, in CPython's order (`i = i*5 + perturb + 1`), which
@@ -156,14 +166,59 @@ fn pure_hash_into(v: &Value, h: &mut impl Hasher) -> Option<()> {
         Value::Tuple(t) => {
             4u8.hash(h);
             t.len().hash(h);
+            // Each item by its own hash, so a tuple holding objects hashed by their
+            // `__hash__` combines them the same way (`interp::subscript::key_hash`).
             for item in t.iter() {
-                pure_hash_into(item, h)?;
+                pure_hash(item)?.hash(h);
             }
         }
         _ => return None,
     }
     Some(())
 }
+/// The hash of a tuple from its items' hashes, as [`pure_hash`] combines them.
+pub fn tuple_hash(items: impl ExactSizeIterator<Item = u64>) -> u64 {
+    let mut h = FxHasher::default();
+    4u8.hash(&mut h);
+    items.len().hash(&mut h);
+    for i in items {
+        i.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Whether `v` has a pure hash (its equality needs no Python code), without hashing it.
+pub fn is_pure(v: &Value) -> bool {
+    match v {
+        Value::None
+        | Value::Bool(_)
+        | Value::Int(_)
+        | Value::BigInt(_)
+        | Value::Complex(..)
+        | Value::Float(_)
+        | Value::Str(_)
+        | Value::Bytes(_) => true,
+        Value::Scalar(s) => s.dtype().is_integer() || s.dtype().is_float(),
+        Value::Tuple(t) => t.iter().all(is_pure),
+        _ => false,
+    }
+}
+
+/// Whether two keys with the same hash are equal, when that needs no Python code: pure
+/// keys by [`pure_eq`], an object by identity (CPython's first test); None when the
+/// interpreter must compare them.
+fn fast_eq(a: &Value, b: &Value) -> Option<bool> {
+    if let (Value::Object(x), Value::Object(y)) = (a, b) {
+        if std::rc::Rc::ptr_eq(x, y) {
+            return Some(true);
+        }
+    }
+    if is_pure(a) && is_pure(b) {
+        return Some(pure_eq(a, b));
+    }
+    None
+}
+
 /// Python equality of two keys that both have a pure hash.
 pub fn pure_eq(a: &Value, b: &Value) -> bool {
     let num = |v: &Value| -> Option<(f64, Option<i64>)> {
@@ -216,9 +271,30 @@ impl Dict {
         self.live == 0
     }
 
+    fn value_at(&self, slot: usize) -> &Value {
+        self.values.get(slot).unwrap_or(NONE)
+    }
+
     /// The entries in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = (&Value, &Value)> {
-        self.slots.iter().flatten().map(|e| (&e.key, &e.value))
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| Some((&e.as_ref()?.key, self.value_at(i))))
+    }
+    /// The keys in insertion order, with their hashes (None for a key the table cannot
+    /// hash), to fill another dict without hashing them again.
+    pub fn hashed_keys(&self) -> Vec<(Value, Option<u64>)> {
+        let mut linear = self.linear.iter().peekable();
+        // bounded: one per entry the dict already holds.
+        let mut out = Vec::with_capacity(self.live);
+        for (slot, e) in self.slots.iter().enumerate() {
+            let is_linear = linear.next_if_eq(&&slot).is_some();
+            if let Some(e) = e {
+                out.push((e.key.clone(), (!is_linear).then_some(e.hash)));
+            }
+        }
+        out
     }
     /// The entries in insertion order, cloned (to iterate while running Python code).
     pub fn items(&self) -> Vec<(Value, Value)> {
@@ -231,12 +307,7 @@ impl Dict {
         self.iter().map(|(_, v)| v.clone()).collect()
     }
 
-    /// The hash stored with the entry in `slot`, when it is live.
-    fn hash_at(&self, slot: usize) -> Option<u64> {
-        Some(self.slots.get(slot)?.as_ref()?.hash)
-    }
-
-    /// The slots holding keys with pure hash `h`, in probe order.
+    /// The live slots whose stored hash is `h`, in probe order.
     fn same_hash(&self, h: u64) -> impl Iterator<Item = usize> + '_ {
         let mut probe = Probe::new(h, self.index.len());
         let mut left = self.index.len();
@@ -253,70 +324,104 @@ impl Dict {
                     return None;
                 }
                 DELETED => {}
-                s if self.hash_at(s as usize) == Some(h) => return Some(s as usize),
-                _ => {}
+                s => match self.slots.get(s as usize) {
+                    Some(Some(e)) if e.hash == h => return Some(s as usize),
+                    _ => {}
+                },
             }
         })
     }
 
-    /// The slot of a pure key equal to `key` (whose pure hash is `h`).
-    fn find_hashed(&self, h: u64, key: &Value) -> Option<usize> {
-        self.same_hash(h)
-            .find(|&s| self.slots[s].as_ref().is_some_and(|e| pure_eq(&e.key, key)))
-    }
-
-    /// The slots that may hold `key`, in insertion order: those with the same pure hash
-    /// plus every opaque key (or every slot, for an opaque `key`).
-    pub fn candidates(&self, key: &Value) -> Vec<usize> {
-        let Some(h) = pure_hash(key) else {
+    /// The slots that may hold a key whose hash is `h` (None: a key the table cannot
+    /// hash), in insertion order: those with the same hash plus every unhashed key (or
+    /// every slot, for an unhashed key).
+    pub fn candidates(&self, h: Option<u64>) -> Vec<usize> {
+        let Some(h) = h else {
             return (0..self.slots.len())
                 .filter(|&i| self.slots[i].is_some())
                 .collect();
         };
         let mut out: Vec<usize> = self.same_hash(h).collect();
-        out.extend(self.opaque.iter().copied());
+        out.extend(self.linear.iter().copied());
         out.sort_unstable();
         out
     }
 
-    /// The slot holding a key equal to `key`, when deciding needs no Python code: Some(Ok)
-    /// found, Some(Err) absent, None when an opaque key must be compared by the caller.
-    pub fn find_pure(&self, key: &Value) -> Option<Result<usize, ()>> {
-        let h = pure_hash(key)?;
-        if !self.opaque.is_empty() {
+    /// The slot holding a key equal to `key` (whose hash is `h`), when deciding needs no
+    /// Python code: Some(Ok) found, Some(Err) absent, None when the interpreter must
+    /// compare keys.
+    pub fn find_fast(&self, h: u64, key: &Value) -> Option<Result<usize, ()>> {
+        if !self.linear.is_empty() {
             return None;
         }
-        Some(self.find_hashed(h, key).ok_or(()))
+        for s in self.same_hash(h) {
+            let e = self.slots[s].as_ref()?;
+            if fast_eq(&e.key, key)? {
+                return Some(Ok(s));
+            }
+        }
+        Some(Err(()))
+    }
+
+    /// [`Dict::find_fast`] for a key of pure hash.
+    pub fn find_pure(&self, key: &Value) -> Option<Result<usize, ()>> {
+        self.find_fast(pure_hash(key)?, key)
     }
 
     pub fn entry_at(&self, slot: usize) -> Option<(&Value, &Value)> {
-        self.slots
-            .get(slot)
-            .and_then(|e| e.as_ref())
-            .map(|e| (&e.key, &e.value))
+        let e = self.slots.get(slot)?.as_ref()?;
+        Some((&e.key, self.value_at(slot)))
     }
 
     /// Replace the value of an existing entry.
     pub fn set_value_at(&mut self, slot: usize, value: Value) {
-        if let Some(Some(e)) = self.slots.get_mut(slot) {
-            e.value = value;
+        if !matches!(self.slots.get(slot), Some(Some(_))) {
+            return;
         }
+        if self.values.is_empty() {
+            if matches!(value, Value::None) {
+                return;
+            }
+            self.keep_values();
+        }
+        self.values[slot] = value;
+    }
+
+    /// Store values from now on (a None for each entry so far).
+    fn keep_values(&mut self) {
+        // bounded: one value for each entry the dict already holds.
+        self.values.resize_with(self.slots.len(), || Value::None);
+    }
+
+    /// Append an entry (its index position already set).
+    fn append(&mut self, hash: u64, key: Value, value: Value) {
+        if !self.values.is_empty() || !matches!(value, Value::None) {
+            self.keep_values();
+            self.values.push(value);
+        }
+        self.slots.push(Some(Entry { hash, key }));
+        self.live += 1;
     }
 
     /// Make room in the index for one more entry: past two thirds full (entries and
-    /// deletion marks), rebuild it from the stored hashes at three times the pure entries.
+    /// deletion marks), rebuild it from the stored hashes at three times the entries.
+    #[inline]
     fn reserve_one(&mut self) {
-        if (self.used + 1) * 3 <= self.index.len() * 2 {
-            return;
+        if (self.used + 1) * 3 > self.index.len() * 2 {
+            self.grow();
         }
-        let pure = self.live - self.opaque.len();
-        let len = ((pure + 1) * 3).next_power_of_two().max(8);
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let hashed = self.live - self.linear.len();
+        let len = ((hashed + 1) * 3).next_power_of_two().max(8);
         // bounded: a few words for each entry the dict already holds.
         self.index = vec![EMPTY; len];
         self.used = 0;
-        let mut opaque = self.opaque.iter().peekable();
+        let mut linear = self.linear.iter().peekable();
         for (slot, e) in self.slots.iter().enumerate() {
-            if opaque.next_if_eq(&&slot).is_some() {
+            if linear.next_if_eq(&&slot).is_some() {
                 continue;
             }
             if let Some(Entry { hash, .. }) = e {
@@ -346,40 +451,46 @@ impl Dict {
         self.index[probe.pos] = slot as u32;
     }
 
-    /// Append an entry whose key the caller knows is absent.
-    pub fn push(&mut self, key: Value, value: Value) {
+    /// Append an entry whose key the caller knows is absent, under its hash (None: a key
+    /// the table cannot hash, which every lookup then compares).
+    pub fn push_hashed(&mut self, key: Value, value: Value, hash: Option<u64>) {
         let slot = self.slots.len();
-        let hash = match pure_hash(&key) {
+        let hash = match hash {
             Some(h) => {
                 self.reserve_one();
                 self.index_new(h, slot);
                 h
             }
             None => {
-                self.opaque.push(slot);
+                self.linear.push(slot);
                 0
             }
         };
-        self.slots.push(Some(Entry { hash, key, value }));
-        self.live += 1;
+        self.append(hash, key, value);
+    }
+
+    /// Append an entry whose key the caller knows is absent (native code's keys; an
+    /// object key goes on the list every lookup compares).
+    pub fn push(&mut self, key: Value, value: Value) {
+        let h = pure_hash(&key);
+        self.push_hashed(key, value, h);
     }
 
     /// `d[key] = value` (`replace`) or `s.add(key)` (not `replace`: an equal key already
-    /// there keeps its value), hashing the key once, when deciding needs no Python code.
+    /// there keeps its value) for a key of hash `h`, when deciding needs no Python code.
     /// An equal key already there stays (CPython keeps the first key). Gives the entry back
-    /// when the key has no pure hash or opaque keys must be compared by the caller.
-    pub fn upsert_pure(
+    /// when the interpreter must compare keys.
+    #[inline]
+    pub fn upsert_fast(
         &mut self,
         key: Value,
         value: Value,
+        h: u64,
         replace: bool,
     ) -> Result<(), (Value, Value)> {
-        if !self.opaque.is_empty() {
+        if !self.linear.is_empty() {
             return Err((key, value));
         }
-        let Some(h) = pure_hash(&key) else {
-            return Err((key, value));
-        };
         self.reserve_one();
         let slot = self.slots.len();
         let mut probe = Probe::new(h, self.index.len());
@@ -391,12 +502,18 @@ impl Dict {
                     free.get_or_insert(probe.pos);
                 }
                 s => {
-                    if let Some(e) = &mut self.slots[s as usize] {
-                        if e.hash == h && pure_eq(&e.key, &key) {
-                            if replace {
-                                e.value = value;
+                    if let Some(Some(e)) = self.slots.get(s as usize) {
+                        if e.hash == h {
+                            match fast_eq(&e.key, &key) {
+                                Some(true) => {
+                                    if replace {
+                                        self.set_value_at(s as usize, value);
+                                    }
+                                    return Ok(());
+                                }
+                                Some(false) => {}
+                                None => return Err((key, value)),
                             }
-                            return Ok(());
                         }
                     }
                 }
@@ -411,22 +528,34 @@ impl Dict {
             }
         };
         self.index[pos] = slot as u32;
-        self.slots.push(Some(Entry {
-            hash: h,
-            key,
-            value,
-        }));
-        self.live += 1;
+        self.append(h, key, value);
         Ok(())
+    }
+
+    /// [`Dict::upsert_fast`] for a key of pure hash (gives other keys back).
+    pub fn upsert_pure(
+        &mut self,
+        key: Value,
+        value: Value,
+        replace: bool,
+    ) -> Result<(), (Value, Value)> {
+        match pure_hash(&key) {
+            Some(h) => self.upsert_fast(key, value, h, replace),
+            None => Err((key, value)),
+        }
     }
 
     /// Remove the entry in `slot`, keeping the order of the others.
     pub fn remove_at(&mut self, slot: usize) -> Option<(Value, Value)> {
         let e = self.slots.get_mut(slot)?.take()?;
+        let value = match self.values.get_mut(slot) {
+            Some(v) => std::mem::replace(v, Value::None),
+            None => Value::None,
+        };
         self.live -= 1;
-        match self.opaque.binary_search(&slot) {
+        match self.linear.binary_search(&slot) {
             Ok(at) => {
-                self.opaque.remove(at);
+                self.linear.remove(at);
             }
             Err(_) => {
                 let mut probe = Probe::new(e.hash, self.index.len());
@@ -445,7 +574,7 @@ impl Dict {
         if self.slots.len() > 16 && self.live * 2 < self.slots.len() {
             self.compact();
         }
-        Some((e.key, e.value))
+        Some((e.key, value))
     }
 
     /// The first entry, removed (`set.pop`).
@@ -467,29 +596,69 @@ impl Dict {
     /// Drop the holes left by deletions and rebuild the index (from the stored hashes).
     fn compact(&mut self) {
         let slots = std::mem::take(&mut self.slots);
-        let mut opaque = std::mem::take(&mut self.opaque).into_iter().peekable();
+        let mut values = std::mem::take(&mut self.values).into_iter();
+        let keep_values = values.len() > 0;
+        let mut linear = std::mem::take(&mut self.linear).into_iter().peekable();
         for (slot, e) in slots.into_iter().enumerate() {
-            let is_opaque = opaque.next_if_eq(&slot).is_some();
+            let is_linear = linear.next_if_eq(&slot).is_some();
+            let v = values.next();
             if let Some(e) = e {
-                if is_opaque {
-                    self.opaque.push(self.slots.len());
+                if is_linear {
+                    self.linear.push(self.slots.len());
                 }
                 self.slots.push(Some(e));
+                if keep_values {
+                    self.values.push(v.unwrap_or(Value::None));
+                }
             }
         }
         self.index = Vec::new();
         self.used = 0;
-        self.reserve_one();
+        self.grow();
+    }
+
+    /// Move the entry in `slot` to the end (`last`) or the front, under the same hash.
+    pub fn move_entry(&mut self, slot: usize, last: bool) {
+        let Some(Some(e)) = self.slots.get(slot) else {
+            return;
+        };
+        let h = self.linear.binary_search(&slot).is_err().then_some(e.hash);
+        let Some((k, v)) = self.remove_at(slot) else {
+            return;
+        };
+        if last {
+            return self.push_hashed(k, v, h);
+        }
+        // bounded: one per entry the dict already holds.
+        let mut rest = Vec::with_capacity(self.live);
+        let linear = std::mem::take(&mut self.linear);
+        let mut linear = linear.iter().peekable();
+        let mut values = std::mem::take(&mut self.values).into_iter();
+        for (slot, e) in std::mem::take(&mut self.slots).into_iter().enumerate() {
+            let is_linear = linear.next_if_eq(&&slot).is_some();
+            let v = values.next().unwrap_or(Value::None);
+            if let Some(e) = e {
+                rest.push((e.key, v, (!is_linear).then_some(e.hash)));
+            }
+        }
+        self.clear();
+        self.push_hashed(k, v, h);
+        for (k, v, h) in rest {
+            self.push_hashed(k, v, h);
+        }
     }
 
     /// Take every entry out, leaving the dict empty (for non-recursive drops).
     pub fn take_entries(&mut self) -> Vec<(Value, Value)> {
         let slots = std::mem::take(&mut self.slots);
+        let mut values = std::mem::take(&mut self.values).into_iter();
         self.clear();
         slots
             .into_iter()
-            .flatten()
-            .map(|e| (e.key, e.value))
+            .filter_map(|e| {
+                let v = values.next().unwrap_or(Value::None);
+                Some((e?.key, v))
+            })
             .collect()
     }
 
@@ -514,7 +683,11 @@ impl Dict {
     /// numbers, tuples of them); other keys are appended.
     pub fn insert_pure(&mut self, key: Value, value: Value) {
         let slot = match pure_hash(&key) {
-            Some(h) => self.find_hashed(h, &key),
+            Some(h) => self.same_hash(h).find(|&s| {
+                self.slots[s]
+                    .as_ref()
+                    .is_some_and(|e| pure_eq(&e.key, &key))
+            }),
             None => None,
         };
         match slot {

@@ -413,6 +413,139 @@ for call in [lambda: string.capwords(5), lambda: string.capwords(), lambda: stri
     except (TypeError, AttributeError) as e:
         print(type(e).__name__, e)
 """),
+    ("dict_set_keys_by_hash_then_eq", """
+class K:
+    def __init__(self, v, h):
+        self.v, self.h = v, h
+    def __eq__(self, o):
+        return isinstance(o, K) and self.v == o.v
+    def __hash__(self):
+        return self.h
+a, b = K(1, 10), K(1, 20)
+d = {a: 'a', b: 'b'}
+print(len(d), d[a], d[b], a == b, d[K(1, 20)])
+s = {a, b, K(1, 10)}
+print(len(s), K(1, 20) in s, K(1, 30) in s)
+class Never:
+    def __eq__(self, o):
+        return False
+    def __hash__(self):
+        return 7
+n = Never()
+print({n: 1}[n], n in {n}, Never() in {n}, len({n, Never()}))
+class One:
+    def __hash__(self):
+        return 1
+    def __eq__(self, o):
+        return o == 1
+print({1: 'int'}[One()], One() in {1, 2}, {One(): 'x'}.get(1), {One(): 'x'}.get(2))
+calls = []
+class C:
+    def __init__(self, v):
+        self.v = v
+    def __eq__(self, o):
+        calls.append((self.v, o.v))
+        return o.v == self.v
+    def __hash__(self):
+        return self.v % 3
+d = {}
+for i in range(9):
+    d[C(i)] = i
+print(len(d), d[C(4)], calls)
+"""),
+    ("dict_set_key_errors", """
+class Bad:
+    def __hash__(self):
+        raise ValueError('no hash')
+for make in (lambda: {Bad(): 1}, lambda: {Bad()}, lambda: {}.get(Bad()), lambda: Bad() in {1}, lambda: {(1, Bad()): 2}):
+    try:
+        make()
+    except ValueError as e:
+        print('ValueError', e)
+class BadEq:
+    def __hash__(self):
+        return 1
+    def __eq__(self, o):
+        raise KeyError('eq')
+d = {BadEq(): 1}
+try:
+    d[BadEq()] = 2
+except KeyError as e:
+    print('KeyError', e, len(d))
+print(d.get(2, 'absent'), len({BadEq(), 2} - {2}))
+for make in (lambda: {[1]: 2}, lambda: {(1, [2]): 2}, lambda: {(1, {}): 2}, lambda: set([[1]])):
+    try:
+        make()
+    except TypeError as e:
+        print('TypeError', e)
+hashes = []
+class H:
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        hashes.append(self.v)
+        return hash(self.v)
+    def __eq__(self, o):
+        return isinstance(o, H) and o.v == self.v
+a = {H(1), H(2)}
+b = {H(2), H(3)}
+print(sorted(hashes))
+hashes.clear()
+print(len(a | b), len(a & b), len(a - b), len(a ^ b), a <= b, a.isdisjoint(b), hashes)
+d = {H(1): 1}
+d[H(1)] = 2
+print(d.get(H(1)), H(1) in d, hashes)
+"""),
+    ("dict_set_order_growth_mutation", """
+d = {}
+for i in range(1000):
+    d[i] = i
+for i in range(0, 1000, 3):
+    del d[i]
+for i in range(0, 30, 3):
+    d[i] = -i
+print(len(d), list(d)[:5], list(d)[-5:], sum(d.values()))
+for n in (0, 1, 5, 8, 9, 100, 4097):
+    t = {str(i): i for i in range(n)}
+    u = set(range(n))
+    print(n, len(t), len(u), all(t[str(i)] == i for i in range(n)), all(i in u for i in range(n)), n in u, str(n) in t)
+d = {'a': 1, 'b': 2, 'c': 3}
+del d['a']
+d['a'] = 4
+d.pop('b')
+d['b'] = 5
+print(d, list(d.items()), d.popitem(), d)
+s = set()
+for i in range(50):
+    s.add(i)
+for i in range(0, 50, 2):
+    s.discard(i)
+for i in range(0, 10, 2):
+    s.add(i)
+print(len(s), sorted(s)[:8], 4 in s, 12 in s)
+for k in range(20):
+    d = {i: i for i in range(k)}
+    for i in range(k):
+        del d[i]
+        d[i] = i * 2
+    assert list(d) == list(range(k)) and all(d[i] == i * 2 for i in range(k))
+d = {1: 1, 2: 2}
+try:
+    for k in d:
+        d[k + 10] = 0
+except RuntimeError as e:
+    print('RuntimeError', e)
+s = {1, 2}
+try:
+    for k in s:
+        s.add(k + 10)
+except RuntimeError as e:
+    print('RuntimeError', e)
+d = {1: 1, 2: 2}
+for k in d:
+    d[k] = 5
+print(d)
+"""),
 ]
 
 # Point 6: IPython
