@@ -1,4 +1,4 @@
-//! `set`: a [`Dict`] whose keys are the items (it keeps no values), so membership, `add` and
+//! `set`: a [`Dict`] whose keys are the items (values unused), so membership, `add` and
 //! `discard` take constant time; the methods, the operators (`|`, `&`, `-`, `^`) and the
 //! subset comparisons. Known difference: items iterate in insertion order, where CPython's
 //! order follows its hash table.
