@@ -198,7 +198,7 @@ for rep in [r'\g<x>', r'\2', r'\g<2>', r'\g', r'\q', r'\g<1a>']:
     except (re.error, IndexError) as e:
         print(type(e).__name__, e)
 """),
-    ("re_pos_endpos", r"""
+    ("re_compiled_pos_endpos", r"""
 import re
 p = re.compile(r'\w+')
 print(p.search('hello world', 3), p.search('hello world', 3, 8), p.match('hello world', 6), p.match('hello world', 5))
