@@ -17,6 +17,7 @@ use crate::cupy::reductions::{self as red, Reduce};
 use crate::device::copy::{copy_region, region_of};
 use crate::device::{api, DeviceView};
 use crate::numba_cuda::devicearray::arg;
+use crate::numba_cuda::devicemethods::axes_arg;
 use crate::numba_cuda::viewops;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -38,22 +39,6 @@ fn array(rt: &mut Runtime, v: Option<&Value>) -> PyResult<DeviceView> {
 /// An axis of `ndim` dimensions, NumPy's AxisError otherwise.
 fn axis_of(v: &Value, ndim: usize) -> PyResult<usize> {
     Ok(norm_axis(v.as_index()? as isize, ndim)?)
-}
-
-fn axes_list(v: Option<&Value>) -> PyResult<Option<Vec<i64>>> {
-    match v {
-        None | Some(Value::None) => Ok(None),
-        Some(Value::Tuple(t)) => Ok(Some(
-            t.iter().map(|x| x.as_index()).collect::<PyResult<_>>()?,
-        )),
-        Some(Value::List(l)) => Ok(Some(
-            l.borrow()
-                .iter()
-                .map(|x| x.as_index())
-                .collect::<PyResult<_>>()?,
-        )),
-        Some(x) => Ok(Some(vec![x.as_index()?])),
-    }
 }
 
 /// `transpose(a, axes=None)`: a view with the axes permuted (reversed by default).
@@ -299,7 +284,7 @@ pub fn register(m: &Module) {
         "Permutes the dimensions of an array (a view).",
         |rt, b| {
             let v = array(rt, arg(&b, 0))?;
-            Ok(wrap(transpose(&v, axes_list(arg(&b, 1))?)?))
+            Ok(wrap(transpose(&v, axes_arg(arg(&b, 1))?)?))
         },
     );
     m.def(
@@ -323,7 +308,7 @@ pub fn register(m: &Module) {
         "Removes axes of length one (a view).",
         |rt, b| {
             let v = array(rt, arg(&b, 0))?;
-            Ok(wrap(viewops::squeeze(&v, axes_list(arg(&b, 1))?)?))
+            Ok(wrap(viewops::squeeze(&v, axes_arg(arg(&b, 1))?)?))
         },
     );
     m.def(

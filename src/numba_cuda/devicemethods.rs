@@ -28,7 +28,8 @@ fn order_arg(v: Option<&Value>) -> PyResult<char> {
     }
 }
 
-fn axes_arg(v: Option<&Value>) -> PyResult<Option<Vec<i64>>> {
+/// An `axes` argument: None, one axis, or a tuple or list of them.
+pub(crate) fn axes_arg(v: Option<&Value>) -> PyResult<Option<Vec<i64>>> {
     match v {
         None | Some(Value::None) => Ok(None),
         Some(Value::Tuple(t)) => Ok(Some(
