@@ -49,19 +49,11 @@ impl Session {
     }
 
     fn module_ctx(&self, source: &str, count: u32) -> Ctx {
-        Ctx {
-            locals: None,
-            globals: self.globals.clone(),
-            enclosing: Vec::new(),
-            declared_global: Default::default(),
-            declared_nonlocal: Default::default(),
-            static_locals: None,
-            source: Rc::from(source),
-            origin: Rc::from(format!("Cell In[{count}]").as_str()),
-            fname: "<module>".into(),
-            handling: Vec::new(),
-            kind: Default::default(),
-        }
+        Ctx::module(
+            self.globals.clone(),
+            Rc::from(source),
+            Rc::from(format!("Cell In[{count}]").as_str()),
+        )
     }
 
     /// Run one cell. `shown` gets the cell's own result or error before the end-of-cell

@@ -245,19 +245,9 @@ fn run(rt: &mut Runtime, ctx: &mut Ctx, is_eval: bool, args: Args) -> PyResult<V
         ),
     };
     let stmts = crate::interp::magics::parse_snippet(&source)?;
-    let mut inner = Ctx {
-        locals,
-        globals,
-        enclosing,
-        declared_global: Default::default(),
-        declared_nonlocal: Default::default(),
-        static_locals: None,
-        source: Rc::from(source.as_str()),
-        origin: Rc::from("<string>"),
-        fname: "<module>".into(),
-        handling: Vec::new(),
-        kind: Default::default(),
-    };
+    let mut inner = Ctx::module(globals, Rc::from(source.as_str()), Rc::from("<string>"));
+    inner.locals = locals;
+    inner.enclosing = enclosing;
     let result = if is_eval {
         match stmts.as_slice() {
             [ruff_python_ast::Stmt::Expr(e)] => crate::interp::expr::eval(rt, &mut inner, &e.value),

@@ -100,6 +100,24 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// A module-level frame: `globals` are its locals, nothing encloses it, no exception
+    /// is being handled.
+    pub fn module(globals: Scope, source: Rc<str>, origin: Rc<str>) -> Ctx {
+        Ctx {
+            locals: None,
+            globals,
+            enclosing: Vec::new(),
+            declared_global: Default::default(),
+            declared_nonlocal: Default::default(),
+            static_locals: None,
+            source,
+            origin,
+            fname: "<module>".into(),
+            handling: Vec::new(),
+            kind: Default::default(),
+        }
+    }
+
     /// A fresh local scope nested in this one (comprehensions, `%timeit` bodies): names
     /// bound inside stay local, while this scope's locals and enclosing scopes stay
     /// visible as closures see them.

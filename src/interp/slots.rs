@@ -106,19 +106,14 @@ impl Frame<'_> {
     /// level, the cell's own frame.
     pub fn snapshot(&self) -> Ctx {
         if self.code.module {
-            return Ctx {
-                locals: None,
-                globals: self.globals.clone(),
-                enclosing: Vec::new(),
-                declared_global: Default::default(),
-                declared_nonlocal: Default::default(),
-                static_locals: None,
-                source: self.code.source.clone(),
-                origin: self.code.origin.clone(),
-                fname: self.code.fname.clone(),
-                handling: self.handling.clone(),
-                kind: ScopeKind::Plain,
-            };
+            let mut ctx = Ctx::module(
+                self.globals.clone(),
+                self.code.source.clone(),
+                self.code.origin.clone(),
+            );
+            ctx.fname = self.code.fname.clone();
+            ctx.handling = self.handling.clone();
+            return ctx;
         }
         let mut names = Names::default();
         for (name, v) in self.code.names.iter().zip(self.slots.iter()) {
