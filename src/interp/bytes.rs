@@ -39,7 +39,7 @@ fn construct(rt: &mut Runtime, a: Args) -> PyResult<Value> {
     Ok(Value::Bytes(Rc::from(out)))
 }
 
-fn encode(s: &str, encoding: &str) -> PyResult<Vec<u8>> {
+pub fn encode(s: &str, encoding: &str) -> PyResult<Vec<u8>> {
     match encoding.to_ascii_lowercase().replace('_', "-").as_str() {
         "utf-8" | "utf8" => Ok(s.as_bytes().to_vec()),
         "ascii" | "latin-1" | "latin1" | "iso-8859-1" => {

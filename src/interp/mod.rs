@@ -67,6 +67,7 @@
 //! | `text_modules.rs` | Small text-handling standard modules: `textwrap` (`dedent`, `indent`). |
 //! | `stat_result.rs` | `os.stat_result`, returned by `os.stat` and `Path.stat()`: metadata fields by name and index, with CPython's repr. |
 //! | `str_methods.rs` | The method table of `str` (name, signature, doc and body once each, via `py::methods`), with CPython's edge rules: whitespace `split` with `maxsplit`, `rsplit`, `partition`, `removeprefix`, `center`'s odd pad, `zfill` after a sign. |
+//! | `str_methods_more.rs` | The rarer `str` methods' bodies: `casefold`, `encode`, `expandtabs`, `isdecimal`/`isidentifier`/`isprintable`/`istitle`, `translate` and `str.maketrans`. |
 //! | `string_template.rs` | `string.capwords` and `string.Template` (`substitute`, `safe_substitute`) with CPython's placeholder rules. |
 //! | `subscript.rs` | Subscripts (`x[k]`, `x[k] = v`, `del x[k]`) on lists, tuples, strings, dicts and objects, and the dict entry helpers they share with literals and builtins. |
 //! | `timing.rs` | `%timeit` and `%time`: IPython's algorithm and exact output format. |
@@ -136,6 +137,7 @@ pub mod slots_stmt;
 pub mod stat_result;
 pub mod stmt;
 pub mod str_methods;
+pub mod str_methods_more;
 pub mod string_template;
 pub mod subscript;
 pub mod text_modules;

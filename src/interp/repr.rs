@@ -321,7 +321,37 @@ pub fn format_value(rt: &mut Runtime, v: &Value, spec: &str) -> PyResult<String>
                     Some(m) => (true, m.to_string()),
                     None => (false, d),
                 };
-                Ok(group(&mag, spec_parsed.grouping, neg, spec_parsed.sign))
+                let body = match (radix, spec_parsed.grouping) {
+                    (10, g) => group(&mag, g, neg, spec_parsed.sign),
+                    // Other bases group by four, and only with '_'.
+                    (_, Some('_')) => {
+                        let mut grouped = String::new();
+                        for (i, c) in mag.chars().enumerate() {
+                            if i > 0 && (mag.len() - i).is_multiple_of(4) {
+                                grouped.push('_');
+                            }
+                            grouped.push(c);
+                        }
+                        group(&grouped, None, neg, spec_parsed.sign)
+                    }
+                    (_, Some(g)) => {
+                        return Err(PyErr::value_error(format!(
+                            "Cannot specify '{g}' with '{}'.",
+                            spec_parsed.ty.unwrap_or('d')
+                        )))
+                    }
+                    (_, None) => group(&mag, None, neg, spec_parsed.sign),
+                };
+                // `#` puts the base's prefix between the sign and the digits (`-0xff`).
+                let prefix = match (spec_parsed.alt, radix) {
+                    (true, 16) if upper => "0X",
+                    (true, 16) => "0x",
+                    (true, 8) => "0o",
+                    (true, 2) => "0b",
+                    _ => return Ok(body),
+                };
+                let at = body.len() - body.trim_start_matches(['-', '+', ' ']).len();
+                Ok(format!("{}{prefix}{}", &body[..at], &body[at..]))
             };
             match (ty, is_int) {
                 (Some('d'), true) | (None, true) | (Some('n'), true) => signed(10, false)?,
@@ -646,7 +676,14 @@ fn pad(body: &str, s: &Spec, is_str: bool) -> String {
             } else {
                 ("", body)
             };
-            format!("{sign}{}{rest}", f(n))
+            // An integer's `#` prefix stays in front of the padding (`0x00ff`).
+            let base = matches!(s.ty, Some('x' | 'X' | 'o' | 'b'));
+            let (prefix, rest) = if s.alt && base && rest.len() >= 2 {
+                rest.split_at(2)
+            } else {
+                ("", rest)
+            };
+            format!("{sign}{prefix}{}{rest}", f(n))
         }
         _ => format!("{}{body}", f(n)),
     }

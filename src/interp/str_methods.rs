@@ -28,7 +28,7 @@ const fn legacy(
     MethodSpec::styled(Style::ParseTuple, name, sig, doc, call)
 }
 
-static STR_METHODS: [MethodSpec<StrRef>; 35] = [
+static STR_METHODS: [MethodSpec<StrRef>; 46] = [
     MethodSpec::new("capitalize", "", "Return a capitalized version of the string.", |s, _, _| {
         let mut c = s.chars();
         Ok(Value::str(&match c.next() {
@@ -36,6 +36,7 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
             None => String::new(),
         }))
     }),
+    MethodSpec::new("casefold", "", "Return a version of the string suitable for caseless comparisons.", |s, _, _| Ok(crate::interp::str_methods_more::casefold(s))),
     MethodSpec::new("center", "width, fillchar=' ', /", "Return a centered string of length width, padded with fillchar (default is a space).", |s, _, b| center(s, &b)),
     legacy("count", "sub, start=None, end=None, /", "Return the number of non-overlapping occurrences of substring sub.", |s, _, b| {
         let sub = one_str(&b, "count")?;
@@ -44,7 +45,9 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
             None => 0,
         }))
     }),
+    MethodSpec::new("encode", "encoding='utf-8', errors='strict'", "Encode the string using the codec registered for encoding.", |s, _, b| crate::interp::str_methods_more::encode(s, &b)),
     legacy("endswith", "suffix, start=None, end=None, /", "Return True if the string ends with the specified suffix, False otherwise.", |s, _, b| affix(s, &b, false)),
+    MethodSpec::new("expandtabs", "tabsize=8", "Return a copy where all tab characters are expanded using spaces.", |s, _, b| crate::interp::str_methods_more::expandtabs(s, &b)),
     legacy("find", "sub, start=None, end=None, /", "Return the lowest index where substring sub is found; -1 on failure.", |s, _, b| find(s, &b, "find")),
     MethodSpec::new("format", "*args, **kwargs", "Return a formatted version of the string, using substitutions from args and kwargs.", |s, rt, b| {
         let a = Args { pos: b.rest, kw: b.kw };
@@ -57,15 +60,21 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
     MethodSpec::new("isalpha", "", "Return True if the string is an alphabetic string, False otherwise.", |s, _, _| {
         Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_alphabetic)))
     }),
+    MethodSpec::new("isascii", "", "Return True if all characters in the string are ASCII, False otherwise.", |s, _, _| Ok(Value::Bool(s.is_ascii()))),
+    MethodSpec::new("isdecimal", "", "Return True if the string is a decimal string, False otherwise.", |s, _, _| Ok(Value::Bool(crate::interp::str_methods_more::isdecimal(s)))),
     MethodSpec::new("isdigit", "", "Return True if the string is a digit string, False otherwise.", |s, _, _| {
-        Ok(Value::Bool(!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())))
+        Ok(Value::Bool(crate::interp::str_methods_more::isdigit(s)))
     }),
+    MethodSpec::new("isidentifier", "", "Return True if the string is a valid Python identifier, False otherwise.", |s, _, _| Ok(Value::Bool(crate::interp::str_methods_more::isidentifier(s)))),
     MethodSpec::new("islower", "", "Return True if the string is a lowercase string, False otherwise.", |s, _, _| {
         Ok(Value::Bool(s.chars().any(char::is_lowercase) && !s.chars().any(char::is_uppercase)))
     }),
+    MethodSpec::new("isnumeric", "", "Return True if the string is a numeric string, False otherwise.", |s, _, _| Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_numeric)))),
+    MethodSpec::new("isprintable", "", "Return True if the string is printable, False otherwise.", |s, _, _| Ok(Value::Bool(crate::interp::str_methods_more::isprintable(s)))),
     MethodSpec::new("isspace", "", "Return True if the string is a whitespace string, False otherwise.", |s, _, _| {
         Ok(Value::Bool(!s.is_empty() && s.chars().all(char::is_whitespace)))
     }),
+    MethodSpec::new("istitle", "", "Return True if the string is a title-cased string, False otherwise.", |s, _, _| Ok(Value::Bool(crate::interp::str_methods_more::istitle(s)))),
     MethodSpec::new("isupper", "", "Return True if the string is an uppercase string, False otherwise.", |s, _, _| {
         Ok(Value::Bool(s.chars().any(char::is_uppercase) && !s.chars().any(char::is_lowercase)))
     }),
@@ -88,6 +97,7 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
     MethodSpec::new("ljust", "width, fillchar=' ', /", "Return a left-justified string of length width, padded with fillchar.", |s, _, b| justify(s, &b, "ljust")),
     MethodSpec::new("lower", "", "Return a copy of the string converted to lowercase.", |s, _, _| Ok(Value::str(&s.to_lowercase()))),
     MethodSpec::new("lstrip", "chars=None, /", "Return a copy of the string with leading whitespace (or chars) removed.", |s, _, b| strip(s, &b, "lstrip")),
+    MethodSpec::new("maketrans", "x, y=None, z=None, /", "Return a translation table usable for str.translate().", |_, _, b| crate::interp::str_methods_more::maketrans(&b)),
     MethodSpec::new("partition", "sep, /", "Partition the string into three parts using the given separator, searching from the left.", |s, _, b| partition(s, &b, false)),
     MethodSpec::new("removeprefix", "prefix, /", "Return a str with the given prefix string removed if present.", |s, _, b| {
         let p = one_str(&b, "removeprefix")?;
@@ -137,6 +147,7 @@ static STR_METHODS: [MethodSpec<StrRef>; 35] = [
         }
         Ok(Value::str(&out))
     }),
+    MethodSpec::new("translate", "table, /", "Replace each character in the string using the given translation table.", |s, rt, b| crate::interp::str_methods_more::translate(s, rt, &b)),
     MethodSpec::new("upper", "", "Return a copy of the string converted to uppercase.", |s, _, _| Ok(Value::str(&s.to_uppercase()))),
     MethodSpec::new("zfill", "width, /", "Pad a numeric string with zeros on the left, to fill a field of the given width.", |s, _, b| zfill(s, &b)),
 ];
