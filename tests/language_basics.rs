@@ -187,9 +187,12 @@ fn syntax_errors_and_unsupported_constructs_are_reported() {
     assert!(c.evalue().contains("built-in type 'list'"));
     let c = s.run("def g():\n    x = [(yield 1)]\nlist(g())");
     assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
+    // A module nothing provides is CPython's ModuleNotFoundError (an ImportError, which
+    // `try: import x except ImportError:` catches), with what nbcuda has as a hint.
     let c = s.run("import pandas");
-    assert_eq!(c.ename().as_deref(), Some("NotImplementedError"));
-    assert!(c.evalue().contains("pandas"));
+    assert_eq!(c.ename().as_deref(), Some("ModuleNotFoundError"));
+    assert_eq!(c.evalue(), "No module named 'pandas'");
+    assert!(c.traceback().contains("numpy"));
     // The session goes on with its state.
     s.run("y = 5").ok();
     assert_eq!(s.eval("y"), "5");

@@ -32,7 +32,8 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
     let found = match v {
         Value::Module(m) => match name {
             "__name__" => Some(Value::str(&m.name)),
-            "__doc__" => Some(Value::str(&m.doc)),
+            // A module written in Python keeps its docstring (or None) in its namespace.
+            "__doc__" if m.namespace().is_none() => Some(Value::str(&m.doc)),
             _ => m.get(name),
         },
         Value::Object(o) => match o.clone().get_attr(name, rt)? {
@@ -108,7 +109,13 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
             _ => None,
         },
         Value::Builtin(b) => match name {
-            "__name__" => Some(Value::str(b.name.rsplit('.').next().unwrap_or(&b.name))),
+            "__name__" | "__qualname__" => {
+                Some(Value::str(b.name.rsplit('.').next().unwrap_or(&b.name)))
+            }
+            "__module__" => Some(Value::str(match b.name.rsplit_once('.') {
+                Some((module, _)) => module,
+                None => "builtins",
+            })),
             "__doc__" => Some(Value::str(&b.doc)),
             _ => crate::interp::type_attrs::type_attr(rt, &b.name, name)?,
         },

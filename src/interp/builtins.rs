@@ -49,15 +49,72 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
             format!("{}DType", capitalize(d.name())),
         ),
         Value::Module(_) => ("builtins".into(), "module".into()),
+        Value::Builtin(b) if is_builtin_type(b) => {
+            if let Some(t) = rt
+                .state::<crate::interp::expr::InterpState>()
+                .builtins
+                .get("type")
+            {
+                return t.clone();
+            }
+            ("builtins".into(), "type".into())
+        }
         Value::Builtin(_) => ("builtins".into(), "builtin_function_or_method".into()),
         Value::Object(o) => (o.module_name(), o.type_name()),
         other => ("builtins".into(), other.type_name()),
     };
-    Value::object(crate::py::value::ClassObj {
-        module,
-        name,
-        ctor: None,
-    })
+    let classes = &mut rt.state::<crate::interp::expr::InterpState>().classes;
+    classes
+        .entry((module.clone(), name.clone()))
+        .or_insert_with(|| {
+            Value::object(crate::py::value::ClassObj {
+                module,
+                name,
+                ctor: None,
+            })
+        })
+        .clone()
+}
+
+/// The builtins that are classes (`int`, `list`, `range`, ...), not functions.
+const BUILTIN_TYPES: &[&str] = &[
+    "bool",
+    "bytes",
+    "classmethod",
+    "complex",
+    "dict",
+    "enumerate",
+    "filter",
+    "float",
+    "int",
+    "list",
+    "map",
+    "object",
+    "property",
+    "range",
+    "reversed",
+    "set",
+    "slice",
+    "staticmethod",
+    "str",
+    "super",
+    "tuple",
+    "type",
+    "zip",
+];
+
+/// Whether a builtin is one of the classes among the builtins.
+pub fn is_builtin_type(b: &crate::py::value::Builtin) -> bool {
+    BUILTIN_TYPES.contains(&b.name.as_str())
+}
+
+/// `isinstance(v, type)`: v is a class (builtin, defined in a cell, or a library's).
+fn is_class(v: &Value) -> bool {
+    match v {
+        Value::Builtin(b) => is_builtin_type(b),
+        Value::Object(o) => o.type_name() == "type" || v.downcast::<ExceptionType>().is_some(),
+        _ => false,
+    }
 }
 
 fn capitalize(s: &str) -> String {
@@ -274,6 +331,7 @@ fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
             }
             "dict" => matches!(v, Value::Dict(_)),
             "set" => matches!(v, Value::Set(_)),
+            "type" => is_class(v),
             "object" => true,
             _ => false,
         });

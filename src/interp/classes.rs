@@ -30,6 +30,8 @@ pub struct UserClass {
     this: std::rc::Weak<UserClass>,
     pub name: String,
     pub qualname: String,
+    /// `__module__`: the `__name__` of the namespace the class statement ran in.
+    pub module: String,
     pub doc: Option<String>,
     /// The direct bases that are cell-defined classes.
     pub bases: Vec<Rc<UserClass>>,
@@ -210,6 +212,7 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
         this: this.clone(),
         name: c.name.to_string(),
         qualname,
+        module: module_name(&ctx.globals),
         doc,
         bases,
         mro,
@@ -403,8 +406,8 @@ impl Instance {
             return Ok(format!("{}({})", self.class.name, parts.join(", ")));
         }
         Ok(format!(
-            "<__main__.{} object at {:#x}>",
-            self.class.qualname, self as *const Self as usize
+            "<{}.{} object at {:#x}>",
+            self.class.module, self.class.qualname, self as *const Self as usize
         ))
     }
 
@@ -446,13 +449,13 @@ impl Object for UserClass {
         "type".into()
     }
     fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
-        Ok(format!("<class '__main__.{}'>", self.qualname))
+        Ok(format!("<class '{}.{}'>", self.module, self.qualname))
     }
     fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(Some(match name {
             "__name__" => Value::str(&self.name),
             "__qualname__" => Value::str(&self.qualname),
-            "__module__" => Value::str("__main__"),
+            "__module__" => Value::str(&self.module),
             "__doc__" => self.doc.as_deref().map(Value::str).unwrap_or(Value::None),
             "__bases__" => self.base_values(rt)?,
             "__mro__" => {
@@ -489,6 +492,21 @@ impl Object for UserClass {
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
         instantiate(rt, &self, args)
     }
+    /// `Class[key]` calls `__class_getitem__`, a class method even when not declared one.
+    fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        let Some(f) = self.find("__class_getitem__") else {
+            return Err(PyErr::type_error(format!(
+                "type '{}' is not subscriptable",
+                self.name
+            )));
+        };
+        let f = match f.downcast::<ClassMethod>() {
+            Some(c) => c.0.clone(),
+            None => f,
+        };
+        let args = Args::new(vec![Value::Object(self), key.clone()]);
+        crate::interp::expr::call_value(rt, &f, args)
+    }
     fn dir(&self) -> Vec<String> {
         let mut names: Vec<String> = self.attrs.borrow().keys().cloned().collect();
         for c in &self.mro {
@@ -503,6 +521,14 @@ impl Object for UserClass {
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// The `__name__` of a global namespace (`__main__` for the session's).
+pub fn module_name(globals: &crate::py::function::Scope) -> String {
+    match globals.borrow().get("__name__") {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => "__main__".into(),
     }
 }
 

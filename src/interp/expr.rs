@@ -24,6 +24,9 @@ use crate::py::value::{Args, Dict, Value};
 #[derive(Default)]
 pub struct InterpState {
     pub builtins: HashMap<String, Value>,
+    /// The class objects `type(v)` made for types without a builtin, by (module, name):
+    /// one object per class, so `type(a) is type(b)` holds as in CPython.
+    pub classes: HashMap<(String, String), Value>,
     /// Reply payloads of the running cell (`obj?` pages).
     pub payload: Vec<serde_json::Value>,
 }

@@ -74,7 +74,7 @@ impl Object for Instance {
         self.class.name.clone()
     }
     fn module_name(&self) -> String {
-        "__main__".into()
+        self.class.module.clone()
     }
     fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
         match self.rc()?.call_special(rt, "__repr__", vec![])? {

@@ -38,11 +38,13 @@
 //! | `lib_modules.rs` | Small standard modules: `string` (constants), `copy` (`copy`, `deepcopy`), and `functools.lru_cache`/`cache`. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
 //! | `math_module.rs` | The `math` module: C's functions with CPython's errors (domain → ValueError, overflow → OverflowError), `log` of ints of any size, `fsum`, and exact `factorial`/`comb`/`perm`/`gcd`/`lcm`/`isqrt`. |
-//! | `modules.rs` | The import system and the small standard modules: `time`, `sys` (`math` is in `math_module.rs`). |
+//! | `imports.rs` | Where an import finds a module: registered ones, `name.py` files and packages on `sys.path`, the pure-Python standard modules of `pylib/`; `from m import *`, `importlib`. |
+//! | `modules.rs` | The registered standard modules' table and the small ones: `time`, `sys`, `platform` (`math` is in `math_module.rs`). |
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `operator_getters.rs` | `operator.itemgetter`, `attrgetter` and `methodcaller`: callable objects with CPython's reprs. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
+//! | `pylib/*.py` | Standard modules written in Python, our own code: `bisect`, `heapq`, `typing`. |
 //! | `params.rs` | Binding a call's arguments to a function's parameters, with CPython's TypeError wording. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
 //! | `pathlib_module.rs` | `pathlib.Path`: CPython's normalisation, the `/` operator, name parts, and file-system methods (`exists`, `read_text`/`write_text`, `mkdir`, `iterdir`, `glob`, ...). |
@@ -101,6 +103,7 @@ pub mod functools_wrappers;
 pub mod generator_machine;
 pub mod generators;
 pub mod hashing;
+pub mod imports;
 pub mod instance_protocols;
 pub mod ipython;
 pub mod iterators;

@@ -11,16 +11,16 @@ use crate::py::runtime::StreamName;
 use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Module, Object, Value};
 
-/// Import a module by dotted name through the session's registry (see
-/// [`crate::py::registry`]): the engine decides what exists.
+/// Import a module by dotted name: what the engine registered (see
+/// [`crate::py::registry`]), else a module written in Python (see [`crate::interp::imports`]).
 pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
-    crate::py::registry::import(rt, name)
+    crate::interp::imports::import(rt, name)
 }
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`,
 /// `collections`, `string`, `copy`, `json`, `random`, `pathlib`) under their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 23] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 24] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -62,6 +62,9 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ("json", |_| Ok(crate::interp::json_module::module())),
         ("random", |_| Ok(crate::interp::random_module::module())),
         ("pathlib", |_| Ok(crate::interp::pathlib_module::module())),
+        ("importlib", |_| {
+            Ok(crate::interp::imports::importlib_module())
+        }),
     ]
 }
 
@@ -247,6 +250,10 @@ fn sys_module() -> Rc<Module> {
         Value::tuple(vec![Value::Int(3), Value::Int(11), Value::Int(0)]),
     );
     m.set("platform", Value::str(std::env::consts::OS));
+    // ipykernel's argv names its launcher; nbcuda has no script, so its own name.
+    m.set("argv", Value::list(vec![Value::str("nbcuda")]));
+    // '' is the current folder: `import helpers` finds the notebook's helpers.py.
+    m.set("path", Value::list(vec![Value::str("")]));
     m.set("maxsize", Value::Int(i64::MAX));
     m.set("implementation", Value::str("nbcuda"));
     m.def(

@@ -181,38 +181,16 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
             }
         }
         Stmt::ImportFrom(i) => {
-            if i.level > 0 {
-                return Err(PyErr::not_implemented(
-                    "relative imports are not supported in nbcuda",
-                ));
-            }
-            let name = i.module.as_ref().map(|m| m.as_str()).unwrap_or("");
-            let module = crate::interp::modules::import(rt, name)?;
+            let given = i.module.as_ref().map(|m| m.as_str()).unwrap_or("");
+            let name = crate::interp::imports::absolute_name(ctx, i.level, given)?;
+            let module = crate::interp::modules::import(rt, &name)?;
             for alias in &i.names {
                 let attr = alias.name.as_str();
                 if attr == "*" {
-                    for (k, v) in module.attrs.borrow().iter() {
-                        if !k.starts_with('_') {
-                            ctx.assign(k, v.clone());
-                        }
-                    }
+                    crate::interp::imports::star_import(rt, ctx, &module)?;
                     continue;
                 }
-                let v = match module.get(attr) {
-                    Some(v) => v,
-                    None => match crate::interp::modules::import(rt, &format!("{name}.{attr}")) {
-                        Ok(m) => Value::Module(m),
-                        Err(_) => {
-                            return Err(PyErr::new(
-                                "ImportError",
-                                format!(
-                                "cannot import name '{attr}' from '{name}' (nbcuda provides: {})",
-                                module.names().join(", ")
-                            ),
-                            ))
-                        }
-                    },
-                };
+                let v = crate::interp::imports::import_attr(rt, &module, attr)?;
                 ctx.assign(alias.asname.as_ref().map(|a| a.as_str()).unwrap_or(attr), v);
             }
         }

@@ -226,7 +226,10 @@ impl crate::py::value::Object for Function {
             return Ok(Some(v));
         }
         Ok(match name {
-            "__module__" => Some(Value::str("__main__")),
+            "__module__" => Some(match self.globals.borrow().get("__name__") {
+                Some(v @ Value::Str(_)) => v.clone(),
+                _ => Value::str("__main__"),
+            }),
             "__dict__" => {
                 let mut d = crate::py::dict::Dict::default();
                 for (k, v) in self.attrs.borrow().iter() {

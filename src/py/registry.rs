@@ -80,12 +80,31 @@ pub fn available(rt: &mut Runtime) -> Vec<&'static str> {
         .collect()
 }
 
-/// Import a module by dotted name (cached for the session, so every import of a name gives
-/// the same module object).
+/// Import a registered module by dotted name (cached for the session, so every import of a
+/// name gives the same module object). A name nothing registers raises
+/// ModuleNotFoundError, as CPython's does, listing what nbcuda provides.
 pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
+    match lookup(rt, name) {
+        Some(found) => found,
+        None => Err(not_found(rt, name)),
+    }
+}
+
+/// ModuleNotFoundError for `name`: CPython's message, then what nbcuda provides.
+pub fn not_found(rt: &mut Runtime, name: &str) -> PyErr {
+    let names = available(rt);
+    PyErr::new("ModuleNotFoundError", format!("No module named '{name}'")).with_hint(format!(
+        "nbcuda runs its own Python and provides {}, and modules written in Python in the \
+         notebook's folder",
+        names.join(", ")
+    ))
+}
+
+/// A module already imported or registered under `name`; None when nothing provides it.
+pub fn lookup(rt: &mut Runtime, name: &str) -> Option<PyResult<Rc<Module>>> {
     let reg = rt.state::<Registry>();
     if let Some(m) = reg.loaded.get(name) {
-        return Ok(m.clone());
+        return Some(Ok(m.clone()));
     }
     let Some(builder) = reg
         .builders
@@ -95,26 +114,29 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
     else {
         // A package's submodule that its builder attaches as an attribute
         // (`numba.cuda.cudadrv.devicearray`) imports like a registered one.
-        if let Some((parent, last)) = name.rsplit_once('.') {
-            if let Ok(p) = import(rt, parent) {
-                if let Some(Value::Module(m)) = p.get(last).as_ref() {
-                    let m = m.clone();
-                    rt.state::<Registry>()
-                        .loaded
-                        .insert(name.to_string(), m.clone());
-                    return Ok(m);
-                }
-            }
-        }
-        let names = available(rt);
-        return Err(PyErr::not_implemented(format!(
-            "importing '{name}' is not supported: nbcuda runs its own Python subset and provides only {}",
-            names.join(", ")
-        )));
+        let (parent, last) = name.rsplit_once('.')?;
+        let Some(Ok(p)) = lookup(rt, parent) else {
+            return None;
+        };
+        let m = match p.get(last).as_ref() {
+            Some(Value::Module(m)) => m.clone(),
+            _ => return None,
+        };
+        remember(rt, name, m.clone());
+        return Some(Ok(m));
     };
-    let m = builder(rt)?;
+    Some(builder(rt).inspect(|m| remember(rt, name, m.clone())))
+}
+
+/// Cache `module` as the import of `name` (a module written in Python enters the cache
+/// before its code runs, so that a circular import sees it, as in CPython).
+pub fn remember(rt: &mut Runtime, name: &str, module: Rc<Module>) {
     rt.state::<Registry>()
         .loaded
-        .insert(name.to_string(), m.clone());
-    Ok(m)
+        .insert(name.to_string(), module);
+}
+
+/// Drop `name` from the cache (its code raised, so the next import runs it again).
+pub fn forget(rt: &mut Runtime, name: &str) {
+    rt.state::<Registry>().loaded.remove(name);
 }

@@ -15,6 +15,7 @@ use crate::arrays::index::SliceValue;
 use crate::arrays::operator::{BinOp, UnaryOp};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::function::Scope;
 use crate::py::runtime::Runtime;
 use crate::py::signature::{Bound, Params, Style};
 
@@ -63,11 +64,13 @@ pub enum Value {
 
 pub use crate::py::dict::Dict;
 
-/// A module: a name and an ordered attribute table.
+/// A module: a name and an ordered attribute table, or, for a module written in Python,
+/// the global namespace its code runs in (so `mod.x = 1` is what its functions see).
 pub struct Module {
     pub name: String,
     pub doc: String,
     pub attrs: RefCell<Vec<(String, Value)>>,
+    namespace: Option<Scope>,
 }
 
 impl Module {
@@ -76,16 +79,50 @@ impl Module {
             name: name.to_string(),
             doc: doc.to_string(),
             attrs: RefCell::new(Vec::new()),
+            namespace: None,
         }
     }
+    /// A module whose attributes are the names in `namespace`.
+    pub fn with_namespace(name: &str, doc: &str, namespace: Scope) -> Module {
+        Module {
+            namespace: Some(namespace),
+            ..Module::new(name, doc)
+        }
+    }
+    /// The global namespace of a module written in Python.
+    pub fn namespace(&self) -> Option<&Scope> {
+        self.namespace.as_ref()
+    }
     pub fn get(&self, name: &str) -> Option<Value> {
+        if let Some(ns) = &self.namespace {
+            return ns.borrow().get(name).cloned();
+        }
         self.attrs
             .borrow()
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
     }
+    /// Every attribute with its value (a Python module's in sorted order, as `dir` gives).
+    pub fn items(&self) -> Vec<(String, Value)> {
+        if let Some(ns) = &self.namespace {
+            let mut items: Vec<(String, Value)> = ns
+                .borrow()
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect();
+            items.sort_by(|a, b| a.0.cmp(&b.0));
+            return items;
+        }
+        self.attrs.borrow().clone()
+    }
     pub fn set(&self, name: &str, value: Value) {
+        if let Some(ns) = &self.namespace {
+            let old = ns.borrow_mut().insert(name.into(), value);
+            // Dropped after the borrow ends: a value's drop may reach this namespace.
+            drop(old);
+            return;
+        }
         let mut attrs = self.attrs.borrow_mut();
         if let Some(slot) = attrs.iter_mut().find(|(k, _)| k == name) {
             slot.1 = value;
@@ -139,7 +176,7 @@ impl Module {
         self.set(name, Value::builtin(&qualname, shown, doc, body));
     }
     pub fn names(&self) -> Vec<String> {
-        self.attrs.borrow().iter().map(|(k, _)| k.clone()).collect()
+        self.items().into_iter().map(|(k, _)| k).collect()
     }
 }
 
@@ -515,7 +552,7 @@ impl Object for ClassObj {
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
         Ok(match name {
-            "__name__" => Some(Value::str(&self.name)),
+            "__name__" | "__qualname__" => Some(Value::str(&self.name)),
             "__module__" => Some(Value::str(&self.module)),
             _ => None,
         })
