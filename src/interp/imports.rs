@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::interp::frame::{Ctx, Flow};
-use crate::py::error::{PyErr, PyResult};
+use crate::py::error::{Frame, PyErr, PyResult};
 use crate::py::exceptions::ExcClass;
 use crate::py::function::Scope;
 use crate::py::registry;
@@ -140,9 +140,14 @@ fn load(
     Ok(module)
 }
 
-/// Run module code at module level in `namespace`.
+/// Run module code at module level in `namespace`, as one frame: a module that reloads or
+/// imports itself without end meets the recursion limit, not the end of the native stack.
 fn run(rt: &mut Runtime, namespace: Scope, code: &str, origin: &str) -> PyResult<()> {
-    let stmts = crate::interp::magics::parse_snippet(code)?;
+    crate::interp::expr::enter_frame(rt, |rt| run_frame(rt, namespace, code, origin))
+}
+
+fn run_frame(rt: &mut Runtime, namespace: Scope, code: &str, origin: &str) -> PyResult<()> {
+    let stmts = crate::interp::magics::parse_snippet(code).map_err(|e| in_file(e, code, origin))?;
     if let Some(doc) = docstring(&stmts) {
         namespace
             .borrow_mut()
@@ -161,6 +166,36 @@ fn run(rt: &mut Runtime, namespace: Scope, code: &str, origin: &str) -> PyResult
         }
     }
     Ok(())
+}
+
+/// A syntax error in a module's file, located there (the parser gives line and column).
+fn in_file(err: PyErr, code: &str, origin: &str) -> PyErr {
+    let position = err.obj.as_deref().and_then(|o| match o.args.as_deref() {
+        Some([_, Value::Tuple(loc), ..]) => match loc.get(1..3) {
+            Some([Value::Int(line), Value::Int(col)]) => Some((*line, *col)),
+            _ => None,
+        },
+        _ => None,
+    });
+    let Some((line, col)) = position else {
+        return err;
+    };
+    let line_start = code
+        .split_inclusive('\n')
+        .take((line.max(1) - 1) as usize)
+        .map(str::len)
+        .sum::<usize>();
+    let start = code[line_start..]
+        .char_indices()
+        .nth((col.max(1) - 1) as usize)
+        .map_or(code.len(), |(i, _)| line_start + i);
+    err.at(Frame {
+        origin: origin.to_string(),
+        source: Rc::from(code),
+        start,
+        end: start,
+        function: "<module>".to_string(),
+    })
 }
 
 fn docstring(stmts: &[ruff_python_ast::Stmt]) -> Option<&str> {
