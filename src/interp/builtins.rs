@@ -746,9 +746,10 @@ pub fn builtins() -> HashMap<String, Value> {
             if let Some(inst) = crate::interp::classes::as_instance(&v) {
                 return crate::interp::classes::hash_instance(rt, &inst);
             }
-            crate::interp::subscript::key_hash(rt, &v)?;
-            if let Some(h) = crate::interp::hashing::numeric_hash(&v) {
-                return Ok(Value::Int(h));
+            // The hash dicts and sets file the value under (an object-bearing tuple's
+            // items by their `__hash__`); values they cannot hash (native objects) by repr.
+            if let Some(h) = crate::interp::subscript::key_hash(rt, &v)? {
+                return Ok(Value::Int(h as i64));
             }
             let s = repr(rt, &v)?;
             Ok(Value::Int(

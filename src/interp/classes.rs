@@ -551,13 +551,13 @@ pub fn hash_instance(rt: &mut Runtime, inst: &Rc<Instance>) -> PyResult<Value> {
     match inst.class.find("__hash__") {
         Some(Value::None) => {}
         Some(_) => {
-            return match inst.call_special(rt, "__hash__", vec![])? {
-                Some(Value::Int(h)) => Ok(Value::Int(h)),
-                Some(Value::Bool(b)) => Ok(Value::Int(b as i64)),
-                _ => Err(PyErr::type_error(
+            let h = inst.call_special(rt, "__hash__", vec![])?;
+            return match h.as_ref().and_then(crate::py::hash::from_dunder) {
+                Some(h) => Ok(Value::Int(h)),
+                None => Err(PyErr::type_error(
                     "__hash__ method should return an integer",
                 )),
-            }
+            };
         }
         None if inst.class.find("__eq__").is_none() => {
             return Ok(Value::Int((Rc::as_ptr(inst) as usize >> 4) as i64))

@@ -163,17 +163,6 @@ pub fn repr(re: f64, im: f64) -> String {
     format!("({}{sign}{im_s}j)", part(re))
 }
 
-/// CPython's `hash(complex)`: hash(real) + 1000003 * hash(imag), in wrapping arithmetic.
-pub fn hash(re: f64, im: f64) -> i64 {
-    let h = crate::interp::hashing::hash_float(re)
-        .wrapping_add(crate::interp::hashing::hash_float(im).wrapping_mul(1000003));
-    if h == -1 {
-        -2
-    } else {
-        h
-    }
-}
-
 /// The attributes of a complex (`z.real`, `z.imag`, `z.conjugate()`).
 pub fn attr(re: f64, im: f64, name: &str) -> Option<Value> {
     match name {

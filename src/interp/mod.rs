@@ -19,7 +19,7 @@
 //! | `collections_module.rs` | The `collections` module: `namedtuple` (native classes whose instances act as tuples with named fields) and the module table. |
 //! | `compare.rs` | Equality, identity and ordering with Python semantics: container `==`, `is`, the ordering of `sorted`/`min`/`max`, and the comparison operators. |
 //! | `container_methods.rs` | The method tables of `list`, `tuple` and `dict` (name, signature, doc and body once each, via `py::methods`): lookup, `dir()`, completion and `?` all read them. |
-//! | `complex.rs` | Python's `complex`: arithmetic with CPython's algorithms (Smith's division, integer powers by squaring), its repr, hash and string parsing, and the `cmath` module. |
+//! | `complex.rs` | Python's `complex`: arithmetic with CPython's algorithms (Smith's division, integer powers by squaring), its repr and string parsing, and the `cmath` module. |
 //! | `dataclasses.rs` | The `dataclasses` module: `@dataclass` with generated `__init__`, `__repr__` and comparisons, `field`, `fields`, `asdict`, `astuple`, `replace`. |
 //! | `dynamic.rs` | Builtins that run code in, or read, the calling frame: `exec`, `eval`, `globals()` and `locals()`. |
 //! | `expr.rs` | Expression evaluation. |
@@ -29,7 +29,6 @@
 //! | `functools_wrappers.rs` | `functools.wraps`, `update_wrapper` and `cmp_to_key`. |
 //! | `generator_machine.rs` | The resumable machine a generator body runs on: frames for blocks, loops, `try`, `with`, `yield from` and generator-expression levels, stepped until the body yields or finishes. |
 //! | `generators.rs` | Generators (functions with `yield`, generator expressions) run lazily on a resumable machine of frames; statements without `yield` run on the ordinary interpreter. |
-//! | `hashing.rs` | CPython's hashes of numbers and tuples. |
 //! | `instance_protocols.rs` | How instances of cell-defined classes take part in Python's protocols (repr, attributes, calls, subscripts, operators, iteration, len, truth, `with`, rich display, equality) through their special methods. |
 //! | `ipython.rs` | `IPython.display`: display, update_display, clear_output and the rich objects (HTML, Markdown, JSON, Image) with the MIME bundles IPython sends. |
 //! | `iterators.rs` | Native lazy iterators, and pulling items one at a time from any iterable (lazy iterators, generators, ranges, user iterators). |
@@ -102,7 +101,6 @@ pub mod func_modules;
 pub mod functools_wrappers;
 pub mod generator_machine;
 pub mod generators;
-pub mod hashing;
 pub mod imports;
 pub mod instance_protocols;
 pub mod ipython;

@@ -180,7 +180,7 @@ fn seed_key(a: &Value) -> PyResult<Vec<u32>> {
         Value::None => entropy(),
         Value::Bool(b) => from_u64(*b as u64),
         Value::Int(i) => from_u64(i.unsigned_abs()),
-        Value::Float(f) => from_u64(crate::interp::hashing::hash_float(*f).unsigned_abs()),
+        Value::Float(f) => from_u64(crate::py::hash::hash_float(*f).unsigned_abs()),
         Value::Str(_) | Value::Bytes(_) => {
             let mut bytes: Vec<u8> = match a {
                 Value::Str(s) => s.as_bytes().to_vec(),

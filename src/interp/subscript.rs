@@ -143,7 +143,7 @@ fn needs_python_hash(key: &Value) -> bool {
 #[inline]
 fn lookup_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
     if let Value::Int(i) = key {
-        return Ok(Some(*i as u64));
+        return Ok(Some(crate::py::hash::hash_int(*i) as u64));
     }
     if needs_python_hash(key) {
         if let Some((k, h)) = rt.state::<LastHash>().0.take() {
@@ -163,13 +163,13 @@ fn same_address(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The hash a dict or set files `key` under: its pure hash (see `py::dict`), for an
-/// instance its class's `__hash__` (which runs here), for a tuple its items' combined;
-/// None for a key the table cannot hash (a native object, compared with every key).
-/// Unhashable keys raise TypeError.
+/// The hash a dict or set files `key` under, which is `hash(key)`: a builtin's by
+/// [`crate::py::hash::hash_value`], an instance's from its class's `__hash__` (which runs
+/// here), a tuple's from its items'; None for a key the table cannot hash (a native
+/// object, compared with every key). Unhashable keys raise TypeError.
 pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
     match key {
-        Value::Int(i) => Ok(Some(*i as u64)),
+        Value::Int(i) => Ok(Some(crate::py::hash::hash_int(*i) as u64)),
         Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Array(_) => Err(
             PyErr::type_error(format!("unhashable type: '{}'", key.type_name())),
         ),
@@ -183,15 +183,15 @@ pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
         Value::Tuple(t) if !crate::py::dict::is_pure(key) => {
             // CPython hashes every item in turn, so each item's `__hash__` runs (and an
             // unhashable item raises) even when another item cannot be hashed here.
-            let mut hashes = Vec::with_capacity(t.len());
+            let mut h = crate::py::hash::TupleHash::new();
             let mut all = true;
             for item in t.iter() {
                 match key_hash(rt, item)? {
-                    Some(h) => hashes.push(h),
+                    Some(i) => h.add(i as i64),
                     None => all = false,
                 }
             }
-            Ok(all.then(|| crate::py::dict::tuple_hash(hashes.into_iter())))
+            Ok(all.then(|| h.finish(t.len()) as u64))
         }
         _ => Ok(crate::py::dict::pure_hash(key)),
     }

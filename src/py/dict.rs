@@ -2,24 +2,21 @@
 //! deletes take constant time, as CPython's do.
 //!
 //! The layout is CPython's: the entries in insertion order, each with its key's hash, and
-//! an open-addressing index of entry numbers probed with CPython's perturbation. Ints hash
-//! to themselves, as in CPython, so a run of int keys fills the index in order (no cache
-//! misses), and growing the index re-reads the stored hashes instead of hashing keys again.
+//! an open-addressing index of entry numbers probed with CPython's perturbation. Keys are
+//! filed under `hash(key)` ([`crate::py::hash`]): small ints hash to themselves, as in
+//! CPython, so a run of int keys fills the index in order (no cache misses), and growing
+//! the index re-reads the stored hashes instead of hashing keys again.
 //!
 //! Every hashable key is indexed by its hash, as in CPython, and two keys are one only when
 //! their hashes match and they are equal (identity first). Keys whose equality needs no
-//! Python code (None, bools, numbers, strings, bytes, and tuples of them) have a "pure"
-//! hash that agrees with that equality (`1`, `1.0`, `True` and `np.int32(1)` hash alike),
-//! and the table compares them itself. An instance of a user class is indexed by its
+//! Python code (None, bools, numbers, strings, bytes, and tuples of them) are "pure": their
+//! hash agrees with that equality (`1`, `1.0`, `True` and `np.int32(1)` hash alike), and
+//! the table compares them itself. An instance of a user class is indexed by its
 //! `__hash__` result (run by the interpreter, see `interp::subscript::key_hash`), and the
 //! interpreter compares it with `__eq__` only on a hash match. The few keys the interpreter
 //! cannot hash (native objects) stay on a "linear" list that every lookup compares.
 //! Deleted entries leave a hole that later compaction removes, which keeps deletion O(1)
 //! and the order intact.
-
-use std::hash::{Hash, Hasher};
-
-use rustc_hash::FxHasher;
 
 use crate::py::value::Value;
 
@@ -86,102 +83,12 @@ impl Probe {
     }
 }
 
-/// A hash of `v` consistent with Python equality, for keys whose equality needs no Python
-/// code; None for every other key. Integral numbers hash to their value, as in CPython (the
-/// probing spreads them); strings and the rest by FxHash: it is the cost of every
-/// `d[k] = v` and `s.add(k)`, and a notebook's keys are its own (nothing to defend against
-/// flooding; CPython's int hashes are not randomised either).
+/// The hash a dict or set files `v` under: `hash(v)` ([`crate::py::hash::hash_value`]),
+/// so an object whose `__hash__` returns `hash(k)` meets the key `k`; None for a value
+/// that is not a hashable builtin (the interpreter hashes those).
+#[inline]
 pub fn pure_hash(v: &Value) -> Option<u64> {
-    if let Value::Int(i) = v {
-        return Some(*i as u64);
-    }
-    if let Some(n) = number_hash(v) {
-        return Some(n);
-    }
-    let mut h = FxHasher::default();
-    pure_hash_into(v, &mut h)?;
-    Some(h.finish())
-}
-
-/// The hash of a number equal to some int or float: integral values hash as their
-/// integer, so every number type that compares equal hashes alike. None for the rest.
-fn number_hash(v: &Value) -> Option<u64> {
-    let (f, int) = match v {
-        Value::Int(i) => return Some(*i as u64),
-        Value::Bool(b) => return Some(*b as u64),
-        Value::Float(f) => (*f, None),
-        // A complex with no imaginary part equals (and hashes as) its real part.
-        Value::Complex(re, im) if *im == 0.0 => (*re, None),
-        // A big int equal to a float hashes as that float; others by their digits.
-        Value::BigInt(b) => match crate::py::bigint::to_f64(b) {
-            Ok(f) if crate::py::bigint::cmp_float(b, f) == Some(std::cmp::Ordering::Equal) => {
-                (f, None)
-            }
-            _ => return None,
-        },
-        Value::Scalar(s) if s.dtype().is_integer() => (s.as_f64(), Some(s.as_i64())),
-        Value::Scalar(s) if s.dtype().is_float() => (s.as_f64(), None),
-        _ => return None,
-    };
-    Some(match int {
-        Some(i) => i as u64,
-        None if f.fract() == 0.0 && f.abs() < 9.2e18 => f as i64 as u64,
-        None => {
-            let mut h = FxHasher::default();
-            f.to_bits().hash(&mut h);
-            h.finish()
-        }
-    })
-}
-
-fn pure_hash_into(v: &Value, h: &mut impl Hasher) -> Option<()> {
-    if let Some(n) = number_hash(v) {
-        1u8.hash(h);
-        n.hash(h);
-        return Some(());
-    }
-    match v {
-        Value::None => 0u8.hash(h),
-        Value::Complex(re, im) => {
-            5u8.hash(h);
-            // +0.0 and -0.0 are equal: hash them alike.
-            (re + 0.0).to_bits().hash(h);
-            (im + 0.0).to_bits().hash(h);
-        }
-        Value::BigInt(b) => {
-            6u8.hash(h);
-            b.hash(h);
-        }
-        Value::Str(s) => {
-            2u8.hash(h);
-            s.hash(h);
-        }
-        Value::Bytes(b) => {
-            3u8.hash(h);
-            b.hash(h);
-        }
-        Value::Tuple(t) => {
-            4u8.hash(h);
-            t.len().hash(h);
-            // Each item by its own hash, so a tuple holding objects hashed by their
-            // `__hash__` combines them the same way (`interp::subscript::key_hash`).
-            for item in t.iter() {
-                pure_hash(item)?.hash(h);
-            }
-        }
-        _ => return None,
-    }
-    Some(())
-}
-/// The hash of a tuple from its items' hashes, as [`pure_hash`] combines them.
-pub fn tuple_hash(items: impl ExactSizeIterator<Item = u64>) -> u64 {
-    let mut h = FxHasher::default();
-    4u8.hash(&mut h);
-    items.len().hash(&mut h);
-    for i in items {
-        i.hash(&mut h);
-    }
-    h.finish()
+    crate::py::hash::hash_value(v).map(|h| h as u64)
 }
 
 /// Whether `v` has a pure hash (its equality needs no Python code), without hashing it.

@@ -10,6 +10,7 @@
 //! | `exceptions.rs` | The exception classes nbcuda knows, with their bases: Python's built-in hierarchy plus NumPy's, Numba's, IPython's and nbcuda's own. |
 //! | `flags.rs` | `ndarray.flags`: NumPy's flags object, read as a mapping or through attributes, for host, device and CuPy arrays. |
 //! | `function.rs` | User-defined functions (`def` and `lambda`): what the interpreter calls and what the kernel compiler lowers. |
+//! | `hash.rs` | Python's `hash()` for every hashable builtin (CPython's numeric and tuple hashes, FxHash for str and bytes), which dicts and sets file keys under, and the reduction of a `__hash__` result. |
 //! | `methods.rs` | Declarative method tables for Python-facing types (`list`, `str`, `dict`, device arrays ...): name, signature, doc and body written once, and used for lookup, `dir()`, completion, `?` and binding arguments by name with CPython's TypeErrors. |
 //! | `ndarray_attrs.rs` | The Python face of host arrays: what the interpreter calls for attribute access, indexing, operators, printing and conversion of NumPy arrays and scalars. |
 //! | `ndarray_docs.rs` | Signatures and one-paragraph docs of the ndarray methods, for `arr.sum?`, inspection and keyword completion inside calls (`arr.sum(ax` → `axis=`). |
@@ -27,6 +28,7 @@ pub mod error;
 pub mod exceptions;
 pub mod flags;
 pub mod function;
+pub mod hash;
 pub mod methods;
 pub mod ndarray_attrs;
 pub mod ndarray_docs;

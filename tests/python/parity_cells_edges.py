@@ -218,6 +218,41 @@ try:
 except TypeError as e:
     print(e)
 """),
+    ("dict_user_hash_builtin_keys", """
+class Like:
+    # Hashes and compares as the builtin value it wraps: CPython files it with that value.
+    def __init__(self, v):
+        self.v = v
+    def __hash__(self):
+        return hash(self.v)
+    def __eq__(self, o):
+        return self.v == (o.v if isinstance(o, Like) else o)
+    def __repr__(self):
+        return f'Like({self.v!r})'
+for v in ('spam', '', 1.5, (1, 2), ('a', (2.5, None)), -1, 2 ** 61, 2 ** 70, 1 + 2j, None, b'xy', True, 0.1):
+    d = {Like(v): 'obj'}
+    e = {v: 'plain'}
+    s = {Like(v)}
+    t = {v}
+    print(repr(v), v in d, d.get(v), Like(v) in e, e.get(Like(v)), v in s, Like(v) in t,
+          hash(Like(v)) == hash(v), len({v, Like(v)}))
+d = {'spam': 1}
+d[Like('spam')] = 2
+print(d, len(d))
+class Big:
+    def __init__(self, h):
+        self.h = h
+    def __hash__(self):
+        return self.h
+for h in (-1, 2 ** 61, 2 ** 64, -2 ** 63, 2 ** 100, True):
+    print(h, hash(Big(h)))
+print(hash(-1) == -2, hash(-2), hash(2 ** 61), hash(2 ** 61 - 2), hash(-2 ** 61), hash(2 ** 63))
+print(hash(1.0) == hash(1) == hash(True) == hash(1 + 0j), hash(0.5), hash(-0.5), hash(1e-300), hash(0.1))
+print(hash((1, 2)), hash(()), hash((1,)), hash((-1, -2)), hash(((1, 2), 3.5)), hash((True, None)) == hash((1, None)))
+print({1: 'a', 1.0: 'b', True: 'c'}, {True: 'c', 1: 'a'}, {1.0: 0, 1: 1})
+print({1, 1.0, True}, {True, 1, 1.0}, {1.0, True, 1}, {0, 0.0, False, -0.0}, len({1, 1.0, True, 2, 2.0}))
+print(hash('abc') == hash('abc'), hash('') == hash(''), hash(b'ab') == hash(b'ab'), hash(None) == hash(None))
+"""),
     ("dict_delete_reinsert_order", """
 d = dict.fromkeys(range(20))
 for k in range(0, 20, 2):
