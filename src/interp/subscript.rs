@@ -118,10 +118,18 @@ pub fn dict_get(rt: &mut Runtime, d: &Dict, key: &Value) -> PyResult<Option<Valu
 /// Raise TypeError for an unhashable key; run an object key's `__hash__` (once per
 /// operation, as CPython does: the dict operation that follows uses this result).
 pub fn check_hashable(rt: &mut Runtime, key: &Value) -> PyResult<()> {
-    let h = key_hash(rt, key)?;
-    if needs_python_hash(key) {
-        rt.state::<LastHash>().0 = Some((key.clone(), h));
+    if !needs_python_hash(key) {
+        // A builtin key is hashable by its type alone: hashing a str here too would hash
+        // it twice for every `k in d` and `d.get(k)`.
+        return match key {
+            Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Array(_) => {
+                key_hash(rt, key).map(drop)
+            }
+            _ => Ok(()),
+        };
     }
+    let h = key_hash(rt, key)?;
+    rt.state::<LastHash>().0 = Some((key.clone(), h));
     Ok(())
 }
 

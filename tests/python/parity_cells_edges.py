@@ -253,6 +253,16 @@ print({1: 'a', 1.0: 'b', True: 'c'}, {True: 'c', 1: 'a'}, {1.0: 0, 1: 1})
 print({1, 1.0, True}, {True, 1, 1.0}, {1.0, True, 1}, {0, 0.0, False, -0.0}, len({1, 1.0, True, 2, 2.0}))
 print(hash('abc') == hash('abc'), hash('') == hash(''), hash(b'ab') == hash(b'ab'), hash(None) == hash(None))
 """),
+    ("dict_probe_key_hashability", """
+d = {'a': 1, (1, 'b'): 2}
+for k in ([1], {2: 3}, {4}, ('x', [5])):
+    for op in (lambda: k in d, lambda: d.get(k), lambda: d.pop(k, 0), lambda: d.setdefault(k, 0)):
+        try:
+            print(op())
+        except TypeError as e:
+            print('TypeError', e)
+print('a' in d, d.get('a'), (1, 'b') in d, d.get((1, 'b')), d.pop('zz', 9))
+"""),
     ("dict_delete_reinsert_order", """
 d = dict.fromkeys(range(20))
 for k in range(0, 20, 2):
