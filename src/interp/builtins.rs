@@ -624,10 +624,15 @@ pub fn builtins() -> HashMap<String, Value> {
         "callable(obj, /)",
         "Whether the object can be called.",
         |_, a| {
-            Ok(Value::Bool(matches!(
-                a.pos.first(),
-                Some(Value::Builtin(_)) | Some(Value::Object(_))
-            )))
+            Ok(Value::Bool(match a.pos.first() {
+                Some(v @ Value::Object(_)) => match crate::interp::classes::as_instance(v) {
+                    // An instance is callable when its class defines __call__.
+                    Some(i) => i.class.find("__call__").is_some(),
+                    None => !matches!(v.type_name().as_str(), "generator" | "code"),
+                },
+                Some(Value::Builtin(_)) => true,
+                _ => false,
+            }))
         },
     );
     f(

@@ -225,6 +225,37 @@ impl Generator {
 impl Generator {
     /// `close()`: a generator suspended after its first yield gets GeneratorExit raised
     /// where it stopped, so its `finally` blocks and handlers run.
+    /// `gen.throw(exc)`: the exception raised where the generator is paused, so its
+    /// handlers and `finally` blocks run; a generator not started or finished raises it
+    /// at once, as CPython's does.
+    fn throw_in(&self, rt: &mut Runtime, err: PyErr) -> PyResult<Value> {
+        let state = std::mem::replace(&mut *self.state.borrow_mut(), State::Done(Value::None));
+        let mut m = match state {
+            State::Ready(m) if !m.not_started() => m,
+            State::Running => {
+                *self.state.borrow_mut() = State::Running;
+                return Err(PyErr::value_error("generator already executing"));
+            }
+            State::Done(v) => {
+                *self.state.borrow_mut() = State::Done(v);
+                return Err(err);
+            }
+            _ => return Err(err),
+        };
+        self.started.set(true);
+        *self.state.borrow_mut() = State::Running;
+        let result = crate::interp::expr::enter_frame(rt, |rt| throw(rt, &mut m, err));
+        *self.state.borrow_mut() = match &result {
+            Ok(Step::Yield(_)) => State::Ready(m),
+            Ok(Step::Return(v)) => State::Done(v.clone()),
+            Err(_) => State::Done(Value::None),
+        };
+        match result? {
+            Step::Yield(v) => Ok(v),
+            Step::Return(v) => Err(stop_iteration(rt, v)),
+        }
+    }
+
     fn close(&self, rt: &mut Runtime) -> PyResult<Value> {
         let state = std::mem::replace(&mut *self.state.borrow_mut(), State::Done(Value::None));
         let mut m = match state {
@@ -315,6 +346,26 @@ impl Object for Generator {
                         Step::Yield(v) => Ok(v),
                         Step::Return(v) => Err(stop_iteration(rt, v)),
                     }
+                },
+            )),
+            "throw" => Some(Value::method(
+                &this,
+                "generator.throw",
+                "throw(value)",
+                "Raise value at the paused yield; return the next value the generator yields.",
+                |g, rt, a| {
+                    // The old form throw(type, value) raises value when it is an instance.
+                    let v = match a.pos.as_slice() {
+                        [_, v, ..] if !v.is_none() => v,
+                        [v, ..] => v,
+                        [] => {
+                            return Err(PyErr::type_error(
+                                "throw expected at least 1 argument, got 0",
+                            ))
+                        }
+                    };
+                    let err = crate::interp::stmt::to_exception(rt, v)?;
+                    g.throw_in(rt, err)
                 },
             )),
             "close" => Some(Value::method(

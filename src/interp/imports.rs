@@ -20,7 +20,11 @@ use crate::py::value::{Module, Value};
 /// The standard modules nbcuda writes in Python (our own code), by import name.
 const PYLIB: &[(&str, &str)] = &[
     ("bisect", include_str!("pylib/bisect.py")),
+    ("contextlib", include_str!("pylib/contextlib.py")),
+    ("gc", include_str!("pylib/gc.py")),
     ("heapq", include_str!("pylib/heapq.py")),
+    ("io", include_str!("pylib/io.py")),
+    ("timeit", include_str!("pylib/timeit.py")),
     ("typing", include_str!("pylib/typing.py")),
 ];
 

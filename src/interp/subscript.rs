@@ -252,6 +252,20 @@ pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Va
                     .collect::<String>(),
             ))
         }
+        (Value::Bytes(b), Value::Slice(s)) => {
+            let (start, _, step) = s.indices(b.len())?;
+            let n = s.len_for(b.len())?;
+            let picked: Vec<u8> = (0..n)
+                .map(|i| b[(start + i as isize * step) as usize])
+                .collect();
+            Ok(Value::Bytes(picked.into()))
+        }
+        (Value::Bytes(b), k) => {
+            let i = k.as_index().map_err(|_| list_idx_err("byte", k))?;
+            let i =
+                seq_index(i, b.len(), "").map_err(|_| PyErr::index_error("index out of range"))?;
+            Ok(Value::Int(b[i] as i64))
+        }
         (Value::List(l), k) => {
             let l = l.borrow();
             let i = seq_index(

@@ -1,7 +1,7 @@
 """Cells of tests/python/test_cpython_parity.py about imports (issue 16, point 5): modules
 and packages written next to the notebook, what `sys.path` and `importlib` do with them,
 the errors of names nothing provides, and the pure-Python standard modules nbcuda ships
-(`heapq`, `bisect`, `typing`). Each cell writes the files it imports into the kernel's own
+(`heapq`, `bisect`, `typing`, `contextlib`, `timeit`, `gc`, `io`). Each cell writes the files it imports into the kernel's own
 empty working directory."""
 
 IMPORTS = [
@@ -134,5 +134,105 @@ try:
     f"{255:,x}"
 except ValueError as e:
     print(e)
+"""),
+    ("contextlib_managers", """
+from contextlib import contextmanager, suppress, nullcontext, ExitStack, closing
+@contextmanager
+def tag(name):
+    print('<' + name + '>')
+    try:
+        yield name.upper()
+    finally:
+        print('</' + name + '>')
+with tag('a') as t:
+    print('inside', t)
+try:
+    with tag('b'):
+        raise ValueError('boom')
+except ValueError as e:
+    print('propagated', e)
+@contextmanager
+def swallow():
+    try:
+        yield
+    except KeyError:
+        print('swallowed')
+with swallow():
+    raise KeyError('k')
+with suppress(ZeroDivisionError):
+    1 / 0
+print('after suppress')
+with nullcontext(5) as v:
+    print(v)
+with ExitStack() as stack:
+    for n in 'xy':
+        stack.enter_context(tag(n))
+    stack.callback(print, 'callback')
+    print('body')
+@tag('deco')
+def work():
+    print('working')
+work()
+"""),
+    ("timeit_module", """
+import timeit
+from timeit import default_timer as timer
+t = timer(); x = sum(range(1000)); print(timer() - t >= 0)
+print(type(timeit.timeit('x * 2', setup='x = 3', number=100)).__name__, len(timeit.repeat(lambda: 1, number=10, repeat=3)))
+n = 0
+def inc():
+    global n
+    n += 1
+timeit.timeit(inc, number=7); print(n)
+print(timeit.Timer('y + 1', globals={'y': 1}).timeit(5) >= 0)
+"""),
+    ("gc_module", """
+import gc
+print(type(gc.collect()).__name__, gc.isenabled())
+"""),
+    ("io_streams", """
+import io
+buf = io.StringIO()
+print('hello', 42, file=buf)
+buf.write('more\\n')
+print(repr(buf.getvalue()))
+r = io.StringIO('a\\nb\\nc')
+print(r.readline(), r.read(), r.read(), r.tell(), list(io.StringIO('x\\ny')))
+b = io.BytesIO(b'abc'); b.seek(1); print(b.read(), b.getvalue())
+with io.StringIO() as s:
+    s.write('q')
+print(s.closed)
+"""),
+    ("generator_throw", """
+def g():
+    try:
+        yield 1
+    except ValueError as e:
+        print('caught', e)
+        yield 2
+    yield 3
+gen = g(); next(gen); print(gen.throw(ValueError('x')), next(gen))
+try:
+    gen.throw(KeyError('z'))
+except KeyError as e:
+    print('out', e)
+g2 = g()
+try:
+    g2.throw(TypeError('early'))
+except TypeError as e:
+    print('early', e)
+print(next(g2, 'done'))
+"""),
+    ("bytes_index_and_callable", """
+b = b'hello'
+print(b[1], b[-1], b[1:3], b[::-1], b[::2])
+try:
+    b[10]
+except IndexError as e:
+    print(e)
+class C:
+    def __call__(self): return 1
+class D: pass
+print(callable(C()), callable(D()), callable(D), callable(len), callable(x for x in []), callable(compile('1', 's', 'eval')))
 """),
 ]
