@@ -4,7 +4,7 @@
 //! values were printed by CPython 3.11 for the same cells.
 
 mod common;
-use common::Session;
+use common::{outcome, Session};
 
 #[track_caller]
 fn raises(s: &mut Session, code: &str, ename: &str) -> String {
@@ -118,14 +118,6 @@ fn json_round_trips_big_ints() {
 }
 
 /// What the expression gives: its repr, or `Name: message` for an exception.
-fn outcome(s: &mut Session, expr: &str) -> String {
-    let c = s.run(&format!("_r = repr({expr})"));
-    match c.ename() {
-        Some(name) => format!("{name}: {}", c.evalue()),
-        None => s.stdout("print(_r, end='')"),
-    }
-}
-
 #[test]
 fn numpy_takes_ints_up_to_uint64_as_numpy_2_does() {
     // Expected values printed by NumPy 2.3 for the same expressions.

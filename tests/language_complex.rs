@@ -4,17 +4,9 @@
 //! expressions.
 
 mod common;
-use common::Session;
+use common::{outcome, Session};
 
 /// What the expression gives: its repr, or `Name: message` for an exception.
-fn outcome(s: &mut Session, expr: &str) -> String {
-    let c = s.run(&format!("_r = repr(({expr}))"));
-    match c.ename() {
-        Some(name) => format!("{name}: {}", c.evalue()),
-        None => s.stdout("print(_r, end='')"),
-    }
-}
-
 fn check(s: &mut Session, cases: &[(&str, &str)]) {
     let mut wrong = Vec::new();
     for (expr, want) in cases {

@@ -4,17 +4,9 @@
 //! CPython 3.11 for the same expressions.
 
 mod common;
-use common::Session;
+use common::{outcome, Session};
 
 /// What the expression gives: its repr, or `Name: message` for an exception.
-fn outcome(s: &mut Session, expr: &str) -> String {
-    let c = s.run(&format!("_r = repr({expr})"));
-    match c.ename() {
-        Some(name) => format!("{name}: {}", c.evalue()),
-        None => s.stdout("print(_r, end='')"),
-    }
-}
-
 #[test]
 fn math_functions_raise_and_return_as_cpython() {
     let mut s = Session::new();

@@ -152,3 +152,13 @@ impl Session {
         c.result().unwrap_or_default()
     }
 }
+
+/// What CPython's `repr((expr))` prints, or `Name: message` for the exception it raises:
+/// one line per case, so a table of expressions compares against CPython's output.
+pub fn outcome(s: &mut Session, expr: &str) -> String {
+    let c = s.run(&format!("_r = repr(({expr}))"));
+    match c.ename() {
+        Some(name) => format!("{name}: {}", c.evalue()),
+        None => s.stdout("print(_r, end='')"),
+    }
+}
