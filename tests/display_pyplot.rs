@@ -193,3 +193,34 @@ fn savefig_writes_png_and_svg() {
     assert_eq!(c.ename().as_deref(), Some("ValueError"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn pyplot_functions_bind_arguments_as_matplotlibs_signatures_do() {
+    // Expected values printed by matplotlib 3.10 for the same calls.
+    let mut s = Session::new();
+    s.run("import matplotlib.pyplot as plt").ok();
+    assert_eq!(s.eval("plt.suptitle(t='Top')"), "Text(0.5, 0.98, 'Top')");
+    assert_eq!(
+        s.eval("plt.subplots(nrows=1, ncols=2, figsize=(4, 2))[1].shape"),
+        "(2,)"
+    );
+    assert_eq!(s.eval("plt.close(fig='all')"), "");
+    for (code, message) in [
+        (
+            "plt.subplots(2, 1, True)",
+            "subplots() takes from 0 to 2 positional arguments but 3 were given",
+        ),
+        (
+            "plt.gcf(1)",
+            "gcf() takes 0 positional arguments but 1 was given",
+        ),
+        (
+            "plt.tight_layout(2.0)",
+            "tight_layout() takes 0 positional arguments but 1 was given",
+        ),
+    ] {
+        let c = s.run(code);
+        assert_eq!(c.ename().as_deref(), Some("TypeError"), "{code}");
+        assert_eq!(c.evalue(), message, "{code}");
+    }
+}

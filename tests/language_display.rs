@@ -156,3 +156,23 @@ fn update_display_replaces_by_id() {
     assert_eq!(shown[3].2.as_deref(), Some("fixed"));
     assert!(shown[3].3);
 }
+
+#[test]
+fn ipython_display_functions_take_their_arguments_by_name() {
+    // IPython 8's parameter names: HTML(data=None, url=None, filename=None, metadata=None),
+    // clear_output(wait=False), update_display(obj, *, display_id), JSON(data=None, ...).
+    let mut s = S::new();
+    let shown = s.shown(
+        "from IPython.display import HTML, JSON, clear_output, display, update_display\n\
+         display(HTML(data='<b>x</b>'), display_id='d1')\n\
+         clear_output(wait=True)\n\
+         update_display(obj=HTML('<i>y</i>'), display_id='d1')\n\
+         display(JSON(data={'a': 1}, root='top'))",
+    );
+    assert_eq!(shown.len(), 3);
+    assert_eq!(shown[1].0["text/html"], "<i>y</i>");
+    assert_eq!(shown[1].2.as_deref(), Some("d1"));
+    assert!(shown[1].3);
+    assert_eq!(shown[2].0["application/json"], json!({"a": 1}));
+    assert_eq!(shown[2].1["application/json"]["root"], "top");
+}

@@ -10,6 +10,8 @@ use serde_json::{Map, Value as Json};
 use crate::interp::repr::pretty;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
+use crate::py::signature::{Bound, Params};
 use crate::py::value::{Args, Module, Object, Value};
 
 /// A rich display object: a fixed MIME bundle.
@@ -117,18 +119,31 @@ fn new_display_id() -> String {
     uuid::Uuid::new_v4().simple().to_string()
 }
 
-/// `display(*objs, display_id=None, clear=False)`.
+/// IPython's `display` parameters; the builtin `display` and `IPython.display.display`
+/// both bind them.
+const DISPLAY_SIG: &str = "*objs, include=None, exclude=None, metadata=None, transient=None, \
+     display_id=None, raw=False, clear=False, **kwargs";
+
+/// The builtin `display`, bound as `IPython.display.display` is.
 pub fn display_builtin(rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let id = match a.kwarg("display_id") {
+    static PARAMS: std::sync::LazyLock<Params> =
+        std::sync::LazyLock::new(|| Params::parse(DISPLAY_SIG));
+    display(rt, PARAMS.bind(Function, "builtins", "display", a)?)
+}
+
+/// `display(*objs, display_id=None, clear=False)`: the other keywords are accepted and
+/// have no effect on a notebook's output.
+fn display(rt: &mut Runtime, b: Bound) -> PyResult<Value> {
+    let id = match b.get(4) {
         None | Some(Value::None) | Some(Value::Bool(false)) => None,
         Some(Value::Bool(true)) => Some(new_display_id()),
         Some(Value::Str(s)) => Some(s.to_string()),
         Some(other) => Some(crate::interp::repr::to_str(rt, other)?),
     };
-    if matches!(a.kwarg("clear"), Some(Value::Bool(true))) {
+    if rt.truthy(&b.value(6))? {
         rt.frontend.clear_output(true);
     }
-    for obj in &a.pos {
+    for obj in &b.rest {
         let (data, md) = bundle(rt, obj)?;
         rt.frontend.display(data, md, id.as_deref(), false);
     }
@@ -138,11 +153,15 @@ pub fn display_builtin(rt: &mut Runtime, a: Args) -> PyResult<Value> {
     })
 }
 
-fn text_arg(rt: &mut Runtime, a: &Args, fname: &str) -> PyResult<String> {
-    match a.pos.first().or(a.kwarg("data")) {
-        Some(Value::Str(s)) => Ok(s.to_string()),
-        Some(other) => crate::interp::repr::to_str(rt, other),
-        None => Err(PyErr::type_error(format!(
+/// The text of `HTML(data=None, url=None, filename=None, metadata=None)` and its kin:
+/// `data`, else the contents of `filename`.
+fn text_arg(rt: &mut Runtime, b: &Bound, fname: &str) -> PyResult<String> {
+    match (b.get(0), b.get(2)) {
+        (Some(Value::Str(s)), _) => Ok(s.to_string()),
+        (Some(other), _) => crate::interp::repr::to_str(rt, other),
+        (None, Some(Value::Str(path))) => std::fs::read_to_string(&**path)
+            .map_err(|e| PyErr::new("FileNotFoundError", format!("{path}: {e}"))),
+        _ => Err(PyErr::type_error(format!(
             "{fname}() needs the content as its first argument"
         ))),
     }
@@ -176,8 +195,12 @@ fn rich_md(
 }
 
 /// The user's `metadata=` dict, merged over the object's own entries as IPython does.
-fn user_metadata(rt: &mut Runtime, a: &Args, md: &mut Map<String, Json>) -> PyResult<()> {
-    match a.kwarg("metadata") {
+fn user_metadata(
+    rt: &mut Runtime,
+    metadata: Option<&Value>,
+    md: &mut Map<String, Json>,
+) -> PyResult<()> {
+    match metadata {
         None | Some(Value::None) => Ok(()),
         Some(v) => match to_json(rt, v)? {
             Json::Object(m) => {
@@ -191,46 +214,48 @@ fn user_metadata(rt: &mut Runtime, a: &Args, md: &mut Map<String, Json>) -> PyRe
 
 pub fn module() -> Rc<Module> {
     let m = Module::new("IPython.display", "Rich output in the notebook.");
-    m.func(
+    m.def_shown(
+        Function,
         "display",
+        DISPLAY_SIG,
         "display(*objs, display_id=None)",
         "Show objects as rich output; display_id=True returns a handle whose update() replaces it.",
-        display_builtin,
+        display,
     );
-    m.func(
+    m.def(
+        Function,
         "update_display",
-        "update_display(obj, *, display_id)",
+        "obj, *, display_id, **kwargs",
         "Replace the output shown with the given display_id.",
-        |rt, a| {
-            let obj = a.pos.first().cloned().unwrap_or(Value::None);
-            let id = match a.kwarg("display_id") {
-                Some(Value::Str(s)) => s.to_string(),
-                _ => return Err(PyErr::type_error("update_display() needs display_id=")),
+        |rt, b| {
+            let obj = b.value(0);
+            let id = match &b.value(1) {
+                Value::Str(s) => s.to_string(),
+                other => crate::interp::repr::to_str(rt, other)?,
             };
             let (data, md) = bundle(rt, &obj)?;
             rt.frontend.display(data, md, Some(&id), true);
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "clear_output",
-        "clear_output(wait=False)",
+        "wait=False",
         "Clear the cell's output; with wait=True, only when new output arrives.",
-        |rt, a| {
-            let wait = match a.pos.first().or(a.kwarg("wait")) {
-                Some(v) => crate::interp::ops::truthy(rt, v)?,
-                None => false,
-            };
+        |rt, b| {
+            let wait = rt.truthy(&b.value(0))?;
             rt.frontend.clear_output(wait);
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def(
+        Function,
         "HTML",
-        "HTML(data)",
+        "data=None, url=None, filename=None, metadata=None",
         "HTML shown as rich output.",
-        |rt, a| {
-            let s = text_arg(rt, &a, "HTML")?;
+        |rt, b| {
+            let s = text_arg(rt, &b, "HTML")?;
             Ok(rich(
                 "HTML",
                 "text/html",
@@ -239,12 +264,13 @@ pub fn module() -> Rc<Module> {
             ))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "Markdown",
-        "Markdown(data)",
+        "data=None, url=None, filename=None, metadata=None",
         "Markdown shown as rich output.",
-        |rt, a| {
-            let s = text_arg(rt, &a, "Markdown")?;
+        |rt, b| {
+            let s = text_arg(rt, &b, "Markdown")?;
             Ok(rich(
                 "Markdown",
                 "text/markdown",
@@ -253,12 +279,13 @@ pub fn module() -> Rc<Module> {
             ))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "Latex",
-        "Latex(data)",
+        "data=None, url=None, filename=None, metadata=None",
         "LaTeX shown as rich output.",
-        |rt, a| {
-            let s = text_arg(rt, &a, "Latex")?;
+        |rt, b| {
+            let s = text_arg(rt, &b, "Latex")?;
             Ok(rich(
                 "Latex",
                 "text/latex",
@@ -267,30 +294,19 @@ pub fn module() -> Rc<Module> {
             ))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "JSON",
-        "JSON(data=None, expanded=False, root='root', metadata=None)",
+        "data=None, url=None, filename=None, expanded=False, metadata=None, root='root', **kwargs",
         "A JSON tree shown as rich output; expanded= opens every level, root= names the top.",
-        |rt, a| {
-            let v = a
-                .pos
-                .first()
-                .or(a.kwarg("data"))
-                .cloned()
-                .unwrap_or(Value::None);
-            let json = to_json(rt, &v)?;
-            let expanded = match a.kwarg("expanded") {
-                Some(e) => crate::interp::ops::truthy(rt, e)?,
-                None => false,
-            };
-            let root = match a.kwarg("root") {
-                Some(r) => crate::interp::repr::to_str(rt, r)?,
-                None => "root".into(),
-            };
+        |rt, b| {
+            let json = to_json(rt, &b.value(0))?;
+            let expanded = rt.truthy(&b.value(3))?;
+            let root = crate::interp::repr::to_str(rt, &b.value(5))?;
             let mut md = Map::new();
             md.insert("expanded".into(), Json::Bool(expanded));
             md.insert("root".into(), Json::String(root));
-            user_metadata(rt, &a, &mut md)?;
+            user_metadata(rt, b.get(4), &mut md)?;
             Ok(rich_md(
                 "JSON",
                 "application/json",
@@ -300,12 +316,14 @@ pub fn module() -> Rc<Module> {
             ))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "Image",
-        "Image(data=None, filename=None, format='png', width=None, height=None, metadata=None)",
+        "data=None, url=None, filename=None, format=None, embed=None, width=None, height=None, \
+         retina=False, unconfined=False, metadata=None, alt=None",
         "A PNG image from bytes or a file; width= and height= set its displayed size.",
-        |rt, a| {
-            let bytes: Vec<u8> = match (a.pos.first().or(a.kwarg("data")), a.kwarg("filename")) {
+        |rt, b| {
+            let bytes: Vec<u8> = match (b.get(0), b.get(2)) {
                 (Some(Value::Bytes(b)), _) => b.to_vec(),
                 (Some(Value::Str(path)), _) | (None, Some(Value::Str(path))) => {
                     std::fs::read(&**path)
@@ -320,15 +338,15 @@ pub fn module() -> Rc<Module> {
             let b64 = base64::engine::general_purpose::STANDARD.encode(&bytes);
             // IPython puts width/height (as given) in the image's metadata.
             let mut md = Map::new();
-            for key in ["width", "height"] {
-                match a.kwarg(key) {
+            for (key, i) in [("width", 5), ("height", 6)] {
+                match b.get(i) {
                     None | Some(Value::None) => {}
                     Some(v) => {
                         md.insert(key.into(), to_json(rt, v)?);
                     }
                 }
             }
-            user_metadata(rt, &a, &mut md)?;
+            user_metadata(rt, b.get(9), &mut md)?;
             Ok(rich_md(
                 "Image",
                 "image/png",

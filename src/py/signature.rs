@@ -63,6 +63,23 @@ impl Bound {
     pub fn value(&self, i: usize) -> Value {
         self.get(i).cloned().unwrap_or(Value::None)
     }
+    /// The arguments past the named ones, as a call to forward to a callable that binds
+    /// them itself (a `*args, **kwargs` wrapper such as `plt.plot` over `Axes.plot`).
+    pub fn forward(self) -> Args {
+        Args {
+            pos: self.rest,
+            kw: self.kw,
+        }
+    }
+    /// The call rebuilt for a decorator that sorts out its own options: the named slots
+    /// given (as positionals, up to the first empty one), the rest, and the keywords. For
+    /// a signature such as `func_or_sig=None, **kws`, whose first parameter may come by
+    /// name.
+    pub fn forward_all(self) -> Args {
+        let mut pos: Vec<Value> = self.slots.into_iter().map_while(|s| s).collect();
+        pos.extend(self.rest);
+        Args { pos, kw: self.kw }
+    }
     /// The argument in slot `i` as an index, when given and not None.
     pub fn index(&self, i: usize) -> PyResult<Option<i64>> {
         match self.get(i) {
@@ -363,11 +380,12 @@ impl Params {
         }
         Ok(Bound { slots, rest, kw })
     }
-    /// Whether the call gives parameter `i`, by position or by name.
+    /// Whether the call gives parameter `i`, by position or by name (a positional-only
+    /// one only by position: its name as a keyword belongs to `**kwargs`).
     fn given(&self, args: &Args, i: usize) -> bool {
         let p = &self.params[i];
         (i < args.pos.len() && p.kind != Kind::KwOnly)
-            || args.kw.iter().any(|(k, _)| &**k == p.name)
+            || (p.kind != Kind::PosOnly && args.kw.iter().any(|(k, _)| &**k == p.name))
     }
 
     /// CPython's binding of a function written in Python (`ceval.c`'s order): keyword

@@ -34,6 +34,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Value};
 use crate::pyplot::axes::Ax;
 use crate::pyplot::data::{opt_f64, pair};
@@ -297,9 +298,10 @@ fn size_args(figsize: &Option<Value>, dpi: &Option<Value>) -> PyResult<((f64, f6
 
 /// Register `plt.<name>` as the same-named call on the current axes.
 fn on_current_axes(m: &Module, name: &'static str, method: &'static str, sig: &str, doc: &str) {
-    m.func(name, sig, doc, move |rt, a| {
+    // The Axes method binds the arguments by name itself.
+    m.def_shown(Function, name, "*args, **kwargs", sig, doc, move |rt, b| {
         let ax = gca(rt);
-        axes_call(rt, &ax, method, a)
+        axes_call(rt, &ax, method, b.forward())
     });
 }
 
@@ -376,23 +378,12 @@ pub fn module() -> Rc<Module> {
             "As the Axes method of the same name, on the current axes.",
         );
     }
-    m.func(
+    m.def(
+        Function,
         "figure",
-        "figure(num=None, figsize=None, dpi=None)",
+        "num=None, figsize=None, dpi=None, *, facecolor=None, edgecolor=None, frameon=True, clear=False",
         "Create a new figure and make it current.",
-        |rt, a| {
-            let b = a.bind(
-                "figure",
-                &[
-                    "num=",
-                    "figsize=",
-                    "dpi=",
-                    "facecolor=",
-                    "edgecolor=",
-                    "frameon=",
-                    "clear=",
-                ],
-            )?;
+        |rt, b| {
             if let Some(Value::Int(n)) = &b[0] {
                 let st = state(rt);
                 if let Some(i) = st
@@ -409,25 +400,18 @@ pub fn module() -> Rc<Module> {
             Ok(FigureObj::value(&fig))
         },
     );
-    m.func(
+    // matplotlib passes figsize= and dpi= on to the figure (`**fig_kw`); they are
+    // declared here so other figure keywords raise TypeError rather than being ignored.
+    m.def_shown(
+        Function,
         "subplots",
-        "subplots(nrows=1, ncols=1, figsize=None, dpi=None, squeeze=True)",
+        "nrows=1, ncols=1, *, sharex=False, sharey=False, squeeze=True, width_ratios=None, \
+         height_ratios=None, subplot_kw=None, gridspec_kw=None, figsize=None, dpi=None, \
+         constrained_layout=None, layout=None",
+        "subplots(nrows=1, ncols=1, *, sharex=False, sharey=False, squeeze=True, \
+         width_ratios=None, height_ratios=None, subplot_kw=None, gridspec_kw=None, **fig_kw)",
         "A figure and a grid of axes: returns (fig, ax).",
-        |rt, a| {
-            let b = a.bind(
-                "subplots",
-                &[
-                    "nrows=",
-                    "ncols=",
-                    "sharex=",
-                    "sharey=",
-                    "squeeze=",
-                    "figsize=",
-                    "dpi=",
-                    "constrained_layout=",
-                    "layout=",
-                ],
-            )?;
+        |rt, b| {
             let rows = b[0]
                 .as_ref()
                 .map(|v| v.as_index())
@@ -443,7 +427,7 @@ pub fn module() -> Rc<Module> {
                     "Number of rows and columns must be between 1 and 20, not {rows} and {cols}"
                 )));
             }
-            let (size, dpi) = size_args(&b[5], &b[6])?;
+            let (size, dpi) = size_args(&b[9], &b[10])?;
             let fig = new_figure(rt, size, dpi);
             let axes: Vec<Ax> = (0..rows * cols)
                 .map(|_| Rc::new(RefCell::new(AxesData::default())))
@@ -478,27 +462,31 @@ pub fn module() -> Rc<Module> {
             Ok(Value::tuple(vec![FigureObj::value(&fig), ax_value]))
         },
     );
-    m.func(
+    m.def_shown(
+        Function,
         "subplot",
+        "*args, **kwargs",
         "subplot(nrows, ncols, index)",
         "Make a grid position of the current figure the current axes.",
-        |rt, a| {
+        |rt, b| {
             let fig = gcf(rt);
-            add_subplot(&fig, a)
+            add_subplot(&fig, b.forward())
         },
     );
-    m.func("gcf", "gcf()", "The current figure.", |rt, _| {
+    m.def(Function, "gcf", "", "The current figure.", |rt, _| {
         let f = gcf(rt);
         Ok(FigureObj::value(&f))
     });
-    m.func("gca", "gca()", "The current axes.", |rt, _| {
+    m.def(Function, "gca", "", "The current axes.", |rt, _| {
         let fig = gcf(rt);
         let ax = figure_gca(&fig);
         let i = fig.borrow().current;
         Ok(AxesObj::value(&fig, &ax, i))
     });
-    m.func(
+    m.def_shown(
+        Function,
         "colorbar",
+        "mappable=None, cax=None, ax=None, **kwargs",
         "colorbar(mappable=None)",
         "A colour scale next to the current image.",
         |rt, _| {
@@ -507,42 +495,46 @@ pub fn module() -> Rc<Module> {
             crate::pyplot::axes::colorbar(&ax)
         },
     );
-    m.func(
+    m.def_shown(
+        Function,
         "suptitle",
-        "suptitle(t)",
+        "t, *, fontsize=None, y=None",
+        "suptitle(t, **kwargs)",
         "A title above all axes of the current figure.",
-        |rt, a| {
-            let b = a.bind("suptitle", &["t", "fontsize=", "y="])?;
+        |rt, b| {
             // invariant: `t` is required, so bind() raised TypeError if it was missing
             let t = rt.to_str(b[0].as_ref().expect("required"))?;
             gcf(rt).borrow_mut().suptitle = Some(t.clone());
             Ok(crate::pyplot::objects::text("0.5", "0.98", &t))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "show",
-        "show(block=None)",
+        "*, block=None",
         "Show every open figure now (and close them).",
         |rt, _| {
             flush_figures(rt)?;
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def_shown(
+        Function,
         "savefig",
+        "*args, **kwargs",
         "savefig(fname, dpi=None, format=None)",
         "Write the current figure to a PNG or SVG file.",
-        |rt, a| {
+        |rt, b| {
             let fig = gcf(rt);
-            savefig(rt, &fig, a)
+            savefig(rt, &fig, b.forward())
         },
     );
-    m.func(
+    m.def(
+        Function,
         "close",
-        "close(fig=None)",
+        "fig=None",
         "Close the current figure, a given one, or 'all'.",
-        |rt, a| {
-            let b = a.bind("close", &["fig="])?;
+        |rt, b| {
             let st = state(rt);
             match &b[0] {
                 Some(Value::Str(s)) if &**s == "all" => st.figures.clear(),
@@ -574,7 +566,7 @@ pub fn module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    m.func("clf", "clf()", "Clear the current figure.", |rt, _| {
+    m.def(Function, "clf", "", "Clear the current figure.", |rt, _| {
         let fig = gcf(rt);
         let mut f = fig.borrow_mut();
         f.axes.clear();
@@ -583,10 +575,19 @@ pub fn module() -> Rc<Module> {
         f.suptitle = None;
         Ok(Value::None)
     });
-    for name in ["tight_layout", "ion", "ioff", "draw"] {
-        m.func(
+    for (name, sig) in [
+        (
+            "tight_layout",
+            "*, pad=1.08, h_pad=None, w_pad=None, rect=None",
+        ),
+        ("ion", ""),
+        ("ioff", ""),
+        ("draw", ""),
+    ] {
+        m.def(
+            Function,
             name,
-            &format!("{name}()"),
+            sig,
             "Accepted for compatibility; layout is automatic.",
             |_, _| Ok(Value::None),
         );
