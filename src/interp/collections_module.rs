@@ -17,6 +17,8 @@ use crate::interp::ops;
 use crate::interp::repr::repr;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, ClassObj, Dict, Module, Object, Value};
 
 fn class(name: &str, sig: &str, doc: &str, f: fn(&mut Runtime, Args) -> PyResult<Value>) -> Value {
@@ -33,9 +35,10 @@ pub fn module() -> Rc<Module> {
         "collections",
         "Container datatypes: namedtuple, deque, defaultdict, Counter, OrderedDict.",
     );
-    m.func(
+    m.def(
+        Function,
         "namedtuple",
-        "namedtuple(typename, field_names, *, rename=False, defaults=None, module=None)",
+        "typename, field_names, *, rename=False, defaults=None, module=None",
         "A new tuple subclass with named fields.",
         namedtuple,
     );
@@ -93,11 +96,7 @@ fn is_identifier(s: &str) -> bool {
         && chars.all(|c| c == '_' || c.is_alphanumeric())
 }
 
-fn namedtuple(rt: &mut Runtime, a: Args) -> PyResult<Value> {
-    let b = a.bind(
-        "namedtuple",
-        &["typename", "field_names", "rename=", "defaults=", "module="],
-    )?;
+fn namedtuple(rt: &mut Runtime, b: Bound) -> PyResult<Value> {
     let name = match &b[0] {
         Some(Value::Str(s)) => s.to_string(),
         Some(other) => {

@@ -12,6 +12,8 @@ use crate::interp::class_tools::{NativeMethod, NotImplementedType};
 use crate::interp::classes::{as_class, as_instance, Instance, UserClass};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Dict, Module, Object, Value};
 
 /// `dataclasses.field(...)`: what the class body assigns to an annotated name.
@@ -371,22 +373,8 @@ fn compare_method(class: &Rc<UserClass>, fields: &[Field], op: BinOp) -> Value {
     })
 }
 
-fn options(a: &Args) -> PyResult<Options> {
-    let b = a.bind(
-        "dataclass",
-        &[
-            "cls=",
-            "init=",
-            "repr=",
-            "eq=",
-            "order=",
-            "unsafe_hash=",
-            "frozen=",
-            "match_args=",
-            "kw_only=",
-            "slots=",
-        ],
-    )?;
+/// The options of `dataclass(cls=None, /, *, init=True, ...)`, bound in signature order.
+fn options(b: &Bound) -> PyResult<Options> {
     let flag = |i: usize, default: bool| match &b[i] {
         Some(Value::Bool(v)) => *v,
         _ => default,
@@ -410,8 +398,8 @@ fn options(a: &Args) -> PyResult<Options> {
     Ok(o)
 }
 
-fn instance_arg(a: &Args, fname: &str) -> PyResult<(Rc<Instance>, Vec<Field>)> {
-    let inst = a.pos.first().and_then(as_instance);
+fn instance_arg(obj: Option<&Value>, fname: &str) -> PyResult<(Rc<Instance>, Vec<Field>)> {
+    let inst = obj.and_then(as_instance);
     let fields = inst.as_ref().and_then(|i| fields_of(&i.class));
     match (inst, fields) {
         (Some(i), Some(f)) => Ok((i, f)),
@@ -427,13 +415,15 @@ pub fn module() -> Rc<Module> {
         "dataclasses",
         "Classes whose __init__, __repr__ and comparisons are generated from annotated fields.",
     );
-    m.func(
+    m.def(
+        Function,
         "dataclass",
-        "dataclass(cls=None, /, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False)",
+        "cls=None, /, *, init=True, repr=True, eq=True, order=False, unsafe_hash=False, \
+         frozen=False, match_args=True, kw_only=False, slots=False, weakref_slot=False",
         "Generate __init__, __repr__ and __eq__ (and with order=True the orderings) from the class's annotated fields.",
-        |rt, a| {
-            let opts = options(&a)?;
-            match a.pos.first().and_then(as_class) {
+        |rt, b| {
+            let opts = options(&b)?;
+            match b.get(0).and_then(as_class) {
                 Some(class) => decorate(rt, class, opts),
                 None => Ok(Value::builtin(
                     "dataclass",
@@ -447,15 +437,15 @@ pub fn module() -> Rc<Module> {
             }
         },
     );
-    m.func(
+    // `hash`, `metadata` and `kw_only` are accepted; a generated __hash__ and keyword-only
+    // fields are not modelled.
+    m.def(
+        Function,
         "field",
-        "field(*, default=MISSING, default_factory=MISSING, init=True, repr=True, compare=True)",
+        "*, default=MISSING, default_factory=MISSING, init=True, repr=True, hash=None, \
+         compare=True, metadata=None, kw_only=MISSING",
         "Per-field options for a dataclass.",
-        |_, a| {
-            let b = a.bind(
-                "field",
-                &["default=", "default_factory=", "init=", "repr=", "compare="],
-            )?;
+        |_, b| {
             if b[0].is_some() && b[1].is_some() {
                 return Err(PyErr::value_error(
                     "cannot specify both default and default_factory",
@@ -467,16 +457,17 @@ pub fn module() -> Rc<Module> {
                 default_factory: b[1].clone(),
                 init: flag(2),
                 repr: flag(3),
-                compare: flag(4),
+                compare: flag(5),
             }))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "fields",
-        "fields(class_or_instance)",
+        "class_or_instance",
         "The fields of a dataclass, in order.",
-        |_, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
+        |_, b| {
+            let v = b.value(0);
             let class = as_class(&v).or_else(|| as_instance(&v).map(|i| i.class.clone()));
             match class.and_then(|c| fields_of(&c)) {
                 Some(f) => Ok(Value::tuple(f.into_iter().map(Value::object).collect())),
@@ -486,39 +477,44 @@ pub fn module() -> Rc<Module> {
             }
         },
     );
-    m.func(
+    m.def(
+        Function,
         "asdict",
-        "asdict(obj)",
+        "obj, *, dict_factory=dict",
         "The fields of a dataclass instance as a dict (nested dataclasses too).",
-        |_, a| {
-            let (inst, _) = instance_arg(&a, "asdict")?;
-            as_dict(&inst)
+        |rt, b| {
+            let (inst, _) = instance_arg(b.get(0), "asdict")?;
+            as_dict(rt, &inst, b.get(1))
         },
     );
-    m.func(
+    m.def(
+        Function,
         "astuple",
-        "astuple(obj)",
+        "obj, *, tuple_factory=tuple",
         "The field values of a dataclass instance as a tuple.",
-        |_, a| {
-            let (inst, fields) = instance_arg(&a, "astuple")?;
-            Ok(Value::tuple(
-                fields
-                    .iter()
-                    .map(|f| field_value(&inst, &f.name))
-                    .collect::<PyResult<Vec<_>>>()?,
-            ))
+        |rt, b| {
+            let (inst, fields) = instance_arg(b.get(0), "astuple")?;
+            let items = fields
+                .iter()
+                .map(|f| field_value(&inst, &f.name))
+                .collect::<PyResult<Vec<_>>>()?;
+            match b.get(1) {
+                Some(factory) => rt.call(factory, Args::new(vec![Value::list(items)])),
+                None => Ok(Value::tuple(items)),
+            }
         },
     );
-    m.func(
+    m.def(
+        Function,
         "replace",
-        "replace(obj, /, **changes)",
+        "obj, /, **changes",
         "A new instance with some fields changed.",
         |rt, a| {
-            let (inst, fields) = instance_arg(&a, "replace")?;
+            let (inst, fields) = instance_arg(a.get(0), "replace")?;
             let mut kw: Vec<(Rc<str>, Value)> = Vec::new();
             for f in fields.iter().filter(|f| f.spec.init) {
-                let v = match a.kwarg(&f.name) {
-                    Some(v) => v.clone(),
+                let v = match a.kw.iter().find(|(k, _)| **k == *f.name) {
+                    Some((_, v)) => v.clone(),
                     None => field_value(&inst, &f.name)?,
                 };
                 kw.push((Rc::from(f.name.as_str()), v));
@@ -534,12 +530,13 @@ pub fn module() -> Rc<Module> {
             rt.call(&Value::Object(inst.class.clone()), Args { pos: vec![], kw })
         },
     );
-    m.func(
+    m.def(
+        Function,
         "is_dataclass",
-        "is_dataclass(obj)",
+        "obj",
         "Whether obj is a dataclass or an instance of one.",
-        |_, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
+        |_, b| {
+            let v = b.value(0);
             let class = as_class(&v).or_else(|| as_instance(&v).map(|i| i.class.clone()));
             Ok(Value::Bool(class.and_then(|c| fields_of(&c)).is_some()))
         },
@@ -553,16 +550,29 @@ pub fn module() -> Rc<Module> {
     Rc::new(m)
 }
 
-fn as_dict(inst: &Rc<Instance>) -> PyResult<Value> {
+/// `asdict`: nested dataclass instances become dicts too, each built by `factory` (called
+/// with the list of `(name, value)` pairs, as CPython does) when one is given.
+fn as_dict(rt: &mut Runtime, inst: &Rc<Instance>, factory: Option<&Value>) -> PyResult<Value> {
     let fields = fields_of(&inst.class).unwrap_or_default();
-    let mut d = Dict::default();
+    let mut pairs = Vec::new();
     for f in fields {
         let v = field_value(inst, &f.name)?;
         let v = match as_instance(&v) {
-            Some(i) if fields_of(&i.class).is_some() => as_dict(&i)?,
+            Some(i) if fields_of(&i.class).is_some() => as_dict(rt, &i, factory)?,
             _ => v,
         };
-        d.insert_str(&f.name, v);
+        pairs.push((f.name, v));
+    }
+    if let Some(factory) = factory {
+        let items = pairs
+            .into_iter()
+            .map(|(k, v)| Value::tuple(vec![Value::str(&k), v]))
+            .collect();
+        return rt.call(factory, Args::new(vec![Value::list(items)]));
+    }
+    let mut d = Dict::default();
+    for (k, v) in pairs {
+        d.insert_str(&k, v);
     }
     Ok(Value::Dict(Rc::new(RefCell::new(d))))
 }

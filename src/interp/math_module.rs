@@ -12,7 +12,10 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use crate::interp::bigint;
 use crate::py::bigint::{check_bits, from_big, to_big};
 use crate::py::error::{PyErr, PyResult};
-use crate::py::signature::{Bound, Style::Clinic};
+use crate::py::signature::{
+    Bound,
+    Style::{Clinic, Python},
+};
 use crate::py::value::{Module, Value};
 
 type UnaryF = fn(f64) -> f64;
@@ -118,17 +121,26 @@ pub fn module() -> Rc<Module> {
         ("log10", f64::log10),
         ("log", f64::ln),
     ] {
-        let sig = if name == "log" {
-            "log(x[, base])"
+        // `log` takes an optional group (`log(x[, base])`), which no parameter list
+        // expresses; it checks its arguments itself, with CPython's messages.
+        let (style, sig, shown) = if name == "log" {
+            (Python, "*args", "log(x[, base])".to_string())
         } else {
-            "(x, /)"
+            (Clinic, "x, /", format!("{name}(x, /)"))
         };
-        m.func(name, sig, "Logarithm of x.", move |_, a| {
-            let x = a.pos.first().ok_or_else(|| {
-                PyErr::type_error(format!("{name} expected at least 1 argument, got 0"))
-            })?;
-            let num = log_of(x, f)?;
-            Ok(Value::Float(match a.pos.get(1) {
+        m.def_shown(style, name, sig, &shown, "Logarithm of x.", move |_, b| {
+            let args: Vec<Value> = match name {
+                "log" if !b.kw.is_empty() => {
+                    return Err(PyErr::type_error("log() takes no keyword arguments"))
+                }
+                "log" if !(1..=2).contains(&b.rest.len()) => {
+                    return Err(PyErr::type_error("math.log requires 1 to 2 arguments"))
+                }
+                "log" => b.rest.clone(),
+                _ => vec![b.value(0)],
+            };
+            let num = log_of(&args[0], f)?;
+            Ok(Value::Float(match args.get(1) {
                 Some(b) if name == "log" => {
                     let den = log_of(b, f)?;
                     if den == 0.0 {

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::py::error::{Chain, PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Args, Module, Object, Value};
 
 /// The longest range listed in memory: listing a longer one raises MemoryError (a `for`
@@ -376,12 +377,12 @@ fn link(l: &Option<(Value, Rc<PyErr>)>) -> Value {
 /// The `types` module: `ModuleType` (a new, empty module object) and `SimpleNamespace`.
 pub fn types_module() -> Rc<Module> {
     let m = Module::new("types", "Names for built-in types, and their constructors.");
-    m.func(
+    m.def(
+        Clinic,
         "ModuleType",
-        "ModuleType(name, doc=None)",
+        "name, doc=None",
         "A new, empty module object.",
-        |_rt, a| {
-            let b = a.bind("ModuleType", &["name", "doc="])?;
+        |_rt, b| {
             let name = match &b[0] {
                 Some(Value::Str(s)) => s.to_string(),
                 Some(other) => {
@@ -403,18 +404,19 @@ pub fn types_module() -> Rc<Module> {
             Ok(Value::Module(Rc::new(Module::new(&name, &doc))))
         },
     );
-    m.func(
+    // `*args` so a positional gets CPython 3.11's own message.
+    m.def_shown(
+        Function,
         "SimpleNamespace",
+        "*args, **kwargs",
         "SimpleNamespace(**kwargs)",
         "An object whose attributes are the keyword arguments, settable and deletable.",
-        |_rt, a| {
-            if !a.pos.is_empty() {
-                return Err(PyErr::type_error(
-                    "SimpleNamespace() takes keyword arguments here (nbcuda), no positional ones",
-                ));
+        |_rt, b| {
+            if !b.rest.is_empty() {
+                return Err(PyErr::type_error("no positional arguments expected"));
             }
             let attrs =
-                a.kw.iter()
+                b.kw.iter()
                     .map(|(k, v)| (k.to_string(), v.clone()))
                     .collect();
             Ok(Value::object(Namespace {

@@ -13,6 +13,7 @@ use crate::arrays::operator::BinOp;
 use crate::interp::shell::os_error;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// A file-system path.
@@ -75,11 +76,12 @@ fn new_path(parts: &[Value]) -> PyResult<Value> {
 pub fn module() -> Rc<Module> {
     let m = Module::new("pathlib", "Object-oriented file-system paths (POSIX).");
     for name in ["Path", "PosixPath", "PurePath", "PurePosixPath"] {
-        m.func(
+        m.def(
+            Function,
             name,
-            &format!("{name}(*pathsegments)"),
+            "*pathsegments",
             "A path made of the segments, joined and normalised.",
-            |_, a| new_path(&a.pos),
+            |_, b| new_path(&b.rest),
         );
     }
     Rc::new(m)

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha512};
 use crate::interp::{ops, subscript};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Object, Value};
 
 const N: usize = 624;
@@ -223,14 +224,17 @@ pub fn module() -> Rc<Module> {
     let shared = Rc::new(RandomObj::new());
     for &(name, sig, doc) in METHODS {
         let r = shared.clone();
-        m.func(name, sig, doc, move |rt, a| call(&r, name, rt, a));
+        // The bound method's own table binds the arguments by name.
+        m.def_shown(Function, name, "*args, **kwargs", sig, doc, move |rt, b| {
+            call(&r, name, rt, b.forward())
+        });
     }
-    m.func(
+    m.def(
+        Function,
         "Random",
-        "Random(x=None)",
+        "x=None",
         "An independent generator, seeded from x as random.seed(x) would be.",
-        |_, a| {
-            let b = a.bind("Random", &["x="])?;
+        |_, b| {
             let r = RandomObj::new();
             let key = seed_key(b[0].as_ref().unwrap_or(&Value::None))?;
             r.seed_key(&key);

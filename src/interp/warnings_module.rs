@@ -401,19 +401,18 @@ pub fn module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    m.func(
+    // `*args` so a positional gets the message of CPython's `__init__(self, *, ...)`.
+    m.def_shown(
+        Function,
         "catch_warnings",
+        "*args, record=False, module=None, action=None, category=Warning, lineno=0, append=False",
         "catch_warnings(*, record=False, module=None, action=None, category=Warning, lineno=0, append=False)",
         "A context manager that saves the warning filters on entry and restores them on exit; with record=True it returns the list warnings are appended to.",
-        |_rt, a| {
-            let b = a.bind(
-                "catch_warnings",
-                &["record=", "module=", "action=", "category=", "lineno=", "append="],
-            )?;
-            if !a.pos.is_empty() {
+        |_rt, b| {
+            if !b.rest.is_empty() {
                 return Err(PyErr::type_error(format!(
                     "catch_warnings.__init__() takes 1 positional argument but {} were given",
-                    a.pos.len() + 1
+                    b.rest.len() + 1
                 )));
             }
             let filter = match &b[2] {

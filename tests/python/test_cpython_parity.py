@@ -7,8 +7,9 @@ empty working directory, and every cell must print the same text and raise the s
 The expected outputs are never written down: the reference kernel produces them in the same
 run. Cells print what they compute and keep their output deterministic (no addresses, times
 or absolute paths), so that any difference is a difference in behaviour. The cells live in
-parity_cells_lang.py, parity_cells_edges.py, parity_cells_lib.py, parity_cells_imports.py
-and parity_cells_cupy.py (CuPy on nbcuda's devices against NumPy)."""
+parity_cells_lang.py, parity_cells_edges.py, parity_cells_lib.py, parity_cells_imports.py,
+parity_cells_kwargs.py (module functions called by keyword) and parity_cells_cupy.py (CuPy
+on nbcuda's devices against NumPy)."""
 
 import re
 
@@ -18,10 +19,11 @@ import pytest
 from parity_cells_cupy import CUPY
 from parity_cells_edges import EDGES
 from parity_cells_imports import IMPORTS
+from parity_cells_kwargs import KEYWORDS
 from parity_cells_lang import CLASSES, FUNCTION_BODIES, GENERATORS, NUMBERS
 from parity_cells_lib import IPYTHON, NUMPY, STDLIB
 
-CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + IPYTHON + NUMPY + EDGES + CUPY
+CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + IPYTHON + NUMPY + KEYWORDS + EDGES + CUPY
 
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.

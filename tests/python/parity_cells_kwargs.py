@@ -1,0 +1,44 @@
+"""Cells of tests/python/test_cpython_parity.py: module functions called with their
+arguments by name, as their Python signatures allow (and the TypeErrors of those that do
+not). Each entry is (short name, source); the expected output is whatever CPython/NumPy
+print for it in the same test run."""
+
+KEYWORDS = [
+    ("np_functions_by_keyword", """
+import numpy as np
+print(np.sum(a=[1, 2, 3]), np.mean(a=[1.0, 2.0], axis=0), np.cumsum(a=[1, 2], dtype=float))
+print(np.nanmax(a=[1.0, np.nan, 3.0], axis=0), np.real(val=1+2j), np.imag(val=np.array([1+2j])), np.angle(z=1j, deg=True))
+print(np.clip([1, 5, 9], a_min=2, a_max=6), np.dtype(dtype='f4'), np.vectorize(pyfunc=abs)([-1, 2]))
+print(np.sqrt([4.0, 9.0], out=None, where=True, casting='same_kind', order='K', dtype=None, subok=True))
+np.random.seed(seed=1); a = np.random.rand(2); np.random.seed(1); print(a == np.random.rand(2))
+for call in [lambda: np.sum(), lambda: np.random.rand(2, d1=3), lambda: np.promote_types(type1='i4', type2='f4'), lambda: np.dtype(obj='f4')]:
+    try:
+        call()
+    except TypeError as e:
+        print('TypeError', e)
+"""),
+    ("stdlib_functions_by_keyword", """
+import dataclasses, collections, math, random, types, pathlib, warnings
+@dataclasses.dataclass
+class P:
+    x: int
+    y: int = 0
+p = P(1, 2)
+print(dataclasses.asdict(obj=p), dataclasses.astuple(p, tuple_factory=list), dataclasses.asdict(p, dict_factory=lambda kv: sorted(kv)))
+print(dataclasses.fields(class_or_instance=p)[0].name, dataclasses.is_dataclass(obj=P), dataclasses.replace(p, y=5))
+Pt = collections.namedtuple(typename='Pt', field_names='a b')
+print(Pt(1, 2), math.log(8, 2), math.log2(8))
+calls = [lambda: math.log(x=8), lambda: math.log2(x=8), lambda: math.log(), lambda: math.log2(),
+         lambda: types.SimpleNamespace(1), lambda: dataclasses.replace(obj=p),
+         lambda: warnings.catch_warnings(1), lambda: collections.namedtuple('P', 'a', 1)]
+for call in calls:
+    try:
+        call()
+    except TypeError as e:
+        print('TypeError', e)
+print(random.Random(x=5).random() == random.Random(5).random(), types.ModuleType(name='m', doc='d').__doc__, pathlib.Path('a', 'b'))
+with warnings.catch_warnings(record=True) as w:
+    pass
+print(w)
+"""),
+]
