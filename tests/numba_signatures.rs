@@ -50,3 +50,21 @@ fn numba_types_module_names_the_same_type_objects() {
     );
     assert_eq!(out, "int32 array(float32, 1d, A) True True\n[3.]\n");
 }
+
+#[test]
+fn decorators_and_helpers_take_numbas_parameter_names() {
+    // Numba 0.68 names these parameters `value`, `functor`, `dtype` and
+    // `signature_or_function`; the expected values are what it prints.
+    let mut s = Session::new();
+    s.run("import numba\nfrom numba import cuda\nimport numpy as np")
+        .ok();
+    assert_eq!(s.eval("numba.from_dtype(dtype=np.float32)"), "float32");
+    s.run("h = cuda.In(value=np.zeros(2))\nr = cuda.reduce(functor=lambda a, b: a + b)")
+        .ok();
+    let c = s.run("cuda.In(ary=np.zeros(2))");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    let out = s.stdout(
+        "def twice(x):\n    return x * 2\nprint(numba.jit(signature_or_function=twice)(3))",
+    );
+    assert_eq!(out, "6\n");
+}

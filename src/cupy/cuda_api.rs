@@ -8,21 +8,24 @@ use crate::device::api;
 use crate::numba_cuda::stream_objects::StreamOwner;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Cython;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// `cupy.cuda`: just what notebooks use to wait for the device.
 pub fn cuda_submodule() -> Rc<Module> {
     let m = Module::new("cupy.cuda", "CuPy's CUDA runtime helpers.");
-    m.func(
+    m.def(
+        Cython,
         "Device",
-        "Device(device=0)",
+        "device=None",
         "The device; .synchronize() waits for all its work.",
         |_, _| Ok(Value::object(CupyDevice)),
     );
     let rt_mod = Module::new("cupy.cuda.runtime", "CUDA runtime calls.");
-    rt_mod.func(
+    rt_mod.def(
+        Cython,
         "deviceSynchronize",
-        "deviceSynchronize()",
+        "",
         "Wait for all work on the device.",
         |rt, _| {
             api::synchronize(rt)?;

@@ -217,12 +217,12 @@ pub fn register(m: &crate::py::value::Module) {
 pub fn linalg_module() -> std::rc::Rc<crate::py::value::Module> {
     use crate::py::value::{Args, Module, Value};
     let m = Module::new("cupy.linalg", "CuPy's linear algebra (norm).");
-    m.func(
+    m.def(
+        crate::py::signature::Style::Function,
         "norm",
-        "norm(x, ord=None, axis=None, keepdims=False)",
+        "x, ord=None, axis=None, keepdims=False",
         "The vector 2-norm (or matrix Frobenius norm) of x, over all elements or `axis`.",
-        |rt, a| {
-            let b = a.bind("norm", &["x", "ord=", "axis=", "keepdims="])?;
+        |rt, b| {
             if let Some(o) = b[1].as_ref().filter(|v| !v.is_none()) {
                 if !matches!(o, Value::Str(s) if &**s == "fro") {
                     return Err(PyErr::not_implemented(

@@ -9,6 +9,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::function::Scope;
 use crate::py::registry::{self, ModuleBuilder};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 
 /// Whether `%ledger on` is active.
@@ -142,9 +143,10 @@ pub fn install(rt: &mut Runtime) {
                 "pyplot",
                 Value::Module(registry::import(rt, "matplotlib.pyplot")?),
             );
-            m.func(
+            m.def(
+                Function,
                 "use",
-                "use(backend)",
+                "backend, *, force=True",
                 "Accepted for compatibility; nbcuda always draws inline.",
                 |_, _| Ok(Value::None),
             );

@@ -29,6 +29,8 @@ use crate::numba::launch::host_arg;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
+use crate::py::signature::Style;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// `out[0] = f(...f(f(init, a[0]), a[1])..., a[n-1])` for `n = size` elements.
@@ -528,9 +530,8 @@ impl Object for Reduce {
     }
 }
 
-fn make_reduce(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
-    let a = args.bind("reduce", &["binop"])?;
-    let v = a[0].clone().unwrap_or(Value::None);
+fn make_reduce(_rt: &mut Runtime, b: Bound) -> PyResult<Value> {
+    let v = b.value(0);
     let func = as_function(&v)
         .or_else(|| device_function(&v))
         .or_else(|| v.downcast::<CudaKernel>().map(|k| k.func.clone()))
@@ -555,6 +556,6 @@ fn make_reduce(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
 pub fn register(cuda: &Module) {
     let doc =
         "Build a reduction from a binary function: r(arr, size=None, res=None, init=0, stream=0).";
-    cuda.func("reduce", "reduce(binop)", doc, make_reduce);
-    cuda.func("Reduce", "Reduce(functor)", doc, make_reduce);
+    cuda.def(Style::Function, "reduce", "functor", doc, make_reduce);
+    cuda.def(Style::Function, "Reduce", "functor", doc, make_reduce);
 }

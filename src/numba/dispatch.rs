@@ -15,6 +15,8 @@ use crate::numba::numba_types::signatures_from;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Bound;
+use crate::py::signature::Style;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// A user function behind a decorator value, if it is one.
@@ -573,10 +575,9 @@ fn cuda_jit(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
     ))
 }
 
-fn host_wrap(copy_in: bool, copy_out: bool) -> impl Fn(&mut Runtime, Args) -> PyResult<Value> {
+fn host_wrap(copy_in: bool, copy_out: bool) -> impl Fn(&mut Runtime, Bound) -> PyResult<Value> {
     move |_rt, args| {
-        let a = args.bind("In", &["ary"])?;
-        let array = a[0].clone().unwrap_or(Value::None);
+        let array = args.value(0);
         if !matches!(array, Value::Array(_)) {
             return Err(PyErr::type_error(format!(
                 "cuda.In/Out/InOut wrap a host ndarray, got {}",
@@ -593,22 +594,33 @@ fn host_wrap(copy_in: bool, copy_out: bool) -> impl Fn(&mut Runtime, Args) -> Py
 
 pub fn register_cuda(cuda: &Module) {
     crate::numba::guvectorize::register(cuda, true);
-    cuda.func("jit", "jit(func_or_sig=None, device=False, inline=False, debug=None, opt=None, lineinfo=False, cache=False, fastmath=False)", "Compile a Python function into a CUDA kernel (or a device function with device=True).", cuda_jit);
-    cuda.func(
+    // `cuda_jit` sorts out the options itself, as Numba's does from `**kws`.
+    cuda.def_shown(
+        Style::Function,
+        "jit",
+        "func_or_sig=None, **kws",
+        "jit(func_or_sig=None, device=False, inline=False, debug=None, opt=None, lineinfo=False, cache=False, fastmath=False)",
+        "Compile a Python function into a CUDA kernel (or a device function with device=True).",
+        |rt, b| cuda_jit(rt, b.forward_all()),
+    );
+    cuda.def(
+        Style::Function,
         "In",
-        "In(ary)",
+        "value",
         "Mark a host array as input only: copied to the device, not back.",
         host_wrap(true, false),
     );
-    cuda.func(
+    cuda.def(
+        Style::Function,
         "Out",
-        "Out(ary)",
+        "value",
         "Mark a host array as output only: not copied in, copied back.",
         host_wrap(false, true),
     );
-    cuda.func(
+    cuda.def(
+        Style::Function,
         "InOut",
-        "InOut(ary)",
+        "value",
         "Mark a host array as copied to the device and back (the default).",
         host_wrap(true, true),
     );

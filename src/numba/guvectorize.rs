@@ -24,6 +24,7 @@ use crate::numba::numba_types::signatures_from;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// Core dimension names of each input and output: `'(n),(n)->()'`.
@@ -601,14 +602,17 @@ fn guvectorize(args: Args, default_cuda: bool) -> PyResult<Value> {
 /// `numba.guvectorize`, and `numba.cuda.guvectorize` (the same decorator; its gufuncs take
 /// device arrays too).
 pub fn register(m: &Module, default_cuda: bool) {
-    m.func(
+    // `guvectorize` sorts out its arguments itself, as Numba's does from `*args, **kwargs`.
+    m.def_shown(
+        Style::Function,
         "guvectorize",
+        "*args, **kwargs",
         if default_cuda {
             "guvectorize(signatures, layout, target='cuda')"
         } else {
             "guvectorize(signatures, layout, target='cpu')"
         },
         "Build a generalized ufunc from a function over core arrays.",
-        move |_rt, a| guvectorize(a, default_cuda),
+        move |_rt, b| guvectorize(b.forward(), default_cuda),
     );
 }

@@ -13,6 +13,7 @@ use crate::numba::compile::{accepts, array_ty, ndarray_ty, typeof_scalar};
 use crate::numba::dispatch::{CudaKernel, HostArg};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Value};
 
 pub struct LaunchRequest<'a> {
@@ -344,12 +345,12 @@ pub fn states_array(n: usize, seed: u64, subsequence_start: u64) -> PyResult<NdA
 }
 
 pub fn register_random(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "create_xoroshiro128p_states",
-        "create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0)",
+        "n, seed, subsequence_start=0, stream=0",
         "A device array of n xoroshiro128+ generator states, each 2**64 steps apart, seeded like Numba's.",
-        |rt, args| {
-            let a = args.bind("create_xoroshiro128p_states", &["n", "seed", "subsequence_start=", "stream="])?;
+        |rt, a| {
             let n = a[0].as_ref().map(|v| v.as_index()).transpose()?.unwrap_or(0);
             if n < 0 {
                 return Err(PyErr::value_error("negative dimensions are not allowed"));

@@ -18,6 +18,7 @@ use crate::numba::dispatch::as_function;
 use crate::numba::launch::host_arg;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style;
 use crate::py::value::{Args, Module, Object, Value};
 
 pub struct NjitFunction {
@@ -182,16 +183,23 @@ fn njit_decorator(fname: &'static str) -> impl Fn(&mut Runtime, Args) -> PyResul
 }
 
 pub fn register(m: &Module) {
-    m.func(
+    // The decorators sort out their options themselves, as Numba's do from `**kws`.
+    let njit = njit_decorator("njit");
+    m.def_shown(
+        Style::Function,
         "njit",
+        "*args, **kws",
         "njit(signature=None, parallel=False, cache=False, fastmath=False)",
         "Compile a function for the host in nopython mode. With parallel=True, prange loops whose iterations share no scalar state (array writes only; no return or break out of the loop) run split across all cores; loops with scalar reductions run serially.",
-        njit_decorator("njit"),
+        move |rt, b| njit(rt, b.forward()),
     );
-    m.func(
+    let jit = njit_decorator("jit");
+    m.def_shown(
+        Style::Function,
         "jit",
-        "jit(signature=None, nopython=True, parallel=False, cache=False)",
+        "signature_or_function=None, **options",
+        "jit(signature_or_function=None, nopython=True, parallel=False, cache=False)",
         "Compile a function for the host (nopython mode).",
-        njit_decorator("jit"),
+        move |rt, b| jit(rt, b.forward_all()),
     );
 }

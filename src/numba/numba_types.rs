@@ -9,6 +9,7 @@ use crate::arrays::dtype::DType;
 use crate::kernel::types::{numba_name, Layout, Signature, Ty};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// A Numba type object: scalar, array, void, or a signature built by calling one.
@@ -215,12 +216,13 @@ pub fn signatures_from(v: &Value) -> PyResult<Vec<Signature>> {
 
 /// `from_dtype`, which both `numba` and `numba.np.numpy_support` provide.
 pub fn register_from_dtype(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "from_dtype",
-        "from_dtype(dtype)",
+        "dtype",
         "The Numba type of a NumPy dtype (np.float32 -> float32).",
-        |rt, a| {
-            let v = a.pos.first().cloned().unwrap_or(Value::None);
+        |rt, b| {
+            let v = b.value(0);
             let d = crate::py::ndarray_attrs::dtype_from_value(rt, &v).map_err(|_| {
                 PyErr::new(
                     "NotImplementedError",

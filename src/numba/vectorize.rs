@@ -21,6 +21,7 @@ use crate::numba::numba_types::signatures_from;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::Function;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style;
 use crate::py::value::{Args, Module, Object, Value};
 
 use crate::numba::vectorize_kernel::{bstrides, Kernels};
@@ -611,20 +612,25 @@ fn vectorize(default: Target) -> impl Fn(&mut Runtime, Args) -> PyResult<Value> 
 pub fn register(m: &Module, cuda: bool) {
     let doc =
         "Compile a scalar function into a NumPy-style ufunc (target 'cpu', 'parallel' or 'cuda').";
-    if cuda {
-        m.func(
-            "vectorize",
-            "vectorize(signatures, **kwargs)",
-            doc,
-            vectorize(Target::Cuda),
-        );
+    // `vectorize` sorts out its options itself, as Numba's does from `**kws`.
+    let (shown, target) = if cuda {
+        ("vectorize(signatures, **kwargs)", Target::Cuda)
     } else {
-        m.func(
-            "vectorize",
+        (
             "vectorize(signatures=None, target='cpu', identity=None, cache=False)",
-            doc,
-            vectorize(Target::Cpu),
-        );
+            Target::Cpu,
+        )
+    };
+    let f = vectorize(target);
+    m.def_shown(
+        Style::Function,
+        "vectorize",
+        "ftylist_or_function=(), **kws",
+        shown,
+        doc,
+        move |rt, b| f(rt, b.forward_all()),
+    );
+    if !cuda {
         crate::numba::guvectorize::register(m, false);
     }
 }

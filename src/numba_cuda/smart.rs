@@ -12,7 +12,8 @@ use crate::numba_cuda::devicearray::{arg, DeviceNDArray};
 use crate::numba_cuda::hostconv;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Module, Object, Value};
+use crate::py::signature::Style::Function;
+use crate::py::value::{Module, Object, Value};
 
 struct Sides {
     host: NdArray,
@@ -194,12 +195,13 @@ impl Object for SmartArray {
 
 /// Register `numba.SmartArray`.
 pub fn register(numba: &Module) {
-    numba.func(
+    numba.def_shown(
+        Function,
         "SmartArray",
+        "obj, where='host', copy=True",
         "SmartArray(obj, where='host')",
         "One logical array kept on host and device, copied lazily to the side that needs it.",
-        |rt, a: Args| {
-            let b = a.bind("SmartArray", &["obj", "where=", "copy="])?;
+        |rt, b| {
             let obj = arg(&b, 0).cloned().unwrap_or(Value::None);
             let wher = where_arg(arg(&b, 1))?;
             Ok(Value::object(SmartArray::new(rt, &obj, wher)?))

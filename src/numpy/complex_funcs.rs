@@ -11,37 +11,31 @@ use crate::py::error::PyResult;
 use crate::py::ndarray_attrs::{to_ndarray, wrap_result};
 use crate::py::ndarray_methods::array_getattr;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};
 
 pub(crate) fn register(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "real",
-        "real(val)",
+        "val",
         "Return the real part of the complex argument.",
-        |rt, a| {
-            let b = a.bind("real", &["val"])?;
-            part(rt, arg(&b, 0), false)
-        },
+        |rt, b| part(rt, arg(&b, 0), false),
     );
-    m.func(
+    m.def(
+        Function,
         "imag",
-        "imag(val)",
+        "val",
         "Return the imaginary part of the complex argument.",
-        |rt, a| {
-            let b = a.bind("imag", &["val"])?;
-            part(rt, arg(&b, 0), true)
-        },
+        |rt, b| part(rt, arg(&b, 0), true),
     );
-    m.func(
+    m.def(
+        Function,
         "angle",
-        "angle(z, deg=False)",
+        "z, deg=False",
         "Return the angle of the complex argument.",
-        |rt, a| {
-            let b = a.bind("angle", &["z", "deg="])?;
-            let deg = match &b[1] {
-                Some(v) => rt.truthy(v)?,
-                None => false,
-            };
+        |rt, b| {
+            let deg = rt.truthy(&b.value(1))?;
             angle(rt, arg(&b, 0), deg)
         },
     );

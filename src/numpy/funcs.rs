@@ -11,7 +11,7 @@ use crate::py::ndarray_methods::{
     axis_arg, new_shape, reshape_order, shape_arg, squeeze, transpose,
 };
 use crate::py::runtime::Runtime;
-use crate::py::signature::Style::Function;
+use crate::py::signature::Style::{Clinic, Function, NumpyC};
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
@@ -100,12 +100,13 @@ fn shapes(m: &Module) {
             )?)))
         },
     );
-    m.func(
+    m.def_shown(
+        NumpyC,
         "modf",
-        "modf(x)",
+        "x, /",
+        "modf(x[, out1, out2], / [, out=(None, None)], *, where=True, casting='same_kind', order='K', dtype=None, subok=True[, signature])",
         "Fractional and integral parts, element-wise, both with the sign of x (infinities give (±0.0, ±inf)).",
-        |rt, a| {
-            let b = a.bind("modf", &["x"])?;
+        |rt, b| {
             let src = arg(&b, 0);
             let x = to_ndarray(rt, src)?;
             // float16 splits in float32 (exact there too) and rounds back, as NumPy's loop does.
@@ -412,12 +413,14 @@ fn selection(m: &Module) {
         "Copy values from one array to another, broadcasting as necessary.",
         |rt, b| copyto(rt, &b),
     );
-    m.func(
+    m.def_shown(
+        Clinic,
         "where",
-        "where(condition, x=None, y=None)",
+        // A literal default would fill the slots; empty ones mean "not given" here.
+        "condition, x=<no value>, y=<no value>, /",
+        "where(condition, [x, y], /)",
         "Elements from x where condition, else y; or the indices of true elements.",
-        |rt, a| {
-            let b = a.bind("where", &["condition", "x=", "y="])?;
+        |rt, b| {
             let cond = to_ndarray(rt, arg(&b, 0))?;
             match (&b[1], &b[2]) {
                 (None, None) => nonzero(&cond),

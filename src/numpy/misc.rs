@@ -14,7 +14,7 @@ use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, wrap_result};
 use crate::py::ndarray_methods::array_getattr;
 use crate::py::promote::{is_python_number, python_dtype, weak_dtype};
 use crate::py::runtime::Runtime;
-use crate::py::signature::Style::Function;
+use crate::py::signature::Style::{Clinic, Function, NumpyC};
 use crate::py::value::{Module, Value};
 
 /// The non-zero elements of `a` in C order: how many, the rank, and each one's index
@@ -374,27 +374,32 @@ pub fn comparisons(m: &Module) {
             crate::py::ndarray_repeat::repeat_call(rt, &x, &b[1..])
         },
     );
-    m.func(
+    m.def_shown(
+        NumpyC,
         "matmul",
-        "matmul(x1, x2)",
+        "x1, x2, /, out=None",
+        "matmul(x1, x2, /, out=None, *, casting='same_kind', order='K', dtype=None, subok=True[, signature, axes, axis])",
         "Matrix product, batched over leading dimensions with broadcasting.",
-        |rt, a| {
-            let b = a.bind("matmul", &["x1", "x2", "out="])?;
+        |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let y = to_ndarray(rt, arg(&b, 1))?;
             matmul(&x, &y)
         },
     );
-    m.func("dtype", "dtype(obj)", "A data type object.", |rt, a| {
-        let b = a.bind("dtype", &["dtype", "align=", "copy="])?;
-        Ok(Value::DType(dtype_from_value(rt, arg(&b, 0))?))
-    });
-    m.func(
+    m.def_shown(
+        Clinic,
+        "dtype",
+        "dtype, align=False, copy=False",
+        "dtype(dtype, align=False, copy=False, [metadata])",
+        "A data type object.",
+        |rt, b| Ok(Value::DType(dtype_from_value(rt, arg(&b, 0))?)),
+    );
+    m.def(
+        Clinic,
         "promote_types",
-        "promote_types(type1, type2)",
+        "type1, type2, /",
         "The smallest dtype both cast to safely.",
-        |rt, a| {
-            let b = a.bind("promote_types", &["type1", "type2"])?;
+        |rt, b| {
             let x = dtype_from_value(rt, arg(&b, 0))?;
             let y = dtype_from_value(rt, arg(&b, 1))?;
             Ok(Value::DType(promote(x, y)))

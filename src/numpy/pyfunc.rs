@@ -13,6 +13,7 @@ use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, to_ndarray_dtype};
 use crate::py::ndarray_methods::reshape;
 use crate::py::promote::python_dtype;
 use crate::py::runtime::Runtime;
+use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Object, Value};
 
 /// A vectorized Python function.
@@ -178,22 +179,12 @@ fn func_name(rt: &mut Runtime, f: &Value) -> String {
 }
 
 pub fn register(m: &Module) {
-    m.func(
+    m.def(
+        Function,
         "vectorize",
-        "vectorize(pyfunc=None, otypes=None, doc=None, excluded=None, cache=False, signature=None)",
+        "pyfunc=<no value>, otypes=None, doc=None, excluded=None, cache=False, signature=None",
         "A function called once per element of its broadcast array arguments (a Python loop).",
-        |rt, a| {
-            let b = a.bind(
-                "vectorize",
-                &[
-                    "pyfunc=",
-                    "otypes=",
-                    "doc=",
-                    "excluded=",
-                    "cache=",
-                    "signature=",
-                ],
-            )?;
+        |rt, b| {
             for (i, what) in [(3, "excluded"), (5, "signature")] {
                 if b[i].as_ref().is_some_and(|v| !v.is_none()) {
                     return Err(PyErr::not_implemented(format!(

@@ -13,7 +13,7 @@ use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
 use crate::py::ndarray_methods::new_shape;
 use crate::py::runtime::Runtime;
 use crate::py::signature::{Bound, Style::Cython};
-use crate::py::value::{Args, Module, Value};
+use crate::py::value::{Module, Value};
 
 const N: usize = 624;
 const M: usize = 397;
@@ -192,11 +192,11 @@ pub(crate) fn fill_f64(size: Option<Vec<usize>>, mut f: impl FnMut() -> f64) -> 
     }
 }
 
-fn dims(args: &Args) -> PyResult<Option<Vec<usize>>> {
-    if args.pos.is_empty() {
+fn dims(d: &[Value]) -> PyResult<Option<Vec<usize>>> {
+    if d.is_empty() {
         return Ok(None);
     }
-    Ok(Some(new_shape(&Value::tuple(args.pos.clone()))?))
+    Ok(Some(new_shape(&Value::tuple(d.to_vec()))?))
 }
 
 pub(crate) fn num(v: Option<&Value>, default: f64) -> PyResult<f64> {
@@ -271,22 +271,26 @@ pub fn module() -> Rc<Module> {
             Ok(Value::None)
         },
     );
-    m.func(
+    m.def_shown(
+        Cython,
         "rand",
-        "rand(d0, d1, ...)",
+        "*dims",
+        "rand(d0, d1, ..., dn)",
         "Uniform samples in [0, 1) of the given shape.",
-        |rt, a| {
-            let size = dims(&a)?;
+        |rt, b| {
+            let size = dims(&b.rest)?;
             let g = &mut rt.state::<Global>().0;
             fill_f64(size, || g.next_double())
         },
     );
-    m.func(
+    m.def_shown(
+        Cython,
         "randn",
-        "randn(d0, d1, ...)",
+        "*dims",
+        "randn(d0, d1, ..., dn)",
         "Standard normal samples of the given shape.",
-        |rt, a| {
-            let size = dims(&a)?;
+        |rt, b| {
+            let size = dims(&b.rest)?;
             let g = &mut rt.state::<Global>().0;
             fill_f64(size, || g.gauss())
         },

@@ -16,7 +16,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, operands, to_ndarray, wrap_result};
 use crate::py::ndarray_methods::array_getattr;
 use crate::py::runtime::Runtime;
-use crate::py::signature::Style::Function;
+use crate::py::signature::Style::{Function, NumpyC};
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
 
@@ -209,25 +209,28 @@ pub(crate) fn ufuncs(m: &Module) {
     let mut names: Vec<&'static str> = UNARY_NAMES.to_vec();
     names.push("round_");
     for &name in UNARY_NAMES {
-        m.func(
+        // `order=` and `subok=` are accepted: every result is a fresh C-ordered ndarray.
+        m.def_shown(
+            NumpyC,
             name,
+            "x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True",
             &format!("{name}(x, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
             &format!("NumPy's {name} ufunc, elementwise."),
-            move |rt, a| {
-                let b = a.bind(name, &["x", "out=", "dtype=", "where=", "casting="])?;
-                let kw = UfuncKw::parse(rt, &b[1], &b[2], &b[3], &b[4])?;
+            move |rt, b| {
+                let kw = UfuncKw::parse(rt, &b[1], &b[5], &b[2], &b[3])?;
                 let x = kw.cast_input(name, 0, &to_ndarray(rt, arg(&b, 0))?)?;
                 let r = elementwise_unary(name, &x, None)?;
                 kw.finish(name, r)
             },
         );
     }
-    m.func(
+    m.def_shown(
+        Function,
         "clip",
-        "clip(a, a_min, a_max, out=None)",
+        "a, a_min, a_max, out=None",
+        "clip(a, a_min=<no value>, a_max=<no value>, out=None, *, min=<no value>, max=<no value>, **kwargs)",
         "Limit values to [a_min, a_max].",
-        |rt, a| {
-            let b = a.bind("clip", &["a", "a_min", "a_max", "out="])?;
+        |rt, b| {
             let out = out_arg(&b[3])?;
             let mut v = arg(&b, 0).clone();
             if !arg(&b, 1).is_none() {
@@ -292,8 +295,7 @@ pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
 
 /// `np.nanmin` / `np.nanmax`: NaNs are ignored (replaced by the other extreme before the
 /// reduction); a slice of NaNs only gives NaN with NumPy's RuntimeWarning.
-fn nan_extreme(rt: &mut Runtime, name: &str, a: crate::py::value::Args) -> PyResult<Value> {
-    let b = a.bind(name, &["a", "axis="])?;
+fn nan_extreme(rt: &mut Runtime, name: &str, b: &[Option<Value>]) -> PyResult<Value> {
     let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
     let axis = crate::py::ndarray_methods::axis_arg(b[1].as_ref())?;
     let op = if name == "nanmin" { "min" } else { "max" };
@@ -353,29 +355,28 @@ fn nan_extreme(rt: &mut Runtime, name: &str, a: crate::py::value::Args) -> PyRes
 
 pub(crate) fn reductions(m: &Module) {
     for name in ["nanmin", "nanmax"] {
-        m.func(
+        m.def(
+            Function,
             name,
-            &format!("{name}(a, axis=None)"),
+            "a, axis=None",
             &format!("NumPy's {name}: the {} ignoring NaNs.", &name[3..]),
-            move |rt, a| nan_extreme(rt, name, a),
+            move |rt, b| nan_extreme(rt, name, &b),
         );
     }
     for name in [
         "sum", "mean", "min", "max", "amin", "amax", "std", "var", "prod", "argmin", "argmax",
         "any", "all", "cumsum", "cumprod",
     ] {
-        m.func(
+        // The array's method binds the rest (`axis`, `dtype`, `keepdims`, ...) by name.
+        m.def_shown(
+            Function,
             name,
+            "a, *args, **kwargs",
             &format!("{name}(a, axis=None)"),
             &format!("NumPy's {name} over all elements or one axis."),
-            move |rt, a| {
-                let mut args = a.clone();
-                if args.pos.is_empty() {
-                    return Err(PyErr::type_error(format!(
-                        "{name}() missing required argument: 'a'"
-                    )));
-                }
-                let x = to_ndarray(rt, &args.pos.remove(0))?;
+            move |rt, b| {
+                let x = to_ndarray(rt, &b.value(0))?;
+                let args = b.forward();
                 let meth = match name {
                     "amin" => "min",
                     "amax" => "max",

@@ -130,17 +130,6 @@ impl Module {
             attrs.push((name.to_string(), value));
         }
     }
-    /// Register a native function with its signature line and one-paragraph doc.
-    pub fn func(
-        &self,
-        name: &str,
-        signature: &str,
-        doc: &str,
-        f: impl Fn(&mut Runtime, Args) -> PyResult<Value> + 'static,
-    ) {
-        let qualname = format!("{}.{}", self.name, name);
-        self.set(name, Value::builtin(&qualname, signature, doc, f));
-    }
     /// Register a native function declared by its Python parameter list
     /// (`"a, dtype=None, *, like=None"`, see [`crate::py::signature`]), written once: `?`
     /// shows `name(sig)`, and the body gets the arguments bound by name, with the
