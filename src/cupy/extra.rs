@@ -1,15 +1,16 @@
 //! More of CuPy's array functions: `where`, `clip`, `dot`, `matmul`
 //! (also the `@` operator), computed as device work; and `cupy.linalg.norm`.
 
-use crate::arrays::dtype::Scalar;
+use crate::arrays::elem::copy_into;
 use crate::arrays::operator::Arith;
+use crate::arrays::promote::promote;
 use crate::arrays::ufunc::Ufunc2;
 use crate::cupy::elementwise::{
-    broadcast_shapes, queue, queue_elementwise, result_dtype, stream_of, Operand,
+    broadcast_shapes, device_dtype, fault, host_view, queue_elementwise, queue_fallible,
+    result_dtype, stream_of, Operand,
 };
-use crate::device::copy::{buffer_of, region_of};
+use crate::device::copy::region_of;
 use crate::device::{api, DeviceView};
-use crate::kernel::abi::ArrayArg;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 
@@ -42,92 +43,40 @@ pub fn where_(rt: &mut Runtime, c: Operand, x: Operand, y: Operand) -> PyResult<
     Ok(out)
 }
 
-/// All elements of a region in C order, as f64.
-fn gather(r: &ArrayArg) -> Vec<f64> {
-    let b = buffer_of(&r.mem);
-    let isz = r.dtype.itemsize();
-    let n: usize = r.shape.iter().product();
-    let mut out = Vec::with_capacity(n); // bounded: one per element of an existing region
-    let mut idx = vec![0usize; r.shape.len()];
-    let mut tmp = [0u8; 8];
-    for _ in 0..n {
-        let mut off = r.offset as isize;
-        for (ax, &i) in idx.iter().enumerate() {
-            off += i as isize * r.strides[ax];
-        }
-        b.read(off as usize, &mut tmp[..isz]);
-        out.push(Scalar::from_bytes(r.dtype, &tmp[..isz]).as_f64());
-        for ax in (0..idx.len()).rev() {
-            idx[ax] += 1;
-            if idx[ax] < r.shape[ax] {
-                break;
-            }
-            idx[ax] = 0;
-        }
-    }
-    out
-}
-
-/// `dot` / `matmul` for 1-D and 2-D operands.
-pub fn matmul(rt: &mut Runtime, a: &DeviceView, b: &DeviceView) -> PyResult<DeviceView> {
-    let (m, k1, a_vec) = match a.shape.as_slice() {
-        [k] => (1, *k, true),
-        [m, k] => (*m, *k, false),
-        _ => {
+/// `dot` / `matmul` (`@`), by the arrays engine's matrix products ([`crate::arrays::linalg`])
+/// over the device memory, in NumPy's result dtype. `dot` of arrays past 2-D (a sum over
+/// the last and second-to-last axes, not a stack of products) is not provided.
+pub fn matmul(
+    rt: &mut Runtime,
+    a: &DeviceView,
+    b: &DeviceView,
+    name: &str,
+) -> PyResult<DeviceView> {
+    if name == "dot" {
+        if a.shape.len() > 2 || b.shape.len() > 2 {
             return Err(PyErr::not_implemented(
-                "matmul of arrays with more than 2 dimensions",
-            ))
+                "dot of arrays with more than 2 dimensions",
+            ));
         }
-    };
-    let (k2, n, b_vec) = match b.shape.as_slice() {
-        [k] => (*k, 1, true),
-        [k, n] => (*k, *n, false),
-        _ => {
-            return Err(PyErr::not_implemented(
-                "matmul of arrays with more than 2 dimensions",
-            ))
+        // Up to 2-D, dot is matmul with dot's own message for misaligned operands.
+        if a.shape.last() != b.shape.first() {
+            return Err(crate::arrays::linalg::not_aligned(&a.shape, &b.shape).into());
         }
-    };
-    if k1 != k2 {
-        return Err(PyErr::value_error(format!(
-            "shapes {} and {} not aligned: {k1} (dim {}) != {k2} (dim 0)",
-            api::shape_str(&a.shape),
-            api::shape_str(&b.shape),
-            a.shape.len() - 1
-        )));
     }
-    let mut shape = Vec::new();
-    if !a_vec {
-        shape.push(m);
-    }
-    if !b_vec {
-        shape.push(n);
-    }
-    let dt = result_dtype(&[Operand::Arr(a.clone()), Operand::Arr(b.clone())]);
+    let shape = crate::arrays::linalg::matmul_shape(&a.shape, &b.shape)?;
+    let dt = device_dtype(promote(a.dtype, b.dtype))?;
     let stream = stream_of(rt, &[Operand::Arr(a.clone()), Operand::Arr(b.clone())]);
     let out = api::alloc(rt, &shape, dt, stream)?;
     let (ra, rb, ro) = (region_of(a), region_of(b), region_of(&out));
-    queue(
+    queue_fallible(
         rt,
         stream,
-        "cupy_matmul",
-        m * n * dt.itemsize(),
+        &format!("cupy_{name}"),
+        out.size() * dt.itemsize(),
         move || {
-            let (xa, xb) = (gather(&ra), gather(&rb));
-            let ob = buffer_of(&ro.mem);
-            let isz = dt.itemsize();
-            let mut bytes = vec![0u8; m * n * isz]; // bounded: the bytes of `out`, allocated above
-            for i in 0..m {
-                for j in 0..n {
-                    let mut acc = 0.0;
-                    for p in 0..k1 {
-                        acc += xa[i * k1 + p] * xb[p * n + j];
-                    }
-                    let at = (i * n + j) * isz;
-                    bytes[at..at + isz].copy_from_slice(&Scalar::F64(acc).cast(dt).to_bytes());
-                }
-            }
-            ob.write(ro.offset, &bytes);
+            let r =
+                crate::arrays::linalg::matmul(&host_view(&ra), &host_view(&rb)).map_err(fault)?;
+            copy_into(&host_view(&ro), &r).map_err(fault)
         },
     );
     Ok(out)
@@ -205,7 +154,7 @@ pub fn register(m: &crate::py::value::Module) {
             "Returns a dot product of two arrays (matrix product for 2-D arrays).",
             move |rt, b| {
                 let (x, y) = (need_arr(rt, arg(&b, 0))?, need_arr(rt, arg(&b, 1))?);
-                let res = matmul(rt, &x, &y)?;
+                let res = matmul(rt, &x, &y, name)?;
                 crate::cupy::results::finish(rt, name, res, arg(&b, 2))
             },
         );

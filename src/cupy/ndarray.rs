@@ -417,7 +417,9 @@ impl Object for CupyArray {
             } else {
                 (self.view.clone(), other_view)
             };
-            return Ok(Some(wrap(crate::cupy::extra::matmul(rt, &x, &y)?)));
+            return Ok(Some(wrap(crate::cupy::extra::matmul(
+                rt, &x, &y, "matmul",
+            )?)));
         }
         let me = Operand::Arr(self.view.clone());
         let (a, b) = if reflected { (o, me) } else { (me, o) };

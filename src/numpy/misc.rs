@@ -1,7 +1,7 @@
 //! The rest of the `numpy` module: closeness and equality tests, `dot`, dtype
 //! helpers and array properties as functions.
 
-use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::dtype::DType;
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, read_vec, B8};
 use crate::arrays::operator::Cmp;
 use crate::arrays::promote::{can_cast, promote, Casting};
@@ -350,7 +350,7 @@ pub fn comparisons(m: &Module) {
         |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let y = to_ndarray(rt, arg(&b, 1))?;
-            dot(&x, &y)
+            Ok(wrap_result(crate::arrays::linalg::dot(&x, &y)?))
         },
     );
     m.def(
@@ -383,7 +383,7 @@ pub fn comparisons(m: &Module) {
         |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
             let y = to_ndarray(rt, arg(&b, 1))?;
-            matmul(&x, &y)
+            Ok(wrap_result(crate::arrays::linalg::matmul(&x, &y)?))
         },
     );
     m.def_shown(
@@ -549,136 +549,4 @@ pub fn tile(x: &NdArray, reps: &[isize]) -> PyResult<Value> {
         }
     }
     Ok(Value::Array(Box::new(out)))
-}
-
-/// `np.matmul`: `dot` for 1-D and 2-D operands; stacks of matrices (leading dimensions
-/// broadcast as in NumPy) otherwise.
-pub fn matmul(x: &NdArray, y: &NdArray) -> PyResult<Value> {
-    if x.ndim() == 0 || y.ndim() == 0 {
-        return Err(PyErr::value_error(
-            "matmul: Input operand does not have enough dimensions",
-        ));
-    }
-    // Promote 1-D operands to matrices, as NumPy does, then drop that axis at the end.
-    let (xs, ys) = (x.shape.clone(), y.shape.clone());
-    let xm = if xs.len() == 1 {
-        vec![1, xs[0]]
-    } else {
-        xs.clone()
-    };
-    let ym = if ys.len() == 1 {
-        vec![ys[0], 1]
-    } else {
-        ys.clone()
-    };
-    let (n, k) = (xm[xm.len() - 2], xm[xm.len() - 1]);
-    let (k2, m) = (ym[ym.len() - 2], ym[ym.len() - 1]);
-    if k != k2 {
-        return Err(PyErr::value_error(format!(
-            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n?,k),(k,m?)->(n?,m?) (size {k2} is different from {k})"
-        )));
-    }
-    if x.ndim() <= 2 && y.ndim() <= 2 {
-        return dot(x, y);
-    }
-    let (xb, yb) = (&xm[..xm.len() - 2], &ym[..ym.len() - 2]);
-    let batch = crate::arrays::elem::broadcast_shapes(&[xb, yb])?;
-    let dt = promote(x.dtype, y.dtype);
-    let xv = read_vec::<f64>(x);
-    let yv = read_vec::<f64>(y);
-    let total: usize = batch.iter().product();
-    let count = total.saturating_mul(n.saturating_mul(m));
-    let mut out = crate::arrays::alloc::vec_with_capacity(count, "the matmul result")?;
-    // Offset (in matrices) of batch index `bi` in an operand with batch shape `shape`.
-    let offset = |shape: &[usize], mut bi: usize| -> usize {
-        let mut off = 0;
-        let mut stride = 1;
-        for (d, &full) in batch.iter().enumerate().rev() {
-            let i = bi % full;
-            bi /= full;
-            let pos = d as isize - (batch.len() as isize - shape.len() as isize);
-            if pos >= 0 {
-                let size = shape[pos as usize];
-                off += if size == 1 { 0 } else { i } * stride;
-                stride *= size;
-            }
-        }
-        off
-    };
-    for bi in 0..total {
-        crate::arrays::interrupt::check()?;
-        let xo = offset(xb, bi) * n * k;
-        let yo = offset(yb, bi) * k * m;
-        let start = out.len();
-        out.resize(start + n * m, 0.0); // bounded: reserved above
-        for i in 0..n {
-            for p in 0..k {
-                let a = xv[xo + i * k + p];
-                for j in 0..m {
-                    out[start + i * m + j] += a * yv[yo + p * m + j];
-                }
-            }
-        }
-    }
-    let mut shape = batch.clone();
-    if xs.len() > 1 {
-        shape.push(n);
-    }
-    if ys.len() > 1 {
-        shape.push(m);
-    }
-    Ok(Value::Array(Box::new(crate::arrays::elem::cast(
-        &crate::arrays::elem::from_vec(&shape, &out)?,
-        dt,
-    )?)))
-}
-
-/// `np.dot` / `@` for 1-D and 2-D operands.
-pub fn dot(x: &NdArray, y: &NdArray) -> PyResult<Value> {
-    let dt = promote(x.dtype, y.dtype);
-    let xv = read_vec::<f64>(x);
-    let yv = read_vec::<f64>(y);
-    let mismatch = || {
-        PyErr::value_error(format!(
-            "shapes {} and {} not aligned: {} (dim {}) != {} (dim 0)",
-            crate::arrays::elem::shape_str(&x.shape),
-            crate::arrays::elem::shape_str(&y.shape),
-            x.shape.last().copied().unwrap_or(0),
-            x.ndim().saturating_sub(1),
-            y.shape.first().copied().unwrap_or(0)
-        ))
-    };
-    match (x.ndim(), y.ndim()) {
-        (1, 1) => {
-            if x.shape != y.shape {
-                return Err(mismatch());
-            }
-            let s: f64 = xv.iter().zip(&yv).map(|(a, b)| a * b).sum();
-            Ok(Value::Scalar(Scalar::F64(s).cast(dt)))
-        }
-        (2, 1) | (2, 2) => {
-            let (n, k) = (x.shape[0], x.shape[1]);
-            if y.shape[0] != k {
-                return Err(mismatch());
-            }
-            let m = if y.ndim() == 2 { y.shape[1] } else { 1 };
-            let mut out = crate::arrays::alloc::vec_filled(0f64, n.saturating_mul(m), "an array")?;
-            for i in 0..n {
-                for p in 0..k {
-                    let a = xv[i * k + p];
-                    for j in 0..m {
-                        out[i * m + j] += a * yv[p * m + j];
-                    }
-                }
-            }
-            let shape = if y.ndim() == 2 { vec![n, m] } else { vec![n] };
-            Ok(Value::Array(Box::new(crate::arrays::elem::cast(
-                &crate::arrays::elem::from_vec(&shape, &out)?,
-                dt,
-            )?)))
-        }
-        _ => Err(PyErr::not_implemented(
-            "np.dot supports 1-D and 2-D arrays in nbcuda",
-        )),
-    }
 }

@@ -144,4 +144,15 @@ print(bool(cp.array_equal(m, m)), bool(cp.array_equal(m, m[:2])), bool(cp.array_
 gam = getattr(cp, "get_array_module", lambda *args: np)
 print(cp.pi, cp.e, cp.inf, cp.newaxis is None, gam(m) is cp, gam(np.ones(2), 3).__name__)
 """),
+    cell("matmul_of_stacks_and_integers", """
+i = cp.arange(4).reshape(2, 2)
+r = i @ i
+print(host(r), r.dtype, host(cp.dot(i, cp.arange(2))), host(cp.arange(2) @ cp.ones((2, 3))))
+s = cp.matmul(cp.ones((2, 2, 3), dtype=cp.float32), cp.ones((3, 2), dtype=cp.float32))
+print(s.shape, s.dtype, host(s)[1].tolist(), host(cp.dot(cp.arange(3), cp.arange(3))))
+try:
+    cp.ones((2, 3)) @ cp.ones((2, 3))
+except ValueError as e:
+    print(e)
+"""),
 ]
