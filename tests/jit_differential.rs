@@ -276,6 +276,30 @@ fn two_d_grids_and_grid_stride_loops() {
 }
 
 #[test]
+fn and_or_between_compares_give_the_interpreters_bytes_and_faults() {
+    // The right operand of `and` / `or` (a few compares and integer adds) runs natively as
+    // selects rather than a branch; results, ragged edges and faults stay the same.
+    let f2 = arr1(DType::F32, 2);
+    let srcs = [
+        "def a1(a, b, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1] and x + 1 > y - 2:\n        out[x, y] = a[x, y] * 2 + b[x, y]\n",
+        "def o1(a, b, out):\n    x, y = cuda.grid(2)\n    if x >= out.shape[0] or y >= out.shape[1]:\n        return\n    ok = x < 5 or y > 7\n    out[x, y] = a[x, y] if ok else b[x, y]\n",
+        "def f1(a, b, out):\n    x, y = cuda.grid(2)\n    if x < out.shape[0] and y < out.shape[1]:\n        if a[x, y] > 0 and b[x, y] < 1.5 or a[x, y] != a[x, y]:\n            out[x, y] = a[x, y] - b[x, y]\n",
+        // `<=` lets x reach the extent: the IndexError of the first thread past it.
+        "def e1(a, b, out):\n    x, y = cuda.grid(2)\n    if x <= out.shape[0] and y < out.shape[1]:\n        out[x, y] = a[x, y] + b[x, y]\n",
+    ];
+    for src in srcs {
+        let k = k1(src, &[f2.clone(), f2.clone(), f2.clone()]);
+        for (c, seed) in [
+            (cfg2((3, 2), (8, 8)), 11),
+            (cfg2((2, 3), (16, 4)), 12),
+            (cfg2((5, 1), (4, 16)), 13),
+        ] {
+            same(src, &k, c, seed);
+        }
+    }
+}
+
+#[test]
 fn histogram_atomics_count_the_same() {
     let k = k1(
         "def hist(data, bins):\n    start = cuda.grid(1)\n    stride = cuda.gridsize(1)\n    for i in range(start, data.size, stride):\n        cuda.atomic.add(bins, data[i] % bins.size, 1)\n",

@@ -64,6 +64,8 @@ impl<M: Module> Lower<'_, '_, M> {
             self.b.create_block(),
         );
         self.b.ins().brif(ok, fast, &[], slow, &[]);
+        self.b.seal_block(fast);
+        self.b.seal_block(slow);
         self.b.switch_to_block(fast);
         for (v, &x) in idx_vars.iter().zip(&raw) {
             self.b.def_var(*v, x);
@@ -84,11 +86,14 @@ impl<M: Module> Lower<'_, '_, M> {
         let ok = self.all(&inside);
         let (slow_ok, bad) = (self.b.create_block(), self.b.create_block());
         self.b.ins().brif(ok, slow_ok, &[], bad, &[]);
+        self.b.seal_block(slow_ok);
+        self.b.seal_block(bad);
         self.b.switch_to_block(slow_ok);
         for (v, &w) in idx_vars.iter().zip(&wrapped) {
             self.b.def_var(*v, w);
         }
         self.b.ins().jump(cont, &[]);
+        self.b.seal_block(cont);
         self.b.switch_to_block(bad);
         self.b.set_cold_block(bad);
         self.index_fault(i, av.slot as i64, &raw)?;

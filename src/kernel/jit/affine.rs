@@ -300,6 +300,7 @@ impl<M: Module> Lower<'_, '_, M> {
                 self.stmts(&k.body)?;
                 let next = self.next_thread;
                 self.b.ins().jump(next, &[]);
+                self.seal_threads();
             }
         }
         self.b.switch_to_block(done);

@@ -68,6 +68,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         self.b.ins().store(flags(), z, tb, 0);
         let next = self.next_thread;
         self.b.ins().jump(next, &[]);
+        self.seal_threads();
         self.b.switch_to_block(after);
         let k = self.k;
         self.seq(&mut bw, &k.body)?;
@@ -221,6 +222,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             }
         }
         self.b.ins().jump(next, &[]);
+        self.seal_threads();
 
         self.b.switch_to_block(after);
         // Every thread has returned: the block is done.
@@ -258,9 +260,13 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         for ax in (0..3).rev() {
             b.switch_to_block(heads[ax]);
             let cur = b.use_var(self.t[ax]);
-            let more = b.ins().icmp(IntCC::SignedLessThan, cur, self.bdim[ax]);
+            let done = b
+                .ins()
+                .icmp(IntCC::SignedGreaterThanOrEqual, cur, self.bdim[ax]);
             let exit = if ax == 2 { after } else { nexts[ax + 1] };
-            b.ins().brif(more, bodies[ax], &[], exit, &[]);
+            // The exit first: see `select::loop_exit_first`.
+            b.ins().brif(done, exit, &[], bodies[ax], &[]);
+            b.seal_block(bodies[ax]);
             if ax > 0 {
                 b.switch_to_block(bodies[ax]);
                 let zero = b.ins().iconst(I64, 0);
@@ -278,8 +284,19 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             }
             b.ins().jump(heads[ax], &[]);
         }
+        b.seal_block(after);
         b.switch_to_block(bodies[0]);
         self.next_thread = nexts[0];
+        self.thread_blocks = [nexts[0], heads[0], nexts[1], heads[1], nexts[2], heads[2]];
         after
+    }
+
+    /// Seal the loop [`Self::thread_loop`] built last, once its body is complete (every
+    /// jump to the next thread made): innermost first, each latch before its header, so
+    /// values from outside reach the loop as themselves (see `Lower::stmts`).
+    pub(super) fn seal_threads(&mut self) {
+        for b in self.thread_blocks {
+            self.b.seal_block(b);
+        }
     }
 }

@@ -10,7 +10,8 @@
 //! copy: the interpreter's, at its element.
 //!
 //! This is the shared tile read of a tiled matmul (`ta[tx, k] * tb[k, ty]`, `k` in
-//! `range(TILE)`). Only shared and local arrays are proven (see `Walk::stmts`).
+//! `range(TILE)`), and the contiguous slice each thread of `@cuda.reduce`'s partial pass
+//! folds.
 
 use std::collections::HashMap;
 
@@ -243,12 +244,11 @@ impl Walk<'_> {
                     if let Op::Load(a, idx) | Op::Store(a, idx, _) = &i.op {
                         let f: Option<Vec<Form>> =
                             idx.iter().map(|r| self.form(forms, *r)).collect();
-                        // Shared and local arrays only: their extents are the kernel's
-                        // constants. Over parameter arrays (`@cuda.reduce`'s partial
-                        // pass) the unchecked copy kept more values on the stack, reloaded
-                        // and stored back every iteration, than its checks had cost.
-                        let on_chip = matches!(a, ArrRef::Shared(_) | ArrRef::Local(_));
-                        if let Some(f) = f.filter(|f| on_chip && !f.is_empty()) {
+                        // Parameter arrays too (`@cuda.reduce`'s partial pass): with
+                        // their address and extent loaded before the loop and the loop's
+                        // blocks sealed in order (`lower.rs`), the unchecked copy keeps
+                        // them in registers.
+                        if let Some(f) = f.filter(|f| !f.is_empty()) {
                             self.accesses.push((i as *const Inst as usize, *a, f));
                         }
                     }

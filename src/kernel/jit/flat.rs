@@ -399,8 +399,9 @@ impl<M: Module> Lower<'_, '_, M> {
 
         self.b.switch_to_block(elem_head);
         let (iv, h) = (self.b.use_var(i), self.b.use_var(hi));
-        let more = self.b.ins().icmp(IntCC::SignedLessThan, iv, h);
-        self.b.ins().brif(more, elem_body, &[], round_next, &[]);
+        let ended = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, iv, h);
+        // The exit first: see `select::loop_exit_first`.
+        self.b.ins().brif(ended, round_next, &[], elem_body, &[]);
 
         self.b.switch_to_block(elem_body);
         let iv = self.b.use_var(i);

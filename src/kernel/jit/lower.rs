@@ -23,6 +23,7 @@ use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lockstep::Lanes;
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
 use crate::kernel::jit::order::AnyOrder;
+use crate::kernel::jit::select::{loop_exit_first, read_counts, straight};
 use crate::kernel::jit::{affine, flat, lockstep, regions};
 use crate::kernel::types::{Layout, Ty};
 
@@ -136,6 +137,11 @@ pub(crate) struct Lower<'a, 'b, M: Module> {
     pub(super) gdim: [Value; 3],
     /// While `order.rs` runs a row as one counter (see [`Row`]).
     pub(super) run: Option<Row>,
+    /// The latches and headers of the last thread loop, to seal once its body is built
+    /// (`blockwise.rs`'s `thread_loop`).
+    pub(super) thread_blocks: [Block; 6],
+    /// How many times the kernel reads each register (an `if`'s condition included).
+    pub(super) reads: Vec<u32>,
 }
 
 pub(super) fn flags() -> MemFlagsData {
@@ -430,6 +436,8 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             bdim,
             gdim,
             run: None,
+            thread_blocks: [block_next; 6],
+            reads: read_counts(&k.body, k.regs.len()),
         };
         if let Some(plan) = plan {
             l.b.switch_to_block(blockwise_entry);
@@ -555,6 +563,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         for s in ss {
             match s {
                 Stmt::Inst(i) => self.inst(i)?,
+                Stmt::If(c, t, e) if straight(self.k, t, e) => self.if_select(*c, t, e)?,
                 Stmt::If(c, t, e) => {
                     // A check made in one branch does not hold after it.
                     let known = self.checked.len();
@@ -564,7 +573,18 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                         self.b.create_block(),
                         self.b.create_block(),
                     );
-                    self.b.ins().brif(cv, tb, &[], eb, &[]);
+                    if loop_exit_first(t, e) {
+                        let none = self.b.ins().icmp_imm_s(IntCC::Equal, cv, 0);
+                        self.b.ins().brif(none, eb, &[], tb, &[]);
+                    } else {
+                        self.b.ins().brif(cv, tb, &[], eb, &[]);
+                    }
+                    // Sealed as soon as their predecessors are known, so a value from
+                    // outside a loop reaches the loop's header as that value and not as a
+                    // chain of block parameters Cranelift cannot see through (which keeps
+                    // the loop-invariant code that uses it inside the loop).
+                    self.b.seal_block(tb);
+                    self.b.seal_block(eb);
                     self.b.switch_to_block(tb);
                     self.stmts(t)?;
                     self.checked.truncate(known);
@@ -573,6 +593,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                     self.stmts(e)?;
                     self.checked.truncate(known);
                     self.b.ins().jump(join, &[]);
+                    self.b.seal_block(join);
                     self.b.switch_to_block(join);
                 }
                 Stmt::Loop { id, body, latch } => self.lower_loop(*id, body, latch)?,

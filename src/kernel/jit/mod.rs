@@ -16,17 +16,18 @@
 //! | `affine.rs` | One bounds check per block: index registers that are a block-invariant value plus the thread index, the block's range of each checked before its threads run, and a copy of the thread loop without checks for blocks wholly in range. |
 //! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers a region reads before writing in per-thread slots, array addresses loaded afresh per region, returned threads sitting out, a barrier loop run once per block. |
 //! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
-//! | `counted.rs` | Bounds checks hoisted out of innermost counted loops (`range` by one): shared and local array indices that are the counter plus loop-invariant values, or loop-invariant, checked over the whole loop before it starts, and a copy of the loop without their checks where that holds. |
+//! | `counted.rs` | Bounds checks hoisted out of innermost counted loops (`range` by one): array indices that are the counter plus loop-invariant values, or loop-invariant, checked over the whole loop before it starts, and a copy of the loop without their checks where that holds. |
 //! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). Also which kernels' faulting spans the interpreter may run again. |
 //! | `flat.rs` | Grid-stride loops over `cuda.grid(1)` by `cuda.gridsize(1)` whose threads cannot see one another, on 1-D launches (order-free atomics on `private.rs`'s bins allowed, checked per iteration, a fault's thread following from the counter): each lockstep round of a chunk run as one contiguous run of the counter, no per-lane state; a chunk whose affine accesses are not proven in range before it starts keeps its lockstep rounds. |
 //! | `lockstep.rs` | Which kernels run their grid-stride loop in lockstep rounds (one iteration of every lane of a chunk per round, the interpreter's order) rather than thread by thread. |
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the record of why a launch stopped. |
 //! | `rng.rs` | xoroshiro128p uniform draws as native integer code (the interpreter's bits); normal draws and bad state indices call its helper. |
+//! | `select.rs` | Branches shaped for Cranelift: the right operand of `and` / `or` run as selects where it is a few compares that cannot fault, and tests of branches that only leave naming the way out first (see `lower.rs`). |
 //! | `poll.rs` | Polls for an interrupt or another block's fault: native code reads the launch's flags itself and calls a helper only to leave, so no loop holds a call. |
 //! | `private.rs` | Per-worker private copies of integer arrays only updated by order-free atomics with unused results (histogram bins): plain load-op-store on the copy, folded into the real array when the launch ends. |
 //! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
-//! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks, bounds checks that raise the interpreter's IndexError. |
+//! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks (sealed as soon as their predecessors are known, loop tests naming the way out first, so Cranelift hoists loop-invariant code), the right operand of `and` / `or` as selects where it is a few compares, bounds checks that raise the interpreter's IndexError. |
 //! | `order.rs` | Kernels whose threads cannot see one another: a strip of blocks run row by row along the axis the written arrays' last index follows, each row one counter of the global id along it (arrays reloaded per row), blocks not proven in range listed for the usual order. |
 //!
 //! `mod.rs`: the compile cache (general code, and variants for launches whose arrays share
@@ -50,6 +51,7 @@ pub mod poll;
 pub mod private;
 pub mod regions;
 pub mod rng;
+pub mod select;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};

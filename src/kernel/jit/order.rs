@@ -307,10 +307,12 @@ impl<M: Module> Lower<'_, '_, M> {
                 1 => self.bdim[m],
                 _ => self.b.use_var(g_end),
             };
-            let more = self.b.ins().icmp(IntCC::SignedLessThan, v, bound);
+            let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, v, bound);
             let exit = if k == 0 { after } else { nexts[k - 1] };
             let inside = self.b.create_block();
-            self.b.ins().brif(more, inside, &[], exit, &[]);
+            // The exit first: see `select::loop_exit_first`.
+            self.b.ins().brif(done, exit, &[], inside, &[]);
+            self.b.seal_block(inside);
             self.b.switch_to_block(inside);
             match k {
                 0 => {
@@ -351,6 +353,7 @@ impl<M: Module> Lower<'_, '_, M> {
                 self.b.ins().jump(heads[k], &[]);
             }
         }
+        self.b.seal_block(body);
         self.b.switch_to_block(body);
         self.next_thread = nexts[2];
         self.exit_to = nexts[2];
@@ -372,6 +375,14 @@ impl<M: Module> Lower<'_, '_, M> {
         }
         r?;
         self.b.ins().jump(nexts[2], &[]);
+        // Every predecessor is known now. Innermost first, each latch before its header:
+        // a value from outside the row then reaches the row's loop as itself, not as a
+        // block parameter passed round it, and Cranelift hoists what depends only on it
+        // (the row's indices, addresses and the compares on them) out of the row.
+        for k in (0..3).rev() {
+            self.b.seal_block(nexts[k]);
+            self.b.seal_block(heads[k]);
+        }
         Ok(())
     }
 }

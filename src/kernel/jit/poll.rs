@@ -63,6 +63,7 @@ impl<M: Module> Lower<'_, '_, M> {
         self.b.def_var(self.budget, left);
         let poll = self.b.create_block();
         self.b.ins().brif(left, head, &[], poll, &[]);
+        self.b.seal_block(poll);
         self.b.switch_to_block(poll);
         self.b.set_cold_block(poll);
         let pe = self.b.ins().iconst(I64, POLL_EVERY);
@@ -80,6 +81,7 @@ impl<M: Module> Lower<'_, '_, M> {
         let spent = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, left, 0);
         let poll = self.b.create_block();
         self.b.ins().brif(spent, poll, &[], go_on, &[]);
+        self.b.seal_block(poll);
         self.b.switch_to_block(poll);
         self.b.set_cold_block(poll);
         let pe = self.b.ins().iconst(I64, POLL_EVERY);
@@ -93,6 +95,7 @@ impl<M: Module> Lower<'_, '_, M> {
         let set = self.flags_set();
         let stop = self.b.create_block();
         self.b.ins().brif(set, stop, &[], go_on, &[]);
+        self.b.seal_block(stop);
         self.b.switch_to_block(stop);
         self.b.set_cold_block(stop);
         let ctx = self.ctx;
