@@ -327,6 +327,15 @@ pub fn instantiate(rt: &mut Runtime, class: &Rc<UserClass>, args: Args) -> PyRes
             "classes that define __new__ are not supported in nbcuda",
         ));
     }
+    let missing = abstract_methods(rt, class)?;
+    if !missing.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "Can't instantiate abstract class {} with abstract method{} {}",
+            class.name,
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join(", ")
+        )));
+    }
     let inst = Rc::new_cyclic(|this| Instance {
         this: this.clone(),
         class: class.clone(),
@@ -522,6 +531,33 @@ impl Object for UserClass {
     fn as_any(&self) -> &dyn Any {
         self
     }
+}
+
+/// The methods still marked `@abstractmethod` in a class deriving from `abc.ABC`, sorted
+/// (CPython's ABCMeta refuses to instantiate such a class).
+fn abstract_methods(rt: &mut Runtime, class: &Rc<UserClass>) -> PyResult<Vec<String>> {
+    let is_abc = |c: &UserClass| c.module == "abc" && c.name == "ABC";
+    if !class.mro.iter().any(|c| is_abc(c)) {
+        return Ok(Vec::new());
+    }
+    let mut names: Vec<String> = class.attrs.borrow().keys().cloned().collect();
+    for c in &class.mro {
+        names.extend(c.attrs.borrow().keys().cloned());
+    }
+    names.sort();
+    names.dedup();
+    let mut missing = Vec::new();
+    for name in names {
+        let Some(v) = class.find(&name) else {
+            continue;
+        };
+        if let Ok(flag) = crate::interp::attrs::get_attr(rt, &v, "__isabstractmethod__") {
+            if crate::interp::ops::truthy(rt, &flag)? {
+                missing.push(name);
+            }
+        }
+    }
+    Ok(missing)
 }
 
 /// The `__name__` of a global namespace (`__main__` for the session's).

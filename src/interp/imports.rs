@@ -19,6 +19,7 @@ use crate::py::value::{Module, Value};
 
 /// The standard modules nbcuda writes in Python (our own code), by import name.
 const PYLIB: &[(&str, &str)] = &[
+    ("abc", include_str!("pylib/abc.py")),
     ("bisect", include_str!("pylib/bisect.py")),
     ("contextlib", include_str!("pylib/contextlib.py")),
     ("gc", include_str!("pylib/gc.py")),

@@ -1,7 +1,7 @@
 """Cells of tests/python/test_cpython_parity.py about imports (issue 16, point 5): modules
 and packages written next to the notebook, what `sys.path` and `importlib` do with them,
 the errors of names nothing provides, and the pure-Python standard modules nbcuda ships
-(`heapq`, `bisect`, `typing`, `contextlib`, `timeit`, `gc`, `io`). Each cell writes the files it imports into the kernel's own
+(`heapq`, `bisect`, `typing`, `contextlib`, `timeit`, `gc`, `io`, `abc`). Each cell writes the files it imports into the kernel's own
 empty working directory."""
 
 IMPORTS = [
@@ -234,5 +234,30 @@ class C:
     def __call__(self): return 1
 class D: pass
 print(callable(C()), callable(D()), callable(D), callable(len), callable(x for x in []), callable(compile('1', 's', 'eval')))
+"""),
+    ("abc_abstract_methods", """
+from abc import ABC, abstractmethod
+class Shape(ABC):
+    @abstractmethod
+    def area(self): ...
+    @abstractmethod
+    def perimeter(self): ...
+    def describe(self):
+        return f'{type(self).__name__} with area {self.area()}'
+class Half(Shape):
+    def area(self): return 1
+class Sq(Shape):
+    def __init__(self, s): self.s = s
+    def area(self): return self.s ** 2
+    def perimeter(self): return 4 * self.s
+for make in (Shape, Half):
+    try:
+        make()
+    except TypeError as e:
+        print(e)
+print(Sq(3).describe(), isinstance(Sq(2), Shape), Shape.area.__isabstractmethod__)
+class Plain(ABC):
+    pass
+print(type(Plain()).__name__)
 """),
 ]
