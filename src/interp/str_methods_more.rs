@@ -38,16 +38,21 @@ pub fn encode(s: &str, b: &Bound) -> PyResult<Value> {
     Ok(Value::Bytes(bytes.into()))
 }
 
-/// `str.expandtabs(tabsize=8)`: each tab becomes spaces up to the next multiple of
-/// tabsize, counted from the last newline.
+/// `str.expandtabs(tabsize=8)`.
 pub fn expandtabs(s: &str, b: &Bound) -> PyResult<Value> {
     let size = b.index(0)?.unwrap_or(8).max(0) as usize;
+    Ok(Value::str(&expand_tabs(s, size)?))
+}
+
+/// CPython's tab expansion (`str.expandtabs`, `textwrap`): each tab becomes spaces up to
+/// the next multiple of `tabsize` columns, counted from the last line break.
+pub fn expand_tabs(s: &str, tabsize: usize) -> PyResult<String> {
     let mut out = String::with_capacity(s.len());
     let mut col = 0usize;
     for c in s.chars() {
         match c {
-            '\t' if size > 0 => {
-                let n = size - col % size;
+            '\t' if tabsize > 0 => {
+                let n = tabsize - col % tabsize;
                 crate::arrays::alloc::check(out.len().saturating_add(n), 1, "a str")?;
                 out.extend(std::iter::repeat_n(' ', n));
                 col += n;
@@ -63,7 +68,7 @@ pub fn expandtabs(s: &str, b: &Bound) -> PyResult<Value> {
             }
         }
     }
-    Ok(Value::str(&out))
+    Ok(out)
 }
 
 /// `str.isidentifier`: a letter or underscore, then letters, digits and underscores.

@@ -251,31 +251,6 @@ fn is_letter(c: char) -> bool {
     c.is_alphabetic() || c == '_'
 }
 
-/// CPython's `str.expandtabs`: tabs to the next multiple of `tabsize` columns.
-fn expand_tabs(s: &str, tabsize: usize) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut col = 0;
-    for c in s.chars() {
-        match c {
-            '\t' if tabsize > 0 => {
-                let n = tabsize - col % tabsize;
-                out.extend(std::iter::repeat_n(' ', n));
-                col += n;
-            }
-            '\t' => {}
-            '\n' | '\r' => {
-                out.push(c);
-                col = 0;
-            }
-            _ => {
-                out.push(c);
-                col += 1;
-            }
-        }
-    }
-    out
-}
-
 impl Wrapper {
     /// Words, hyphenated word parts and runs of whitespace, as `TextWrapper._split`.
     fn chunks(&self, text: &str) -> Vec<String> {
@@ -335,7 +310,7 @@ impl Wrapper {
             }
         }
         let mut text = if self.expand_tabs {
-            expand_tabs(text, self.tabsize)
+            crate::interp::str_methods_more::expand_tabs(text, self.tabsize)?
         } else {
             text.to_string()
         };

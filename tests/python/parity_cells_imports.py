@@ -260,4 +260,12 @@ class Plain(ABC):
     pass
 print(type(Plain()).__name__)
 """),
+    ("io_readline_and_tabs", """
+import io
+b = io.BytesIO(b'ab\\ncd'); print(b.readline(), b.readlines())
+s = io.StringIO('ab\\ncd\\n'); print(s.readline(1), s.readlines())
+print('a\\tb'.expandtabs(3))
+import textwrap
+print(textwrap.fill('a\\tb c', width=20))
+"""),
 ]

@@ -48,6 +48,27 @@ class _Memory:
         self._pos += len(s)
         return len(s)
 
+    def readline(self, size=-1):
+        self._check()
+        buf, nl = self._buf, self._nl
+        end = self._pos
+        while end < len(buf) and buf[end:end + 1] != nl:
+            end += 1
+        end = min(end + 1, len(buf))
+        if size is not None and size >= 0:
+            end = min(end, self._pos + size)
+        out = self._buf[self._pos:end]
+        self._pos += len(out)
+        return out
+
+    def readlines(self, hint=-1):
+        lines = []
+        while True:
+            line = self.readline()
+            if not line:
+                return lines
+            lines.append(line)
+
     def writelines(self, lines):
         for line in lines:
             self.write(line)
@@ -90,6 +111,7 @@ class StringIO(_Memory):
     """A text stream kept in memory."""
 
     _pad = '\0'
+    _nl = '\n'
 
     def __init__(self, initial_value='', newline='\n'):
         if initial_value is None:
@@ -103,29 +125,12 @@ class StringIO(_Memory):
     def _write_error(self, s):
         return 'string argument expected, got ' + repr(type(s).__name__)
 
-    def readline(self, size=-1):
-        self._check()
-        end = self._buf.find('\n', self._pos)
-        end = len(self._buf) if end < 0 else end + 1
-        if size is not None and size >= 0:
-            end = min(end, self._pos + size)
-        out = self._buf[self._pos:end]
-        self._pos += len(out)
-        return out
-
-    def readlines(self, hint=-1):
-        lines = []
-        while True:
-            line = self.readline()
-            if not line:
-                return lines
-            lines.append(line)
-
 
 class BytesIO(_Memory):
     """A byte stream kept in memory."""
 
     _pad = b'\0'
+    _nl = b'\n'
 
     def __init__(self, initial_bytes=b''):
         self._buf = bytes(initial_bytes)
@@ -137,19 +142,3 @@ class BytesIO(_Memory):
 
     def getbuffer(self):
         return self._buf
-
-    def readline(self, size=-1):
-        self._check()
-        end = self._buf.find(b'\n', self._pos)
-        end = len(self._buf) if end < 0 else end + 1
-        out = self._buf[self._pos:end]
-        self._pos += len(out)
-        return out
-
-    def readlines(self, hint=-1):
-        lines = []
-        while True:
-            line = self.readline()
-            if not line:
-                return lines
-            lines.append(line)
