@@ -182,6 +182,23 @@ pub fn set_attr(rt: &mut Runtime, target: &Value, name: &str, value: Value) -> P
     }
 }
 
+/// `del target.name` and `delattr(target, name)`.
+pub fn del_attr(rt: &mut Runtime, target: &Value, name: &str) -> PyResult<()> {
+    let done = match target {
+        Value::Object(o) => o.del_attr(name, rt)?,
+        Value::Module(m) => m.remove(name),
+        _ => false,
+    };
+    if done {
+        return Ok(());
+    }
+    // CPython's generic deletion names the type, a module's too ('module' object ...).
+    Err(PyErr::attribute_error(format!(
+        "'{}' object has no attribute '{name}'",
+        target.type_name().rsplit('.').next().unwrap_or("")
+    )))
+}
+
 /// Attribute names for completion.
 pub fn dir(v: &Value) -> Vec<String> {
     let names: &[&str] = match v {

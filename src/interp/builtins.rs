@@ -7,7 +7,7 @@ use crate::interp::objects::{ExceptionType, RangeObj};
 use crate::interp::ops;
 use crate::interp::repr::{repr, to_str};
 use crate::py::error::{PyErr, PyResult};
-use crate::py::exceptions::{ExcClass, BUILTIN_NAMES};
+use crate::py::exceptions::BUILTIN_NAMES;
 use crate::py::runtime::Runtime;
 use crate::py::runtime::StreamName;
 use crate::py::value::{Args, Value};
@@ -569,57 +569,6 @@ pub fn builtins() -> HashMap<String, Value> {
         },
     );
     f(
-        "hasattr",
-        "hasattr(obj, name, /)",
-        "Whether the object has the attribute.",
-        |rt, a| {
-            let [v, Value::Str(n)] = a.pos.as_slice() else {
-                return Err(PyErr::type_error(
-                    "hasattr(): attribute name must be string",
-                ));
-            };
-            match crate::interp::attrs::get_attr(rt, v, n) {
-                Ok(_) => Ok(Value::Bool(true)),
-                Err(e) if e.is_instance(ExcClass::AttributeError) => Ok(Value::Bool(false)),
-                Err(e) => Err(e),
-            }
-        },
-    );
-    f(
-        "getattr",
-        "getattr(obj, name[, default])",
-        "The named attribute of the object, or default when missing.",
-        |rt, a| {
-            let (v, n) = match a.pos.as_slice() {
-                [v, Value::Str(n), ..] => (v.clone(), n.clone()),
-                _ => {
-                    return Err(PyErr::type_error(
-                        "getattr(): attribute name must be string",
-                    ))
-                }
-            };
-            match crate::interp::attrs::get_attr(rt, &v, &n) {
-                Ok(x) => Ok(x),
-                Err(e) if e.is_instance(ExcClass::AttributeError) && a.pos.len() > 2 => {
-                    Ok(a.pos[2].clone())
-                }
-                Err(e) => Err(e),
-            }
-        },
-    );
-    f(
-        "setattr",
-        "setattr(obj, name, value, /)",
-        "Set the named attribute.",
-        |rt, a| {
-            let [v, Value::Str(n), x] = a.pos.as_slice() else {
-                return Err(PyErr::type_error("setattr expected 3 arguments"));
-            };
-            crate::interp::attrs::set_attr(rt, v, n, x.clone())?;
-            Ok(Value::None)
-        },
-    );
-    f(
         "callable",
         "callable(obj, /)",
         "Whether the object can be called.",
@@ -766,6 +715,7 @@ pub fn builtins() -> HashMap<String, Value> {
         },
     );
     crate::interp::builtins_format::register(&mut b);
+    crate::interp::builtins_attrs::register(&mut b);
     crate::interp::bytes::register(&mut b);
     crate::interp::builtins_iter::register(&mut b);
     crate::interp::dynamic::register(&mut b);

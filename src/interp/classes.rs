@@ -498,6 +498,11 @@ impl Object for UserClass {
         self.attrs.borrow_mut().insert(name.to_string(), value);
         Ok(true)
     }
+    fn del_attr(&self, name: &str, _rt: &mut Runtime) -> PyResult<bool> {
+        // Dropped after the borrow ends: the value's drop may reach this class.
+        let old = self.attrs.borrow_mut().shift_remove(name);
+        Ok(old.is_some())
+    }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
         instantiate(rt, &self, args)
     }

@@ -149,6 +149,17 @@ impl Object for Instance {
         self.attrs.borrow_mut().insert(name.to_string(), value);
         Ok(true)
     }
+    fn del_attr(&self, name: &str, _rt: &mut Runtime) -> PyResult<bool> {
+        if self.class.frozen.get() {
+            return Err(PyErr::new(
+                "FrozenInstanceError",
+                format!("cannot delete field '{name}'"),
+            ));
+        }
+        // Dropped after the borrow ends: the value's drop may reach this instance.
+        let old = self.attrs.borrow_mut().shift_remove(name);
+        Ok(old.is_some())
+    }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
         let Some(m) = self.class.find("__call__") else {
             return Err(PyErr::type_error(format!(

@@ -8,6 +8,7 @@
 //! | `attrs.rs` | Attribute access: modules, objects, NumPy values and numbers (str, list, dict, tuple and set methods come from their tables), and `str.format`'s formatter. |
 //! | `bigint.rs` | Int arithmetic with Python semantics: the i64 fast path, big-integer results past 64 bits with their size bounded before the work, `pow(a, b, m)`, correctly rounded true division, radix text and parsing. |
 //! | `builtins.rs` | Python's builtins, as far as the subset goes. |
+//! | `builtins_attrs.rs` | The attribute builtins (`hasattr`, `getattr`, `setattr`, `delattr`) and `ascii`. |
 //! | `builtins_format.rs` | The number-formatting builtins: `format`, `bin`, `oct`, `hex` and `round` (half to even, through the decimal string). |
 //! | `builtins_iter.rs` | The builtins that consume iterables: containers built from iterables (list, tuple, set, dict), ordering (sorted, reversed, min, max), folds (sum, any, all), the lazy helpers nbcuda materialises as lists (enumerate, zip, map, filter; lazy when an input is a lazy iterator, generator or `iter()` iterator), and iter/next. |
 //! | `bytes.rs` | `bytes`: the builtin constructor and the methods binary files need (`hex`, `decode`). |
@@ -80,6 +81,7 @@ pub mod assist;
 pub mod attrs;
 pub mod bigint;
 pub mod builtins;
+pub mod builtins_attrs;
 pub mod builtins_format;
 pub mod builtins_iter;
 pub mod bytes;

@@ -224,6 +224,15 @@ fn delete(c: &mut Compiler, t: &Expr) -> Option<S> {
                 Ok(Flow::Normal)
             })
         }
+        Expr::Attribute(a) => {
+            let base = expr(c, &a.value)?;
+            let name: Rc<str> = Rc::from(a.attr.as_str());
+            Box::new(move |rt, fr| {
+                let b = base(rt, fr)?;
+                crate::interp::attrs::del_attr(rt, &b, &name)?;
+                Ok(Flow::Normal)
+            })
+        }
         _ => return None,
     })
 }

@@ -152,11 +152,17 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
                         let key = eval(rt, ctx, &sub.slice)?;
                         ops::del_item(rt, &base, &key)?;
                     }
-                    _ => {
+                    Expr::Attribute(a) => {
+                        let base = eval(rt, ctx, &a.value)?;
+                        crate::interp::attrs::del_attr(rt, &base, a.attr.as_str())?;
+                    }
+                    Expr::Tuple(_) | Expr::List(_) => {
                         return Err(PyErr::not_implemented(
-                            "only names and subscripts can be deleted in nbcuda",
+                            "deleting a tuple or list of targets is not supported in nbcuda: \
+                             write one del per name",
                         ))
                     }
+                    _ => return Err(PyErr::new("SyntaxError", "cannot delete expression")),
                 }
             }
         }

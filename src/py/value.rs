@@ -164,6 +164,17 @@ impl Module {
             move |rt: &mut Runtime, args: Args| f(rt, params.bind(style, &owner, &fname, args)?);
         self.set(name, Value::builtin(&qualname, shown, doc, body));
     }
+    /// Remove an attribute; false when there is none.
+    pub fn remove(&self, name: &str) -> bool {
+        if let Some(ns) = &self.namespace {
+            let old = ns.borrow_mut().remove(name);
+            return old.is_some();
+        }
+        let mut attrs = self.attrs.borrow_mut();
+        let before = attrs.len();
+        attrs.retain(|(k, _)| k != name);
+        before != attrs.len()
+    }
     pub fn names(&self) -> Vec<String> {
         self.items().into_iter().map(|(k, _)| k).collect()
     }
@@ -282,6 +293,10 @@ pub trait Object: Any {
     }
     /// Attribute assignment; `Ok(false)` means unsupported (AttributeError).
     fn set_attr(&self, _name: &str, _value: Value, _rt: &mut Runtime) -> PyResult<bool> {
+        Ok(false)
+    }
+    /// `del obj.name`; `Ok(false)` means there is no such attribute to delete.
+    fn del_attr(&self, _name: &str, _rt: &mut Runtime) -> PyResult<bool> {
         Ok(false)
     }
     fn call(self: Rc<Self>, _args: Args, _rt: &mut Runtime) -> PyResult<Value> {

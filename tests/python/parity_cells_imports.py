@@ -1,8 +1,9 @@
 """Cells of tests/python/test_cpython_parity.py about imports (issue 16, point 5): modules
 and packages written next to the notebook, what `sys.path` and `importlib` do with them,
 the errors of names nothing provides, and the pure-Python standard modules nbcuda ships
-(`heapq`, `bisect`, `typing`, `contextlib`, `timeit`, `gc`, `io`, `abc`). Each cell writes the files it imports into the kernel's own
-empty working directory."""
+(`heapq`, `bisect`, `typing`, `contextlib`, `timeit`, `gc`, `io`, `abc`), and the builtins
+found missing beside them (generator.throw, bytes indexing, `del obj.attr`, `ascii`). Each
+cell writes the files it imports into the kernel's own empty working directory."""
 
 IMPORTS = [
     ("import_module_from_cwd", """
@@ -267,5 +268,41 @@ s = io.StringIO('ab\\ncd\\n'); print(s.readline(1), s.readlines())
 print('a\\tb'.expandtabs(3))
 import textwrap
 print(textwrap.fill('a\\tb c', width=20))
+"""),
+    ("del_attribute_and_ascii", """
+class C:
+    x = 1
+    def __init__(self):
+        self.y = 2
+c = C()
+del c.y
+print(hasattr(c, 'y'), c.x)
+c.z = 3
+delattr(c, 'z')
+try:
+    del c.missing
+except AttributeError as e:
+    print(e)
+del C.x
+print(hasattr(C, 'x'))
+def f():
+    o = C()
+    del o.y
+    return vars(o)
+print(f())
+import math
+try:
+    delattr(math, 'nothere')
+except AttributeError as e:
+    print(e)
+from dataclasses import dataclass
+@dataclass(frozen=True)
+class P:
+    a: int
+try:
+    del P(1).a
+except Exception as e:
+    print(type(e).__name__, e)
+print(ascii('héllo ☃ 😀'), ascii([1, 'é']), ascii(3))
 """),
 ]
