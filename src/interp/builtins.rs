@@ -64,48 +64,22 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
         other => ("builtins".into(), other.type_name()),
     };
     let classes = &mut rt.state::<crate::interp::expr::InterpState>().classes;
-    classes
-        .entry((module.clone(), name.clone()))
-        .or_insert_with(|| {
-            Value::object(crate::py::value::ClassObj {
-                module,
-                name,
-                ctor: None,
-            })
-        })
-        .clone()
+    let key = (module, name);
+    if let Some(c) = classes.get(&key) {
+        return c.clone();
+    }
+    let class = Value::object(crate::py::value::ClassObj {
+        module: key.0.clone(),
+        name: key.1.clone(),
+        ctor: None,
+    });
+    classes.insert(key, class.clone());
+    class
 }
-
-/// The builtins that are classes (`int`, `list`, `range`, ...), not functions.
-const BUILTIN_TYPES: &[&str] = &[
-    "bool",
-    "bytes",
-    "classmethod",
-    "complex",
-    "dict",
-    "enumerate",
-    "filter",
-    "float",
-    "int",
-    "list",
-    "map",
-    "object",
-    "property",
-    "range",
-    "reversed",
-    "set",
-    "slice",
-    "staticmethod",
-    "str",
-    "super",
-    "tuple",
-    "type",
-    "zip",
-];
 
 /// Whether a builtin is one of the classes among the builtins.
 pub fn is_builtin_type(b: &crate::py::value::Builtin) -> bool {
-    BUILTIN_TYPES.contains(&b.name.as_str())
+    crate::py::value::BUILTIN_CLASSES.contains(&b.name.as_str())
 }
 
 /// `isinstance(v, type)`: v is a class (builtin, defined in a cell, or a library's).

@@ -180,6 +180,38 @@ impl Module {
     }
 }
 
+/// The names of CPython's builtins that are classes (`type(x)` is `type`), whichever of
+/// them nbcuda has: the interpreter's `type()`/`isinstance(x, type)` and the kernel
+/// front end's "Cannot determine Numba type of <class 'type'>" both read it.
+pub const BUILTIN_CLASSES: &[&str] = &[
+    "bool",
+    "bytearray",
+    "bytes",
+    "classmethod",
+    "complex",
+    "dict",
+    "enumerate",
+    "filter",
+    "float",
+    "frozenset",
+    "int",
+    "list",
+    "map",
+    "memoryview",
+    "object",
+    "property",
+    "range",
+    "reversed",
+    "set",
+    "slice",
+    "staticmethod",
+    "str",
+    "super",
+    "tuple",
+    "type",
+    "zip",
+];
+
 pub type NativeFn = dyn Fn(&mut Runtime, Args) -> PyResult<Value>;
 
 /// A native function. `signature` is shown by inspection (`name(a, b=1)`), `doc` is our own

@@ -82,30 +82,6 @@ pub fn global_val(b: &mut Builder, v: Value) -> PyResult<Val> {
 
 /// The type of Python's builtin `name` (`type` for its classes), if it is one.
 fn python_builtin_type(name: &str) -> Option<&'static str> {
-    const CLASSES: &[&str] = &[
-        "bytearray",
-        "bytes",
-        "classmethod",
-        "complex",
-        "dict",
-        "enumerate",
-        "filter",
-        "frozenset",
-        "list",
-        "map",
-        "memoryview",
-        "object",
-        "property",
-        "reversed",
-        "set",
-        "slice",
-        "staticmethod",
-        "str",
-        "super",
-        "tuple",
-        "type",
-        "zip",
-    ];
     const FUNCTIONS: &[&str] = &[
         "all",
         "any",
@@ -142,7 +118,7 @@ fn python_builtin_type(name: &str) -> Option<&'static str> {
         "vars",
         "__import__",
     ];
-    if CLASSES.contains(&name) {
+    if crate::py::value::BUILTIN_CLASSES.contains(&name) {
         Some("type")
     } else if FUNCTIONS.contains(&name) {
         Some("builtin_function_or_method")
