@@ -17,6 +17,9 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
     if let Some(i) = crate::interp::classes::as_instance(v) {
         return Value::Object(i.class.clone());
     }
+    if let Some(m) = crate::interp::classes::as_class(v).and_then(|c| c.metaclass.clone()) {
+        return Value::Object(m);
+    }
     let core = match v {
         Value::None => None,
         Value::Bool(_) => Some("bool"),
@@ -277,7 +280,7 @@ fn print_builtin(rt: &mut Runtime, a: Args) -> PyResult<Value> {
     Ok(Value::None)
 }
 
-fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
+pub fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
     if let Value::Tuple(t) = cls {
         for c in t.iter() {
             if isinstance(rt, v, c)? {

@@ -262,6 +262,13 @@ impl Object for Super {
                 return Ok(Some(bind(v, &self.obj, &self.obj_class)));
             }
         }
+        if name == "__init_subclass__" {
+            let name = as_class(&self.obj).map_or_else(String::new, |c| c.name.clone());
+            return Ok(Some(crate::interp::metaclasses::object_init_subclass(name)));
+        }
+        if let (true, "__call__", Some(c)) = (self.obj_class.is_type, name, as_class(&self.obj)) {
+            return Ok(Some(crate::interp::metaclasses::type_call(c)));
+        }
         Ok(object_method(&self.obj, &self.obj_class, name))
     }
     fn as_any(&self) -> &dyn Any {
@@ -344,6 +351,11 @@ pub fn super_call(ctx: &Ctx, args: Args) -> PyResult<Value> {
         as_class(&start).ok_or_else(|| PyErr::type_error("super() argument 1 must be a class"))?;
     let obj_class = match (as_instance(&obj), as_class(&obj)) {
         (Some(i), _) => i.class.clone(),
+        // In a metaclass's method the receiver is a class whose metaclass derives from
+        // `start`; in a class method it is a subclass of `start`.
+        (None, Some(c)) if !c.is_subclass_of(&start) && c.metaclass.is_some() => {
+            c.metaclass.clone().unwrap_or(c)
+        }
         (None, Some(c)) => c,
         _ => {
             return Err(PyErr::type_error(
@@ -401,6 +413,9 @@ pub fn error_matches(err: &PyErr, handler: &Value) -> Option<bool> {
 /// `isinstance(v, cls)` when either side is a cell-defined class; None otherwise.
 pub fn isinstance(v: &Value, cls: &Value) -> Option<bool> {
     if let Some(class) = as_class(cls) {
+        if let Some(m) = as_class(v).and_then(|c| c.metaclass.clone()) {
+            return Some(m.is_subclass_of(&class));
+        }
         return Some(as_instance(v).is_some_and(|i| i.class.is_subclass_of(&class)));
     }
     let inst = as_instance(v)?;

@@ -4,9 +4,9 @@
 //! through which instances take part in Python's protocols. Descriptors, `super()` and
 //! `dataclasses` are in `class_tools.rs`.
 //!
-//! Known differences from CPython: no metaclasses, `__new__`, `__slots__` or
-//! `__getattribute__`; built-in types other than the exception classes and `object` cannot
-//! be subclassed.
+//! Known differences from CPython: metaclasses only as `metaclasses.rs` describes; no
+//! `__new__` on classes, `__slots__` or `__getattribute__`; built-in types other than the
+//! exception classes, `object` and `type` cannot be subclassed.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -17,6 +17,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 
 use crate::interp::class_tools::{bind, ClassMethod, Property, StaticMethod};
 use crate::interp::frame::{Ctx, ScopeKind};
+use crate::interp::metaclasses as meta;
 use crate::interp::objects::ExceptionType;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::exceptions::ExcClass;
@@ -45,9 +46,22 @@ pub struct UserClass {
     pub annotations: Vec<String>,
     /// Set by `@dataclass(frozen=True)`: assigning an attribute raises.
     pub frozen: Cell<bool>,
+    /// The class's metaclass when it is a cell-defined one (`class C(metaclass=M)`, or
+    /// inherited from a base); None means `type`.
+    pub metaclass: Option<Rc<UserClass>>,
+    /// Whether this class derives from `type`, i.e. is itself a metaclass.
+    pub is_type: bool,
 }
 
 impl UserClass {
+    /// This class as a value, for the trait methods that only get `&self`.
+    pub(crate) fn value(&self) -> PyResult<Value> {
+        self.this
+            .upgrade()
+            .map(|c| Value::Object(c))
+            .ok_or_else(|| PyErr::internal("class used while being dropped"))
+    }
+
     /// The attribute `name` found along the MRO, unbound.
     pub fn find(&self, name: &str) -> Option<Value> {
         if let Some(v) = self.attrs.borrow().get(name) {
@@ -115,12 +129,22 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
     }
     let mut bases = Vec::new();
     let mut exc_base = None;
+    let mut is_type = false;
+    let mut explicit_meta = None;
+    let mut class_kwargs = Vec::new();
     if let Some(arguments) = &c.arguments {
-        if let Some(k) = arguments.keywords.first() {
-            return Err(PyErr::not_implemented(format!(
-                "class keyword arguments ({}=...) such as metaclasses are not supported in nbcuda",
-                k.arg.as_ref().map(|a| a.as_str()).unwrap_or("**")
-            )));
+        for k in arguments.keywords.iter() {
+            let Some(arg) = &k.arg else {
+                return Err(PyErr::not_implemented(
+                    "class keyword arguments given as **mapping are not supported in nbcuda",
+                ));
+            };
+            let v = crate::interp::expr::eval(rt, ctx, &k.value)?;
+            if arg.as_str() == "metaclass" {
+                explicit_meta = Some(crate::interp::metaclasses::metaclass_arg(&v)?);
+            } else {
+                class_kwargs.push((arg.to_string(), v));
+            }
         }
         for b in arguments.args.iter() {
             let v = crate::interp::expr::eval(rt, ctx, b)?;
@@ -137,6 +161,10 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
             }
             match &v {
                 Value::Builtin(b) if b.name == "object" => continue,
+                Value::Builtin(b) if b.name == "type" => {
+                    is_type = true;
+                    continue;
+                }
                 Value::Builtin(b) => {
                     return Err(PyErr::not_implemented(format!(
                         "subclassing the built-in type '{}' is not supported in nbcuda",
@@ -153,6 +181,8 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
         }
     }
     let mro = c3_linearize(&bases)?;
+    is_type |= bases.iter().any(|b| b.is_type);
+    let metaclass = crate::interp::metaclasses::resolve(explicit_meta, &bases)?;
     let qualname = match &ctx.kind {
         ScopeKind::ClassBody { qualname } => format!("{qualname}.{}", c.name),
         _ if ctx.locals.is_some() => format!("{}.<locals>.{}", ctx.fname, c.name),
@@ -220,6 +250,8 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
         attrs: RefCell::new(attrs),
         annotations,
         frozen: Cell::new(false),
+        metaclass,
+        is_type,
     });
     let weak: std::rc::Weak<dyn Object> = Rc::downgrade(&(class.clone() as Rc<dyn Object>));
     for v in class.attrs.borrow().values() {
@@ -227,6 +259,7 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
             *f.class_cell.borrow_mut() = Some(weak.clone());
         }
     }
+    crate::interp::metaclasses::init_subclass(rt, &class, class_kwargs)?;
     let mut v = Value::Object(class);
     for d in c.decorator_list.iter().rev() {
         let dec = crate::interp::expr::eval(rt, ctx, &d.expression)?;
@@ -322,6 +355,11 @@ fn c3_linearize(bases: &[Rc<UserClass>]) -> PyResult<Vec<Rc<UserClass>>> {
 
 /// Create an instance: the exception arguments are recorded, then `__init__` runs.
 pub fn instantiate(rt: &mut Runtime, class: &Rc<UserClass>, args: Args) -> PyResult<Value> {
+    if class.is_type {
+        return Err(PyErr::not_implemented(
+            "creating a class by calling its metaclass is not supported in nbcuda",
+        ));
+    }
     if class.find("__new__").is_some() {
         return Err(PyErr::not_implemented(
             "classes that define __new__ are not supported in nbcuda",
@@ -366,6 +404,16 @@ pub fn instantiate(rt: &mut Runtime, class: &Rc<UserClass>, args: Args) -> PyRes
         None => {}
     }
     Ok(this)
+}
+
+/// A new instance of `class` whose `__init__` has not run (`object.__new__(cls)`).
+pub fn bare_instance(class: &Rc<UserClass>) -> Value {
+    Value::Object(Rc::new_cyclic(|this| Instance {
+        this: this.clone(),
+        class: class.clone(),
+        attrs: RefCell::new(IndexMap::new()),
+        exc_args: RefCell::new(Vec::new()),
+    }))
 }
 
 /// A new instance of `inst`'s class with the given attributes, made without calling
@@ -457,10 +505,36 @@ impl Object for UserClass {
     fn type_name(&self) -> String {
         "type".into()
     }
-    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+    fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
+        if let Some(r) = meta::special(rt, self, "__repr__", vec![])? {
+            return crate::interp::repr::to_str(rt, &r);
+        }
         Ok(format!("<class '{}.{}'>", self.module, self.qualname))
     }
+    fn str(&self, rt: &mut Runtime) -> PyResult<String> {
+        if let Some(r) = meta::special(rt, self, "__str__", vec![])? {
+            return crate::interp::repr::to_str(rt, &r);
+        }
+        self.repr(rt)
+    }
+    fn iter(self: Rc<Self>, rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
+        match meta::special(rt, &self, "__iter__", vec![])? {
+            Some(it) => crate::interp::ops::iterate(rt, &it).map(Some),
+            None => Ok(None),
+        }
+    }
+    fn len(&self, rt: &mut Runtime) -> PyResult<Option<usize>> {
+        match meta::special(rt, self, "__len__", vec![])? {
+            Some(n) => Ok(Some(n.as_index()?.max(0) as usize)),
+            None => Ok(None),
+        }
+    }
     fn get_attr(self: Rc<Self>, name: &str, rt: &mut Runtime) -> PyResult<Option<Value>> {
+        if self.find(name).is_none() {
+            if let Some(v) = meta::attr(rt, &self, name)? {
+                return Ok(Some(v));
+            }
+        }
         Ok(Some(match name {
             "__name__" => Value::str(&self.name),
             "__qualname__" => Value::str(&self.qualname),
@@ -504,10 +578,17 @@ impl Object for UserClass {
         Ok(old.is_some())
     }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
+        if let Some(r) = meta::call(rt, &self, &args)? {
+            return Ok(r);
+        }
         instantiate(rt, &self, args)
     }
-    /// `Class[key]` calls `__class_getitem__`, a class method even when not declared one.
+    /// `Class[key]` asks the metaclass's `__getitem__`, then `__class_getitem__` (a class
+    /// method even when not declared one).
     fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
+        if let Some(r) = meta::special(rt, &self, "__getitem__", vec![key.clone()])? {
+            return Ok(r);
+        }
         let Some(f) = self.find("__class_getitem__") else {
             return Err(PyErr::type_error(format!(
                 "type '{}' is not subscriptable",

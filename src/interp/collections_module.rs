@@ -287,7 +287,7 @@ impl Object for NamedTupleType {
             "__name__" | "__qualname__" => Value::str(&self.name),
             "__module__" => Value::str(&self.module),
             "__doc__" => Value::str(&format!("{}({})", self.name, self.fields.join(", "))),
-            "_fields" => self.fields_tuple(),
+            "_fields" | "__match_args__" => self.fields_tuple(),
             "_field_defaults" => {
                 let mut d = Dict::default();
                 let first = self.fields.len() - self.defaults.len();

@@ -77,6 +77,7 @@ struct Options {
     order: bool,
     frozen: bool,
     unsafe_hash: bool,
+    match_args: bool,
 }
 
 /// The fields of a dataclass, bases first, as recorded by the decorator.
@@ -194,6 +195,14 @@ fn decorate(rt: &mut Runtime, class: Rc<UserClass>, opts: Options) -> PyResult<V
     } else if opts.eq && !opts.frozen && !own("__hash__") {
         // CPython sets __hash__ to None: an eq=True, unfrozen dataclass is unhashable.
         install.push(("__hash__", Value::None));
+    }
+    if opts.match_args && !own("__match_args__") {
+        // The positional sub-patterns of `case Point(x, y)`: the __init__ parameters.
+        let names = fields.iter().filter(|f| f.spec.init);
+        install.push((
+            "__match_args__",
+            Value::tuple(names.map(|f| Value::str(&f.name)).collect()),
+        ));
     }
     let mut attrs = class.attrs.borrow_mut();
     for (name, v) in install {
@@ -391,6 +400,7 @@ fn options(b: &Bound) -> PyResult<Options> {
         order: flag(4, false),
         frozen: flag(6, false),
         unsafe_hash: flag(5, false),
+        match_args: flag(7, true),
     };
     if o.order && !o.eq {
         return Err(PyErr::value_error("eq must be true if order is true"));

@@ -22,6 +22,7 @@ const PYLIB: &[(&str, &str)] = &[
     ("abc", include_str!("pylib/abc.py")),
     ("bisect", include_str!("pylib/bisect.py")),
     ("contextlib", include_str!("pylib/contextlib.py")),
+    ("enum", include_str!("pylib/enum.py")),
     ("gc", include_str!("pylib/gc.py")),
     ("heapq", include_str!("pylib/heapq.py")),
     ("io", include_str!("pylib/io.py")),

@@ -37,7 +37,9 @@
 //! | `json_module.rs` | The `json` module: `dumps`/`dump` with CPython's exact output and `loads`/`load` with CPython's scanner rules and `JSONDecodeError` messages. |
 //! | `lib_modules.rs` | Small standard modules: `string` (constants), `copy` (`copy`, `deepcopy`), and `functools.lru_cache`/`cache`. |
 //! | `magics.rs` | IPython magics (`%timeit`, `%time`, `%who`, ...), `obj?` help, and nbcuda's own (`%timeit_chart`, `%%timeline`, `%ledger`, `%memory`). |
+//! | `matching.rs` | `match` statements: value, singleton, sequence (with `*rest`), mapping (with `**rest`), class (`__match_args__`), `as` and or-patterns, guards. |
 //! | `math_module.rs` | The `math` module: C's functions with CPython's errors (domain → ValueError, overflow → OverflowError), `log` of ints of any size, `fsum`, and exact `factorial`/`comb`/`perm`/`gcd`/`lcm`/`isqrt`. |
+//! | `metaclasses.rs` | Metaclasses deriving from `type`: their `__call__`, `__iter__`, `__len__`, `__contains__`, `__getitem__`, `__repr__` and attributes answer for the class; `__init_subclass__`. |
 //! | `imports.rs` | Where an import finds a module: registered ones, `name.py` files and packages on `sys.path`, the pure-Python standard modules of `pylib/`; `from m import *`, `importlib`. |
 //! | `modules.rs` | The registered standard modules' table and the small ones: `time`, `sys`, `platform` (`math` is in `math_module.rs`). |
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
@@ -111,7 +113,9 @@ pub mod itertools_lazy;
 pub mod json_module;
 pub mod lib_modules;
 pub mod magics;
+pub mod matching;
 pub mod math_module;
+pub mod metaclasses;
 pub mod modules;
 pub mod nesting;
 pub mod objects;

@@ -486,6 +486,17 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
                 && (((i - r.start) / r.step) as usize) < n)
         }
         Value::Object(_)
+            if crate::interp::classes::as_class(container)
+                .is_some_and(|c| c.metaclass.is_some()) =>
+        {
+            match crate::interp::metaclasses::contains(rt, container, x)? {
+                Some(found) => Ok(found),
+                None => Ok(iterate(rt, container)?
+                    .iter()
+                    .any(|v| crate::interp::compare::is_same(v, x))),
+            }
+        }
+        Value::Object(_)
             if crate::interp::classes::as_instance(container)
                 .is_some_and(|i| i.class.find("__contains__").is_some()) =>
         {

@@ -238,7 +238,7 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
             crate::interp::magics::run_escape(rt, ctx, c.kind, &c.value, false)?;
         }
         Stmt::ClassDef(c) => crate::interp::classes::exec_class(rt, ctx, c)?,
-        Stmt::Match(_) => return Err(unsupported("match statements")),
+        Stmt::Match(m) => return crate::interp::matching::exec_match(rt, ctx, m),
         Stmt::TypeAlias(_) => return Err(unsupported("type aliases")),
     }
     Ok(Flow::Normal)

@@ -235,6 +235,9 @@ pub fn seq_index(i: i64, len: usize, what: &str) -> PyResult<usize> {
 
 /// `container[key]`.
 pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Value> {
+    if let Some(i) = user_index(rt, container, key)? {
+        return get_item(rt, container, &i);
+    }
     match (container, key) {
         (Value::Array(a), _) => ndarray_attrs::array_getitem(a, key, rt),
         (Value::List(l), Value::Slice(s)) => {
@@ -308,6 +311,25 @@ pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Va
     }
 }
 
+/// A sequence subscript by an instance whose class defines `__index__`: the int it gives.
+fn user_index(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Option<Value>> {
+    let sequence = matches!(
+        container,
+        Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Bytes(_)
+    );
+    let Some(inst) = crate::interp::classes::as_instance(key).filter(|_| sequence) else {
+        return Ok(None);
+    };
+    match inst.call_special(rt, "__index__", vec![])? {
+        Some(i @ (Value::Int(_) | Value::BigInt(_))) => Ok(Some(i)),
+        Some(other) => Err(PyErr::type_error(format!(
+            "__index__ returned non-int (type {})",
+            other.type_name()
+        ))),
+        None => Ok(None),
+    }
+}
+
 fn list_idx_err(what: &str, k: &Value) -> PyErr {
     if let Value::BigInt(_) = k {
         return PyErr::index_error("cannot fit 'int' into an index-sized integer");
@@ -328,6 +350,9 @@ pub fn slice_items(items: &[Value], s: &crate::arrays::index::SliceValue) -> PyR
 
 /// `container[key] = value`.
 pub fn set_item(rt: &mut Runtime, container: &Value, key: &Value, value: Value) -> PyResult<()> {
+    if let Some(i) = user_index(rt, container, key)? {
+        return set_item(rt, container, &i, value);
+    }
     match (container, key) {
         (Value::Array(a), _) => ndarray_attrs::array_setitem(a, key, &value, rt),
         (Value::List(l), Value::Slice(s)) => {

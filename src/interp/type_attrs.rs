@@ -25,6 +25,19 @@ fn sample(ty: &str) -> Option<Value> {
 
 /// `ty.name` for a builtin type `ty`: None when `ty` is not one of the types above.
 pub fn type_attr(rt: &mut Runtime, ty: &str, name: &str) -> PyResult<Option<Value>> {
+    if (ty, name) == ("object", "__new__") {
+        return Ok(Some(Value::builtin(
+            "object.__new__",
+            "__new__(cls, /, *args, **kwargs)",
+            "A new instance of cls whose __init__ has not run.",
+            |_, a| match a.pos.first().and_then(crate::interp::classes::as_class) {
+                Some(c) if !c.is_type => Ok(crate::interp::classes::bare_instance(&c)),
+                _ => Err(PyErr::type_error(
+                    "object.__new__(X): X must be a class defined in a cell",
+                )),
+            },
+        )));
+    }
     let Some(sample) = sample(ty) else {
         return Ok(None);
     };
