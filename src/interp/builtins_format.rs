@@ -82,15 +82,17 @@ pub fn register(b: &mut HashMap<String, Value>) {
         "round",
         "round(number, ndigits=None)",
         "Round half to even; with ndigits a float, without an int.",
-        |_, a| {
+        |rt, a| {
             let v = a.pos.first().cloned().unwrap_or(Value::None);
-            let nd = a
-                .pos
-                .get(1)
-                .or(a.kwarg("ndigits"))
-                .filter(|v| !v.is_none())
-                .map(|v| v.as_index())
-                .transpose()?;
+            let given = a.pos.get(1).or(a.kwarg("ndigits")).filter(|v| !v.is_none());
+            // A class's own rounding (`Fraction.__round__`) decides, as in CPython.
+            if let Some(inst) = crate::interp::classes::as_instance(&v) {
+                let args = given.cloned().into_iter().collect();
+                if let Some(r) = inst.call_special(rt, "__round__", args)? {
+                    return Ok(r);
+                }
+            }
+            let nd = given.map(|v| v.as_index()).transpose()?;
             py_round(&v, nd)
         },
     );

@@ -23,9 +23,11 @@ const PYLIB: &[(&str, &str)] = &[
     ("bisect", include_str!("pylib/bisect.py")),
     ("contextlib", include_str!("pylib/contextlib.py")),
     ("enum", include_str!("pylib/enum.py")),
+    ("fractions", include_str!("pylib/fractions.py")),
     ("gc", include_str!("pylib/gc.py")),
     ("heapq", include_str!("pylib/heapq.py")),
     ("io", include_str!("pylib/io.py")),
+    ("statistics", include_str!("pylib/statistics.py")),
     ("timeit", include_str!("pylib/timeit.py")),
     ("typing", include_str!("pylib/typing.py")),
 ];

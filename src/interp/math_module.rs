@@ -12,6 +12,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use crate::interp::bigint;
 use crate::py::bigint::{check_bits, from_big, to_big};
 use crate::py::error::{PyErr, PyResult};
+use crate::py::runtime::Runtime;
 use crate::py::signature::{
     Bound,
     Style::{Clinic, Python},
@@ -79,8 +80,8 @@ pub fn module() -> Rc<Module> {
             name,
             "x, /",
             &format!("math.{name} of x, as a float."),
-            move |_, b| {
-                let x = one(&b)?;
+            move |rt, b| {
+                let x = one(rt, &b)?;
                 Ok(Value::Float(checked(x, f(x), can_overflow)?))
             },
         );
@@ -97,7 +98,7 @@ pub fn module() -> Rc<Module> {
             name,
             "x, /",
             &format!("math.{name} of x, as a float."),
-            move |_, b| Ok(Value::Float(f(one(&b)?))),
+            move |rt, b| Ok(Value::Float(f(one(rt, &b)?))),
         );
     }
     for (name, f) in [("gamma", libm::tgamma as UnaryF), ("lgamma", libm::lgamma)] {
@@ -106,8 +107,8 @@ pub fn module() -> Rc<Module> {
             name,
             "x, /",
             &format!("math.{name} of x, as a float."),
-            move |_, b| {
-                let x = one(&b)?;
+            move |rt, b| {
+                let x = one(rt, &b)?;
                 // The poles: zero and the negative integers.
                 if x.is_finite() && x <= 0.0 && x == x.floor() {
                     return Err(domain());
@@ -162,11 +163,17 @@ pub fn module() -> Rc<Module> {
             name,
             "x, /",
             &format!("math.{name} of x, as an int."),
-            move |_, b| {
+            move |rt, b| {
                 if let Some(v @ (Value::Int(_) | Value::BigInt(_))) = b.get(0) {
                     return Ok(v.clone());
                 }
-                crate::py::bigint::from_f64(f(one(&b)?))
+                // A class's own rounding (`Fraction.__floor__`) decides, as in CPython.
+                if let Some(inst) = b.get(0).and_then(crate::interp::classes::as_instance) {
+                    if let Some(r) = inst.call_special(rt, &format!("__{name}__"), vec![])? {
+                        return Ok(r);
+                    }
+                }
+                crate::py::bigint::from_f64(f(one(rt, &b)?))
             },
         );
     }
@@ -212,7 +219,7 @@ pub fn module() -> Rc<Module> {
             name,
             "x, /",
             &format!("Whether x is {}.", &name[2..]),
-            move |_, b| Ok(Value::Bool(f(one(&b)?))),
+            move |rt, b| Ok(Value::Bool(f(one(rt, &b)?))),
         );
     }
     m.def(
@@ -238,8 +245,8 @@ pub fn module() -> Rc<Module> {
         "frexp",
         "x, /",
         "(m, e) with x == m * 2**e.",
-        |_, b| {
-            let (m, e) = libm::frexp(one(&b)?);
+        |rt, b| {
+            let (m, e) = libm::frexp(one(rt, &b)?);
             Ok(Value::tuple(vec![Value::Float(m), Value::Int(e as i64)]))
         },
     );
@@ -248,8 +255,8 @@ pub fn module() -> Rc<Module> {
         "modf",
         "x, /",
         "The fractional and integer parts of x.",
-        |_, b| {
-            let x = one(&b)?;
+        |rt, b| {
+            let x = one(rt, &b)?;
             let (f, i) = if x.is_infinite() {
                 (0.0f64.copysign(x), x)
             } else {
@@ -494,8 +501,18 @@ fn fmod(x: f64, y: f64) -> f64 {
 }
 
 /// The float argument of a one-argument function (its count checked by the binder).
-fn one(b: &Bound) -> PyResult<f64> {
-    b.value(0).as_f64()
+/// The float argument of a one-argument function; an instance converts through its
+/// class's `__float__` (or `__index__`), as CPython's `PyFloat_AsDouble` does.
+fn one(rt: &mut Runtime, b: &Bound) -> PyResult<f64> {
+    let v = b.value(0);
+    if let Some(inst) = crate::interp::classes::as_instance(&v) {
+        for name in ["__float__", "__index__"] {
+            if let Some(r) = inst.call_special(rt, name, vec![])? {
+                return r.as_f64();
+            }
+        }
+    }
+    v.as_f64()
 }
 
 /// PEP 485's `isclose`.

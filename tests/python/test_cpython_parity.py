@@ -23,8 +23,9 @@ from parity_cells_kwargs import KEYWORDS
 from parity_cells_lang import CLASSES, FUNCTION_BODIES, GENERATORS, NUMBERS
 from parity_cells_lib import IPYTHON, NUMPY, STDLIB
 from parity_cells_patterns import PATTERNS
+from parity_cells_rationals import RATIONALS
 
-CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + IPYTHON + NUMPY + KEYWORDS + EDGES + CUPY
+CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + IPYTHON + NUMPY + KEYWORDS + EDGES + CUPY
 
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
