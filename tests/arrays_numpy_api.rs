@@ -1,8 +1,8 @@
 //! NumPy behaviour Numba's own tests rely on, checked against NumPy 2.3's output for the
 //! same cells: `np.nanmin`/`np.nanmax` (NaNs skipped; an all-NaN slice gives NaN and one
-//! RuntimeWarning), assigning `a.shape`, `np.matmul` over stacks of matrices, `np.tile`,
-//! `np.finfo`, `np.asfortranarray`, and
-//! `np.testing.assert_array_almost_equal`.
+//! RuntimeWarning), assigning `a.shape`, `np.matmul` over stacks of matrices, integer
+//! matrix products (in the integer dtype, wrapping), `np.tile`, `np.finfo`,
+//! `np.asfortranarray`, and `np.testing.assert_array_almost_equal`.
 
 mod common;
 use common::Session;
@@ -74,6 +74,26 @@ fn matmul_broadcasts_stacks_of_matrices() {
     );
     let c = s.run("np.matmul(np.ones((2, 3)), np.ones((2, 3)))");
     assert_eq!(c.ename().as_deref(), Some("ValueError"));
+}
+
+#[test]
+fn integer_matrix_products_wrap_in_the_integer_dtype() {
+    // Expected outputs are NumPy 2.3's: integer products accumulate in the integer dtype
+    // (exact past 2**53, wrapping on overflow), not in float64.
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    let out = s.stdout(
+        "a = np.array([[2**53 + 1, 3], [5, 7]])\nb = np.array([[1, 1], [1, 2**62]])\n\
+         print((a @ b).tolist(), np.dot(a[0], a[1]), np.matmul(np.stack([a, a]), b)[1, 1].tolist())\n\
+         print(np.dot(np.array([2**62, 2**62]), np.array([4, 4])), np.array([200, 100], dtype=np.uint8) @ np.array([2, 1], dtype=np.uint8))\n\
+         print(np.array([1j, 2]) @ np.array([1j, 3]), np.dot(np.array([False, True]), np.array([True, False])))",
+    );
+    assert_eq!(
+        out,
+        "[[9007199254740996, -4602678819172646911], [12, -4611686018427387899]] 45035996273704986 [12, -4611686018427387899]\n\
+         0 244\n\
+         (5+0j) False\n"
+    );
 }
 
 #[test]

@@ -155,4 +155,9 @@ try:
 except ValueError as e:
     print(e)
 """),
+    cell("matmul_of_integers_past_2_53_wraps", """
+a = cp.asarray(np.array([[2**53 + 1, 3], [5, 7]], dtype=np.int64))
+b = cp.asarray(np.array([[1, 1], [1, 2**62]], dtype=np.int64))
+print(host(a @ b), host(cp.dot(a[0], a[1])), host(cp.matmul(cp.stack([a, a]), b))[1].tolist())
+"""),
 ]

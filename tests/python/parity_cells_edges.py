@@ -1,6 +1,7 @@
 """Cells of tests/python/test_cpython_parity.py: CPython's edges (errors by name, recursion,
-indentation, identity, hashing, dict and set behaviour, call binding). Each entry is (short
-name, source); the expected output is whatever CPython prints for it in the same test run."""
+indentation, identity, hashing, dict and set behaviour, call binding) and NumPy's integer
+matrix products. Each entry is (short name, source); the expected output is whatever CPython
+prints for it in the same test run."""
 
 # Point 8: CPython's edges
 EDGES = [
@@ -337,5 +338,17 @@ class B(A):
     def who(self):
         return 'B' + super().who()
 print(B().who())
+"""),
+    ("np_integer_matmul_wraps_exactly_past_2_53", """
+import numpy as np
+a = np.array([[2**53 + 1, 3], [5, 7]], dtype=np.int64)
+b = np.array([[1, 1], [1, 2**62]], dtype=np.int64)
+print(a @ b, np.dot(a, b).dtype)
+print(np.dot(a[0], a[1]), np.matmul(np.stack([a, a]), b)[1].tolist())
+print(np.dot(np.array([2**62, 2**62]), np.array([4, 4])), np.matmul(np.array([2**62 + 1]), np.array([3])))
+print(np.array([200, 100], dtype=np.uint8) @ np.array([2, 1], dtype=np.uint8), np.array([[100]], dtype=np.int8) @ np.array([[3]], dtype=np.int8))
+print((np.array([[True, False]]) @ np.array([[True], [True]])).tolist(), np.dot(np.array([False, True]), np.array([True, False])))
+print(np.array([1j, 2]) @ np.array([1j, 3]), np.dot(np.array([[1 + 2j]]), np.array([[3 - 1j]])))
+print(np.arange(6, dtype=np.uint64).reshape(2, 3) @ np.full(3, 2**63, dtype=np.uint64))
 """),
 ]
