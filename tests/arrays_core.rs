@@ -113,3 +113,15 @@ fn integer_abs_and_negative_wrap_at_the_minimum_as_numpy_does() {
         [i8::MIN]
     );
 }
+
+#[test]
+fn int64_to_float32_rounds_once_as_numpy_does() {
+    // NumPy 2: np.array([2**60 + 2**36 + 1, 2**24 + 1]).astype(np.float32).tolist() is
+    // [1.1529216420458004e+18, 16777216.0]; rounding through float64 first would give 2**60.
+    let a = from_vec(&[2], &[(1i64 << 60) + (1 << 36) + 1, (1 << 24) + 1]).unwrap();
+    let f = cast(&a, DType::F32).unwrap();
+    assert_eq!(
+        read_vec::<f32>(&f),
+        vec![((1i64 << 60) + (1 << 37)) as f32, 16_777_216.0]
+    );
+}

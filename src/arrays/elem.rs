@@ -67,6 +67,15 @@ pub trait Elem: Pod + PartialOrd + Default + std::fmt::Debug {
         if Self::DT == DType::F32 && S::DT == DType::F64 {
             return Self::from_f32(s.to_f64() as f32);
         }
+        if Self::DT == DType::F32 && !S::FLOAT {
+            // An integer goes to float32 in one rounding: through f64 first, a 64-bit value
+            // could round twice (NumPy's int64 -> float32 cast rounds once).
+            return Self::from_f32(if S::DT == DType::U64 {
+                s.to_i128() as u64 as f32
+            } else {
+                s.to_i128() as i64 as f32
+            });
+        }
         if S::FLOAT || Self::FLOAT {
             Self::from_f64(s.to_f64())
         } else {

@@ -1,7 +1,7 @@
 """Cells of tests/python/test_cpython_parity.py: CPython's edges (errors by name, recursion,
 indentation, identity, hashing, dict and set behaviour, call binding) and NumPy's integer
-matrix products. Each entry is (short name, source); the expected output is whatever CPython
-prints for it in the same test run."""
+edges (matrix products, casts to float32). Each entry is (short name, source); the expected
+output is whatever CPython prints for it in the same test run."""
 
 # Point 8: CPython's edges
 EDGES = [
@@ -350,5 +350,11 @@ print(np.array([200, 100], dtype=np.uint8) @ np.array([2, 1], dtype=np.uint8), n
 print((np.array([[True, False]]) @ np.array([[True], [True]])).tolist(), np.dot(np.array([False, True]), np.array([True, False])))
 print(np.array([1j, 2]) @ np.array([1j, 3]), np.dot(np.array([[1 + 2j]]), np.array([[3 - 1j]])))
 print(np.arange(6, dtype=np.uint64).reshape(2, 3) @ np.full(3, 2**63, dtype=np.uint64))
+"""),
+    ("np_int64_to_float32_rounds_once", """
+import numpy as np
+x = np.array([2**60 + 2**36 + 1, 2**63 - 1, -(2**62) - 2**38 - 1, 2**24 + 1])
+print(x.astype(np.float32).tolist(), np.array([2**64 - 2**39 + 1], dtype=np.uint64).astype(np.float32).tolist())
+print(np.float32(x[0]), x[:1].astype(np.complex64).tolist())
 """),
 ]
