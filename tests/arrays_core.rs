@@ -125,3 +125,19 @@ fn int64_to_float32_rounds_once_as_numpy_does() {
         vec![((1i64 << 60) + (1 << 37)) as f32, 16_777_216.0]
     );
 }
+
+#[test]
+fn where_selects_by_a_broadcast_condition_and_nonzero_lists_indices() {
+    use nbcuda::arrays::elem::B8;
+    use nbcuda::arrays::select::{nonzero, where3};
+    // NumPy 2: np.where([[True], [False]], [1, 2], 0.5) is [[1., 2.], [0.5, 0.5]];
+    // np.nonzero([[0, 3], [4, 0]]) is (array([0, 1]), array([1, 0])).
+    let c = from_vec(&[2, 1], &[B8(1), B8(0)]).unwrap();
+    let x = from_vec(&[2], &[1i64, 2]).unwrap();
+    let r = where3(&c, &x, &scalar_array(Scalar::F64(0.5))).unwrap();
+    assert_eq!((r.shape.clone(), r.dtype), (vec![2, 2], DType::F64));
+    assert_eq!(read_vec::<f64>(&r), vec![1., 2., 0.5, 0.5]);
+    let axes = nonzero(&from_vec(&[2, 2], &[0i32, 3, 4, 0]).unwrap()).unwrap();
+    let got: Vec<Vec<i64>> = axes.iter().map(read_vec::<i64>).collect();
+    assert_eq!(got, vec![vec![0, 1], vec![1, 0]]);
+}

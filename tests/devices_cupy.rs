@@ -381,7 +381,7 @@ fn random_arrays_are_seeded_and_in_range() {
 }
 
 #[test]
-fn extremes_where_clip_and_matmul() {
+fn extremes_where_nonzero_clip_and_matmul() {
     let mut rt = runtime();
     let m = cp();
     let x = call(
@@ -420,6 +420,15 @@ fn extremes_where_clip_and_matmul() {
     )
     .unwrap();
     assert_eq!(get(&mut rt, &w), vec![0., 5., 0., 8.]);
+    // One argument: nonzero, one int64 device array per axis (NumPy: (array([1, 3]),)).
+    let cond = bin(&mut rt, BinOp::Gt, &x, &Value::Int(2));
+    let nz = call(&mut rt, &m, "where", Args::new(vec![cond])).unwrap();
+    let Value::Tuple(axes) = &nz else {
+        panic!("where(condition) gave {}", nz.type_name())
+    };
+    assert_eq!(axes.len(), 1);
+    assert_eq!(get(&mut rt, &axes[0]), vec![1., 3.]);
+    assert_eq!(dtype(&mut rt, &axes[0]), DType::I64);
     let a = call(&mut rt, &m, "arange", Args::new(vec![Value::Int(6)])).unwrap();
     let a = meth(
         &mut rt,

@@ -2,10 +2,7 @@
 //! on a stream like kernels and recorded in the ledger as launches. The work itself is host
 //! NumPy's engine ([`crate::arrays::ufunc`], [`crate::arrays::reduce`]) run over the device
 //! memory, so CuPy computes what NumPy computes: the same type resolution (NEP 50 for
-//! Python numbers), loops, rounding and errors. `where` and the copies keep their own
-//! element loops here.
-
-use std::sync::Arc;
+//! Python numbers), loops, rounding and errors.
 
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{cast, new_array, scalar_array};
@@ -94,89 +91,6 @@ pub fn broadcast_shapes(shapes: &[&[usize]]) -> PyResult<Vec<usize>> {
     Ok(out)
 }
 
-/// An input prepared for the worker: memory, offset and strides broadcast to the output.
-#[derive(Clone)]
-pub(crate) enum Input {
-    Mem(ArrayArg),
-    Const(f64, i64),
-}
-
-fn prepare(op: &Operand, shape: &[usize]) -> PyResult<Input> {
-    Ok(match op {
-        Operand::Arr(v) => {
-            let strides = crate::numba_cuda::view_index::broadcast_to(&v.shape, &v.strides, shape)?;
-            Input::Mem(ArrayArg {
-                shape: shape.to_vec(),
-                strides,
-                ..region_of(v)
-            })
-        }
-        Operand::Py(s) | Operand::Np(s) => Input::Const(s.as_f64(), s.as_i64()),
-    })
-}
-
-/// Visit every element index (C order) as byte offsets of each input and the output.
-pub(crate) fn for_each(
-    shape: &[usize],
-    inputs: &[Input],
-    out: &ArrayArg,
-    mut f: impl FnMut(&[usize], usize),
-) {
-    let n: usize = shape.iter().product();
-    let mut idx = vec![0usize; shape.len()];
-    let mut offs = vec![0usize; inputs.len()];
-    for _ in 0..n {
-        for (k, inp) in inputs.iter().enumerate() {
-            if let Input::Mem(a) = inp {
-                let mut o = a.offset as isize;
-                for (ax, &i) in idx.iter().enumerate() {
-                    o += i as isize * a.strides[ax];
-                }
-                offs[k] = o as usize;
-            }
-        }
-        let mut oo = out.offset as isize;
-        for (ax, &i) in idx.iter().enumerate() {
-            oo += i as isize * out.strides[ax];
-        }
-        f(&offs, oo as usize);
-        for ax in (0..idx.len()).rev() {
-            idx[ax] += 1;
-            if idx[ax] < shape[ax] {
-                break;
-            }
-            idx[ax] = 0;
-        }
-    }
-}
-
-fn read(
-    inp: &Input,
-    off: usize,
-    bufs: &[Option<Arc<crate::arrays::buffer::Buffer>>],
-    k: usize,
-) -> Scalar {
-    match inp {
-        Input::Const(f, i) => {
-            if f.fract() == 0.0 && (*f as i64) == *i {
-                Scalar::I64(*i)
-            } else {
-                Scalar::F64(*f)
-            }
-        }
-        Input::Mem(a) => {
-            let mut tmp = [0u8; 8];
-            let isz = a.dtype.itemsize();
-            bufs[k]
-                .as_ref()
-                // invariant: the job fills a buffer for every Input::Mem
-                .expect("buffer for memory input")
-                .read(off, &mut tmp[..isz]);
-            Scalar::from_bytes(a.dtype, &tmp[..isz])
-        }
-    }
-}
-
 /// CuPy's current stream (`with cp.cuda.Stream():` blocks push onto it).
 #[derive(Default)]
 pub struct CupyStreams {
@@ -234,7 +148,7 @@ pub(crate) enum Host {
 }
 
 impl Host {
-    fn of(o: &Operand, dtype: DType) -> Host {
+    pub(crate) fn of(o: &Operand, dtype: DType) -> Host {
         match o {
             Operand::Arr(v) => Host::Mem(region_of(v)),
             Operand::Py(s) | Operand::Np(s) => Host::Num(s.cast(dtype)),
@@ -305,50 +219,6 @@ pub fn binary_ufunc(rt: &mut Runtime, k: Ufunc2, a: Operand, b: Operand) -> PyRe
 /// Queue `out = a <op> b` for a Python operator.
 pub fn binary_op(rt: &mut Runtime, op: BinOp, a: Operand, b: Operand) -> PyResult<DeviceView> {
     binary_ufunc(rt, Ufunc2::from_binop(op)?, a, b)
-}
-
-/// Queue `out[i] = f(operands[i]...)` with NumPy broadcasting of the operands to
-/// `out`'s shape; `f` gets each operand's element (Python numbers as given) and its result
-/// is cast to `out`'s dtype.
-pub fn queue_elementwise(
-    rt: &mut Runtime,
-    stream: u64,
-    name: &str,
-    operands: Vec<Operand>,
-    out: DeviceView,
-    f: impl Fn(&[Scalar]) -> Scalar + Send + 'static,
-) -> PyResult<()> {
-    let shape = out.shape.clone();
-    let inputs = operands
-        .iter()
-        .map(|o| prepare(o, &shape))
-        .collect::<PyResult<Vec<_>>>()?;
-    let out_dtype = out.dtype;
-    let dst = region_of(&out);
-    queue(
-        rt,
-        stream,
-        name,
-        out.size() * out_dtype.itemsize(),
-        move || {
-            let bufs: Vec<Option<Arc<crate::arrays::buffer::Buffer>>> = inputs
-                .iter()
-                .map(|i| match i {
-                    Input::Mem(a) => Some(buffer_of(&a.mem)),
-                    Input::Const(..) => None,
-                })
-                .collect();
-            let ob = buffer_of(&dst.mem);
-            let mut vals = vec![Scalar::I64(0); inputs.len()];
-            for_each(&dst.shape.clone(), &inputs, &dst, |offs, oo| {
-                for (k, v) in vals.iter_mut().enumerate() {
-                    *v = read(&inputs[k], offs[k], &bufs, k);
-                }
-                ob.write(oo, &f(&vals).cast(out_dtype).to_bytes());
-            });
-        },
-    );
-    Ok(())
 }
 
 /// Queue a piece of CuPy device work recorded as a kernel launch.

@@ -1,13 +1,14 @@
 //! More of CuPy's array functions: `where`, `clip`, `dot`, `matmul`
 //! (also the `@` operator), computed as device work; and `cupy.linalg.norm`.
 
+use crate::arrays::dtype::DType;
 use crate::arrays::elem::copy_into;
 use crate::arrays::operator::Arith;
 use crate::arrays::promote::promote;
 use crate::arrays::ufunc::Ufunc2;
 use crate::cupy::elementwise::{
-    broadcast_shapes, device_dtype, fault, host_view, queue_elementwise, queue_fallible,
-    result_dtype, stream_of, Operand,
+    broadcast_shapes, device_dtype, fault, host_view, queue, queue_fallible, result_dtype,
+    stream_of, Host, Operand,
 };
 use crate::device::copy::region_of;
 use crate::device::{api, DeviceView};
@@ -27,20 +28,48 @@ pub fn extreme(rt: &mut Runtime, a: Operand, b: Operand, want_max: bool) -> PyRe
     crate::cupy::elementwise::binary_ufunc(rt, k, a, b)
 }
 
-/// `where(condition, x, y)`.
+/// `where(condition, x, y)`, by the arrays engine's selection
+/// ([`crate::arrays::select::where_into`]) over the device memory.
 pub fn where_(rt: &mut Runtime, c: Operand, x: Operand, y: Operand) -> PyResult<DeviceView> {
     let shape = broadcast_shapes(&[&shape_of(&c), &shape_of(&x), &shape_of(&y)])?;
     let dt = result_dtype(&[x.clone(), y.clone()]);
     let stream = stream_of(rt, &[c.clone(), x.clone(), y.clone()]);
     let out = api::alloc(rt, &shape, dt, stream)?;
-    queue_elementwise(rt, stream, "cupy_where", vec![c, x, y], out.clone(), |v| {
-        if v[0].as_f64() != 0.0 {
-            v[1]
-        } else {
-            v[2]
-        }
-    })?;
+    let (c, x, y) = (
+        Host::of(&c, DType::Bool),
+        Host::of(&x, dt),
+        Host::of(&y, dt),
+    );
+    let dst = region_of(&out);
+    queue_fallible(
+        rt,
+        stream,
+        "cupy_where",
+        out.size() * dt.itemsize(),
+        move || {
+            crate::arrays::select::where_into(&c.array(), &x.array(), &y.array(), &host_view(&dst))
+                .map_err(fault)
+        },
+    );
     Ok(out)
+}
+
+/// `where(condition)`: `nonzero`, one int64 device array per axis. As in CuPy, the number of
+/// true elements decides the results' size, so this waits for the condition.
+fn nonzero(rt: &mut Runtime, c: &DeviceView) -> PyResult<crate::py::value::Value> {
+    let host = api::to_host(rt, c, api::Transfer::explicit("cupy.where"))?;
+    let axes = crate::arrays::select::nonzero(&host)?;
+    let stream = stream_of(rt, &[Operand::Arr(c.clone())]);
+    let mut out = Vec::new(); // bounded: one per axis
+    for a in axes {
+        let v = api::alloc(rt, &a.shape, a.dtype, stream)?;
+        let dst = region_of(&v);
+        queue(rt, stream, "cupy_nonzero", a.nbytes(), move || {
+            crate::device::copy::copy_region(&crate::device::copy::host_region(&a), &dst)
+        });
+        out.push(crate::cupy::ndarray::wrap(v));
+    }
+    Ok(crate::py::value::Value::tuple(out))
 }
 
 /// `dot` / `matmul` (`@`), by the arrays engine's matrix products ([`crate::arrays::linalg`])
@@ -105,10 +134,23 @@ pub fn register(m: &crate::py::value::Module) {
         "condition, x=None, y=None",
         "Return elements, either from x or y, depending on condition.",
         |rt, b| {
-            if arg(&b, 1).is_none() || arg(&b, 2).is_none() {
-                return Err(PyErr::not_implemented(
-                    "where(condition) with one argument (nonzero) is not supported by nbcuda",
-                ));
+            // CuPy's defaults are None: None means "not given".
+            let given = |i| arg(&b, i).filter(|v| !v.is_none());
+            match (given(1), given(2)) {
+                (None, None) => {
+                    return match need(rt, arg(&b, 0))? {
+                        Operand::Arr(c) => nonzero(rt, &c),
+                        _ => Err(PyErr::not_implemented(
+                            "cupy.where(condition) of a scalar condition",
+                        )),
+                    }
+                }
+                (Some(_), Some(_)) => {}
+                _ => {
+                    return Err(PyErr::value_error(
+                        "Must provide both 'x' and 'y' or neither.",
+                    ))
+                }
             }
             let (c, x, y) = (
                 need(rt, arg(&b, 0))?,

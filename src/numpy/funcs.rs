@@ -2,7 +2,7 @@
 //! in [`crate::numpy::creation`], ufuncs and reductions in [`crate::numpy::ufuncs`]).
 
 use crate::arrays::dtype::DType;
-use crate::arrays::elem::{broadcast_shapes, broadcast_to, copy_into, new_array, read_vec, B8};
+use crate::arrays::elem::{broadcast_to, copy_into, new_array};
 use crate::arrays::promote::{can_cast, promote, Casting};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
@@ -13,7 +13,6 @@ use crate::py::ndarray_methods::{
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::{Clinic, Function, NumpyC};
 use crate::py::value::{Module, Value};
-use crate::with_dtype;
 
 /// NumPy's `_wrapfunc`: `np.transpose(d)` and friends call the object's own method when
 /// it has one, so a Numba device array stays on the device (`np.transpose(d)` is
@@ -390,18 +389,8 @@ fn copyto(rt: &mut Runtime, b: &crate::py::signature::Bound) -> PyResult<Value> 
             mask.dtype.name()
         )));
     }
-    let m = read_vec::<B8>(&broadcast_to(&mask, &dst.shape)?);
-    let src = broadcast_to(&src, &dst.shape)?;
-    with_dtype!(dst.dtype, T => {
-        let mut out = read_vec::<T>(&dst);
-        let from = read_vec::<T>(&src);
-        for ((o, f), k) in out.iter_mut().zip(from).zip(&m) {
-            if k.0 != 0 {
-                *o = f;
-            }
-        }
-        crate::arrays::elem::write_slice::<T>(&dst, &out);
-    });
+    // dst keeps its elements where the mask is false: where(mask, src, dst) into dst.
+    crate::arrays::select::where_into(&mask, &src, &dst, &dst)?;
     Ok(Value::None)
 }
 
@@ -429,18 +418,7 @@ fn selection(m: &Module) {
                         Some(p) => p,
                         None => (to_ndarray(rt, x)?, to_ndarray(rt, y)?),
                     };
-                    let dt = promote(xa.dtype, ya.dtype);
-                    let shape = broadcast_shapes(&[&cond.shape, &xa.shape, &ya.shape])?;
-                    let c = read_vec::<B8>(&broadcast_to(&cond, &shape)?);
-                    let out = new_array(&shape, dt)?;
-                    with_dtype!(dt, T => {
-                        let xv = read_vec::<T>(&broadcast_to(&xa, &shape)?);
-                        let yv = read_vec::<T>(&broadcast_to(&ya, &shape)?);
-                        let o = out.buf.typed_mut::<T>(0, c.len());
-                        for i in 0..c.len() {
-                            o[i] = if c[i].0 != 0 { xv[i] } else { yv[i] };
-                        }
-                    });
+                    let out = crate::arrays::select::where3(&cond, &xa, &ya)?;
                     Ok(Value::Array(Box::new(out)))
                 }
                 _ => Err(PyErr::value_error(
@@ -459,33 +437,12 @@ fn selection(m: &Module) {
 }
 
 fn nonzero(a: &NdArray) -> PyResult<Value> {
-    let flags = read_vec::<B8>(a);
-    let nd = a.ndim().max(1);
-    let shape = if a.ndim() == 0 {
-        vec![1]
-    } else {
-        a.shape.clone()
-    };
-    let mut cols: Vec<Vec<i64>> = vec![Vec::new(); nd]; // bounded: one per dimension
-    for (flat, f) in flags.iter().enumerate() {
-        if f.0 != 0 {
-            let mut rem = flat;
-            for ax in (0..nd).rev() {
-                cols[ax].push((rem % shape[ax]) as i64);
-                rem /= shape[ax];
-            }
-        }
-    }
-    let arrs: PyResult<Vec<Value>> = cols
-        .iter()
-        .map(|c| {
-            Ok(Value::Array(Box::new(crate::arrays::elem::from_vec(
-                &[c.len()],
-                c,
-            )?)))
-        })
-        .collect();
-    Ok(Value::tuple(arrs?))
+    let axes = crate::arrays::select::nonzero(a)?;
+    Ok(Value::tuple(
+        axes.into_iter()
+            .map(|x| Value::Array(Box::new(x)))
+            .collect(),
+    ))
 }
 
 /// Register every function of the numpy module.

@@ -160,4 +160,13 @@ a = cp.asarray(np.array([[2**53 + 1, 3], [5, 7]], dtype=np.int64))
 b = cp.asarray(np.array([[1, 1], [1, 2**62]], dtype=np.int64))
 print(host(a @ b), host(cp.dot(a[0], a[1])), host(cp.matmul(cp.stack([a, a]), b))[1].tolist())
 """),
+    cell("where_with_three_arguments_and_one", """
+a = cp.asarray(np.arange(12, dtype=np.int32).reshape(3, 4))
+print(host(cp.where(a % 3 == 0, a, -1)), host(cp.where(a > 5, 1.5, a)).dtype)
+print(host(cp.where(a[:, ::2] > 4, a[:, ::2], cp.asarray(np.array([10, 20], dtype=np.int8)))))
+print(host(cp.where(cp.asarray(np.array([True, False, True])), np.float32(2), 0)).dtype)
+r = cp.where(a % 5 == 0)
+print(type(r).__name__, len(r), [host(i).tolist() for i in r], r[0].dtype)
+print([host(i).tolist() for i in cp.where(cp.asarray(np.array([0.0, np.nan, -1.0])))])
+"""),
 ]
