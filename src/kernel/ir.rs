@@ -256,30 +256,45 @@ pub enum Op {
     },
 }
 
+/// Call `f` on every statement of `ss` and of the blocks nested in it: each statement before
+/// its blocks, an `If`'s then-branch before its else-branch, a loop's body before its latch.
+/// Passes that number sites (prints, raises) rely on this order matching the code
+/// generators'.
+pub fn walk<'k>(ss: &'k [Stmt], f: &mut impl FnMut(&'k Stmt)) {
+    for s in ss {
+        f(s);
+        match s {
+            Stmt::If(_, t, e) => {
+                walk(t, f);
+                walk(e, f);
+            }
+            Stmt::Loop { body, latch, .. } => {
+                walk(body, f);
+                walk(latch, f);
+            }
+            Stmt::Inst(_) | Stmt::Break(_) | Stmt::Continue(_) | Stmt::Exit => {}
+        }
+    }
+}
+
+/// Call `f` on every instruction of `ss`, nested ones included, in [`walk`]'s order.
+pub fn each_inst<'k>(ss: &'k [Stmt], f: &mut impl FnMut(&'k Inst)) {
+    walk(ss, &mut |s| {
+        if let Stmt::Inst(i) = s {
+            f(i)
+        }
+    });
+}
+
 /// The exception (class name, message) of every `raise` in `k`, in body order (an `If`'s
 /// branches then a loop's body and latch): the CUDA device reports a raise by its number.
 pub fn raise_sites(k: &Kernel) -> Vec<(String, String)> {
-    fn walk(body: &[Stmt], out: &mut Vec<(String, String)>) {
-        for s in body {
-            match s {
-                Stmt::Inst(Inst {
-                    op: Op::Raise { ename, message },
-                    ..
-                }) => out.push((ename.clone(), message.clone())),
-                Stmt::If(_, t, e) => {
-                    walk(t, out);
-                    walk(e, out);
-                }
-                Stmt::Loop { body, latch, .. } => {
-                    walk(body, out);
-                    walk(latch, out);
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(&k.body, &mut out);
+    each_inst(&k.body, &mut |i| {
+        if let Op::Raise { ename, message } = &i.op {
+            out.push((ename.clone(), message.clone()));
+        }
+    });
     out
 }
 

@@ -15,7 +15,7 @@
 
 use crate::arrays::dtype::DType;
 use crate::kernel::exec::scalar_ops::{f32b, f64b};
-use crate::kernel::ir::{Kernel, Op, PrintArg, Stmt};
+use crate::kernel::ir::{Kernel, Op, PrintArg};
 
 /// Words before the first record.
 pub const HEADER_WORDS: usize = 4;
@@ -62,28 +62,12 @@ pub fn piece(a: &PrintArg, k: &Kernel) -> Piece {
 /// The print sites of a kernel in the order the code generator numbers them (statement
 /// order, then-branch before else-branch, loop body before latch).
 pub fn sites(k: &Kernel) -> Vec<Vec<Piece>> {
-    fn walk(body: &[Stmt], k: &Kernel, out: &mut Vec<Vec<Piece>>) {
-        for s in body {
-            match s {
-                Stmt::Inst(i) => {
-                    if let Op::Print(args) = &i.op {
-                        out.push(args.iter().map(|a| piece(a, k)).collect());
-                    }
-                }
-                Stmt::If(_, t, e) => {
-                    walk(t, k, out);
-                    walk(e, k, out);
-                }
-                Stmt::Loop { body, latch, .. } => {
-                    walk(body, k, out);
-                    walk(latch, k, out);
-                }
-                _ => {}
-            }
-        }
-    }
     let mut out = Vec::new();
-    walk(&k.body, k, &mut out);
+    crate::kernel::ir::each_inst(&k.body, &mut |i| {
+        if let Op::Print(args) = &i.op {
+            out.push(args.iter().map(|a| piece(a, k)).collect());
+        }
+    });
     out
 }
 

@@ -95,45 +95,27 @@ fn suffix(d: DType) -> &'static str {
 
 /// Registers read anywhere in the body (others need no declaration or computation).
 fn reads(body: &[Stmt], out: &mut HashSet<Reg>) {
-    for s in body {
-        match s {
-            Stmt::Inst(i) => i.op.reads(|r| {
-                out.insert(r);
-            }),
-            Stmt::If(c, t, e) => {
-                out.insert(*c);
-                reads(t, out);
-                reads(e, out);
-            }
-            Stmt::Loop { body, latch, .. } => {
-                reads(body, out);
-                reads(latch, out);
-            }
-            _ => {}
+    crate::kernel::ir::walk(body, &mut |s| match s {
+        Stmt::Inst(i) => i.op.reads(|r| {
+            out.insert(r);
+        }),
+        Stmt::If(c, ..) => {
+            out.insert(*c);
         }
-    }
+        _ => {}
+    });
 }
 
 fn jumps(body: &[Stmt], brk: &mut BTreeSet<u32>, cont: &mut BTreeSet<u32>) {
-    for s in body {
-        match s {
-            Stmt::Break(i) => {
-                brk.insert(*i);
-            }
-            Stmt::Continue(i) => {
-                cont.insert(*i);
-            }
-            Stmt::If(_, t, e) => {
-                jumps(t, brk, cont);
-                jumps(e, brk, cont);
-            }
-            Stmt::Loop { body, latch, .. } => {
-                jumps(body, brk, cont);
-                jumps(latch, brk, cont);
-            }
-            _ => {}
+    crate::kernel::ir::walk(body, &mut |s| match s {
+        Stmt::Break(i) => {
+            brk.insert(*i);
         }
-    }
+        Stmt::Continue(i) => {
+            cont.insert(*i);
+        }
+        _ => {}
+    });
 }
 
 fn literal(s: &Scalar) -> String {

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use crate::arrays::dtype::DType;
 use crate::kernel::codegen::suffix;
-use crate::kernel::ir::{ArrRef, AtomicOp, Kernel, Op, Stmt};
+use crate::kernel::ir::{ArrRef, AtomicOp, Kernel, Op};
 use crate::kernel::types::Ty;
 
 /// Words of a launch's fault area: a flag, the access's location (an index into the
@@ -126,53 +126,35 @@ pub(crate) const PRINT_HELPER: &str = r#"__device__ unsigned long long *nb_print
 /// wrapping u64 inc/dec), as compare-and-swap loops: only those the kernel uses.
 pub(crate) fn atomic_helpers(k: &Kernel, out: &mut String) {
     let mut need = BTreeSet::new();
-    fn walk(b: &[Stmt], k: &Kernel, need: &mut BTreeSet<(String, DType)>) {
-        for s in b {
-            match s {
-                Stmt::Inst(i) => {
-                    if let Op::Atomic(op, a, _, _) = &i.op {
-                        if let ArrRef::Param(p) = a {
-                            let f64_param = matches!(
-                                k.params.get(*p as usize),
-                                Some(Ty::Array {
-                                    dtype: DType::F64,
-                                    ..
-                                })
-                            );
-                            if f64_param && matches!(op, AtomicOp::Add | AtomicOp::Sub) {
-                                need.insert(("add".into(), DType::F64));
-                            }
-                        }
-                        if let Some(d) = i.dst.map(|d| k.regs[d as usize]) {
-                            let name = format!("{op:?}").to_lowercase();
-                            if (d.is_float()
-                                && matches!(
-                                    op,
-                                    AtomicOp::Max
-                                        | AtomicOp::Min
-                                        | AtomicOp::NanMax
-                                        | AtomicOp::NanMin
-                                ))
-                                || (d == DType::U64 && matches!(op, AtomicOp::Inc | AtomicOp::Dec))
-                            {
-                                need.insert((name, d));
-                            }
-                        }
-                    }
-                }
-                Stmt::If(_, t, e) => {
-                    walk(t, k, need);
-                    walk(e, k, need);
-                }
-                Stmt::Loop { body, latch, .. } => {
-                    walk(body, k, need);
-                    walk(latch, k, need);
-                }
-                _ => {}
+    crate::kernel::ir::each_inst(&k.body, &mut |i| {
+        let Op::Atomic(op, a, _, _) = &i.op else {
+            return;
+        };
+        if let ArrRef::Param(p) = a {
+            let f64_param = matches!(
+                k.params.get(*p as usize),
+                Some(Ty::Array {
+                    dtype: DType::F64,
+                    ..
+                })
+            );
+            if f64_param && matches!(op, AtomicOp::Add | AtomicOp::Sub) {
+                need.insert(("add".into(), DType::F64));
             }
         }
-    }
-    walk(&k.body, k, &mut need);
+        if let Some(d) = i.dst.map(|d| k.regs[d as usize]) {
+            let name = format!("{op:?}").to_lowercase();
+            if (d.is_float()
+                && matches!(
+                    op,
+                    AtomicOp::Max | AtomicOp::Min | AtomicOp::NanMax | AtomicOp::NanMin
+                ))
+                || (d == DType::U64 && matches!(op, AtomicOp::Inc | AtomicOp::Dec))
+            {
+                need.insert((name, d));
+            }
+        }
+    });
     if need.remove(&("add".to_string(), DType::F64)) {
         // A float64 add on global memory through a generic address, as the PTX of Numba's
         // compiler has it (`atom.add.f64`; nvcc's atomicAdd infers `atom.global`): the same

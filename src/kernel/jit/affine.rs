@@ -26,7 +26,6 @@ use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::lockstep::{Lanes, Lockstep};
 use crate::kernel::jit::lower::{Lower, Unsupported};
 use crate::kernel::jit::ops::constant;
-use crate::kernel::jit::regions;
 
 /// A register's value over a block: the same in every thread, or that plus the thread's
 /// index along an axis.
@@ -167,7 +166,7 @@ impl<'k> Walk<'k> {
 /// but the prologue's start and the latch assigns the counter.
 pub(crate) fn analyse(k: &Kernel, ls: Option<Lockstep>) -> Affine<'_> {
     let mut n = vec![0u32; k.regs.len()];
-    regions::visit(&k.body, &mut |i| {
+    crate::kernel::ir::each_inst(&k.body, &mut |i| {
         if let Some(c) = i.dst.and_then(|d| n.get_mut(d as usize)) {
             *c += 1;
         }

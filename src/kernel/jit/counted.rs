@@ -93,24 +93,12 @@ fn count_defs(ss: &[Stmt], n: &mut HashMap<Reg, usize>, stmts: &mut usize) -> bo
 
 /// The one definition `r` has in the whole kernel, if it is the int64 constant `v`.
 fn const_of(k: &Kernel, r: Reg) -> Option<i64> {
-    fn walk<'k>(ss: &'k [Stmt], r: Reg, out: &mut Vec<&'k Op>) {
-        for s in ss {
-            match s {
-                Stmt::Inst(i) if i.dst == Some(r) => out.push(&i.op),
-                Stmt::If(_, t, e) => {
-                    walk(t, r, out);
-                    walk(e, r, out);
-                }
-                Stmt::Loop { body, latch, .. } => {
-                    walk(body, r, out);
-                    walk(latch, r, out);
-                }
-                _ => {}
-            }
-        }
-    }
     let mut defs = Vec::new();
-    walk(&k.body, r, &mut defs);
+    crate::kernel::ir::each_inst(&k.body, &mut |i| {
+        if i.dst == Some(r) {
+            defs.push(&i.op);
+        }
+    });
     match defs.as_slice() {
         [Op::Const(Scalar::I64(v))] => Some(*v),
         _ => None,

@@ -14,7 +14,7 @@
 //! misses.
 
 use crate::arrays::operator::Arith;
-use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::ir::{each_inst, ArrRef, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::regions;
 
 /// Why `k` stays with the interpreter, or None when the JIT covers it.
@@ -226,47 +226,21 @@ fn shared_updates(k: &Kernel) -> Option<String> {
 }
 
 fn copies(ss: &[Stmt], defs: &[u32], copy_of: &mut [Option<Reg>]) {
-    for s in ss {
-        match s {
-            Stmt::Inst(i) => {
-                if let (Some(d), Op::Copy(src)) = (i.dst, &i.op) {
-                    if defs.get(d as usize) == Some(&1) {
-                        copy_of[d as usize] = Some(*src);
-                    }
-                }
+    each_inst(ss, &mut |i| {
+        if let (Some(d), Op::Copy(src)) = (i.dst, &i.op) {
+            if defs.get(d as usize) == Some(&1) {
+                copy_of[d as usize] = Some(*src);
             }
-            Stmt::If(_, t, e) => {
-                copies(t, defs, copy_of);
-                copies(e, defs, copy_of);
-            }
-            Stmt::Loop { body, latch, .. } => {
-                copies(body, defs, copy_of);
-                copies(latch, defs, copy_of);
-            }
-            _ => {}
         }
-    }
+    });
 }
 
 fn count_defs(ss: &[Stmt], defs: &mut [u32]) {
-    for s in ss {
-        match s {
-            Stmt::Inst(i) => {
-                if let Some(d) = i.dst.and_then(|d| defs.get_mut(d as usize)) {
-                    *d += 1;
-                }
-            }
-            Stmt::If(_, t, e) => {
-                count_defs(t, defs);
-                count_defs(e, defs);
-            }
-            Stmt::Loop { body, latch, .. } => {
-                count_defs(body, defs);
-                count_defs(latch, defs);
-            }
-            _ => {}
+    each_inst(ss, &mut |i| {
+        if let Some(d) = i.dst.and_then(|d| defs.get_mut(d as usize)) {
+            *d += 1;
         }
-    }
+    });
 }
 
 fn has_atomic(ss: &[Stmt]) -> bool {
@@ -286,7 +260,7 @@ fn has_atomic(ss: &[Stmt]) -> bool {
 /// the block's own scratch, fresh for the second run.
 pub(crate) fn rerunnable(k: &Kernel, alone: impl Fn(usize) -> bool) -> bool {
     let (mut read, mut written) = (Vec::new(), Vec::new());
-    regions::visit(&k.body, &mut |i| match &i.op {
+    each_inst(&k.body, &mut |i| match &i.op {
         Op::Load(ArrRef::Param(a), _) => read.push(*a),
         Op::Store(ArrRef::Param(a), ..) => written.push(*a),
         Op::Atomic(_, ArrRef::Param(a), ..) | Op::Rng(_, ArrRef::Param(a), _) => {

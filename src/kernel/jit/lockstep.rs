@@ -105,24 +105,11 @@ fn pure(op: &Op) -> bool {
 
 /// Mark in `out` every register `ss` assigns.
 pub(crate) fn defs(ss: &[Stmt], out: &mut [bool]) {
-    for s in ss {
-        match s {
-            Stmt::Inst(i) => {
-                if let Some(d) = i.dst.and_then(|d| out.get_mut(d as usize)) {
-                    *d = true;
-                }
-            }
-            Stmt::If(_, t, e) => {
-                defs(t, out);
-                defs(e, out);
-            }
-            Stmt::Loop { body, latch, .. } => {
-                defs(body, out);
-                defs(latch, out);
-            }
-            _ => {}
+    crate::kernel::ir::each_inst(ss, &mut |i| {
+        if let Some(d) = i.dst.and_then(|d| out.get_mut(d as usize)) {
+            *d = true;
         }
-    }
+    });
 }
 
 /// Walk `ss` in order with `set` the registers certainly assigned so far in this

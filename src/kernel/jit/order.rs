@@ -37,7 +37,6 @@ use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special};
 use crate::kernel::jit::affine::Affine;
 use crate::kernel::jit::helpers::Ctx;
 use crate::kernel::jit::lower::{flags, Lower, Row, Unsupported};
-use crate::kernel::jit::regions;
 
 /// A kernel whose threads may run in any order, and the order it runs them in.
 #[derive(Clone, Debug)]
@@ -93,7 +92,7 @@ pub(crate) fn of(k: &Kernel, an: &Affine) -> Option<AnyOrder> {
     // the one index it is accessed at.
     let mut index: BTreeMap<u32, &Vec<Reg>> = BTreeMap::new();
     let mut accesses = Vec::new();
-    regions::visit(&k.body, &mut |i| match &i.op {
+    crate::kernel::ir::each_inst(&k.body, &mut |i| match &i.op {
         Op::Load(a, idx) | Op::Store(a, idx, _) => {
             ok &= proven.contains(&(i as *const _ as usize));
             accesses.push((*a, idx.clone(), matches!(i.op, Op::Store(..))));

@@ -24,7 +24,7 @@
 
 use crate::arrays::dtype::DType;
 use crate::arrays::operator::{Arith, Cmp};
-use crate::kernel::ir::{ArrRef, BarrierKind, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::ir::{each_inst, walk, ArrRef, BarrierKind, Kernel, Op, Reg, Special, Stmt};
 
 /// How a barrier kernel runs.
 pub(crate) struct Plan {
@@ -150,24 +150,12 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
 pub(crate) fn touched(ss: &[Stmt], n: usize) -> (Vec<bool>, Vec<bool>) {
     // bounded: one flag per register of a compiled kernel.
     let (mut used, mut defined) = (vec![false; n], vec![false; n]);
-    fn conds(ss: &[Stmt], used: &mut [bool]) {
-        for s in ss {
-            match s {
-                Stmt::If(c, t, e) => {
-                    used[*c as usize] = true;
-                    conds(t, used);
-                    conds(e, used);
-                }
-                Stmt::Loop { body, latch, .. } => {
-                    conds(body, used);
-                    conds(latch, used);
-                }
-                _ => {}
-            }
+    walk(ss, &mut |s| {
+        if let Stmt::If(c, ..) = s {
+            used[*c as usize] = true;
         }
-    }
-    conds(ss, &mut used);
-    visit(ss, &mut |i| {
+    });
+    each_inst(ss, &mut |i| {
         i.op.reads(|x| used[x as usize] = true);
         if let Some(d) = i.dst {
             used[d as usize] = true;
@@ -213,24 +201,6 @@ fn read_first(ss: &[Stmt], def: &mut [bool], out: &mut [bool]) {
     }
 }
 
-/// Call `f` on every instruction of `ss`, nested ones included.
-pub(crate) fn visit(ss: &[Stmt], f: &mut impl FnMut(&crate::kernel::ir::Inst)) {
-    for s in ss {
-        match s {
-            Stmt::Inst(i) => f(i),
-            Stmt::If(_, t, e) => {
-                visit(t, f);
-                visit(e, f);
-            }
-            Stmt::Loop { body, latch, .. } => {
-                visit(body, f);
-                visit(latch, f);
-            }
-            _ => {}
-        }
-    }
-}
-
 /// One access to a shared array inside a region.
 struct Access {
     arr: u32,
@@ -256,32 +226,16 @@ impl<'k> Analysis<'k> {
         let mut count = vec![0u32; n];
         // bounded: as `count`.
         let mut def = vec![None; n];
-        visit(&k.body, &mut |i| {
+        each_inst(&k.body, &mut |i| {
             if let Some(d) = i.dst {
                 count[d as usize] += 1;
             }
         });
-        fn defs<'k>(ss: &'k [Stmt], count: &[u32], def: &mut [Option<&'k Op>]) {
-            for s in ss {
-                match s {
-                    Stmt::Inst(i) => {
-                        if let Some(d) = i.dst.filter(|d| count[*d as usize] == 1) {
-                            def[d as usize] = Some(&i.op);
-                        }
-                    }
-                    Stmt::If(_, t, e) => {
-                        defs(t, count, def);
-                        defs(e, count, def);
-                    }
-                    Stmt::Loop { body, latch, .. } => {
-                        defs(body, count, def);
-                        defs(latch, count, def);
-                    }
-                    _ => {}
-                }
+        each_inst(&k.body, &mut |i| {
+            if let Some(d) = i.dst.filter(|d| count[*d as usize] == 1) {
+                def[d as usize] = Some(&i.op);
             }
-        }
-        defs(&k.body, &count, &mut def);
+        });
         let mut a = Analysis {
             k,
             // bounded: as `count`.
@@ -480,7 +434,7 @@ impl<'k> Analysis<'k> {
         let mut acc = Vec::new();
         collect(r, &mut Vec::new(), false, &mut acc);
         let mut defined = vec![false; k.regs.len()];
-        visit(r, &mut |i| {
+        each_inst(r, &mut |i| {
             if let Some(d) = i.dst {
                 defined[d as usize] = true;
             }

@@ -7,9 +7,8 @@ use cranelift_codegen::ir::Value;
 use cranelift_module::Module;
 
 use crate::arrays::operator::Arith;
-use crate::kernel::ir::{Inst, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::ir::{each_inst, walk, Inst, Kernel, Op, Reg, Special, Stmt};
 use crate::kernel::jit::lower::{Lower, Unsupported};
-use crate::kernel::jit::regions;
 
 impl<M: Module> Lower<'_, '_, M> {
     /// `if c` whose one arm is a few cheap instructions that cannot fault or be seen (the
@@ -63,26 +62,14 @@ pub(super) fn loop_exit_first(t: &[Stmt], e: &[Stmt]) -> bool {
 pub(super) fn read_counts(ss: &[Stmt], n: usize) -> Vec<u32> {
     // bounded: one count per register of a compiled kernel.
     let mut out = vec![0u32; n];
-    fn conds(ss: &[Stmt], out: &mut [u32]) {
-        for s in ss {
-            match s {
-                Stmt::If(c, t, e) => {
-                    if let Some(x) = out.get_mut(*c as usize) {
-                        *x += 1;
-                    }
-                    conds(t, out);
-                    conds(e, out);
-                }
-                Stmt::Loop { body, latch, .. } => {
-                    conds(body, out);
-                    conds(latch, out);
-                }
-                _ => {}
+    walk(ss, &mut |s| {
+        if let Stmt::If(c, ..) = s {
+            if let Some(x) = out.get_mut(*c as usize) {
+                *x += 1;
             }
         }
-    }
-    conds(ss, &mut out);
-    regions::visit(ss, &mut |i| {
+    });
+    each_inst(ss, &mut |i| {
         i.op.reads(|x| {
             if let Some(c) = out.get_mut(x as usize) {
                 *c += 1;
