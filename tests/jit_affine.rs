@@ -674,3 +674,68 @@ fn outputs_whose_elements_share_memory_keep_the_usual_order() {
         .unwrap();
     }
 }
+
+/// `src/kernel/jit/clamp.rs`: a row whose body ends in a guard bounding its counter runs
+/// only the counters below the bound. Ragged edges (the guard false for part of a block
+/// along either axis), guards in either order, one the cut cannot use (`or`), bounds from
+/// scalars (negative, zero, past the array), and a guard letting threads past the arrays.
+#[test]
+fn rows_cut_to_their_guard_give_the_interpreters_bytes_and_faults() {
+    let guards = [
+        "x < out.shape[0] and y < out.shape[1]",
+        "y < out.shape[1] and x < out.shape[0]",
+        "y < out.shape[1] and x < out.shape[0] and y < a.shape[1]",
+        "out.shape[1] > y and x < out.shape[0]",
+        "y < out.shape[1] or x < 2",
+    ];
+    for g in guards {
+        let src = format!("def cut(a, b, out):\n    x, y = cuda.grid(2)\n    j = y + 0\n    if {g}:\n        out[x, j] = a[x, y] * 2 + b[x, y]\n");
+        let k = native(&src, &arrs(DType::F32, 2, 3));
+        for (shape, grid) in [
+            ([37, 53], (3, 4)),
+            ([300, 500], (19, 32)),
+            ([16, 16], (1, 1)),
+        ] {
+            let v = [c(&shape), c(&shape), c(&shape)];
+            if g.contains(" or ") {
+                same(&k, cfg2(grid, (16, 16)), &v, &[], DType::F32).ok();
+            } else {
+                same(&k, cfg2(grid, (16, 16)), &v, &[], DType::F32).unwrap();
+            }
+        }
+        // Inputs narrower than the output: threads the guard lets through fault (where
+        // it does not bound them by the input too).
+        if g.contains("a.shape") {
+            continue;
+        }
+        fails(
+            &k,
+            cfg2((3, 4), (16, 16)),
+            &[c(&[37, 40]), c(&[37, 53]), c(&[37, 53])],
+            &[],
+            DType::F32,
+        );
+    }
+    let k = native(
+        "def lim(a, out, m):\n    x, y = cuda.grid(2)\n    if y < m - 1 and x < out.shape[0]:\n        out[x, y] = a[x, y] + 1\n",
+        &[arr1(DType::I64, 2), arr1(DType::I64, 2), Ty::Scalar(DType::I64)],
+    );
+    let v = [c(&[40, 70]), c(&[40, 70])];
+    for m in [-5i64, 0, 1, 17, 40, 71] {
+        same(
+            &k,
+            cfg2((3, 5), (16, 16)),
+            &v,
+            &[Scalar::I64(m)],
+            DType::I64,
+        )
+        .unwrap();
+    }
+    fails(
+        &k,
+        cfg2((3, 5), (16, 16)),
+        &v,
+        &[Scalar::I64(72)],
+        DType::I64,
+    );
+}

@@ -183,6 +183,52 @@ fn block_tree_reductions_give_the_interpreters_bytes() {
     same(&k, cfg(4, 128), &[(&[500], DType::F32), (&[4], DType::F32)]).unwrap();
 }
 
+/// `src/kernel/jit/clamp.rs`: a region ending in `if tx < s:` (s launch-wide) runs only
+/// the threads below `s` along x, in every row of a 2-D block, blocks narrower than `s`
+/// too, and a step whose partner falls outside the shared array raises the interpreter's
+/// IndexError. (`cuda_reduce_partial_sums_give_the_interpreters_bytes` covers the
+/// reduction tree's `tid < s and tid + s < count`.)
+#[test]
+fn regions_cut_to_their_guard_give_the_interpreters_bytes() {
+    // Two axes: the cut applies along x in every row of the block.
+    let k = native(
+        "def rows(a):
+    sm = cuda.shared.array((8, 32), dtype=np.int32)
+    s2 = cuda.shared.array((8, 32), dtype=np.int32)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    sm[ty, tx] = tx + ty
+    s2[ty, tx] = -1
+    cuda.syncthreads()
+    if tx < 5:
+        s2[ty, tx] = sm[ty, tx] + sm[ty, tx + 5]
+    cuda.syncthreads()
+    a[ty, tx] = s2[ty, tx]
+",
+        &[arr1(DType::I32, 2)],
+    );
+    same(&k, cfg2([2, 1], [12, 6]), &[(&[6, 12], DType::I32)]).unwrap();
+    same(&k, cfg2([1, 1], [4, 3]), &[(&[3, 4], DType::I32)]).unwrap();
+    // The partner past the shared array: the interpreter's IndexError, thread for thread.
+    let k = native(
+        "def oob(a):
+    sm = cuda.shared.array(64, dtype=np.float64)
+    s2 = cuda.shared.array(64, dtype=np.float64)
+    t = cuda.threadIdx.x
+    sm[t] = t
+    s2[t] = -1.0
+    cuda.syncthreads()
+    if t < 40:
+        s2[t] = sm[t] + sm[t + 40]
+    cuda.syncthreads()
+    a[t] = s2[t]
+",
+        &[arr1(DType::F64, 1)],
+    );
+    let err = same(&k, cfg(2, 64), &[(&[64], DType::F64)]).unwrap_err();
+    assert_eq!(err.0, "IndexError");
+}
+
 #[test]
 fn cuda_reduce_partial_sums_give_the_interpreters_bytes() {
     let f = function("def add(a, b):\n    return a + b\n");

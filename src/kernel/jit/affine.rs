@@ -285,7 +285,7 @@ impl<M: Module> Lower<'_, '_, M> {
     /// One copy of the block's thread loop around the body (a lockstep kernel's lane
     /// iteration), then on to `after`.
     fn thread_copy(&mut self, after: Block, lanes: Option<&Lanes>) -> Result<(), Unsupported> {
-        let done = self.thread_loop(lanes.map(|l| l.vars[1]));
+        let done = self.thread_loop(lanes.map(|l| l.vars[1]), None);
         self.checked.clear();
         match lanes {
             Some(l) => {

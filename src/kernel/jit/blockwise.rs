@@ -8,7 +8,7 @@
 //! in a block-level flag that every running thread sets alike, and the region's end
 //! follows it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::mem::offset_of;
 
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -17,7 +17,8 @@ use cranelift_codegen::ir::{Block, InstBuilder, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::Module;
 
-use crate::kernel::ir::Stmt;
+use crate::kernel::ir::{Special, Stmt};
+use crate::kernel::jit::clamp;
 use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lower::{cl_type, flags, Lower, Unsupported};
 use crate::kernel::jit::regions::{parts, touched, Part, Plan};
@@ -62,7 +63,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             loops: Vec::new(),
         };
         // Every thread starts running.
-        let after = self.thread_loop(None);
+        let after = self.thread_loop(None, None);
         let tb = self.thread_base(&bw);
         let z = self.b.ins().iconst(I64, 0);
         self.b.ins().store(flags(), z, tb, 0);
@@ -113,7 +114,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
     /// that the values a region's code uses live through that region only. Loaded once at
     /// entry they live through every region and every helper call, and the register
     /// allocator spills them: a hot loop then reloads each from the stack at every access.
-    fn reload_region_arrays(&mut self) {
+    fn reload_region_arrays(&mut self, used: &HashSet<usize>) {
         let ptr = self
             .b
             .ins()
@@ -126,7 +127,9 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let params = self.k.params.len();
         let local = params + self.k.consts.len()..params + self.k.consts.len() + self.k.local.len();
         for s in slots {
-            if local.contains(&s) {
+            // Loads a region never reads stay in its code (they are not known free of
+            // effects), costing every region of every block.
+            if local.contains(&s) || !used.contains(&s) {
                 continue;
             }
             let Some(mut av) = self.arrs.get(&s).cloned() else {
@@ -165,12 +168,31 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
 
     /// One region, looped over the block's threads that have not returned.
     fn region(&mut self, bw: &mut Bw, r: &[Stmt]) -> Result<(), Unsupported> {
-        self.reload_region_arrays();
+        self.reload_region_arrays(&clamp::arrays_used(self.k, r));
         let (used, defined) = touched(r, self.k.regs.len());
         let z = self.b.ins().iconst(I64, 0);
         self.b.def_var(bw.flag, z);
         self.b.def_var(bw.ran, z);
-        let after = self.thread_loop(None);
+        // A region ending in `if tid < s: ...` (a reduction tree) runs only threads below
+        // `s` along x (`clamp.rs`): where no thread returns and the region keeps no
+        // register in slots, a thread past it leaves nothing behind.
+        let defs = clamp::single_defs(self.k);
+        let on = |s: &Special| matches!(s, Special::Tid(0));
+        let kept = (0..defined.len()).any(|x| defined[x] && bw.plan.slot[x].is_some());
+        let guard = match kept || clamp::leaves(r) || clamp::returns(&self.k.body, &mut Vec::new())
+        {
+            true => None,
+            false => clamp::guard(self.k, &defs, r, on, true),
+        };
+        let mut x_end = None;
+        if let Some(g) = &guard {
+            let z = self.b.ins().iconst(I64, 0);
+            x_end = Some(self.cut_end(&defs, g, z, self.bdim[0])?);
+            // Every thread runs (none returns), even where the cut leaves none here.
+            let one = self.b.ins().iconst(I64, 1);
+            self.b.def_var(bw.ran, one);
+        }
+        let after = self.thread_loop(None, x_end);
         let next = self.next_thread;
         let tb = self.thread_base(bw);
         self.b.def_var(bw.tbase, tb);
@@ -199,7 +221,10 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         }
         self.exit_to = exit;
         self.checked.clear();
-        self.stmts(r)?;
+        self.cut = guard;
+        let lowered = self.stmts(r);
+        self.cut = None;
+        lowered?;
         self.b.ins().jump(end, &[]);
         self.loops.clear();
         self.checked.clear();
@@ -248,7 +273,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
     /// lanes): leaves the builder in the loop body, with `next_thread` the block that
     /// goes on to the next thread (counting `lane` up when given), and returns the block
     /// after the loop.
-    pub(super) fn thread_loop(&mut self, lane: Option<Variable>) -> Block {
+    pub(super) fn thread_loop(&mut self, lane: Option<Variable>, x_end: Option<Value>) -> Block {
         let b = &mut self.b;
         let heads = [b.create_block(), b.create_block(), b.create_block()];
         let bodies = [b.create_block(), b.create_block(), b.create_block()];
@@ -260,9 +285,11 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         for ax in (0..3).rev() {
             b.switch_to_block(heads[ax]);
             let cur = b.use_var(self.t[ax]);
-            let done = b
-                .ins()
-                .icmp(IntCC::SignedGreaterThanOrEqual, cur, self.bdim[ax]);
+            let end = match (ax, x_end) {
+                (0, Some(e)) => e,
+                _ => self.bdim[ax],
+            };
+            let done = b.ins().icmp(IntCC::SignedGreaterThanOrEqual, cur, end);
             let exit = if ax == 2 { after } else { nexts[ax + 1] };
             // The exit first: see `select::loop_exit_first`.
             b.ins().brif(done, exit, &[], bodies[ax], &[]);

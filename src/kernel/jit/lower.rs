@@ -19,6 +19,7 @@ use cranelift_module::{FuncId, Module};
 
 use crate::arrays::dtype::DType;
 use crate::kernel::ir::{ArrRef, Inst, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::jit::clamp::Guard;
 use crate::kernel::jit::helpers::{Ctx, JArr};
 use crate::kernel::jit::lockstep::Lanes;
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
@@ -137,6 +138,8 @@ pub(crate) struct Lower<'a, 'b, M: Module> {
     pub(super) gdim: [Value; 3],
     /// While `order.rs` runs a row as one counter (see [`Row`]).
     pub(super) run: Option<Row>,
+    /// While a loop cut to its guard's bound is lowered (`clamp.rs`).
+    pub(super) cut: Option<Guard>,
     /// The latches and headers of the last thread loop, to seal once its body is built
     /// (`blockwise.rs`'s `thread_loop`).
     pub(super) thread_blocks: [Block; 6],
@@ -436,6 +439,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             bdim,
             gdim,
             run: None,
+            cut: None,
             thread_blocks: [block_next; 6],
             reads: read_counts(&k.body, k.regs.len()),
         };
@@ -662,6 +666,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
                 let (a, b) = (self.reg(*x), self.reg(*y));
                 self.bin(*op, dt, a, b)?
             }
+            Op::Cmp(..) if self.known_true(i) => self.b.ins().iconst(I64, 1),
             Op::Cmp(c, x, y) => {
                 let t = self.dt(*x);
                 let (a, b) = (self.reg(*x), self.reg(*y));

@@ -16,6 +16,7 @@
 //! | `affine.rs` | One bounds check per block: index registers that are a block-invariant value plus the thread index, the block's range of each checked before its threads run, and a copy of the thread loop without checks for blocks wholly in range. |
 //! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers a region reads before writing in per-thread slots, array addresses loaded afresh per region, returned threads sitting out, a barrier loop run once per block. |
 //! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
+//! | `clamp.rs` | Thread loops cut to the counters below a guard's bound (`if y < out.shape[1]: ...`, `if tid < s: ...` as a body's last statement after pure code): the compare lowered as true inside, the threads past the bound never run. |
 //! | `counted.rs` | Bounds checks hoisted out of innermost counted loops (`range` by one): array indices that are the counter plus loop-invariant values, or loop-invariant, checked over the whole loop before it starts, and a copy of the loop without their checks where that holds. |
 //! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). Also which kernels' faulting spans the interpreter may run again. |
 //! | `flat.rs` | Grid-stride loops over `cuda.grid(1)` by `cuda.gridsize(1)` whose threads cannot see one another, on 1-D launches (order-free atomics on `private.rs`'s bins allowed, checked per iteration, a fault's thread following from the counter): each lockstep round of a chunk run as one contiguous run of the counter, no per-lane state; a chunk whose affine accesses are not proven in range before it starts keeps its lockstep rounds. |
@@ -39,6 +40,7 @@
 pub mod access;
 pub mod affine;
 pub mod blockwise;
+pub mod clamp;
 pub mod counted;
 pub mod cover;
 pub mod flat;

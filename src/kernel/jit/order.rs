@@ -35,6 +35,7 @@ use crate::kernel::abi::LaunchConfig;
 use crate::kernel::exec::ArrDesc;
 use crate::kernel::ir::{ArrRef, Kernel, Op, Reg, Special};
 use crate::kernel::jit::affine::Affine;
+use crate::kernel::jit::clamp;
 use crate::kernel::jit::helpers::Ctx;
 use crate::kernel::jit::lower::{flags, Lower, Row, Unsupported};
 
@@ -287,6 +288,10 @@ impl<M: Module> Lower<'_, '_, M> {
         after: Block,
     ) -> Result<(), Unsupported> {
         let [o, m, i] = axes;
+        // Rows cut to the guard's bound along the inner axis (`clamp.rs`).
+        let defs = clamp::single_defs(self.k);
+        let on = |s: &Special| matches!(s, Special::GlobalId(a) if (*a).min(2) as usize == i);
+        let guard = clamp::guard(self.k, &defs, &self.k.body, on, false);
         let (g, g_end) = (self.b.declare_var(I64), self.b.declare_var(I64));
         let heads: [Block; 3] = std::array::from_fn(|_| self.b.create_block());
         let nexts: [Block; 3] = std::array::from_fn(|_| self.b.create_block());
@@ -324,7 +329,10 @@ impl<M: Module> Lower<'_, '_, M> {
                     entry_arrs = Some(self.reload_arrays());
                     let (l, h) = (self.b.use_var(lo), self.b.use_var(hi));
                     let l = self.b.ins().imul(l, self.bdim[i]);
-                    let h = self.b.ins().imul(h, self.bdim[i]);
+                    let mut h = self.b.ins().imul(h, self.bdim[i]);
+                    if let Some(gd) = &guard {
+                        h = self.cut_end(&defs, gd, l, h)?;
+                    }
                     self.b.def_var(g, l);
                     self.b.def_var(g_end, h);
                     for ax in [o, m] {
@@ -365,7 +373,9 @@ impl<M: Module> Lower<'_, '_, M> {
             ids,
         });
         let k = self.k;
+        self.cut = guard;
         let r = self.stmts(&k.body);
+        self.cut = None;
         self.run = None;
         self.proven.clear();
         self.checked.clear();
