@@ -53,15 +53,32 @@ fn timeit_times_every_statement_on_the_line() {
 }
 
 #[test]
-fn cell_timeit_runs_setup_once() {
+fn cell_timeit_runs_setup_once_per_run() {
     let mut s = Session::new();
     s.run("shared = [0]").ok();
     let out = s.stdout(
         "%%timeit -n 3 -r 2 setup_runs = shared.append('setup') or [0]\nsetup_runs[0] += 1\nshared[0] += 1",
     );
     assert!(out.contains("of 2 runs, 3 loops each"), "{out}");
-    // Setup ran once; the statement ran 2 x 3 times on the user's (shared) list.
-    assert_eq!(s.eval("shared"), "[6, 'setup']");
+    // IPython runs the setup once per run (each run calls its timing function once); the
+    // statement ran 2 x 3 times on the user's (shared) list.
+    assert_eq!(s.eval("shared"), "[6, 'setup', 'setup']");
+}
+
+#[test]
+fn timeit_locals_start_fresh_each_run() {
+    // Each run is one call of IPython's timing function: the names the statement binds
+    // last across that run's loops only (IPython 8 prints [0, 1, 0, 1, 0, 1]), whether the
+    // statement runs compiled or, with a setup, in the walker.
+    let mut s = Session::new();
+    s.run("seen = []").ok();
+    s.run("%timeit -q -n 2 -r 3 c = locals().get('c', -1) + 1; seen.append(c)")
+        .ok();
+    assert_eq!(s.eval("seen"), "[0, 1, 0, 1, 0, 1]");
+    s.run("seen = []").ok();
+    s.run("%%timeit -q -n 2 -r 3 base = 10\nc = locals().get('c', base) + 1\nseen.append(c)")
+        .ok();
+    assert_eq!(s.eval("seen"), "[11, 12, 11, 12, 11, 12]");
 }
 
 #[test]

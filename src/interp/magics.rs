@@ -370,24 +370,37 @@ pub fn run_timeit(
     };
     if let Some(code) = code {
         let enclosing = ctx.enclosing.clone();
-        let mut slots = crate::interp::slots::call_slots(&code);
-        let mut frame = crate::interp::slots::timeit_frame(&code, ctx, &enclosing, &mut slots);
+        // Each timing is one call of IPython's function: its locals last across that
+        // call's loops only, and are freed after the clock stops (a 1M-item list left by
+        // the previous run is not freed on this run's time).
         let mut run_once = |rt: &mut Runtime, n: u64| -> PyResult<f64> {
+            let mut slots = crate::interp::slots::call_slots(&code);
+            let mut frame = crate::interp::slots::timeit_frame(&code, ctx, &enclosing, &mut slots);
             let start = std::time::Instant::now();
             for _ in 0..n {
                 rt.check_interrupt()?;
                 crate::interp::slots::run_timeit_body(rt, &mut frame)?;
             }
-            Ok(start.elapsed().as_secs_f64())
+            let elapsed = start.elapsed().as_secs_f64();
+            drop(frame);
+            drop(slots);
+            Ok(elapsed)
         };
         let result = timeit(rt, opts, &mut run_once)?;
         return report_timeit(rt, opts, label, result);
     }
-    if !setup.trim().is_empty() {
-        let s = parse_snippet(setup)?;
-        run_snippet(rt, ctx, setup, &s)?;
-    }
+    let setup_stmts = match setup.trim().is_empty() {
+        true => None,
+        false => Some(parse_snippet(setup)?),
+    };
     let mut run_once = |rt: &mut Runtime, n: u64| -> PyResult<f64> {
+        // As above, one call of IPython's function per timing, which runs the setup
+        // (untimed) in fresh locals; the last run's locals go before the clock starts.
+        let old = ctx.locals.replace(Default::default());
+        drop(old);
+        if let Some(s) = &setup_stmts {
+            run_snippet(rt, ctx, setup, s)?;
+        }
         let start = std::time::Instant::now();
         for _ in 0..n {
             rt.check_interrupt()?;

@@ -792,6 +792,11 @@ acc = []
 %timeit -q -n 2 -r 1 zz = acc.append(len(acc))
 print('zz' in globals(), acc)
 """),
+    ("timeit_locals_fresh_each_repeat", """
+seen = []
+%timeit -q -n 2 -r 3 c = locals().get('c', -1) + 1; seen.append(c)
+print(seen)
+"""),
     ("fn_generator_expressions", """
 def gen(xs, k):
     a = sum(x * x for x in xs)
