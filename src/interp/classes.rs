@@ -525,7 +525,10 @@ impl Object for UserClass {
     }
     fn len(&self, rt: &mut Runtime) -> PyResult<Option<usize>> {
         match meta::special(rt, self, "__len__", vec![])? {
-            Some(n) => Ok(Some(n.as_index()?.max(0) as usize)),
+            Some(n) => match n.as_index()? {
+                n if n < 0 => Err(PyErr::value_error("__len__() should return >= 0")),
+                n => Ok(Some(n as usize)),
+            },
             None => Ok(None),
         }
     }

@@ -491,9 +491,14 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
         {
             match crate::interp::metaclasses::contains(rt, container, x)? {
                 Some(found) => Ok(found),
-                None => Ok(iterate(rt, container)?
-                    .iter()
-                    .any(|v| crate::interp::compare::is_same(v, x))),
+                None => {
+                    for v in iterate(rt, container)? {
+                        if crate::interp::compare::same_or_eq(rt, &v, x)? {
+                            return Ok(true);
+                        }
+                    }
+                    Ok(false)
+                }
             }
         }
         Value::Object(_)

@@ -258,32 +258,27 @@ def pstdev(data, mu=None):
     return _sqrt_of_fraction(ss / n)
 
 
-def covariance(x, y):
+def _paired(x, y, what):
+    """The two samples as lists, their means, and the sum of products of deviations."""
     x, y = list(x), list(y)
     n = len(x)
     if len(y) != n:
-        raise StatisticsError('covariance requires that both inputs have same number of data points')
+        raise StatisticsError(f'{what} requires that both inputs have same number of data points')
     if n < 2:
-        raise StatisticsError('covariance requires at least two data points')
-    xbar = _fmean_of(x)
-    ybar = _fmean_of(y)
-    return math.fsum((xi - xbar) * (yi - ybar) for xi, yi in zip(x, y)) / (n - 1)
+        raise StatisticsError(f'{what} requires at least two data points')
+    xbar = math.fsum(x) / n
+    ybar = math.fsum(y) / n
+    sxy = math.fsum((xi - xbar) * (yi - ybar) for xi, yi in zip(x, y))
+    return x, y, xbar, ybar, sxy
 
 
-def _fmean_of(values):
-    return math.fsum(values) / len(values)
+def covariance(x, y):
+    x, _, _, _, sxy = _paired(x, y, 'covariance')
+    return sxy / (len(x) - 1)
 
 
 def correlation(x, y):
-    x, y = list(x), list(y)
-    n = len(x)
-    if len(y) != n:
-        raise StatisticsError('correlation requires that both inputs have same number of data points')
-    if n < 2:
-        raise StatisticsError('correlation requires at least two data points')
-    xbar = _fmean_of(x)
-    ybar = _fmean_of(y)
-    sxy = math.fsum((xi - xbar) * (yi - ybar) for xi, yi in zip(x, y))
+    x, y, xbar, ybar, sxy = _paired(x, y, 'correlation')
     sxx = math.fsum((xi - xbar) ** 2.0 for xi in x)
     syy = math.fsum((yi - ybar) ** 2.0 for yi in y)
     try:
@@ -305,21 +300,13 @@ class LinearRegression:
 
 
 def linear_regression(x, y, /, *, proportional=False):
-    x, y = list(x), list(y)
-    n = len(x)
-    if len(y) != n:
-        raise StatisticsError('linear regression requires that both inputs have same number of data points')
-    if n < 2:
-        raise StatisticsError('linear regression requires at least two data points')
+    x, y, xbar, ybar, sxy = _paired(x, y, 'linear regression')
     if proportional:
         sxy = math.fsum(xi * yi for xi, yi in zip(x, y))
         sxx = math.fsum(xi * xi for xi in x)
         if not sxx:
             raise StatisticsError('x is constant')
         return LinearRegression(slope=sxy / sxx, intercept=0.0)
-    xbar = _fmean_of(x)
-    ybar = _fmean_of(y)
-    sxy = math.fsum((xi - xbar) * (yi - ybar) for xi, yi in zip(x, y))
     sxx = math.fsum((xi - xbar) ** 2.0 for xi in x)
     if not sxx:
         raise StatisticsError('x is constant')
