@@ -234,6 +234,15 @@ impl Object for NotImplementedType {
     }
 }
 
+/// The function of a special method that is a class method even when not declared one
+/// (`__init_subclass__`, `__class_getitem__`), unwrapped from `classmethod` if it was.
+pub fn implicit_classmethod(f: Value) -> Value {
+    match f.downcast::<ClassMethod>() {
+        Some(c) => c.0.clone(),
+        None => f,
+    }
+}
+
 /// `super()`: attribute lookup that starts after `start` in the MRO of `obj`'s class.
 pub struct Super {
     start: Rc<UserClass>,

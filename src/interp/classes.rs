@@ -598,10 +598,7 @@ impl Object for UserClass {
                 self.name
             )));
         };
-        let f = match f.downcast::<ClassMethod>() {
-            Some(c) => c.0.clone(),
-            None => f,
-        };
+        let f = crate::interp::class_tools::implicit_classmethod(f);
         let args = Args::new(vec![Value::Object(self), key.clone()]);
         crate::interp::expr::call_value(rt, &f, args)
     }

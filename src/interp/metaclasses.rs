@@ -156,10 +156,7 @@ pub fn init_subclass(
             class.name
         )));
     };
-    let f = match f.downcast::<ClassMethod>() {
-        Some(c) => c.0.clone(),
-        None => f,
-    };
+    let f = crate::interp::class_tools::implicit_classmethod(f);
     if f.downcast::<Function>().is_none() && !matches!(f, Value::Builtin(_)) {
         return Err(PyErr::type_error("__init_subclass__ must be a function"));
     }

@@ -67,26 +67,12 @@ struct Walk<'k, F: Fn(&Special) -> bool> {
 
 /// The operation of every register the kernel defines exactly once.
 pub(crate) fn single_defs(k: &Kernel) -> HashMap<Reg, &Op> {
-    fn walk<'k>(ss: &'k [Stmt], n: &mut HashMap<Reg, (u32, &'k Op)>) {
-        for s in ss {
-            match s {
-                Stmt::Inst(Inst {
-                    dst: Some(d), op, ..
-                }) => n.entry(*d).or_insert((0, op)).0 += 1,
-                Stmt::If(_, t, e) => {
-                    walk(t, n);
-                    walk(e, n);
-                }
-                Stmt::Loop { body, latch, .. } => {
-                    walk(body, n);
-                    walk(latch, n);
-                }
-                _ => {}
-            }
+    let mut n: HashMap<Reg, (u32, &Op)> = HashMap::new();
+    each_inst(&k.body, &mut |i| {
+        if let Some(d) = i.dst {
+            n.entry(d).or_insert((0, &i.op)).0 += 1;
         }
-    }
-    let mut n = HashMap::new();
-    walk(&k.body, &mut n);
+    });
     n.into_iter()
         .filter(|(_, (c, _))| *c == 1)
         .map(|(r, (_, op))| (r, op))
