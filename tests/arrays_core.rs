@@ -141,3 +141,92 @@ fn where_selects_by_a_broadcast_condition_and_nonzero_lists_indices() {
     let got: Vec<Vec<i64>> = axes.iter().map(read_vec::<i64>).collect();
     assert_eq!(got, vec![vec![0, 1], vec![1, 0]]);
 }
+
+#[test]
+fn out_of_range_floats_cast_to_integers_as_numpy_does_on_x86() {
+    // NumPy 2 on x86-64: np.array(V).astype(T).tolist() for each T below (C leaves these
+    // casts undefined; NumPy gives what the processor's truncating conversions give).
+    let v = [
+        f64::NAN,
+        f64::INFINITY,
+        -1.5,
+        1e20,
+        -1e20,
+        2f64.powi(64),
+        3e9,
+        -3e9,
+        70000.0,
+    ];
+    let a = from_vec(&[v.len()], &v).unwrap();
+    let as_i128 = |d: DType| -> Vec<i128> {
+        let c = cast(&a, d).unwrap();
+        match d {
+            DType::I8 => read_vec::<i8>(&c).into_iter().map(i128::from).collect(),
+            DType::I16 => read_vec::<i16>(&c).into_iter().map(i128::from).collect(),
+            DType::I32 => read_vec::<i32>(&c).into_iter().map(i128::from).collect(),
+            DType::I64 => read_vec::<i64>(&c).into_iter().map(i128::from).collect(),
+            DType::U8 => read_vec::<u8>(&c).into_iter().map(i128::from).collect(),
+            DType::U16 => read_vec::<u16>(&c).into_iter().map(i128::from).collect(),
+            DType::U32 => read_vec::<u32>(&c).into_iter().map(i128::from).collect(),
+            _ => read_vec::<u64>(&c).into_iter().map(i128::from).collect(),
+        }
+    };
+    let min64 = i64::MIN as i128;
+    let min32 = i32::MIN as i128;
+    assert_eq!(as_i128(DType::I8), [0, 0, -1, 0, 0, 0, 0, 0, 112]);
+    assert_eq!(as_i128(DType::I16), [0, 0, -1, 0, 0, 0, 0, 0, 4464]);
+    assert_eq!(
+        as_i128(DType::I32),
+        [min32, min32, -1, min32, min32, min32, min32, min32, 70000]
+    );
+    assert_eq!(
+        as_i128(DType::I64),
+        [
+            min64,
+            min64,
+            -1,
+            min64,
+            min64,
+            min64,
+            3_000_000_000,
+            -3_000_000_000,
+            70000
+        ]
+    );
+    assert_eq!(as_i128(DType::U8), [0, 0, 255, 0, 0, 0, 0, 0, 112]);
+    assert_eq!(as_i128(DType::U16), [0, 0, 65535, 0, 0, 0, 0, 0, 4464]);
+    assert_eq!(
+        as_i128(DType::U32),
+        [
+            1 << 31,
+            0,
+            4294967295,
+            0,
+            1 << 31,
+            0,
+            3_000_000_000,
+            1 << 31,
+            70000
+        ]
+    );
+    assert_eq!(
+        as_i128(DType::U64),
+        [
+            1 << 63,
+            0,
+            u64::MAX as i128,
+            0,
+            1 << 63,
+            0,
+            3_000_000_000,
+            (1 << 64) - 3_000_000_000,
+            70000
+        ]
+    );
+    // One cast table: a scalar converts as an array element does.
+    assert_eq!(
+        Scalar::F64(f64::NAN).cast(DType::I64),
+        Scalar::I64(i64::MIN)
+    );
+    assert_eq!(Scalar::F32(-1.5).cast(DType::U64), Scalar::U64(u64::MAX));
+}

@@ -241,56 +241,13 @@ impl Scalar {
             Scalar::C64(v, _) => v as i64,
         }
     }
-    /// Convert with C-style casting (NumPy's `astype` semantics).
+    /// Convert with C-style casting (NumPy's `astype` semantics): the one cast table,
+    /// `Elem::cast_from`, that array casts use too.
     pub fn cast(&self, to: DType) -> Scalar {
-        match (to, *self) {
-            (DType::C64, Scalar::C64(..)) => return *self,
-            (DType::C64, s) => {
-                let (_, i) = s.as_c128();
-                let r = s.cast(DType::F32).as_f64() as f32;
-                return Scalar::C64(r, i as f32);
-            }
-            (DType::C128, s) => {
-                let (r, i) = s.as_c128();
-                return Scalar::C128(r, i);
-            }
-            (_, Scalar::C64(r, _)) => return Scalar::F32(r).cast(to),
-            (_, Scalar::C128(r, _)) => return Scalar::F64(r).cast(to),
-            _ => {}
-        }
-        let f = self.as_f64();
-        let i = self.as_i64();
-        let int_src = self.dtype().is_integer() || self.dtype() == DType::Bool;
-        let u = if let Scalar::U64(v) = *self {
-            v
-        } else {
-            i as u64
-        };
-        match to {
-            DType::Bool => Scalar::Bool(if int_src { i != 0 || u != 0 } else { f != 0.0 }),
-            DType::I8 => Scalar::I8(if int_src { i as i8 } else { f as i64 as i8 }),
-            DType::I16 => Scalar::I16(if int_src { i as i16 } else { f as i64 as i16 }),
-            DType::I32 => Scalar::I32(if int_src { i as i32 } else { f as i64 as i32 }),
-            DType::I64 => Scalar::I64(if int_src { i } else { f as i64 }),
-            DType::U8 => Scalar::U8(if int_src { u as u8 } else { f as i64 as u8 }),
-            DType::U16 => Scalar::U16(if int_src { u as u16 } else { f as i64 as u16 }),
-            DType::U32 => Scalar::U32(if int_src { u as u32 } else { f as i64 as u32 }),
-            DType::U64 => Scalar::U64(if int_src { u } else { f as u64 }),
-            // Straight from the source value (exact in f64 for every float source), rounded
-            // once, as NumPy's casts do.
-            DType::F16 => Scalar::F16(half::f16::from_f64(f)),
-            DType::F32 => Scalar::F32(if let Scalar::F64(v) = *self {
-                v as f32
-            } else if int_src {
-                i as f32
-            } else {
-                f as f32
-            }),
-            DType::F64 => Scalar::F64(f),
-            // Handled above.
-            DType::C64 => Scalar::C64(f as f32, 0.0),
-            DType::C128 => Scalar::C128(f, 0.0),
-        }
+        use crate::arrays::elem::Elem;
+        crate::with_dtype!(to, T => {
+            crate::with_dtype!(self.dtype(), S => T::cast_from(S::from_scalar(*self)).to_scalar())
+        })
     }
     /// Little-endian bytes of the value (as stored in a buffer).
     pub fn to_bytes(&self) -> Vec<u8> {

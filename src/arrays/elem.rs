@@ -84,8 +84,51 @@ pub trait Elem: Pod + PartialOrd + Default + std::fmt::Debug {
     }
 }
 
+// Float to integer casts of NaN, infinities and out-of-range values are undefined in C;
+// NumPy gives whatever x86-64's truncating conversions give (the CI machine's and most
+// users'), so these reproduce them: an out-of-range `cvttsd2si` yields the "integer
+// indefinite" value (the type's minimum), and unsigned targets subtract 2**(bits-1) from
+// large values first and flip the top bit back, as compilers and NumPy's SIMD loops do.
+// (NumPy's own results differ by loop for uint32 out of range; this is its contiguous
+// loop's.) Kernels are not cast here: they follow the IR's casts.
+#[inline(always)]
+fn x86_i32(v: f64) -> i32 {
+    if v > -2147483649.0 && v < 2147483648.0 {
+        v as i32
+    } else {
+        i32::MIN
+    }
+}
+
+#[inline(always)]
+fn x86_i64(v: f64) -> i64 {
+    if (-9223372036854775808.0..9223372036854775808.0).contains(&v) {
+        v as i64
+    } else {
+        i64::MIN
+    }
+}
+
+#[inline(always)]
+fn x86_u32(v: f64) -> u32 {
+    if v >= 2147483648.0 {
+        x86_i32(v - 2147483648.0) as u32 ^ 0x8000_0000
+    } else {
+        x86_i32(v) as u32
+    }
+}
+
+#[inline(always)]
+fn x86_u64(v: f64) -> u64 {
+    if v >= 9223372036854775808.0 {
+        x86_i64(v - 9223372036854775808.0) as u64 ^ (1 << 63)
+    } else {
+        x86_i64(v) as u64
+    }
+}
+
 macro_rules! int_elem {
-    ($t:ty, $dt:ident) => {
+    ($t:ty, $dt:ident, $via:ident) => {
         impl Elem for $t {
             const DT: DType = DType::$dt;
             const FLOAT: bool = false;
@@ -99,9 +142,7 @@ macro_rules! int_elem {
             }
             #[inline(always)]
             fn from_f64(v: f64) -> Self {
-                // C casts of out-of-range floats are undefined; NumPy on x86 gives the
-                // wrapped int64 value, which is what going through i64 reproduces.
-                v as i64 as $t
+                $via(v) as $t
             }
             #[inline(always)]
             fn from_i128(v: i128) -> Self {
@@ -113,13 +154,15 @@ macro_rules! int_elem {
         }
     };
 }
-int_elem!(i8, I8);
-int_elem!(i16, I16);
-int_elem!(i32, I32);
-int_elem!(i64, I64);
-int_elem!(u8, U8);
-int_elem!(u16, U16);
-int_elem!(u32, U32);
+// Narrow targets go through a 32-bit conversion and keep its low bits, as C compilers
+// emit them on x86-64.
+int_elem!(i8, I8, x86_i32);
+int_elem!(i16, I16, x86_i32);
+int_elem!(i32, I32, x86_i32);
+int_elem!(i64, I64, x86_i64);
+int_elem!(u8, U8, x86_i32);
+int_elem!(u16, U16, x86_i32);
+int_elem!(u32, U32, x86_u32);
 
 impl Elem for u64 {
     const DT: DType = DType::U64;
@@ -131,11 +174,7 @@ impl Elem for u64 {
         self as i128
     }
     fn from_f64(v: f64) -> Self {
-        if v < 0.0 {
-            v as i64 as u64
-        } else {
-            v as u64
-        }
+        x86_u64(v)
     }
     fn from_i128(v: i128) -> Self {
         v as u64

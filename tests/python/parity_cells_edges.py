@@ -357,4 +357,11 @@ x = np.array([2**60 + 2**36 + 1, 2**63 - 1, -(2**62) - 2**38 - 1, 2**24 + 1])
 print(x.astype(np.float32).tolist(), np.array([2**64 - 2**39 + 1], dtype=np.uint64).astype(np.float32).tolist())
 print(np.float32(x[0]), x[:1].astype(np.complex64).tolist())
 """),
+    ("np_float_to_int_casts_out_of_range", """
+import numpy as np
+a = np.array([np.nan, np.inf, -np.inf, -1.5, 1e20, -1e20, 2.0**63, 2.0**64, 3e9, -3e9, 70000.5, 65535.9, 2.0**31, -2.0**31 - 1, 5e9, 1.0])
+for d in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint64):
+    print(d.__name__, a.astype(d).tolist(), a.astype(np.float32).astype(d).tolist())
+print(np.float64(np.nan).astype(np.int64), np.float32(-1.5).astype(np.uint64), np.int32(np.float64(-1e12)))
+"""),
 ]
