@@ -361,3 +361,24 @@ fn storing_nan_or_inf_into_int_arrays_raises() {
     let out = s.stdout("import numpy as np\nfor v in [np.nan, np.inf, -np.inf, np.float64('nan'), np.float32('nan'), 1e30]:\n    a = np.array([1, 2], dtype=int)\n    try:\n        a[0] = v\n    except (ValueError, OverflowError) as e:\n        print(type(e).__name__, e)\na = np.array([1, 2])\na[0] = 2.7\na[1:] = -1.5\nb = np.array([1.0, 2.0])\nb[0] = np.nan\nprint(a, b)");
     assert_eq!(out, "ValueError cannot convert float NaN to integer\nOverflowError cannot convert float infinity to integer\nOverflowError cannot convert float infinity to integer\nValueError cannot convert float NaN to integer\nValueError cannot convert float NaN to integer\nOverflowError Python int too large to convert to C long\n[ 2 -1] [nan  2.]\n");
 }
+
+#[test]
+fn error_modes_that_promise_an_action_are_refused_not_ignored() {
+    // nbcuda detects no floating-point errors, so `'raise'` could never raise: it is
+    // refused, and the session's modes stay as they were.
+    let mut s = Session::new();
+    s.run("import numpy as np").ok();
+    for cell in [
+        "np.seterr(divide='raise')",
+        "np.seterr(all='call')",
+        "np.errstate(invalid='raise')",
+        "np.errstate(call=print)",
+    ] {
+        let c = s.run(cell);
+        assert_eq!(c.ename().as_deref(), Some("NotImplementedError"), "{cell}");
+    }
+    assert_eq!(
+        s.eval("np.geterr()"),
+        "{'divide': 'warn', 'over': 'warn', 'under': 'ignore', 'invalid': 'warn'}"
+    );
+}

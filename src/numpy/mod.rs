@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `complex_funcs.rs` | `np.real`, `np.imag` and `np.angle` (with `deg=`) on Python numbers, NumPy scalars, sequences and arrays, real or complex. |
 //! | `creation.rs` | Array creation: `array`/`asarray` and their layout variants, `copy`, `arange`, `linspace`, `zeros`/`ones`/`empty` (and `_like`), `full`, `full_like`, `eye`. |
+//! | `errstate.rs` | `np.seterr`, `np.geterr` and `np.errstate`: floating-point error modes, kept and reported as NumPy does (no error is detected, so the modes that promise an action are refused). |
 //! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
@@ -23,6 +24,7 @@
 
 pub mod complex_funcs;
 pub mod creation;
+pub mod errstate;
 pub mod funcs;
 pub mod limits;
 pub mod linalg;
@@ -273,6 +275,7 @@ fn build() -> Rc<Module> {
     f::register(&m);
     crate::numpy::complex_funcs::register(&m);
     crate::numpy::limits::register(&m);
+    crate::numpy::errstate::register(&m);
     m.set("linalg", Value::Module(crate::numpy::linalg::module()));
     crate::numpy::pyfunc::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));

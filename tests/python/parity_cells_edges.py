@@ -364,4 +364,22 @@ for d in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint64)
     print(d.__name__, a.astype(d).tolist(), a.astype(np.float32).astype(d).tolist())
 print(np.float64(np.nan).astype(np.int64), np.float32(-1.5).astype(np.uint64), np.int32(np.float64(-1e12)))
 """),
+    ("np_errstate_and_seterr", """
+import numpy as np
+print(np.geterr())
+old = np.seterr(all='ignore'); print(old, np.geterr())
+print(np.seterr(**old) == np.geterr(), np.geterr())
+quiet = np.errstate(divide='ignore', invalid='ignore')
+with quiet as e:
+    print(e, np.geterr(), np.log(np.array([0.0, 1.0])).tolist())
+    with np.errstate(over='print'):
+        print(np.geterr())
+    print(np.geterr())
+print(np.geterr())
+try:
+    np.seterr(divide='foo')
+except ValueError as ex:
+    print('ValueError', ex)
+print(np.geterr())
+"""),
 ]
