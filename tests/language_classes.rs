@@ -318,3 +318,29 @@ fn chained_tracebacks_print_the_earlier_exception_first() {
         .traceback()
         .contains("During handling of the above exception, another exception occurred:"));
 }
+
+/// Fixes made for the pure-Python stdlib modules: a class body's `__module__` and
+/// `__annotations__`, a metaclass's `__instancecheck__`/`__subclasscheck__`, and dict()
+/// reading a user mapping through `keys()`. Expected outputs are CPython 3.11's.
+#[test]
+fn class_bodies_and_metaclass_checks_as_cpython() {
+    let mut s = Session::new();
+    let out = s.stdout(
+        "class A:\n    __module__ = 'elsewhere'\n    x: int\n    y: 'str' = 'q'\n\
+         print(repr(A)[:23], A.__module__, A.__annotations__)\n\
+         class M(type):\n    def __instancecheck__(cls, x):\n        return x == 3\n\
+         \x20   def __subclasscheck__(cls, c):\n        return c is int\n\
+         class C(metaclass=M):\n    pass\n\
+         print(isinstance(3, C), isinstance(4, C), issubclass(int, C), issubclass(str, C))\n\
+         class Keys:\n    def keys(self):\n        return ['a', 'b']\n\
+         \x20   def __getitem__(self, k):\n        return k * 2\n\
+         d = {'z': 0}; d.update(Keys())\n\
+         print(dict(Keys()), d)",
+    );
+    assert_eq!(
+        out,
+        "<class 'elsewhere.A'> elsewhere {'x': <class 'int'>, 'y': 'str'}\n\
+         True False True False\n\
+         {'a': 'aa', 'b': 'bb'} {'z': 0, 'a': 'aa', 'b': 'bb'}\n"
+    );
+}

@@ -289,6 +289,9 @@ pub fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
         }
         return Ok(false);
     }
+    if let Some(r) = crate::interp::metaclasses::type_check(rt, cls, "__instancecheck__", v)? {
+        return Ok(r);
+    }
     if let Value::Builtin(b) = cls {
         return Ok(match b.name.as_str() {
             "int" => matches!(v, Value::Int(_) | Value::Bool(_) | Value::BigInt(_)),
@@ -305,6 +308,13 @@ pub fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
                 matches!(v, Value::Tuple(_))
                     || v.downcast::<crate::interp::collections_module::NamedTuple>()
                         .is_some()
+                    // A typing.NamedTuple class acts as its tuple of values.
+                    || crate::interp::classes::as_instance(v).is_some_and(|i| {
+                        i.class
+                            .mro
+                            .iter()
+                            .any(|c| c.module == "typing" && c.name == "NamedTuple")
+                    })
             }
             "dict" => matches!(v, Value::Dict(_)),
             "set" => matches!(v, Value::Set(_)),

@@ -275,8 +275,14 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
             let mut d = Dict::default();
             if let Some(src) = a.pos.first() {
                 // defaultdict, Counter and OrderedDict are mappings too.
+                let user = crate::interp::collections_dicts::user_mapping_items(rt, src)?;
                 match crate::interp::collections_dicts::dict_of(src) {
                     Some(o) => d = o.borrow().clone(),
+                    None if user.is_some() => {
+                        for (k, v) in user.into_iter().flatten() {
+                            ops::dict_set(rt, &mut d, k, v)?;
+                        }
+                    }
                     None => {
                         let other = src;
                         for pair in ops::iterate(rt, other)? {

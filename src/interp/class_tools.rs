@@ -446,20 +446,23 @@ pub fn is_subclass(rt: &mut Runtime, c: &Value, base: &Value) -> PyResult<bool> 
     ))
 }
 
-fn issubclass(_rt: &mut Runtime, a: Args) -> PyResult<Value> {
+fn issubclass(rt: &mut Runtime, a: Args) -> PyResult<Value> {
     let [c, base] = a.pos.as_slice() else {
         return Err(PyErr::type_error("issubclass expected 2 arguments"));
     };
     if let Value::Tuple(t) = base {
         for b in t.iter() {
             if matches!(
-                issubclass(_rt, Args::new(vec![c.clone(), b.clone()]))?,
+                issubclass(rt, Args::new(vec![c.clone(), b.clone()]))?,
                 Value::Bool(true)
             ) {
                 return Ok(Value::Bool(true));
             }
         }
         return Ok(Value::Bool(false));
+    }
+    if let Some(r) = crate::interp::metaclasses::type_check(rt, base, "__subclasscheck__", c)? {
+        return Ok(Value::Bool(r));
     }
     let r = match (as_class(c), as_class(base)) {
         (Some(c), Some(b)) => c.is_subclass_of(&b),

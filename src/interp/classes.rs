@@ -238,11 +238,17 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
             _ => None,
         })
         .collect();
+    // A class body may name its own module, as the standard modules split over private
+    // helpers do, so that repr and pickling-style names show the public module.
+    let module = match attrs.get("__module__") {
+        Some(Value::Str(m)) => m.to_string(),
+        _ => module_name(&ctx.globals),
+    };
     let class = Rc::new_cyclic(|this| UserClass {
         this: this.clone(),
         name: c.name.to_string(),
         qualname,
-        module: module_name(&ctx.globals),
+        module,
         doc,
         bases,
         mro,
@@ -619,11 +625,17 @@ impl Object for UserClass {
     }
 }
 
-/// The methods still marked `@abstractmethod` in a class deriving from `abc.ABC`, sorted
+/// The methods still marked `@abstractmethod` in a class deriving from `abc.ABC` (or whose
+/// metaclass is `abc.ABCMeta`), sorted
 /// (CPython's ABCMeta refuses to instantiate such a class).
 fn abstract_methods(rt: &mut Runtime, class: &Rc<UserClass>) -> PyResult<Vec<String>> {
     let is_abc = |c: &UserClass| c.module == "abc" && c.name == "ABC";
-    if !class.mro.iter().any(|c| is_abc(c)) {
+    let is_abc_meta = |m: &Rc<UserClass>| {
+        std::iter::once(m)
+            .chain(m.mro.iter())
+            .any(|c| c.module == "abc" && c.name == "ABCMeta")
+    };
+    if !class.mro.iter().any(|c| is_abc(c)) && !class.metaclass.as_ref().is_some_and(is_abc_meta) {
         return Ok(Vec::new());
     }
     let mut names: Vec<String> = class.attrs.borrow().keys().cloned().collect();

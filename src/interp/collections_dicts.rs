@@ -49,6 +49,28 @@ pub(crate) fn dict_attr(rt: &mut Runtime, d: &Shared, name: &str) -> PyResult<Op
     }
 }
 
+/// The items of a cell-defined mapping (an instance with `keys()`, such as a
+/// collections.abc.Mapping subclass): CPython's dict() and update() read any object with
+/// `keys` as a mapping, through `keys()` and `obj[key]`. None for other values.
+pub(crate) fn user_mapping_items(
+    rt: &mut Runtime,
+    src: &Value,
+) -> PyResult<Option<Vec<(Value, Value)>>> {
+    if crate::interp::classes::as_instance(src).is_none() {
+        return Ok(None);
+    }
+    let Ok(keys) = crate::interp::attrs::get_attr(rt, src, "keys") else {
+        return Ok(None);
+    };
+    let keys = crate::interp::expr::call_value(rt, &keys, Args::new(vec![]))?;
+    let mut items = Vec::new();
+    for k in rt.iterate(&keys)? {
+        let v = crate::interp::subscript::get_item(rt, src, &k)?;
+        items.push((k, v));
+    }
+    Ok(Some(items))
+}
+
 /// `dict(src, **kw)`'s entries stored into `d` (a mapping, or an iterable of pairs).
 pub(crate) fn fill(
     rt: &mut Runtime,
@@ -57,6 +79,12 @@ pub(crate) fn fill(
     kw: &[(Rc<str>, Value)],
 ) -> PyResult<()> {
     if let Some(src) = src {
+        if let Some(items) = user_mapping_items(rt, src)? {
+            for (k, v) in items {
+                dict_store(rt, d, k, v)?;
+            }
+            return fill(rt, d, None, kw);
+        }
         match dict_of(src) {
             Some(o) => {
                 let items = o.borrow().items();

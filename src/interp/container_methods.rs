@@ -318,8 +318,13 @@ static DICT_METHODS: [MethodSpec<DictRef>; 11] = [
 
 fn dict_update(d: &DictRef, rt: &mut Runtime, b: Bound) -> PyResult<Value> {
     let mapping = b.get(0).and_then(crate::interp::collections_dicts::dict_of);
+    let user = match b.get(0) {
+        Some(src) => crate::interp::collections_dicts::user_mapping_items(rt, src)?,
+        None => None,
+    };
     let items = match (mapping, b.get(0)) {
         (Some(o), _) => o.borrow().items(),
+        (None, Some(_)) if user.is_some() => user.unwrap_or_default(),
         (None, Some(other)) => {
             let mut pairs = Vec::new();
             for item in rt.iterate(other)? {

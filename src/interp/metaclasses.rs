@@ -6,6 +6,9 @@
 //! an attribute `C` lacks is looked up on `M` (its methods bound to `C`, its properties
 //! read with `C`). `type(C)` is `M` and `isinstance(C, M)` holds.
 //!
+//! `isinstance`/`issubclass` ask the metaclass's `__instancecheck__`/`__subclasscheck__`
+//! when it defines them (collections.abc's structural checks are written that way).
+//!
 //! `__init_subclass__` runs for every new subclass, with the class statement's keyword
 //! arguments, as CPython's `type.__new__` does.
 //!
@@ -100,6 +103,19 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<Opti
         return Ok(None);
     };
     match special(rt, &class, "__contains__", vec![x.clone()])? {
+        Some(r) => crate::interp::ops::truthy(rt, &r).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// `isinstance(x, C)` / `issubclass(x, C)` through the metaclass's `__instancecheck__` /
+/// `__subclasscheck__` (`hook`), as abstract base classes answer structurally; None when
+/// `C` is not a class whose metaclass defines the hook.
+pub fn type_check(rt: &mut Runtime, cls: &Value, hook: &str, x: &Value) -> PyResult<Option<bool>> {
+    let Some(class) = as_class(cls) else {
+        return Ok(None);
+    };
+    match special(rt, &class, hook, vec![x.clone()])? {
         Some(r) => crate::interp::ops::truthy(rt, &r).map(Some),
         None => Ok(None),
     }

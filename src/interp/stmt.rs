@@ -71,6 +71,11 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
             }
         }
         Stmt::AnnAssign(a) => {
+            if let (crate::interp::frame::ScopeKind::ClassBody { .. }, Expr::Name(n)) =
+                (&ctx.kind, &*a.target)
+            {
+                record_annotation(rt, ctx, n.id.as_str(), &a.annotation)?;
+            }
             if let Some(value) = &a.value {
                 let v = eval(rt, ctx, value)?;
                 assign_target(rt, ctx, &a.target, v)?;
@@ -675,4 +680,30 @@ pub fn make_function(
         attrs: Default::default(),
         compiled: Default::default(),
     })
+}
+
+/// A class body's `name: annotation` goes into the class's `__annotations__`, evaluated
+/// as CPython does (typing.NamedTuple and get_type_hints read it). An annotation nbcuda
+/// cannot evaluate is kept as its source text rather than failing the class statement.
+fn record_annotation(rt: &mut Runtime, ctx: &mut Ctx, name: &str, ann: &Expr) -> PyResult<()> {
+    let Some(locals) = ctx.locals.clone() else {
+        return Ok(());
+    };
+    let value = match eval(rt, ctx, ann) {
+        Ok(v) => v,
+        Err(_) => Value::str(ctx.source.get(ann.range().to_std_range()).unwrap_or(name)),
+    };
+    let existing = locals.borrow().get("__annotations__").cloned();
+    let dict = match &existing {
+        Some(Value::Dict(d)) => d.clone(),
+        _ => {
+            let d = std::rc::Rc::new(std::cell::RefCell::new(crate::py::value::Dict::default()));
+            locals
+                .borrow_mut()
+                .insert("__annotations__".into(), Value::Dict(d.clone()));
+            d
+        }
+    };
+    dict.borrow_mut().insert_str(name, value);
+    Ok(())
 }
