@@ -19,9 +19,31 @@ use crate::py::value::{Module, Value};
 
 /// The standard modules nbcuda writes in Python (our own code), by import name.
 const PYLIB: &[(&str, &str)] = &[
+    (
+        "_collections_abc",
+        include_str!("pylib/_collections_abc.py"),
+    ),
+    (
+        "_collections_abc_mixins",
+        include_str!("pylib/_collections_abc_mixins.py"),
+    ),
+    (
+        "_collections_chainmap",
+        include_str!("pylib/_collections_chainmap.py"),
+    ),
+    (
+        "collections.abc",
+        "from _collections_abc import *\nfrom _collections_abc import __all__\n",
+    ),
+    ("_datetime_clock", include_str!("pylib/_datetime_clock.py")),
+    (
+        "_datetime_format",
+        include_str!("pylib/_datetime_format.py"),
+    ),
     ("abc", include_str!("pylib/abc.py")),
     ("bisect", include_str!("pylib/bisect.py")),
     ("contextlib", include_str!("pylib/contextlib.py")),
+    ("datetime", include_str!("pylib/datetime.py")),
     ("enum", include_str!("pylib/enum.py")),
     ("fractions", include_str!("pylib/fractions.py")),
     ("gc", include_str!("pylib/gc.py")),
@@ -57,7 +79,7 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
         return load(rt, name, &code, Some(&file), package.as_deref(), parent);
     }
     if let Some((_, code)) = PYLIB.iter().find(|(n, _)| *n == name) {
-        return load(rt, name, code, None, None, None);
+        return load(rt, name, code, None, None, parent);
     }
     Err(registry::not_found(rt, name))
 }

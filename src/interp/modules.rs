@@ -51,8 +51,20 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ("re", |_| Ok(crate::interp::re_module::module())),
         ("os", crate::interp::os_module::module),
         ("os.path", |_| Ok(crate::interp::os_module::path_module())),
-        ("collections", |_| {
-            Ok(crate::interp::collections_module::module())
+        ("collections", |rt| {
+            // The abstract classes and ChainMap are Python code (pylib), as in CPython.
+            let m = crate::interp::collections_module::module();
+            let abc = import(rt, "_collections_abc")?;
+            m.set("abc", Value::Module(abc.clone()));
+            // collections' own types register with the abstract classes here, since the
+            // abstract classes cannot import collections while it is being built.
+            if let Some(register) = abc.get("_register_collections") {
+                let args = crate::py::value::Args::new(vec![Value::Module(m.clone())]);
+                crate::interp::expr::call_value(rt, &register, args)?;
+            }
+            let chain = import(rt, "_collections_chainmap")?;
+            m.set("ChainMap", chain.get("ChainMap").unwrap_or(Value::None));
+            Ok(m)
         }),
         (
             "string",

@@ -247,9 +247,148 @@ def get_args(tp):
     return ()
 
 
-def NamedTuple(typename, fields=None, **kwargs):
-    """`NamedTuple('Point', [('x', int), ('y', int)])`: a named tuple class."""
+class _NamedTupleMeta(type):
+    """`class P(NamedTuple): x: int` makes P a record class: fields from the annotations,
+    defaults from the values, methods from the body; calling NamedTuple itself is the
+    functional form."""
+
+    def __call__(cls, *args, **kwargs):
+        if cls is NamedTuple:
+            return _functional_namedtuple(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
+
+
+def _functional_namedtuple(typename, fields=None, **kwargs):
     import collections
     if fields is None:
         fields = list(kwargs.items())
     return collections.namedtuple(typename, [name for name, _ in fields])
+
+
+class NamedTuple(metaclass=_NamedTupleMeta):
+    """Base of class-syntax named tuples (nbcuda keeps the values in a tuple; the instance
+    acts as that tuple: indexing, unpacking, len, ==, hash, +)."""
+
+    def __init_subclass__(cls, **kwargs):
+        annotations = cls.__dict__.get('__annotations__', {})
+        fields = tuple(annotations)
+        defaults = {}
+        for name in fields:
+            if name.startswith('_'):
+                raise ValueError(f'Field names cannot start with an underscore: {name!r}')
+            value = cls.__dict__.get(name, _NO_DEFAULT)
+            if value is not _NO_DEFAULT:
+                defaults[name] = value
+            elif defaults:
+                raise TypeError(f'Non-default namedtuple field {name} cannot follow default '
+                                f'field{"s" if len(defaults) > 1 else ""} '
+                                f'{", ".join(defaults)}')
+        cls._fields = fields
+        cls._field_defaults = defaults
+        cls.__annotations__ = dict(annotations)
+        for i, name in enumerate(fields):
+            setattr(cls, name, property(lambda self, i=i: self._values[i]))
+
+    def __init__(self, *args, **kwargs):
+        cls = type(self)
+        fields = cls._fields
+        where = f'{cls.__name__}.__new__()'
+        if len(args) > len(fields):
+            raise TypeError(f'{where} takes {len(fields) + 1} positional arguments but '
+                            f'{len(args) + 1} were given')
+        values = list(args)
+        for name in fields[len(args):]:
+            if name in kwargs:
+                values.append(kwargs.pop(name))
+            elif name in cls._field_defaults:
+                values.append(cls._field_defaults[name])
+            else:
+                missing = [f for f in fields[len(values):]
+                           if f not in kwargs and f not in cls._field_defaults]
+                quoted = [repr(m) for m in missing]
+                listed = quoted[0] if len(quoted) == 1 else \
+                    ', '.join(quoted[:-1]) + (',' if len(quoted) > 2 else '') + \
+                    ' and ' + quoted[-1]
+                raise TypeError(f'{where} missing {len(missing)} required positional '
+                                f'argument{"s" if len(missing) > 1 else ""}: {listed}')
+        for name in kwargs:
+            if name in fields:
+                raise TypeError(f"{where} got multiple values for argument '{name}'")
+            raise TypeError(f"{where} got an unexpected keyword argument '{name}'")
+        # The fields are read-only properties, so assigning one fails as in CPython.
+        self._values = tuple(values)
+
+    def __repr__(self):
+        inner = ', '.join(f'{n}={v!r}' for n, v in zip(self._fields, self._values))
+        return f'{type(self).__name__}({inner})'
+
+    def __getitem__(self, i):
+        return self._values[i]
+
+    def __len__(self):
+        return len(self._values)
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __contains__(self, x):
+        return x in self._values
+
+    def __eq__(self, other):
+        return self._values == (other._values if isinstance(other, NamedTuple) else other)
+
+    def __lt__(self, other):
+        return self._values < (other._values if isinstance(other, NamedTuple) else other)
+
+    def __hash__(self):
+        return hash(self._values)
+
+    def __add__(self, other):
+        return self._values + tuple(other)
+
+    def count(self, x):
+        return self._values.count(x)
+
+    def index(self, x):
+        return self._values.index(x)
+
+    def _asdict(self):
+        return dict(zip(self._fields, self._values))
+
+    def _replace(self, **changes):
+        values = self._asdict()
+        for name in changes:
+            if name not in values:
+                raise ValueError(f'Got unexpected field names: {list(changes)!r}')
+        values.update(changes)
+        return type(self)(**values)
+
+    @classmethod
+    def _make(cls, iterable):
+        return cls(*iterable)
+
+
+_NO_DEFAULT = object()
+
+
+class _TypedDictMeta(type):
+    def __call__(cls, *args, **kwargs):
+        return dict(*args, **kwargs)
+
+    def __instancecheck__(cls, instance):
+        raise TypeError('TypedDict does not support instance and class checks')
+
+
+class TypedDict(metaclass=_TypedDictMeta):
+    """`class Movie(TypedDict): title: str`: calling Movie(...) makes a plain dict."""
+
+
+def get_type_hints(obj, globalns=None, localns=None, include_extras=False):
+    """The annotations of a class (its bases' first) or function, None as type(None)."""
+    hints = {}
+    if isinstance(obj, type):
+        for base in reversed(obj.__mro__):
+            hints.update(getattr(base, '__dict__', {}).get('__annotations__', {}))
+    else:
+        hints.update(getattr(obj, '__annotations__', None) or {})
+    return {k: type(None) if v is None else v for k, v in hints.items()}
