@@ -8,7 +8,8 @@ The expected outputs are never written down: the reference kernel produces them 
 run. Cells print what they compute and keep their output deterministic (no addresses, times
 or absolute paths), so that any difference is a difference in behaviour. The cells live in
 parity_cells_lang.py, parity_cells_edges.py, parity_cells_lib.py, parity_cells_imports.py,
-parity_cells_kwargs.py (module functions called by keyword) and parity_cells_cupy.py (CuPy
+parity_cells_kwargs.py (module functions called by keyword), parity_cells_stdlib2.py (datetime,
+collections.abc, typing records) and parity_cells_cupy.py (CuPy
 on nbcuda's devices against NumPy)."""
 
 import re
@@ -24,8 +25,9 @@ from parity_cells_lang import CLASSES, FUNCTION_BODIES, GENERATORS, NUMBERS
 from parity_cells_lib import IPYTHON, NUMPY, STDLIB
 from parity_cells_patterns import PATTERNS
 from parity_cells_rationals import RATIONALS
+from parity_cells_stdlib2 import STDLIB2
 
-CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + IPYTHON + NUMPY + KEYWORDS + EDGES + CUPY
+CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + STDLIB2 + IPYTHON + NUMPY + KEYWORDS + EDGES + CUPY
 
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
