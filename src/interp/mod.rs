@@ -46,7 +46,7 @@
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `operator_getters.rs` | `operator.itemgetter`, `attrgetter` and `methodcaller`: callable objects with CPython's reprs. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
-//! | `pylib/*.py` | Standard modules written in Python, our own code: `abc` (`ABC`, `ABCMeta`, `abstractmethod`, checked by `classes.rs` at instantiation), `_collections_abc*` (`collections.abc`, with `_collections_chainmap`'s `ChainMap`), `datetime` (with `_datetime_clock`, `_datetime_format`), `bisect`, `contextlib`, `gc`, `heapq`, `io` (`StringIO`, `BytesIO`), `timeit`, `typing`. |
+//! | `pylib/*.py` | Standard modules written in Python, our own code: `abc` (`ABC`, `ABCMeta`, `abstractmethod`, checked by `classes.rs` at instantiation), `_collections_abc*` (`collections.abc`, with `_collections_chainmap`'s `ChainMap`), `datetime` (with `_datetime_clock`, `_datetime_format`), `bisect`, `contextlib`, `gc`, `heapq`, `io` (`StringIO`, `BytesIO`), `pprint`, `timeit`, `typing`. |
 //! | `params.rs` | Binding a call's arguments to a function's parameters, with CPython's TypeError wording. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
 //! | `pathlib_module.rs` | `pathlib.Path`: CPython's normalisation, the `/` operator, name parts, and file-system methods (`exists`, `read_text`/`write_text`, `mkdir`, `iterdir`, `glob`, ...). |

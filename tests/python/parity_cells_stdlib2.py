@@ -1,5 +1,6 @@
 """Cells of tests/python/test_cpython_parity.py about the standard modules notebooks import
-(issue 16): datetime, collections.abc and ChainMap, typing.NamedTuple and TypedDict."""
+(issue 16): datetime, collections.abc and ChainMap, typing.NamedTuple and TypedDict, pprint.
+(Sets of strings are left out of pprint cells: CPython's order for them varies by run.)"""
 
 STDLIB2 = [
     ("datetime_repr_str", """
@@ -133,5 +134,23 @@ try:
     P()
 except TypeError as e:
     print(e)
+"""),
+    ("pprint_line_breaking", """
+import pprint
+pprint.pprint({'b': list(range(30)), 'a': {'x': 1, 'y': [1, 2, 3]}})
+print(pprint.pformat([1, 2]))
+data = {'name': 'experiment', 'params': {'lr': 0.001, 'layers': [64, 128, 256, 512], 'dropout': 0.5, 'activation': 'relu'},
+        'results': [(i, i * i, str(i) * 5) for i in range(8)], 'tags': {1, 2, 3}}
+pprint.pprint(data)
+pprint.pprint(data, width=40, indent=2)
+pprint.pprint(data, depth=1)
+pprint.pprint(list(range(60)), compact=True)
+pprint.pprint(list(range(30)), width=30)
+pprint.pp({'z': 1, 'a': [list(range(20)), list(range(20))]})
+pprint.pprint(('x' * 30 + ' ') * 5)
+pprint.pprint({'key': 'lorem ipsum dolor sit amet ' * 6})
+pprint.pprint([[1, 2, [3, 4, [5, 6, [7, 8]]]]] * 4, width=30)
+print(pprint.pformat((1,), width=2), pprint.pformat(((1, 2),) * 10, width=20))
+pprint.PrettyPrinter(width=20).pprint({'a': 1, 'b': 2, 'c': 3, 'd': 4})
 """),
 ]
