@@ -32,6 +32,20 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
         Value::Tuple(_) => Some("tuple"),
         Value::Dict(_) => Some("dict"),
         Value::Set(_) => Some("set"),
+        other
+            if other
+                .downcast::<crate::interp::frozenset::FrozenSet>()
+                .is_some() =>
+        {
+            Some("frozenset")
+        }
+        other
+            if other
+                .downcast::<crate::interp::bytearray::ByteArray>()
+                .is_some() =>
+        {
+            Some("bytearray")
+        }
         _ => None,
     };
     if let Some(name) = core {
@@ -318,6 +332,12 @@ pub fn isinstance(rt: &mut Runtime, v: &Value, cls: &Value) -> PyResult<bool> {
             }
             "dict" => matches!(v, Value::Dict(_)),
             "set" => matches!(v, Value::Set(_)),
+            "frozenset" => v
+                .downcast::<crate::interp::frozenset::FrozenSet>()
+                .is_some(),
+            "bytearray" => v
+                .downcast::<crate::interp::bytearray::ByteArray>()
+                .is_some(),
             "type" => is_class(v),
             "object" => true,
             _ => false,
@@ -713,6 +733,15 @@ pub fn builtins() -> HashMap<String, Value> {
         }),
     );
     crate::interp::class_tools::register(&mut b);
+    b.insert(
+        "frozenset".into(),
+        Value::builtin(
+            "frozenset",
+            "frozenset(iterable=(), /)",
+            "Build an immutable unordered collection of unique elements.",
+            crate::interp::frozenset::construct,
+        ),
+    );
     crate::interp::shell_magics::register(&mut b);
     crate::interp::files::register(&mut b);
     b.insert("Ellipsis".into(), Value::Ellipsis);

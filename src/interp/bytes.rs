@@ -18,6 +18,12 @@ fn construct(rt: &mut Runtime, a: Args) -> PyResult<Value> {
             return Err(PyErr::type_error("string argument without an encoding"))
         }
         (Some(Value::Bytes(b)), _) => b.to_vec(),
+        (Some(v), _)
+            if v.downcast::<crate::interp::bytearray::ByteArray>()
+                .is_some() =>
+        {
+            crate::interp::bytearray::bytes_like(v).unwrap_or_default()
+        }
         (Some(n @ (Value::Int(_) | Value::Bool(_))), _) => {
             let n = n.as_index()?;
             if n < 0 {
@@ -128,15 +134,26 @@ pub fn method(b: Rc<[u8]>, name: &str) -> Option<Value> {
     })
 }
 
-/// Adds `bytes` to the builtins.
+/// The `bytes` builtin (a bytearray is built by it too).
+pub fn constructor() -> Value {
+    Value::builtin(
+        "bytes",
+        "bytes(source=b'', encoding=None, errors='strict')",
+        "An immutable sequence of bytes: empty, n zero bytes, the ints of an iterable, or a string encoded.",
+        construct,
+    )
+}
+
+/// Adds `bytes` and `bytearray` to the builtins.
 pub fn register(b: &mut HashMap<String, Value>) {
+    b.insert("bytes".into(), constructor());
     b.insert(
-        "bytes".into(),
+        "bytearray".into(),
         Value::builtin(
-            "bytes",
-            "bytes(source=b'', encoding=None, errors='strict')",
-            "An immutable sequence of bytes: empty, n zero bytes, the ints of an iterable, or a string encoded.",
-            construct,
+            "bytearray",
+            "bytearray(source=b'', encoding=None, errors='strict')",
+            "A mutable sequence of bytes: empty, n zero bytes, the ints of an iterable, or a string encoded.",
+            crate::interp::bytearray::construct,
         ),
     );
 }

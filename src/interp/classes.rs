@@ -5,7 +5,8 @@
 //! `dataclasses` are in `class_tools.rs`.
 //!
 //! Known differences from CPython: metaclasses only as `metaclasses.rs` describes; no
-//! `__new__` on classes, `__slots__` or `__getattribute__`; built-in types other than the
+//! `__new__` on classes or `__getattribute__`; `__slots__` limits an instance's attributes but
+//! makes no member descriptors on the class; built-in types other than the
 //! exception classes, `object` and `type` cannot be subclassed.
 
 use std::any::Any;
@@ -46,6 +47,9 @@ pub struct UserClass {
     pub annotations: Vec<String>,
     /// Set by `@dataclass(frozen=True)`: assigning an attribute raises.
     pub frozen: Cell<bool>,
+    /// The attribute names an instance may hold when it has no `__dict__` (every class
+    /// in the MRO declares `__slots__`, none of them naming `__dict__`); None: it has one.
+    pub slots: RefCell<Option<Rc<[String]>>>,
     /// The class's metaclass when it is a cell-defined one (`class C(metaclass=M)`, or
     /// inherited from a base); None means `type`.
     pub metaclass: Option<Rc<UserClass>>,
@@ -256,9 +260,15 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
         attrs: RefCell::new(attrs),
         annotations,
         frozen: Cell::new(false),
+        slots: RefCell::new(None),
         metaclass,
         is_type,
     });
+    let own_slots = class.attrs.borrow().get("__slots__").cloned();
+    if let Some(own) = own_slots {
+        let names = slot_names(rt, &own)?;
+        *class.slots.borrow_mut() = crate::interp::class_slots::instance_slots(&class, names);
+    }
     let weak: std::rc::Weak<dyn Object> = Rc::downgrade(&(class.clone() as Rc<dyn Object>));
     for v in class.attrs.borrow().values() {
         for f in defined_functions(v) {
@@ -273,6 +283,23 @@ pub fn exec_class(rt: &mut Runtime, ctx: &mut Ctx, c: &ast::StmtClassDef) -> PyR
     }
     ctx.assign(c.name.as_str(), v);
     Ok(())
+}
+
+/// The names a `__slots__` value declares: one string, or an iterable of strings.
+fn slot_names(rt: &mut Runtime, v: &Value) -> PyResult<Vec<String>> {
+    if let Value::Str(s) = v {
+        return Ok(vec![s.to_string()]);
+    }
+    rt.iterate(v)?
+        .iter()
+        .map(|n| match n {
+            Value::Str(s) => Ok(s.to_string()),
+            other => Err(PyErr::type_error(format!(
+                "__slots__ items must be strings, not '{}'",
+                other.type_name()
+            ))),
+        })
+        .collect()
 }
 
 /// The functions a class attribute holds: a plain function, or one wrapped by

@@ -31,6 +31,8 @@ pub struct FieldSpec {
 pub struct Field {
     pub name: String,
     pub spec: FieldSpec,
+    /// Set by `@dataclass(kw_only=True)`: `__init__` takes it by keyword only.
+    pub kw_only: bool,
 }
 
 impl Object for FieldSpec {
@@ -78,6 +80,8 @@ struct Options {
     frozen: bool,
     unsafe_hash: bool,
     match_args: bool,
+    kw_only: bool,
+    slots: bool,
 }
 
 /// The fields of a dataclass, bases first, as recorded by the decorator.
@@ -155,10 +159,11 @@ fn decorate(rt: &mut Runtime, class: Rc<UserClass>, opts: Options) -> PyResult<V
         fields.push(Field {
             name: name.clone(),
             spec,
+            kw_only: opts.kw_only,
         });
     }
     let mut seen_default = false;
-    for f in fields.iter().filter(|f| f.spec.init) {
+    for f in fields.iter().filter(|f| f.spec.init && !f.kw_only) {
         let has_default = f.spec.default.is_some() || f.spec.default_factory.is_some();
         if seen_default && !has_default {
             return Err(PyErr::type_error(format!(
@@ -204,6 +209,7 @@ fn decorate(rt: &mut Runtime, class: Rc<UserClass>, opts: Options) -> PyResult<V
             Value::tuple(names.map(|f| Value::str(&f.name)).collect()),
         ));
     }
+    let field_names: Vec<String> = fields.iter().map(|f| f.name.clone()).collect();
     let mut attrs = class.attrs.borrow_mut();
     for (name, v) in install {
         attrs.insert(name.to_string(), v);
@@ -214,6 +220,21 @@ fn decorate(rt: &mut Runtime, class: Rc<UserClass>, opts: Options) -> PyResult<V
     );
     drop(attrs);
     class.frozen.set(opts.frozen);
+    if opts.slots {
+        // CPython builds a new class with these slots; this one takes them in place.
+        let names = field_names;
+        let own: Vec<Value> = class
+            .annotations
+            .iter()
+            .filter(|n| names.contains(n))
+            .map(|n| Value::str(n))
+            .collect();
+        class
+            .attrs
+            .borrow_mut()
+            .insert("__slots__".into(), Value::tuple(own));
+        *class.slots.borrow_mut() = crate::interp::class_slots::instance_slots(&class, names);
+    }
     Ok(Value::Object(class))
 }
 
@@ -237,12 +258,16 @@ fn init_method(class: &Rc<UserClass>, fields: Vec<Field>) -> Value {
     let qualname = format!("{}.__init__", class.qualname);
     native("__init__", move |rt, a| {
         let this = receiver(&a)?;
-        let params: Vec<&Field> = fields.iter().filter(|f| f.spec.init).collect();
+        // CPython's order: the positional parameters, then the keyword-only ones.
+        let mut params: Vec<&Field> = fields.iter().filter(|f| f.spec.init).collect();
+        params.sort_by_key(|f| f.kw_only);
+        let positional = params.iter().filter(|f| !f.kw_only).count();
         let given = &a.pos[1..];
-        if given.len() > params.len() {
+        if given.len() > positional {
             return Err(PyErr::type_error(format!(
-                "{qualname}() takes {} positional arguments but {} were given",
-                params.len() + 1,
+                "{qualname}() takes {} positional argument{} but {} were given",
+                positional + 1,
+                if positional == 0 { "" } else { "s" },
                 given.len() + 1
             )));
         }
@@ -261,12 +286,16 @@ fn init_method(class: &Rc<UserClass>, fields: Vec<Field>) -> Value {
             }
             values[i] = Some(v.clone());
         }
-        let mut missing = Vec::new();
+        let (mut missing, mut missing_kw) = (Vec::new(), Vec::new());
         for (f, v) in params.iter().zip(values.iter_mut()) {
             if v.is_none() {
                 *v = match (&f.spec.default, &f.spec.default_factory) {
                     (Some(d), _) => Some(d.clone()),
                     (None, Some(factory)) => Some(rt.call(factory, Args::default())?),
+                    (None, None) if f.kw_only => {
+                        missing_kw.push(format!("'{}'", f.name));
+                        None
+                    }
                     (None, None) => {
                         missing.push(format!("'{}'", f.name));
                         None
@@ -274,13 +303,15 @@ fn init_method(class: &Rc<UserClass>, fields: Vec<Field>) -> Value {
                 };
             }
         }
-        if !missing.is_empty() {
-            return Err(PyErr::type_error(format!(
-                "{qualname}() missing {} required positional argument{}: {}",
-                missing.len(),
-                if missing.len() == 1 { "" } else { "s" },
-                missing.join(" and ")
-            )));
+        for (names, kind) in [(missing, "positional"), (missing_kw, "keyword-only")] {
+            if !names.is_empty() {
+                return Err(PyErr::type_error(format!(
+                    "{qualname}() missing {} required {kind} argument{}: {}",
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(" and ")
+                )));
+            }
         }
         let mut attrs = this.attrs.borrow_mut();
         for (f, v) in params.iter().zip(values) {
@@ -388,11 +419,6 @@ fn options(b: &Bound) -> PyResult<Options> {
         Some(Value::Bool(v)) => *v,
         _ => default,
     };
-    if flag(8, false) || flag(9, false) {
-        return Err(PyErr::not_implemented(
-            "@dataclass(kw_only=True) and slots=True are not supported in nbcuda",
-        ));
-    }
     let o = Options {
         init: flag(1, true),
         repr: flag(2, true),
@@ -401,6 +427,8 @@ fn options(b: &Bound) -> PyResult<Options> {
         frozen: flag(6, false),
         unsafe_hash: flag(5, false),
         match_args: flag(7, true),
+        kw_only: flag(8, false),
+        slots: flag(9, false),
     };
     if o.order && !o.eq {
         return Err(PyErr::value_error("eq must be true if order is true"));

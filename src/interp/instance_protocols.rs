@@ -103,9 +103,13 @@ impl Object for Instance {
         }
         match name {
             "__class__" => return Ok(Some(Value::Object(self.class.clone()))),
-            "__dict__" => {
+            "__dict__" if crate::interp::class_slots::has_dict(&self.class) => {
                 let mut d = crate::py::value::Dict::default();
                 for (k, v) in self.attrs.borrow().iter() {
+                    // What a base's `__slots__` holds is no `__dict__` entry.
+                    if crate::interp::class_slots::in_base_slots(&self.class, k) {
+                        continue;
+                    }
                     d.insert_str(k, v.clone());
                 }
                 return Ok(Some(Value::Dict(Rc::new(RefCell::new(d)))));
@@ -146,6 +150,7 @@ impl Object for Instance {
             *self.exc_args.borrow_mut() = rt.iterate(&value)?;
             return Ok(true);
         }
+        crate::interp::class_slots::check_assign(&self.class, name)?;
         self.attrs.borrow_mut().insert(name.to_string(), value);
         Ok(true)
     }
@@ -289,7 +294,7 @@ impl Object for Instance {
             None => vec![Value::None, Value::None, Value::None],
             Some(e) => {
                 let (ty, val) = crate::interp::class_tools::error_values(e);
-                vec![ty, val, Value::None]
+                vec![ty, val, crate::interp::traceback_obj::of(e)]
             }
         };
         match this.call_special(rt, "__exit__", args)? {

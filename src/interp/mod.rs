@@ -64,6 +64,10 @@
 //! | `slots_handlers.rs` | `try`, `with` and bare `raise` in compiled bodies; `except ... as name` unbinds the name afterwards, as in CPython. |
 //! | `slots_expr.rs` | Expressions and comprehensions compiled with the walker's semantics (comprehension variables in hidden slots). |
 //! | `slots_stmt.rs` | Statements and assignment targets compiled with the walker's semantics. |
+//! | `frozenset.rs` | `frozenset`: an immutable set sharing set's table, hashable as CPython hashes it. |
+//! | `bytearray.rs` | `bytearray`: a mutable byte sequence with list's mutators and bytes' readers. |
+//! | `class_slots.rs` | `__slots__`: instances without a `__dict__`, limited to the declared names. |
+//! | `traceback_obj.rs` | Traceback objects (`tb_lineno`, `tb_next`, `tb_frame`) for `__exit__` and `__traceback__`. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
 //! | `shell.rs` | Shell escapes as ipykernel runs them: `!cmd` streamed into the cell with `_exit_code`, `x = !cmd` and `!!cmd` captured as lines, IPython's `{expr}`/`$name` interpolation, and the interruptible child processes behind them and `%%bash`. |
 //! | `shell_magics.rs` | The magics about the shell and files: `%%bash`, `%%sh`, `%%writefile`, `%run`, `%pwd`, `%cd`, `%env`, and `exit`/`quit` with ipykernel's `ask_exit` payload. |
@@ -86,7 +90,9 @@ pub mod builtins;
 pub mod builtins_attrs;
 pub mod builtins_format;
 pub mod builtins_iter;
+pub mod bytearray;
 pub mod bytes;
+pub mod class_slots;
 pub mod class_tools;
 pub mod classes;
 pub mod collections_counter;
@@ -101,6 +107,7 @@ pub mod dynamic;
 pub mod expr;
 pub mod files;
 pub mod frame;
+pub mod frozenset;
 pub mod func_modules;
 pub mod functools_wrappers;
 pub mod generator_machine;
@@ -149,6 +156,7 @@ pub mod string_template;
 pub mod subscript;
 pub mod text_modules;
 pub mod timing;
+pub mod traceback_obj;
 pub mod type_attrs;
 pub mod warnings_module;
 

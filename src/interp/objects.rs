@@ -307,6 +307,7 @@ impl Object for ExceptionValue {
             "__cause__" => Some(link(&self.chain.borrow().cause)),
             "__context__" => Some(link(&self.chain.borrow().context)),
             "__suppress_context__" => Some(Value::Bool(self.chain.borrow().suppress_context)),
+            "__traceback__" => Some(crate::interp::traceback_obj::of(&self.err)),
             "msg" | "filename" | "lineno" | "offset" | "text" | "end_lineno" | "end_offset"
                 if self
                     .err

@@ -304,6 +304,14 @@ pub fn inplace(rt: &mut Runtime, op: BinOp, cur: &Value, rhs: &Value) -> PyResul
             Ok(cur.clone())
         }
         (_, Value::Array(a)) if a.ndim() > 0 => ndarray_attrs::inplace_op(op, a, rhs, rt),
+        (BinOp::Add, Value::Object(_))
+            if cur
+                .downcast::<crate::interp::bytearray::ByteArray>()
+                .is_some() =>
+        {
+            crate::interp::bytearray::inplace_add(rt, cur, rhs)
+                .unwrap_or_else(|| binary(rt, op, cur, rhs))
+        }
         (_, Value::Object(_)) => match crate::interp::classes::as_instance(cur) {
             Some(inst) => {
                 match crate::interp::instance_protocols::inplace_special(rt, &inst, op, rhs)? {
@@ -473,6 +481,17 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
             Ok(crate::interp::subscript::dict_find(rt, d, x)?.is_some())
         }
         Value::Set(s) => crate::interp::sets::contains(rt, s, x),
+        Value::Bytes(b) => bytes_contains(b, x),
+        Value::Object(o) if o.as_any().is::<crate::interp::frozenset::FrozenSet>() => {
+            match crate::interp::frozenset::set_cell(container) {
+                Some(s) => crate::interp::sets::contains(rt, &s, x),
+                None => Ok(false),
+            }
+        }
+        Value::Object(o) if o.as_any().is::<crate::interp::bytearray::ByteArray>() => {
+            let hay = crate::interp::bytearray::bytes_like(container).unwrap_or_default();
+            bytes_contains(&hay, x)
+        }
         Value::Object(o) if o.as_any().is::<RangeObj>() => {
             // invariant: the match guard checked this downcast
             let r = o.as_any().downcast_ref::<RangeObj>().expect("checked");
@@ -521,6 +540,21 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
             Ok(false)
         }
     }
+}
+
+/// `x in b` for bytes-like `b`: a byte value, or a run of bytes.
+fn bytes_contains(hay: &[u8], x: &Value) -> PyResult<bool> {
+    if let Some(sub) = crate::interp::bytearray::bytes_like(x) {
+        return Ok(sub.is_empty() || hay.windows(sub.len()).any(|w| w == sub));
+    }
+    let i = x.as_index().map_err(|_| {
+        PyErr::type_error(format!(
+            "a bytes-like object is required, not '{}'",
+            x.type_name()
+        ))
+    })?;
+    let b = u8::try_from(i).map_err(|_| PyErr::value_error("byte must be in range(0, 256)"))?;
+    Ok(hay.contains(&b))
 }
 
 pub use crate::interp::compare::{compare, is_same, py_cmp, py_eq, same_or_eq};

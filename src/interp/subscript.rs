@@ -186,7 +186,7 @@ pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
                 Value::Int(h) => Ok(Some(h as u64)),
                 _ => Ok(None),
             },
-            None => Ok(None),
+            None => Ok(native_hash(key)?),
         },
         Value::Tuple(t) if !crate::py::dict::is_pure(key) => {
             // CPython hashes every item in turn, so each item's `__hash__` runs (and an
@@ -203,6 +203,21 @@ pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
         }
         _ => Ok(crate::py::dict::pure_hash(key)),
     }
+}
+
+/// The hash of a native object that defines one; None for the others (compared with
+/// every key), and TypeError for the mutable ones CPython refuses to hash.
+fn native_hash(key: &Value) -> PyResult<Option<u64>> {
+    if let Some(f) = key.downcast::<crate::interp::frozenset::FrozenSet>() {
+        return Ok(Some(crate::interp::frozenset::hash(&f.items) as u64));
+    }
+    if key
+        .downcast::<crate::interp::bytearray::ByteArray>()
+        .is_some()
+    {
+        return Err(PyErr::type_error("unhashable type: 'bytearray'"));
+    }
+    Ok(None)
 }
 
 pub fn dict_set(rt: &mut Runtime, d: &mut Dict, key: Value, value: Value) -> PyResult<()> {

@@ -9,7 +9,8 @@ run. Cells print what they compute and keep their output deterministic (no addre
 or absolute paths), so that any difference is a difference in behaviour. The cells live in
 parity_cells_lang.py, parity_cells_edges.py, parity_cells_lib.py, parity_cells_imports.py,
 parity_cells_kwargs.py (module functions called by keyword), parity_cells_stdlib2.py (datetime,
-collections.abc, typing records) and parity_cells_cupy.py (CuPy
+collections.abc, typing records), parity_cells_builtins2.py (builtins and modules implemented
+in Rust) and parity_cells_cupy.py (CuPy
 on nbcuda's devices against NumPy)."""
 
 import re
@@ -17,6 +18,7 @@ import re
 import nbclient
 import nbformat
 import pytest
+from parity_cells_builtins2 import BUILTINS2
 from parity_cells_cupy import CUPY
 from parity_cells_edges import EDGES
 from parity_cells_imports import IMPORTS
@@ -27,7 +29,7 @@ from parity_cells_patterns import PATTERNS
 from parity_cells_rationals import RATIONALS
 from parity_cells_stdlib2 import STDLIB2
 
-CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + STDLIB2 + IPYTHON + NUMPY + KEYWORDS + EDGES + CUPY
+CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + STDLIB2 + IPYTHON + NUMPY + KEYWORDS + EDGES + BUILTINS2 + CUPY
 
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
