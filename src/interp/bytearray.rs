@@ -80,7 +80,7 @@ fn byte_items(rt: &mut Runtime, v: &Value) -> PyResult<Vec<u8>> {
 
 /// `ba += other` grows `ba` in place (its other names see the new bytes); None when `cur`
 /// is no bytearray.
-pub fn inplace_add(rt: &mut Runtime, cur: &Value, rhs: &Value) -> Option<PyResult<Value>> {
+pub fn inplace_add(cur: &Value, rhs: &Value) -> Option<PyResult<Value>> {
     let ba = cur.downcast::<ByteArray>()?;
     let Some(more) = bytes_like(rhs) else {
         return Some(Err(PyErr::type_error(format!(
@@ -88,12 +88,11 @@ pub fn inplace_add(rt: &mut Runtime, cur: &Value, rhs: &Value) -> Option<PyResul
             rhs.type_name()
         ))));
     };
-    let _ = rt;
     ba.data.borrow_mut().extend(more);
     Some(Ok(cur.clone()))
 }
 
-/// `b'..' + ba` and `b'..' == ba` with bytes on the left: the answer bytes gives.
+/// The repr of bytes with this content (a bytearray's shows it inside `bytearray(...)`).
 fn bytes_repr(rt: &mut Runtime, data: &[u8]) -> PyResult<String> {
     crate::interp::repr::repr(rt, &Value::Bytes(Rc::from(data)))
 }
@@ -182,7 +181,7 @@ impl Object for ByteArray {
         op: BinOp,
         other: &Value,
         reflected: bool,
-        rt: &mut Runtime,
+        _rt: &mut Runtime,
     ) -> PyResult<Option<Value>> {
         let mine = self.data.borrow().clone();
         if let Some(theirs) = bytes_like(other) {
@@ -207,7 +206,7 @@ impl Object for ByteArray {
             let k = other.as_index()?.max(0) as usize;
             let total = mine.len().saturating_mul(k);
             crate::arrays::alloc::check(total, 1, "bytearray")?;
-            let _ = rt;
+            // bounded: alloc::check above
             return Ok(Some(new(mine.repeat(k))));
         }
         Ok(None)

@@ -309,7 +309,7 @@ pub fn inplace(rt: &mut Runtime, op: BinOp, cur: &Value, rhs: &Value) -> PyResul
                 .downcast::<crate::interp::bytearray::ByteArray>()
                 .is_some() =>
         {
-            crate::interp::bytearray::inplace_add(rt, cur, rhs)
+            crate::interp::bytearray::inplace_add(cur, rhs)
                 .unwrap_or_else(|| binary(rt, op, cur, rhs))
         }
         (_, Value::Object(_)) => match crate::interp::classes::as_instance(cur) {
