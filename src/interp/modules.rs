@@ -267,6 +267,9 @@ fn sys_module() -> Rc<Module> {
     // '' is the current folder: `import helpers` finds the notebook's helpers.py.
     m.set("path", Value::list(vec![Value::str("")]));
     m.set("maxsize", Value::Int(i64::MAX));
+    m.set("float_info", crate::interp::struct_seq::float_info());
+    m.set("int_info", crate::interp::struct_seq::int_info());
+    m.set("hash_info", crate::interp::struct_seq::hash_info());
     m.set("implementation", Value::str("nbcuda"));
     m.def(
         Clinic,

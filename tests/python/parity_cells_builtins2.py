@@ -166,4 +166,11 @@ except ZeroDivisionError as e:
         tb = tb.tb_next
     print(type(e.__traceback__).__name__, lines)
 """),
+    ("sys_float_int_hash_info", """
+import sys
+print(sys.float_info)
+print(sys.float_info.max, sys.float_info.epsilon, sys.float_info.dig, sys.float_info.mant_dig, sys.float_info[0], len(sys.float_info), sys.float_info.min)
+print(sys.int_info, sys.hash_info.modulus, sys.hash_info.inf, sys.hash_info[5], type(sys.float_info).__name__)
+print(tuple(sys.int_info), sys.int_info == (30, 4, 4300, 640), sys.int_info.bits_per_digit)
+"""),
 ]
