@@ -135,6 +135,15 @@ pub fn get_attr(rt: &mut Runtime, v: &Value, name: &str) -> PyResult<Value> {
                     move |_, _| Ok(Value::Bool(f.fract() == 0.0)),
                 ))
             }
+            "hex" => {
+                let f = *f;
+                Some(Value::builtin(
+                    "float.hex",
+                    "hex()",
+                    "Return a hexadecimal representation of a floating-point number.",
+                    move |_, _| Ok(Value::str(&crate::interp::float_hex::hex(f))),
+                ))
+            }
             "as_integer_ratio" => {
                 let f = *f;
                 Some(Value::builtin(

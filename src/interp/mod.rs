@@ -69,6 +69,7 @@
 //! | `class_slots.rs` | `__slots__`: instances without a `__dict__`, limited to the declared names. |
 //! | `traceback_obj.rs` | Traceback objects (`tb_lineno`, `tb_next`, `tb_frame`) for `__exit__` and `__traceback__`. |
 //! | `struct_seq.rs` | Struct sequences (named tuples of the runtime): `sys.float_info`, `sys.int_info`, `sys.hash_info`. |
+//! | `float_hex.rs` | `float.hex()` and `float.fromhex()`: a float written exactly in hexadecimal. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
 //! | `shell.rs` | Shell escapes as ipykernel runs them: `!cmd` streamed into the cell with `_exit_code`, `x = !cmd` and `!!cmd` captured as lines, IPython's `{expr}`/`$name` interpolation, and the interruptible child processes behind them and `%%bash`. |
 //! | `shell_magics.rs` | The magics about the shell and files: `%%bash`, `%%sh`, `%%writefile`, `%run`, `%pwd`, `%cd`, `%env`, and `exit`/`quit` with ipykernel's `ask_exit` payload. |
@@ -107,6 +108,7 @@ pub mod dataclasses;
 pub mod dynamic;
 pub mod expr;
 pub mod files;
+pub mod float_hex;
 pub mod frame;
 pub mod frozenset;
 pub mod func_modules;

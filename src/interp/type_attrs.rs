@@ -50,6 +50,23 @@ pub fn type_attr(rt: &mut Runtime, ty: &str, name: &str) -> PyResult<Option<Valu
                 |_, a| crate::interp::bigint::from_bytes(a),
             )))
         }
+        ("float", "fromhex") => {
+            return Ok(Some(Value::builtin(
+                "float.fromhex",
+                "fromhex(string, /)",
+                "Create a floating-point number from a hexadecimal string.",
+                |_, a| match a.pos.as_slice() {
+                    [Value::Str(s)] => Ok(Value::Float(crate::interp::float_hex::fromhex(s)?)),
+                    [other] => Err(crate::py::error::PyErr::type_error(format!(
+                        "bad argument type for built-in operation: '{}'",
+                        other.type_name()
+                    ))),
+                    _ => Err(crate::py::error::PyErr::type_error(
+                        "float.fromhex() takes exactly one argument",
+                    )),
+                },
+            )))
+        }
         ("str", "maketrans") => {
             // A static method: the receiver the table binds is never read.
             return Ok(crate::interp::str_methods::STR.bound(&std::rc::Rc::from(""), name));

@@ -173,4 +173,17 @@ print(sys.float_info.max, sys.float_info.epsilon, sys.float_info.dig, sys.float_
 print(sys.int_info, sys.hash_info.modulus, sys.hash_info.inf, sys.hash_info[5], type(sys.float_info).__name__)
 print(tuple(sys.int_info), sys.int_info == (30, 4, 4300, 640), sys.int_info.bits_per_digit)
 """),
+    ("float_hex_fromhex_int_bytes", """
+print((3.5).as_integer_ratio(), (0.1).hex(), (1.0).hex(), (-2.5).hex(), (0.0).hex(), (-0.0).hex(), (5e-324).hex(), float('inf').hex(), (1e308).hex())
+print(float.fromhex('0x1p-2'), float.fromhex('0x1.999999999999ap-4'), float.fromhex('-0x1.8p1'), float.fromhex(' 0x10 '), float.fromhex('inf'), float.fromhex('0x.8p0'), float.fromhex('1.8p1'))
+print(int.from_bytes(b'\\xff\\xfe', 'big', signed=True), int.from_bytes(b'\\x01\\x00', 'little'), (258).to_bytes(2, 'big'), (-2).to_bytes(2, 'big', signed=True), (-1).to_bytes(1, 'little', signed=True))
+try:
+    (-1).to_bytes(2, 'big')
+except OverflowError as e:
+    print("OE", e)
+try:
+    float.fromhex('zz')
+except ValueError as e:
+    print("VE", e)
+"""),
 ]
