@@ -89,18 +89,7 @@ pub fn register(m: &Module) {
         "Convert a cmp= function into a key= function.",
         |_, b| {
             let cmp = b[0].clone().unwrap_or(Value::None);
-            Ok(Value::builtin(
-                "functools.KeyWrapper",
-                "K(obj)",
-                "A sort key that orders obj through the comparison function.",
-                move |_, a| {
-                    let b = a.bind("K", &["obj"])?;
-                    Ok(Value::object(CmpKey {
-                        cmp: cmp.clone(),
-                        obj: b[0].clone().unwrap_or(Value::None),
-                    }))
-                },
-            ))
+            Ok(Value::object(KeyFunc { cmp }))
         },
     );
 }
@@ -159,6 +148,31 @@ fn update_wrapper(
     }
     set_attr(rt, wrapper, "__wrapped__", wrapped.clone())?;
     Ok(wrapper.clone())
+}
+
+/// What `cmp_to_key(mycmp)` returns: a callable making [`CmpKey`]s, shown as CPython's
+/// `<functools.KeyWrapper object at 0x...>`.
+struct KeyFunc {
+    cmp: Value,
+}
+
+impl Object for KeyFunc {
+    fn type_name(&self) -> String {
+        "KeyWrapper".into()
+    }
+    fn module_name(&self) -> String {
+        "functools".into()
+    }
+    fn call(self: Rc<Self>, args: Args, _rt: &mut Runtime) -> PyResult<Value> {
+        let b = args.bind("K", &["obj"])?;
+        Ok(Value::object(CmpKey {
+            cmp: self.cmp.clone(),
+            obj: b[0].clone().unwrap_or(Value::None),
+        }))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 /// What `cmp_to_key(mycmp)(obj)` returns: compares through `mycmp`.

@@ -186,4 +186,9 @@ try:
 except ValueError as e:
     print("VE", e)
 """),
+    ("functools_cmp_to_key_repr", """
+import functools
+k = functools.cmp_to_key(lambda a, b: a - b)
+print(repr(k).startswith('<functools.KeyWrapper object at 0x'), callable(k), sorted([3, 1, 2], key=k), sorted(['bb', 'a', 'ccc'], key=functools.cmp_to_key(lambda x, y: len(y) - len(x))), k(1) < k(2))
+"""),
 ]
