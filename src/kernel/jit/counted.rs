@@ -66,8 +66,10 @@ impl Form {
 /// A counted loop whose accesses `accesses` (instruction address, array, index forms)
 /// may be proven in range before it starts.
 pub(super) struct Counted {
-    ctr: Reg,
-    stop: Reg,
+    pub(super) ctr: Reg,
+    pub(super) stop: Reg,
+    /// Where the body's test `if c < stop: ... else: break` stands.
+    pub(super) test: usize,
     accesses: Vec<(usize, ArrRef, Vec<Form>)>,
 }
 
@@ -92,7 +94,7 @@ fn count_defs(ss: &[Stmt], n: &mut HashMap<Reg, usize>, stmts: &mut usize) -> bo
 }
 
 /// The one definition `r` has in the whole kernel, if it is the int64 constant `v`.
-fn const_of(k: &Kernel, r: Reg) -> Option<i64> {
+pub(super) fn const_of(k: &Kernel, r: Reg) -> Option<i64> {
     let mut defs = Vec::new();
     crate::kernel::ir::each_inst(&k.body, &mut |i| {
         if i.dst == Some(r) {
@@ -168,6 +170,7 @@ pub(super) fn analyse(k: &Kernel, id: u32, body: &[Stmt], latch: &[Stmt]) -> Opt
     (!w.accesses.is_empty()).then_some(Counted {
         ctr,
         stop: *stop,
+        test,
         accesses: w.accesses,
     })
 }
@@ -282,12 +285,21 @@ impl<M: Module> Lower<'_, '_, M> {
             if !sure.is_empty() {
                 let (fast, slow) = (self.b.create_block(), self.b.create_block());
                 self.b.ins().brif(ok, fast, &[], slow, &[]);
+                // Sealed now, so the counter's start reaches both copies as itself (a
+                // constant `unroll.rs` can read) and not as a block parameter.
+                self.b.seal_block(fast);
+                self.b.seal_block(slow);
                 self.b.switch_to_block(fast);
                 let added: Vec<usize> = sure
                     .into_iter()
                     .filter(|a| self.proven.insert(*a))
                     .collect();
-                let r = self.loop_copy(id, body, latch, exit);
+                let k = self.k;
+                let r = match self.unrolled(k, &c, body, latch, exit) {
+                    Ok(true) => Ok(()),
+                    Ok(false) => self.loop_copy(id, body, latch, exit),
+                    Err(e) => Err(e),
+                };
                 for a in added {
                     self.proven.remove(&a);
                 }

@@ -24,6 +24,7 @@
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the record of why a launch stopped. |
 //! | `rng.rs` | xoroshiro128p uniform draws as native integer code (the interpreter's bits); normal draws and bad state indices call its helper. |
 //! | `select.rs` | Branches shaped for Cranelift: the right operand of `and` / `or` run as selects where it is a few compares that cannot fault, and tests of branches that only leave naming the way out first (see `lower.rs`). |
+//! | `unroll.rs` | Counted loops of a constant trip count, in the copy `counted.rs` proved in range, emitted as straight copies of the body (the tiled matmul's tile loop: two loads, a multiply and an add per iteration), each copy's carried values pinned in place by a scratch store. |
 //! | `poll.rs` | Polls for an interrupt or another block's fault: native code reads the launch's flags itself and calls a helper only to leave, so no loop holds a call. |
 //! | `private.rs` | Per-worker private copies of integer arrays only updated by order-free atomics with unused results (histogram bins): plain load-op-store on the copy, folded into the real array when the launch ends. |
 //! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
@@ -54,6 +55,7 @@ pub mod private;
 pub mod regions;
 pub mod rng;
 pub mod select;
+pub mod unroll;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
