@@ -68,7 +68,8 @@
 //! | `bytearray.rs` | `bytearray`: a mutable byte sequence with list's mutators and bytes' readers. |
 //! | `class_slots.rs` | `__slots__`: instances without a `__dict__`, limited to the declared names. |
 //! | `traceback_obj.rs` | Traceback objects (`tb_lineno`, `tb_next`, `tb_frame`) for `__exit__` and `__traceback__`. |
-//! | `struct_seq.rs` | Struct sequences (named tuples of the runtime): `sys.float_info`, `sys.int_info`, `sys.hash_info`. |
+//! | `struct_seq.rs` | Struct sequences (named tuples of the runtime): `sys.float_info`, `sys.int_info`, `sys.hash_info`, `time.struct_time`. |
+//! | `time_calendar.rs` | `time`'s calendar functions: `gmtime`, `localtime`, `mktime`, `strftime`, `asctime`, `ctime`, the zone constants. |
 //! | `float_hex.rs` | `float.hex()` and `float.fromhex()`: a float written exactly in hexadecimal. |
 //! | `sets.rs` | `set` on the dict's hash table: methods, operators and subset comparisons. |
 //! | `shell.rs` | Shell escapes as ipykernel runs them: `!cmd` streamed into the cell with `_exit_code`, `x = !cmd` and `!!cmd` captured as lines, IPython's `{expr}`/`$name` interpolation, and the interruptible child processes behind them and `%%bash`. |
@@ -159,6 +160,7 @@ pub mod string_template;
 pub mod struct_seq;
 pub mod subscript;
 pub mod text_modules;
+pub mod time_calendar;
 pub mod timing;
 pub mod traceback_obj;
 pub mod type_attrs;

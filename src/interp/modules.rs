@@ -150,6 +150,7 @@ fn time_module() -> Rc<Module> {
         "perf_counter in integer nanoseconds.",
         |_, _| Ok(Value::Int((clock_seconds() * 1e9) as i64)),
     );
+    crate::interp::time_calendar::register(&m);
     Rc::new(m)
 }
 

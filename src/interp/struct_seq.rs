@@ -14,20 +14,43 @@ pub struct StructSeq {
     qualname: &'static str,
     fields: &'static [&'static str],
     values: Vec<Value>,
+    /// How many leading fields are items; the rest are attributes only (`tm_zone`).
+    n_seq: usize,
 }
 
 impl StructSeq {
+    fn items(&self) -> &[Value] {
+        &self.values[..self.n_seq]
+    }
     fn tuple(&self) -> Value {
-        Value::tuple(self.values.clone())
+        Value::tuple(self.items().to_vec())
     }
 }
 
 pub fn new(qualname: &'static str, fields: &'static [&'static str], values: Vec<Value>) -> Value {
+    let n_seq = values.len();
+    with_attrs(qualname, fields, values, n_seq)
+}
+
+/// A struct sequence whose fields past the first `n_seq` are named attributes only, as
+/// `time.struct_time`'s `tm_zone` and `tm_gmtoff` are.
+pub fn with_attrs(
+    qualname: &'static str,
+    fields: &'static [&'static str],
+    values: Vec<Value>,
+    n_seq: usize,
+) -> Value {
     Value::object(StructSeq {
         qualname,
         fields,
+        n_seq: n_seq.min(values.len()),
         values,
     })
+}
+
+/// The items of a struct sequence (None for any other value).
+pub fn items_of(v: &Value) -> Option<Vec<Value>> {
+    v.downcast::<StructSeq>().map(|s| s.items().to_vec())
 }
 
 impl Object for StructSeq {
@@ -46,7 +69,7 @@ impl Object for StructSeq {
     }
     fn repr(&self, rt: &mut Runtime) -> PyResult<String> {
         let mut parts = Vec::with_capacity(self.fields.len());
-        for (name, v) in self.fields.iter().zip(&self.values) {
+        for (name, v) in self.fields.iter().zip(self.items()) {
             parts.push(format!("{name}={}", crate::interp::repr::repr(rt, v)?));
         }
         Ok(format!("{}({})", self.qualname, parts.join(", ")))
@@ -55,7 +78,8 @@ impl Object for StructSeq {
         Ok(match self.fields.iter().position(|f| *f == name) {
             Some(i) => self.values.get(i).cloned(),
             None => match name {
-                "n_fields" | "n_sequence_fields" => Some(Value::Int(self.fields.len() as i64)),
+                "n_fields" => Some(Value::Int(self.fields.len() as i64)),
+                "n_sequence_fields" => Some(Value::Int(self.n_seq as i64)),
                 _ => None,
             },
         })
@@ -64,10 +88,10 @@ impl Object for StructSeq {
         crate::interp::subscript::get_item(rt, &self.tuple(), key)
     }
     fn iter(self: Rc<Self>, _rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
-        Ok(Some(self.values.clone()))
+        Ok(Some(self.items().to_vec()))
     }
     fn len(&self, _rt: &mut Runtime) -> PyResult<Option<usize>> {
-        Ok(Some(self.values.len()))
+        Ok(Some(self.n_seq))
     }
     fn py_eq(&self, other: &Value, rt: &mut Runtime) -> PyResult<Option<bool>> {
         let theirs = match other.downcast::<StructSeq>() {

@@ -191,4 +191,22 @@ import functools
 k = functools.cmp_to_key(lambda a, b: a - b)
 print(repr(k).startswith('<functools.KeyWrapper object at 0x'), callable(k), sorted([3, 1, 2], key=k), sorted(['bb', 'a', 'ccc'], key=functools.cmp_to_key(lambda x, y: len(y) - len(x))), k(1) < k(2))
 """),
+    ("time_calendar_functions", """
+import time
+for s in (0, 86399, 951782400, 1709251199.9, -1, -86401, 4102444800, 1e12):
+    print(tuple(time.gmtime(s)), time.strftime("%Y-%m-%d %H:%M:%S %a %A %b %B %j %U %W %w %u %y %I %p %e %C %D %F %T %R %%", time.gmtime(s)))
+g = time.gmtime(1234567890)
+print(g, g.tm_year, g[0], g[-1], len(g), g.tm_zone, g.tm_gmtoff, g.n_sequence_fields, g.n_fields, list(g)[:3])
+print(time.asctime(g), time.strftime("%c|%x|%X", g), time.asctime((2024, 2, 29, 13, 5, 9, 3, 60, 0)))
+print(time.mktime(time.localtime(1234567890)), time.strftime("%Y", (2024, 1, 1, 0, 0, 0, 0, 1, 0)), type(time.time()).__name__)
+for bad in ((1, 2), "x"):
+    try:
+        time.strftime("%Y", bad)
+    except TypeError as e:
+        print("TypeError", e)
+try:
+    time.gmtime(1e20)
+except OverflowError as e:
+    print("OverflowError", e)
+"""),
 ]
