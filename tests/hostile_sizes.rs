@@ -262,3 +262,15 @@ fn zero_dimensional_arrays_in_kernels_are_typing_errors_not_panics() {
     assert_eq!(lenned.ename().as_deref(), Some("TypingError"));
     assert!(lenned.evalue().contains("len() of unsized object"));
 }
+
+#[test]
+fn searching_megabytes_of_bytes_finishes() {
+    // A window-by-window search is quadratic: these cells took minutes (no interrupt
+    // check ran meanwhile). CPython answers them at once.
+    let mut s = Session::new();
+    let out = s.stdout(
+        "hay = bytes(3_000_000)\nneedle = bytes(1_000_000) + b'b'\n\
+         print(needle in hay, needle in bytearray(hay), needle[:-1] in hay, b'' in hay, 98 in needle)",
+    );
+    assert_eq!(out, "False False True True True\n");
+}

@@ -545,7 +545,9 @@ pub fn contains(rt: &mut Runtime, container: &Value, x: &Value) -> PyResult<bool
 /// `x in b` for bytes-like `b`: a byte value, or a run of bytes.
 fn bytes_contains(hay: &[u8], x: &Value) -> PyResult<bool> {
     if let Some(sub) = crate::interp::bytearray::bytes_like(x) {
-        return Ok(sub.is_empty() || hay.windows(sub.len()).any(|w| w == sub));
+        // A linear-time search: comparing every window is quadratic, and a cell searching
+        // megabytes would run for minutes without reaching an interrupt check.
+        return Ok(memchr::memmem::find(hay, &sub).is_some());
     }
     let i = x.as_index().map_err(|_| {
         PyErr::type_error(format!(

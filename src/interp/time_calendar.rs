@@ -240,7 +240,7 @@ fn tm_arg(rt: &mut Runtime, v: Option<&Value>, func: Option<&str>) -> PyResult<T
 
 /// C's `strftime` in the C locale.
 fn strftime(fmt: &str, t: &Tm) -> String {
-    let mut out = String::with_capacity(fmt.len() + 16);
+    let mut out = String::new();
     let mut chars = fmt.chars();
     let hour12 = if t.hour % 12 == 0 { 12 } else { t.hour % 12 };
     // Week numbers count the weeks whose first day (Sunday for %U, Monday for %W) is in
