@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::interp::iterators as lazy;
+use crate::interp::objects::RangeObj;
 use crate::interp::ops;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
@@ -62,26 +63,37 @@ pub fn sort_values(
 
 fn minmax(rt: &mut Runtime, a: Args, want_max: bool) -> PyResult<Value> {
     let name = if want_max { "max" } else { "min" };
-    let items = if a.pos.len() == 1 {
-        ops::iterate(rt, &a.pos[0])?
+    if a.pos.is_empty() {
+        return Err(PyErr::type_error(format!(
+            "{name} expected at least 1 argument, got 0"
+        )));
+    }
+    // Pulled one at a time, as CPython's: `max(range(10**8))` lists nothing.
+    let mut next = if a.pos.len() == 1 {
+        lazy::pull(rt, &a.pos[0])?
     } else {
-        a.pos.clone()
+        lazy::pull(rt, &Value::tuple(a.pos.clone()))?
     };
-    if items.is_empty() {
+    let Some(first) = next(rt)? else {
         return match a.kwarg("default") {
             Some(d) => Ok(d.clone()),
             None => Err(PyErr::value_error(format!(
                 "{name}() iterable argument is empty"
             ))),
         };
-    }
-    let key = a.kwarg("key").cloned();
-    let mut best = items[0].clone();
-    let mut best_key = match &key {
-        Some(k) => rt.call(k, Args::new(vec![best.clone()]))?,
-        None => best.clone(),
     };
-    for it in items.into_iter().skip(1) {
+    let key = a.kwarg("key").cloned();
+    let mut best_key = match &key {
+        Some(k) => rt.call(k, Args::new(vec![first.clone()]))?,
+        None => first.clone(),
+    };
+    let mut best = first;
+    let mut n = 0u32;
+    while let Some(it) = next(rt)? {
+        n = n.wrapping_add(1);
+        if n.is_multiple_of(100_000) {
+            rt.check_interrupt()?;
+        }
         let k = match &key {
             Some(kf) => rt.call(kf, Args::new(vec![it.clone()]))?,
             None => it.clone(),
@@ -134,6 +146,45 @@ fn sum(rt: &mut Runtime, a: Args) -> PyResult<Value> {
     Ok(acc)
 }
 
+/// `reversed(seq)`: a lazy iterator, as CPython's; a range counts down without being
+/// listed, a class's `__reversed__` is honoured, and sets and iterators are refused.
+fn reversed(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
+    if let Some(r) = v.downcast::<RangeObj>() {
+        let n = r.len();
+        let (last, step) = (r.get(n.saturating_sub(1)), r.step);
+        let mut left = n;
+        let mut next = last;
+        return Ok(lazy::lazy("range_iterator", move |_| {
+            if left == 0 {
+                return Ok(None);
+            }
+            left -= 1;
+            let x = next;
+            next = next.wrapping_sub(step);
+            Ok(Some(Value::Int(x)))
+        }));
+    }
+    if let Some(inst) = crate::interp::classes::as_instance(v) {
+        if let Some(it) = inst.call_special(rt, "__reversed__", vec![])? {
+            return Ok(it);
+        }
+    }
+    if matches!(v, Value::Set(_)) || lazy::is_lazy(v) {
+        return Err(PyErr::type_error(format!(
+            "'{}' object is not reversible",
+            v.type_name()
+        )));
+    }
+    let name = match v {
+        Value::List(_) => "list_reverseiterator",
+        Value::Dict(_) => "dict_reversekeyiterator",
+        _ => "reversed",
+    };
+    let mut items = ops::iterate(rt, v)?;
+    items.reverse();
+    Ok(lazy::from_items(name, items))
+}
+
 /// `a + b` for the sums that run no Python code and cannot overflow: small ints, floats.
 fn add_small(a: &Value, b: &Value) -> Option<Value> {
     match (a, b) {
@@ -180,25 +231,16 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 .map(|v| v.as_index())
                 .transpose()?
                 .unwrap_or(0);
-            if lazy::is_lazy(src) {
-                let mut next = lazy::pull(rt, src)?;
-                let mut i = start;
-                return Ok(lazy::lazy("enumerate", move |rt| {
-                    let Some(x) = next(rt)? else {
-                        return Ok(None);
-                    };
-                    i += 1;
-                    Ok(Some(Value::tuple(vec![Value::Int(i - 1), x])))
-                }));
-            }
-            let items = ops::iterate(rt, src)?;
-            Ok(Value::list(
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, v)| Value::tuple(vec![Value::Int(start + i as i64), v]))
-                    .collect(),
-            ))
+            // Lazy, as CPython's: items are pulled as the loop asks for them.
+            let mut next = lazy::pull(rt, src)?;
+            let mut i = start;
+            Ok(lazy::lazy("enumerate", move |rt| {
+                let Some(x) = next(rt)? else {
+                    return Ok(None);
+                };
+                i += 1;
+                Ok(Some(Value::tuple(vec![Value::Int(i - 1), x])))
+            }))
         },
     );
     f(
@@ -206,35 +248,22 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "zip(*iterables)",
         "Tuples of corresponding items, stopping at the shortest iterable.",
         |rt, a| {
-            // Lazy inputs (possibly infinite) make a lazy zip, pulled as consumed.
-            if a.pos.iter().any(lazy::is_lazy) {
-                let mut srcs = a
-                    .pos
-                    .iter()
-                    .map(|v| lazy::pull(rt, v))
-                    .collect::<PyResult<Vec<_>>>()?;
-                return Ok(lazy::lazy("zip", move |rt| {
-                    let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
-                    for s in srcs.iter_mut() {
-                        match s(rt)? {
-                            Some(x) => row.push(x),
-                            None => return Ok(None),
-                        }
-                    }
-                    Ok(Some(Value::tuple(row)))
-                }));
-            }
-            let lists = a
+            // Lazy (so infinite inputs work and `zip` is single-pass, as CPython's).
+            let mut srcs = a
                 .pos
                 .iter()
-                .map(|v| ops::iterate(rt, v))
+                .map(|v| lazy::pull(rt, v))
                 .collect::<PyResult<Vec<_>>>()?;
-            let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
-            Ok(Value::list(
-                (0..n)
-                    .map(|i| Value::tuple(lists.iter().map(|l| l[i].clone()).collect()))
-                    .collect(),
-            ))
+            Ok(lazy::lazy("zip", move |rt| {
+                let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
+                for s in srcs.iter_mut() {
+                    match s(rt)? {
+                        Some(x) => row.push(x),
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(Value::tuple(row)))
+            }))
         },
     );
     f(
@@ -321,11 +350,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
         "reversed",
         "reversed(sequence, /)",
         "The items in reverse order.",
-        |rt, a| {
-            let mut items = ops::iterate(rt, a.pos.first().unwrap_or(crate::py::value::NONE))?;
-            items.reverse();
-            Ok(Value::list(items))
-        },
+        |rt, a| reversed(rt, a.pos.first().unwrap_or(crate::py::value::NONE)),
     );
     f(
         "any",
@@ -348,64 +373,53 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
     f(
         "map",
         "map(function, iterable, ...)",
-        "The results of calling function on the items (a list in nbcuda).",
+        "The results of calling function on the items, computed as they are consumed.",
         |rt, a| {
             let Some((func, rest)) = a.pos.split_first() else {
                 return Err(PyErr::type_error("map() must have at least two arguments."));
             };
-            if rest.iter().any(lazy::is_lazy) {
-                let mut srcs = rest
-                    .iter()
-                    .map(|v| lazy::pull(rt, v))
-                    .collect::<PyResult<Vec<_>>>()?;
-                let func = func.clone();
-                return Ok(lazy::lazy("map", move |rt| {
-                    let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
-                    for s in srcs.iter_mut() {
-                        match s(rt)? {
-                            Some(x) => row.push(x),
-                            None => return Ok(None),
-                        }
-                    }
-                    rt.call(&func, Args::new(row)).map(Some)
-                }));
-            }
-            let lists = rest
+            // Lazy: `func` runs as items are consumed, as CPython's map calls it.
+            let mut srcs = rest
                 .iter()
-                .map(|v| ops::iterate(rt, v))
+                .map(|v| lazy::pull(rt, v))
                 .collect::<PyResult<Vec<_>>>()?;
-            let n = lists.iter().map(|l| l.len()).min().unwrap_or(0);
-            let mut out = Vec::with_capacity(n); // bounded: the shortest materialised iterable
-            for i in 0..n {
-                out.push(rt.call(
-                    func,
-                    Args::new(lists.iter().map(|l| l[i].clone()).collect()),
-                )?);
-            }
-            Ok(Value::list(out))
+            let func = func.clone();
+            Ok(lazy::lazy("map", move |rt| {
+                let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
+                for s in srcs.iter_mut() {
+                    match s(rt)? {
+                        Some(x) => row.push(x),
+                        None => return Ok(None),
+                    }
+                }
+                rt.call(&func, Args::new(row)).map(Some)
+            }))
         },
     );
     f(
         "filter",
         "filter(function, iterable)",
-        "The items for which function is true (a list in nbcuda).",
+        "The items for which function is true, found as they are consumed.",
         |rt, a| {
             let [func, it] = a.pos.as_slice() else {
                 return Err(PyErr::type_error("filter expected 2 arguments"));
             };
-            let mut out = Vec::new();
-            for v in ops::iterate(rt, it)? {
-                let keep = if func.is_none() {
-                    ops::truthy(rt, &v)?
-                } else {
-                    let r = rt.call(func, Args::new(vec![v.clone()]))?;
-                    ops::truthy(rt, &r)?
-                };
-                if keep {
-                    out.push(v);
+            let mut next = lazy::pull(rt, it)?;
+            let func = func.clone();
+            Ok(lazy::lazy("filter", move |rt| {
+                while let Some(v) = next(rt)? {
+                    let keep = if func.is_none() {
+                        ops::truthy(rt, &v)?
+                    } else {
+                        let r = rt.call(&func, Args::new(vec![v.clone()]))?;
+                        ops::truthy(rt, &r)?
+                    };
+                    if keep {
+                        return Ok(Some(v));
+                    }
                 }
-            }
-            Ok(Value::list(out))
+                Ok(None)
+            }))
         },
     );
     f(
@@ -422,6 +436,11 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 if let Some(it) = inst.call_special(rt, "__iter__", vec![])? {
                     return Ok(it);
                 }
+            }
+            if v.downcast::<RangeObj>().is_some() {
+                // Counted, never listed: `iter(range(10**18))` is as cheap as CPython's.
+                let next = lazy::pull(rt, v)?;
+                return Ok(lazy::lazy("range_iterator", next));
             }
             let items = ops::iterate(rt, v)?;
             Ok(Value::Object(Rc::new(Iterator {

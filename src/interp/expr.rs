@@ -452,12 +452,8 @@ fn comp_level(
     }
     let g = &gens[i];
     let iterable = eval(rt, ctx, &g.iter)?;
-    // A range is counted through rather than listed first (`[f(i) for i in range(10**6)]`);
-    // one too long to list still gets `iterate`'s MemoryError.
-    let range = iterable
-        .downcast::<crate::interp::objects::RangeObj>()
-        .filter(|r| r.len() <= crate::interp::objects::RANGE_LIST_LIMIT);
-    if let Some(r) = range {
+    // A range is counted through rather than listed first (`[f(i) for i in range(10**8)]`).
+    if let Some(r) = iterable.downcast::<crate::interp::objects::RangeObj>() {
         for k in 0..r.len() {
             comp_item(rt, ctx, gens, i, elem, out, Value::Int(r.get(k)))?;
         }

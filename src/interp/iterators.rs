@@ -145,6 +145,22 @@ pub fn pull(rt: &mut Runtime, v: &Value) -> PyResult<NextFn> {
     if let Some(g) = crate::interp::generators::as_generator(v) {
         return Ok(Box::new(move |rt| g.next_value(rt)));
     }
+    // By position, as CPython's list iterator: items appended meanwhile are seen.
+    if let Value::List(l) = v {
+        let (l, mut i) = (l.clone(), 0);
+        return Ok(Box::new(move |_| {
+            let x = l.borrow().get(i).cloned();
+            i += 1;
+            Ok(x)
+        }));
+    }
+    if let Value::Tuple(t) = v {
+        let (t, mut i) = (t.clone(), 0);
+        return Ok(Box::new(move |_| {
+            i += 1;
+            Ok(t.get(i - 1).cloned())
+        }));
+    }
     if crate::interp::builtins_iter::is_iterator(v) {
         // Shared with whoever else holds it, so items are taken only as they are used.
         let v = v.clone();

@@ -10,10 +10,6 @@ use crate::py::runtime::Runtime;
 use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Args, Module, Object, Value};
 
-/// The longest range listed in memory: listing a longer one raises MemoryError (a `for`
-/// loop counts through any range).
-pub const RANGE_LIST_LIMIT: usize = 50_000_000;
-
 /// `range(start, stop, step)`, iterated lazily by `for`.
 pub struct RangeObj {
     pub start: i64,
@@ -55,12 +51,9 @@ impl Object for RangeObj {
     }
     fn iter(self: Rc<Self>, rt: &mut Runtime) -> PyResult<Option<Vec<Value>>> {
         let n = self.len();
-        if n > RANGE_LIST_LIMIT {
-            return Err(PyErr::memory_error(format!(
-                "range of {n} items is too long to materialise; iterate it with a for loop"
-            )));
-        }
-        let mut out = Vec::with_capacity(n); // bounded: n <= 50M, checked above
+        // Listing is what `list(range(n))` asks for; loops, comprehensions and lazy
+        // consumers count through a range instead of coming here.
+        let mut out = crate::arrays::alloc::vec_with_capacity(n, "a list")?;
         for i in 0..n {
             if i % 1_000_000 == 0 {
                 rt.check_interrupt()?;

@@ -534,10 +534,7 @@ impl Levels {
         };
         let iterable = (l.iter)(rt, fr)?;
         // As the walker: a range is counted through, not listed first.
-        let range = iterable
-            .downcast::<crate::interp::objects::RangeObj>()
-            .filter(|r| r.len() <= crate::interp::objects::RANGE_LIST_LIMIT);
-        if let Some(r) = range {
+        if let Some(r) = iterable.downcast::<crate::interp::objects::RangeObj>() {
             for k in 0..r.len() {
                 self.item(rt, fr, i, elts, out, Value::Int(r.get(k)))?;
             }

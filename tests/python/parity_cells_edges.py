@@ -382,4 +382,35 @@ except ValueError as ex:
     print('ValueError', ex)
 print(np.geterr())
 """),
+    ("lazy_zip_map_filter_enumerate_reversed", """
+z = zip([1, 2], 'ab'); print(list(z), list(z))
+m = map(print, [1, 2]); print('before'); print(list(m))
+print(type(enumerate([])).__name__, type(zip()).__name__, type(map(abs, [])).__name__, type(filter(None, [])).__name__)
+print(type(reversed([1])).__name__, type(reversed(range(3))).__name__, type(reversed((1, 2))).__name__, type(iter(range(3))).__name__)
+print(list(reversed(range(10, 0, -3))), list(reversed(range(0))), list(reversed(range(1, 2**62, 2**60))))
+f = filter(lambda v: v % 2, range(10)); print(next(f), list(f))
+x = [1, 2, 3]; e = enumerate(x); x.append(4); print(list(e))
+a, b = zip(*[(1, 2), (3, 4)]); print(a, b, *enumerate('xy', start=5))
+class R:
+    def __reversed__(self): return iter([3, 2, 1])
+print(list(reversed(R())), list(reversed({'a': 1, 'b': 2})), list(reversed('abc')))
+for bad in ({1, 2}, (v for v in 'ab')):
+    try:
+        reversed(bad)
+    except TypeError as ex:
+        print('TypeError', ex)
+try:
+    len(zip([1], [2]))
+except TypeError as ex:
+    print('TypeError', ex)
+"""),
+    ("ranges_beyond_fifty_million_are_counted_not_listed", """
+N = 6 * 10**7
+it = iter(range(10**18)); print(next(it), next(it), next(it))
+print(len([v for v in range(N) if v % 10**7 == 0]))
+for i, (x, y) in enumerate(zip(range(10**18), reversed(range(10**18))), start=1):
+    if i == 3:
+        break
+print(i, x, y, max(map(abs, range(-5, 3))), next(filter(None, reversed(range(10**18)))))
+"""),
 ]
