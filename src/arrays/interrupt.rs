@@ -15,6 +15,7 @@ thread_local! {
 
 /// Make `flag` the interrupt flag that array operations started on this thread watch.
 pub fn watch(flag: Arc<AtomicBool>) {
+    crate::arrays::memory_guard::register(&flag);
     FLAG.with(|f| *f.borrow_mut() = Some(flag));
 }
 
@@ -34,7 +35,15 @@ pub fn pending(flag: &Option<Arc<AtomicBool>>) -> bool {
 /// `Runtime::check_interrupt` does.
 pub fn check() -> ArrayResult<()> {
     match flag() {
-        Some(f) if f.swap(false, Ordering::SeqCst) => Err(ArrayError::keyboard_interrupt()),
+        Some(f) if f.swap(false, Ordering::SeqCst) => Err(stopped()),
         _ => Ok(()),
+    }
+}
+
+/// The error for an interrupt just consumed: MemoryError when the memory guard raised it.
+pub fn stopped() -> ArrayError {
+    match crate::arrays::memory_guard::take_pressure() {
+        Some(m) => ArrayError::memory_error(m),
+        None => ArrayError::keyboard_interrupt(),
     }
 }

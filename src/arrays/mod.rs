@@ -16,6 +16,7 @@
 //! | `interrupt.rs` | Interrupts inside long array operations. |
 //! | `kernels.rs` | Per-type arithmetic (`Arith`, `Flt`) and the slice kernels that apply an operation over contiguous data: monomorphised per dtype and operation, split across cores for large arrays. |
 //! | `linalg.rs` | Matrix products (`dot`, `matmul` over broadcast stacks), in NumPy's result dtype: one engine for NumPy's arrays and CuPy's device memory. |
+//! | `memory_guard.rs` | The session's guard against filling the machine's memory a little at a time: a watcher thread turns the interrupt checks into MemoryError when memory runs low. |
 //! | `operator.rs` | The operator vocabulary shared by every layer: Python's binary and unary operators (arithmetic, bitwise and comparisons), as the interpreter, NumPy ufuncs and CuPy name them. |
 //! | `promote.rs` | NumPy 2 type promotion (NEP 50): the dtype table for two arrays or NumPy scalars, and "weak" Python scalars that adopt the array's dtype when they fit its kind. |
 //! | `reduce.rs` | Reductions (sum, mean, min, max, std, var, prod, argmin, argmax, any, all) and the cumulative sums, over all elements or one axis, with NumPy's accumulator dtypes and its pairwise summation so float32 sums round as NumPy's do. |
@@ -35,6 +36,7 @@ pub mod index;
 pub mod interrupt;
 pub mod kernels;
 pub mod linalg;
+pub mod memory_guard;
 pub mod operator;
 pub mod promote;
 pub mod reduce;

@@ -346,7 +346,7 @@ pub fn implicit_to_host(
 /// The Python exception a kernel fault raises in the cell.
 pub fn fault_error(f: KernelFault) -> PyErr {
     match f.kind {
-        FaultKind::Interrupted => PyErr::keyboard_interrupt(),
+        FaultKind::Interrupted => crate::arrays::interrupt::stopped().into(),
         _ => PyErr::new(f.ename(), f.message.clone()),
     }
 }

@@ -315,6 +315,7 @@ impl Executor {
     /// From here on an interrupt_request or SIGINT stops the cell; a stale one is forgotten.
     fn arm_interrupt(&self) {
         self.interrupt.store(false, Ordering::SeqCst);
+        crate::arrays::memory_guard::forget();
         self.executing.store(true, Ordering::SeqCst);
     }
 

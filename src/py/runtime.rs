@@ -125,7 +125,7 @@ impl Runtime {
         // Every loop iteration and call checks: a plain load first keeps the common case
         // off the locked read-modify-write.
         if self.interrupt.load(Ordering::Relaxed) && self.interrupt.swap(false, Ordering::SeqCst) {
-            Err(PyErr::keyboard_interrupt())
+            Err(crate::arrays::interrupt::stopped().into())
         } else {
             Ok(())
         }

@@ -127,7 +127,7 @@ impl Backend for CudaBackend {
             if let Some(f) = &flag {
                 f.store(false, Ordering::SeqCst);
             }
-            PyErr::keyboard_interrupt()
+            PyErr::from(crate::arrays::interrupt::stopped())
         };
         let api_err = |e: crate::gpu::driver::CudaError| PyErr::new("CudaAPIError", e.to_string());
         let ptr = match self.try_alloc(bytes) {
