@@ -21,6 +21,7 @@
 //! | `promote.rs` | NumPy 2 type promotion (NEP 50): the dtype table for two arrays or NumPy scalars, and "weak" Python scalars that adopt the array's dtype when they fit its kind. |
 //! | `reduce.rs` | Reductions (sum, mean, min, max, std, var, prod, argmin, argmax, any, all) and the cumulative sums, over all elements or one axis, with NumPy's accumulator dtypes and its pairwise summation so float32 sums round as NumPy's do. |
 //! | `select.rs` | Selection by a condition: `where` (three arguments, and one: `nonzero`), for NumPy, `copyto(where=)` and CuPy alike. |
+//! | `sort.rs` | Sorting an interrupt can stop (runs sorted, then merged in passes with checks between), in NumPy's order for every dtype. |
 //! | `ufunc.rs` | Elementwise operations on whole arrays: type resolution, broadcasting, `out=`, and the dispatch from an operation name to a monomorphised kernel. |
 //!
 
@@ -41,6 +42,7 @@ pub mod operator;
 pub mod promote;
 pub mod reduce;
 pub mod select;
+pub mod sort;
 pub mod ufunc;
 
 use std::sync::Arc;

@@ -3,19 +3,14 @@
 //! `np.histogram` beyond one flat pass.
 
 use crate::arrays::dtype::DType;
-use crate::arrays::elem::{new_array, read_vec, Elem};
+use crate::arrays::elem::{new_array, read_vec};
+use crate::arrays::sort::{order, sort_stable};
 use crate::arrays::NdArray;
 use crate::numpy::funcs::expand;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_methods::{ravel, transpose};
 use crate::py::value::Value;
 use crate::with_dtype;
-
-/// NumPy's order for sorting: NaNs last.
-fn order(a: f64, b: f64) -> std::cmp::Ordering {
-    a.partial_cmp(&b)
-        .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
-}
 
 /// `np.sort(x, axis)` / `np.argsort(x, axis)`: `axis=None` sorts the flattened array, any
 /// other axis is moved last, sorted there and moved back.
@@ -45,35 +40,50 @@ pub fn sort_axis(x: &NdArray, axis: &Option<Value>, arg_only: bool) -> PyResult<
     )?)?)
 }
 
-/// A sorted copy of `x` (or the indices that sort it) along its last axis, stable.
+/// A sorted copy of `x` (or the indices that sort it) along its last axis, stable, in
+/// NumPy's order for its own dtype (int64 beyond 2**53 and complex values included).
 pub fn sort_last(x: &NdArray, arg_only: bool) -> PyResult<NdArray> {
     let x = if x.ndim() == 0 {
         expand(x, 0)
     } else {
         x.clone()
     };
-    let len = *x.shape.last().unwrap_or(&1);
-    let v = read_vec::<f64>(&x);
+    let len = (*x.shape.last().unwrap_or(&1)).max(1);
     let src = crate::arrays::elem::contiguous_copy(&x)?;
     let out = new_array(&x.shape, if arg_only { DType::I64 } else { x.dtype })?;
-    // Rows are the unit of interruption (a comparator that gives up would break sort_by's
-    // total-order contract); a pending interrupt skips the remaining rows.
     let stop = crate::arrays::interrupt::flag();
-    with_dtype!(out.dtype, T => {
-        let o = out.buf.typed_mut::<T>(0, v.len());
-        let orig = read_vec::<T>(&src);
-        for (r, row) in v.chunks(len.max(1)).enumerate() {
-            if crate::arrays::interrupt::pending(&stop) {
-                break;
+    let mut done = true;
+    with_dtype!(x.dtype, T => {
+        let vals = read_vec::<T>(&src);
+        if arg_only {
+            let o = out.buf.typed_mut::<i64>(0, vals.len());
+            for (row, dst) in vals.chunks(len).zip(o.chunks_mut(len)) {
+                // (value, index) pairs: the indices ride along and break no ties, so the
+                // stable sort gives the stable argsort.
+                let mut pairs: Vec<(T, i64)> =
+                    row.iter().enumerate().map(|(i, &v)| (v, i as i64)).collect();
+                done = sort_stable(&mut pairs, |a, b| order(&a.0, &b.0), &stop);
+                if !done {
+                    break;
+                }
+                for (d, p) in dst.iter_mut().zip(&pairs) {
+                    *d = p.1;
+                }
             }
-            let mut idx: Vec<usize> = (0..row.len()).collect();
-            idx.sort_by(|&i, &j| order(row[i], row[j]));
-            for (k, &i) in idx.iter().enumerate() {
-                o[r * len + k] = if arg_only { T::from_i128(i as i128) } else { orig[r * len + i] };
+        } else {
+            let o = out.buf.typed_mut::<T>(0, vals.len());
+            o.copy_from_slice(&vals);
+            for row in o.chunks_mut(len) {
+                done = sort_stable(row, order::<T>, &stop);
+                if !done {
+                    break;
+                }
             }
         }
     });
-    crate::arrays::interrupt::check()?;
+    if !done {
+        crate::arrays::interrupt::check()?;
+    }
     Ok(out)
 }
 
@@ -91,18 +101,22 @@ pub struct UniqueWants {
 pub fn unique(x: &NdArray, wants: &UniqueWants) -> PyResult<Value> {
     let flat = ravel(x)?;
     let idx = read_vec::<i64>(&sort_last(&flat, true)?);
-    let keys = read_vec::<f64>(&flat);
-    let same = |a: f64, b: f64| a == b || (wants.equal_nan && a.is_nan() && b.is_nan());
-    // Positions in sorted order where a group starts.
-    let starts: Vec<usize> = (0..idx.len())
-        .filter(|&p| p == 0 || !same(keys[idx[p - 1] as usize], keys[idx[p] as usize]))
-        .collect();
-    let first: Vec<i64> = starts.iter().map(|&p| idx[p]).collect();
-    let values = with_dtype!(flat.dtype, T => {
+    let (starts, values) = with_dtype!(flat.dtype, T => {
         let all = read_vec::<T>(&flat);
+        // Compared in the dtype itself: through f64, int64s beyond 2**53 would merge.
+        #[allow(clippy::eq_op)]
+        let same = |a: &T, b: &T| {
+            order(a, b).is_eq() && (wants.equal_nan || a == a)
+        };
+        // Positions in sorted order where a group starts.
+        let starts: Vec<usize> = (0..idx.len())
+            .filter(|&p| p == 0 || !same(&all[idx[p - 1] as usize], &all[idx[p] as usize]))
+            .collect();
+        let first: Vec<i64> = starts.iter().map(|&p| idx[p]).collect();
         let picked: Vec<T> = first.iter().map(|&i| all[i as usize]).collect();
-        crate::arrays::elem::from_vec(&[picked.len()], &picked)?
+        (starts, crate::arrays::elem::from_vec(&[picked.len()], &picked)?)
     });
+    let first: Vec<i64> = starts.iter().map(|&p| idx[p]).collect();
     let values = Value::Array(Box::new(values));
     if !(wants.index || wants.inverse || wants.counts) {
         return Ok(values);
