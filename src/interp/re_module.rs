@@ -172,7 +172,7 @@ impl Pattern {
                     _ => Anchor::Full,
                 };
                 Ok(match self.find(text, start, anchor)? {
-                    Some(c) => Value::object(Match::new(&self, &s, &c, pos, endpos)),
+                    Some(c) => Value::object(Match::new(&self, &Subject::new(&s), &c, pos, endpos)),
                     None => Value::None,
                 })
             }
@@ -184,12 +184,13 @@ impl Pattern {
                     return Ok(Value::list(Vec::new()));
                 };
                 let groups = self.groups();
+                let subject = Subject::new(&s);
                 let mut out = Vec::new();
                 for c in self.matches(text, start) {
                     let c = c?;
                     rt.check_interrupt()?;
                     out.push(if name == "finditer" {
-                        Value::object(Match::new(&self, &s, &c, pos, endpos))
+                        Value::object(Match::new(&self, &subject, &c, pos, endpos))
                     } else {
                         let g = |i: usize| Value::str(c.get(i).map(|m| m.as_str()).unwrap_or(""));
                         match groups {
@@ -216,6 +217,7 @@ impl Pattern {
                 let mut out = String::new();
                 let mut last = 0;
                 let mut n = 0;
+                let subject = Subject::new(&s);
                 for c in self.matches(&s, 0) {
                     if count != 0 && n == count {
                         break;
@@ -228,7 +230,7 @@ impl Pattern {
                     match &template {
                         Some(t) => expand(t, &c, &mut out),
                         None => {
-                            let mv = Value::object(Match::new(&self, &s, &c, None, None));
+                            let mv = Value::object(Match::new(&self, &subject, &c, None, None));
                             match &rt.call(&repl, Args::new(vec![mv]))? {
                                 Value::Str(r) => out.push_str(r),
                                 other => {
@@ -468,10 +470,45 @@ impl Object for Pattern {
     }
 }
 
+/// The string a search runs over, shared by all the matches it makes (each used to copy
+/// it, and count characters from its start: quadratic over a long `finditer`).
+struct Subject {
+    text: Rc<str>,
+    ascii: bool,
+    len_chars: i64,
+    /// The last (byte, character) position converted: matches come in order, so the next
+    /// conversion counts on from here.
+    cursor: std::cell::Cell<(usize, usize)>,
+}
+
+impl Subject {
+    fn new(s: &str) -> Rc<Subject> {
+        let ascii = s.is_ascii();
+        Rc::new(Subject {
+            text: s.into(),
+            ascii,
+            len_chars: if ascii { s.len() } else { s.chars().count() } as i64,
+            cursor: std::cell::Cell::new((0, 0)),
+        })
+    }
+
+    /// The character index of byte offset `b` (a char boundary).
+    fn chars(&self, b: usize) -> usize {
+        if self.ascii {
+            return b;
+        }
+        let (cb, cc) = self.cursor.get();
+        let (from_b, from_c) = if b >= cb { (cb, cc) } else { (0, 0) };
+        let c = from_c + self.text[from_b..b].chars().count();
+        self.cursor.set((b, c));
+        c
+    }
+}
+
 /// A match: the groups' text and character positions, taken when it was made.
 struct Match {
     pattern: Rc<Pattern>,
-    string: String,
+    string: Rc<str>,
     /// The search window as given (clamped), for the `pos` and `endpos` attributes.
     pos: i64,
     endpos: i64,
@@ -485,12 +522,12 @@ impl Match {
     /// The match `c` found in `s` (or in a window of it, which starts where `s` does).
     fn new(
         p: &Rc<Pattern>,
-        s: &str,
+        s: &Subject,
         c: &Captures<str>,
         pos: Option<i64>,
         endpos: Option<i64>,
     ) -> Match {
-        let chars = |b: usize| s[..b].chars().count();
+        let chars = |b: usize| s.chars(b);
         let mut spans = Vec::new();
         let mut texts = Vec::new();
         for i in 0..c.len() {
@@ -510,11 +547,11 @@ impl Match {
             .enumerate()
             .filter_map(|(i, n)| n.map(|n| (n.to_string(), i)))
             .collect();
-        let len = s.chars().count() as i64;
+        let len = s.len_chars;
         let clamp = |i: Option<i64>, default: i64| i.map_or(default, |i| i.clamp(0, len));
         Match {
             pattern: p.clone(),
-            string: s.to_string(),
+            string: s.text.clone(),
             pos: clamp(pos, 0),
             endpos: clamp(endpos, len),
             spans,

@@ -98,6 +98,22 @@ struct ReprGuard {
     active: Vec<usize>,
 }
 
+/// How many items a container's repr formats between interrupt checks: a list of tens of
+/// millions takes seconds, and an interrupt must end it within one.
+const INTERRUPT_EVERY: usize = 1 << 16;
+
+/// The reprs of a container's items.
+fn reprs(rt: &mut Runtime, items: &[Value]) -> PyResult<Vec<String>> {
+    let mut out = Vec::with_capacity(items.len()); // bounded: one per existing item
+    for (i, x) in items.iter().enumerate() {
+        if i % INTERRUPT_EVERY == INTERRUPT_EVERY - 1 {
+            rt.check_interrupt()?;
+        }
+        out.push(repr(rt, x)?);
+    }
+    Ok(out)
+}
+
 fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
     Ok(match v {
         Value::None => "None".into(),
@@ -124,10 +140,7 @@ fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
             s
         }
         Value::Tuple(items) => {
-            let parts = items
-                .iter()
-                .map(|x| repr(rt, x))
-                .collect::<PyResult<Vec<_>>>()?;
+            let parts = reprs(rt, items)?;
             if parts.len() == 1 {
                 format!("({},)", parts[0])
             } else {
@@ -136,28 +149,23 @@ fn repr_inner(rt: &mut Runtime, v: &Value) -> PyResult<String> {
         }
         Value::List(items) => {
             let items = items.borrow().clone();
-            let parts = items
-                .iter()
-                .map(|x| repr(rt, x))
-                .collect::<PyResult<Vec<_>>>()?;
-            format!("[{}]", parts.join(", "))
+            format!("[{}]", reprs(rt, &items)?.join(", "))
         }
         Value::Set(items) => {
             let items = items.borrow().keys();
             if items.is_empty() {
                 "set()".into()
             } else {
-                let parts = items
-                    .iter()
-                    .map(|x| repr(rt, x))
-                    .collect::<PyResult<Vec<_>>>()?;
-                format!("{{{}}}", parts.join(", "))
+                format!("{{{}}}", reprs(rt, &items)?.join(", "))
             }
         }
         Value::Dict(d) => {
             let entries = d.borrow().items();
             let mut parts = Vec::new();
-            for (k, v) in &entries {
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i % INTERRUPT_EVERY == INTERRUPT_EVERY - 1 {
+                    rt.check_interrupt()?;
+                }
                 parts.push(format!("{}: {}", repr(rt, k)?, repr(rt, v)?));
             }
             format!("{{{}}}", parts.join(", "))

@@ -413,4 +413,26 @@ for i, (x, y) in enumerate(zip(range(10**18), reversed(range(10**18))), start=1)
         break
 print(i, x, y, max(map(abs, range(-5, 3))), next(filter(None, reversed(range(10**18)))))
 """),
+    ("np_sort_in_the_dtypes_own_order", """
+import numpy as np
+a = np.array([2**53 + 1, 2**53, -3, 2**62 + 1, 2**62], dtype=np.int64)
+print(np.sort(a).tolist(), np.argsort(a).tolist(), np.unique(a).tolist())
+f = np.array([np.nan, 1.0, -0.0, -np.inf, 0.0, np.nan, 3.0], dtype=np.float32)
+print(np.sort(f), np.argsort(f, kind='stable'), np.unique(f), np.unique(f, equal_nan=False))
+c = np.array([1+2j, 1-1j, np.nan+0j, -1+5j, 1+2j])
+print(np.sort(c), np.argsort(c, kind='stable'), np.unique(c))
+m = np.array([[3, 1, 2], [9, 7, 8]], dtype=np.uint8)
+print(np.sort(m, axis=0), np.sort(m), np.argsort(m, axis=0), np.sort(m, axis=None))
+r = np.random.default_rng(1).random(3 * 2**20 + 7)
+s = np.sort(r); print(bool(np.all(s[1:] >= s[:-1])), s.shape)
+"""),
+    ("re_match_positions_over_non_ascii_text", """
+import re
+s = 'héllo wörld, ünïcode ok' * 3
+print([(m.start(), m.end(), m.group(), m.span(1)) for m in re.finditer(r'(\\w)\\w+', s)][:8])
+print(re.sub(r'ö(r)', lambda m: m.group(1).upper() + str(m.start()), s))
+m = re.search('ü', s); print(m, m.string[:5], m.pos, m.endpos)
+p = re.compile('o'); print([m.span() for m in p.finditer(s, 5, 40)], p.search(s, 10, 30))
+print(len(list(re.finditer('b', 'ab' * 200000))))
+"""),
 ]
