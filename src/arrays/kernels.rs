@@ -501,6 +501,77 @@ pub fn zip_map<T: Copy + Send + Sync, R: Copy + Send>(
     }
 }
 
+/// A broadcast operand: its elements in C order of its own shape, with per axis of the
+/// result its element stride (0 along the axes it is broadcast over), or a single value.
+pub enum Bcast<'a, T> {
+    Strided(&'a [T], Vec<usize>),
+    /// As `Strided`, over a converted copy.
+    Owned(Vec<T>, Vec<usize>),
+    One(T),
+}
+
+impl<T: Copy> Bcast<'_, T> {
+    /// `len` items from flat result index `start`, all within one row of the last axis:
+    /// along that axis an operand either runs (stride 1) or repeats one value (stride 0).
+    fn segment(&self, shape: &[usize], start: usize, len: usize) -> Src<'_, T> {
+        let (data, strides): (&[T], &[usize]) = match self {
+            Bcast::One(v) => return Src::One(*v),
+            Bcast::Strided(d, s) => (d, s),
+            Bcast::Owned(d, s) => (d, s),
+        };
+        let (mut rest, mut off) = (start, 0);
+        for (&n, &st) in shape.iter().zip(strides).rev() {
+            off += (rest % n) * st;
+            rest /= n;
+        }
+        match strides.last() {
+            Some(1) => Src::Run(&data[off..off + len]),
+            _ => Src::One(data[off]),
+        }
+    }
+}
+
+/// The operands of a binary kernel: flat runs of the result's length, or broadcast over
+/// `shape` without being expanded to it first (an outer product `x[:, None] * y` reads
+/// each input once instead of materialising two result-sized copies).
+pub enum Pair<'a, 'b, T> {
+    Flat(Src<'a, T>, Src<'a, T>),
+    Broadcast(&'b Bcast<'a, T>, &'b Bcast<'a, T>, &'b [usize]),
+}
+
+/// `out[i] = f(a[i], b[i])` over either kind of operands, in parallel chunks.
+pub fn zip_pair<T: Copy + Send + Sync, R: Copy + Send>(
+    p: &Pair<T>,
+    out: &mut [R],
+    f: impl Fn(T, T) -> R + Sync + Send,
+) {
+    let (a, b, shape) = match p {
+        Pair::Flat(a, b) => return zip_map(*a, *b, out, f),
+        Pair::Broadcast(a, b, shape) => (*a, *b, *shape),
+    };
+    let row = shape.last().copied().unwrap_or(1).max(1);
+    let run = |start: usize, o: &mut [R]| {
+        let mut done = 0;
+        while done < o.len() {
+            let s = start + done;
+            let len = (row - s % row).min(o.len() - done);
+            let (x, y) = (a.segment(shape, s, len), b.segment(shape, s, len));
+            zip_seq(x, y, &mut o[done..done + len], &f);
+            done += len;
+        }
+    };
+    if out.len() >= PAR_MIN {
+        let stop = crate::arrays::interrupt::flag();
+        out.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, o)| {
+            if !crate::arrays::interrupt::pending(&stop) {
+                run(ci * CHUNK, o);
+            }
+        });
+    } else {
+        run(0, out);
+    }
+}
+
 /// `out[i] = f(a[i])`, in parallel chunks for long arrays.
 pub fn map<T: Copy + Send + Sync, R: Send>(
     a: &[T],

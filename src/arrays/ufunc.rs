@@ -7,7 +7,7 @@ use crate::arrays::elem::{
     read_vec, shape_str, Elem, B8,
 };
 use crate::arrays::error::{ArrayError, ArrayResult};
-use crate::arrays::kernels::{map, zip_map, ElemArith, Flt, Src};
+use crate::arrays::kernels::{map, zip_pair, Bcast, ElemArith, Flt, Pair, Src};
 use crate::arrays::operator::BinOp;
 use crate::arrays::operator::{Arith, Cmp};
 use crate::arrays::promote::{float_of, promote};
@@ -216,17 +216,46 @@ impl<T: Elem> Opnd<'_, T> {
     }
 }
 
-fn arith_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
+/// Whether `a` is broadcast to `shape` (of `n` elements) along more than leading axes,
+/// with rows long enough that reading it in place beats expanding it first.
+fn broadcasts(a: &NdArray, n: usize, shape: &[usize]) -> bool {
+    a.size() != 1 && a.size() != n && shape.last().is_some_and(|&l| l >= 32)
+}
+
+/// `a` as a broadcast operand over `shape` in the computing type `T`, borrowed when it
+/// already is contiguous in it.
+fn bcast_of<'a, T: Elem>(a: &'a NdArray, shape: &[usize]) -> Bcast<'a, T> {
+    if a.size() == 1 {
+        return Bcast::One(T::from_scalar(first_scalar(a)));
+    }
+    // Element strides of `a` in C order, aligned to the result's trailing axes; 0 where `a`
+    // has length 1 (or no axis at all) and the result does not.
+    let pad = shape.len() - a.shape.len();
+    let mut strides = vec![0; shape.len()]; // bounded: one per axis
+    let mut st = 1;
+    for d in (0..a.shape.len()).rev() {
+        if a.shape[d] != 1 {
+            strides[pad + d] = st;
+        }
+        st *= a.shape[d];
+    }
+    match as_slice::<T>(a) {
+        Some(s) => Bcast::Strided(s, strides),
+        None => Bcast::Owned(read_vec::<T>(a), strides),
+    }
+}
+
+fn arith_kernel<T: ElemArith>(k: Ufunc2, p: &Pair<T>, out: &mut [T]) {
     match k {
-        Ufunc2::Arith(Arith::Add) => zip_map(a, b, out, T::add),
-        Ufunc2::Arith(Arith::Sub) => zip_map(a, b, out, T::sub),
-        Ufunc2::Arith(Arith::Mul) => zip_map(a, b, out, T::mul),
-        Ufunc2::Arith(Arith::FloorDiv) => zip_map(a, b, out, T::floordiv),
-        Ufunc2::Arith(Arith::Mod) => zip_map(a, b, out, T::rem),
-        Ufunc2::Arith(Arith::Pow) => zip_map(a, b, out, T::pow),
-        Ufunc2::Arith(Arith::Max) => zip_map(a, b, out, T::maxn),
-        Ufunc2::Arith(Arith::Min) => zip_map(a, b, out, T::minn),
-        Ufunc2::Fmax => zip_map(a, b, out, |x: T, y: T| {
+        Ufunc2::Arith(Arith::Add) => zip_pair(p, out, T::add),
+        Ufunc2::Arith(Arith::Sub) => zip_pair(p, out, T::sub),
+        Ufunc2::Arith(Arith::Mul) => zip_pair(p, out, T::mul),
+        Ufunc2::Arith(Arith::FloorDiv) => zip_pair(p, out, T::floordiv),
+        Ufunc2::Arith(Arith::Mod) => zip_pair(p, out, T::rem),
+        Ufunc2::Arith(Arith::Pow) => zip_pair(p, out, T::pow),
+        Ufunc2::Arith(Arith::Max) => zip_pair(p, out, T::maxn),
+        Ufunc2::Arith(Arith::Min) => zip_pair(p, out, T::minn),
+        Ufunc2::Fmax => zip_pair(p, out, |x: T, y: T| {
             if y.is_nan() {
                 x
             } else if x.is_nan() {
@@ -235,7 +264,7 @@ fn arith_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
                 x.maxn(y)
             }
         }),
-        Ufunc2::Fmin => zip_map(a, b, out, |x: T, y: T| {
+        Ufunc2::Fmin => zip_pair(p, out, |x: T, y: T| {
             if y.is_nan() {
                 x
             } else if x.is_nan() {
@@ -244,33 +273,33 @@ fn arith_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [T]) {
                 x.minn(y)
             }
         }),
-        Ufunc2::Arith(Arith::BitAnd) => zip_map(a, b, out, T::band),
-        Ufunc2::Arith(Arith::BitOr) => zip_map(a, b, out, T::bor),
-        Ufunc2::Arith(Arith::BitXor) => zip_map(a, b, out, T::bxor),
-        Ufunc2::Arith(Arith::LShift) => zip_map(a, b, out, T::shl),
-        Ufunc2::Arith(Arith::RShift) => zip_map(a, b, out, T::shr),
-        Ufunc2::Arith(Arith::Div) => zip_map(a, b, out, T::tdiv),
-        Ufunc2::Arctan2 => zip_map(a, b, out, T::atan2),
-        Ufunc2::Hypot => zip_map(a, b, out, T::hypot),
-        Ufunc2::Fmod => zip_map(a, b, out, T::fmod),
-        Ufunc2::Copysign => zip_map(a, b, out, T::copysign),
-        Ufunc2::Nextafter => zip_map(a, b, out, T::nextafter),
+        Ufunc2::Arith(Arith::BitAnd) => zip_pair(p, out, T::band),
+        Ufunc2::Arith(Arith::BitOr) => zip_pair(p, out, T::bor),
+        Ufunc2::Arith(Arith::BitXor) => zip_pair(p, out, T::bxor),
+        Ufunc2::Arith(Arith::LShift) => zip_pair(p, out, T::shl),
+        Ufunc2::Arith(Arith::RShift) => zip_pair(p, out, T::shr),
+        Ufunc2::Arith(Arith::Div) => zip_pair(p, out, T::tdiv),
+        Ufunc2::Arctan2 => zip_pair(p, out, T::atan2),
+        Ufunc2::Hypot => zip_pair(p, out, T::hypot),
+        Ufunc2::Fmod => zip_pair(p, out, T::fmod),
+        Ufunc2::Copysign => zip_pair(p, out, T::copysign),
+        Ufunc2::Nextafter => zip_pair(p, out, T::nextafter),
         _ => unreachable!("not an arithmetic ufunc"),
     }
 }
 
-fn bool_kernel<T: ElemArith>(k: Ufunc2, a: Src<T>, b: Src<T>, out: &mut [B8]) {
+fn bool_kernel<T: ElemArith>(k: Ufunc2, p: &Pair<T>, out: &mut [B8]) {
     let f = |c: bool| B8(c as u8);
     match k {
-        Ufunc2::Cmp(Cmp::Eq) => zip_map(a, b, out, |x, y| f(x == y)),
-        Ufunc2::Cmp(Cmp::Ne) => zip_map(a, b, out, |x, y| f(x != y)),
-        Ufunc2::Cmp(Cmp::Lt) => zip_map(a, b, out, |x, y| f(x < y)),
-        Ufunc2::Cmp(Cmp::Le) => zip_map(a, b, out, |x, y| f(x <= y)),
-        Ufunc2::Cmp(Cmp::Gt) => zip_map(a, b, out, |x, y| f(x > y)),
-        Ufunc2::Cmp(Cmp::Ge) => zip_map(a, b, out, |x, y| f(x >= y)),
-        Ufunc2::LogicalAnd => zip_map(a, b, out, |x, y| f(x.nonzero() && y.nonzero())),
-        Ufunc2::LogicalOr => zip_map(a, b, out, |x, y| f(x.nonzero() || y.nonzero())),
-        Ufunc2::LogicalXor => zip_map(a, b, out, |x, y| f(x.nonzero() != y.nonzero())),
+        Ufunc2::Cmp(Cmp::Eq) => zip_pair(p, out, |x, y| f(x == y)),
+        Ufunc2::Cmp(Cmp::Ne) => zip_pair(p, out, |x, y| f(x != y)),
+        Ufunc2::Cmp(Cmp::Lt) => zip_pair(p, out, |x, y| f(x < y)),
+        Ufunc2::Cmp(Cmp::Le) => zip_pair(p, out, |x, y| f(x <= y)),
+        Ufunc2::Cmp(Cmp::Gt) => zip_pair(p, out, |x, y| f(x > y)),
+        Ufunc2::Cmp(Cmp::Ge) => zip_pair(p, out, |x, y| f(x >= y)),
+        Ufunc2::LogicalAnd => zip_pair(p, out, |x, y| f(x.nonzero() && y.nonzero())),
+        Ufunc2::LogicalOr => zip_pair(p, out, |x, y| f(x.nonzero() || y.nonzero())),
+        Ufunc2::LogicalXor => zip_pair(p, out, |x, y| f(x.nonzero() != y.nonzero())),
         _ => unreachable!("not a comparison"),
     }
 }
@@ -325,12 +354,27 @@ pub fn binary_into(k: Ufunc2, a: &NdArray, b: &NdArray, dst: &NdArray) -> ArrayR
 /// no memory shared with the inputs).
 fn compute2(k: Ufunc2, ct: DType, a: &NdArray, b: &NdArray, res: &NdArray) -> ArrayResult<()> {
     let (shape, rt, n, off) = (&res.shape, res.dtype, res.size(), res.offset);
+    let to_bool = rt == DType::Bool
+        && (k.is_compare()
+            || ct != DType::Bool
+            || matches!(
+                k,
+                Ufunc2::LogicalAnd | Ufunc2::LogicalOr | Ufunc2::LogicalXor
+            ));
     with_dtype!(ct, T => {
-        let (x, y) = (Opnd::<T>::of(a, shape)?, Opnd::<T>::of(b, shape)?);
-        if rt == DType::Bool && (k.is_compare() || ct != DType::Bool || matches!(k, Ufunc2::LogicalAnd | Ufunc2::LogicalOr | Ufunc2::LogicalXor)) {
-            bool_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<B8>(off, n));
+        let (xa, ya);
+        let (xb, yb);
+        let pair = if broadcasts(a, n, shape) || broadcasts(b, n, shape) {
+            (xb, yb) = (bcast_of::<T>(a, shape), bcast_of::<T>(b, shape));
+            Pair::Broadcast(&xb, &yb, shape)
         } else {
-            arith_kernel::<T>(k, x.src(), y.src(), res.buf.typed_mut::<T>(off, n));
+            (xa, ya) = (Opnd::<T>::of(a, shape)?, Opnd::<T>::of(b, shape)?);
+            Pair::Flat(xa.src(), ya.src())
+        };
+        if to_bool {
+            bool_kernel::<T>(k, &pair, res.buf.typed_mut::<B8>(off, n));
+        } else {
+            arith_kernel::<T>(k, &pair, res.buf.typed_mut::<T>(off, n));
         }
     });
     crate::arrays::interrupt::check()

@@ -435,4 +435,16 @@ m = re.search('ü', s); print(m, m.string[:5], m.pos, m.endpos)
 p = re.compile('o'); print([m.span() for m in p.finditer(s, 5, 40)], p.search(s, 10, 30))
 print(len(list(re.finditer('b', 'ab' * 200000))))
 """),
+    ("np_broadcast_outer_products_read_inputs_in_place", """
+import numpy as np
+x = np.arange(40, dtype=np.float32); y = np.arange(50, dtype=np.int16)
+r = x[:, None] * y[None, :]; print(r.dtype, r.shape, r.sum(), r[3, 7], r[39, 49])
+r = y[:, None] - x; print(r.dtype, r[5, :4], r[-1, -3:])
+print((x[:, None] < y).sum(), np.maximum(x[::-1][:, None], y[::2][None, :]).sum())
+a = np.arange(2 * 3 * 64).reshape(2, 3, 64); b = np.arange(64) * 10; c = np.arange(3 * 64).reshape(3, 64)[:, ::-1]
+print((a + b)[1, 2, :5], (a * c)[1, 1, -4:], (a.T[:, :, :1].T + np.arange(64))[0, 2, 60:])
+m = np.arange(3 * 100).reshape(3, 100)[:, None, :] + np.zeros((3, 4, 1)); print(m.shape, m[2, 3, 98:], m.sum())
+u = np.arange(100, dtype=np.uint8)[None, :] + np.arange(5, dtype=np.uint8)[:, None]; print(u.dtype, u[4, -5:])
+print((np.ones((0, 50)) + np.ones(50)).shape, (np.arange(300.0).reshape(3, 100) == np.arange(100.0)).sum(axis=1))
+"""),
 ]
