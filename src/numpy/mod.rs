@@ -9,10 +9,13 @@
 //! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
+//! | `npy_io.rs` | `np.save` and `np.load`: the `.npy` format byte for byte as NumPy writes version 1.0, read in versions 1 to 3, C or Fortran order, either byte order; malformed headers are ValueErrors. |
+//! | `npz.rs` | `np.savez` and the `NpzFile` `np.load` returns for a `.npz` zip: stored members written and read, checked offsets. |
 //! | `sorting.rs` | Sorting along any axis, `np.unique`'s optional outputs, and a histogram's weighted and density values. |
 //! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint, shuffle, permutation and choice), so seeded results equal NumPy's bit for bit. |
 //! | `random_generator.rs` | `np.random.default_rng`'s `Generator` on NumPy's stream: SeedSequence, PCG64, Lemire's bounded integers, shuffles and `permutation`. |
+//! | `text_io.rs` | `np.savetxt` and `np.loadtxt`: delimited text with NumPy's formats, comments, header/footer, column selection, dtypes, `unpack`, `ndmin` and error messages. |
 //! | `testing.rs` | `np.testing`: assert_allclose, assert_array_equal, assert_equal, assert_almost_equal, raising AssertionError with NumPy-like reports. |
 //! | `ufunc_object.rs` | NumPy's binary ufuncs as objects (`np.add`, `np.maximum`, ...): the call, and `reduce`, `accumulate` and `outer` (through `sum`/`prod`/`max`/`min`/`all`/`any`/`cumsum`/`cumprod` where NumPy defines them so, else folding the operation along the axis). |
 //! | `ufuncs.rs` | The ufuncs and reductions of the `numpy` module (`np.add`, `np.sin`, `np.round`, `np.sum`, ...): argument handling around the kernels of [`crate::arrays::ufunc`] and [`crate::arrays::reduce`]. |
@@ -29,11 +32,14 @@ pub mod funcs;
 pub mod limits;
 pub mod linalg;
 pub mod misc;
+pub mod npy_io;
+pub mod npz;
 pub mod pyfunc;
 pub mod random;
 pub mod random_generator;
 pub mod sorting;
 pub mod testing;
+pub mod text_io;
 pub mod ufunc_object;
 pub mod ufuncs;
 
@@ -276,6 +282,9 @@ fn build() -> Rc<Module> {
     crate::numpy::complex_funcs::register(&m);
     crate::numpy::limits::register(&m);
     crate::numpy::errstate::register(&m);
+    crate::numpy::npy_io::register(&m);
+    crate::numpy::npz::register(&m);
+    crate::numpy::text_io::register(&m);
     m.set("linalg", Value::Module(crate::numpy::linalg::module()));
     crate::numpy::pyfunc::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));
