@@ -10,7 +10,7 @@
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
 //! | `npy_io.rs` | `np.save` and `np.load`: the `.npy` format byte for byte as NumPy writes version 1.0, read in versions 1 to 3, C or Fortran order, either byte order; malformed headers are ValueErrors. |
-//! | `npz.rs` | `np.savez` and the `NpzFile` `np.load` returns for a `.npz` zip: stored members written and read, checked offsets. |
+//! | `npz.rs` | `np.savez`, `np.savez_compressed` and the `NpzFile` `np.load` returns for a `.npz` zip: stored or deflated members, checked offsets. |
 //! | `sorting.rs` | Sorting along any axis, `np.unique`'s optional outputs, and a histogram's weighted and density values. |
 //! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint, shuffle, permutation and choice), so seeded results equal NumPy's bit for bit. |

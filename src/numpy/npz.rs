@@ -1,7 +1,6 @@
-//! `np.savez` and the `.npz` archives `np.load` opens: a zip of `.npy` files. Writing
-//! stores the members uncompressed, as `np.savez` does; reading takes stored members
-//! (deflated ones, from `np.savez_compressed`, are refused with a clear message). Every
-//! offset and size read from the archive is checked against its length.
+//! `np.savez`/`np.savez_compressed` and the `.npz` archives `np.load` opens: a zip of
+//! `.npy` files, stored or deflated. Every offset and size read from the archive is
+//! checked against its length, and inflating stops at the size the entry declares.
 
 use std::rc::Rc;
 
@@ -55,8 +54,8 @@ fn u32_at(b: &[u8], i: usize) -> Option<u32> {
     ))
 }
 
-/// A zip archive of uncompressed members.
-fn zip(members: &[(String, Vec<u8>)]) -> PyResult<Vec<u8>> {
+/// A zip archive of the members, deflated when `compress` (as `np.savez_compressed`).
+fn zip(members: &[(String, Vec<u8>)], compress: bool) -> PyResult<Vec<u8>> {
     let too_big = || PyErr::not_implemented("nbcuda writes .npz archives up to 4 GiB");
     let mut out = Vec::new();
     let mut central = Vec::new();
@@ -64,14 +63,18 @@ fn zip(members: &[(String, Vec<u8>)]) -> PyResult<Vec<u8>> {
         let offset = u32::try_from(out.len()).map_err(|_| too_big())?;
         let size = u32::try_from(data.len()).map_err(|_| too_big())?;
         let crc = crc32(data);
+        let packed = compress.then(|| miniz_oxide::deflate::compress_to_vec(data, 6));
+        let stored = packed.as_deref().unwrap_or(data);
+        let csize = u32::try_from(stored.len()).map_err(|_| too_big())?;
+        let method: u16 = if compress { 8 } else { 0 };
         let fields = |v: &mut Vec<u8>| {
             v.extend_from_slice(&20u16.to_le_bytes()); // version needed: 2.0
             v.extend_from_slice(&0u16.to_le_bytes()); // flags
-            v.extend_from_slice(&0u16.to_le_bytes()); // stored
+            v.extend_from_slice(&method.to_le_bytes());
             v.extend_from_slice(&0u16.to_le_bytes()); // time
             v.extend_from_slice(&DOS_DATE.to_le_bytes());
             v.extend_from_slice(&crc.to_le_bytes());
-            v.extend_from_slice(&size.to_le_bytes());
+            v.extend_from_slice(&csize.to_le_bytes());
             v.extend_from_slice(&size.to_le_bytes());
             v.extend_from_slice(&(name.len() as u16).to_le_bytes());
             v.extend_from_slice(&0u16.to_le_bytes()); // extra length
@@ -79,11 +82,11 @@ fn zip(members: &[(String, Vec<u8>)]) -> PyResult<Vec<u8>> {
         out.extend_from_slice(&LOCAL.to_le_bytes());
         fields(&mut out);
         out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(data);
+        out.extend_from_slice(stored);
         central.extend_from_slice(&CENTRAL.to_le_bytes());
         central.extend_from_slice(&20u16.to_le_bytes()); // made by
         fields(&mut central);
-        central.extend_from_slice(&[0; 8]); // comment length, disk, internal attributes
+        central.extend_from_slice(&[0; 6]); // comment length, disk, internal attributes
         central.extend_from_slice(&0u32.to_le_bytes()); // external attributes
         central.extend_from_slice(&offset.to_le_bytes());
         central.extend_from_slice(name.as_bytes());
@@ -105,7 +108,8 @@ fn bad_zip() -> PyErr {
     PyErr::new("BadZipFile", "File is not a zip file")
 }
 
-/// The members of a zip archive: name, and the stored bytes or None when compressed.
+/// The members of a zip archive: name, and the bytes, or None for a compression method
+/// other than stored and deflate.
 fn unzip(b: &[u8]) -> PyResult<Vec<(String, Option<Vec<u8>>)>> {
     // The end record sits in the last 22 bytes plus up to 64 KiB of comment.
     let lowest = b.len().saturating_sub(22 + 65535);
@@ -123,6 +127,7 @@ fn unzip(b: &[u8]) -> PyResult<Vec<(String, Option<Vec<u8>>)>> {
         let field = |off: usize| u16_at(b, at + off).map(usize::from).ok_or_else(bad_zip);
         let method = field(10)?;
         let csize = u32_at(b, at + 20).ok_or_else(bad_zip)? as usize;
+        let usize_ = u32_at(b, at + 24).ok_or_else(bad_zip)? as usize;
         let (nlen, xlen, clen) = (field(28)?, field(30)?, field(32)?);
         let local = u32_at(b, at + 42).ok_or_else(bad_zip)? as usize;
         let name = b.get(at + 46..at + 46 + nlen).ok_or_else(bad_zip)?;
@@ -136,7 +141,16 @@ fn unzip(b: &[u8]) -> PyResult<Vec<(String, Option<Vec<u8>>)>> {
         let data = b
             .get(data_at..data_at.saturating_add(csize))
             .ok_or_else(bad_zip)?;
-        members.push((name, (method == 0).then(|| data.to_vec())));
+        let bytes = match method {
+            0 => Some(data.to_vec()),
+            // The declared size bounds the output, so a zip bomb stops there.
+            8 => Some(
+                miniz_oxide::inflate::decompress_to_vec_with_limit(data, usize_)
+                    .map_err(|_| PyErr::new("BadZipFile", format!("Bad data in {name}")))?,
+            ),
+            _ => None,
+        };
+        members.push((name, bytes));
     }
     Ok(members)
 }
@@ -163,7 +177,7 @@ impl NpzFile {
         match found {
             Some((_, Some(data))) => Ok(Value::Array(Box::new(read_npy(data, self.max_header)?))),
             Some((_, None)) => Err(PyErr::not_implemented(format!(
-                "'{key}' is compressed (np.savez_compressed); nbcuda reads stored .npz members only"
+                "'{key}' uses a zip compression other than stored or deflate"
             ))),
             None => Err(PyErr::key_error(format!(
                 "'{key} is not a file in the archive'"
@@ -253,35 +267,46 @@ pub fn open(bytes: Vec<u8>, max_header: usize) -> PyResult<Value> {
     }))
 }
 
-/// Register `np.savez`.
+/// `np.savez` and `np.savez_compressed`: positional arrays as `arr_0.npy`, ..., keyword
+/// arrays under their names.
+fn savez(rt: &mut Runtime, b: &crate::py::signature::Bound, compress: bool) -> PyResult<Value> {
+    let t = match target(rt, arg(b, 0))? {
+        Target::Path(p) if !p.ends_with(".npz") => Target::Path(p + ".npz"),
+        t => t,
+    };
+    let mut members = Vec::new();
+    for (i, v) in b.rest.iter().enumerate() {
+        let a = crate::py::ndarray_attrs::to_ndarray(rt, v)?;
+        members.push((format!("arr_{i}.npy"), npy_bytes(&a)?));
+    }
+    for (k, v) in &b.kw {
+        let name = format!("{k}.npy");
+        if members.iter().any(|(n, _)| *n == name) {
+            return Err(PyErr::value_error(format!(
+                "Cannot use un-named variables and keyword {k}"
+            )));
+        }
+        let a = crate::py::ndarray_attrs::to_ndarray(rt, v)?;
+        members.push((name, npy_bytes(&a)?));
+    }
+    write_all(rt, &t, zip(&members, compress)?)?;
+    Ok(Value::None)
+}
+
+/// Register `np.savez` and `np.savez_compressed`.
 pub fn register(m: &Module) {
     m.def(
         Function,
         "savez",
         "file, *args, allow_pickle=True, **kwds",
         "Save several arrays into a single file in uncompressed .npz format.",
-        |rt, b| {
-            let t = match target(rt, arg(&b, 0))? {
-                Target::Path(p) if !p.ends_with(".npz") => Target::Path(p + ".npz"),
-                t => t,
-            };
-            let mut members = Vec::new();
-            for (i, v) in b.rest.iter().enumerate() {
-                let a = crate::py::ndarray_attrs::to_ndarray(rt, v)?;
-                members.push((format!("arr_{i}.npy"), npy_bytes(&a)?));
-            }
-            for (k, v) in &b.kw {
-                let name = format!("{k}.npy");
-                if members.iter().any(|(n, _)| *n == name) {
-                    return Err(PyErr::value_error(format!(
-                        "Cannot use un-named variables and keyword {k}"
-                    )));
-                }
-                let a = crate::py::ndarray_attrs::to_ndarray(rt, v)?;
-                members.push((name, npy_bytes(&a)?));
-            }
-            write_all(rt, &t, zip(&members)?)?;
-            Ok(Value::None)
-        },
+        |rt, b| savez(rt, &b, false),
+    );
+    m.def(
+        Function,
+        "savez_compressed",
+        "file, *args, allow_pickle=True, **kwds",
+        "Save several arrays into a single file in compressed .npz format.",
+        |rt, b| savez(rt, &b, true),
     );
 }

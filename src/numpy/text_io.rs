@@ -24,15 +24,105 @@ fn str_arg(v: Option<&Value>, default: &str, what: &str) -> PyResult<String> {
     }
 }
 
-/// `fmt % args`, through the interpreter's own `str.__mod__` so every conversion behaves
-/// as Python's.
+/// `fmt % args` for savetxt's row format. numpy cannot reach the interpreter's own
+/// `%` operator (layers point down), so each `%` spec is rewritten as the equivalent
+/// `format()` spec after the conversion `%` applies (`int()` for `%d`, `float()` for
+/// `%e`, `str()`/`repr()` for `%s`/`%r`), which gives the same text.
 fn percent(rt: &mut Runtime, fmt: &str, args: Vec<Value>) -> PyResult<String> {
-    let m = crate::numpy::npy_io::attr(rt, &Value::str(fmt), "__mod__")?
-        .ok_or_else(|| PyErr::internal("str has no __mod__"))?;
-    match &rt.call(&m, Args::new(vec![Value::tuple(args)]))? {
-        Value::Str(s) => Ok(s.to_string()),
-        _ => Err(PyErr::internal("str.__mod__ gave no str")),
+    let format_fn = rt.builtin("format")?;
+    let mut args = args.into_iter();
+    let mut out = String::new();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            out.push('%');
+            continue;
+        }
+        let mut flags = String::new();
+        while let Some(&f) = chars.peek().filter(|f| "-+ 0#".contains(**f)) {
+            flags.push(f);
+            chars.next();
+        }
+        let mut width = String::new();
+        while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+            width.push(d);
+            chars.next();
+        }
+        let mut precision = String::new();
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            precision.push('.');
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                precision.push(d);
+                chars.next();
+            }
+            if precision == "." {
+                precision.push('0');
+            }
+        }
+        let conv = chars
+            .next()
+            .ok_or_else(|| PyErr::value_error("incomplete format"))?;
+        let v = args
+            .next()
+            .ok_or_else(|| PyErr::type_error("not enough arguments for format string"))?;
+        let (convert, kind) = match conv {
+            'd' | 'i' | 'u' => ("int", 'd'),
+            'x' | 'X' | 'o' => ("int", conv),
+            'e' | 'E' | 'f' | 'F' | 'g' | 'G' => ("float", conv),
+            's' => ("str", 's'),
+            'r' | 'a' => ("repr", 's'),
+            other => {
+                return Err(PyErr::value_error(format!(
+                    "unsupported format character '{other}' (0x{:x})",
+                    other as u32
+                )))
+            }
+        };
+        let f = rt.builtin(convert)?;
+        let v = rt.call(&f, Args::new(vec![v]))?;
+        let mut spec = String::new();
+        let left = flags.contains('-');
+        if left {
+            spec.push('<');
+        } else if kind == 's' {
+            spec.push('>');
+        }
+        if kind != 's' {
+            if flags.contains('+') {
+                spec.push('+');
+            } else if flags.contains(' ') {
+                spec.push(' ');
+            }
+            if flags.contains('#') {
+                spec.push('#');
+            }
+            if flags.contains('0') && !left {
+                spec.push('0');
+            }
+        }
+        spec.push_str(&width);
+        // `%.3d` pads digits, which format() refuses; NumPy's specs don't use it.
+        if kind != 'd' {
+            spec.push_str(&precision);
+        }
+        spec.push(kind);
+        match &rt.call(&format_fn, Args::new(vec![v, Value::str(&spec)]))? {
+            Value::Str(s) => out.push_str(s),
+            other => out.push_str(&rt.to_str(other)?),
+        }
     }
+    if args.next().is_some() {
+        return Err(PyErr::type_error(
+            "not all arguments converted during string formatting",
+        ));
+    }
+    Ok(out)
 }
 
 /// The row format of `savetxt`: one `%` spec repeated per column, a list of specs, or a
@@ -86,6 +176,7 @@ fn savetxt(rt: &mut Runtime, b: &crate::py::signature::Bound) -> PyResult<Value>
     let t = target(rt, arg(b, 0))?;
     let x = crate::py::ndarray_attrs::to_ndarray(rt, arg(b, 1))?;
     let delimiter = str_arg(b.get(3), " ", "delimiter")?;
+    // The signature's default is None: signature strings keep `'\n'` as two characters.
     let newline = str_arg(b.get(4), "\n", "newline")?;
     let header = str_arg(b.get(5), "", "header")?;
     let footer = str_arg(b.get(6), "", "footer")?;
@@ -423,7 +514,7 @@ pub fn register(m: &Module) {
     m.def(
         Function,
         "savetxt",
-        "fname, X, fmt='%.18e', delimiter=' ', newline='\\n', header='', footer='', comments='# ', encoding=None",
+        "fname, X, fmt='%.18e', delimiter=' ', newline=None, header='', footer='', comments='# ', encoding=None",
         "Save an array to a text file.",
         |rt, b| savetxt(rt, &b),
     );

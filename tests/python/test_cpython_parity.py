@@ -10,8 +10,8 @@ or absolute paths), so that any difference is a difference in behaviour. The cel
 parity_cells_lang.py, parity_cells_edges.py, parity_cells_lib.py, parity_cells_imports.py,
 parity_cells_kwargs.py (module functions called by keyword), parity_cells_stdlib2.py (datetime,
 collections.abc, typing records), parity_cells_builtins2.py (builtins and modules implemented
-in Rust) and parity_cells_cupy.py (CuPy
-on nbcuda's devices against NumPy)."""
+in Rust), parity_cells_cupy.py (CuPy
+on nbcuda's devices against NumPy) and parity_cells_npio.py (np.save/load, savez, savetxt/loadtxt)."""
 
 import re
 
@@ -25,11 +25,12 @@ from parity_cells_imports import IMPORTS
 from parity_cells_kwargs import KEYWORDS
 from parity_cells_lang import CLASSES, FUNCTION_BODIES, GENERATORS, NUMBERS
 from parity_cells_lib import IPYTHON, NUMPY, STDLIB
+from parity_cells_npio import NPIO
 from parity_cells_patterns import PATTERNS
 from parity_cells_rationals import RATIONALS
 from parity_cells_stdlib2 import STDLIB2
 
-CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + STDLIB2 + IPYTHON + NUMPY + KEYWORDS + EDGES + BUILTINS2 + CUPY
+CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + STDLIB2 + IPYTHON + NUMPY + KEYWORDS + EDGES + BUILTINS2 + CUPY + NPIO
 
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
