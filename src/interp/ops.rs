@@ -200,11 +200,34 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
             }
             Ok(Value::str(&out))
         }
+        (BinOp::Mul, Value::Bytes(s), n) | (BinOp::Mul, n, Value::Bytes(s))
+            if matches!(n, Value::Int(_) | Value::Bool(_)) =>
+        {
+            let k = n.as_index()?.max(0) as usize;
+            let k = if s.is_empty() { 0 } else { k };
+            let total = repeat_len(s.len(), k, 1, "bytes")?;
+            let mut out = Vec::new();
+            // bounded: checked by repeat_len
+            out.try_reserve_exact(total)
+                .map_err(|_| no_memory("bytes", total))?;
+            for _ in 0..k {
+                out.extend_from_slice(s);
+            }
+            Ok(Value::Bytes(Rc::from(out)))
+        }
         (BinOp::Mod, Value::Str(fmt), args) => percent_format(rt, fmt, args),
-        (BinOp::Mul, Value::Str(_) | Value::List(_) | Value::Tuple(_), Value::BigInt(_))
-        | (BinOp::Mul, Value::BigInt(_), Value::Str(_) | Value::List(_) | Value::Tuple(_)) => Err(
-            PyErr::overflow("cannot fit 'int' into an index-sized integer"),
-        ),
+        (
+            BinOp::Mul,
+            Value::Str(_) | Value::Bytes(_) | Value::List(_) | Value::Tuple(_),
+            Value::BigInt(_),
+        )
+        | (
+            BinOp::Mul,
+            Value::BigInt(_),
+            Value::Str(_) | Value::Bytes(_) | Value::List(_) | Value::Tuple(_),
+        ) => Err(PyErr::overflow(
+            "cannot fit 'int' into an index-sized integer",
+        )),
         (BinOp::Add, Value::List(x), Value::List(y)) => {
             let (x, y) = (x.borrow(), y.borrow());
             Ok(Value::list(repeat_items(&[&x, &y], 1, "list")?))
@@ -233,6 +256,15 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
                 dict_set(rt, &mut d, k, v)?;
             }
             Ok(Value::Dict(Rc::new(RefCell::new(d))))
+        }
+        (BinOp::Mul, Value::Str(_) | Value::Bytes(_) | Value::List(_) | Value::Tuple(_), n)
+        | (BinOp::Mul, n, Value::Str(_) | Value::Bytes(_) | Value::List(_) | Value::Tuple(_))
+            if matches!(n, Value::Float(_) | Value::Complex(..) | Value::None) =>
+        {
+            Err(PyErr::type_error(format!(
+                "can't multiply sequence by non-int of type '{}'",
+                n.type_name()
+            )))
         }
         _ => Err(unsupported(op, a, b)),
     }

@@ -447,4 +447,13 @@ m = np.arange(3 * 100).reshape(3, 100)[:, None, :] + np.zeros((3, 4, 1)); print(
 u = np.arange(100, dtype=np.uint8)[None, :] + np.arange(5, dtype=np.uint8)[:, None]; print(u.dtype, u[4, -5:])
 print((np.ones((0, 50)) + np.ones(50)).shape, (np.arange(300.0).reshape(3, 100) == np.arange(100.0)).sum(axis=1))
 """),
+    ("bytes_repeat", """
+print(b'ab' * 3, 2 * b'x', b'' * 10**12, b'q' * 0, b'z' * -2, b'ab' * True)
+for bad in (lambda: b'a' * 10**30, lambda: b'a' * 2.0, lambda: 'a' * 1.5, lambda: [1] * None):
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e)
+x = b'ab'; x *= 2; print(x, issubclass(EOFError, Exception), issubclass(TimeoutError, OSError))
+"""),
 ]
