@@ -505,6 +505,9 @@ pub fn register(m: &Module) {
                     .unwrap_or(10000)
                     .max(0) as usize
             };
+            if bytes.is_empty() {
+                return Err(PyErr::new("EOFError", "No data left in file"));
+            }
             if is_npy(&bytes) {
                 return Ok(Value::Array(Box::new(read_npy(&bytes, max_header)?)));
             }

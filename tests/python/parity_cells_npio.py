@@ -86,4 +86,24 @@ except ValueError as e:
 np.savetxt("rt.txt", np.arange(6.0).reshape(2, 3) / 7)
 print(np.loadtxt("rt.txt") == np.arange(6.0).reshape(2, 3) / 7)
 """),
+    ("np_load_of_malformed_files_raises", """
+import numpy as np
+def show(path, data):
+    open(path, 'wb').write(data)
+    try:
+        np.load(path)
+    except Exception as e:
+        print(path, type(e).__name__)
+show('bad1.npy', b'\\x93NUMPY\\x01\\x00\\x10\\x00{garbage}       \\n')
+show('bad2.npy', b'\\x93NUMPY\\x01\\x00\\xff\\xff' + b'x' * 10)
+show('empty.npy', b'')
+np.savez('ok.npz', a=np.arange(5))
+data = open('ok.npz', 'rb').read()
+show('trunc.npz', data[:len(data) // 2])
+open('bad.txt', 'w').write('1 2 3\\n4 5\\nx y z\\n')
+try:
+    np.loadtxt('bad.txt')
+except Exception as e:
+    print('bad.txt', type(e).__name__)
+"""),
 ]
