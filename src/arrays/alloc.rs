@@ -85,6 +85,28 @@ pub fn string_with_capacity(bytes: usize) -> ArrayResult<String> {
     Ok(s)
 }
 
+/// A size a person writes in an environment variable: `4GiB`, `512MiB`, `64KiB`, `2GB`,
+/// `300M` (decimal, as `MB`), `1000` (bytes).
+pub fn parse_size(s: &str) -> Option<usize> {
+    let s = s.trim();
+    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let num: f64 = num.trim().parse().ok()?;
+    let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" => 1e3,
+        "kib" => 1024.0,
+        "m" | "mb" => 1e6,
+        "mib" => 1048576.0,
+        "g" | "gb" => 1e9,
+        "gib" => 1073741824.0,
+        "t" | "tb" => 1e12,
+        "tib" => 1099511627776.0,
+        _ => return None,
+    };
+    (num >= 0.0).then_some((num * mult) as usize)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

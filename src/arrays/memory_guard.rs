@@ -14,8 +14,8 @@
 //! re-arms when the process's memory falls back (`del x`) or grows on past where it
 //! fired, so the next cell can free what the last one built.
 //!
-//! `NBCUDA_MEMORY_LIMIT` (bytes, or with a K/M/G suffix) caps the process's resident
-//! memory as well: a session that should stay small fires at that size.
+//! `NBCUDA_MEMORY_LIMIT` (`2GiB`, `500MB`, written as `NBCUDA_CPU_DEVICE_MEMORY` is) caps
+//! the process's resident memory as well: a session that should stay small fires there.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
@@ -86,21 +86,10 @@ impl Limits {
             share: total / 4,
             cap: std::env::var("NBCUDA_MEMORY_LIMIT")
                 .ok()
-                .and_then(|v| parse_size(&v)),
+                .and_then(|v| crate::arrays::alloc::parse_size(&v))
+                .map(|b| b as u64),
         }
     }
-}
-
-/// `123`, `300M`, `2G`, `512k` as bytes.
-fn parse_size(v: &str) -> Option<u64> {
-    let v = v.trim();
-    let (digits, scale) = match v.char_indices().last()? {
-        (i, 'k' | 'K') => (&v[..i], 1u64 << 10),
-        (i, 'm' | 'M') => (&v[..i], 1 << 20),
-        (i, 'g' | 'G') => (&v[..i], 1 << 30),
-        _ => (v, 1),
-    };
-    digits.trim().parse::<u64>().ok()?.checked_mul(scale)
 }
 
 fn watch(limits: Limits) {
@@ -178,18 +167,5 @@ fn available_bytes() -> Option<u64> {
     match (machine, cgroup) {
         (Some(m), Some(c)) => Some(m.min(c)),
         (m, c) => m.or(c),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_size;
-
-    #[test]
-    fn sizes_parse_with_suffixes() {
-        assert_eq!(parse_size("300M"), Some(300 << 20));
-        assert_eq!(parse_size("2g"), Some(2 << 30));
-        assert_eq!(parse_size(" 4096 "), Some(4096));
-        assert_eq!(parse_size("lots"), None);
     }
 }

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::arrays::alloc::parse_size;
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::Scalar;
 use crate::device::backend::{Backend, DeviceWork, EventMark, Record};
@@ -186,27 +187,6 @@ pub fn default_capacity() -> usize {
         .map(|kb| kb * 1024)
         .unwrap_or(8 << 30);
     (phys / 2).min(16 << 30)
-}
-
-/// Parse `4GiB`, `512MiB`, `64KiB`, `2GB`, `1000`.
-pub fn parse_size(s: &str) -> Option<usize> {
-    let s = s.trim();
-    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
-    let (num, unit) = s.split_at(split);
-    let num: f64 = num.trim().parse().ok()?;
-    let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "kb" => 1e3,
-        "kib" => 1024.0,
-        "m" | "mb" => 1e6,
-        "mib" => 1048576.0,
-        "g" | "gb" => 1e9,
-        "gib" => 1073741824.0,
-        "t" | "tb" => 1e12,
-        "tib" => 1099511627776.0,
-        _ => return None,
-    };
-    (num >= 0.0).then_some((num * mult) as usize)
 }
 
 pub struct CpuDevice {

@@ -146,6 +146,18 @@ fn sum(rt: &mut Runtime, a: Args) -> PyResult<Value> {
     Ok(acc)
 }
 
+/// One item from each source (zip's tuple, map's arguments); None once any is exhausted.
+fn next_row(rt: &mut Runtime, srcs: &mut [lazy::NextFn]) -> PyResult<Option<Vec<Value>>> {
+    let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
+    for s in srcs.iter_mut() {
+        match s(rt)? {
+            Some(x) => row.push(x),
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(row))
+}
+
 /// `reversed(seq)`: a lazy iterator, as CPython's; a range counts down without being
 /// listed, a class's `__reversed__` is honoured, and sets and iterators are refused.
 fn reversed(rt: &mut Runtime, v: &Value) -> PyResult<Value> {
@@ -255,14 +267,7 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 .map(|v| lazy::pull(rt, v))
                 .collect::<PyResult<Vec<_>>>()?;
             Ok(lazy::lazy("zip", move |rt| {
-                let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
-                for s in srcs.iter_mut() {
-                    match s(rt)? {
-                        Some(x) => row.push(x),
-                        None => return Ok(None),
-                    }
-                }
-                Ok(Some(Value::tuple(row)))
+                Ok(next_row(rt, &mut srcs)?.map(Value::tuple))
             }))
         },
     );
@@ -385,14 +390,10 @@ pub(crate) fn register(b: &mut HashMap<String, Value>) {
                 .collect::<PyResult<Vec<_>>>()?;
             let func = func.clone();
             Ok(lazy::lazy("map", move |rt| {
-                let mut row = Vec::with_capacity(srcs.len()); // bounded: one per argument
-                for s in srcs.iter_mut() {
-                    match s(rt)? {
-                        Some(x) => row.push(x),
-                        None => return Ok(None),
-                    }
+                match next_row(rt, &mut srcs)? {
+                    Some(row) => rt.call(&func, Args::new(row)).map(Some),
+                    None => Ok(None),
                 }
-                rt.call(&func, Args::new(row)).map(Some)
             }))
         },
     );
