@@ -739,3 +739,29 @@ fn rows_cut_to_their_guard_give_the_interpreters_bytes_and_faults() {
         DType::I64,
     );
 }
+
+/// Blocks run in parallel, so a late block may fault before an early one does: the fault
+/// reported is still the early one's, on both executors, whichever worker met its fault
+/// first (block 0 loops a while before its fault; every other block faults at once).
+#[test]
+fn the_first_fault_in_launch_order_is_reported_whichever_block_faults_first() {
+    let k = native(
+        "def late(a, out):\n    i = cuda.grid(1)\n    s = 0.0\n    if cuda.blockIdx.x == 0:\n        for j in range(100000):\n            s += a[j % 4]\n    out[i + 100000] = s\n",
+        &arrs(DType::F32, 1, 2),
+    );
+    let cfg = LaunchConfig {
+        grid: [512, 1, 1],
+        block: [32, 1, 1],
+        dynamic_shared_bytes: 0,
+    };
+    for _ in 0..3 {
+        for jit in [false, true] {
+            let r = run(&k, cfg, &[c(&[2048]), c(&[2048])], &[], DType::F32, jit);
+            let Err((e, msg)) = r else {
+                panic!("no fault: {r:?}")
+            };
+            assert_eq!(e, "IndexError");
+            assert!(msg.contains("block (0, 0, 0)"), "jit={jit}: {msg}");
+        }
+    }
+}

@@ -114,7 +114,7 @@ pub enum FaultKind {
     Raise(String),
     /// The launch was interrupted: KeyboardInterrupt.
     Interrupted,
-    /// The block stopped because another block faulted first; never shown.
+    /// The block stopped for another block's interrupt or fault; never shown.
     Stopped,
 }
 

@@ -91,59 +91,65 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     let nchunks = nblocks.div_ceil(per_chunk);
     let printed: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
     let first_fault: Mutex<Option<(usize, KernelFault)>> = Mutex::new(None);
-    let body = |scratch: &mut Option<Block>, chunk: usize| {
-        if p.stop.load(Ordering::Relaxed) {
-            return;
-        }
-        if cancelled(p) {
-            p.stop.store(true, Ordering::Relaxed);
-            let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-            *ff = Some((0, KernelFault::interrupted()));
-            return;
-        }
-        let first = chunk * per_chunk;
-        let count = per_chunk.min(nblocks - first);
-        if scratch.is_none() {
-            match Block::new(p, per_chunk) {
-                Ok(b) => *scratch = Some(b),
-                Err(f) => {
-                    p.stop.store(true, Ordering::Relaxed);
-                    *first_fault.lock().unwrap_or_else(|e| e.into_inner()) = Some((first, f));
-                    return;
-                }
+    p.with_fault_grace(|on_fault| {
+        let body = |scratch: &mut Option<Block>, chunk: usize| {
+            let first = chunk * per_chunk;
+            if p.skip_from(first) {
+                return;
             }
-        }
-        let Some(blk) = scratch.as_mut() else { return };
-        blk.reset(first, count);
-        let all: Vec<u32> = (0..blk.live as u32).collect();
-        match blk.run(p, &p.k.body, all) {
-            Ok(_) => {
-                if !blk.printed.is_empty() {
-                    let text = std::mem::take(&mut blk.printed);
-                    printed
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((first, text));
-                }
-            }
-            Err(f) if f.kind == FaultKind::Stopped => {}
-            Err(f) => {
+            if cancelled(p) {
                 p.stop.store(true, Ordering::Relaxed);
+                let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                *ff = Some((0, KernelFault::interrupted()));
+                return;
+            }
+            let count = per_chunk.min(nblocks - first);
+            // Chunks run in parallel, so a later chunk may fault first: it bars the chunks
+            // after it, and one before it that faults too replaces it (`with_fault_grace`).
+            let record = |f: KernelFault| {
+                on_fault(first);
                 let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
                 if ff.as_ref().is_none_or(|(b, _)| first < *b) {
                     *ff = Some((first, f));
                 }
+            };
+            if scratch.is_none() {
+                match Block::new(p, per_chunk) {
+                    Ok(b) => *scratch = Some(b),
+                    Err(f) => return record(f),
+                }
             }
+            let Some(blk) = scratch.as_mut() else { return };
+            blk.reset(first, count);
+            let all: Vec<u32> = (0..blk.live as u32).collect();
+            match blk.run(p, &p.k.body, all) {
+                Ok(_) => {
+                    if !blk.printed.is_empty() {
+                        let text = std::mem::take(&mut blk.printed);
+                        printed
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((first, text));
+                    }
+                }
+                Err(f) if f.kind == FaultKind::Stopped => {}
+                Err(f) if f.kind == FaultKind::Interrupted => {
+                    p.stop.store(true, Ordering::Relaxed);
+                    let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                    *ff = Some((0, f));
+                }
+                Err(f) => record(f),
+            }
+        };
+        if nchunks == 1 || small {
+            let mut s = None;
+            for chunk in 0..nchunks {
+                body(&mut s, chunk);
+            }
+        } else {
+            (0..nchunks).into_par_iter().for_each_init(|| None, body);
         }
-    };
-    if nchunks == 1 || small {
-        let mut s = None;
-        for chunk in 0..nchunks {
-            body(&mut s, chunk);
-        }
-    } else {
-        (0..nchunks).into_par_iter().for_each_init(|| None, body);
-    }
+    });
     if let Some((_, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(f);
     }

@@ -2,7 +2,9 @@
 //! against the compiled types and resolved to raw views, and which arrays each thread
 //! reaches only at its own element.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 use crate::arrays::buffer::Buffer;
 use crate::arrays::dtype::DType;
@@ -60,11 +62,71 @@ pub struct Prepared<'a> {
     pub params: Vec<Option<ArrDesc>>,
     pub scalars: Vec<u64>,
     pub consts: Vec<ArrDesc>,
+    /// Set when the launch is interrupted, or a fault's grace is over: every block stops at
+    /// its next poll.
     pub stop: AtomicBool,
+    /// The first block of the lowest-numbered chunk seen to fault (`usize::MAX`: none).
+    /// Chunks from there on are skipped; chunks already running get a grace to finish
+    /// ([`Prepared::with_fault_grace`]).
+    pub faulted: AtomicUsize,
     /// What else ends the launch early (an interrupt, a device's cancel).
     pub cancel: Option<Cancel>,
     /// Run on the JIT tier when it covers the kernel (false: the interpreter only).
     pub jit: bool,
+}
+
+/// How long a launch that met a fault lets the blocks already running go on before it
+/// stops them. Blocks run in parallel, so a later block may fault before an earlier one:
+/// given the time to finish, the earlier one reports its own fault, and the fault shown
+/// is the first in launch order on both executors, whichever worker met one first. A
+/// block that would not finish (a loop waiting on a faulted block) is stopped at the end
+/// of it, as a GPU ends a kernel at its first fault.
+const FAULT_GRACE: Duration = Duration::from_millis(500);
+
+impl Prepared<'_> {
+    /// Whether a chunk starting at block `first` need not run: interrupted, or a chunk
+    /// before it faulted.
+    pub(crate) fn skip_from(&self, first: usize) -> bool {
+        self.stop.load(Ordering::Relaxed) || first >= self.faulted.load(Ordering::Relaxed)
+    }
+
+    /// Run a launch's chunks, handing them what to call when the chunk starting at block
+    /// `first` faults: chunks from there on are skipped, and the first call starts a
+    /// watcher that sets the stop flag [`FAULT_GRACE`] later, unless the launch ended
+    /// first. (A thread only when a launch faults: launches that do not pay nothing.)
+    pub(crate) fn with_fault_grace<R>(
+        &self,
+        launch: impl FnOnce(&(dyn Fn(usize) + Sync)) -> R,
+    ) -> R {
+        let ended = (Mutex::new(false), Condvar::new());
+        let watching = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            let on_fault = |first: usize| {
+                self.faulted.fetch_min(first, Ordering::Relaxed);
+                if watching.swap(true, Ordering::AcqRel) {
+                    return;
+                }
+                let watch = || {
+                    let (lock, cv) = &ended;
+                    let g = lock.lock().unwrap_or_else(|e| e.into_inner());
+                    let (g, _) = cv
+                        .wait_timeout_while(g, FAULT_GRACE, |ended| !*ended)
+                        .unwrap_or_else(|e| e.into_inner());
+                    if !*g {
+                        self.stop.store(true, Ordering::Relaxed);
+                    }
+                };
+                // Without a watcher, stop at once: the fault may then be a later block's.
+                if std::thread::Builder::new().spawn_scoped(s, watch).is_err() {
+                    self.stop.store(true, Ordering::Relaxed);
+                }
+            };
+            let r = launch(&on_fault);
+            *ended.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            ended.1.notify_all();
+            r
+        })
+    }
 }
 
 fn invalid_launch(why: &str) -> KernelFault {
@@ -230,6 +292,7 @@ pub fn prepare<'a>(
         scalars,
         consts,
         stop: AtomicBool::new(false),
+        faulted: AtomicUsize::new(usize::MAX),
         cancel: None,
         jit: crate::kernel::jit::enabled_by_default(),
     })

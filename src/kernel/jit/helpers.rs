@@ -309,7 +309,8 @@ unsafe extern "C" fn nb_rng(
 }
 
 /// Record why the launch stops, after native code saw a flag set (`poll.rs`): an
-/// interrupt, or another block's fault, as the interpreter ends at its loop back-edges.
+/// interrupt, or the end of the grace another block's fault gave it
+/// (`Prepared::with_fault_grace`), as the interpreter ends at its loop back-edges.
 ///
 /// # Safety
 /// `ctx` must be the live context of the running call.

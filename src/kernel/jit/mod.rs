@@ -25,7 +25,7 @@
 //! | `rng.rs` | xoroshiro128p uniform draws as native integer code (the interpreter's bits); normal draws and bad state indices call its helper. |
 //! | `select.rs` | Branches shaped for Cranelift: the right operand of `and` / `or` run as selects where it is a few compares that cannot fault, and tests of branches that only leave naming the way out first (see `lower.rs`). |
 //! | `unroll.rs` | Counted loops of a constant trip count, in the copy `counted.rs` proved in range, emitted as straight copies of the body (the tiled matmul's tile loop: two loads, a multiply and an add per iteration), each copy's carried values pinned in place by a scratch store. |
-//! | `poll.rs` | Polls for an interrupt or another block's fault: native code reads the launch's flags itself and calls a helper only to leave, so no loop holds a call. |
+//! | `poll.rs` | Polls for an interrupt or the end of a fault's grace: native code reads the launch's flags itself and calls a helper only to leave, so no loop holds a call. |
 //! | `private.rs` | Per-worker private copies of integer arrays only updated by order-free atomics with unused results (histogram bins): plain load-op-store on the copy, folded into the real array when the launch ends. |
 //! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
@@ -635,21 +635,25 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     // The first fault by block: the span's first block, its end, the fault.
     let first_fault: Mutex<Option<(usize, usize, KernelFault)>> = Mutex::new(None);
     let later: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-    let record = |at: usize, end: usize, f: KernelFault| {
-        p.stop.store(true, Ordering::Relaxed);
-        // A block that stopped for another's fault has nothing to report, and recorded
-        // at its own (lower) block it would hide that fault, as the interpreter's does not.
-        if f.kind == crate::kernel::abi::FaultKind::Stopped {
-            return;
-        }
-        let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-        if ff.as_ref().is_none_or(|(b, _, _)| at < *b) {
-            *ff = Some((at, end, f));
-        }
-    };
-    let body =
-        |w: &mut Option<Result<Worker, KernelFault>>, (first, end): (usize, usize), order: bool| {
-            if p.stop.load(Ordering::Relaxed) {
+    p.with_fault_grace(|on_fault| {
+        // Spans run in parallel, so a later span may fault first: it bars the spans after it
+        // (`Prepared::with_fault_grace`), and one before it that faults too replaces it. An interrupt
+        // stops every span and is recorded at 0.
+        let record = |at: usize, end: usize, f: KernelFault| {
+            match f.kind {
+                crate::kernel::abi::FaultKind::Stopped => return,
+                crate::kernel::abi::FaultKind::Interrupted => p.stop.store(true, Ordering::Relaxed),
+                _ => on_fault(at),
+            }
+            let mut ff = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+            if ff.as_ref().is_none_or(|(b, _, _)| at < *b) {
+                *ff = Some((at, end, f));
+            }
+        };
+        let body = |w: &mut Option<Result<Worker, KernelFault>>,
+                    (first, end): (usize, usize),
+                    order: bool| {
+            if p.skip_from(first) {
                 return;
             }
             if cancelled(p) {
@@ -708,41 +712,44 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
                 record(at, end, f);
             }
         };
-    let run_spans = |n: usize, span: &(dyn Fn(usize) -> (usize, usize) + Sync), order: bool| {
-        if n == 1 || small {
-            let mut w = None;
-            for i in 0..n {
-                body(&mut w, span(i), order);
+        let run_spans = |n: usize, span: &(dyn Fn(usize) -> (usize, usize) + Sync), order: bool| {
+            if n == 1 || small {
+                let mut w = None;
+                for i in 0..n {
+                    body(&mut w, span(i), order);
+                }
+            } else {
+                (0..n)
+                    .into_par_iter()
+                    .for_each_init(|| None, |w, i| body(w, span(i), order));
             }
-        } else {
-            (0..n)
-                .into_par_iter()
-                .for_each_init(|| None, |w, i| body(w, span(i), order));
-        }
-    };
-    // A flat grid-stride launch (`flat.rs`) is told so the same way: its threads cannot
-    // see one another either.
-    let flat = code
-        .grid_stride
-        .as_ref()
-        .is_some_and(|f| code.lockstep && f.fits(&p.cfg, &descs));
-    run_spans(nspans, &span, any.is_some() || flat);
-    // The blocks left for the usual order, in it.
-    let mut later = std::mem::take(&mut *later.lock().unwrap_or_else(|e| e.into_inner()));
-    if !later.is_empty() && !p.stop.load(Ordering::Relaxed) {
-        later.sort_unstable();
-        let mut spans = Vec::new();
-        let mut k = 0;
-        while k < later.len() {
-            let mut e = k + 1;
-            while e < later.len() && later[e] == later[e - 1] + 1 {
-                e += 1;
+        };
+        // A flat grid-stride launch (`flat.rs`) is told so the same way: its threads cannot
+        // see one another either.
+        let flat = code
+            .grid_stride
+            .as_ref()
+            .is_some_and(|f| code.lockstep && f.fits(&p.cfg, &descs));
+        run_spans(nspans, &span, any.is_some() || flat);
+        // The blocks left for the usual order, in it.
+        let mut later = std::mem::take(&mut *later.lock().unwrap_or_else(|e| e.into_inner()));
+        // Those before a fault still run, so that the fault reported is the first in order.
+        later.retain(|&b| b < p.faulted.load(Ordering::Relaxed));
+        if !later.is_empty() && !p.stop.load(Ordering::Relaxed) {
+            later.sort_unstable();
+            let mut spans = Vec::new();
+            let mut k = 0;
+            while k < later.len() {
+                let mut e = k + 1;
+                while e < later.len() && later[e] == later[e - 1] + 1 {
+                    e += 1;
+                }
+                spans.extend(chunks(later[k]..later[e - 1] + 1, per_chunk));
+                k = e;
             }
-            spans.extend(chunks(later[k]..later[e - 1] + 1, per_chunk));
-            k = e;
+            run_spans(spans.len(), &|i| spans[i], false);
         }
-        run_spans(spans.len(), &|i| spans[i], false);
-    }
+    });
     // Faulted or not, the copies hold atomics the interpreter would have made.
     privates.fold(&descs);
     if let Some((at, end, f)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -769,10 +776,11 @@ fn interpreters_fault(
     if !matches!(f.kind, FaultKind::Raise(_)) || !cover::rerunnable(p.k, |i| alone(descs, i)) {
         return f;
     }
-    p.stop.store(false, Ordering::Relaxed);
-    let again = crate::kernel::exec::first_fault_in(p, at, end);
-    p.stop.store(true, Ordering::Relaxed);
-    again
+    // The launch has ended: a stop flag its fault set would end this run at once.
+    if !crate::kernel::exec::cancelled(p) {
+        p.stop.store(false, Ordering::Relaxed);
+    }
+    crate::kernel::exec::first_fault_in(p, at, end)
         .filter(|g| matches!(g.kind, FaultKind::Raise(_)))
         .unwrap_or(f)
 }

@@ -1,4 +1,4 @@
-//! Polls for an interrupt or another block's fault from native code. A poll reads the
+//! Polls for an interrupt, or the end of another block's fault's grace, from native code. A poll reads the
 //! launch's flags itself ([`PollFlags`], pointed to by the context) and calls a helper only
 //! on the way out, once it has seen one set: a loop then holds no call on any path back to
 //! its head, so no value in it has to survive a call, and the register allocator keeps
@@ -18,8 +18,8 @@ use crate::kernel::exec::Prepared;
 use crate::kernel::jit::helpers::Ctx;
 use crate::kernel::jit::lower::{flags, Lower, Unsupported, POLL_EVERY};
 
-/// Where the flags that end a launch live: the launch's own stop flag (another block
-/// faulted), the session's interrupt flag and a device's cancel generation with its value
+/// Where the flags that end a launch live: the launch's own stop flag (an interrupt seen,
+/// or another block's fault's grace over), the session's interrupt flag and a device's cancel generation with its value
 /// at queueing. The kind of cancel a launch lacks points at a flag that never changes.
 #[repr(C)]
 pub(crate) struct PollFlags {
