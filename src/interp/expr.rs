@@ -29,6 +29,8 @@ pub struct InterpState {
     pub classes: HashMap<(String, String), Value>,
     /// Reply payloads of the running cell (`obj?` pages).
     pub payload: Vec<serde_json::Value>,
+    /// The exceptions except blocks are handling, innermost last (`sys.exc_info()`).
+    pub handled: Vec<crate::py::error::PyErr>,
 }
 
 /// The most `sys.setrecursionlimit` accepts. Native stack grows on the heap as calls nest

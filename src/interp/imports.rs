@@ -49,6 +49,7 @@ const PYLIB: &[(&str, &str)] = &[
     ("gc", include_str!("pylib/gc.py")),
     ("heapq", include_str!("pylib/heapq.py")),
     ("io", include_str!("pylib/io.py")),
+    ("logging", include_str!("pylib/logging.py")),
     ("pprint", include_str!("pylib/pprint.py")),
     ("statistics", include_str!("pylib/statistics.py")),
     ("timeit", include_str!("pylib/timeit.py")),

@@ -46,8 +46,9 @@
 //! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
 //! | `operator_getters.rs` | `operator.itemgetter`, `attrgetter` and `methodcaller`: callable objects with CPython's reprs. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
-//! | `pylib/*.py` | Standard modules written in Python, our own code: `abc` (`ABC`, `ABCMeta`, `abstractmethod`, checked by `classes.rs` at instantiation), `_collections_abc*` (`collections.abc`, with `_collections_chainmap`'s `ChainMap`), `datetime` (with `_datetime_clock`, `_datetime_format`), `bisect`, `contextlib`, `gc`, `heapq`, `io` (`StringIO`, `BytesIO`), `pprint`, `timeit`, `typing`. |
+//! | `pylib/*.py` | Standard modules written in Python, our own code: `abc` (`ABC`, `ABCMeta`, `abstractmethod`, checked by `classes.rs` at instantiation), `_collections_abc*` (`collections.abc`, with `_collections_chainmap`'s `ChainMap`), `datetime` (with `_datetime_clock`, `_datetime_format`), `bisect`, `contextlib`, `gc`, `heapq`, `io` (`StringIO`, `BytesIO`), `logging` (loggers, handlers, formatters, `basicConfig`), `pprint`, `timeit`, `typing`. |
 //! | `params.rs` | Binding a call's arguments to a function's parameters, with CPython's TypeError wording. |
+//! | `percent_format.rs` | `str % args`, printf-style: mapping keys, flags, `*` widths, every conversion, CPython's errors. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
 //! | `pathlib_module.rs` | `pathlib.Path`: CPython's normalisation, the `/` operator, name parts, and file-system methods (`exists`, `read_text`/`write_text`, `mkdir`, `iterdir`, `glob`, ...). |
 //! | `random_module.rs` | The `random` module and `random.Random`: CPython's Mersenne Twister, seeding and number algorithms, so seeded cells draw what CPython draws. |
@@ -67,6 +68,7 @@
 //! | `frozenset.rs` | `frozenset`: an immutable set sharing set's table, hashable as CPython hashes it. |
 //! | `bytearray.rs` | `bytearray`: a mutable byte sequence with list's mutators and bytes' readers. |
 //! | `class_slots.rs` | `__slots__`: instances without a `__dict__`, limited to the declared names. |
+//! | `traceback_module.rs` | The exception being handled: `sys.exc_info()` and the `traceback` module's text (`format_exc`, `print_exc`, `format_exception`). |
 //! | `traceback_obj.rs` | Traceback objects (`tb_lineno`, `tb_next`, `tb_frame`) for `__exit__` and `__traceback__`. |
 //! | `struct_seq.rs` | Struct sequences (named tuples of the runtime): `sys.float_info`, `sys.int_info`, `sys.hash_info`, `time.struct_time`. |
 //! | `time_calendar.rs` | `time`'s calendar functions: `gmtime`, `localtime`, `mktime`, `strftime`, `asctime`, `ctime`, the zone constants. |
@@ -135,6 +137,7 @@ pub mod ops;
 pub mod os_module;
 pub mod params;
 pub mod pathlib_module;
+pub mod percent_format;
 pub mod random_module;
 pub mod random_sampling;
 pub mod re_module;
@@ -162,6 +165,7 @@ pub mod subscript;
 pub mod text_modules;
 pub mod time_calendar;
 pub mod timing;
+pub mod traceback_module;
 pub mod traceback_obj;
 pub mod type_attrs;
 pub mod warnings_module;

@@ -19,8 +19,9 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 
 /// Register the interpreter's own modules (`math`, `time`, `sys`, `warnings`, `IPython`,
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`,
-/// `collections`, `string`, `copy`, `json`, `random`, `pathlib`) under their import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 24] {
+/// `collections`, `string`, `copy`, `json`, `random`, `pathlib`, `traceback`) under their
+/// import names.
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 25] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -36,6 +37,9 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         }),
         ("IPython.display", |_| Ok(crate::interp::ipython::module())),
         ("warnings", |_| Ok(crate::interp::warnings_module::module())),
+        ("traceback", |_| {
+            Ok(crate::interp::traceback_module::module())
+        }),
         ("textwrap", |_| {
             Ok(crate::interp::text_modules::textwrap_module())
         }),
@@ -192,10 +196,11 @@ impl Object for StdStream {
                 |_, _| Ok(Value::None),
             )),
             "encoding" => Some(Value::str("UTF-8")),
+            // ipykernel's streams are named so (a terminal's are "<stdout>", "<stderr>").
             "name" => Some(Value::str(if which == StreamName::Stdout {
-                "<stdout>"
+                "stdout"
             } else {
-                "<stderr>"
+                "stderr"
             })),
             _ => None,
         })
@@ -272,6 +277,13 @@ fn sys_module() -> Rc<Module> {
     m.set("int_info", crate::interp::struct_seq::int_info());
     m.set("hash_info", crate::interp::struct_seq::hash_info());
     m.set("implementation", Value::str("nbcuda"));
+    m.def(
+        Clinic,
+        "exc_info",
+        "",
+        "The exception being handled: (type, value, traceback), or three Nones.",
+        |rt, _| crate::interp::traceback_module::exc_info(rt),
+    );
     m.def(
         Clinic,
         "getrecursionlimit",

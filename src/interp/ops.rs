@@ -8,7 +8,6 @@ use std::rc::Rc;
 use crate::arrays::operator::BinOp;
 use crate::arrays::operator::UnaryOp;
 use crate::interp::objects::RangeObj;
-use crate::interp::repr::repr;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs;
 use crate::py::runtime::Runtime;
@@ -215,7 +214,7 @@ pub fn binary(rt: &mut Runtime, op: BinOp, a: &Value, b: &Value) -> PyResult<Val
             }
             Ok(Value::Bytes(Rc::from(out)))
         }
-        (BinOp::Mod, Value::Str(fmt), args) => percent_format(rt, fmt, args),
+        (BinOp::Mod, Value::Str(fmt), args) => crate::interp::percent_format::format(rt, fmt, args),
         (
             BinOp::Mul,
             Value::Str(_) | Value::Bytes(_) | Value::List(_) | Value::Tuple(_),
@@ -355,59 +354,6 @@ pub fn inplace(rt: &mut Runtime, op: BinOp, cur: &Value, rhs: &Value) -> PyResul
         },
         _ => binary(rt, op, cur, rhs),
     }
-}
-
-/// `fmt % args` (printf-style: %s %r %d %i %f %e %g %x %%, with flags/width/precision).
-fn percent_format(rt: &mut Runtime, fmt: &str, args: &Value) -> PyResult<Value> {
-    let items: Vec<Value> = match args {
-        Value::Tuple(t) => t.to_vec(),
-        other => vec![other.clone()],
-    };
-    let mut out = String::new();
-    let mut it = items.into_iter();
-    let chars: Vec<char> = fmt.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] != '%' {
-            out.push(chars[i]);
-            i += 1;
-            continue;
-        }
-        i += 1;
-        let start = i;
-        while i < chars.len() && !chars[i].is_ascii_alphabetic() && chars[i] != '%' {
-            i += 1;
-        }
-        let Some(&conv) = chars.get(i) else {
-            return Err(PyErr::value_error("incomplete format"));
-        };
-        i += 1;
-        if conv == '%' {
-            out.push('%');
-            continue;
-        }
-        let flags: String = chars[start..i - 1].iter().collect();
-        let v = it
-            .next()
-            .ok_or_else(|| PyErr::type_error("not enough arguments for format string"))?;
-        let spec = match conv {
-            's' => format!("{flags}s"),
-            'r' => {
-                let r = repr(rt, &v)?;
-                out.push_str(&crate::interp::repr::format_value(
-                    rt,
-                    &Value::str(&r),
-                    &flags,
-                )?);
-                continue;
-            }
-            'i' | 'u' => format!("{flags}d"),
-            c => format!("{flags}{c}"),
-        };
-        let spec = spec.replacen('-', "<", 1);
-        out.push_str(&crate::interp::repr::format_value(rt, &v, &spec)?);
-    }
-    Ok(Value::str(&out))
 }
 
 pub fn unary(rt: &mut Runtime, op: UnaryOp, v: &Value) -> PyResult<Value> {

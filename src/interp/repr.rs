@@ -527,11 +527,13 @@ pub fn format_float(
 ) -> String {
     let neg = x.is_sign_negative() && !x.is_nan();
     let a = x.abs();
+    let upper = matches!(ty, Some('F' | 'E' | 'G'));
     let body = if !a.is_finite() {
-        if a.is_nan() {
-            "nan".into()
-        } else {
-            "inf".into()
+        match (a.is_nan(), upper) {
+            (true, false) => "nan".into(),
+            (true, true) => "NAN".into(),
+            (false, false) => "inf".into(),
+            (false, true) => "INF".into(),
         }
     } else {
         match ty {
@@ -548,7 +550,8 @@ pub fn format_float(
                     s
                 }
             }
-            Some('g') | Some('G') | Some('n') => general(a, precision.unwrap_or(6).max(1), alt),
+            Some('g') | Some('n') => general(a, precision.unwrap_or(6).max(1), alt),
+            Some('G') => general(a, precision.unwrap_or(6).max(1), alt).to_uppercase(),
             _ => match precision {
                 // Python's default float format with a precision behaves like 'g' but keeps
                 // at least one digit after the point.

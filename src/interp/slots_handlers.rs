@@ -83,7 +83,8 @@ fn handle(
             bind(rt, fr, value)?;
         }
         fr.handling.push(err.clone());
-        let r = run(rt, fr, &h.body).map_err(|e| crate::interp::objects::chain_context(e, &err));
+        let r = crate::interp::traceback_module::handling(rt, &err, |rt| run(rt, fr, &h.body))
+            .map_err(|e| crate::interp::objects::chain_context(e, &err));
         fr.handling.pop();
         if let Some((_, slot)) = &h.bind {
             fr.slots[*slot] = None;

@@ -467,8 +467,10 @@ fn exec_try(rt: &mut Runtime, ctx: &mut Ctx, t: &ast::StmtTry) -> PyResult<Flow>
                         ctx.assign(name.as_str(), value);
                     }
                     ctx.handling.push(err.clone());
-                    let r = exec_block(rt, ctx, &h.body)
-                        .map_err(|e| crate::interp::objects::chain_context(e, &err));
+                    let r = crate::interp::traceback_module::handling(rt, &err, |rt| {
+                        exec_block(rt, ctx, &h.body)
+                    })
+                    .map_err(|e| crate::interp::objects::chain_context(e, &err));
                     ctx.handling.pop();
                     handled = Some(r);
                     break;
