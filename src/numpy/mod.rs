@@ -9,8 +9,10 @@
 //! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
+//! | `nanfuncs.rs` | The NaN-ignoring reductions (`nansum`, `nanprod`, `nancumsum`, `nancumprod`, `nanmean`, `nanvar`, `nanstd`, `nanargmin`, `nanargmax`): NaNs replaced by a neutral value, then the ordinary reduction, as NumPy does. |
 //! | `npy_io.rs` | `np.save` and `np.load`: the `.npy` format byte for byte as NumPy writes version 1.0, read in versions 1 to 3, C or Fortran order, either byte order; malformed headers are ValueErrors. |
 //! | `npz.rs` | `np.savez`, `np.savez_compressed` and the `NpzFile` `np.load` returns for a `.npz` zip: stored or deflated members, checked offsets. |
+//! | `stats.rs` | Order statistics: `np.median`, `np.quantile`, `np.percentile` and their `nan` variants over the flattened array, an axis or a tuple of axes. |
 //! | `sorting.rs` | Sorting along any axis, `np.unique`'s optional outputs, and a histogram's weighted and density values. |
 //! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint, shuffle, permutation and choice), so seeded results equal NumPy's bit for bit. |
@@ -32,12 +34,14 @@ pub mod funcs;
 pub mod limits;
 pub mod linalg;
 pub mod misc;
+pub mod nanfuncs;
 pub mod npy_io;
 pub mod npz;
 pub mod pyfunc;
 pub mod random;
 pub mod random_generator;
 pub mod sorting;
+pub mod stats;
 pub mod testing;
 pub mod text_io;
 pub mod ufunc_object;
@@ -287,6 +291,9 @@ fn build() -> Rc<Module> {
     crate::numpy::text_io::register(&m);
     m.set("linalg", Value::Module(crate::numpy::linalg::module()));
     crate::numpy::pyfunc::register(&m);
+    // npstats: statistics, set operations, sorting extras, print options, decompositions.
+    crate::numpy::stats::register(&m);
+    crate::numpy::nanfuncs::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));
     m.set("testing", Value::Module(crate::numpy::testing::module()));
     Rc::new(m)
