@@ -9,6 +9,7 @@
 //! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
+//! | `moments.rs` | `np.average` (weights, `returned`), `np.cov` and `np.corrcoef` in NumPy's order of operations. |
 //! | `nanfuncs.rs` | The NaN-ignoring reductions (`nansum`, `nanprod`, `nancumsum`, `nancumprod`, `nanmean`, `nanvar`, `nanstd`, `nanargmin`, `nanargmax`): NaNs replaced by a neutral value, then the ordinary reduction, as NumPy does. |
 //! | `npy_io.rs` | `np.save` and `np.load`: the `.npy` format byte for byte as NumPy writes version 1.0, read in versions 1 to 3, C or Fortran order, either byte order; malformed headers are ValueErrors. |
 //! | `npz.rs` | `np.savez`, `np.savez_compressed` and the `NpzFile` `np.load` returns for a `.npz` zip: stored or deflated members, checked offsets. |
@@ -34,6 +35,7 @@ pub mod funcs;
 pub mod limits;
 pub mod linalg;
 pub mod misc;
+pub mod moments;
 pub mod nanfuncs;
 pub mod npy_io;
 pub mod npz;
@@ -294,6 +296,7 @@ fn build() -> Rc<Module> {
     // npstats: statistics, set operations, sorting extras, print options, decompositions.
     crate::numpy::stats::register(&m);
     crate::numpy::nanfuncs::register(&m);
+    crate::numpy::moments::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));
     m.set("testing", Value::Module(crate::numpy::testing::module()));
     Rc::new(m)
