@@ -14,6 +14,7 @@
 //! | `npy_io.rs` | `np.save` and `np.load`: the `.npy` format byte for byte as NumPy writes version 1.0, read in versions 1 to 3, C or Fortran order, either byte order; malformed headers are ValueErrors. |
 //! | `npz.rs` | `np.savez`, `np.savez_compressed` and the `NpzFile` `np.load` returns for a `.npz` zip: stored or deflated members, checked offsets. |
 //! | `stats.rs` | Order statistics: `np.median`, `np.quantile`, `np.percentile` and their `nan` variants over the flattened array, an axis or a tuple of axes. |
+//! | `setops.rs` | Set operations: `np.isin`, `np.in1d`, `np.union1d`, `np.intersect1d` (`return_indices`), `np.setdiff1d`, `np.setxor1d`. |
 //! | `sorting.rs` | Sorting along any axis, `np.unique`'s optional outputs, and a histogram's weighted and density values. |
 //! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint, shuffle, permutation and choice), so seeded results equal NumPy's bit for bit. |
@@ -42,6 +43,7 @@ pub mod npz;
 pub mod pyfunc;
 pub mod random;
 pub mod random_generator;
+pub mod setops;
 pub mod sorting;
 pub mod stats;
 pub mod testing;
@@ -297,6 +299,7 @@ fn build() -> Rc<Module> {
     crate::numpy::stats::register(&m);
     crate::numpy::nanfuncs::register(&m);
     crate::numpy::moments::register(&m);
+    crate::numpy::setops::register(&m);
     m.set("random", Value::Module(crate::numpy::random::module()));
     m.set("testing", Value::Module(crate::numpy::testing::module()));
     Rc::new(m)

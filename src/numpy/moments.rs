@@ -196,7 +196,13 @@ fn corrcoef(rt: &mut Runtime, b: &[Option<Value>]) -> PyResult<Value> {
     let c = cov(rt, &full)?;
     if c.ndim() == 0 {
         let v = read_vec::<f64>(&c)[0];
-        return Ok(Value::Scalar(crate::arrays::dtype::Scalar::F64(v / v)));
+        // NumPy's `c / c`: 1.0, or NaN for a constant variable.
+        let one = if v == 0.0 || !v.is_finite() {
+            f64::NAN
+        } else {
+            1.0
+        };
+        return Ok(Value::Scalar(crate::arrays::dtype::Scalar::F64(one)));
     }
     let n = c.shape[0];
     let vals = read_vec::<f64>(&c);

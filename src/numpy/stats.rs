@@ -182,11 +182,11 @@ fn check_real(x: &NdArray) -> PyResult<()> {
 /// keeps it gives None (its statistic is NaN).
 fn sorted_rows(r: &Rows, skip_nan: bool) -> PyResult<Vec<Option<Vec<f64>>>> {
     let stop = crate::arrays::interrupt::flag();
-    let count = if r.n == 0 {
-        r.dropped.iter().product()
-    } else {
-        r.data.len() / r.n
-    };
+    let count = r
+        .data
+        .len()
+        .checked_div(r.n)
+        .unwrap_or_else(|| r.dropped.iter().product());
     let mut out = crate::arrays::alloc::vec_with_capacity(count, "order statistics")?;
     for i in 0..count {
         if crate::arrays::interrupt::pending(&stop) {
