@@ -7,9 +7,7 @@ use crate::arrays::promote::{can_cast, promote, Casting};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{operands, to_ndarray};
-use crate::py::ndarray_methods::{
-    axis_arg, new_shape, reshape_order, shape_arg, squeeze, transpose,
-};
+use crate::py::ndarray_methods::{axis_arg, new_shape, reshape_order, shape_arg, transpose};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::{Clinic, Function, NumpyC};
 use crate::py::value::{Module, Value};
@@ -169,30 +167,6 @@ fn shapes(m: &Module) {
                 &to_ndarray(rt, arg(&b, 0))?,
                 axes,
             )?)))
-        },
-    );
-    m.def(
-        Function,
-        "squeeze",
-        "a, axis=None",
-        "Remove axes of length one.",
-        |rt, b| {
-            Ok(Value::Array(Box::new(squeeze(
-                &to_ndarray(rt, arg(&b, 0))?,
-                axis_arg(b[1].as_ref())?,
-            )?)))
-        },
-    );
-    m.def(
-        Function,
-        "expand_dims",
-        "a, axis",
-        "Insert a new axis of length one.",
-        |rt, b| {
-            let x = to_ndarray(rt, arg(&b, 0))?;
-            let k =
-                crate::arrays::reduce::norm_axis(arg(&b, 1).as_index()? as isize, x.ndim() + 1)?;
-            Ok(Value::Array(Box::new(expand(&x, k))))
         },
     );
     m.def(
@@ -453,4 +427,8 @@ pub fn register(m: &Module) {
     crate::numpy::ufuncs::ufuncs(m);
     crate::numpy::ufuncs::reductions(m);
     crate::numpy::misc::comparisons(m);
+    // npshape: axis rearrangement, joins and splits, differences and grids.
+    crate::numpy::shape::register(m);
+    crate::numpy::calculus::register(m);
+    crate::numpy::grids::register(m);
 }

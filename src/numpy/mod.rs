@@ -3,10 +3,12 @@
 //!
 //! | file | holds |
 //! |---|---|
+//! | `calculus.rs` | `np.diff` and `np.gradient`: slices of the input combined by the ufuncs in NumPy's order, uniform or coordinate spacing, edge order 1 or 2. |
 //! | `complex_funcs.rs` | `np.real`, `np.imag` and `np.angle` (with `deg=`) on Python numbers, NumPy scalars, sequences and arrays, real or complex. |
 //! | `creation.rs` | Array creation: `array`/`asarray` and their layout variants, `copy`, `arange`, `linspace`, `zeros`/`ones`/`empty` (and `_like`), `full`, `full_like`, `eye`. |
 //! | `errstate.rs` | `np.seterr`, `np.geterr` and `np.errstate`: floating-point error modes, kept and reported as NumPy does (no error is detected, so the modes that promise an action are refused). |
 //! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
+//! | `grids.rs` | `np.meshgrid`, `np.logspace`, `np.geomspace`, `np.identity`: grids as broadcast views, sequences as `linspace` raised by `power`. |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
 //! | `moments.rs` | `np.average` (weights, `returned`), `np.cov` and `np.corrcoef` in NumPy's order of operations. |
@@ -15,6 +17,7 @@
 //! | `npz.rs` | `np.savez`, `np.savez_compressed` and the `NpzFile` `np.load` returns for a `.npz` zip: stored or deflated members, checked offsets. |
 //! | `stats.rs` | Order statistics: `np.median`, `np.quantile`, `np.percentile` and their `nan` variants over the flattened array, an axis or a tuple of axes. |
 //! | `setops.rs` | Set operations: `np.isin`, `np.in1d`, `np.union1d`, `np.intersect1d` (`return_indices`), `np.setdiff1d`, `np.setxor1d`. |
+//! | `shape.rs` | Axis rearrangement: `moveaxis`, `swapaxes`, `expand_dims`, `squeeze`, `roll`, `flip`, `rot90`, `diagonal`, `trace`, `diag`, `triu`/`tril`, `outer`, `kron`, as views or compositions of views, copies and ufuncs. |
 //! | `sorting.rs` | Sorting along any axis, `np.unique`'s optional outputs, and a histogram's weighted and density values. |
 //! | `pyfunc.rs` | `np.vectorize` and `np.frompyfunc`: a Python function called once per element of the broadcast inputs; without `otypes` the first result decides the output dtype, as in NumPy. |
 //! | `random.rs` | `np.random`: NumPy's legacy RandomState stream (MT19937 seeded like `np.random.seed`, 53-bit doubles from two draws, the polar Box–Muller gauss with its cached second value, masked rejection for randint, shuffle, permutation and choice), so seeded results equal NumPy's bit for bit. |
@@ -29,10 +32,12 @@
 //! registration of every function (implemented in `funcs`, `ufuncs`, `misc`, `limits`, `pyfunc`, `random`,
 //! `testing`).
 
+pub mod calculus;
 pub mod complex_funcs;
 pub mod creation;
 pub mod errstate;
 pub mod funcs;
+pub mod grids;
 pub mod limits;
 pub mod linalg;
 pub mod misc;
@@ -44,6 +49,7 @@ pub mod pyfunc;
 pub mod random;
 pub mod random_generator;
 pub mod setops;
+pub mod shape;
 pub mod sorting;
 pub mod stats;
 pub mod testing;

@@ -209,6 +209,8 @@ const METHODS: &[&str] = &[
     "repeat",
     "conj",
     "conjugate",
+    "diagonal",
+    "trace",
 ];
 const ATTRS: &[&str] = &[
     "T", "dtype", "flags", "itemsize", "nbytes", "ndim", "shape", "size", "strides", "flat",
