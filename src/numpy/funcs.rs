@@ -285,7 +285,7 @@ pub fn concatenate(arrs: &[NdArray], axis: Option<isize>) -> PyResult<NdArray> {
     for (i, x) in arrs.iter().enumerate() {
         if x.ndim() != nd {
             return Err(PyErr::value_error(format!(
-                "all the input array dimensions except for the concatenation axis must match exactly, but along dimension 0, the array at index 0 has {} dimension(s) and the array at index {i} has {} dimension(s)",
+                "all the input arrays must have same number of dimensions, but the array at index 0 has {} dimension(s) and the array at index {i} has {} dimension(s)",
                 nd, x.ndim()
             )));
         }
@@ -431,4 +431,5 @@ pub fn register(m: &Module) {
     crate::numpy::shape::register(m);
     crate::numpy::calculus::register(m);
     crate::numpy::grids::register(m);
+    crate::numpy::joins::register(m);
 }

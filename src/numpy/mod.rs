@@ -9,6 +9,7 @@
 //! | `errstate.rs` | `np.seterr`, `np.geterr` and `np.errstate`: floating-point error modes, kept and reported as NumPy does (no error is detected, so the modes that promise an action are refused). |
 //! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
 //! | `grids.rs` | `np.meshgrid`, `np.logspace`, `np.geomspace`, `np.identity`: grids as broadcast views, sequences as `linspace` raised by `power`. |
+//! | `joins.rs` | `column_stack`, `row_stack`, `dstack`, `atleast_1d/2d/3d`, `split`/`array_split`/`hsplit`/`vsplit`/`dsplit`, `append`, `broadcast_arrays`: pieces as views, joins as one `concatenate`. |
 //! | `limits.rs` | `np.finfo`: machine limits of the floating types, as NumPy reports them. |
 //! | `misc.rs` | The rest of the `numpy` module: closeness and equality tests, `dot`, dtype helpers and array properties as functions. |
 //! | `moments.rs` | `np.average` (weights, `returned`), `np.cov` and `np.corrcoef` in NumPy's order of operations. |
@@ -38,6 +39,7 @@ pub mod creation;
 pub mod errstate;
 pub mod funcs;
 pub mod grids;
+pub mod joins;
 pub mod limits;
 pub mod linalg;
 pub mod misc;

@@ -82,4 +82,32 @@ print(np.diagonal(m), np.diagonal(np.arange(8).reshape(2, 2, 2), 0, 1, 2), m.dia
 try: np.diag(np.zeros((2,2,2)))
 except Exception as e: print(type(e).__name__, e)
 """),
+    ("npshape_column_row_dstack", """
+import numpy as np
+import warnings
+print(np.column_stack([[1, 2], [3, 4]]), np.column_stack(([1, 2], [[5], [6]])), np.dstack([[1, 2], [3, 4]]), np.dstack([np.ones((2, 2)), np.zeros((2, 2))]).shape)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    print(np.row_stack([[1, 2], [3, 4]]), [str(x.message) for x in w], [x.category.__name__ for x in w])
+"""),
+    ("npshape_atleast", """
+import numpy as np
+print(np.atleast_1d(5), np.atleast_2d([1, 2]), np.atleast_3d(7).shape, np.atleast_3d([1, 2]).shape, np.atleast_3d(np.ones((2, 3))).shape, np.atleast_1d(1, [2, 3]))
+"""),
+    ("npshape_split_family", """
+import numpy as np
+a = np.arange(12).reshape(3, 4)
+print(np.split(np.arange(6), 3), np.array_split(np.arange(5), 2), np.array_split(np.arange(7), 3), np.split(np.arange(6), [1, 4]), np.split(np.arange(6), [2, 10]))
+print(np.hsplit(a, 2), np.vsplit(a, [1]), np.split(a, 2, axis=-1), np.hsplit(np.arange(4), 2), np.array_split(np.arange(3), 5))
+for f in [lambda: np.split(np.arange(5), 2), lambda: np.array_split(np.arange(5), 0), lambda: np.vsplit(np.arange(4), 2), lambda: np.split(a, 2, axis=2)]:
+    try: f()
+    except Exception as e: print(type(e).__name__, e)
+"""),
+    ("npshape_append_broadcast_arrays", """
+import numpy as np
+print(np.append([1, 2], [[3], [4]]), np.append(np.ones((2, 2)), [[5, 6]], axis=0), np.append([1], 2.5))
+x, y = np.broadcast_arrays(np.arange(3), [[1], [2]]); print(x, y, x.shape)
+try: np.append(np.ones((2, 2)), [1, 2], axis=0)
+except Exception as e: print(type(e).__name__, e)
+"""),
 ]
