@@ -6,27 +6,14 @@ use crate::arrays::dtype::DType;
 use crate::arrays::elem::{broadcast_to, cast, contiguous_copy};
 use crate::arrays::NdArray;
 use crate::numpy::funcs::arg;
+use crate::numpy::np_call;
 use crate::numpy::shape::view;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
 use crate::py::ndarray_methods::ravel;
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
-use crate::py::value::{Args, Module, Value};
-
-/// Call a function of the numpy module.
-fn np_call(
-    rt: &mut Runtime,
-    name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(&str, Value)>,
-) -> PyResult<Value> {
-    let f = crate::numpy::function(name)
-        .ok_or_else(|| PyErr::internal(format!("np.{name} is missing")))?;
-    let mut args = Args::new(pos);
-    args.kw = kw.into_iter().map(|(k, v)| (k.into(), v)).collect();
-    rt.call(&f, args)
-}
+use crate::py::value::{Module, Value};
 
 fn given(b: &[Option<Value>], i: usize) -> Option<&Value> {
     b[i].as_ref().filter(|v| !v.is_none())

@@ -237,6 +237,20 @@ pub fn function(name: &str) -> Option<Value> {
     module().get(name)
 }
 
+/// Call a function of the numpy module, as Python code would: bindings built from others
+/// (a grid from `linspace` and `power`) go through the same argument handling.
+pub(crate) fn np_call(
+    rt: &mut Runtime,
+    name: &str,
+    pos: Vec<Value>,
+    kw: Vec<(&str, Value)>,
+) -> PyResult<Value> {
+    let f = function(name).ok_or_else(|| PyErr::internal(format!("numpy.{name} is missing")))?;
+    let mut args = Args::new(pos);
+    args.kw = kw.into_iter().map(|(k, v)| (k.into(), v)).collect();
+    rt.call(&f, args)
+}
+
 fn build() -> Rc<Module> {
     let m = Module::new("numpy", "NumPy host arrays (nbcuda's implementation).");
     // NumPy's aliases are the same type objects (`np.double is np.float64`), except

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use crate::arrays::operator::Arith;
 use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
+use crate::numpy::np_call;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
 use crate::py::runtime::Runtime;
@@ -66,19 +67,6 @@ fn norm_axis(axis: i64, ndim: usize) -> PyResult<usize> {
         ));
     }
     Ok(k as usize)
-}
-
-fn np_call(
-    rt: &mut Runtime,
-    name: &str,
-    pos: Vec<Value>,
-    kw: Vec<(&str, Value)>,
-) -> PyResult<Value> {
-    let f = crate::numpy::function(name)
-        .ok_or_else(|| PyErr::internal(format!("numpy.{name} is missing")))?;
-    let mut args = Args::new(pos);
-    args.kw = kw.into_iter().map(|(k, v)| (k.into(), v)).collect();
-    rt.call(&f, args)
 }
 
 impl NpUfunc {
