@@ -46,6 +46,13 @@ pub fn type_of(rt: &mut Runtime, v: &Value) -> Value {
         {
             Some("bytearray")
         }
+        other
+            if other
+                .downcast::<crate::interp::objects::PlainObject>()
+                .is_some() =>
+        {
+            Some("object")
+        }
         _ => None,
     };
     if let Some(name) = core {
@@ -728,9 +735,12 @@ pub fn builtins() -> HashMap<String, Value> {
     crate::interp::dynamic::register(&mut b);
     b.insert(
         "object".into(),
-        Value::builtin("object", "object()", "The base class.", |_, _| {
-            Ok(Value::None)
-        }),
+        Value::builtin(
+            "object",
+            "object()",
+            "The base class of the class hierarchy.",
+            crate::interp::objects::new_object,
+        ),
     );
     crate::interp::class_tools::register(&mut b);
     b.insert(

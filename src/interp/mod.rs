@@ -43,7 +43,7 @@
 //! | `imports.rs` | Where an import finds a module: registered ones, `name.py` files and packages on `sys.path`, the pure-Python standard modules of `pylib/`; `from m import *`, `importlib`. |
 //! | `modules.rs` | The registered standard modules' table and the small ones: `time`, `sys`, `platform` (`math` is in `math_module.rs`). |
 //! | `nesting.rs` | Limits checked before parsing: nesting deeper than CPython allows is refused, so the parser's recursion cannot overflow the stack. |
-//! | `objects.rs` | Small built-in object types: `range`, exception classes and instances, `dict` views. |
+//! | `objects.rs` | Small built-in object types: `object()` instances, `range`, exception classes and instances, `dict` views. |
 //! | `operator_getters.rs` | `operator.itemgetter`, `attrgetter` and `methodcaller`: callable objects with CPython's reprs. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
 //! | `pylib/*.py` | Standard modules written in Python, our own code: `abc` (`ABC`, `ABCMeta`, `abstractmethod`, checked by `classes.rs` at instantiation), `_collections_abc*` (`collections.abc`, with `_collections_chainmap`'s `ChainMap`), `datetime` (with `_datetime_clock`, `_datetime_format`), `bisect`, `contextlib`, `gc`, `heapq`, `io` (`StringIO`, `BytesIO`), `logging` (loggers, handlers, formatters, `basicConfig`), `pprint`, `timeit`, `typing`. |

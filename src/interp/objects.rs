@@ -1,5 +1,5 @@
-//! Small built-in object types: `range`, exception classes and instances, `dict` views,
-//! and the `types` module (`ModuleType`, `SimpleNamespace`).
+//! Small built-in object types: `object()` instances, `range`, exception classes and
+//! instances, `dict` views, and the `types` module (`ModuleType`, `SimpleNamespace`).
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -9,6 +9,39 @@ use crate::py::error::{Chain, PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::{Clinic, Function};
 use crate::py::value::{Args, Module, Object, Value};
+
+/// What `object()` returns: an object with no attributes, equal and hashed by identity,
+/// whose point is to be unlike every other value (the `_MISSING = object()` sentinel).
+pub struct PlainObject;
+
+impl Object for PlainObject {
+    fn type_name(&self) -> String {
+        "object".into()
+    }
+    fn repr(&self, _rt: &mut Runtime) -> PyResult<String> {
+        Ok(format!(
+            "<object object at {:#x}>",
+            self as *const Self as usize
+        ))
+    }
+    fn set_attr(&self, name: &str, _value: Value, _rt: &mut Runtime) -> PyResult<bool> {
+        // CPython's text: an `object()` has no `__dict__`, so no attribute exists to set.
+        Err(PyErr::attribute_error(format!(
+            "'object' object has no attribute '{name}'"
+        )))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// `object()`.
+pub fn new_object(_rt: &mut Runtime, args: Args) -> PyResult<Value> {
+    if !args.pos.is_empty() || !args.kw.is_empty() {
+        return Err(PyErr::type_error("object() takes no arguments"));
+    }
+    Ok(Value::Object(Rc::new(PlainObject)))
+}
 
 /// `range(start, stop, step)`, iterated lazily by `for`.
 pub struct RangeObj {

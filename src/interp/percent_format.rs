@@ -50,6 +50,26 @@ fn builtin(rt: &mut Runtime, name: &str, v: &Value) -> PyResult<Value> {
     crate::interp::expr::call_value(rt, &f, Args::new(vec![v.clone()]))
 }
 
+/// What an instance's `dunder` (`__int__`, `__index__` or `__float__`) returns, as CPython's
+/// `%` converts it; a value whose class lacks it (or whose `__int__` gives no int) is the
+/// TypeError `what`, naming its type.
+fn by_dunder(rt: &mut Runtime, v: &Value, dunder: &str, what: &str) -> PyResult<Value> {
+    let missing = || PyErr::type_error(format!("{what}, not {}", v.type_name()));
+    let Some(inst) = crate::interp::classes::as_instance(v) else {
+        return Err(missing());
+    };
+    match inst.call_special(rt, dunder, vec![])? {
+        Some(r @ Value::Float(_)) if dunder == "__float__" => Ok(r),
+        Some(other) if dunder == "__float__" => Err(PyErr::type_error(format!(
+            "{}.__float__ returned non-float (type {})",
+            inst.class.name,
+            other.type_name()
+        ))),
+        Some(r @ (Value::Int(_) | Value::BigInt(_))) => Ok(r),
+        _ => Err(missing()),
+    }
+}
+
 pub fn format(rt: &mut Runtime, fmt: &str, args: &Value) -> PyResult<Value> {
     let single = std::slice::from_ref(args);
     let mut src = match args {
@@ -255,30 +275,18 @@ fn convert(rt: &mut Runtime, conv: char, at: usize, v: &Value, spec: &Spec) -> P
                 Value::Float(_) | Value::Scalar(_) if matches!(conv, 'd' | 'i' | 'u') => {
                     builtin(rt, "int", v)?
                 }
-                other if matches!(conv, 'd' | 'i' | 'u') => {
-                    if crate::interp::classes::as_instance(other)
-                        .is_some_and(|i| i.class.find("__int__").is_some())
-                    {
-                        builtin(rt, "int", v)?
-                    } else {
-                        return Err(PyErr::type_error(format!(
-                            "%{conv} format: a real number is required, not {}",
-                            other.type_name()
-                        )));
-                    }
-                }
-                other => {
-                    if crate::interp::classes::as_instance(other)
-                        .is_some_and(|i| i.class.find("__index__").is_some())
-                    {
-                        builtin(rt, "int", v)?
-                    } else {
-                        return Err(PyErr::type_error(format!(
-                            "%{conv} format: an integer is required, not {}",
-                            other.type_name()
-                        )));
-                    }
-                }
+                _ if matches!(conv, 'd' | 'i' | 'u') => by_dunder(
+                    rt,
+                    v,
+                    "__int__",
+                    &format!("%{conv} format: a real number is required"),
+                )?,
+                _ => by_dunder(
+                    rt,
+                    v,
+                    "__index__",
+                    &format!("%{conv} format: an integer is required"),
+                )?,
             };
             let code = match conv {
                 'o' => 'o',
@@ -312,18 +320,7 @@ fn convert(rt: &mut Runtime, conv: char, at: usize, v: &Value, spec: &Spec) -> P
                 | Value::BigInt(_)
                 | Value::Bool(_)
                 | Value::Scalar(_) => builtin(rt, "float", v)?,
-                other => {
-                    if crate::interp::classes::as_instance(other)
-                        .is_some_and(|i| i.class.find("__float__").is_some())
-                    {
-                        builtin(rt, "float", v)?
-                    } else {
-                        return Err(PyErr::type_error(format!(
-                            "must be real number, not {}",
-                            other.type_name()
-                        )));
-                    }
-                }
+                _ => by_dunder(rt, v, "__float__", "must be real number")?,
             };
             let p = spec.precision.unwrap_or(6);
             let alt = if spec.alt { "#" } else { "" };

@@ -1,7 +1,7 @@
 """Cells of tests/python/test_cpython_parity.py about printf-style `str % args` (mapping keys,
 flags, `*` widths, every conversion and its errors), the `logging` module (loggers in their
 hierarchy, handlers, formatters in the three styles, basicConfig, exception records),
-`sys.exc_info()` and the `traceback` module's text, as CPython 3.11 gives them. Logging output
+`sys.exc_info()` and the `traceback` module's text, `object()` sentinels, as CPython 3.11 gives them. Logging output
 goes to sys.stdout or a StringIO, since the comparison reads stdout."""
 
 STDLIB3 = [
@@ -18,6 +18,36 @@ print(format(1e20, "G"), format(float("nan"), "F"), f"{1e300:G}", format(-float(
 for bad in [lambda: "%d" % "x", lambda: "%x" % 1.5, lambda: "%s %s" % (1,), lambda: "%s" % (1, 2),
             lambda: "abc" % 5, lambda: "%y" % 1, lambda: "%(a)s" % 1, lambda: "%" % (),
             lambda: "%f" % "s", lambda: "%c" % "ab", lambda: "%(a" % {"a": 1}, lambda: "%(b)s" % {"a": 1}]:
+    try:
+        print(repr(bad()))
+    except Exception as e:
+        print(type(e).__name__, e)
+"""),
+    ("percent_format_dunders", """
+class Num:
+    def __int__(self): return 7
+    def __index__(self): return 9
+    def __float__(self): return 1.5
+class Bad:
+    def __int__(self): return "7"
+    def __float__(self): return 2
+print("%d %i %x %o %f %e" % (Num(), Num(), Num(), Num(), Num(), Num()))
+for bad in [lambda: "%d" % Bad(), lambda: "%f" % Bad(), lambda: "%x" % object(), lambda: "%d" % object()]:
+    try:
+        print(repr(bad()))
+    except Exception as e:
+        print(type(e).__name__, e)
+"""),
+    ("object_sentinels", """
+_MISSING = object()
+def get(d, k, default=_MISSING):
+    if default is _MISSING and k not in d:
+        return "no default"
+    return d.get(k, default)
+o, p = object(), object()
+print(get({}, "a"), get({}, "a", None), type(o), type(o) is object, o is p, o == p, o == o, o != p)
+print(isinstance(o, object), repr(o).startswith("<object object at 0x"), {o: 1, p: 2}[p], o in [p, o], len({o, p, o}))
+for bad in [lambda: object(1), lambda: setattr(o, "x", 1), lambda: o.x, lambda: o < p]:
     try:
         print(repr(bad()))
     except Exception as e:
