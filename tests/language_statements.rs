@@ -313,3 +313,50 @@ fn recursion_reaches_cpythons_limit_on_any_thread_and_the_limit_can_be_raised() 
     );
     assert_eq!(out, "stopped\n10\n");
 }
+
+/// A cell's global reads and binds go straight to a name's remembered position: every
+/// rebinding, deletion, shadowing of a builtin and other namespace must still be seen
+/// (expected output from CPython 3.11).
+#[test]
+fn global_names_read_and_bound_in_loops_see_every_rebinding() {
+    let mut s = Session::new();
+    let out = s.stdout(r#"for i in range(4):
+    print(len if i == 0 else len, end=' ')
+    if i == 1:
+        len = 'shadow'
+    if i == 2:
+        del len
+print()
+a, b, c = 1, 2, 3
+for i in range(3):
+    print(a, b, c, end='; ')
+    if i == 0:
+        del a
+        a = 10
+    if i == 1:
+        del b
+        b = 20
+print()
+def f():
+    return c + i
+for i in range(3):
+    c = i * 100
+    print(f(), end=' ')
+print()
+g1, g2 = {'v': 1}, {'v': 2}
+code = compile('w = v * 10', 'x', 'exec')
+for g in (g1, g2, g1):
+    exec(code, g)
+    print(g['w'], end=' ')
+print()
+try:
+    for i in range(3):
+        print(zz)
+except NameError as e:
+    print(e)"#);
+    assert_eq!(
+        out,
+        "<built-in function len> <built-in function len> shadow <built-in function len> \n\
+         1 2 3; 10 2 3; 10 20 3; \n0 101 202 \n10 20 10 \nname 'zz' is not defined\n"
+    );
+}

@@ -199,9 +199,9 @@ impl Ctx {
     pub fn delete(&self, name: &str) -> bool {
         match &self.locals {
             Some(l) if !self.declared_global.contains(name) => {
-                l.borrow_mut().remove(name).is_some()
+                l.borrow_mut().shift_remove(name).is_some()
             }
-            _ => self.globals.borrow_mut().remove(name).is_some(),
+            _ => self.globals.borrow_mut().shift_remove(name).is_some(),
         }
     }
 }

@@ -313,7 +313,7 @@ fn run_file(rt: &mut Runtime, ctx: &mut Ctx, args: &str) -> PyResult<Value> {
         let mut g = ctx.globals.borrow_mut();
         match old {
             Some(v) => g.insert(k.into(), v),
-            None => g.remove(k),
+            None => g.shift_remove(k),
         };
     }
     ctx.origin = saved;

@@ -241,7 +241,7 @@ pub fn run_call(rt: &mut Runtime, f: &Function, code: &Code, args: Args) -> PyRe
             let mut bound = Names::default();
             crate::interp::params::bind_params(f, args, &mut bound)?;
             for (name, slot) in code.names.iter().zip(slots.iter_mut()) {
-                if let Some(v) = bound.remove(name) {
+                if let Some(v) = bound.shift_remove(name) {
                     *slot = Some(v);
                 }
             }

@@ -19,7 +19,7 @@ use crate::interp::expr::enter_frame;
 use crate::interp::slots::{run_frame, share, with_slots, Code, Compiler, Frame, Place};
 use crate::interp::slots_expr::{expr, free, global, invoke, opnd, seq, Opnd, Seq, E};
 use crate::py::error::{PyErr, PyResult};
-use crate::py::function::Function;
+use crate::py::function::{Function, NameCache};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Object, Value};
 
@@ -182,8 +182,8 @@ fn general_call(c: &mut Compiler, call: &ast::ExprCall, func: &Expr) -> Option<E
 /// What a plain call calls: a name outside the body is looked up in place (the call of a
 /// module-level function in a loop), anything else evaluated.
 enum Callee {
-    Free(Rc<str>, TextRange),
-    Global(Rc<str>, TextRange),
+    Free(Rc<str>, TextRange, NameCache),
+    Global(Rc<str>, TextRange, NameCache),
     Expr(E),
 }
 
@@ -191,20 +191,21 @@ impl Callee {
     /// The object a name outside the body holds, found where [`free`] or [`global`] would
     /// find it, shared without copying a whole `Value`; None for any other callee.
     fn object(&self, fr: &Frame<'_>) -> Option<Rc<dyn Object>> {
-        let (name, enclosing) = match self {
-            Callee::Free(name, _) => (name, fr.enclosing),
-            Callee::Global(name, _) => (name, &[][..]),
+        let (name, enclosing, cache) = match self {
+            Callee::Free(name, _, cache) => (name, fr.enclosing, cache),
+            Callee::Global(name, _, cache) => (name, &[][..], cache),
             Callee::Expr(_) => return None,
         };
-        for s in enclosing.iter().chain(std::iter::once(fr.globals)) {
+        let object = |v: &Value| match v {
+            Value::Object(o) => Some(o.clone()),
+            _ => None,
+        };
+        for s in enclosing {
             if let Some(v) = s.borrow().get(&**name) {
-                return match v {
-                    Value::Object(o) => Some(o.clone()),
-                    _ => None,
-                };
+                return object(v);
             }
         }
-        None
+        fr.globals.borrow().get_cached(name, cache).and_then(object)
     }
 
     /// The stamp of the one table the name is looked up in, when that is the globals (no
@@ -219,8 +220,10 @@ impl Callee {
 
     fn get(&self, rt: &mut Runtime, fr: &mut Frame<'_>) -> PyResult<Value> {
         match self {
-            Callee::Free(name, range) => free(rt, fr, name).map_err(|e| fr.locate(e, *range)),
-            Callee::Global(name, range) => global(rt, fr, name).map_err(|e| fr.locate(e, *range)),
+            Callee::Free(name, range, _) => free(rt, fr, name).map_err(|e| fr.locate(e, *range)),
+            Callee::Global(name, range, _) => {
+                global(rt, fr, name).map_err(|e| fr.locate(e, *range))
+            }
             Callee::Expr(e) => e(rt, fr),
         }
     }
@@ -232,8 +235,8 @@ fn plain_call(c: &mut Compiler, call: &ast::ExprCall, func: &Expr) -> Option<E> 
     let range = call.range();
     let callee = match func {
         Expr::Name(n) => match c.place(n.id.as_str()) {
-            Place::Free(name) => Callee::Free(name, n.range),
-            Place::Global(name) => Callee::Global(name, n.range),
+            Place::Free(name) => Callee::Free(name, n.range, NameCache::default()),
+            Place::Global(name) => Callee::Global(name, n.range, NameCache::default()),
             Place::Slot(_) => Callee::Expr(expr(c, func)?),
         },
         _ => Callee::Expr(expr(c, func)?),

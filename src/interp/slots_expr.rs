@@ -16,6 +16,7 @@ use crate::interp::ops;
 use crate::interp::slots::{share, unbound, Compiler, Frame, Place};
 use crate::interp::slots_stmt::{target, T};
 use crate::py::error::{PyErr, PyResult};
+use crate::py::function::NameCache;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Dict, Value};
 
@@ -47,6 +48,23 @@ pub fn global(rt: &mut Runtime, fr: &Frame<'_>, name: &str) -> PyResult<Value> {
     if let Some(v) = fr.globals.borrow().get(name) {
         return Ok(share(v));
     }
+    builtin(rt, name)
+}
+
+/// [`global`] from a site that remembers where the name lies in the globals.
+fn global_cached(
+    rt: &mut Runtime,
+    fr: &Frame<'_>,
+    name: &str,
+    cache: &NameCache,
+) -> PyResult<Value> {
+    if let Some(v) = fr.globals.borrow().get_cached(name, cache) {
+        return Ok(share(v));
+    }
+    builtin(rt, name)
+}
+
+fn builtin(rt: &mut Runtime, name: &str) -> PyResult<Value> {
     rt.state::<InterpState>()
         .builtins
         .get(name)
@@ -64,8 +82,21 @@ pub fn load(c: &Compiler, name: &str, range: TextRange) -> E {
                 None => Err(unbound(&name)),
             })
         }
-        Place::Global(name) => at(range, move |rt, fr| global(rt, fr, &name)),
-        Place::Free(name) => at(range, move |rt, fr| free(rt, fr, &name)),
+        Place::Global(name) => {
+            let cache = NameCache::default();
+            at(range, move |rt, fr| global_cached(rt, fr, &name, &cache))
+        }
+        Place::Free(name) => {
+            let cache = NameCache::default();
+            at(range, move |rt, fr| {
+                for s in fr.enclosing {
+                    if let Some(v) = s.borrow().get(&*name) {
+                        return Ok(share(v));
+                    }
+                }
+                global_cached(rt, fr, &name, &cache)
+            })
+        }
     }
 }
 

@@ -14,6 +14,7 @@ use crate::interp::slots::{unbound, Compiler, Frame, Place};
 use crate::interp::slots_expr::{expr, inplace, load, opnd};
 use crate::interp::stmt::{check_size, container_size};
 use crate::py::error::{PyErr, PyResult};
+use crate::py::function::NameCache;
 use crate::py::runtime::Runtime;
 use crate::py::value::Value;
 
@@ -208,7 +209,7 @@ fn delete(c: &mut Compiler, t: &Expr) -> Option<S> {
                 })
             }
             Place::Global(name) | Place::Free(name) => Box::new(move |_, fr| {
-                let old = fr.globals.borrow_mut().remove(&*name);
+                let old = fr.globals.borrow_mut().shift_remove(&*name);
                 match old {
                     Some(_) => Ok(Flow::Normal),
                     None => Err(PyErr::name_error(format!("name '{name}' is not defined"))),
@@ -391,12 +392,15 @@ pub fn store(c: &Compiler, name: &str) -> T {
             drop(old);
             Ok(())
         }),
-        Place::Global(name) | Place::Free(name) => Box::new(move |_, fr, v| {
-            // The old value goes after the borrow ends: dropping it may reach the globals.
-            let old = fr.globals.borrow_mut().insert(name.clone(), v);
-            drop(old);
-            Ok(())
-        }),
+        Place::Global(name) | Place::Free(name) => {
+            let cache = NameCache::default();
+            Box::new(move |_, fr, v| {
+                // The old value goes after the borrow ends: dropping it may reach the globals.
+                let old = fr.globals.borrow_mut().set_cached(&name, v, &cache);
+                drop(old);
+                Ok(())
+            })
+        }
     }
 }
 

@@ -8,20 +8,31 @@ use ruff_python_ast as ast;
 
 use crate::py::value::Value;
 
-/// The table under [`Names`]. FxHash rather than SipHash: every name lookup and
-/// assignment hashes here, and the keys are the program's own identifiers (no flooding to
-/// defend against; user dict keys live in `py::dict`).
-pub type NameMap = rustc_hash::FxHashMap<Rc<str>, Value>;
+/// The table under [`Names`]: insertion-ordered, as CPython's namespaces are (`globals()`
+/// lists names in the order they were bound), with stable positions a site can remember
+/// ([`NameCache`]). FxHash rather than SipHash: every name lookup and assignment hashes
+/// here, and the keys are the program's own identifiers (no flooding to defend against;
+/// user dict keys live in `py::dict`).
+pub type NameMap = indexmap::IndexMap<Rc<str>, Value, rustc_hash::FxBuildHasher>;
 
-/// Names bound in one scope, with a stamp that changes whenever the table may have
-/// changed: every mutable access takes a fresh one, so no write (a store, `del`, a `def`,
-/// an import, `exec`) can leave it stale. Stamps are never reused, by any table, so an
-/// unchanged stamp proves the same contents: a call site that found its callee here checks
-/// one integer instead of hashing the name again.
+/// Names bound in one scope, with two stamps: `stamp` changes whenever the table may have
+/// changed (every mutable access takes a fresh one, so no write — a store, `del`, a `def`,
+/// an import, `exec` — can leave it stale), `layout` whenever a name may have been added,
+/// removed or moved (every mutable access but [`Names::set_cached`]'s rebinding of a name
+/// in place). Stamps are never reused, by any table, so an unchanged stamp proves the same
+/// contents, and an unchanged layout the same name at each position: a call site that
+/// found its callee here checks one integer instead of hashing the name again, and a
+/// cell's global reads and writes go straight to the name's position.
 pub struct Names {
     map: NameMap,
     stamp: u64,
+    layout: u64,
 }
+
+/// Where a name was last found in a [`Names`] table, with that table's layout stamp then.
+/// One per site of a compiled cell that reads or binds a global name.
+#[derive(Default)]
+pub struct NameCache(std::cell::Cell<(u64, usize)>);
 
 /// A stamp no table has had.
 fn fresh_stamp() -> u64 {
@@ -45,6 +56,46 @@ impl Names {
     pub fn stamp(&self) -> u64 {
         self.stamp
     }
+
+    /// The value bound to `name`, found at the position `cache` remembers while the
+    /// layout is unchanged (no hashing), else looked up and remembered — its absence too
+    /// (a builtin read from a cell looks here first on every read).
+    pub fn get_cached(&self, name: &str, cache: &NameCache) -> Option<&Value> {
+        let (layout, i) = cache.0.get();
+        if layout == self.layout {
+            return self.map.get_index(i).map(|(_, v)| v);
+        }
+        match self.map.get_full(name) {
+            Some((i, _, v)) => {
+                cache.0.set((self.layout, i));
+                Some(v)
+            }
+            None => {
+                cache.0.set((self.layout, usize::MAX));
+                None
+            }
+        }
+    }
+
+    /// Bind `name` to `value`, in place at the position `cache` remembers while the layout
+    /// is unchanged; returns the value it replaces (to be dropped after the borrow ends).
+    pub fn set_cached(&mut self, name: &Rc<str>, value: Value, cache: &NameCache) -> Option<Value> {
+        self.stamp = fresh_stamp();
+        let (layout, i) = cache.0.get();
+        if layout == self.layout {
+            if let Some((_, slot)) = self.map.get_index_mut(i) {
+                return Some(std::mem::replace(slot, value));
+            }
+        }
+        if let Some((i, _, slot)) = self.map.get_full_mut(&**name) {
+            cache.0.set((self.layout, i));
+            return Some(std::mem::replace(slot, value));
+        }
+        let (i, _) = self.map.insert_full(name.clone(), value);
+        self.layout = fresh_stamp();
+        cache.0.set((self.layout, i));
+        None
+    }
 }
 
 impl From<NameMap> for Names {
@@ -52,6 +103,7 @@ impl From<NameMap> for Names {
         Names {
             map,
             stamp: fresh_stamp(),
+            layout: fresh_stamp(),
         }
     }
 }
@@ -78,6 +130,7 @@ impl std::ops::Deref for Names {
 impl std::ops::DerefMut for Names {
     fn deref_mut(&mut self) -> &mut NameMap {
         self.stamp = fresh_stamp();
+        self.layout = fresh_stamp();
         &mut self.map
     }
 }
@@ -90,7 +143,7 @@ impl FromIterator<(Rc<str>, Value)> for Names {
 
 impl IntoIterator for Names {
     type Item = (Rc<str>, Value);
-    type IntoIter = std::collections::hash_map::IntoIter<Rc<str>, Value>;
+    type IntoIter = indexmap::map::IntoIter<Rc<str>, Value>;
     fn into_iter(self) -> Self::IntoIter {
         self.map.into_iter()
     }
@@ -98,7 +151,7 @@ impl IntoIterator for Names {
 
 impl<'a> IntoIterator for &'a Names {
     type Item = (&'a Rc<str>, &'a Value);
-    type IntoIter = std::collections::hash_map::Iter<'a, Rc<str>, Value>;
+    type IntoIter = indexmap::map::Iter<'a, Rc<str>, Value>;
     fn into_iter(self) -> Self::IntoIter {
         self.map.iter()
     }

@@ -167,7 +167,7 @@ impl Module {
     /// Remove an attribute; false when there is none.
     pub fn remove(&self, name: &str) -> bool {
         if let Some(ns) = &self.namespace {
-            let old = ns.borrow_mut().remove(name);
+            let old = ns.borrow_mut().shift_remove(name);
             return old.is_some();
         }
         let mut attrs = self.attrs.borrow_mut();
