@@ -247,8 +247,16 @@ fn cuda_reduce_partial_sums_give_the_interpreters_bytes() {
             "{:?}",
             nbcuda::kernel::jit::unsupported(&k.ir)
         );
-        for n in [3000usize, 700, 5, 70_000, 300_001] {
-            let (per, threads, blocks) = nbcuda::numba::cuda_reduce::split(n);
+        // Split as for a GPU and as for the CPU device (fewer, longer threads).
+        let caps = [
+            nbcuda::numba::cuda_reduce::MAX_BLOCKS,
+            nbcuda::numba::cuda_reduce::MAX_BLOCKS_CPU,
+        ];
+        for (n, cap) in [3000usize, 700, 5, 70_000, 300_001]
+            .into_iter()
+            .flat_map(|n| caps.map(|c| (n, c)))
+        {
+            let (per, threads, blocks) = nbcuda::numba::cuda_reduce::split_into(n, cap);
             let arrs = arrays(&[(&[n], dt), (&[blocks], dt)], 3);
             let go = |jit: bool| {
                 let out = NdArray::zeros(&[blocks], dt).unwrap();
@@ -268,7 +276,7 @@ fn cuda_reduce_partial_sums_give_the_interpreters_bytes() {
                 nbcuda::kernel::execute_on_cpu_with(&k, &c, &args, jit).unwrap();
                 bytes(&out)
             };
-            assert_eq!(go(false), go(true), "{dt:?} {layout:?} {n}");
+            assert_eq!(go(false), go(true), "{dt:?} {layout:?} {n} {cap}");
         }
     }
 }

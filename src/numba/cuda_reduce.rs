@@ -128,7 +128,11 @@ const QUARTERS: usize = 4;
 /// Threads per block of the partial reduction (a power of two: the tree halves it).
 const BLOCK: usize = 256;
 /// At most this many blocks, so the final one-thread pass folds at most this many values.
-const MAX_BLOCKS: usize = 256;
+pub const MAX_BLOCKS: usize = 256;
+/// [`MAX_BLOCKS`] on the CPU device. It runs a block's threads one after another, so each
+/// block's tree is eight barrier regions looped over 256 threads: at 256 blocks the trees
+/// cost about as much as folding 5M values. 32 blocks still give each core several.
+pub const MAX_BLOCKS_CPU: usize = 32;
 
 /// `dst[blockIdx.x]` = the block's fold of `src[i]` for `i < n`, each thread folding the
 /// contiguous slice `[gid * per, min(gid * per + per, n))` (params: src, dst, n, per,
@@ -300,7 +304,12 @@ pub fn partial_kernel_for(
 /// How [`partial_kernel`] splits `size > 0` values: elements per thread, threads holding a
 /// value, and blocks (at most [`MAX_BLOCKS`], each with at least one valid thread).
 pub fn split(size: usize) -> (usize, usize, usize) {
-    let per = size.div_ceil(BLOCK * MAX_BLOCKS).max(1);
+    split_into(size, MAX_BLOCKS)
+}
+
+/// [`split`] into at most `max_blocks` blocks.
+pub fn split_into(size: usize, max_blocks: usize) -> (usize, usize, usize) {
+    let per = size.div_ceil(BLOCK * max_blocks).max(1);
     let threads = size.div_ceil(per);
     (per, threads, threads.div_ceil(BLOCK))
 }
@@ -422,7 +431,12 @@ impl Reduce {
         let (values, count) = if size == 0 {
             (input.clone(), 0)
         } else {
-            let (per, threads, blocks) = split(size);
+            let cpu = matches!(
+                crate::device::state::device(rt)?,
+                crate::device::backend::Device::Cpu(_)
+            );
+            let (per, threads, blocks) =
+                split_into(size, if cpu { MAX_BLOCKS_CPU } else { MAX_BLOCKS });
             let partials = api::alloc(rt, &[blocks], dt, stream)?;
             let config = LaunchConfig {
                 block: [BLOCK as u32, 1, 1],
