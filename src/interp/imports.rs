@@ -47,13 +47,16 @@ const PYLIB: &[(&str, &str)] = &[
     ("enum", include_str!("pylib/enum.py")),
     ("fractions", include_str!("pylib/fractions.py")),
     ("gc", include_str!("pylib/gc.py")),
+    ("hashlib", include_str!("pylib/hashlib.py")),
     ("heapq", include_str!("pylib/heapq.py")),
+    ("hmac", include_str!("pylib/hmac.py")),
     ("io", include_str!("pylib/io.py")),
     ("logging", include_str!("pylib/logging.py")),
     ("pprint", include_str!("pylib/pprint.py")),
     ("statistics", include_str!("pylib/statistics.py")),
     ("timeit", include_str!("pylib/timeit.py")),
     ("typing", include_str!("pylib/typing.py")),
+    ("uuid", include_str!("pylib/uuid.py")),
 ];
 
 /// Import a module by dotted name (see the module doc for where names resolve).

@@ -118,6 +118,7 @@ pub mod func_modules;
 pub mod functools_wrappers;
 pub mod generator_machine;
 pub mod generators;
+pub mod hashlib_module;
 pub mod imports;
 pub mod instance_protocols;
 pub mod ipython;

@@ -21,7 +21,7 @@ pub fn import(rt: &mut Runtime, name: &str) -> PyResult<Rc<Module>> {
 /// `IPython.display`, `textwrap`, `operator`, `functools`, `itertools`, `re`, `types`, `dataclasses`,
 /// `collections`, `string`, `copy`, `json`, `random`, `pathlib`, `traceback`) under their
 /// import names.
-pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 25] {
+pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder); 26] {
     [
         ("dataclasses", |_| Ok(crate::interp::dataclasses::module())),
         ("types", |_| Ok(crate::interp::objects::types_module())),
@@ -76,6 +76,7 @@ pub fn stdlib_builders() -> [(&'static str, crate::py::registry::ModuleBuilder);
         ),
         ("copy", |_| Ok(crate::interp::lib_modules::copy_module())),
         ("json", |_| Ok(crate::interp::json_module::module())),
+        ("_hashlib", |_| Ok(crate::interp::hashlib_module::module())),
         ("random", |_| Ok(crate::interp::random_module::module())),
         ("pathlib", |_| Ok(crate::interp::pathlib_module::module())),
         ("importlib", |_| {
