@@ -432,4 +432,6 @@ pub fn register(m: &Module) {
     crate::numpy::calculus::register(m);
     crate::numpy::grids::register(m);
     crate::numpy::joins::register(m);
+    // npmore: searching and counting.
+    crate::numpy::counting::register(m);
 }

@@ -5,6 +5,7 @@
 //! |---|---|
 //! | `calculus.rs` | `np.diff` and `np.gradient`: slices of the input combined by the ufuncs in NumPy's order, uniform or coordinate spacing, edge order 1 or 2. |
 //! | `complex_funcs.rs` | `np.real`, `np.imag` and `np.angle` (with `deg=`) on Python numbers, NumPy scalars, sequences and arrays, real or complex. |
+//! | `counting.rs` | `np.searchsorted` (`side`, `sorter`), `np.digitize`, `np.bincount` (`weights`, `minlength`) and `np.ptp`: binary search with NaN ordered last, counts into checked allocations. |
 //! | `creation.rs` | Array creation: `array`/`asarray` and their layout variants, `copy`, `arange`, `linspace`, `zeros`/`ones`/`empty` (and `_like`), `full`, `full_like`, `eye`. |
 //! | `errstate.rs` | `np.seterr`, `np.geterr` and `np.errstate`: floating-point error modes, kept and reported as NumPy does (no error is detected, so the modes that promise an action are refused). |
 //! | `funcs.rs` | Shape manipulation, joining and selection functions, and the registration of every numpy function. |
@@ -35,6 +36,7 @@
 
 pub mod calculus;
 pub mod complex_funcs;
+pub mod counting;
 pub mod creation;
 pub mod errstate;
 pub mod funcs;

@@ -14,7 +14,8 @@ in Rust), parity_cells_cupy.py (CuPy
 on nbcuda's devices against NumPy), parity_cells_npio.py (np.save/load, savez, savetxt/loadtxt),
 parity_cells_stdlib3.py (printf-style %, logging, sys.exc_info and traceback),
 parity_cells_npstats.py (statistics and set operations), parity_cells_npshape.py (shape,
-joining and calculus functions) and parity_cells_pystd.py (hashlib, hmac, uuid)."""
+joining and calculus functions), parity_cells_pystd.py (hashlib, hmac, uuid) and
+parity_cells_npmore.py (searching and counting)."""
 
 import re
 
@@ -31,13 +32,14 @@ from parity_cells_lib import IPYTHON, NUMPY, STDLIB
 from parity_cells_npio import NPIO
 from parity_cells_npstats import NPSTATS
 from parity_cells_npshape import NPSHAPE
+from parity_cells_npmore import NPMORE
 from parity_cells_patterns import PATTERNS
 from parity_cells_pystd import PYSTD
 from parity_cells_rationals import RATIONALS
 from parity_cells_stdlib2 import STDLIB2
 from parity_cells_stdlib3 import STDLIB3
 
-CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + STDLIB2 + IPYTHON + NUMPY + KEYWORDS + EDGES + BUILTINS2 + CUPY + NPIO + STDLIB3 + NPSTATS + NPSHAPE + PYSTD
+CELLS = CLASSES + GENERATORS + NUMBERS + FUNCTION_BODIES + STDLIB + IMPORTS + PATTERNS + RATIONALS + STDLIB2 + IPYTHON + NUMPY + KEYWORDS + EDGES + BUILTINS2 + CUPY + NPIO + STDLIB3 + NPSTATS + NPSHAPE + PYSTD + NPMORE
 
 # Cells where nbcuda still differs from CPython/NumPy, each with what differs. The marks are
 # strict: a cell that starts to match fails until its entry is removed here.
