@@ -32,8 +32,7 @@ pub fn searchsorted(a: &NdArray, v: &NdArray, right: bool) -> PyResult<NdArray> 
     if a.ndim() != 1 {
         return Err(PyErr::value_error("object too deep for desired array"));
     }
-    let out: Vec<i64>;
-    if integral(a.dtype) && integral(v.dtype) {
+    let out: Vec<i64> = if integral(a.dtype) && integral(v.dtype) {
         let hay = read_vec::<i64>(&cast(a, DType::I64)?);
         let keys = read_vec::<i64>(&cast(v, DType::I64)?);
         let mut o = alloc::vec_with_capacity(keys.len(), "searchsorted result")?;
@@ -48,7 +47,7 @@ pub fn searchsorted(a: &NdArray, v: &NdArray, right: bool) -> PyResult<NdArray> 
             };
             o.push(p as i64);
         }
-        out = o;
+        o
     } else {
         let hay = read_vec::<f64>(&cast(a, DType::F64)?);
         let keys = read_vec::<f64>(&cast(v, DType::F64)?);
@@ -64,8 +63,8 @@ pub fn searchsorted(a: &NdArray, v: &NdArray, right: bool) -> PyResult<NdArray> 
             };
             o.push(p as i64);
         }
-        out = o;
-    }
+        o
+    };
     Ok(from_vec(&v.shape, &out)?)
 }
 
