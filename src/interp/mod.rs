@@ -46,7 +46,8 @@
 //! | `objects.rs` | Small built-in object types: `object()` instances, `range`, exception classes and instances, `dict` views. |
 //! | `operator_getters.rs` | `operator.itemgetter`, `attrgetter` and `methodcaller`: callable objects with CPython's reprs. |
 //! | `os_module.rs` | The `os` module: working directory, listing and creating directories, removing files, `os.environ` on the live process environment, and `os.path`'s string rules. |
-//! | `pylib/*.py` | Standard modules written in Python, our own code: `abc` (`ABC`, `ABCMeta`, `abstractmethod`, checked by `classes.rs` at instantiation), `_collections_abc*` (`collections.abc`, with `_collections_chainmap`'s `ChainMap`), `datetime` (with `_datetime_clock`, `_datetime_format`), `bisect`, `contextlib`, `gc`, `heapq`, `io` (`StringIO`, `BytesIO`), `logging` (loggers, handlers, formatters, `basicConfig`), `pprint`, `timeit`, `typing`. |
+//! | `pylib/*.py` | Standard modules written in Python, our own code: `abc` (`ABC`, `ABCMeta`, `abstractmethod`, checked by `classes.rs` at instantiation), `_collections_abc*` (`collections.abc`, with `_collections_chainmap`'s `ChainMap`), `datetime` (with `_datetime_clock`, `_datetime_format`), `bisect`, `contextlib`, `gc`, `heapq`, `io` (`StringIO`, `BytesIO`), `logging` (loggers, handlers, formatters, `basicConfig`), `hashlib` (over `hashlib_module.rs`), `hmac`, `uuid`, `pprint`, `timeit`, `typing`. |
+//! | `hashlib_module.rs` | `_hashlib`: MD5, SHA-1 and SHA-2 digests of byte chunks, for `pylib/hashlib.py`. |
 //! | `params.rs` | Binding a call's arguments to a function's parameters, with CPython's TypeError wording. |
 //! | `percent_format.rs` | `str % args`, printf-style: mapping keys, flags, `*` widths, every conversion, CPython's errors. |
 //! | `ops.rs` | Operations on values with Python semantics: truth, arithmetic, iteration, length, subscripts. |
