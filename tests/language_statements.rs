@@ -320,7 +320,8 @@ fn recursion_reaches_cpythons_limit_on_any_thread_and_the_limit_can_be_raised() 
 #[test]
 fn global_names_read_and_bound_in_loops_see_every_rebinding() {
     let mut s = Session::new();
-    let out = s.stdout(r#"for i in range(4):
+    let out = s.stdout(
+        r#"for i in range(4):
     print(len if i == 0 else len, end=' ')
     if i == 1:
         len = 'shadow'
@@ -353,7 +354,8 @@ try:
     for i in range(3):
         print(zz)
 except NameError as e:
-    print(e)"#);
+    print(e)"#,
+    );
     assert_eq!(
         out,
         "<built-in function len> <built-in function len> shadow <built-in function len> \n\
