@@ -17,7 +17,9 @@ use ruff_text_size::{Ranged, TextRange};
 use crate::interp::attrs::get_attr;
 use crate::interp::expr::enter_frame;
 use crate::interp::slots::{run_frame, share, with_slots, Code, Compiler, Frame, Place};
-use crate::interp::slots_expr::{expr, free, global, invoke, opnd, seq, Opnd, Seq, E};
+use crate::interp::slots_expr::{
+    expr, free_cached, global_cached, invoke, opnd, seq, Opnd, Seq, E,
+};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::function::{Function, NameCache};
 use crate::py::runtime::Runtime;
@@ -220,9 +222,11 @@ impl Callee {
 
     fn get(&self, rt: &mut Runtime, fr: &mut Frame<'_>) -> PyResult<Value> {
         match self {
-            Callee::Free(name, range, _) => free(rt, fr, name).map_err(|e| fr.locate(e, *range)),
-            Callee::Global(name, range, _) => {
-                global(rt, fr, name).map_err(|e| fr.locate(e, *range))
+            Callee::Free(name, range, cache) => {
+                free_cached(rt, fr, name, cache).map_err(|e| fr.locate(e, *range))
+            }
+            Callee::Global(name, range, cache) => {
+                global_cached(rt, fr, name, cache).map_err(|e| fr.locate(e, *range))
             }
             Callee::Expr(e) => e(rt, fr),
         }

@@ -36,23 +36,30 @@ fn constant(v: Value) -> E {
 
 /// A name not bound in the body: enclosing scopes, module globals, builtins.
 pub fn free(rt: &mut Runtime, fr: &Frame<'_>, name: &str) -> PyResult<Value> {
+    free_cached(rt, fr, name, &NameCache::default())
+}
+
+/// [`free`] from a site that remembers where the name lies in the globals.
+pub fn free_cached(
+    rt: &mut Runtime,
+    fr: &Frame<'_>,
+    name: &str,
+    cache: &NameCache,
+) -> PyResult<Value> {
     for s in fr.enclosing {
         if let Some(v) = s.borrow().get(name) {
             return Ok(share(v));
         }
     }
-    global(rt, fr, name)
+    global_cached(rt, fr, name, cache)
 }
 
 pub fn global(rt: &mut Runtime, fr: &Frame<'_>, name: &str) -> PyResult<Value> {
-    if let Some(v) = fr.globals.borrow().get(name) {
-        return Ok(share(v));
-    }
-    builtin(rt, name)
+    global_cached(rt, fr, name, &NameCache::default())
 }
 
 /// [`global`] from a site that remembers where the name lies in the globals.
-fn global_cached(
+pub fn global_cached(
     rt: &mut Runtime,
     fr: &Frame<'_>,
     name: &str,
@@ -88,14 +95,7 @@ pub fn load(c: &Compiler, name: &str, range: TextRange) -> E {
         }
         Place::Free(name) => {
             let cache = NameCache::default();
-            at(range, move |rt, fr| {
-                for s in fr.enclosing {
-                    if let Some(v) = s.borrow().get(&*name) {
-                        return Ok(share(v));
-                    }
-                }
-                global_cached(rt, fr, &name, &cache)
-            })
+            at(range, move |rt, fr| free_cached(rt, fr, &name, &cache))
         }
     }
 }
