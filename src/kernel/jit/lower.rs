@@ -25,7 +25,7 @@ use crate::kernel::jit::lockstep::Lanes;
 use crate::kernel::jit::ops::{compare, constant, from_bits, load, store, zero};
 use crate::kernel::jit::order::AnyOrder;
 use crate::kernel::jit::select::{loop_exit_first, read_counts, straight};
-use crate::kernel::jit::{affine, flat, lockstep, regions};
+use crate::kernel::jit::{affine, flat, lockstep, private, regions};
 use crate::kernel::types::{Layout, Ty};
 
 /// Back-edges between two polls of the cancel flag: a poll is a call, a back-edge only a
@@ -134,6 +134,9 @@ pub(crate) struct Lower<'a, 'b, M: Module> {
     /// Accesses (by instruction address) in range for the whole block (`affine.rs`).
     pub(super) proven: HashSet<usize>,
     pub(super) budget: Variable,
+    /// `Ctx::private`, read once: a worker's choice holds for the whole call, and an
+    /// atomic in a hot loop then tests a register instead of loading it (`private.rs`).
+    pub(super) private: Option<Value>,
     pub(super) bdim: [Value; 3],
     pub(super) gdim: [Value; 3],
     /// While `order.rs` runs a row as one counter (see [`Row`]).
@@ -178,6 +181,8 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         let scal_ptr = ld(&mut b, offset_of!(Ctx, scalars));
         let local_ptr = ld(&mut b, offset_of!(Ctx, local));
         let lanes_ptr = ld(&mut b, offset_of!(Ctx, lanes));
+        let private_mask =
+            (!private::plan(k).is_empty()).then(|| ld(&mut b, offset_of!(Ctx, private)));
         let ls = lockstep::lockstep(k)
             .filter(|l| cl_type(k.regs[l.ctr as usize]) == I64 && plan.is_none());
         let mut arrs = HashMap::new();
@@ -436,6 +441,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             checked: Vec::new(),
             proven: HashSet::new(),
             budget,
+            private: private_mask,
             bdim,
             gdim,
             run: None,

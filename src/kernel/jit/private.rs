@@ -175,10 +175,13 @@ impl<M: Module> Lower<'_, '_, M> {
             ArrRef::Param(p) if plan(self.k).iter().any(|&(q, _)| q == p as usize) => p,
             _ => return self.b.ins().atomic_rmw(ty, flags(), rmw, addr, v),
         };
-        let mask = self
-            .b
-            .ins()
-            .load(I64, flags(), self.ctx, offset_of!(Ctx, private) as i32);
+        let mask = match self.private {
+            Some(m) => m,
+            None => self
+                .b
+                .ins()
+                .load(I64, flags(), self.ctx, offset_of!(Ctx, private) as i32),
+        };
         let bit = self.b.ins().band_imm_s(mask, 1i64 << p);
         let (plain, shared, cont) = (
             self.b.create_block(),
