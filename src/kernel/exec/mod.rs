@@ -85,8 +85,9 @@ pub fn run(p: &Prepared) -> Result<LaunchOutput, KernelFault> {
     }
     let nblocks = p.cfg.blocks();
     let threads = p.cfg.threads_per_block();
-    // A launch this small finishes in less time than waking the pool's workers takes.
-    let small = nblocks * threads <= SMALL_LAUNCH_LANES;
+    // A launch this small finishes in less time than waking the pool's workers takes,
+    // unless its threads loop.
+    let small = nblocks * threads <= SMALL_LAUNCH_LANES && !p.k.hints.loops;
     let per_chunk = blocks_per_chunk(p);
     let nchunks = nblocks.div_ceil(per_chunk);
     let printed: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());

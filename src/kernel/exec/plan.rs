@@ -21,6 +21,9 @@ pub struct ExecHints {
     /// access), with no atomics or RNG draws on it. In a 1-D launch distinct threads then
     /// touch distinct elements of it.
     pub gid_exclusive: Vec<bool>,
+    /// The body has a loop, so one thread may do any amount of work: a launch of few
+    /// threads is not therefore a short one (`@cuda.reduce` folds 5M values in 8192).
+    pub loops: bool,
     /// Element-wise kernels: how they run as typed loops over chunks of threads.
     pub stream: Option<std::sync::Arc<crate::kernel::exec::stream_plan::StreamPlan>>,
     /// The kernel's native code, compiled at its first launch (see [`crate::kernel::jit`]).
@@ -102,6 +105,12 @@ impl Walk {
     }
 }
 
+fn has_loop(body: &[Stmt]) -> bool {
+    let mut any = false;
+    crate::kernel::ir::walk(body, &mut |s| any |= matches!(s, Stmt::Loop { .. }));
+    any
+}
+
 pub fn analyse(k: &Kernel) -> ExecHints {
     let mut w = Walk {
         regs: vec![RegInfo::default(); k.regs.len()],
@@ -125,6 +134,7 @@ pub fn analyse(k: &Kernel) -> ExecHints {
     ExecHints {
         wide: !k.uses_block && !w.print,
         gid_exclusive,
+        loops: has_loop(&k.body),
         stream,
         jit: Default::default(),
     }

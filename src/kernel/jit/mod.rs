@@ -414,7 +414,7 @@ const CHUNK_THREADS: usize = 16 * 1024;
 /// Blocks a launch run in any order may have (`order.rs`): each may be deferred, and the
 /// list of deferred blocks must stay small.
 const MAX_DEFERRED: usize = 1 << 22;
-/// Launches of at most this many threads run on the calling thread.
+/// Launches of at most this many threads, and no loop, run on the calling thread.
 const SMALL_LAUNCH: usize = 8192;
 
 /// Per-worker state: the array tables with this worker's local memory.
@@ -601,7 +601,7 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     let base: Vec<JArr> = descs.iter().map(jarr).collect();
     let nblocks = p.cfg.blocks();
     let threads = p.cfg.threads_per_block();
-    let small = nblocks * threads <= SMALL_LAUNCH;
+    let small = nblocks * threads <= SMALL_LAUNCH && !p.k.hints.loops;
     let workers = rayon::current_num_threads().max(1);
     let per_chunk = if code.lockstep {
         crate::kernel::exec::blocks_per_chunk(p)
