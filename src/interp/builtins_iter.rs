@@ -39,10 +39,7 @@ pub fn sort_values(
     if let Some(e) = err {
         return Err(e);
     }
-    let rev = match reverse {
-        Some(r) => ops::truthy(rt, r)?,
-        None => false,
-    };
+    let rev = rt.flag(reverse)?;
     if rev {
         // Stable reverse sort: reverse, sort, reverse keeps equal items in original order.
         idx.reverse();

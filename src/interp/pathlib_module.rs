@@ -188,10 +188,7 @@ fn method(p: &Rc<PathObj>, name: &'static str, rt: &mut Runtime, a: Args) -> PyR
         }
         "unlink" => {
             let b = a.bind("unlink", &["missing_ok="])?;
-            let missing_ok = match &b[0] {
-                Some(v) => crate::interp::ops::truthy(rt, v)?,
-                None => false,
-            };
+            let missing_ok = rt.flag(b[0].as_ref())?;
             match std::fs::remove_file(fs) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound && missing_ok => Ok(Value::None),
                 r => p.io(r).map(|_| Value::None),

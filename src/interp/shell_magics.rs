@@ -332,10 +332,7 @@ impl Object for ExitAutocall {
     }
     fn call(self: Rc<Self>, args: Args, rt: &mut Runtime) -> PyResult<Value> {
         let bound = args.bind("exit", &["keep_kernel="])?;
-        let keep = match bound.into_iter().next().flatten() {
-            Some(v) => rt.truthy(&v)?,
-            None => false,
-        };
+        let keep = rt.flag(bound.first().and_then(|v| v.as_ref()))?;
         ask_exit(rt, keep);
         Ok(Value::None)
     }

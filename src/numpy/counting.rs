@@ -234,10 +234,7 @@ pub fn register(m: &Module) {
         |rt, b| {
             let x = array_arg(rt, arg(&b, 0))?;
             let bins = array_arg(rt, arg(&b, 1))?;
-            let right = match b.get(2) {
-                None => false,
-                Some(v) => rt.truthy(v)?,
-            };
+            let right = rt.flag(b.get(2))?;
             Ok(wrap_result(digitize(&x, &bins, right)?))
         },
     );

@@ -25,10 +25,7 @@ fn meshgrid(rt: &mut Runtime, b: &crate::py::signature::Bound) -> PyResult<Value
         Some(v) => rt.truthy(v)?,
         None => true,
     };
-    let sparse = match b.get(1) {
-        Some(v) => rt.truthy(v)?,
-        None => false,
-    };
+    let sparse = rt.flag(b.get(1))?;
     let indexing = match b.get(2) {
         None => "xy".to_string(),
         Some(v) => v.as_str().unwrap_or("").to_string(),

@@ -211,10 +211,7 @@ pub fn comparisons(m: &Module) {
                 None | Some(Value::None) => None,
                 Some(w) => Some(to_ndarray(rt, w)?),
             };
-            let density = match &b[3] {
-                Some(v) => rt.truthy(v)?,
-                None => false,
-            };
+            let density = rt.flag(b[3].as_ref())?;
             let counts = histogram_values(&data, &edges, weights.as_ref(), density)?;
             Ok(Value::tuple(vec![
                 Value::Array(Box::new(counts)),
@@ -242,10 +239,7 @@ pub fn comparisons(m: &Module) {
                 }
                 Some(v) => Some(v.as_index()? as isize),
             };
-            let keepdims = match &b[2] {
-                Some(v) => rt.truthy(v)?,
-                None => false,
-            };
+            let keepdims = rt.flag(b[2].as_ref())?;
             if axis.is_none() && !keepdims {
                 let n = read_vec::<B8>(&x).iter().filter(|v| v.0 != 0).count();
                 return Ok(Value::Int(n as i64));

@@ -492,10 +492,7 @@ pub fn register(m: &Module) {
         |rt, b| {
             let t = target(rt, arg(&b, 0))?;
             let bytes = read_all(rt, &t)?;
-            let allow_pickle = match b.get(2) {
-                Some(v) => rt.truthy(v)?,
-                None => false,
-            };
+            let allow_pickle = rt.flag(b.get(2))?;
             let max_header = if allow_pickle {
                 usize::MAX
             } else {

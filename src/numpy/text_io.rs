@@ -365,10 +365,7 @@ fn loadtxt(rt: &mut Runtime, b: &crate::py::signature::Bound) -> PyResult<Value>
                 .collect::<PyResult<_>>()?,
         ),
     };
-    let unpack = match b.get(7) {
-        Some(v) => rt.truthy(v)?,
-        None => false,
-    };
+    let unpack = rt.flag(b.get(7))?;
     let ndmin = b.get(8).map(|v| v.as_index()).transpose()?.unwrap_or(0);
     if !(0..=2).contains(&ndmin) {
         return Err(PyErr::value_error(format!(

@@ -102,10 +102,7 @@ impl NpUfunc {
                 )));
             }
         }
-        let keepdims = match &b[4] {
-            Some(v) => rt.truthy(v)?,
-            None => false,
-        };
+        let keepdims = rt.flag(b[4].as_ref())?;
         let mut a = self.input(rt, b[0].as_ref().unwrap_or(&Value::None), &b[2])?;
         let axis = match &b[1] {
             None => Some(0),

@@ -231,6 +231,14 @@ impl Runtime {
         }
     }
 
+    /// A keyword flag such as `keepdims=`: absent is False, present is its truth.
+    pub fn flag(&mut self, v: Option<&Value>) -> PyResult<bool> {
+        match v {
+            Some(v) => self.truthy(v),
+            None => Ok(false),
+        }
+    }
+
     /// `str(v)`.
     pub fn to_str(&mut self, v: &Value) -> PyResult<String> {
         (self.hooks()?.to_str)(self, v)
