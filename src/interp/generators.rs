@@ -307,6 +307,9 @@ fn stop_iteration(rt: &mut Runtime, v: Value) -> PyErr {
 }
 
 impl Object for Generator {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "generator".into()
     }

@@ -15,6 +15,9 @@ use crate::py::value::{Args, Module, Object, Value};
 pub struct PlainObject;
 
 impl Object for PlainObject {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "object".into()
     }
@@ -305,6 +308,9 @@ fn json_error_part(message: &str, name: &str) -> Option<Value> {
 }
 
 impl Object for ExceptionValue {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         self.err.ename.clone()
     }

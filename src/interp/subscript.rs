@@ -2,6 +2,7 @@
 //! and the dict entry helpers they share with literals and builtins.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use crate::interp::ops::{iterate, same_or_eq};
 use crate::interp::repr::repr;
@@ -188,6 +189,8 @@ pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
             },
             None => Ok(native_hash(key)?),
         },
+        Value::Builtin(b) => Ok(Some(identity_hash(Rc::as_ptr(b).cast()))),
+        Value::Module(m) => Ok(Some(identity_hash(Rc::as_ptr(m).cast()))),
         Value::Tuple(t) if !crate::py::dict::is_pure(key) => {
             // CPython hashes every item in turn, so each item's `__hash__` runs (and an
             // unhashable item raises) even when another item cannot be hashed here.
@@ -205,8 +208,9 @@ pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
     }
 }
 
-/// The hash of a native object that defines one; None for the others (compared with
-/// every key), and TypeError for the mutable ones CPython refuses to hash.
+/// The hash of a native object that defines one or is compared by identity; None for the
+/// others (compared with every key), and TypeError for the mutable ones CPython refuses
+/// to hash.
 fn native_hash(key: &Value) -> PyResult<Option<u64>> {
     if let Some(f) = key.downcast::<crate::interp::frozenset::FrozenSet>() {
         return Ok(Some(crate::interp::frozenset::hash(&f.items) as u64));
@@ -217,7 +221,16 @@ fn native_hash(key: &Value) -> PyResult<Option<u64>> {
     {
         return Err(PyErr::type_error("unhashable type: 'bytearray'"));
     }
-    Ok(None)
+    match key {
+        Value::Object(o) if o.hashed_by_identity() => Ok(Some(identity_hash(Rc::as_ptr(o).cast()))),
+        _ => Ok(None),
+    }
+}
+
+/// CPython's hash of an object compared by identity: its address, rotated so that the
+/// alignment's zero bits do not all land in the same index slots.
+fn identity_hash(p: *const u8) -> u64 {
+    (p as usize as u64).rotate_right(4)
 }
 
 pub fn dict_set(rt: &mut Runtime, d: &mut Dict, key: Value, value: Value) -> PyResult<()> {

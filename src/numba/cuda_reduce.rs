@@ -463,6 +463,9 @@ impl Reduce {
 }
 
 impl Object for Reduce {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "Reduce".into()
     }

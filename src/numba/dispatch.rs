@@ -277,6 +277,9 @@ impl Object for Configured {
 }
 
 impl Object for CudaKernel {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "CUDADispatcher".into()
     }

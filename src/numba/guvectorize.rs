@@ -500,6 +500,9 @@ impl GUFunc {
 }
 
 impl Object for GUFunc {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "GUFunc".into()
     }

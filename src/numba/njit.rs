@@ -54,6 +54,9 @@ impl NjitFunction {
 }
 
 impl Object for NjitFunction {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "CPUDispatcher".into()
     }

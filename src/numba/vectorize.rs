@@ -487,6 +487,9 @@ fn flat_operands(
 }
 
 impl Object for UFunc {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         match self.target {
             Target::Cuda => "CUDAUFuncDispatcher".into(),

@@ -429,6 +429,9 @@ fn short_type(v: &Value) -> String {
 }
 
 impl Object for DeviceNDArray {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "DeviceNDArray".into()
     }

@@ -257,6 +257,9 @@ impl Function {
 }
 
 impl crate::py::value::Object for Function {
+    fn hashed_by_identity(&self) -> bool {
+        true
+    }
     fn type_name(&self) -> String {
         "function".into()
     }

@@ -414,6 +414,12 @@ pub trait Object: Any {
     fn py_eq(&self, _other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
         Ok(None)
     }
+    /// True for a type whose `==` is identity (it keeps `py_eq`'s default) and whose
+    /// instances CPython hashes by address (functions, dispatchers, `object()`): dicts and
+    /// sets then index it by its address instead of comparing it with every key.
+    fn hashed_by_identity(&self) -> bool {
+        false
+    }
     /// A namedtuple instance's field names and items, for code below the interpreter
     /// (kernel arguments, array conversion) that takes namedtuples as tuples.
     fn named_tuple(&self) -> Option<(Vec<String>, Vec<Value>)> {

@@ -53,6 +53,30 @@ for bad in [lambda: object(1), lambda: setattr(o, "x", 1), lambda: o.x, lambda: 
     except Exception as e:
         print(type(e).__name__, e)
 """),
+    ("identity_keys", """
+import math
+fs = [lambda i=i: i for i in range(3000)]
+objs = [object() for _ in range(3000)]
+def gen():
+    yield 1
+gs = [gen() for _ in range(5)]
+d = {f: f() for f in fs}
+d.update({o: k for k, o in enumerate(objs)})
+d.update({len: "len", math: "math", print: "print"})
+d.update({g: "gen" for g in gs})
+print(len(d), d[fs[1234]], d[objs[2999]], d[len], d[math], d[print], d[gs[3]])
+print(all(d[f] == f() for f in fs), all(hash(o) == hash(o) for o in objs), hash(len) == hash(len))
+for o in objs[::2]:
+    del d[o]
+print(len(d), objs[1] in d, objs[0] in d, fs[0] in d, (lambda: 0) in d, object() in d)
+s = set(fs) | set(objs[:10]) | {len, len, math}
+print(len(s), fs[7] in s, objs[9] in s, objs[10] in s, len in s, abs in s)
+k = {(len, 1): "a", (fs[0], objs[0]): "b"}
+print(k[(len, 1)], k[(fs[0], objs[0])], (fs[1], objs[0]) in k)
+class K:
+    pass
+print({K: 1, int: 2, ValueError: 3}[ValueError], {K: 1}[K], list({print: 0, len: 1}))
+"""),
     ("logging_hierarchy_levels", """
 import logging
 log = logging.getLogger("app.db")
