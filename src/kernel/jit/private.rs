@@ -12,12 +12,10 @@
 //! cannot be allocated keeps the native atomics on the real array, which mix freely
 //! with other workers' copies for the same reason.
 
-use std::mem::offset_of;
 use std::sync::Mutex;
 use std::thread::ThreadId;
 
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{AtomicRmwOp, InstBuilder, Type, Value};
 use cranelift_module::Module;
 
@@ -26,7 +24,7 @@ use crate::arrays::dtype::DType;
 use crate::kernel::exec::mem::RawMem;
 use crate::kernel::exec::ArrDesc;
 use crate::kernel::ir::{ArrRef, AtomicOp, Kernel, Op, Reg, Stmt};
-use crate::kernel::jit::helpers::{Ctx, JArr};
+use crate::kernel::jit::helpers::JArr;
 use crate::kernel::jit::lower::{flags, Lower};
 use crate::kernel::types::Ty;
 
@@ -171,16 +169,14 @@ impl<M: Module> Lower<'_, '_, M> {
         addr: Value,
         v: Value,
     ) -> Value {
-        let p = match a {
-            ArrRef::Param(p) if plan(self.k).iter().any(|&(q, _)| q == p as usize) => p,
+        // `Lower` read the mask at entry exactly when `plan` takes some parameter.
+        let (p, mask) = match (a, self.private) {
+            (ArrRef::Param(p), Some(mask))
+                if plan(self.k).iter().any(|&(q, _)| q == p as usize) =>
+            {
+                (p, mask)
+            }
             _ => return self.b.ins().atomic_rmw(ty, flags(), rmw, addr, v),
-        };
-        let mask = match self.private {
-            Some(m) => m,
-            None => self
-                .b
-                .ins()
-                .load(I64, flags(), self.ctx, offset_of!(Ctx, private) as i32),
         };
         let bit = self.b.ins().band_imm_s(mask, 1i64 << p);
         let (plain, shared, cont) = (
