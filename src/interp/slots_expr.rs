@@ -128,6 +128,7 @@ impl Opnd {
 
     /// The value of a plain operand, borrowed; an unbound slot raises as the walker's
     /// name lookup does, located at the name.
+    #[inline]
     pub fn peek<'f>(&'f self, fr: &'f Frame<'_>) -> PyResult<&'f Value> {
         match self {
             Opnd::Slot(i, name, range) => fr.slots[*i]
@@ -138,6 +139,7 @@ impl Opnd {
         }
     }
 
+    #[inline]
     pub fn get(&self, rt: &mut Runtime, fr: &mut Frame<'_>) -> PyResult<Value> {
         match self {
             Opnd::Expr(e) => e(rt, fr),

@@ -60,8 +60,12 @@ fn stmt(c: &mut Compiler, s: &Stmt) -> Option<S> {
                 .collect::<Option<Vec<T>>>()?;
             at(range, move |rt, fr| {
                 let v = value(rt, fr)?;
-                for t in &targets {
-                    t(rt, fr, v.clone())?;
+                // The last target takes the value itself: `x = y` is one clone, not two.
+                if let Some((last, rest)) = targets.split_last() {
+                    for t in rest {
+                        t(rt, fr, v.clone())?;
+                    }
+                    last(rt, fr, v)?;
                 }
                 Ok(Flow::Normal)
             })

@@ -66,8 +66,11 @@ fn exec_inner(rt: &mut Runtime, ctx: &mut Ctx, s: &Stmt) -> PyResult<Flow> {
         }
         Stmt::Assign(a) => {
             let v = eval(rt, ctx, &a.value)?;
-            for t in &a.targets {
-                assign_target(rt, ctx, t, v.clone())?;
+            if let Some((last, rest)) = a.targets.split_last() {
+                for t in rest {
+                    assign_target(rt, ctx, t, v.clone())?;
+                }
+                assign_target(rt, ctx, last, v)?;
             }
         }
         Stmt::AnnAssign(a) => {

@@ -65,6 +65,7 @@ pub fn dict_lookup(rt: &mut Runtime, d: &RefCell<Dict>, key: &Value) -> PyResult
 }
 
 /// `d[key] = value` (`replace`) or `s.add(key)` (not `replace`) on a shared dict.
+#[inline]
 pub fn dict_upsert(
     rt: &mut Runtime,
     d: &RefCell<Dict>,
@@ -77,6 +78,7 @@ pub fn dict_upsert(
 }
 
 /// [`dict_upsert`] for a key whose hash is known (an item of another set).
+#[inline]
 pub fn dict_upsert_hashed(
     rt: &mut Runtime,
     d: &RefCell<Dict>,
@@ -101,6 +103,7 @@ pub fn dict_upsert_hashed(
 }
 
 /// `d[key] = value` on a shared dict.
+#[inline]
 pub fn dict_store(rt: &mut Runtime, d: &RefCell<Dict>, key: Value, value: Value) -> PyResult<()> {
     dict_upsert(rt, d, key, value, true)
 }

@@ -24,7 +24,6 @@ use crate::py::signature::{Bound, Params, Style};
 pub const NONE: &Value = &Value::None;
 
 /// A Python value.
-#[derive(Clone)]
 pub enum Value {
     None,
     Bool(bool),
@@ -63,6 +62,50 @@ pub enum Value {
 }
 
 pub use crate::py::dict::Dict;
+
+/// Cloning a number is a copy, done inline: reading a slot in a loop then costs no call
+/// (the derived clone was an out-of-line jump table). Shared values go through
+/// [`Value::clone_shared`].
+impl Clone for Value {
+    #[inline]
+    fn clone(&self) -> Value {
+        match self {
+            Value::Int(n) => Value::Int(*n),
+            Value::Float(f) => Value::Float(*f),
+            Value::None => Value::None,
+            Value::Bool(b) => Value::Bool(*b),
+            _ => self.clone_shared(),
+        }
+    }
+}
+
+impl Value {
+    #[inline(never)]
+    fn clone_shared(&self) -> Value {
+        match self {
+            Value::None => Value::None,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Int(n) => Value::Int(*n),
+            Value::BigInt(b) => Value::BigInt(b.clone()),
+            Value::Complex(re, im) => Value::Complex(*re, *im),
+            Value::Float(f) => Value::Float(*f),
+            Value::Str(s) => Value::Str(s.clone()),
+            Value::Bytes(b) => Value::Bytes(b.clone()),
+            Value::Tuple(t) => Value::Tuple(t.clone()),
+            Value::List(l) => Value::List(l.clone()),
+            Value::Dict(d) => Value::Dict(d.clone()),
+            Value::Set(d) => Value::Set(d.clone()),
+            Value::Slice(s) => Value::Slice(s.clone()),
+            Value::Ellipsis => Value::Ellipsis,
+            Value::Array(a) => Value::Array(a.clone()),
+            Value::Scalar(s) => Value::Scalar(*s),
+            Value::DType(d) => Value::DType(*d),
+            Value::Module(m) => Value::Module(m.clone()),
+            Value::Builtin(b) => Value::Builtin(b.clone()),
+            Value::Object(o) => Value::Object(o.clone()),
+        }
+    }
+}
 
 /// A module: a name and an ordered attribute table, or, for a module written in Python,
 /// the global namespace its code runs in (so `mod.x = 1` is what its functions see).

@@ -147,4 +147,28 @@ except ValueError as e:
     print(helper())
 print(sys.exc_info(), traceback.format_exception_only(MyErr("m")), traceback.format_exception(KeyError("k")))
 """),
+    ("chained_assignment", """
+x = y = []
+x.append(1)
+print(x is y, y)
+d = {}; e = {}
+d["k"] = e["k"] = [0]
+d["k"].append(5); print(e, d["k"] is e["k"])
+class T:
+    def __setitem__(self, k, v): print("set", k, v)
+t = T()
+a, t[0] = t[1] = b = (7, 8)
+print(a, b)
+def f():
+    p = q = {}
+    p[1] = 2
+    for i in range(3):
+        u = w = [i]
+        w.append(i)
+        m = {}
+        for j in range(300):
+            m[j] = m[-j] = j
+    return p is q, q, u, len(m), sum(m.values())
+print(f())
+"""),
 ]
