@@ -33,6 +33,13 @@ pub(crate) struct Guard {
     known: HashSet<usize>,
 }
 
+impl Guard {
+    /// Whether `i` is one of the compares the cut loop knows holds.
+    pub(crate) fn knows(&self, i: &Inst) -> bool {
+        self.known.contains(&(i as *const Inst as usize))
+    }
+}
+
 /// Registers a bool register's truth proves the counter below (None: the register is
 /// known false where this is recorded, which proves anything).
 type Facts = Option<HashSet<Reg>>;
@@ -301,9 +308,7 @@ impl<M: Module> Lower<'_, '_, M> {
 
     /// Whether `i` is a compare the cut loop being lowered knows holds.
     pub(super) fn known_true(&self, i: &Inst) -> bool {
-        self.cut
-            .as_ref()
-            .is_some_and(|g| g.known.contains(&(i as *const Inst as usize)))
+        self.cut.as_ref().is_some_and(|g| g.knows(i))
     }
 }
 

@@ -652,7 +652,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         })
     }
 
-    fn inst(&mut self, i: &Inst) -> Result<(), Unsupported> {
+    pub(super) fn inst(&mut self, i: &Inst) -> Result<(), Unsupported> {
         let dt = i.dst.map(|d| self.dt(d)).unwrap_or(DType::I64);
         let v = match &i.op {
             Op::Const(s) => constant(&mut self.b, s, dt),

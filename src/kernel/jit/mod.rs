@@ -9,7 +9,7 @@
 //! run in lockstep: see `cover.rs`) and launches
 //! whose arrays it cannot prove in range keep the interpreter. `NBCUDA_EXECUTOR=interp`
 //! turns the tier off; `NBCUDA_JIT_LOG` logs each kernel's compile time or why it stays
-//! interpreted, and `NBCUDA_JIT_DUMP` prints its Cranelift IR and machine code.
+//! interpreted, and `NBCUDA_JIT_DUMP` prints its typed IR, Cranelift IR and machine code.
 //!
 //! | file | holds |
 //! |---|---|
@@ -30,6 +30,7 @@
 //! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks (sealed as soon as their predecessors are known, loop tests naming the way out first, so Cranelift hoists loop-invariant code), the right operand of `and` / `or` as selects where it is a few compares, bounds checks that raise the interpreter's IndexError. |
+//! | `vector.rs` | Rows of `order.rs` whose body is loads at the row's id, float arithmetic and stores, run four threads a step in vector registers (the interpreter's bits), the scalar loop running what is left. |
 //! | `order.rs` | Kernels whose threads cannot see one another: a strip of blocks run row by row along the axis the written arrays' last index follows, each row one counter of the global id along it (arrays reloaded per row), blocks not proven in range listed for the usual order. |
 //!
 //! `mod.rs`: the compile cache (general code, and variants for launches whose arrays share
@@ -56,6 +57,7 @@ pub mod regions;
 pub mod rng;
 pub mod select;
 pub mod unroll;
+pub mod vector;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -107,6 +109,12 @@ impl JitCode {
     /// (`order.rs`); None when the kernel keeps the usual order.
     pub fn any_order_axis(&self) -> Option<u8> {
         self.order.as_ref().map(|o| o.inner)
+    }
+
+    /// Whether the rows of a launch run in any order take several threads per step in
+    /// vector registers (`vector.rs`).
+    pub fn vector_rows(&self) -> bool {
+        self.order.as_ref().is_some_and(|o| o.lanes.is_some())
     }
 
     /// Whether launches that allow it run the kernel's grid-stride loop as plain runs of
@@ -346,7 +354,9 @@ fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
     let dump = std::env::var_os("NBCUDA_JIT_DUMP").is_some();
     if dump {
         eprintln!(
-            "nbcuda jit: {} Cranelift IR\n{}",
+            "nbcuda jit: {} typed IR\n{:#?}\nnbcuda jit: {} Cranelift IR\n{}",
+            k.name,
+            k.body,
             k.name,
             ctx.func.display()
         );

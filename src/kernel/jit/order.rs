@@ -38,6 +38,7 @@ use crate::kernel::jit::affine::Affine;
 use crate::kernel::jit::clamp;
 use crate::kernel::jit::helpers::Ctx;
 use crate::kernel::jit::lower::{flags, Lower, Row, Unsupported};
+use crate::kernel::jit::vector::{self, VectorRow};
 
 /// A kernel whose threads may run in any order, and the order it runs them in.
 #[derive(Clone, Debug)]
@@ -49,6 +50,8 @@ pub(crate) struct AnyOrder {
     covered: u8,
     /// The array parameters the kernel writes.
     written: Vec<usize>,
+    /// Set when a row's body runs several threads per step (`vector.rs`).
+    pub(crate) lanes: Option<VectorRow>,
 }
 
 /// How a register's value varies over the launch: the same everywhere, or that plus the
@@ -140,11 +143,28 @@ pub(crate) fn of(k: &Kernel, an: &Affine) -> Option<AnyOrder> {
     }
     let inner = inner.filter(|&ax| ax > 0)?;
     let written: Vec<usize> = index.keys().map(|&p| p as usize).collect();
+    // `nest` cuts the row to the same guard.
+    let guard = clamp::guard(
+        k,
+        &clamp::single_defs(k),
+        &k.body,
+        on_axis(inner as usize),
+        false,
+    );
+    let lanes = vector::plan(k, inner as usize, &|i| {
+        guard.as_ref().is_some_and(|g| g.knows(i))
+    });
     Some(AnyOrder {
         inner,
         covered,
         written,
+        lanes,
     })
+}
+
+/// Which specials are a row's counter along thread axis `ax`.
+fn on_axis(ax: usize) -> impl Fn(&Special) -> bool {
+    move |s| matches!(s, Special::GlobalId(a) if (*a).min(2) as usize == ax)
 }
 
 impl AnyOrder {
@@ -226,7 +246,7 @@ impl<M: Module> Lower<'_, '_, M> {
         let any = self.b.ins().icmp(IntCC::SignedLessThan, cv, fv);
         self.b.ins().brif(any, nest, &[], after_nest, &[]);
         self.b.switch_to_block(nest);
-        self.nest([c, a, i], an, cur, f, after_nest)?;
+        self.nest([c, a, i], an, ord.lanes.as_ref(), cur, f, after_nest)?;
 
         self.b.switch_to_block(after_nest);
         let fv = self.b.use_var(f);
@@ -278,11 +298,13 @@ impl<M: Module> Lower<'_, '_, M> {
     /// (`axes[0]` outside `axes[1]`), then the row: every thread of those blocks along the
     /// inner axis, block after block, as one counter of its global id (`Lower::run`: the
     /// thread and block ids along it follow from the counter where the body reads them),
-    /// every access proven; then on to `after`.
+    /// every access proven, in vector steps where `lanes` says the body allows it; then on
+    /// to `after`.
     fn nest(
         &mut self,
         axes: [usize; 3],
         an: &Affine,
+        lanes: Option<&VectorRow>,
         lo: Variable,
         hi: Variable,
         after: Block,
@@ -290,12 +312,13 @@ impl<M: Module> Lower<'_, '_, M> {
         let [o, m, i] = axes;
         // Rows cut to the guard's bound along the inner axis (`clamp.rs`).
         let defs = clamp::single_defs(self.k);
-        let on = |s: &Special| matches!(s, Special::GlobalId(a) if (*a).min(2) as usize == i);
-        let guard = clamp::guard(self.k, &defs, &self.k.body, on, false);
+        let guard = clamp::guard(self.k, &defs, &self.k.body, on_axis(i), false);
         let (g, g_end) = (self.b.declare_var(I64), self.b.declare_var(I64));
         let heads: [Block; 3] = std::array::from_fn(|_| self.b.create_block());
         let nexts: [Block; 3] = std::array::from_fn(|_| self.b.create_block());
         let body = self.b.create_block();
+        // The row's vector loop, entered before the scalar one.
+        let vhead = lanes.map(|_| self.b.create_block());
         let zero = self.b.ins().iconst(I64, 0);
         self.b.def_var(self.t[o], zero);
         self.b.ins().jump(heads[0], &[]);
@@ -343,7 +366,11 @@ impl<M: Module> Lower<'_, '_, M> {
                 }
                 _ => {}
             }
-            let to = if k == 2 { body } else { heads[k + 1] };
+            let to = match (k, vhead) {
+                (2, _) => body,
+                (1, Some(v)) => v,
+                _ => heads[k + 1],
+            };
             self.b.ins().jump(to, &[]);
             self.b.switch_to_block(nexts[k]);
             let v = self.b.use_var(vars[k]);
@@ -360,8 +387,6 @@ impl<M: Module> Lower<'_, '_, M> {
                 self.b.ins().jump(heads[k], &[]);
             }
         }
-        self.b.seal_block(body);
-        self.b.switch_to_block(body);
         self.next_thread = nexts[2];
         self.exit_to = nexts[2];
         self.checked.clear();
@@ -374,7 +399,13 @@ impl<M: Module> Lower<'_, '_, M> {
         });
         let k = self.k;
         self.cut = guard;
-        let r = self.stmts(&k.body);
+        let mut r = Ok(());
+        if let (Some(plan), Some(v)) = (lanes, vhead) {
+            r = self.vector_steps(plan, g, g_end, v, heads[2]);
+        }
+        self.b.seal_block(body);
+        self.b.switch_to_block(body);
+        let r = r.and_then(|()| self.stmts(&k.body));
         self.cut = None;
         self.run = None;
         self.proven.clear();
