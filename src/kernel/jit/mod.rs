@@ -613,8 +613,25 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     let threads = p.cfg.threads_per_block();
     let small = nblocks * threads <= SMALL_LAUNCH && !p.k.hints.loops;
     let workers = rayon::current_num_threads().max(1);
+    // In any order, a chunk is a run of one strip's blocks (`order.rs`); the usual order
+    // is one strip of every block. Launches of more blocks than the deferred list may
+    // hold keep the usual order.
+    let any = code
+        .order
+        .as_ref()
+        .filter(|o| nblocks <= MAX_DEFERRED && o.fits(&p.cfg, &descs));
+    let strip = any.map_or(nblocks, |o| o.strip(&p.cfg));
     let per_chunk = if code.lockstep {
         crate::kernel::exec::blocks_per_chunk(p)
+    } else if any.is_some()
+        && strip * threads <= 4 * CHUNK_THREADS
+        && nblocks / strip >= workers * 4
+    {
+        // A whole strip where one is not much longer than a chunk and there are strips
+        // enough to share: its rows then run as one contiguous run of each array (a C
+        // array's rows follow one another), which the hardware prefetcher streams, rather
+        // than as pieces of a page or two that it meets cold.
+        strip
     } else {
         (CHUNK_THREADS / threads)
             .max(1)
@@ -625,14 +642,6 @@ pub fn run(p: &Prepared) -> Option<Result<LaunchOutput, KernelFault>> {
     } else {
         0
     };
-    // In any order, a chunk is a run of one strip's blocks (`order.rs`); the usual order
-    // is one strip of every block. Launches of more blocks than the deferred list may
-    // hold keep the usual order.
-    let any = code
-        .order
-        .as_ref()
-        .filter(|o| nblocks <= MAX_DEFERRED && o.fits(&p.cfg, &descs));
-    let strip = any.map_or(nblocks, |o| o.strip(&p.cfg));
     let pieces = strip.div_ceil(per_chunk);
     let nspans = nblocks / strip.max(1) * pieces;
     // Span `i`: its blocks, computed rather than listed (a launch may have 2^60 blocks).
