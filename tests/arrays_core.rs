@@ -37,10 +37,14 @@ fn comparisons_and_unary() {
     let r = elementwise_binary(BinOp::Gt, &a, &scalar_array(Scalar::I64(3)), None).unwrap();
     assert_eq!(r.dtype, DType::Bool);
     assert_eq!(read_vec::<i64>(&r), vec![0, 1, 0, 1]);
-    let s =
-        elementwise_unary("sqrt", &from_vec(&[3], &[4.0f64, 9.0, 2.25]).unwrap(), None).unwrap();
+    let s = elementwise_unary(
+        u("sqrt"),
+        &from_vec(&[3], &[4.0f64, 9.0, 2.25]).unwrap(),
+        None,
+    )
+    .unwrap();
     assert_eq!(read_vec::<f64>(&s), vec![2.0, 3.0, 1.5]);
-    let n = elementwise_unary("negative", &a, None).unwrap();
+    let n = elementwise_unary(u("negative"), &a, None).unwrap();
     assert_eq!(read_vec::<i64>(&n), vec![-1, -5, -3, -7]);
 }
 
@@ -104,12 +108,12 @@ fn integer_abs_and_negative_wrap_at_the_minimum_as_numpy_does() {
         ("negative", [i64::MIN, 3]),
         ("sign", [-1, -1]),
     ] {
-        let r = elementwise_unary(name, &a, None).unwrap();
+        let r = elementwise_unary(u(name), &a, None).unwrap();
         assert_eq!(read_vec::<i64>(&r), want, "{name}");
     }
     let b = from_vec(&[1], &[i8::MIN]).unwrap();
     assert_eq!(
-        read_vec::<i8>(&elementwise_unary("absolute", &b, None).unwrap()),
+        read_vec::<i8>(&elementwise_unary(u("absolute"), &b, None).unwrap()),
         [i8::MIN]
     );
 }
@@ -229,4 +233,32 @@ fn out_of_range_floats_cast_to_integers_as_numpy_does_on_x86() {
         Scalar::I64(i64::MIN)
     );
     assert_eq!(Scalar::F32(-1.5).cast(DType::U64), Scalar::U64(u64::MAX));
+}
+
+/// NumPy's unary ufunc of that name.
+fn u(name: &str) -> nbcuda::arrays::operator::Ufunc1 {
+    nbcuda::arrays::operator::Ufunc1::from_name(name).expect("a unary ufunc")
+}
+
+#[test]
+fn unary_ufunc_aliases_are_the_ufunc_they_name() {
+    // NumPy binds these names to one ufunc object each (`np.abs is np.absolute`), whose
+    // `__name__` its messages use; `radians` and `degrees` are ufuncs of their own.
+    for (alias, name) in [
+        ("abs", "absolute"),
+        ("conj", "conjugate"),
+        ("bitwise_not", "invert"),
+        ("radians", "radians"),
+        ("degrees", "degrees"),
+        ("rint", "rint"),
+    ] {
+        assert_eq!(u(alias).name(), name);
+    }
+    assert_ne!(u("radians"), u("deg2rad"));
+    assert!(nbcuda::arrays::operator::Ufunc1::from_name("round_").is_none());
+    // Every name finds its ufunc, and every ufunc's own name is listed first.
+    for &(n, f) in nbcuda::arrays::operator::Ufunc1::NAMES {
+        assert_eq!(u(n), f);
+        assert_eq!(u(f.name()), f, "{n}");
+    }
 }

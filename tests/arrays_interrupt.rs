@@ -40,8 +40,8 @@ fn elementwise_reductions_casts_and_sorts_stop_on_interrupt() {
     interrupted("binary ufunc", || {
         binary_ufunc(Ufunc2::Arith(Arith::Add), &a, &b, None)
     });
-    interrupted("unary ufunc", || elementwise_unary("sin", &a, None));
-    interrupted("negative", || elementwise_unary("negative", &a, None));
+    interrupted("unary ufunc", || elementwise_unary(u("sin"), &a, None));
+    interrupted("negative", || elementwise_unary(u("negative"), &a, None));
     let m = NdArray::zeros(&[1024, 1024], DType::F32).expect("4 MiB");
     interrupted("reduction", || reduce("sum", &m, Some(1)));
     interrupted("full reduction", || reduce("max", &a, None));
@@ -54,7 +54,7 @@ fn without_an_interrupt_the_operations_complete() {
     interrupt::watch(flag);
     let (a, b) = (big(), big());
     assert!(binary_ufunc(Ufunc2::Arith(Arith::Add), &a, &b, None).is_ok());
-    assert!(elementwise_unary("sin", &a, None).is_ok());
+    assert!(elementwise_unary(u("sin"), &a, None).is_ok());
     assert!(cast(&a, DType::F32).is_ok());
     assert!(reduce("sum", &a, None).is_ok());
 }
@@ -95,4 +95,9 @@ impl nbcuda::py::runtime::Frontend for NoFrontend {
     fn input(&mut self, _: &str, _: bool) -> Result<String, String> {
         Err("none".into())
     }
+}
+
+/// NumPy's unary ufunc of that name.
+fn u(name: &str) -> nbcuda::arrays::operator::Ufunc1 {
+    nbcuda::arrays::operator::Ufunc1::from_name(name).expect("a unary ufunc")
 }

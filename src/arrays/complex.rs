@@ -6,6 +6,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{read_vec, Elem};
 use crate::arrays::error::{ArrayError, ArrayResult};
 use crate::arrays::kernels::ElemArith;
+use crate::arrays::operator::{MathFn, Ufunc1, Unary};
 use crate::arrays::NdArray;
 
 /// A complex number as NumPy stores it: real part, then imaginary part. The derived order is
@@ -324,49 +325,47 @@ fn catan((x, y): C) -> C {
 }
 
 /// The complex loop of a unary ufunc, an error where NumPy has none.
-fn complex_fn(name: &str) -> ArrayResult<CFn> {
-    Ok(match name {
-        "negative" => |(a, b)| (-a, -b),
-        "positive" => |z| z,
-        "conjugate" | "conj" => |(a, b)| (a, -b),
-        "square" => |z| cmul(z, z),
-        "reciprocal" => |z| cdiv((1.0, 0.0), z),
-        "sqrt" => csqrt,
-        "exp" => cexp,
-        "exp2" => |(a, b)| cexp((a * std::f64::consts::LN_2, b * std::f64::consts::LN_2)),
-        "expm1" => |z| {
+fn complex_fn(op: Ufunc1) -> ArrayResult<CFn> {
+    use MathFn as M;
+    use Ufunc1::*;
+    Ok(match op {
+        Op(Unary::Neg) => |(a, b)| (-a, -b),
+        Positive => |z| z,
+        Conjugate => |(a, b)| (a, -b),
+        Square => |z| cmul(z, z),
+        Reciprocal => |z| cdiv((1.0, 0.0), z),
+        Math(M::Sqrt) => csqrt,
+        Math(M::Exp) => cexp,
+        Math(M::Exp2) => |(a, b)| cexp((a * std::f64::consts::LN_2, b * std::f64::consts::LN_2)),
+        Math(M::Expm1) => |z| {
             let (r, i) = cexp(z);
             (r - 1.0, i)
         },
-        "log" => clog,
-        "log2" => |z| {
+        Math(M::Log) => clog,
+        Math(M::Log2) => |z| {
             let (r, i) = clog(z);
             (r / std::f64::consts::LN_2, i / std::f64::consts::LN_2)
         },
-        "log10" => |z| {
+        Math(M::Log10) => |z| {
             let (r, i) = clog(z);
             (r / std::f64::consts::LN_10, i / std::f64::consts::LN_10)
         },
-        "log1p" => |(a, b)| clog((a + 1.0, b)),
-        "sin" => csin,
-        "cos" => ccos,
-        "tan" => |z| cdiv(csin(z), ccos(z)),
-        "sinh" => csinh,
-        "cosh" => ccosh,
-        "tanh" => |z| cdiv(csinh(z), ccosh(z)),
-        "rint" => |(a, b)| (a.round_ties_even(), b.round_ties_even()),
-        "arcsin" => casin,
-        "arccos" => cacos,
-        "arctan" => catan,
-        "arcsinh" => casinh,
-        "arccosh" => cacosh,
-        "arctanh" => catanh,
+        Math(M::Log1p) => |(a, b)| clog((a + 1.0, b)),
+        Math(M::Sin) => csin,
+        Math(M::Cos) => ccos,
+        Math(M::Tan) => |z| cdiv(csin(z), ccos(z)),
+        Math(M::Sinh) => csinh,
+        Math(M::Cosh) => ccosh,
+        Math(M::Tanh) => |z| cdiv(csinh(z), ccosh(z)),
+        Math(M::Round) => |(a, b)| (a.round_ties_even(), b.round_ties_even()),
+        Math(M::Asin) => casin,
+        Math(M::Acos) => cacos,
+        Math(M::Atan) => catan,
+        Math(M::Asinh) => casinh,
+        Math(M::Acosh) => cacosh,
+        Math(M::Atanh) => catanh,
         _ => {
-            let name = if name == "bitwise_not" {
-                "invert"
-            } else {
-                name
-            };
+            let name = op.name();
             return Err(ArrayError::type_error(format!(
                 "ufunc '{name}' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''"
             )));
@@ -376,8 +375,8 @@ fn complex_fn(name: &str) -> ArrayResult<CFn> {
 
 /// A unary ufunc on a complex array: complex results, except `absolute` (the parts' dtype)
 /// and the predicates (bool), which the caller handles through `ElemArith`.
-pub fn complex_unary(name: &str, a: &NdArray) -> ArrayResult<NdArray> {
-    let f = complex_fn(name)?;
+pub fn complex_unary(op: Ufunc1, a: &NdArray) -> ArrayResult<NdArray> {
+    let f = complex_fn(op)?;
     let res = crate::arrays::elem::new_array_for_overwrite(&a.shape, a.dtype)?;
     let n = a.size();
     if a.dtype == DType::C64 {

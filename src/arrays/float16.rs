@@ -10,6 +10,7 @@ use crate::arrays::buffer::Pod;
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::Elem;
 use crate::arrays::kernels::{ElemArith, Flt};
+use crate::arrays::operator::{MathFn, Ufunc1};
 
 // SAFETY: a transparent u16 (half::f16 is `#[repr(transparent)]` over u16): every bit
 // pattern is a valid float16.
@@ -121,45 +122,47 @@ impl ElemArith for f16 {
 }
 
 impl Flt for f16 {
-    fn apply(self, name: &str) -> Option<fn(Self) -> Self> {
+    fn apply(self, op: Ufunc1) -> Option<fn(Self) -> Self> {
+        use MathFn as M;
+        use Ufunc1::{Deg2rad, Degrees, Math, Rad2deg, Radians, Reciprocal};
         macro_rules! half_of {
             ($($p:pat => $f:expr),* $(,)?) => {
-                match name {
+                match op {
                     $($p => |x: f16| via1(x, $f),)*
                     _ => return None,
                 }
             };
         }
         Some(half_of! {
-            "sqrt" => f32::sqrt,
-            "exp" => f32::exp,
-            "exp2" => f32::exp2,
-            "expm1" => f32::exp_m1,
-            "log" => f32::ln,
-            "log2" => f32::log2,
-            "log10" => f32::log10,
-            "log1p" => f32::ln_1p,
-            "sin" => f32::sin,
-            "cos" => f32::cos,
-            "tan" => f32::tan,
-            "arcsin" => f32::asin,
-            "arccos" => f32::acos,
-            "arctan" => f32::atan,
-            "sinh" => f32::sinh,
-            "cosh" => f32::cosh,
-            "tanh" => f32::tanh,
-            "arcsinh" => f32::asinh,
-            "arccosh" => f32::acosh,
-            "arctanh" => f32::atanh,
-            "floor" => f32::floor,
-            "ceil" => f32::ceil,
-            "trunc" => f32::trunc,
-            "rint" => f32::round_ties_even,
-            "fabs" => f32::abs,
-            "cbrt" => f32::cbrt,
-            "deg2rad" | "radians" => f32::to_radians,
-            "rad2deg" | "degrees" => f32::to_degrees,
-            "reciprocal" => |x: f32| 1.0 / x,
+            Math(M::Sqrt) => f32::sqrt,
+            Math(M::Exp) => f32::exp,
+            Math(M::Exp2) => f32::exp2,
+            Math(M::Expm1) => f32::exp_m1,
+            Math(M::Log) => f32::ln,
+            Math(M::Log2) => f32::log2,
+            Math(M::Log10) => f32::log10,
+            Math(M::Log1p) => f32::ln_1p,
+            Math(M::Sin) => f32::sin,
+            Math(M::Cos) => f32::cos,
+            Math(M::Tan) => f32::tan,
+            Math(M::Asin) => f32::asin,
+            Math(M::Acos) => f32::acos,
+            Math(M::Atan) => f32::atan,
+            Math(M::Sinh) => f32::sinh,
+            Math(M::Cosh) => f32::cosh,
+            Math(M::Tanh) => f32::tanh,
+            Math(M::Asinh) => f32::asinh,
+            Math(M::Acosh) => f32::acosh,
+            Math(M::Atanh) => f32::atanh,
+            Math(M::Floor) => f32::floor,
+            Math(M::Ceil) => f32::ceil,
+            Math(M::Trunc) => f32::trunc,
+            Math(M::Round) => f32::round_ties_even,
+            Math(M::Fabs) => f32::abs,
+            Math(M::Cbrt) => f32::cbrt,
+            Deg2rad | Radians => f32::to_radians,
+            Rad2deg | Degrees => f32::to_degrees,
+            Reciprocal => |x: f32| 1.0 / x,
         })
     }
 }

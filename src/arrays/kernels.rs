@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 
 use crate::arrays::elem::{Elem, B8};
+use crate::arrays::operator::{MathFn, Ufunc1};
 
 /// Arrays at least this long run on several cores.
 pub const PAR_MIN: usize = 1 << 16;
@@ -392,43 +393,47 @@ impl ElemArith for B8 {
 
 /// Float-only math (NumPy's float ufuncs).
 pub trait Flt: ElemArith {
-    fn apply(self, name: &str) -> Option<fn(Self) -> Self>;
+    fn apply(self, op: Ufunc1) -> Option<fn(Self) -> Self>;
 }
 
 macro_rules! flt {
     ($t:ty) => {
         impl Flt for $t {
-            fn apply(self, name: &str) -> Option<fn(Self) -> Self> {
-                Some(match name {
-                    "sqrt" => <$t>::sqrt,
-                    "exp" => <$t>::exp,
-                    "exp2" => <$t>::exp2,
-                    "expm1" => <$t>::exp_m1,
-                    "log" => <$t>::ln,
-                    "log2" => <$t>::log2,
-                    "log10" => <$t>::log10,
-                    "log1p" => <$t>::ln_1p,
-                    "sin" => <$t>::sin,
-                    "cos" => <$t>::cos,
-                    "tan" => <$t>::tan,
-                    "arcsin" => <$t>::asin,
-                    "arccos" => <$t>::acos,
-                    "arctan" => <$t>::atan,
-                    "sinh" => <$t>::sinh,
-                    "cosh" => <$t>::cosh,
-                    "tanh" => <$t>::tanh,
-                    "arcsinh" => <$t>::asinh,
-                    "arccosh" => <$t>::acosh,
-                    "arctanh" => <$t>::atanh,
-                    "floor" => <$t>::floor,
-                    "ceil" => <$t>::ceil,
-                    "trunc" => <$t>::trunc,
-                    "rint" => <$t>::round_ties_even,
-                    "fabs" => <$t>::abs,
-                    "cbrt" => <$t>::cbrt,
-                    "deg2rad" | "radians" => <$t>::to_radians,
-                    "rad2deg" | "degrees" => <$t>::to_degrees,
-                    "reciprocal" => |x| 1.0 / x,
+            fn apply(self, op: Ufunc1) -> Option<fn(Self) -> Self> {
+                use MathFn as M;
+                Some(match op {
+                    Ufunc1::Math(f) => match f {
+                        M::Sqrt => <$t>::sqrt,
+                        M::Exp => <$t>::exp,
+                        M::Exp2 => <$t>::exp2,
+                        M::Expm1 => <$t>::exp_m1,
+                        M::Log => <$t>::ln,
+                        M::Log2 => <$t>::log2,
+                        M::Log10 => <$t>::log10,
+                        M::Log1p => <$t>::ln_1p,
+                        M::Sin => <$t>::sin,
+                        M::Cos => <$t>::cos,
+                        M::Tan => <$t>::tan,
+                        M::Asin => <$t>::asin,
+                        M::Acos => <$t>::acos,
+                        M::Atan => <$t>::atan,
+                        M::Sinh => <$t>::sinh,
+                        M::Cosh => <$t>::cosh,
+                        M::Tanh => <$t>::tanh,
+                        M::Asinh => <$t>::asinh,
+                        M::Acosh => <$t>::acosh,
+                        M::Atanh => <$t>::atanh,
+                        M::Floor => <$t>::floor,
+                        M::Ceil => <$t>::ceil,
+                        M::Trunc => <$t>::trunc,
+                        M::Round => <$t>::round_ties_even,
+                        M::Fabs => <$t>::abs,
+                        M::Cbrt => <$t>::cbrt,
+                        _ => return None,
+                    },
+                    Ufunc1::Deg2rad | Ufunc1::Radians => <$t>::to_radians,
+                    Ufunc1::Rad2deg | Ufunc1::Degrees => <$t>::to_degrees,
+                    Ufunc1::Reciprocal => |x| 1.0 / x,
                     _ => return None,
                 })
             }

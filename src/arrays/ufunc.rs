@@ -9,7 +9,7 @@ use crate::arrays::elem::{
 use crate::arrays::error::{ArrayError, ArrayResult};
 use crate::arrays::kernels::{map, zip_pair, Bcast, ElemArith, Flt, Pair, Src};
 use crate::arrays::operator::BinOp;
-use crate::arrays::operator::{Arith, Cmp};
+use crate::arrays::operator::{Arith, Cmp, MathFn, Ufunc1, Unary};
 use crate::arrays::promote::{float_of, promote};
 use crate::arrays::NdArray;
 use crate::with_dtype;
@@ -431,70 +431,23 @@ pub fn elementwise_binary(
     binary_ufunc(Ufunc2::from_binop(op)?, a, b, out)
 }
 
-/// Names `elementwise_unary` accepts.
-pub const UNARY_NAMES: &[&str] = &[
-    "negative",
-    "positive",
-    "absolute",
-    "abs",
-    "fabs",
-    "square",
-    "sign",
-    "sqrt",
-    "exp",
-    "exp2",
-    "expm1",
-    "log",
-    "log2",
-    "log10",
-    "log1p",
-    "sin",
-    "cos",
-    "tan",
-    "arcsin",
-    "arccos",
-    "arctan",
-    "sinh",
-    "cosh",
-    "tanh",
-    "arcsinh",
-    "arccosh",
-    "arctanh",
-    "floor",
-    "ceil",
-    "trunc",
-    "rint",
-    "cbrt",
-    "deg2rad",
-    "rad2deg",
-    "radians",
-    "degrees",
-    "reciprocal",
-    "isnan",
-    "isinf",
-    "isfinite",
-    "logical_not",
-    "invert",
-    "bitwise_not",
-    "signbit",
-    "conjugate",
-    "conj",
-];
-
-/// A unary ufunc by NumPy name (`"sin"`, `"negative"`, `"isnan"` ...).
-pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> ArrayResult<NdArray> {
+/// A unary ufunc (`np.sin`, `np.negative`, `np.isnan` ...) over a whole array.
+pub fn elementwise_unary(op: Ufunc1, a: &NdArray, out: Option<&NdArray>) -> ArrayResult<NdArray> {
+    use MathFn as M;
+    use Ufunc1::*;
+    let name = op.name();
     if let Some(o) = out {
         check_out(o, &a.shape)?;
     }
     let dt = a.dtype;
     let n = a.size();
     if dt == DType::Bool {
-        match name {
+        match op {
             // NumPy has no bool loops for these; the int8 ones take them.
-            "square" | "conjugate" | "conj" | "reciprocal" => {
-                return elementwise_unary(name, &crate::arrays::elem::cast(a, DType::I8)?, out)
+            Square | Conjugate | Reciprocal => {
+                return elementwise_unary(op, &crate::arrays::elem::cast(a, DType::I8)?, out)
             }
-            "positive" | "sign" => {
+            Positive | Sign => {
                 return Err(ArrayError::ufunc_type_error(format!(
                     "ufunc '{name}' did not contain a loop with signature matching types <class 'numpy.dtypes.BoolDType'> -> None"
                 )))
@@ -504,46 +457,40 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
     }
     let complex_own = dt.is_complex()
         && !matches!(
-            name,
-            "isnan"
-                | "isinf"
-                | "isfinite"
-                | "logical_not"
-                | "negative"
-                | "positive"
-                | "square"
-                | "sign"
+            op,
+            Math(M::IsNan | M::IsInf | M::IsFinite)
+                | Op(Unary::Not | Unary::Neg)
+                | Positive
+                | Square
+                | Sign
         );
-    let res = match name {
-        "absolute" | "abs" if dt.is_complex() => {
-            crate::arrays::complex::complex_part(a, f64::hypot)?
-        }
-        _ if complex_own => crate::arrays::complex::complex_unary(name, a)?,
-        "isnan" | "isinf" | "isfinite" | "logical_not" | "signbit" => {
+    let res = match op {
+        Op(Unary::Abs) if dt.is_complex() => crate::arrays::complex::complex_part(a, f64::hypot)?,
+        _ if complex_own => crate::arrays::complex::complex_unary(op, a)?,
+        Math(M::IsNan | M::IsInf | M::IsFinite) | Op(Unary::Not) | Signbit => {
             let res = new_array_for_overwrite(&a.shape, DType::Bool)?;
             let o = res.buf.typed_mut::<B8>(0, n);
             with_dtype!(dt, T => {
                 let v = Opnd::<T>::of(a, &a.shape)?;
                 let x = match v.src() { Src::Run(r) => r.to_vec(), Src::One(x) => crate::arrays::alloc::vec_filled(x, n, "an array")? };
                 let f = |c: bool| B8(c as u8);
-                match name {
-                    "isnan" => map(&x, o, |x: T| f(x.is_nan())),
-                    "isinf" => map(&x, o, |x: T| f(x.is_inf())),
-                    "isfinite" => map(&x, o, |x: T| f(!x.is_nan() && !x.is_inf())),
-                    "signbit" => map(&x, o, |x: T| f(x.to_f64().is_sign_negative())),
+                match op {
+                    Math(M::IsNan) => map(&x, o, |x: T| f(x.is_nan())),
+                    Math(M::IsInf) => map(&x, o, |x: T| f(x.is_inf())),
+                    Math(M::IsFinite) => map(&x, o, |x: T| f(!x.is_nan() && !x.is_inf())),
+                    Signbit => map(&x, o, |x: T| f(x.to_f64().is_sign_negative())),
                     _ => map(&x, o, |x: T| f(!x.nonzero())),
                 }
             });
             res
         }
-        "negative" | "positive" | "absolute" | "abs" | "square" | "sign" | "invert"
-        | "bitwise_not" => {
-            if dt == DType::Bool && name == "negative" {
+        Op(Unary::Neg | Unary::Abs | Unary::Invert) | Positive | Square | Sign => {
+            if dt == DType::Bool && op == Op(Unary::Neg) {
                 return Err(ArrayError::type_error(
                     "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.",
                 ));
             }
-            if dt.is_float() && matches!(name, "invert" | "bitwise_not") {
+            if dt.is_float() && op == Op(Unary::Invert) {
                 return Err(ArrayError::type_error(
                     "ufunc 'invert' not supported for the input types, and the inputs could not be safely coerced to any supported types according to the casting rule ''safe''",
                 ));
@@ -552,15 +499,15 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
             with_dtype!(dt, T => {
                 let x = read_vec::<T>(a);
                 let o = res.buf.typed_mut::<T>(0, n);
-                match name {
+                match op {
                     // Qualified: inside with_dtype! `T` is a concrete type, and its
                     // inherent `abs` (which panics on i64::MIN in debug builds) would win
                     // over NumPy's wrapping one.
-                    "negative" => map(&x, o, <T as ElemArith>::neg),
-                    "positive" => map(&x, o, |x| x),
-                    "absolute" | "abs" => map(&x, o, <T as ElemArith>::abs),
-                    "square" => map(&x, o, |x: T| x.mul(x)),
-                    "sign" => map(&x, o, <T as ElemArith>::sign),
+                    Op(Unary::Neg) => map(&x, o, <T as ElemArith>::neg),
+                    Positive => map(&x, o, |x| x),
+                    Op(Unary::Abs) => map(&x, o, <T as ElemArith>::abs),
+                    Square => map(&x, o, |x: T| x.mul(x)),
+                    Sign => map(&x, o, <T as ElemArith>::sign),
                     _ => map(&x, o, T::not),
                 }
             });
@@ -569,7 +516,7 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
         // NumPy's integer loop computes `1.0 / x` and converts it back: 1 and -1 stay, other
         // values truncate to 0, and 1/0's infinity converts as the C cast does on x86-64
         // (the minimum of int32 and int64; its low bits, 0, for narrower types).
-        "reciprocal" if dt.is_integer() => {
+        Reciprocal if dt.is_integer() => {
             let res = new_array_for_overwrite(&a.shape, dt)?;
             with_dtype!(dt, T => {
                 let x = read_vec::<T>(a);
@@ -588,15 +535,17 @@ pub fn elementwise_unary(name: &str, a: &NdArray, out: Option<&NdArray>) -> Arra
             res
         }
         // The conjugate of a real number is itself, in its own dtype.
-        "conjugate" | "conj" => crate::arrays::elem::contiguous_copy(a)?,
+        Conjugate => crate::arrays::elem::contiguous_copy(a)?,
         // NumPy 2.3 keeps integer and bool dtypes for floor/ceil/trunc.
-        "floor" | "ceil" | "trunc" if !dt.is_float() => crate::arrays::elem::contiguous_copy(a)?,
+        Math(M::Floor | M::Ceil | M::Trunc) if !dt.is_float() => {
+            crate::arrays::elem::contiguous_copy(a)?
+        }
         _ => {
             let ft = float_of(dt);
             let res = new_array_for_overwrite(&a.shape, ft)?;
             macro_rules! go {
                 ($F:ty) => {{
-                    let apply = <$F as Default>::default().apply(name).ok_or_else(|| {
+                    let apply = <$F as Default>::default().apply(op).ok_or_else(|| {
                         ArrayError::attribute_error(format!(
                             "module 'numpy' has no attribute '{name}'"
                         ))

@@ -7,7 +7,7 @@
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{cast, new_array, scalar_array};
 use crate::arrays::error::{ArrayError, ArrayErrorKind};
-use crate::arrays::operator::BinOp;
+use crate::arrays::operator::{BinOp, Ufunc1};
 use crate::arrays::ufunc::{binary_into, elementwise_unary, resolve2, Ufunc2};
 use crate::arrays::NdArray;
 use crate::device::backend::Record;
@@ -258,15 +258,12 @@ pub fn queue_fallible(
     }
 }
 
-/// The unary ufuncs CuPy provides here: host NumPy's, computed by the same loops.
-pub use crate::arrays::ufunc::UNARY_NAMES as UNARY;
-
 /// Queue a unary ufunc over a view (one engine with host NumPy:
 /// [`crate::arrays::ufunc::elementwise_unary`]). Where NumPy would give float16 (float
 /// ufuncs of bool, int8 and uint8), the devices compute in float32, as they hold no float16.
-pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceView> {
+pub fn unary(rt: &mut Runtime, f: Ufunc1, a: &DeviceView) -> PyResult<DeviceView> {
     // The result dtype and NumPy's errors, from the same function on no elements.
-    let probe = |d: DType| elementwise_unary(name, &new_array(&[0], d)?, None);
+    let probe = |d: DType| elementwise_unary(f, &new_array(&[0], d)?, None);
     let mut in_dtype = a.dtype;
     let mut out_dtype = probe(in_dtype)?.dtype;
     if out_dtype == DType::F16 {
@@ -276,19 +273,25 @@ pub fn unary(rt: &mut Runtime, name: &str, a: &DeviceView) -> PyResult<DeviceVie
     let out_dtype = device_dtype(out_dtype)?;
     let stream = stream_of(rt, &[Operand::Arr(a.clone())]);
     let out = api::alloc(rt, &a.shape, out_dtype, stream)?;
-    let (src, dst, fname) = (region_of(a), region_of(&out), name.to_string());
+    let (src, dst) = (region_of(a), region_of(&out));
     let bytes = out.size() * out_dtype.itemsize();
-    queue_fallible(rt, stream, &format!("cupy_{name}"), bytes, move || {
-        let x = host_view(&src);
-        let x = if x.dtype == in_dtype {
-            x
-        } else {
-            cast(&x, in_dtype).map_err(fault)?
-        };
-        elementwise_unary(&fname, &x, Some(&host_view(&dst)))
-            .map(drop)
-            .map_err(fault)
-    });
+    queue_fallible(
+        rt,
+        stream,
+        &format!("cupy_{}", f.name()),
+        bytes,
+        move || {
+            let x = host_view(&src);
+            let x = if x.dtype == in_dtype {
+                x
+            } else {
+                cast(&x, in_dtype).map_err(fault)?
+            };
+            elementwise_unary(f, &x, Some(&host_view(&dst)))
+                .map(drop)
+                .map_err(fault)
+        },
+    );
     Ok(out)
 }
 

@@ -29,6 +29,7 @@ pub mod shape_funcs;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::Ufunc1;
 use crate::arrays::ufunc::BINARY_NAMES;
 use crate::cupy::elementwise::{self as ops, Operand};
 use crate::cupy::ndarray::{host_copy, operand, wrap};
@@ -580,7 +581,8 @@ pub fn module() -> Rc<Module> {
     );
     // CuPy's ufuncs read their own arguments (ufunc.__call__): the inputs and an optional
     // output positionally, out=, dtype= (the inputs cast to it) and casting=.
-    for &name in ops::UNARY {
+    // The unary ufuncs: host NumPy's, computed by the same loops.
+    for &(name, f) in Ufunc1::NAMES {
         m.def_shown(
             Function,
             name,
@@ -608,7 +610,7 @@ pub fn module() -> Rc<Module> {
                 if let Some(dt) = dtype {
                     v = ops::cast_copy(rt, &v, dt)?;
                 }
-                let res = ops::unary(rt, name, &v)?;
+                let res = ops::unary(rt, f, &v)?;
                 crate::cupy::results::finish(rt, name, res, out.as_ref())
             },
         );

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::operator::BinOp;
-use crate::arrays::operator::UnaryOp;
+use crate::arrays::operator::{Ufunc1, Unary, UnaryOp};
 use crate::cupy::elementwise::{self as ops, Operand};
 use crate::cupy::reductions::Reduce;
 use crate::device::api::{self, Transfer};
@@ -428,9 +428,9 @@ impl Object for CupyArray {
     fn unary_op(self: Rc<Self>, op: UnaryOp, rt: &mut Runtime) -> PyResult<Option<Value>> {
         self.live(rt)?;
         Ok(Some(match op {
-            UnaryOp::Neg => wrap(ops::unary(rt, "negative", &self.view)?),
+            UnaryOp::Neg => wrap(ops::unary(rt, Ufunc1::Op(Unary::Neg), &self.view)?),
             UnaryOp::Pos => wrap(ops::cast_copy(rt, &self.view, self.view.dtype)?),
-            UnaryOp::Invert => wrap(ops::unary(rt, "invert", &self.view)?),
+            UnaryOp::Invert => wrap(ops::unary(rt, Ufunc1::Op(Unary::Invert), &self.view)?),
         }))
     }
     fn dir(&self) -> Vec<String> {

@@ -5,7 +5,7 @@
 
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::copy_into;
-use crate::arrays::operator::{Arith, Cmp};
+use crate::arrays::operator::{Arith, Cmp, MathFn, Ufunc1, Unary};
 use crate::arrays::promote::promote;
 use crate::arrays::reduce::{norm_axis, reduce, Reduced};
 use crate::arrays::ufunc::Ufunc2;
@@ -218,16 +218,16 @@ fn isclose(
         o => o,
     };
     let diff = binary_ufunc(rt, Ufunc2::Arith(Arith::Sub), a.clone(), b.clone())?;
-    let diff = ops::unary(rt, "absolute", &diff)?;
+    let diff = ops::unary(rt, Ufunc1::Op(Unary::Abs), &diff)?;
     let babs = match &b {
-        Operand::Arr(v) => arr(ops::unary(rt, "absolute", v)?),
+        Operand::Arr(v) => arr(ops::unary(rt, Ufunc1::Op(Unary::Abs), v)?),
         Operand::Py(s) | Operand::Np(s) => num(s.as_f64().abs()),
     };
     let tol = binary_ufunc(rt, Ufunc2::Arith(Arith::Mul), babs, num(rtol))?;
     let tol = binary_ufunc(rt, Ufunc2::Arith(Arith::Add), arr(tol), num(atol))?;
     let close = binary_ufunc(rt, Ufunc2::Cmp(Cmp::Le), arr(diff), arr(tol))?;
     let finite = match &b {
-        Operand::Arr(v) => arr(ops::unary(rt, "isfinite", v)?),
+        Operand::Arr(v) => arr(ops::unary(rt, Ufunc1::Math(MathFn::IsFinite), v)?),
         Operand::Py(s) | Operand::Np(s) => Operand::Py(Scalar::Bool(s.as_f64().is_finite())),
     };
     let close = binary_ufunc(rt, Ufunc2::Arith(Arith::BitAnd), arr(close), finite)?;
@@ -236,7 +236,7 @@ fn isclose(
     if equal_nan {
         let nan = |rt: &mut Runtime, o: &Operand| -> PyResult<Operand> {
             Ok(match o {
-                Operand::Arr(v) => arr(ops::unary(rt, "isnan", v)?),
+                Operand::Arr(v) => arr(ops::unary(rt, Ufunc1::Math(MathFn::IsNan), v)?),
                 Operand::Py(s) | Operand::Np(s) => Operand::Py(Scalar::Bool(s.as_f64().is_nan())),
             })
         };

@@ -5,6 +5,7 @@
 //!
 //! Nothing here assumes a CPU: the executor and the CUDA C generator both consume it.
 
+pub use crate::arrays::operator::MathFn;
 use crate::arrays::operator::{Arith, Cmp, Unary};
 use std::fmt::Write;
 
@@ -51,113 +52,6 @@ pub enum Special {
     WarpSize,
     /// `threadIdx + blockIdx * blockDim` along one axis, as int64 (`cuda.grid`).
     GlobalId(u8),
-}
-
-/// `math.*` functions. Arguments and result share one float type except the predicates
-/// (`isnan`...), which return boolean.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MathFn {
-    Sin,
-    Cos,
-    Tan,
-    Asin,
-    Acos,
-    Atan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Asinh,
-    Acosh,
-    Atanh,
-    Exp,
-    Exp2,
-    Expm1,
-    Log,
-    Log1p,
-    Log2,
-    Log10,
-    Sqrt,
-    Cbrt,
-    Fabs,
-    Floor,
-    Ceil,
-    Trunc,
-    Erf,
-    Erfc,
-    Gamma,
-    Lgamma,
-    Atan2,
-    Pow,
-    Hypot,
-    Fmod,
-    Copysign,
-    /// IEEE 754 remainder (Python's `math.remainder`; NumPy's `remainder` is `%`).
-    Remainder,
-    Nextafter,
-    IsNan,
-    IsInf,
-    IsFinite,
-    Round,
-}
-
-impl MathFn {
-    pub fn from_name(name: &str) -> Option<MathFn> {
-        use MathFn::*;
-        Some(match name {
-            "sin" => Sin,
-            "cos" => Cos,
-            "tan" => Tan,
-            "asin" | "arcsin" => Asin,
-            "acos" | "arccos" => Acos,
-            "atan" | "arctan" => Atan,
-            "sinh" => Sinh,
-            "cosh" => Cosh,
-            "tanh" => Tanh,
-            "asinh" | "arcsinh" => Asinh,
-            "acosh" | "arccosh" => Acosh,
-            "atanh" | "arctanh" => Atanh,
-            "exp" => Exp,
-            "exp2" => Exp2,
-            "expm1" => Expm1,
-            "log" => Log,
-            "log1p" => Log1p,
-            "log2" => Log2,
-            "log10" => Log10,
-            "sqrt" => Sqrt,
-            "cbrt" => Cbrt,
-            "fabs" => Fabs,
-            "floor" => Floor,
-            "ceil" => Ceil,
-            "trunc" => Trunc,
-            "erf" => Erf,
-            "erfc" => Erfc,
-            "gamma" => Gamma,
-            "lgamma" => Lgamma,
-            "atan2" | "arctan2" => Atan2,
-            "pow" | "power" => Pow,
-            "hypot" => Hypot,
-            "fmod" => Fmod,
-            "copysign" => Copysign,
-            "nextafter" => Nextafter,
-            "isnan" => IsNan,
-            "isinf" => IsInf,
-            "isfinite" => IsFinite,
-            _ => return None,
-        })
-    }
-    pub fn arity(self) -> usize {
-        use MathFn::*;
-        match self {
-            Atan2 | Pow | Hypot | Fmod | Copysign | Remainder | Nextafter => 2,
-            _ => 1,
-        }
-    }
-    pub fn is_predicate(self) -> bool {
-        matches!(self, MathFn::IsNan | MathFn::IsInf | MathFn::IsFinite)
-    }
-    pub fn name(self) -> String {
-        format!("{self:?}").to_lowercase()
-    }
 }
 
 /// The reach of a memory fence: `cuda.threadfence_block()` (the block),

@@ -5,7 +5,7 @@
 
 use crate::arrays::dtype::DType;
 use crate::arrays::elem::{copy_into, new_array};
-use crate::arrays::operator::Arith;
+use crate::arrays::operator::{Arith, Ufunc1, Unary};
 use crate::arrays::reduce::norm_axis;
 use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
@@ -161,7 +161,7 @@ fn tri_part(m: &NdArray, k: i64, upper: bool) -> PyResult<NdArray> {
     // Keep where j - i >= k (upper) or j - i <= k (lower).
     let keep = if upper {
         let below = tri_mask(n, c, k.saturating_sub(1))?;
-        crate::arrays::ufunc::elementwise_unary("logical_not", &below, None)?
+        crate::arrays::ufunc::elementwise_unary(Ufunc1::Op(Unary::Not), &below, None)?
     } else {
         tri_mask(n, c, k)?
     };

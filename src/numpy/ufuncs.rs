@@ -6,10 +6,8 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{
     broadcast_to, cast, copy_into, new_array, read_vec, shape_str, write_slice, B8,
 };
-use crate::arrays::operator::Arith;
-use crate::arrays::ufunc::{
-    binary_ufunc, elementwise_unary, output_cast_error, same_kind, Ufunc2, UNARY_NAMES,
-};
+use crate::arrays::operator::{Arith, MathFn, Ufunc1};
+use crate::arrays::ufunc::{binary_ufunc, elementwise_unary, output_cast_error, same_kind, Ufunc2};
 use crate::arrays::NdArray;
 use crate::numpy::funcs::{arg, out_arg};
 use crate::py::error::{PyErr, PyResult};
@@ -206,9 +204,7 @@ pub(crate) fn ufuncs(m: &Module) {
             }),
         );
     }
-    let mut names: Vec<&'static str> = UNARY_NAMES.to_vec();
-    names.push("round_");
-    for &name in UNARY_NAMES {
+    for &(name, f) in Ufunc1::NAMES {
         // `order=` and `subok=` are accepted: every result is a fresh C-ordered ndarray.
         m.def_shown(
             NumpyC,
@@ -217,9 +213,12 @@ pub(crate) fn ufuncs(m: &Module) {
             &format!("{name}(x, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
             &format!("NumPy's {name} ufunc, elementwise."),
             move |rt, b| {
+                // An alias is the same ufunc in NumPy (`np.abs is np.absolute`), and its
+                // messages name the ufunc.
+                let name = f.name();
                 let kw = UfuncKw::parse(rt, &b[1], &b[5], &b[2], &b[3])?;
                 let x = kw.cast_input(name, 0, &to_ndarray(rt, arg(&b, 0))?)?;
-                let r = elementwise_unary(name, &x, None)?;
+                let r = elementwise_unary(f, &x, None)?;
                 kw.finish(name, r)
             },
         );
@@ -272,13 +271,15 @@ pub(crate) fn ufuncs(m: &Module) {
     }
 }
 
+const RINT: Ufunc1 = Ufunc1::Math(MathFn::Round);
+
 /// `np.round(x, decimals)` as NumPy computes it: scale, round half to even, unscale.
 pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
     if !x.dtype.is_float() {
         return Ok(crate::arrays::elem::contiguous_copy(x)?);
     }
     if dec == 0 {
-        return Ok(elementwise_unary("rint", x, None)?);
+        return Ok(elementwise_unary(RINT, x, None)?);
     }
     let f = crate::arrays::elem::scalar_array(
         Scalar::F64(10f64.powi(dec.unsigned_abs() as i32)).cast(x.dtype),
@@ -289,7 +290,7 @@ pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
         (Ufunc2::Arith(Arith::Div), Ufunc2::Arith(Arith::Mul))
     };
     let y = binary_ufunc(m, x, &f, None)?;
-    let y = elementwise_unary("rint", &y, None)?;
+    let y = elementwise_unary(RINT, &y, None)?;
     Ok(binary_ufunc(d, &y, &f, None)?)
 }
 

@@ -5,7 +5,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{copy_into, first_scalar, new_array, scalar_array, Elem};
 use crate::arrays::index::{gather, resolve, scatter, Idx, Target};
 use crate::arrays::operator::BinOp;
-use crate::arrays::operator::UnaryOp;
+use crate::arrays::operator::{Ufunc1, Unary, UnaryOp};
 use crate::arrays::ufunc::{binary_ufunc, elementwise_unary, Ufunc2};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
@@ -283,12 +283,12 @@ pub fn unary_op(op: UnaryOp, v: &Value, _rt: &mut Runtime) -> PyResult<Option<Va
         Value::Scalar(s) => scalar_array(*s),
         _ => return Ok(None),
     };
-    let name = match op {
-        UnaryOp::Neg => "negative",
-        UnaryOp::Pos => "positive",
-        UnaryOp::Invert => "invert",
+    let f = match op {
+        UnaryOp::Neg => Ufunc1::Op(Unary::Neg),
+        UnaryOp::Pos => Ufunc1::Positive,
+        UnaryOp::Invert => Ufunc1::Op(Unary::Invert),
     };
-    Ok(Some(wrap_result(elementwise_unary(name, &a, None)?)))
+    Ok(Some(wrap_result(elementwise_unary(f, &a, None)?)))
 }
 
 /// Iterate over the first axis (rows as arrays, or scalars for 1-D).

@@ -3,6 +3,7 @@
 
 use crate::arrays::dtype::Scalar;
 use crate::arrays::elem::{contiguous_copy, fill, first_scalar, shape_str};
+use crate::arrays::operator::Ufunc1;
 use crate::arrays::reduce::reduce_ddof;
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
@@ -313,7 +314,7 @@ fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResul
         "conj" | "conjugate" => {
             args.bind(fname, &[])?;
             Ok(Value::Array(Box::new(if a.dtype.is_complex() {
-                crate::arrays::complex::complex_unary("conjugate", a)?
+                crate::arrays::complex::complex_unary(Ufunc1::Conjugate, a)?
             } else {
                 a.clone()
             })))

@@ -35,4 +35,16 @@ import numpy as np
 a = np.array([[1, 5, 2], [7, 0, 3]])
 print(repr(np.ptp(a)), np.ptp(a, axis=0), np.ptp(a, axis=-1), np.ptp(a, axis=1, keepdims=True), np.ptp([1.5, -2.0]))
 """),
+    ("npmore_unary_aliases", """
+import numpy as np
+x = np.array([1.5, -2.25, 0.0])
+for f in (np.abs, np.absolute, np.conj, np.radians, np.degrees, np.rint, np.bitwise_not, np.negative):
+    try:
+        print(f(x, out=np.zeros(3, dtype=np.int8)))
+    except TypeError as e:
+        print('TypeError', e)
+print(np.abs(np.array([-3, 4])), np.conj(np.array([1 + 2j])), np.bitwise_not(np.array([5], dtype=np.int16)))
+print(np.radians(np.array([180.0])), np.degrees(np.array([np.pi])), np.rint(np.array([0.5, 1.5, -2.5])))
+print(-np.array([True, False]) if False else ~np.array([True, False]), +np.array([2.5]))
+"""),
 ]
