@@ -101,16 +101,6 @@ fn fails(k: &CompiledKernel, c: LaunchConfig, vs: &[View], scalars: &[Scalar], d
     assert!(matches!(&r, Err((e, _)) if e == "IndexError"), "{r:?}");
 }
 
-fn native(src: &str, params: &[Ty]) -> CompiledKernel {
-    let k = kernel(src, params);
-    assert!(
-        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
-        "not compiled: {:?}",
-        nbcuda::kernel::jit::unsupported(&k.ir)
-    );
-    k
-}
-
 fn cfg2(grid: (u32, u32), block: (u32, u32)) -> LaunchConfig {
     LaunchConfig {
         grid: [grid.0, grid.1, 1],

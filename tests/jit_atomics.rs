@@ -11,7 +11,6 @@ use nbcuda::arrays::dtype::{DType, Scalar};
 use nbcuda::arrays::NdArray;
 use nbcuda::kernel::abi::{KernelArg, LaunchConfig};
 use nbcuda::kernel::jit::private::{plan, Fold};
-use nbcuda::kernel::types::Ty;
 use nbcuda::kernel::CompiledKernel;
 
 fn bytes(a: &NdArray) -> Vec<u8> {
@@ -22,16 +21,6 @@ fn bytes(a: &NdArray) -> Vec<u8> {
 }
 
 /// A kernel the JIT tier compiles.
-fn native(src: &str, params: &[Ty]) -> CompiledKernel {
-    let k = kernel(src, params);
-    assert!(
-        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
-        "not compiled: {:?}",
-        nbcuda::kernel::jit::unsupported(&k.ir)
-    );
-    k
-}
-
 /// Bin indices in [0, bins) and values of `dt` spread over its range (negatives, and
 /// magnitudes whose sums wrap), `n` of each.
 fn inputs(n: usize, bins: usize, dt: DType) -> (NdArray, NdArray) {

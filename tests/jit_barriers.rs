@@ -14,16 +14,6 @@ use nbcuda::arrays::NdArray;
 use nbcuda::kernel::abi::{Cancel, LaunchConfig};
 use nbcuda::kernel::CompiledKernel;
 
-fn native(src: &str, params: &[nbcuda::kernel::types::Ty]) -> CompiledKernel {
-    let k = kernel(src, params);
-    assert!(
-        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
-        "not compiled: {:?}",
-        nbcuda::kernel::jit::unsupported(&k.ir)
-    );
-    k
-}
-
 fn interpreted(src: &str, params: &[nbcuda::kernel::types::Ty]) -> CompiledKernel {
     let k = kernel(src, params);
     assert!(nbcuda::kernel::jit::code_for(&k.ir).is_none(), "compiled");

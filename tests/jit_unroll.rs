@@ -12,16 +12,6 @@ use nbcuda::kernel::abi::LaunchConfig;
 use nbcuda::kernel::types::Ty;
 use nbcuda::kernel::CompiledKernel;
 
-fn native(src: &str, params: &[Ty]) -> CompiledKernel {
-    let k = kernel(src, params);
-    assert!(
-        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
-        "not compiled: {:?}",
-        nbcuda::kernel::jit::unsupported(&k.ir)
-    );
-    k
-}
-
 fn bytes(a: &NdArray) -> Vec<u8> {
     let n: usize = a.shape.iter().product::<usize>() * a.dtype.itemsize();
     let mut out = vec![0u8; n];

@@ -78,16 +78,6 @@ fn same(k: &CompiledKernel, c: LaunchConfig, arrays: &[(&[usize], DType)], scala
     }
 }
 
-fn native(src: &str, params: &[Ty]) -> CompiledKernel {
-    let k = kernel(src, params);
-    assert!(
-        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
-        "not compiled: {:?}",
-        nbcuda::kernel::jit::unsupported(&k.ir)
-    );
-    k
-}
-
 fn vector_rows(k: &CompiledKernel) -> bool {
     nbcuda::kernel::jit::code_for(&k.ir)
         .expect("compiled")

@@ -103,6 +103,17 @@ pub fn kernel(src: &str, params: &[Ty]) -> CompiledKernel {
     }
 }
 
+/// [`kernel`], which the JIT tier must compile (the test fails naming why not).
+pub fn native(src: &str, params: &[Ty]) -> CompiledKernel {
+    let k = kernel(src, params);
+    assert!(
+        nbcuda::kernel::jit::code_for(&k.ir).is_some(),
+        "not compiled: {:?}",
+        nbcuda::kernel::jit::unsupported(&k.ir)
+    );
+    k
+}
+
 pub fn compile_err(src: &str, params: &[Ty]) -> nbcuda::py::error::PyErr {
     let f = function(src);
     match nbcuda::numba::compile::compile_function(&f, params, false) {
