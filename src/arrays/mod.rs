@@ -17,12 +17,12 @@
 //! | `kernels.rs` | Per-type arithmetic (`Arith`, `Flt`) and the slice kernels that apply an operation over contiguous data: monomorphised per dtype and operation, split across cores for large arrays. |
 //! | `linalg.rs` | Matrix products (`dot`, `matmul` over broadcast stacks), in NumPy's result dtype: one engine for NumPy's arrays and CuPy's device memory. |
 //! | `memory_guard.rs` | The session's guard against filling the machine's memory a little at a time: a watcher thread turns the interrupt checks into MemoryError when memory runs low. |
-//! | `operator.rs` | The operator vocabulary shared by every layer: Python's binary and unary operators (arithmetic, bitwise and comparisons), as the interpreter, NumPy ufuncs and CuPy name them. |
+//! | `operator.rs` | The operator vocabulary shared by every layer: Python's binary and unary operators, the computations they and the kernels' IR name (arithmetic, bitwise, comparisons, unary and math functions), and NumPy's unary ufuncs over those computations. |
 //! | `promote.rs` | NumPy 2 type promotion (NEP 50): the dtype table for two arrays or NumPy scalars, and "weak" Python scalars that adopt the array's dtype when they fit its kind. |
 //! | `reduce.rs` | Reductions (sum, mean, min, max, std, var, prod, argmin, argmax, any, all) and the cumulative sums, over all elements or one axis, with NumPy's accumulator dtypes and its pairwise summation so float32 sums round as NumPy's do. |
 //! | `select.rs` | Selection by a condition: `where` (three arguments, and one: `nonzero`), for NumPy, `copyto(where=)` and CuPy alike. |
 //! | `sort.rs` | Sorting an interrupt can stop (runs sorted, then merged in passes with checks between), in NumPy's order for every dtype. |
-//! | `ufunc.rs` | Elementwise operations on whole arrays: type resolution, broadcasting, `out=`, and the dispatch from an operation name to a monomorphised kernel. |
+//! | `ufunc.rs` | Elementwise operations on whole arrays: type resolution, broadcasting, `out=`, and the dispatch from a binary or unary ufunc to a monomorphised kernel. |
 //!
 
 pub mod alloc;
