@@ -384,6 +384,7 @@ impl<M: Module> Lower<'_, '_, M> {
         let s = self.reg(x);
         let (ty, n) = parts(self.dt(x));
         let v = self.b.ins().splat(ty, s);
+        // bounded: `parts` gives one or two vector registers
         Ok(vec![v; n])
     }
 
