@@ -31,6 +31,7 @@
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks (sealed as soon as their predecessors are known, loop tests naming the way out first, so Cranelift hoists loop-invariant code), the right operand of `and` / `or` as selects where it is a few compares, bounds checks that raise the interpreter's IndexError. |
 //! | `vector.rs` | Rows of `order.rs` whose body is loads at the row's id, float arithmetic and stores, run four threads a step in vector registers (the interpreter's bits), the scalar loop running what is left. |
+//! | `compile.rs` | One kernel specialisation to native code: the analyses that pick its shape (blockwise, lockstep, any order, flat), the host ISA, the helper symbols, the function built by `lower.rs`, and the dump `NBCUDA_JIT_DUMP` asks for. |
 //! | `order.rs` | Kernels whose threads cannot see one another: a strip of blocks run row by row along the axis the written arrays' last index follows, each row one counter of the global id along it (arrays reloaded per row), blocks not proven in range listed for the usual order. |
 //!
 //! `mod.rs`: the compile cache (general code, and variants for launches whose arrays share
@@ -43,6 +44,7 @@ pub mod access;
 pub mod affine;
 pub mod blockwise;
 pub mod clamp;
+pub mod compile;
 pub mod counted;
 pub mod cover;
 pub mod flat;
@@ -59,15 +61,11 @@ pub mod select;
 pub mod unroll;
 pub mod vector;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
-use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, Linkage, Module};
+use cranelift_jit::JITModule;
 use rayon::prelude::*;
 
 use crate::arrays::buffer::Buffer;
@@ -237,8 +235,9 @@ fn compile_logged(k: &Kernel, share: &[usize]) -> Option<JitCode> {
         return None;
     }
     // A Cranelift bug must cost speed, not the session: the kernel stays interpreted.
-    let compiled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile(k, share)))
-        .unwrap_or_else(|_| Err("the code generator panicked".into()));
+    let compiled =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile::compile(k, share)))
+            .unwrap_or_else(|_| Err("the code generator panicked".into()));
     match compiled {
         Ok(c) => {
             if log_enabled() {
@@ -290,107 +289,6 @@ fn c_contiguous(d: &ArrDesc) -> bool {
         want *= n.max(1) as isize;
     }
     true
-}
-
-fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
-    let start = Instant::now();
-    let plan = if regions::blockwise(k) {
-        Some(regions::plan(k)?)
-    } else {
-        None
-    };
-    let ord = if plan.is_none() && lockstep::lockstep(k).is_none() {
-        order::of(k, &affine::analyse(k, None))
-    } else {
-        None
-    };
-    // `lower.rs` builds the flat code for the same analysis.
-    let grid_stride = plan.as_ref().map_or_else(|| flat::of(k), |_| None);
-    let mut flag_builder = settings::builder();
-    flag_builder
-        .set("opt_level", "speed")
-        .map_err(|e| e.to_string())?;
-    let isa = cranelift_native::builder()
-        .map_err(|e| e.to_string())?
-        .finish(settings::Flags::new(flag_builder))
-        .map_err(|e| e.to_string())?;
-    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
-    let table = helpers::table();
-    for (name, ptr, _, _) in &table {
-        jb.symbol(*name, *ptr);
-    }
-    let mut module = JITModule::new(jb);
-    let ptr_ty = module.target_config().pointer_type();
-    let mut ids = HashMap::new();
-    for (name, _, params, ret) in &table {
-        let mut sig = module.make_signature();
-        let ty = |t: &helpers::Ty| match t {
-            helpers::Ty::I => ptr_ty,
-            helpers::Ty::F32 => cranelift_codegen::ir::types::F32,
-            helpers::Ty::F64 => cranelift_codegen::ir::types::F64,
-        };
-        for p in params {
-            sig.params.push(cranelift_codegen::ir::AbiParam::new(ty(p)));
-        }
-        if let Some(r) = ret {
-            sig.returns
-                .push(cranelift_codegen::ir::AbiParam::new(ty(r)));
-        }
-        let id = module
-            .declare_function(name, Linkage::Import, &sig)
-            .map_err(|e| e.to_string())?;
-        ids.insert(*name, id);
-    }
-    let mut ctx = module.make_context();
-    lower::kernel_signature(&mut ctx.func.signature);
-    let mut fctx = FunctionBuilderContext::new();
-    {
-        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
-        lower::Lower::build(b, &mut module, &ids, k, share, plan.as_ref(), ord.as_ref())?;
-    }
-    let id = module
-        .declare_function("kernel", Linkage::Local, &ctx.func.signature)
-        .map_err(|e| e.to_string())?;
-    let dump = std::env::var_os("NBCUDA_JIT_DUMP").is_some();
-    if dump {
-        eprintln!(
-            "nbcuda jit: {} typed IR\n{:#?}\nnbcuda jit: {} Cranelift IR\n{}",
-            k.name,
-            k.body,
-            k.name,
-            ctx.func.display()
-        );
-        ctx.set_disasm(true);
-    }
-    module
-        .define_function(id, &mut ctx)
-        .map_err(|e| format!("{e:?}"))?;
-    if let Some(vcode) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
-        // The IR as optimised (hoisted, merged): what the machine code was selected from.
-        eprintln!(
-            "nbcuda jit: {} optimised IR\n{}\nnbcuda jit: {} machine code\n{vcode}",
-            k.name,
-            ctx.func.display(),
-            k.name
-        );
-    }
-    module.clear_context(&mut ctx);
-    module.finalize_definitions().map_err(|e| e.to_string())?;
-    let ptr = module.get_finalized_function(id);
-    // SAFETY: `ptr` is the finalised code of a function built with `kernel_signature`
-    // (one pointer-sized argument, one i64 result, the platform's C calling convention).
-    let entry =
-        unsafe { std::mem::transmute::<*const u8, unsafe extern "C" fn(*mut Ctx) -> i64>(ptr) };
-    Ok(JitCode {
-        entry,
-        compile_time: start.elapsed(),
-        lockstep: lockstep::lockstep(k).is_some(),
-        words: plan.as_ref().map_or(0, |p| p.words),
-        flat: plan.as_ref().map_or(0, |p| p.flat),
-        order: ord,
-        grid_stride,
-        module: Some(module),
-    })
 }
 
 /// True when every in-range element of `d` lies inside its memory, naturally aligned: the
