@@ -6,7 +6,10 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
-use cranelift_codegen::ir::{AtomicRmwOp, InstBuilder, StackSlotData, StackSlotKind, Value};
+use cranelift_codegen::ir::{
+    AtomicRmwOp, DataFlowGraph, InstBuilder, InstructionData, Opcode, StackSlotData, StackSlotKind,
+    Value, ValueDef,
+};
 use cranelift_frontend::Variable;
 use cranelift_module::Module;
 
@@ -15,6 +18,60 @@ use crate::kernel::ir::{ArrRef, AtomicOp, Inst, Reg};
 use crate::kernel::jit::helpers::{code, ATOMIC};
 use crate::kernel::jit::lower::{ArrVals, Checked, Lower, Unsupported};
 use crate::kernel::jit::ops::{from_bits, to_bits};
+
+/// How deep [`peel`] and [`konst`] look through additions and products: an unrolled
+/// loop's counter is a chain of `+ 1` as long as its trip count.
+const PEEL_DEPTH: u32 = 64;
+
+/// `v` as a constant, when it is one built from constants by `+` and `*`.
+fn konst(dfg: &DataFlowGraph, v: Value, depth: u32) -> Option<i64> {
+    let ValueDef::Result(inst, _) = dfg.value_def(v) else {
+        return None;
+    };
+    match dfg.insts[inst] {
+        InstructionData::UnaryImm {
+            opcode: Opcode::Iconst,
+            imm,
+        } => Some(imm.bits()),
+        InstructionData::Binary { opcode, args } if depth > 0 => {
+            let (a, b) = (
+                konst(dfg, args[0], depth - 1)?,
+                konst(dfg, args[1], depth - 1)?,
+            );
+            match opcode {
+                Opcode::Iadd => Some(a.wrapping_add(b)),
+                Opcode::Imul => Some(a.wrapping_mul(b)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `v` split into a part that varies (None when nothing does) and the constant added to
+/// it, `v = part + c` in wrapping 64-bit arithmetic.
+fn peel(dfg: &DataFlowGraph, v: Value, depth: u32) -> (Option<Value>, i64) {
+    if let Some(c) = konst(dfg, v, depth) {
+        return (None, c);
+    }
+    if depth > 0 {
+        if let ValueDef::Result(inst, _) = dfg.value_def(v) {
+            if let InstructionData::Binary {
+                opcode: Opcode::Iadd,
+                args,
+            } = dfg.insts[inst]
+            {
+                for (a, b) in [(args[0], args[1]), (args[1], args[0])] {
+                    if let Some(c) = konst(dfg, b, depth - 1) {
+                        let (part, d) = peel(dfg, a, depth - 1);
+                        return (part, c.wrapping_add(d));
+                    }
+                }
+            }
+        }
+    }
+    (Some(v), 0)
+}
 
 impl<M: Module> Lower<'_, '_, M> {
     /// The element's byte offset from element 0 and its address, after the
@@ -43,9 +100,7 @@ impl<M: Module> Lower<'_, '_, M> {
         }
         if self.proven.contains(&(i as *const Inst as usize)) {
             // In range for every thread of the block (`affine.rs`): no check to make.
-            let rel = self.strided(av, &raw);
-            self.remember(av, isz, idx, rel);
-            return Ok((rel, self.b.ins().iadd(av.base, rel)));
+            return Ok(self.offset_and_address(av, isz, idx, &raw));
         }
         // The usual access has every index in [0, n): one unsigned compare per axis. A
         // negative index (wrapped once, as Python does) or a fault takes the cold path.
@@ -100,9 +155,44 @@ impl<M: Module> Lower<'_, '_, M> {
 
         self.b.switch_to_block(cont);
         let merged: Vec<Value> = idx_vars.iter().map(|v| self.b.use_var(*v)).collect();
-        let rel = self.strided(av, &merged);
+        Ok(self.offset_and_address(av, isz, idx, &merged))
+    }
+
+    /// The byte offset and address of in-range indices `w`, remembered for the accesses
+    /// after it. A constant part of a C-contiguous array's linear index (the `k` of
+    /// `t[x, k]` in an unrolled loop) is added last, where the load's addressing mode
+    /// takes it as its displacement: added first, it costs each access its own `lea`.
+    fn offset_and_address(
+        &mut self,
+        av: &ArrVals,
+        isz: i64,
+        idx: &[Reg],
+        w: &[Value],
+    ) -> (Value, Value) {
+        let (var, bytes) = match av.contiguous() {
+            true => {
+                let lin = self.linear(av, w);
+                let (lin, c) = peel(&self.b.func.dfg, lin, PEEL_DEPTH);
+                let scaled = match lin {
+                    Some(lin) => self.b.ins().imul_imm_s(lin, isz),
+                    None => self.b.ins().iconst(I64, 0),
+                };
+                (scaled, c.wrapping_mul(isz))
+            }
+            false => (self.strided(av, w), 0),
+        };
+        let (rel, at) = match bytes {
+            0 => (var, self.b.ins().iadd(av.base, var)),
+            c => {
+                let at = self.b.ins().iadd(av.base, var);
+                (
+                    self.b.ins().iadd_imm_s(var, c),
+                    self.b.ins().iadd_imm_s(at, c),
+                )
+            }
+        };
         self.remember(av, isz, idx, rel);
-        Ok((rel, self.b.ins().iadd(av.base, rel)))
+        (rel, at)
     }
 
     fn remember(&mut self, av: &ArrVals, isz: i64, idx: &[Reg], rel: Value) {
@@ -124,16 +214,18 @@ impl<M: Module> Lower<'_, '_, M> {
         acc
     }
 
-    /// The byte offset of in-range indices `w` from element 0.
-    fn strided(&mut self, av: &ArrVals, w: &[Value]) -> Value {
-        if av.contiguous() {
-            let mut lin = w[0];
-            for (ax, &x) in w.iter().enumerate().skip(1) {
-                let scaled = self.b.ins().imul(lin, av.shape[ax]);
-                lin = self.b.ins().iadd(scaled, x);
-            }
-            return self.b.ins().imul_imm_s(lin, av.dtype.itemsize() as i64);
+    /// The row-major linear index of in-range indices `w` of a C-contiguous array.
+    fn linear(&mut self, av: &ArrVals, w: &[Value]) -> Value {
+        let mut lin = w[0];
+        for (ax, &x) in w.iter().enumerate().skip(1) {
+            let scaled = self.b.ins().imul(lin, av.shape[ax]);
+            lin = self.b.ins().iadd(scaled, x);
         }
+        lin
+    }
+
+    /// The byte offset of in-range indices `w` of a strided array from element 0.
+    fn strided(&mut self, av: &ArrVals, w: &[Value]) -> Value {
         let mut rel = self.b.ins().imul(w[0], av.strides[0]);
         for (ax, &x) in w.iter().enumerate().skip(1) {
             let part = self.b.ins().imul(x, av.strides[ax]);

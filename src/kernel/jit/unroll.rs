@@ -29,6 +29,9 @@ use crate::kernel::jit::lower::{Lower, Unsupported};
 /// Statements emitted in all copies together, at most (compile time and code size).
 const MAX_STMTS: usize = 256;
 
+/// Copies between two stores of the carried values (see `unrolled`).
+const KEEP_EVERY: i64 = 4;
+
 /// Whether nothing in `ss` leaves the loop or the thread before the loop's own test.
 fn runs_through(ss: &[Stmt]) -> bool {
     let mut ok = true;
@@ -105,10 +108,12 @@ impl<M: Module> Lower<'_, '_, M> {
         if (trips as u64).saturating_mul(per.max(1) as u64 + 1) > MAX_STMTS as u64 {
             return Ok(false);
         }
-        // Each copy's carried values are stored to a scratch slot, which Cranelift keeps
-        // in place: without it every copy's pure arithmetic is placed where its result is
-        // first used, after the loop, behind all the copies' loads, whose values then
-        // outnumber the registers and spill.
+        // Every `KEEP_EVERY`-th copy's carried values are stored to a scratch slot, which
+        // Cranelift keeps in place: without it every copy's pure arithmetic is placed where
+        // its result is first used, after the loop, behind all the copies' loads, whose
+        // values then outnumber the registers and spill. Between two stores only a few
+        // copies' loads wait for their arithmetic; a store in every copy would cost each
+        // step an instruction, and the processor a place in its window.
         let keep: Vec<Reg> = carried(&[pre, post, latch])
             .into_iter()
             .filter(|&r| r != c.ctr)
@@ -117,10 +122,13 @@ impl<M: Module> Lower<'_, '_, M> {
             self.b
                 .create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
         self.checked.clear();
-        for _ in 0..trips {
+        for copy in 0..trips {
             self.stmts(pre)?;
             self.stmts(post)?;
             self.stmts(latch)?;
+            if copy % KEEP_EVERY != KEEP_EVERY - 1 && copy + 1 != trips {
+                continue;
+            }
             for &r in &keep {
                 let v = self.reg(r);
                 self.b.ins().stack_store(I64, v, scratch, 0);
