@@ -449,3 +449,73 @@ fn an_interrupt_ends_a_native_kernel_spinning_between_barriers() {
     setter.join().unwrap();
     assert_eq!(err.ename(), "KeyboardInterrupt");
 }
+
+/// `src/kernel/jit/regions.rs`: a region computing only values every thread holds alike (a
+/// barrier loop's `i += 1`) runs once per block, and those values keep no slot; a counter
+/// that a region looped over the threads both reads and bumps stays one per thread; and
+/// where a thread may return, every region stays per thread.
+#[test]
+fn regions_of_values_every_thread_holds_alike_run_once() {
+    let mats = [
+        arr1(DType::F32, 2),
+        arr1(DType::F32, 2),
+        arr1(DType::F32, 2),
+    ];
+    let k = native(MATMUL, &mats);
+    let code = nbcuda::kernel::jit::code_for(&k.ir).unwrap();
+    assert_eq!(code.regions_run_once(), 1);
+    same(
+        &k,
+        cfg2([3, 2], [16, 16]),
+        &[
+            (&[40, 37], DType::F32),
+            (&[37, 45], DType::F32),
+            (&[40, 45], DType::F32),
+        ],
+    )
+    .unwrap();
+
+    // `i += 1` shares its region with per-thread work that reads `i` first.
+    let k = native(
+        "def bump(a, out):
+    sm = cuda.shared.array(64, dtype=np.int32)
+    tid = cuda.threadIdx.x
+    i = 0
+    acc = 0
+    while i < 5:
+        sm[tid] = a[tid] * i
+        cuda.syncthreads()
+        acc += sm[(tid + i) % cuda.blockDim.x] + i
+        i += 1
+        cuda.syncthreads()
+    out[cuda.grid(1)] = acc * 100 + i
+",
+        &[arr1(DType::I32, 1), arr1(DType::I32, 1)],
+    );
+    let code = nbcuda::kernel::jit::code_for(&k.ir).unwrap();
+    assert_eq!(code.regions_run_once(), 0);
+    let out = same(&k, cfg(2, 64), &[(&[64], DType::I32), (&[128], DType::I32)]).unwrap();
+    let last = i32::from_le_bytes(out[1][4 * 127..].try_into().unwrap());
+    assert_eq!(last.rem_euclid(100), 5, "every thread counted to 5: {last}");
+
+    // Threads past the array return before the loop.
+    let k = native(
+        "def early(a, out):
+    sm = cuda.shared.array(64, dtype=np.float32)
+    tid = cuda.threadIdx.x
+    if tid >= a.shape[0]:
+        return
+    acc = np.float32(0)
+    for t in range(4):
+        sm[tid] = a[tid] + t
+        cuda.syncthreads()
+        acc += sm[a.shape[0] - 1 - tid]
+        cuda.syncthreads()
+    out[tid] = acc
+",
+        &[arr1(DType::F32, 1), arr1(DType::F32, 1)],
+    );
+    let code = nbcuda::kernel::jit::code_for(&k.ir).unwrap();
+    assert_eq!(code.regions_run_once(), 0);
+    same(&k, cfg(1, 64), &[(&[40], DType::F32), (&[64], DType::F32)]).unwrap();
+}

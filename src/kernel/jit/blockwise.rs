@@ -168,6 +168,9 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
 
     /// One region, looped over the block's threads that have not returned.
     fn region(&mut self, bw: &mut Bw, r: &[Stmt]) -> Result<(), Unsupported> {
+        if bw.plan.runs_once(r) {
+            return self.once(bw, r);
+        }
         self.reload_region_arrays(&clamp::arrays_used(self.k, r));
         let (used, defined) = touched(r, self.k.regs.len());
         let z = self.b.ins().iconst(I64, 0);
@@ -178,7 +181,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
         // register in slots, a thread past it leaves nothing behind.
         let defs = clamp::single_defs(self.k);
         let on = |s: &Special| matches!(s, Special::Tid(0));
-        let kept = (0..defined.len()).any(|x| defined[x] && bw.plan.slot[x].is_some());
+        let kept = (0..defined.len()).any(|x| defined[x] && bw.plan.carried[x]);
         let guard = match kept || clamp::leaves(r) || clamp::returns(&self.k.body, &mut Vec::new())
         {
             true => None,
@@ -267,6 +270,21 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
             }
         }
         Ok(())
+    }
+
+    /// A region that runs once for the whole block (`Plan::runs_once`): no thread loop,
+    /// and a barrier loop's `break` or `continue` goes straight to the loop's exit or
+    /// latch, which every thread would have reached alike.
+    fn once(&mut self, bw: &mut Bw, r: &[Stmt]) -> Result<(), Unsupported> {
+        self.loops.clear();
+        for (id, exit, latch) in &bw.loops {
+            self.loops.push((*id, *exit, *latch));
+        }
+        self.checked.clear();
+        let lowered = self.stmts(r);
+        self.loops.clear();
+        self.checked.clear();
+        lowered
     }
 
     /// Loop over the block's threads (axis z outermost, x innermost, as the interpreter's

@@ -110,6 +110,7 @@ pub(super) fn compile(k: &Kernel, share: &[usize]) -> Result<JitCode, String> {
         lockstep: lockstep::lockstep(k).is_some(),
         words: plan.as_ref().map_or(0, |p| p.words),
         flat: plan.as_ref().map_or(0, |p| p.flat),
+        once: plan.as_ref().map_or(0, |p| p.once_count()),
         order: ord,
         grid_stride,
         module: Some(module),

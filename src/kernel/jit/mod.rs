@@ -14,8 +14,8 @@
 //! | file | holds |
 //! |---|---|
 //! | `affine.rs` | One bounds check per block: index registers that are a block-invariant value plus the thread index, the block's range of each checked before its threads run, and a copy of the thread loop without checks for blocks wholly in range. |
-//! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers a region reads before writing in per-thread slots, array addresses loaded afresh per region, returned threads sitting out, a barrier loop run once per block. |
-//! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, view checks, atomics. |
+//! | `blockwise.rs` | Lowering of kernels with barriers or shared memory: each block's regions in order, each looped over the block's threads, registers a region reads before writing in per-thread slots, array addresses loaded afresh per region, returned threads sitting out, a barrier loop run once per block, regions of values every thread holds alike run once per block. |
+//! | `access.rs` | Array accesses: the interpreter's bounds check and IndexError, offsets from strides or (C-contiguous arrays) from the shape alone, checks already made on the path reused, a constant part of an index left to the load's displacement, view checks, atomics. |
 //! | `clamp.rs` | Thread loops cut to the counters below a guard's bound (`if y < out.shape[1]: ...`, `if tid < s: ...` as a body's last statement after pure code): the compare lowered as true inside, the threads past the bound never run. |
 //! | `counted.rs` | Bounds checks hoisted out of innermost counted loops (`range` by one): array indices that are the counter plus loop-invariant values, or loop-invariant, checked over the whole loop before it starts, and a copy of the loop without their checks where that holds. |
 //! | `cover.rs` | Which kernels the tier takes: no print, barriers only as `regions.rs` allows, and no read-modify-write of an element threads may share (where thread-by-thread order would hide the race the interpreter shows, as a GPU does), and no grid-stride loop without atomics that cannot run in lockstep (thread by thread its accesses miss the cache; the interpreter's lanes are faster). Also which kernels' faulting spans the interpreter may run again. |
@@ -24,10 +24,10 @@
 //! | `helpers.rs` | The launch context native code reads and writes, and the `extern "C"` helpers it calls: the interpreter's integer division, powers, math functions and odd casts, atomics other than integer add, xoroshiro128p draws, IndexError faults and the record of why a launch stopped. |
 //! | `rng.rs` | xoroshiro128p uniform draws as native integer code (the interpreter's bits); normal draws and bad state indices call its helper. |
 //! | `select.rs` | Branches shaped for Cranelift: the right operand of `and` / `or` run as selects where it is a few compares that cannot fault, and tests of branches that only leave naming the way out first (see `lower.rs`). |
-//! | `unroll.rs` | Counted loops of a constant trip count, in the copy `counted.rs` proved in range, emitted as straight copies of the body (the tiled matmul's tile loop: two loads, a multiply and an add per iteration), each copy's carried values pinned in place by a scratch store. |
+//! | `unroll.rs` | Counted loops of a constant trip count, in the copy `counted.rs` proved in range, emitted as straight copies of the body (the tiled matmul's tile loop: two loads, a multiply and an add per iteration), every fourth copy's carried values pinned in place by a scratch store. |
 //! | `poll.rs` | Polls for an interrupt or the end of a fault's grace: native code reads the launch's flags itself and calls a helper only to leave, so no loop holds a call. |
 //! | `private.rs` | Per-worker private copies of integer arrays only updated by order-free atomics with unused results (histogram bins): plain load-op-store on the copy, folded into the real array when the launch ends. |
-//! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions. |
+//! | `regions.rs` | Which barrier kernels the tier takes (barriers every running thread reaches, at the top of the body or of uniform loops; no shared element raced on within a region) and how their bodies split into regions; which registers live in per-thread slots, and which regions run once per block. |
 //! | `ops.rs` | Lowering of value operations, loads and stores on canonical register bits, each as the interpreter's `scalar_ops` defines it. |
 //! | `lower.rs` | The IR to Cranelift: a block's threads as nested loops around the body (in rounds for a lockstep kernel), global ids from a per-block base, registers as variables, structured control flow as blocks (sealed as soon as their predecessors are known, loop tests naming the way out first, so Cranelift hoists loop-invariant code), the right operand of `and` / `or` as selects where it is a few compares, bounds checks that raise the interpreter's IndexError. |
 //! | `vector.rs` | Rows of `order.rs` whose body is loads at the row's id, float arithmetic and stores, run four threads a step in vector registers (the interpreter's bits), the scalar loop running what is left. |
@@ -87,6 +87,8 @@ pub struct JitCode {
     words: usize,
     /// Block axes whose extent must be 1 for this code (bit per axis, `regions.rs`).
     flat: u8,
+    /// A blockwise kernel's regions that run once per block (`regions.rs`).
+    once: usize,
     /// Set when the kernel's threads may run in any order (`order.rs`).
     order: Option<order::AnyOrder>,
     /// Set when the kernel's grid-stride loop may run flat (`flat.rs`).
@@ -113,6 +115,12 @@ impl JitCode {
     /// vector registers (`vector.rs`).
     pub fn vector_rows(&self) -> bool {
         self.order.as_ref().is_some_and(|o| o.lanes.is_some())
+    }
+
+    /// How many of a blockwise kernel's regions run once per block rather than once per
+    /// thread (`Plan::runs_once` in `regions.rs`).
+    pub fn regions_run_once(&self) -> usize {
+        self.once
     }
 
     /// Whether launches that allow it run the kernel's grid-stride loop as plain runs of

@@ -20,11 +20,14 @@
 //!
 //! Registers used in more than one region (or in a region inside a barrier loop, which
 //! runs again) and read by some region before it writes them live in per-thread slots
-//! between regions; the others stay variables.
+//! between regions; the others stay variables. So do those every thread holds alike,
+//! where no thread returns, and a region that computes nothing else (a barrier loop's
+//! `t += 1`) runs once per block ([`Plan::runs_once`]).
 
 use crate::arrays::dtype::DType;
 use crate::arrays::operator::{Arith, Cmp};
 use crate::kernel::ir::{each_inst, walk, ArrRef, BarrierKind, Kernel, Op, Reg, Special, Stmt};
+use crate::kernel::jit::clamp;
 
 /// How a barrier kernel runs.
 pub(crate) struct Plan {
@@ -34,6 +37,29 @@ pub(crate) struct Plan {
     pub words: usize,
     /// Bit `a` set: the block's extent along axis `a` must be 1 for the race proofs.
     pub flat: u8,
+    /// Per register: whether its value passes from one region to another, in a slot or,
+    /// the same for every thread, in a variable of the block's code.
+    pub carried: Vec<bool>,
+    /// The regions (by their first statement) that run once per block instead of once
+    /// per thread: see [`Plan::runs_once`].
+    once: Vec<*const Stmt>,
+}
+
+impl Plan {
+    /// Whether region `r` runs once per block. Its code computes only values that are the
+    /// same for every thread (a barrier loop's `t += 1`), from values that are too, and
+    /// nothing in it can fail or touch memory, so one run leaves what each thread's run
+    /// would: the block's threads then skip a loop that would load, add and store one
+    /// slot word each.
+    pub(crate) fn runs_once(&self, r: &[Stmt]) -> bool {
+        r.first()
+            .is_some_and(|s| self.once.contains(&(s as *const Stmt)))
+    }
+
+    /// How many regions run once per block.
+    pub(crate) fn once_count(&self) -> usize {
+        self.once.len()
+    }
 }
 
 /// What a register's value may differ by between the running threads of a block.
@@ -115,11 +141,28 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
     // writing it carries a value between regions: the others (a region's temporaries,
     // a loop counter it starts) would only cost a load and a store per thread, and their
     // values would live through the whole region.
-    let mut seen = vec![0u32; k.regs.len()];
-    let mut again = vec![false; k.regs.len()];
-    let mut exposed = vec![false; k.regs.len()];
+    //
+    // A register every thread holds alike needs no slot either, where every thread runs
+    // every region (no thread returns) so that the variable after a region's thread loop
+    // holds the last thread's value, which is each thread's: unless a region looped over
+    // the threads both reads its value from before and sets it, when the second thread
+    // would read the first one's.
+    let n = k.regs.len();
+    let alike = !clamp::returns(&k.body, &mut Vec::new());
+    let mut once = Vec::new();
+    // bounded: one count per register of a compiled kernel, as the flags below.
+    let mut seen = vec![0u32; n];
+    // bounded: one flag per register.
+    let mut again = vec![false; n];
+    // bounded: one flag per register.
+    let mut exposed = vec![false; n];
+    // bounded: one flag per register.
+    let mut shared = vec![alike; n];
+    for (x, v) in a.var.iter().enumerate() {
+        shared[x] &= v.uniform();
+    }
     for (r, in_loop) in &regions {
-        let (used, _) = touched(r, k.regs.len());
+        let (used, defined) = touched(r, n);
         for (x, u) in used.iter().enumerate() {
             if *u {
                 seen[x] += 1;
@@ -127,23 +170,53 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
             }
         }
         // bounded: one flag per register of a compiled kernel.
-        let mut def = vec![false; k.regs.len()];
-        read_first(r, &mut def, &mut exposed);
+        let mut def = vec![false; n];
+        // bounded: as `def`.
+        let mut first = vec![false; n];
+        read_first(r, &mut def, &mut first);
+        let is_once = alike && a.once(r);
+        for x in 0..n {
+            exposed[x] |= first[x];
+            if first[x] && defined[x] && !is_once {
+                shared[x] = false;
+            }
+        }
+        if is_once {
+            once.push(&r[0] as *const Stmt);
+        }
     }
     let mut words = 1usize;
-    let slot = (0..k.regs.len())
+    let carried: Vec<bool> = (0..n)
+        .map(|x| exposed[x] && (seen[x] > 1 || (seen[x] == 1 && again[x])))
+        .collect();
+    let slot = (0..n)
         .map(|x| {
-            (exposed[x] && (seen[x] > 1 || (seen[x] == 1 && again[x]))).then(|| {
+            (carried[x] && !shared[x]).then(|| {
                 words += 1;
                 (words - 1) as u32
             })
         })
         .collect();
+    // Once-regions are only used where their values need no slot.
+    once.retain(|&s| {
+        regions.iter().any(|(r, _)| {
+            std::ptr::eq(&r[0], s) && {
+                let (_, defined) = touched(r, n);
+                (0..n).all(|x| !defined[x] || shared[x])
+            }
+        })
+    });
     let mut flat = 0u8;
     for (r, _) in &regions {
         flat |= a.races(k, r)?;
     }
-    Ok(Plan { slot, words, flat })
+    Ok(Plan {
+        slot,
+        words,
+        flat,
+        carried,
+        once,
+    })
 }
 
 /// The registers `ss` reads or writes (an `if`'s condition included), and those it writes.
@@ -317,6 +390,45 @@ impl<'k> Analysis<'k> {
                 _ => {}
             }
         }
+    }
+
+    /// Whether region `r` may run once per block (see [`Plan::runs_once`]): straight or
+    /// branching code of instructions that cannot fail, touch memory or tell threads
+    /// apart, every register it reads or sets the same for every thread, and no way out
+    /// but a barrier loop's `break` or `continue`.
+    fn once(&self, r: &[Stmt]) -> bool {
+        let same = |x: Reg| self.var[x as usize].uniform();
+        let mut ok = !r.is_empty();
+        walk(r, &mut |s| match s {
+            Stmt::Inst(i) => {
+                let pure = match &i.op {
+                    Op::Const(_) | Op::Param(_) | Op::Copy(_) | Op::Cmp(..) | Op::Select(..) => {
+                        true
+                    }
+                    Op::Dim(..) => true,
+                    Op::Bin(op, ..) => matches!(
+                        op,
+                        Arith::Add
+                            | Arith::Sub
+                            | Arith::Mul
+                            | Arith::BitAnd
+                            | Arith::BitOr
+                            | Arith::BitXor
+                    ),
+                    Op::Special(sp) => {
+                        !matches!(sp, Special::Tid(_) | Special::GlobalId(_) | Special::LaneId)
+                    }
+                    _ => false,
+                };
+                let mut all = pure && i.dst.is_none_or(same);
+                i.op.reads(|x| all &= same(x));
+                ok &= all;
+            }
+            Stmt::If(c, ..) => ok &= same(*c),
+            Stmt::Loop { .. } | Stmt::Exit => ok = false,
+            Stmt::Break(_) | Stmt::Continue(_) => {}
+        });
+        ok
     }
 
     /// Check where barriers stand and collect the regions (with whether they run inside
