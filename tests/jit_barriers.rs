@@ -498,6 +498,35 @@ fn regions_of_values_every_thread_holds_alike_run_once() {
     let last = i32::from_le_bytes(out[1][4 * 127..].try_into().unwrap());
     assert_eq!(last.rem_euclid(100), 5, "every thread counted to 5: {last}");
 
+    // The region after the second barrier sets only values held alike, but one of them,
+    // `i`, is also bumped per thread: that region runs per thread, and `j`, which it
+    // reads and sets, stays one per thread too.
+    let k = native(
+        "def two(a, out):
+    sm = cuda.shared.array(64, dtype=np.int32)
+    tid = cuda.threadIdx.x
+    i = 0
+    j = 1
+    acc = 0
+    while i < 6:
+        sm[tid] = a[tid] + j
+        cuda.syncthreads()
+        acc += sm[(tid + i) % cuda.blockDim.x]
+        i += 1
+        cuda.syncthreads()
+        j += i
+        i += 1
+    out[cuda.grid(1)] = acc * 1000 + j
+",
+        &[arr1(DType::I32, 1), arr1(DType::I32, 1)],
+    );
+    let code = nbcuda::kernel::jit::code_for(&k.ir).unwrap();
+    assert_eq!(code.regions_run_once(), 0);
+    let out = same(&k, cfg(2, 64), &[(&[64], DType::I32), (&[128], DType::I32)]).unwrap();
+    let last = i32::from_le_bytes(out[1][4 * 127..].try_into().unwrap());
+    // j: 1, then + 1, + 3, + 5 as i steps by two to 6.
+    assert_eq!(last.rem_euclid(1000), 10, "j of the last thread: {last}");
+
     // Threads past the array return before the loop.
     let k = native(
         "def early(a, out):

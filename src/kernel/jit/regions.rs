@@ -149,18 +149,15 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
     // would read the first one's.
     let n = k.regs.len();
     let alike = !clamp::returns(&k.body, &mut Vec::new());
-    let mut once = Vec::new();
     // bounded: one count per register of a compiled kernel, as the flags below.
     let mut seen = vec![0u32; n];
     // bounded: one flag per register.
     let mut again = vec![false; n];
     // bounded: one flag per register.
     let mut exposed = vec![false; n];
-    // bounded: one flag per register.
-    let mut shared = vec![alike; n];
-    for (x, v) in a.var.iter().enumerate() {
-        shared[x] &= v.uniform();
-    }
+    // Per region: the registers it reads before writing, those it writes, and whether it
+    // may run once.
+    let mut each = Vec::new();
     for (r, in_loop) in &regions {
         let (used, defined) = touched(r, n);
         for (x, u) in used.iter().enumerate() {
@@ -174,17 +171,43 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
         // bounded: as `def`.
         let mut first = vec![false; n];
         read_first(r, &mut def, &mut first);
-        let is_once = alike && a.once(r);
-        for x in 0..n {
-            exposed[x] |= first[x];
-            if first[x] && defined[x] && !is_once {
-                shared[x] = false;
+        for (e, f) in exposed.iter_mut().zip(&first) {
+            *e |= f;
+        }
+        each.push((first, defined, alike && a.once(r)));
+    }
+    // A region runs once only where every register it sets is held alike; one that then
+    // runs per thread may unshare what it reads and sets, so settle both together (each
+    // round turns at least one region per thread, or ends).
+    let mut shared;
+    loop {
+        shared = (0..n)
+            .map(|x| alike && a.var[x].uniform())
+            .collect::<Vec<bool>>();
+        for (first, defined, once) in &each {
+            for x in 0..n {
+                if first[x] && defined[x] && !once {
+                    shared[x] = false;
+                }
             }
         }
-        if is_once {
-            once.push(&r[0] as *const Stmt);
+        let mut settled = true;
+        for (_, defined, once) in each.iter_mut() {
+            if *once && (0..n).any(|x| defined[x] && !shared[x]) {
+                *once = false;
+                settled = false;
+            }
+        }
+        if settled {
+            break;
         }
     }
+    let once = regions
+        .iter()
+        .zip(&each)
+        .filter(|(_, (_, _, once))| *once)
+        .map(|((r, _), _)| &r[0] as *const Stmt)
+        .collect();
     let mut words = 1usize;
     let carried: Vec<bool> = (0..n)
         .map(|x| exposed[x] && (seen[x] > 1 || (seen[x] == 1 && again[x])))
@@ -197,15 +220,6 @@ pub(crate) fn plan(k: &Kernel) -> Result<Plan, String> {
             })
         })
         .collect();
-    // Once-regions are only used where their values need no slot.
-    once.retain(|&s| {
-        regions.iter().any(|(r, _)| {
-            std::ptr::eq(&r[0], s) && {
-                let (_, defined) = touched(r, n);
-                (0..n).all(|x| !defined[x] || shared[x])
-            }
-        })
-    });
     let mut flat = 0u8;
     for (r, _) in &regions {
         flat |= a.races(k, r)?;
