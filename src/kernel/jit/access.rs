@@ -24,7 +24,7 @@ use crate::kernel::jit::ops::{from_bits, to_bits};
 const PEEL_DEPTH: u32 = 64;
 
 /// `v` as a constant, when it is one built from constants by `+` and `*`.
-fn konst(dfg: &DataFlowGraph, v: Value, depth: u32) -> Option<i64> {
+pub(super) fn konst(dfg: &DataFlowGraph, v: Value, depth: u32) -> Option<i64> {
     let ValueDef::Result(inst, _) = dfg.value_def(v) else {
         return None;
     };
@@ -181,15 +181,13 @@ impl<M: Module> Lower<'_, '_, M> {
             }
             false => (self.strided(av, w), 0),
         };
+        let at = self.b.ins().iadd(av.base, var);
         let (rel, at) = match bytes {
-            0 => (var, self.b.ins().iadd(av.base, var)),
-            c => {
-                let at = self.b.ins().iadd(av.base, var);
-                (
-                    self.b.ins().iadd_imm_s(var, c),
-                    self.b.ins().iadd_imm_s(at, c),
-                )
-            }
+            0 => (var, at),
+            c => (
+                self.b.ins().iadd_imm_s(var, c),
+                self.b.ins().iadd_imm_s(at, c),
+            ),
         };
         self.remember(av, isz, idx, rel);
         (rel, at)

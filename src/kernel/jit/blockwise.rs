@@ -276,10 +276,7 @@ impl<'a, 'b, M: Module> Lower<'a, 'b, M> {
     /// and a barrier loop's `break` or `continue` goes straight to the loop's exit or
     /// latch, which every thread would have reached alike.
     fn once(&mut self, bw: &mut Bw, r: &[Stmt]) -> Result<(), Unsupported> {
-        self.loops.clear();
-        for (id, exit, latch) in &bw.loops {
-            self.loops.push((*id, *exit, *latch));
-        }
+        self.loops.clone_from(&bw.loops);
         self.checked.clear();
         let lowered = self.stmts(r);
         self.loops.clear();

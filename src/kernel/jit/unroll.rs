@@ -17,12 +17,11 @@ use std::collections::HashSet;
 
 use cranelift_codegen::ir::types::I64;
 
-use cranelift_codegen::ir::{
-    Block, InstBuilder, InstructionData, Opcode, StackSlotData, StackSlotKind, ValueDef,
-};
+use cranelift_codegen::ir::{Block, InstBuilder, StackSlotData, StackSlotKind};
 use cranelift_module::Module;
 
 use crate::kernel::ir::{each_inst, walk, Kernel, Reg, Stmt};
+use crate::kernel::jit::access::konst;
 use crate::kernel::jit::counted::{const_of, Counted};
 use crate::kernel::jit::lower::{Lower, Unsupported};
 
@@ -93,15 +92,8 @@ impl<M: Module> Lower<'_, '_, M> {
             return Ok(false);
         };
         let v = self.reg(c.ctr);
-        let start = match self.b.func.dfg.value_def(v) {
-            ValueDef::Result(inst, _) => match self.b.func.dfg.insts[inst] {
-                InstructionData::UnaryImm {
-                    opcode: Opcode::Iconst,
-                    imm,
-                } => imm.bits(),
-                _ => return Ok(false),
-            },
-            _ => return Ok(false),
+        let Some(start) = konst(&self.b.func.dfg, v, 0) else {
+            return Ok(false);
         };
         let trips = stop.saturating_sub(start).max(0);
         let per = count(pre) + count(post) + count(latch);
