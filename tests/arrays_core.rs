@@ -4,7 +4,7 @@ use nbcuda::arrays::dtype::{DType, Scalar};
 use nbcuda::arrays::elem::{broadcast_shapes, cast, contiguous_copy, copy_into};
 use nbcuda::arrays::elem::{from_vec, read_vec, scalar_array};
 use nbcuda::arrays::error::ArrayErrorKind;
-use nbcuda::arrays::operator::BinOp;
+use nbcuda::arrays::operator::{BinOp, Reduce};
 use nbcuda::arrays::reduce::{reduce, Reduced};
 use nbcuda::arrays::ufunc::{elementwise_binary, elementwise_unary};
 use nbcuda::arrays::NdArray;
@@ -51,26 +51,27 @@ fn comparisons_and_unary() {
 #[test]
 fn reductions_by_axis() {
     let a = from_vec(&[2, 3], &[1i32, 2, 3, 4, 5, 6]).unwrap();
-    match reduce("sum", &a, None).unwrap() {
+    match reduce(Reduce::Sum, &a, None).unwrap() {
         Reduced::Scalar(Scalar::I64(21)) => {}
         _ => panic!("sum is the int64 scalar 21"),
     }
-    let Reduced::Array(c) = reduce("sum", &a, Some(0)).unwrap() else {
+    let Reduced::Array(c) = reduce(Reduce::Sum, &a, Some(0)).unwrap() else {
         panic!("axis sum is an array")
     };
     assert_eq!(read_vec::<i64>(&c), vec![5, 7, 9]);
-    let Reduced::Array(m) = reduce("max", &a, Some(-1)).unwrap() else {
+    let Reduced::Array(m) = reduce(Reduce::Max, &a, Some(-1)).unwrap() else {
         panic!("axis max is an array")
     };
     assert_eq!((m.dtype, read_vec::<i32>(&m)), (DType::I32, vec![3, 6]));
-    let Reduced::Scalar(s) = reduce("mean", &a, None).unwrap() else {
+    let Reduced::Scalar(s) = reduce(Reduce::Mean, &a, None).unwrap() else {
         panic!("mean is a scalar")
     };
     assert_eq!(s, Scalar::F64(3.5));
     // float32 pairwise summation: a million 0.1f32 sum to 100000.01 in NumPy 2.3.5
     // (sequential float32 accumulation drifts to about 100958).
     let v = vec![0.1f32; 1_000_000];
-    let Reduced::Scalar(Scalar::F32(t)) = reduce("sum", &f32s(&[1_000_000], &v), None).unwrap()
+    let Reduced::Scalar(Scalar::F32(t)) =
+        reduce(Reduce::Sum, &f32s(&[1_000_000], &v), None).unwrap()
     else {
         panic!("f32 sum")
     };
@@ -261,4 +262,44 @@ fn unary_ufunc_aliases_are_the_ufunc_they_name() {
         assert_eq!(u(n), f);
         assert_eq!(u(f.name()), f, "{n}");
     }
+}
+
+#[test]
+fn aliases_name_the_computation_numpy_names() {
+    use nbcuda::arrays::operator::MathFn;
+    use nbcuda::arrays::ufunc::Ufunc2;
+    // NumPy's messages and `__name__` use the ufunc's own name, whichever alias was called.
+    assert_eq!(
+        Ufunc2::from_name("mod").map(Ufunc2::name),
+        Some("remainder")
+    );
+    assert_eq!(
+        Ufunc2::from_name("true_divide").map(Ufunc2::name),
+        Some("divide")
+    );
+    assert_eq!(
+        Ufunc2::from_name("arctan2"),
+        Some(Ufunc2::Math(MathFn::Atan2))
+    );
+    assert_eq!(Reduce::from_name("amax").map(Reduce::name), Some("max"));
+    assert_eq!(Reduce::from_name("amin"), Some(Reduce::Min));
+    assert_eq!(Reduce::from_name("nansum"), None);
+    // The kernels' two-argument math functions compute as NumPy's ufuncs of those names.
+    let y = from_vec(&[2], &[1.0f64, -1.0]).unwrap();
+    let x = from_vec(&[2], &[1.0f64, 1.0]).unwrap();
+    let r = nbcuda::arrays::ufunc::binary_ufunc(Ufunc2::Math(MathFn::Atan2), &y, &x, None).unwrap();
+    let v = read_vec::<f64>(&r);
+    assert!(
+        (v[0] - std::f64::consts::FRAC_PI_4).abs() < 1e-15
+            && (v[1] + std::f64::consts::FRAC_PI_4).abs() < 1e-15
+    );
+    let Reduced::Array(c) = reduce(
+        Reduce::CumProd,
+        &from_vec(&[4], &[1i64, 2, 3, 4]).unwrap(),
+        None,
+    )
+    .unwrap() else {
+        panic!("cumprod gives an array")
+    };
+    assert_eq!(read_vec::<i64>(&c), vec![1, 2, 6, 24]);
 }

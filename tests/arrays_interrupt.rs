@@ -1,7 +1,7 @@
 //! Long array operations watch the session's interrupt flag: with an interrupt pending they
 //! stop and raise KeyboardInterrupt (consuming the request) instead of finishing.
 
-use nbcuda::arrays::operator::Arith;
+use nbcuda::arrays::operator::{Arith, Reduce};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -43,8 +43,8 @@ fn elementwise_reductions_casts_and_sorts_stop_on_interrupt() {
     interrupted("unary ufunc", || elementwise_unary(u("sin"), &a, None));
     interrupted("negative", || elementwise_unary(u("negative"), &a, None));
     let m = NdArray::zeros(&[1024, 1024], DType::F32).expect("4 MiB");
-    interrupted("reduction", || reduce("sum", &m, Some(1)));
-    interrupted("full reduction", || reduce("max", &a, None));
+    interrupted("reduction", || reduce(Reduce::Sum, &m, Some(1)));
+    interrupted("full reduction", || reduce(Reduce::Max, &a, None));
     interrupted("cast", || cast(&a, DType::F32));
 }
 
@@ -56,7 +56,7 @@ fn without_an_interrupt_the_operations_complete() {
     assert!(binary_ufunc(Ufunc2::Arith(Arith::Add), &a, &b, None).is_ok());
     assert!(elementwise_unary(u("sin"), &a, None).is_ok());
     assert!(cast(&a, DType::F32).is_ok());
-    assert!(reduce("sum", &a, None).is_ok());
+    assert!(reduce(Reduce::Sum, &a, None).is_ok());
 }
 
 #[test]

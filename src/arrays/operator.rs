@@ -342,3 +342,68 @@ impl Ufunc1 {
             .map_or("ufunc", |(n, _)| *n)
     }
 }
+
+/// Reductions over all elements or one axis, and the cumulative sums and products: host
+/// NumPy's functions and methods, CuPy's and the ufuncs' `reduce`/`accumulate` all name them
+/// here, and [`crate::arrays::reduce`] computes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    Sum,
+    Prod,
+    Mean,
+    Var,
+    Std,
+    Min,
+    Max,
+    ArgMin,
+    ArgMax,
+    Any,
+    All,
+    CumSum,
+    CumProd,
+}
+
+impl Reduce {
+    /// Every reduction by the names NumPy binds it to: its own first, then the aliases
+    /// (`np.amax` is `np.max`).
+    pub const NAMES: &'static [(&'static str, Reduce)] = {
+        use Reduce::*;
+        &[
+            ("sum", Sum),
+            ("prod", Prod),
+            ("mean", Mean),
+            ("var", Var),
+            ("std", Std),
+            ("min", Min),
+            ("amin", Min),
+            ("max", Max),
+            ("amax", Max),
+            ("argmin", ArgMin),
+            ("argmax", ArgMax),
+            ("any", Any),
+            ("all", All),
+            ("cumsum", CumSum),
+            ("cumprod", CumProd),
+        ]
+    };
+
+    pub fn from_name(name: &str) -> Option<Reduce> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, r)| *r)
+    }
+
+    /// The function's own name, which NumPy's messages use.
+    pub fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(_, r)| *r == self)
+            .map_or("reduce", |(n, _)| *n)
+    }
+
+    /// Whether the result keeps the reduced axis (`cumsum`, `cumprod`).
+    pub fn is_cumulative(self) -> bool {
+        matches!(self, Reduce::CumSum | Reduce::CumProd)
+    }
+}

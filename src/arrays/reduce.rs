@@ -8,6 +8,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{as_slice, from_vec, read_vec, Elem};
 use crate::arrays::error::{ArrayError, ArrayResult};
 use crate::arrays::kernels::ElemArith;
+use crate::arrays::operator::Reduce;
 use crate::arrays::NdArray;
 use crate::with_dtype;
 
@@ -167,23 +168,23 @@ fn sum_rows<T: ElemArith>(data: &[T], len: usize, outn: usize, pairwise: bool) -
     })
 }
 
-/// Full or per-axis reduction by name, as `arr.sum()`, `np.max(arr, axis=0)` ...
-pub fn reduce(name: &str, a: &NdArray, axis: Option<isize>) -> ArrayResult<Reduced> {
-    reduce_ddof(name, a, axis, 0)
+/// Full or per-axis reduction, as `arr.sum()`, `np.max(arr, axis=0)` ...
+pub fn reduce(kind: Reduce, a: &NdArray, axis: Option<isize>) -> ArrayResult<Reduced> {
+    reduce_ddof(kind, a, axis, 0)
 }
 
 /// `reduce` with the `ddof` of var/std.
 pub fn reduce_ddof(
-    name: &str,
+    kind: Reduce,
     a: &NdArray,
     axis: Option<isize>,
     ddof: usize,
 ) -> ArrayResult<Reduced> {
-    let r = reduce_inner(name, a, axis, ddof);
+    let r = reduce_inner(kind, a, axis, ddof);
     crate::arrays::interrupt::check()?;
     // A complex array's variance is real: the squared moduli were summed in the real parts.
     match r? {
-        r if !(a.dtype.is_complex() && matches!(name, "var" | "std")) => Ok(r),
+        r if !(a.dtype.is_complex() && matches!(kind, Reduce::Var | Reduce::Std)) => Ok(r),
         Reduced::Scalar(s) => Ok(Reduced::Scalar(s.cast(a.dtype.real_part()))),
         Reduced::Array(x) => Ok(Reduced::Array(crate::arrays::elem::cast(
             &x,
@@ -192,7 +193,12 @@ pub fn reduce_ddof(
     }
 }
 
-fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> ArrayResult<Reduced> {
+fn reduce_inner(
+    kind: Reduce,
+    a: &NdArray,
+    axis: Option<isize>,
+    ddof: usize,
+) -> ArrayResult<Reduced> {
     if let Some(ax) = axis {
         // The result has every axis but this one, however few elements go into it
         // (`np.zeros((0, 10**18)).sum(axis=0)`): NumPy's MemoryError when that is too big.
@@ -212,13 +218,13 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
         crate::arrays::alloc::check(n, 16, "a reduction's result")?;
         Ok(n)
     };
-    match name {
-        "sum" | "prod" => {
+    match kind {
+        Reduce::Sum | Reduce::Prod => {
             let dt = sum_dtype(a.dtype);
             with_dtype!(dt, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
                 let outn = outn_of(&shape)?;
-                let v = if name == "sum" {
+                let v = if kind == Reduce::Sum {
                     sum_rows(&d, len, outn, pairwise)
                 } else {
                     per_row(&d, len, outn, |r| r.iter().fold(T::from_i128(1), |acc, &x| acc.mul(x)))
@@ -226,7 +232,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 wrap(v, &shape)
             })
         }
-        "mean" | "var" | "std" => {
+        Reduce::Mean | Reduce::Var | Reduce::Std => {
             let dt = mean_dtype(a.dtype);
             with_dtype!(dt, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
@@ -242,7 +248,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                         s.tdiv(cnt)
                     })
                     .collect();
-                if name == "mean" {
+                if kind == Reduce::Mean {
                     return wrap(means, &shape);
                 }
                 let div = T::from_f64(len.saturating_sub(ddof) as f64);
@@ -259,13 +265,13 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                         }
                     }).collect();
                     let v = sum_rows(&sq, sq.len(), 1, pairwise)[0].tdiv(div);
-                    out.push(if name == "std" { T::from_f64(v.to_f64().sqrt()) } else { v });
+                    out.push(if kind == Reduce::Std { T::from_f64(v.to_f64().sqrt()) } else { v });
                 }
                 wrap(out, &shape)
             })
         }
-        "min" | "max" | "amin" | "amax" => {
-            let is_max = name.ends_with("max");
+        Reduce::Min | Reduce::Max => {
+            let is_max = kind == Reduce::Max;
             with_dtype!(a.dtype, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
                 if len == 0 {
@@ -280,13 +286,13 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 wrap(v, &shape)
             })
         }
-        "argmin" | "argmax" => {
-            let is_max = name == "argmax";
+        Reduce::ArgMin | Reduce::ArgMax => {
+            let is_max = kind == Reduce::ArgMax;
             with_dtype!(a.dtype, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
                 if len == 0 {
                     return Err(ArrayError::value_error(format!(
-                        "attempt to get {name} of an empty sequence"
+                        "attempt to get {} of an empty sequence", kind.name()
                     )));
                 }
                 let v: Vec<i64> = d.chunks(len).map(|r| {
@@ -302,8 +308,8 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 wrap(v, &shape)
             })
         }
-        "any" | "all" => {
-            let is_any = name == "any";
+        Reduce::Any | Reduce::All => {
+            let is_any = kind == Reduce::Any;
             with_dtype!(a.dtype, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
                 let outn = outn_of(&shape)?;
@@ -313,7 +319,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 wrap(v, &shape)
             })
         }
-        "cumsum" | "cumprod" => {
+        Reduce::CumSum | Reduce::CumProd => {
             let dt = sum_dtype(a.dtype);
             with_dtype!(dt, T => {
                 let (d, len, shape) = rows::<T>(a, axis)?;
@@ -321,7 +327,7 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 if len > 0 {
                     for r in v.chunks_mut(len) {
                         for i in 1..r.len() {
-                            r[i] = if name == "cumsum" { r[i - 1].add(r[i]) } else { r[i - 1].mul(r[i]) };
+                            r[i] = if kind == Reduce::CumSum { r[i - 1].add(r[i]) } else { r[i - 1].mul(r[i]) };
                         }
                     }
                 }
@@ -344,8 +350,5 @@ fn reduce_inner(name: &str, a: &NdArray, axis: Option<isize>, ddof: usize) -> Ar
                 Ok(Reduced::Array(out))
             })
         }
-        _ => Err(ArrayError::attribute_error(format!(
-            "'numpy.ndarray' object has no attribute '{name}'"
-        ))),
     }
 }

@@ -22,11 +22,9 @@ pub enum Ufunc2 {
     LogicalAnd,
     LogicalOr,
     LogicalXor,
-    Arctan2,
-    Hypot,
-    Fmod,
-    Copysign,
-    Nextafter,
+    /// `arctan2`, `hypot`, `fmod`, `copysign` and `nextafter`: the kernels' two-argument
+    /// math functions.
+    Math(MathFn),
     /// NumPy's `fmax`/`fmin`: the other operand where one is NaN.
     Fmax,
     Fmin,
@@ -45,40 +43,20 @@ impl Ufunc2 {
         ))
     }
 
-    /// The ufunc's NumPy name (for error messages).
+    /// The ufunc's `__name__`, which NumPy's messages use: its first entry in
+    /// [`BINARY_NAMES`].
     pub fn name(self) -> &'static str {
-        match self {
-            Ufunc2::Arith(Arith::Add) => "add",
-            Ufunc2::Arith(Arith::Sub) => "subtract",
-            Ufunc2::Arith(Arith::Mul) => "multiply",
-            Ufunc2::Arith(Arith::Div) => "divide",
-            Ufunc2::Arith(Arith::FloorDiv) => "floor_divide",
-            Ufunc2::Arith(Arith::Mod) => "remainder",
-            Ufunc2::Arith(Arith::Pow) => "power",
-            Ufunc2::Arith(Arith::Max) => "maximum",
-            Ufunc2::Arith(Arith::Min) => "minimum",
-            Ufunc2::Cmp(Cmp::Eq) => "equal",
-            Ufunc2::Cmp(Cmp::Ne) => "not_equal",
-            Ufunc2::Cmp(Cmp::Lt) => "less",
-            Ufunc2::Cmp(Cmp::Le) => "less_equal",
-            Ufunc2::Cmp(Cmp::Gt) => "greater",
-            Ufunc2::Cmp(Cmp::Ge) => "greater_equal",
-            Ufunc2::Arith(Arith::BitAnd) => "bitwise_and",
-            Ufunc2::Arith(Arith::BitOr) => "bitwise_or",
-            Ufunc2::Arith(Arith::BitXor) => "bitwise_xor",
-            Ufunc2::Arith(Arith::LShift) => "left_shift",
-            Ufunc2::Arith(Arith::RShift) => "right_shift",
-            Ufunc2::LogicalAnd => "logical_and",
-            Ufunc2::LogicalOr => "logical_or",
-            Ufunc2::LogicalXor => "logical_xor",
-            Ufunc2::Arctan2 => "arctan2",
-            Ufunc2::Hypot => "hypot",
-            Ufunc2::Fmod => "fmod",
-            Ufunc2::Copysign => "copysign",
-            Ufunc2::Nextafter => "nextafter",
-            Ufunc2::Fmax => "fmax",
-            Ufunc2::Fmin => "fmin",
-        }
+        BINARY_NAMES
+            .iter()
+            .find(|(_, u)| *u == self)
+            .map_or("ufunc", |(n, _)| *n)
+    }
+
+    pub fn from_name(name: &str) -> Option<Ufunc2> {
+        BINARY_NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, u)| *u)
     }
 
     fn is_compare(self) -> bool {
@@ -100,7 +78,9 @@ fn no_loop(name: &str) -> ArrayError {
     ))
 }
 
-/// The binary ufuncs by NumPy name (aliases included), for NumPy's and CuPy's modules.
+/// The binary ufuncs by the names NumPy binds them to, for NumPy's and CuPy's modules: each
+/// ufunc's own name first, then the aliases that are the same object
+/// (`np.mod is np.remainder`).
 pub const BINARY_NAMES: &[(&str, Ufunc2)] = &[
     ("add", Ufunc2::Arith(Arith::Add)),
     ("subtract", Ufunc2::Arith(Arith::Sub)),
@@ -109,8 +89,8 @@ pub const BINARY_NAMES: &[(&str, Ufunc2)] = &[
     ("true_divide", Ufunc2::Arith(Arith::Div)),
     ("floor_divide", Ufunc2::Arith(Arith::FloorDiv)),
     ("power", Ufunc2::Arith(Arith::Pow)),
-    ("mod", Ufunc2::Arith(Arith::Mod)),
     ("remainder", Ufunc2::Arith(Arith::Mod)),
+    ("mod", Ufunc2::Arith(Arith::Mod)),
     ("maximum", Ufunc2::Arith(Arith::Max)),
     ("minimum", Ufunc2::Arith(Arith::Min)),
     ("fmax", Ufunc2::Fmax),
@@ -129,11 +109,11 @@ pub const BINARY_NAMES: &[(&str, Ufunc2)] = &[
     ("logical_and", Ufunc2::LogicalAnd),
     ("logical_or", Ufunc2::LogicalOr),
     ("logical_xor", Ufunc2::LogicalXor),
-    ("arctan2", Ufunc2::Arctan2),
-    ("hypot", Ufunc2::Hypot),
-    ("fmod", Ufunc2::Fmod),
-    ("copysign", Ufunc2::Copysign),
-    ("nextafter", Ufunc2::Nextafter),
+    ("arctan2", Ufunc2::Math(MathFn::Atan2)),
+    ("hypot", Ufunc2::Math(MathFn::Hypot)),
+    ("fmod", Ufunc2::Math(MathFn::Fmod)),
+    ("copysign", Ufunc2::Math(MathFn::Copysign)),
+    ("nextafter", Ufunc2::Math(MathFn::Nextafter)),
 ];
 
 /// (compute dtype, result dtype) for a binary ufunc on these input dtypes.
@@ -157,10 +137,7 @@ pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
     }
     Ok(match k {
         Ufunc2::Arith(Arith::Div)
-        | Ufunc2::Arctan2
-        | Ufunc2::Hypot
-        | Ufunc2::Copysign
-        | Ufunc2::Nextafter => {
+        | Ufunc2::Math(MathFn::Atan2 | MathFn::Hypot | MathFn::Copysign | MathFn::Nextafter) => {
             let f = if k == Ufunc2::Arith(Arith::Div) && !ct.is_float() {
                 DType::F64
             } else {
@@ -173,7 +150,7 @@ pub fn resolve2(k: Ufunc2, a: DType, b: DType) -> ArrayResult<(DType, DType)> {
                 "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.",
             ))
         }
-        Ufunc2::Arith(Arith::FloorDiv) | Ufunc2::Arith(Arith::Mod) | Ufunc2::Arith(Arith::Pow) | Ufunc2::Fmod if ct == DType::Bool => {
+        Ufunc2::Arith(Arith::FloorDiv) | Ufunc2::Arith(Arith::Mod) | Ufunc2::Arith(Arith::Pow) | Ufunc2::Math(MathFn::Fmod) if ct == DType::Bool => {
             (DType::I8, DType::I8)
         }
         Ufunc2::Arith(Arith::BitAnd) | Ufunc2::Arith(Arith::BitOr) | Ufunc2::Arith(Arith::BitXor) | Ufunc2::Arith(Arith::LShift) | Ufunc2::Arith(Arith::RShift) => {
@@ -279,11 +256,11 @@ fn arith_kernel<T: ElemArith>(k: Ufunc2, p: &Pair<T>, out: &mut [T]) {
         Ufunc2::Arith(Arith::LShift) => zip_pair(p, out, T::shl),
         Ufunc2::Arith(Arith::RShift) => zip_pair(p, out, T::shr),
         Ufunc2::Arith(Arith::Div) => zip_pair(p, out, T::tdiv),
-        Ufunc2::Arctan2 => zip_pair(p, out, T::atan2),
-        Ufunc2::Hypot => zip_pair(p, out, T::hypot),
-        Ufunc2::Fmod => zip_pair(p, out, T::fmod),
-        Ufunc2::Copysign => zip_pair(p, out, T::copysign),
-        Ufunc2::Nextafter => zip_pair(p, out, T::nextafter),
+        Ufunc2::Math(MathFn::Atan2) => zip_pair(p, out, T::atan2),
+        Ufunc2::Math(MathFn::Hypot) => zip_pair(p, out, T::hypot),
+        Ufunc2::Math(MathFn::Fmod) => zip_pair(p, out, T::fmod),
+        Ufunc2::Math(MathFn::Copysign) => zip_pair(p, out, T::copysign),
+        Ufunc2::Math(MathFn::Nextafter) => zip_pair(p, out, T::nextafter),
         _ => unreachable!("not an arithmetic ufunc"),
     }
 }

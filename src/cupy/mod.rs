@@ -29,11 +29,12 @@ pub mod shape_funcs;
 use std::rc::Rc;
 
 use crate::arrays::dtype::{DType, Scalar};
+use crate::arrays::operator::Reduce;
 use crate::arrays::operator::Ufunc1;
 use crate::arrays::ufunc::BINARY_NAMES;
 use crate::cupy::elementwise::{self as ops, Operand};
 use crate::cupy::ndarray::{host_copy, operand, wrap};
-use crate::cupy::reductions::{self as red, Reduce};
+use crate::cupy::reductions as red;
 use crate::device::api::{self, Transfer};
 use crate::numba_cuda::devicearray::arg;
 use crate::numba_cuda::hostconv;
@@ -234,74 +235,95 @@ pub(crate) fn ufunc_args(
     Ok((b.rest[..nin].to_vec(), out, dtype))
 }
 
-/// CuPy's reductions: name, signature and doc, for the module functions and the methods.
-const REDUCTIONS: &[(&str, &str, &str)] = &[
+/// CuPy's reductions: name, computation, signature and doc, for the module functions and
+/// the methods.
+const REDUCTIONS: &[(&str, Reduce, &str, &str)] = &[
     (
         "sum",
+        Reduce::Sum,
         "a, axis=None, dtype=None, out=None, keepdims=False",
         "Returns the sum of an array along given axes.",
     ),
     (
         "prod",
+        Reduce::Prod,
         "a, axis=None, dtype=None, out=None, keepdims=False",
         "Returns the product of an array along given axes.",
     ),
     (
         "mean",
+        Reduce::Mean,
         "a, axis=None, dtype=None, out=None, keepdims=False",
         "Returns the arithmetic mean along an axis.",
     ),
     (
         "min",
+        Reduce::Min,
         "a, axis=None, out=None, keepdims=False",
         "Returns the minimum of an array or the minimum along an axis.",
     ),
     (
         "amin",
+        Reduce::Min,
         "a, axis=None, out=None, keepdims=False",
         "Returns the minimum of an array or the minimum along an axis.",
     ),
     (
         "max",
+        Reduce::Max,
         "a, axis=None, out=None, keepdims=False",
         "Returns the maximum of an array or the maximum along an axis.",
     ),
     (
         "amax",
+        Reduce::Max,
         "a, axis=None, out=None, keepdims=False",
         "Returns the maximum of an array or the maximum along an axis.",
     ),
     (
         "std",
+        Reduce::Std,
         "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
         "Returns the standard deviation along an axis.",
     ),
     (
         "var",
+        Reduce::Var,
         "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
         "Returns the variance along an axis.",
     ),
     (
         "argmax",
+        Reduce::ArgMax,
         "a, axis=None, dtype=None, out=None, keepdims=False",
         "Returns the indices of the maximum along an axis.",
     ),
     (
         "argmin",
+        Reduce::ArgMin,
         "a, axis=None, dtype=None, out=None, keepdims=False",
         "Returns the indices of the minimum along an axis.",
     ),
     (
         "any",
+        Reduce::Any,
         "a, axis=None, out=None, keepdims=False",
         "Tests whether any array elements along a given axis evaluate to True.",
     ),
     (
         "all",
+        Reduce::All,
         "a, axis=None, out=None, keepdims=False",
         "Tests whether all array elements along a given axis evaluate to True.",
     ),
 ];
+
+/// The parameters of the reduction method `name` (the module function's less `a`), or None
+/// when `name` is no reduction.
+pub(crate) fn reduction_params(name: &str) -> Option<&'static str> {
+    let &(_, _, sig, _) = REDUCTIONS.iter().find(|r| r.0 == name)?;
+    Some(sig.strip_prefix("a, ").unwrap_or(sig))
+}
 
 /// `x.sum(...)` and the other reduction methods: the module function's signature less `a`,
 /// bound by name the same way.
@@ -311,13 +333,11 @@ pub(crate) fn reduction_method(
     x: Value,
     mut args: Args,
 ) -> PyResult<Value> {
-    let Some(&(_, sig, _)) = REDUCTIONS.iter().find(|r| r.0 == name) else {
+    let Some(&(_, kind, sig, _)) = REDUCTIONS.iter().find(|r| r.0 == name) else {
         return Err(PyErr::attribute_error(format!(
             "'cupy.ndarray' object has no attribute '{name}'"
         )));
     };
-    // invariant: every name in REDUCTIONS is one Reduce::parse knows
-    let kind = Reduce::parse(name).expect("known reduction");
     args.pos.insert(0, x);
     let b = Params::parse(sig).bind(Function, "cupy", name, args)?;
     reduction(rt, name, kind, sig, &b)
@@ -639,9 +659,7 @@ pub fn module() -> Rc<Module> {
             },
         );
     }
-    for &(name, sig, doc) in REDUCTIONS {
-        // invariant: every name in this list is one Reduce::parse knows
-        let kind = Reduce::parse(name).expect("known reduction");
+    for &(name, kind, sig, doc) in REDUCTIONS {
         m.def(Function, name, sig, doc, move |rt, b| {
             reduction(rt, name, kind, sig, &b)
         });

@@ -8,7 +8,6 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::operator::BinOp;
 use crate::arrays::operator::{Ufunc1, Unary, UnaryOp};
 use crate::cupy::elementwise::{self as ops, Operand};
-use crate::cupy::reductions::Reduce;
 use crate::device::api::{self, Transfer};
 use crate::device::DeviceView;
 use crate::numba_cuda::devicearray::{arg, flags_value, ints, istrides};
@@ -135,12 +134,12 @@ impl Object for CupyArray {
                 },
             )));
         }
-        if Reduce::parse(name).is_some() {
+        if let Some(sig) = crate::cupy::reduction_params(name) {
             let nm = name.to_string();
             return Ok(Some(Value::method(
                 &self,
                 &format!("ndarray.{name}"),
-                &format!("{name}(axis=None, dtype=None, out=None, keepdims=False)"),
+                &format!("{name}({sig})"),
                 "A reduction computed on the device; returns a CuPy array (0-d for axis=None).",
                 move |c, rt, a| {
                     crate::cupy::reduction_method(rt, &nm, CupyArray::value(c.view.clone()), a)

@@ -4,6 +4,7 @@
 //! summation and NaN rules.
 
 use crate::arrays::elem::{copy_into, new_array};
+use crate::arrays::operator::Reduce;
 use crate::arrays::reduce::{reduce_ddof, Reduced};
 use crate::cupy::elementwise::{
     device_dtype, fault, host_view, queue_fallible, stream_of, Operand,
@@ -12,58 +13,6 @@ use crate::device::copy::region_of;
 use crate::device::{api, DeviceView};
 use crate::py::error::PyResult;
 use crate::py::runtime::Runtime;
-
-/// Reductions over all elements or one axis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reduce {
-    Sum,
-    Prod,
-    Mean,
-    Min,
-    Max,
-    Std,
-    Var,
-    ArgMax,
-    ArgMin,
-    Any,
-    All,
-}
-
-impl Reduce {
-    pub fn parse(name: &str) -> Option<Reduce> {
-        Some(match name {
-            "sum" => Reduce::Sum,
-            "prod" => Reduce::Prod,
-            "mean" => Reduce::Mean,
-            "min" | "amin" => Reduce::Min,
-            "max" | "amax" => Reduce::Max,
-            "std" => Reduce::Std,
-            "var" => Reduce::Var,
-            "argmax" => Reduce::ArgMax,
-            "argmin" => Reduce::ArgMin,
-            "any" => Reduce::Any,
-            "all" => Reduce::All,
-            _ => return None,
-        })
-    }
-
-    /// The name NumPy's reduction loops know it by.
-    pub fn name(self) -> &'static str {
-        match self {
-            Reduce::Sum => "sum",
-            Reduce::Prod => "prod",
-            Reduce::Mean => "mean",
-            Reduce::Min => "min",
-            Reduce::Max => "max",
-            Reduce::Std => "std",
-            Reduce::Var => "var",
-            Reduce::ArgMax => "argmax",
-            Reduce::ArgMin => "argmin",
-            Reduce::Any => "any",
-            Reduce::All => "all",
-        }
-    }
-}
 
 /// Queue a reduction over all elements (`axis=None`) or along one axis; var and std divide
 /// by n - `ddof`.
@@ -80,7 +29,7 @@ pub fn reduce(
     // loops on an array of this rank with at most one element per axis.
     let probe_shape: Vec<usize> = a.shape.iter().map(|&n| n.min(1)).collect();
     let probe = new_array(&probe_shape, a.dtype)?;
-    let out_dtype = device_dtype(match reduce_ddof(name, &probe, axis, ddof)? {
+    let out_dtype = device_dtype(match reduce_ddof(kind, &probe, axis, ddof)? {
         Reduced::Scalar(s) => s.dtype(),
         Reduced::Array(x) => x.dtype,
     })?;
@@ -99,7 +48,7 @@ pub fn reduce(
     let bytes = a.size() * a.dtype.itemsize();
     queue_fallible(rt, stream, &format!("cupy_{name}"), bytes, move || {
         let dst = host_view(&dst);
-        match reduce_ddof(name, &host_view(&src), axis, ddof).map_err(fault)? {
+        match reduce_ddof(kind, &host_view(&src), axis, ddof).map_err(fault)? {
             Reduced::Scalar(s) => {
                 crate::arrays::elem::fill(&dst, s.cast(out_dtype));
                 Ok(())

@@ -5,7 +5,7 @@
 
 use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::copy_into;
-use crate::arrays::operator::{Arith, Cmp, MathFn, Ufunc1, Unary};
+use crate::arrays::operator::{Arith, Cmp, MathFn, Reduce, Ufunc1, Unary};
 use crate::arrays::promote::promote;
 use crate::arrays::reduce::{norm_axis, reduce, Reduced};
 use crate::arrays::ufunc::Ufunc2;
@@ -13,7 +13,7 @@ use crate::cupy::elementwise::{
     self as ops, binary_ufunc, device_dtype, fault, host_view, queue_fallible, stream_of, Operand,
 };
 use crate::cupy::ndarray::{operand, wrap, CupyArray};
-use crate::cupy::reductions::{self as red, Reduce};
+use crate::cupy::reductions as red;
 use crate::device::copy::{copy_region, region_of};
 use crate::device::{api, DeviceView};
 use crate::numba_cuda::devicearray::arg;
@@ -189,7 +189,7 @@ fn cumsum(rt: &mut Runtime, v: &DeviceView, axis: Option<&Value>) -> PyResult<De
     let (src, dst) = (region_of(v), region_of(&out));
     let bytes = out.size() * dtype.itemsize();
     queue_fallible(rt, stream, "cupy_cumsum", bytes, move || {
-        match reduce("cumsum", &host_view(&src), axis).map_err(fault)? {
+        match reduce(Reduce::CumSum, &host_view(&src), axis).map_err(fault)? {
             Reduced::Array(r) => copy_into(&host_view(&dst), &r).map_err(fault),
             Reduced::Scalar(s) => {
                 crate::arrays::elem::fill(&host_view(&dst), s);

@@ -561,8 +561,8 @@ pub fn assign_target(rt: &mut Runtime, ctx: &mut Ctx, target: &Expr, v: Value) -
 /// AttributeError when that would need a copy. The caller rebinds the name (arrays are
 /// values here, so other names bound to it keep the old shape).
 pub(crate) fn reshaped_in_place(arr: &crate::arrays::NdArray, shape: &Value) -> PyResult<Value> {
-    let shape = crate::py::ndarray_methods::shape_arg(shape)?;
-    let new = crate::py::ndarray_methods::reshape(arr, &shape)?;
+    let shape = crate::py::ndarray_shape::shape_arg(shape)?;
+    let new = crate::py::ndarray_shape::reshape(arr, &shape)?;
     if !std::sync::Arc::ptr_eq(&new.buf, &arr.buf) {
         return Err(PyErr::new(
             "AttributeError",

@@ -212,7 +212,7 @@ impl GUFunc {
             let o = a.shape[..a.ndim() - core].to_vec();
             let mut shape = vec![o.iter().product::<usize>() as isize];
             shape.extend(a.shape[a.ndim() - core..].iter().map(|&d| d as isize));
-            let folded = crate::py::ndarray_methods::reshape(a, &shape)?;
+            let folded = crate::py::ndarray_shape::reshape(a, &shape)?;
             if j >= nin && !std::sync::Arc::ptr_eq(&folded.buf, &a.buf) {
                 return Err(PyErr::not_implemented(
                     "nbcuda's gufuncs need C-contiguous output arrays when there are several loop dimensions",
@@ -231,7 +231,7 @@ impl GUFunc {
                 if a.ndim() >= 1 {
                     let mut shape: Vec<isize> = o.iter().map(|&d| d as isize).collect();
                     shape.extend(a.shape[1..].iter().map(|&d| d as isize));
-                    *res = Value::Array(Box::new(crate::py::ndarray_methods::reshape(a, &shape)?));
+                    *res = Value::Array(Box::new(crate::py::ndarray_shape::reshape(a, &shape)?));
                 }
             }
             if on_device {

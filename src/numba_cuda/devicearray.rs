@@ -292,9 +292,9 @@ fn ordered_copy(a: &NdArray, c_order: bool) -> PyResult<NdArray> {
     if c_order {
         return Ok(crate::arrays::elem::contiguous_copy(a)?);
     }
-    let t = crate::py::ndarray_methods::transpose(a, None)?;
+    let t = crate::py::ndarray_shape::transpose(a, None)?;
     let c = crate::arrays::elem::contiguous_copy(&t)?;
-    crate::py::ndarray_methods::transpose(&c, None)
+    crate::py::ndarray_shape::transpose(&c, None)
 }
 
 fn fmt_strides(s: &[isize]) -> String {

@@ -8,7 +8,7 @@ use crate::arrays::NdArray;
 use crate::numpy::funcs::arg;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, to_ndarray_dtype, value_for_fill};
-use crate::py::ndarray_methods::new_shape;
+use crate::py::ndarray_shape::new_shape;
 use crate::py::promote::python_dtype;
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::{Function, NumpyC};

@@ -7,7 +7,7 @@ use crate::arrays::promote::{can_cast, promote, Casting};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{operands, to_ndarray};
-use crate::py::ndarray_methods::{axis_arg, new_shape, reshape_order, shape_arg, transpose};
+use crate::py::ndarray_shape::{axis_arg, new_shape, reshape_order, shape_arg, transpose};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::{Clinic, Function, NumpyC};
 use crate::py::value::{Module, Value};
@@ -92,7 +92,7 @@ fn shapes(m: &Module) {
             if let Some(v) = wrapfunc(rt, arg(&b, 0), "ravel", Vec::new())? {
                 return Ok(v);
             }
-            Ok(Value::Array(Box::new(crate::py::ndarray_methods::ravel(
+            Ok(Value::Array(Box::new(crate::py::ndarray_shape::ravel(
                 &to_ndarray(rt, arg(&b, 0))?,
             )?)))
         },
@@ -269,7 +269,7 @@ pub fn concatenate(arrs: &[NdArray], axis: Option<isize>) -> PyResult<NdArray> {
     let arrs: Vec<NdArray> = match axis {
         None => arrs
             .iter()
-            .map(crate::py::ndarray_methods::ravel)
+            .map(crate::py::ndarray_shape::ravel)
             .collect::<PyResult<_>>()?,
         Some(_) => arrs.to_vec(),
     };

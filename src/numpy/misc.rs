@@ -3,7 +3,7 @@
 
 use crate::arrays::dtype::DType;
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, read_vec, B8};
-use crate::arrays::operator::Cmp;
+use crate::arrays::operator::{Cmp, Reduce};
 use crate::arrays::promote::{can_cast, promote, Casting};
 use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
@@ -249,7 +249,7 @@ pub fn comparisons(m: &Module) {
                 &crate::arrays::elem::cast(&x, DType::Bool)?,
                 DType::I64,
             )?;
-            let r = crate::arrays::reduce::reduce("sum", &flags, axis)?;
+            let r = crate::arrays::reduce::reduce(Reduce::Sum, &flags, axis)?;
             let r = match r {
                 crate::arrays::reduce::Reduced::Array(a) => a,
                 crate::arrays::reduce::Reduced::Scalar(s) => crate::arrays::elem::scalar_array(s),
@@ -262,7 +262,7 @@ pub fn comparisons(m: &Module) {
                 Some(k) => shape[crate::arrays::reduce::norm_axis(k, x.ndim())?] = 1,
                 None => shape.iter_mut().for_each(|n| *n = 1),
             }
-            Ok(Value::Array(Box::new(crate::py::ndarray_methods::reshape(
+            Ok(Value::Array(Box::new(crate::py::ndarray_shape::reshape(
                 &r, &shape,
             )?)))
         },
@@ -354,7 +354,7 @@ pub fn comparisons(m: &Module) {
         "Repeat an array the given number of times along each axis.",
         |rt, b| {
             let x = to_ndarray(rt, arg(&b, 0))?;
-            let reps = crate::py::ndarray_methods::shape_arg(arg(&b, 1))?;
+            let reps = crate::py::ndarray_shape::shape_arg(arg(&b, 1))?;
             tile(&x, &reps)
         },
     );

@@ -340,7 +340,7 @@ fn ndarray_new(rt: &mut Runtime, args: Args) -> PyResult<Value> {
         ],
     )?;
     let given = |i: usize| b[i].as_ref().filter(|v| !v.is_none());
-    let shape = crate::py::ndarray_methods::new_shape(b[0].as_ref().unwrap_or(&Value::None))?;
+    let shape = crate::py::ndarray_shape::new_shape(b[0].as_ref().unwrap_or(&Value::None))?;
     let d = match given(1) {
         Some(v) => crate::py::ndarray_attrs::dtype_from_value(rt, v)?,
         None => DType::F64,

@@ -4,13 +4,14 @@
 
 use crate::arrays::dtype::DType;
 use crate::arrays::elem::{cast, contiguous_copy, from_vec, read_vec};
-use crate::arrays::operator::BinOp;
+use crate::arrays::operator::{BinOp, Reduce};
 use crate::arrays::reduce::{reduce, Reduced};
 use crate::arrays::NdArray;
 use crate::numpy::funcs::arg;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{binary_op, to_ndarray, wrap_result};
-use crate::py::ndarray_methods::{array_getattr, reshape, transpose};
+use crate::py::ndarray_methods::array_getattr;
+use crate::py::ndarray_shape::{reshape, transpose};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Module, Value};
@@ -154,7 +155,7 @@ fn cov(rt: &mut Runtime, b: &[Option<Value>]) -> PyResult<NdArray> {
         }
     };
     let (nvar, nobs) = (x.shape[0], x.shape[1]);
-    let means = match reduce("mean", &x, Some(1))? {
+    let means = match reduce(Reduce::Mean, &x, Some(1))? {
         Reduced::Array(m) => read_vec::<f64>(&m),
         Reduced::Scalar(s) => vec![s.as_f64()],
     };

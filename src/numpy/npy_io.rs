@@ -157,7 +157,7 @@ pub fn npy_bytes(a: &NdArray) -> PyResult<Vec<u8>> {
     header.push_str(&" ".repeat(pad % ALIGN));
     header.push('\n');
     let data = if fortran {
-        crate::py::ndarray_methods::transpose(a, None)?
+        crate::py::ndarray_shape::transpose(a, None)?
     } else {
         a.clone()
     };
@@ -455,7 +455,7 @@ pub fn read_npy(bytes: &[u8], max_header_size: usize) -> PyResult<NdArray> {
     }
     a.buf.write(0, &body);
     if h.fortran {
-        Ok(crate::py::ndarray_methods::transpose(&a, None)?)
+        Ok(crate::py::ndarray_shape::transpose(&a, None)?)
     } else {
         Ok(a)
     }

@@ -10,7 +10,7 @@ use crate::arrays::dtype::DType;
 use crate::arrays::elem::{broadcast_shapes, broadcast_to, for_each_offset, read_scalar_at};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray, to_ndarray_dtype};
-use crate::py::ndarray_methods::reshape;
+use crate::py::ndarray_shape::reshape;
 use crate::py::promote::python_dtype;
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;

@@ -10,7 +10,7 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::new_array;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
-use crate::py::ndarray_methods::new_shape;
+use crate::py::ndarray_shape::new_shape;
 use crate::py::runtime::Runtime;
 use crate::py::signature::{Bound, Style::Cython};
 use crate::py::value::{Module, Value};
@@ -563,7 +563,7 @@ fn choice(rt: &mut Runtime, b: Bound) -> PyResult<Value> {
         Some(shape) => {
             let flat = to_ndarray(rt, &Value::list(picked))?;
             let dims: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
-            Ok(Value::Array(Box::new(crate::py::ndarray_methods::reshape(
+            Ok(Value::Array(Box::new(crate::py::ndarray_shape::reshape(
                 &flat, &dims,
             )?)))
         }

@@ -10,7 +10,7 @@ use crate::numpy::funcs::arg;
 use crate::numpy::sorting::{unique, UniqueWants};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::to_ndarray;
-use crate::py::ndarray_methods::ravel;
+use crate::py::ndarray_shape::ravel;
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};

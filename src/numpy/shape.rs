@@ -12,7 +12,7 @@ use crate::arrays::NdArray;
 use crate::numpy::funcs::{arg, expand};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::to_ndarray;
-use crate::py::ndarray_methods::{ravel, reshape, transpose};
+use crate::py::ndarray_shape::{ravel, reshape, transpose};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};

@@ -8,7 +8,7 @@ use crate::arrays::sort::{order, sort_stable};
 use crate::arrays::NdArray;
 use crate::numpy::funcs::expand;
 use crate::py::error::{PyErr, PyResult};
-use crate::py::ndarray_methods::{ravel, transpose};
+use crate::py::ndarray_shape::{ravel, transpose};
 use crate::py::value::Value;
 use crate::with_dtype;
 

@@ -8,7 +8,7 @@ use crate::arrays::NdArray;
 use crate::numpy::funcs::arg;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{to_ndarray, wrap_result};
-use crate::py::ndarray_methods::transpose;
+use crate::py::ndarray_shape::transpose;
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Module, Value};

@@ -490,7 +490,7 @@ fn loadtxt(rt: &mut Runtime, b: &crate::py::signature::Bound) -> PyResult<Value>
     };
     // NumPy's _ensure_ndmin_ndarray: squeeze down to ndmin, then pad up to it.
     if arr.ndim() as i64 > ndmin {
-        arr = crate::py::ndarray_methods::squeeze(&arr, None)?;
+        arr = crate::py::ndarray_shape::squeeze(&arr, None)?;
     }
     while (arr.ndim() as i64) < ndmin {
         arr = if ndmin == 2 && arr.ndim() == 1 {
@@ -501,7 +501,7 @@ fn loadtxt(rt: &mut Runtime, b: &crate::py::signature::Bound) -> PyResult<Value>
         };
     }
     if unpack {
-        arr = crate::py::ndarray_methods::transpose(&arr, None)?;
+        arr = crate::py::ndarray_shape::transpose(&arr, None)?;
     }
     Ok(Value::Array(Box::new(arr)))
 }

@@ -7,12 +7,12 @@
 use std::any::Any;
 use std::rc::Rc;
 
-use crate::arrays::operator::Arith;
+use crate::arrays::operator::{Arith, Reduce};
 use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
-use crate::numpy::np_call;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
+use crate::py::ndarray_methods::reduction_function;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Object, Value};
 
@@ -24,14 +24,14 @@ pub struct NpUfunc {
 }
 
 /// The NumPy function that is this ufunc's reduction (`np.add.reduce` is `np.sum`).
-fn reduction_of(k: Ufunc2) -> Option<&'static str> {
+fn reduction_of(k: Ufunc2) -> Option<Reduce> {
     Some(match k {
-        Ufunc2::Arith(Arith::Add) => "sum",
-        Ufunc2::Arith(Arith::Mul) => "prod",
-        Ufunc2::Arith(Arith::Max) => "max",
-        Ufunc2::Arith(Arith::Min) => "min",
-        Ufunc2::LogicalAnd => "all",
-        Ufunc2::LogicalOr => "any",
+        Ufunc2::Arith(Arith::Add) => Reduce::Sum,
+        Ufunc2::Arith(Arith::Mul) => Reduce::Prod,
+        Ufunc2::Arith(Arith::Max) => Reduce::Max,
+        Ufunc2::Arith(Arith::Min) => Reduce::Min,
+        Ufunc2::LogicalAnd => Reduce::All,
+        Ufunc2::LogicalOr => Reduce::Any,
         _ => return None,
     })
 }
@@ -109,14 +109,13 @@ impl NpUfunc {
             Some(Value::None) => None,
             Some(v) => Some(v.as_index()?),
         };
-        if let Some(f) = reduction_of(self.kind) {
+        if let Some(r) = reduction_of(self.kind) {
             let ax = axis.map(Value::Int).unwrap_or(Value::None);
-            return np_call(
-                rt,
-                f,
-                vec![Value::Array(Box::new(a))],
-                vec![("axis", ax), ("keepdims", Value::Bool(keepdims))],
-            );
+            let kw = vec![
+                ("axis".into(), ax),
+                ("keepdims".into(), Value::Bool(keepdims)),
+            ];
+            return reduction_function(rt, &a, r, Args { pos: vec![], kw });
         }
         let axis = match axis {
             Some(k) => norm_axis(k, a.ndim())?,
@@ -166,17 +165,13 @@ impl NpUfunc {
             _ => 0,
         };
         let cumulative = match self.kind {
-            Ufunc2::Arith(Arith::Add) => Some("cumsum"),
-            Ufunc2::Arith(Arith::Mul) => Some("cumprod"),
+            Ufunc2::Arith(Arith::Add) => Some(Reduce::CumSum),
+            Ufunc2::Arith(Arith::Mul) => Some(Reduce::CumProd),
             _ => None,
         };
-        if let Some(f) = cumulative {
-            return np_call(
-                rt,
-                f,
-                vec![Value::Array(Box::new(a))],
-                vec![("axis", Value::Int(axis))],
-            );
+        if let Some(r) = cumulative {
+            let kw = vec![("axis".into(), Value::Int(axis))];
+            return reduction_function(rt, &a, r, Args { pos: vec![], kw });
         }
         if a.ndim() == 0 {
             return Err(PyErr::value_error("cannot accumulate on a scalar"));

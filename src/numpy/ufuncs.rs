@@ -6,13 +6,13 @@ use crate::arrays::dtype::{DType, Scalar};
 use crate::arrays::elem::{
     broadcast_to, cast, copy_into, new_array, read_vec, shape_str, write_slice, B8,
 };
-use crate::arrays::operator::{Arith, MathFn, Ufunc1};
+use crate::arrays::operator::{Arith, MathFn, Reduce, Ufunc1};
 use crate::arrays::ufunc::{binary_ufunc, elementwise_unary, output_cast_error, same_kind, Ufunc2};
 use crate::arrays::NdArray;
 use crate::numpy::funcs::{arg, out_arg};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, operands, to_ndarray, wrap_result};
-use crate::py::ndarray_methods::array_getattr;
+use crate::py::ndarray_methods::reduction_function;
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::{Function, NumpyC};
 use crate::py::value::{Module, Value};
@@ -178,7 +178,14 @@ fn masked_copy(dst: &NdArray, src: &NdArray, mask: &NdArray) -> PyResult<()> {
 }
 
 pub(crate) fn ufuncs(m: &Module) {
-    for &(name, k) in BINARY {
+    for &(alias, k) in BINARY {
+        // An alias is the same ufunc object (`np.mod is np.remainder`); BINARY lists each
+        // ufunc's own name first.
+        let name = k.name();
+        if let Some(same) = m.get(name).filter(|_| alias != name) {
+            m.set(alias, same);
+            continue;
+        }
         let func = Value::builtin(
             &format!("numpy.{name}"),
             &format!("{name}(x1, x2, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
@@ -196,7 +203,7 @@ pub(crate) fn ufuncs(m: &Module) {
             },
         );
         m.set(
-            name,
+            alias,
             Value::object(crate::numpy::ufunc_object::NpUfunc {
                 name,
                 kind: k,
@@ -204,7 +211,14 @@ pub(crate) fn ufuncs(m: &Module) {
             }),
         );
     }
-    for &(name, f) in Ufunc1::NAMES {
+    for &(alias, f) in Ufunc1::NAMES {
+        // An alias is the same ufunc in NumPy (`np.abs is np.absolute`), and its messages
+        // name the ufunc; NAMES lists each ufunc's own name first.
+        let name = f.name();
+        if let Some(same) = m.get(name).filter(|_| alias != name) {
+            m.set(alias, same);
+            continue;
+        }
         // `order=` and `subok=` are accepted: every result is a fresh C-ordered ndarray.
         m.def_shown(
             NumpyC,
@@ -213,9 +227,6 @@ pub(crate) fn ufuncs(m: &Module) {
             &format!("{name}(x, /, out=None, *, where=True, casting='same_kind', dtype=None)"),
             &format!("NumPy's {name} ufunc, elementwise."),
             move |rt, b| {
-                // An alias is the same ufunc in NumPy (`np.abs is np.absolute`), and its
-                // messages name the ufunc.
-                let name = f.name();
                 let kw = UfuncKw::parse(rt, &b[1], &b[5], &b[2], &b[3])?;
                 let x = kw.cast_input(name, 0, &to_ndarray(rt, arg(&b, 0))?)?;
                 let r = elementwise_unary(f, &x, None)?;
@@ -298,12 +309,16 @@ pub fn round(x: &NdArray, dec: i64) -> PyResult<NdArray> {
 /// reduction); a slice of NaNs only gives NaN with NumPy's RuntimeWarning.
 fn nan_extreme(rt: &mut Runtime, name: &str, b: &[Option<Value>]) -> PyResult<Value> {
     let x = to_ndarray(rt, b[0].as_ref().unwrap_or(&Value::None))?;
-    let axis = crate::py::ndarray_methods::axis_arg(b[1].as_ref())?;
-    let op = if name == "nanmin" { "min" } else { "max" };
+    let axis = crate::py::ndarray_shape::axis_arg(b[1].as_ref())?;
+    let op = if name == "nanmin" {
+        Reduce::Min
+    } else {
+        Reduce::Max
+    };
     if !x.dtype.is_float() {
         return Ok(crate::arrays::reduce::reduce(op, &x, axis)?.into());
     }
-    let fill = if op == "min" {
+    let fill = if op == Reduce::Min {
         f64::INFINITY
     } else {
         f64::NEG_INFINITY
@@ -321,7 +336,7 @@ fn nan_extreme(rt: &mut Runtime, name: &str, b: &[Option<Value>]) -> PyResult<Va
         crate::arrays::elem::cast(&crate::arrays::elem::from_vec(&x.shape, &cleaned)?, x.dtype)?;
     let mask = crate::arrays::elem::from_vec(&x.shape, &seen)?;
     let r = crate::arrays::reduce::reduce(op, &y, axis)?;
-    let any = crate::arrays::reduce::reduce("any", &mask, axis)?;
+    let any = crate::arrays::reduce::reduce(Reduce::Any, &mask, axis)?;
     let warn = |rt: &mut Runtime| {
         let origin = format!("Cell In[{}]", rt.execution_count);
         rt.warn("RuntimeWarning", "All-NaN slice encountered", &origin)
@@ -364,10 +379,7 @@ pub(crate) fn reductions(m: &Module) {
             move |rt, b| nan_extreme(rt, name, &b),
         );
     }
-    for name in [
-        "sum", "mean", "min", "max", "amin", "amax", "std", "var", "prod", "argmin", "argmax",
-        "any", "all", "cumsum", "cumprod",
-    ] {
+    for &(name, kind) in Reduce::NAMES {
         // The array's method binds the rest (`axis`, `dtype`, `keepdims`, ...) by name.
         m.def_shown(
             Function,
@@ -377,18 +389,7 @@ pub(crate) fn reductions(m: &Module) {
             &format!("NumPy's {name} over all elements or one axis."),
             move |rt, b| {
                 let x = to_ndarray(rt, &b.value(0))?;
-                let args = b.forward();
-                let meth = match name {
-                    "amin" => "min",
-                    "amax" => "max",
-                    n => n,
-                };
-                let f = array_getattr(&x, meth, rt)?
-                    .ok_or_else(|| PyErr::internal("missing method"))?;
-                match &f {
-                    Value::Builtin(b) => (b.f)(rt, args),
-                    _ => Err(PyErr::internal("method is not a builtin")),
-                }
+                reduction_function(rt, &x, kind, b.forward())
             },
         );
     }

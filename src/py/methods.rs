@@ -25,6 +25,9 @@ pub struct MethodSpec<T: 'static> {
     pub doc: &'static str,
     pub call: MethodFn<T>,
     pub style: Style,
+    /// The parameter list `?` shows where it differs from the one bound (NumPy documents
+    /// `reshape(shape, /, *, order='C')` but takes the shape's integers one by one too).
+    shown: Option<&'static str>,
     params: OnceLock<Params>,
     signature: OnceLock<String>,
 }
@@ -52,14 +55,22 @@ impl<T: 'static> MethodSpec<T> {
             doc,
             call,
             style,
+            shown: None,
             params: OnceLock::new(),
             signature: OnceLock::new(),
         }
     }
+    /// The same method, shown by `?` with the parameter list `shown`.
+    pub const fn showing(mut self, shown: &'static str) -> Self {
+        self.shown = Some(shown);
+        self
+    }
     /// `name(sig)`, as `obj.method?` shows it.
     pub fn signature(&self) -> &str {
-        self.signature
-            .get_or_init(|| format!("{}({})", self.name, self.sig))
+        self.signature.get_or_init(|| {
+            let sig = self.shown.unwrap_or(self.sig);
+            format!("{}({sig})", self.name)
+        })
     }
     fn params(&self) -> &Params {
         self.params.get_or_init(|| Params::parse(self.sig))

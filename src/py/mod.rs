@@ -13,8 +13,8 @@
 //! | `hash.rs` | Python's `hash()` for every hashable builtin (CPython's numeric and tuple hashes, FxHash for str and bytes), which dicts and sets file keys under, and the reduction of a `__hash__` result. |
 //! | `methods.rs` | Declarative method tables for Python-facing types (`list`, `str`, `dict`, device arrays ...): name, signature, doc and body written once, and used for lookup, `dir()`, completion, `?` and binding arguments by name with CPython's TypeErrors. |
 //! | `ndarray_attrs.rs` | The Python face of host arrays: what the interpreter calls for attribute access, indexing, operators, printing and conversion of NumPy arrays and scalars. |
-//! | `ndarray_docs.rs` | Signatures and one-paragraph docs of the ndarray methods, for `arr.sum?`, inspection and keyword completion inside calls (`arr.sum(ax` → `axis=`). |
-//! | `ndarray_methods.rs` | ndarray attributes and methods (`a.shape`, `a.reshape(...)`, `a.sum(axis=0)` ...), and the shape manipulations they share with the `numpy` module functions. |
+//! | `ndarray_methods.rs` | ndarray attributes (`a.shape`, `a.T`) and the methods' declarative table (`a.reshape(...)`, `a.sum(axis=0)` ...): name, signature, doc and body once each. |
+//! | `ndarray_shape.rs` | The shape manipulations the methods share with the `numpy` module: shape and axis arguments, `reshape` in C and Fortran order, `transpose`, `squeeze`, `ravel`. |
 //! | `ndarray_repeat.rs` | `np.repeat` and `ndarray.repeat`: scalar or per-element repeats, flattened or along an axis, with NumPy's errors. |
 //! | `promote.rs` | NEP 50 for Python scalars: the dtype a Python `int`, `float` or `bool` takes next to an array or NumPy scalar (the dtype table itself is [`crate::arrays::promote`]). |
 //! | `records.rs` | Structured arrays of uint64 fields (Numba's xoroshiro128p states) with NumPy's face: `(n,)` shape, `np.void` records, field views, repr, `==`, `np.unique`. |
@@ -31,9 +31,9 @@ pub mod function;
 pub mod hash;
 pub mod methods;
 pub mod ndarray_attrs;
-pub mod ndarray_docs;
 pub mod ndarray_methods;
 pub mod ndarray_repeat;
+pub mod ndarray_shape;
 pub mod promote;
 pub mod records;
 pub mod registry;

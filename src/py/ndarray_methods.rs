@@ -1,218 +1,23 @@
-//! ndarray attributes and methods (`a.shape`, `a.reshape(...)`, `a.sum(axis=0)` ...), and
-//! the shape manipulations they share with the `numpy` module functions.
+//! ndarray attributes and methods (`a.shape`, `a.reshape(...)`, `a.sum(axis=0)` ...): the
+//! attributes by name, the methods as one declarative table (name, signature, doc and body
+//! once each, via `py::methods`) for lookup, `dir()`, completion, `?` and binding arguments
+//! by name. The shape manipulations they share with the `numpy` module are in
+//! `ndarray_shape.rs`.
 
-use crate::arrays::dtype::Scalar;
 use crate::arrays::elem::{contiguous_copy, fill, first_scalar, shape_str};
-use crate::arrays::operator::Ufunc1;
+use crate::arrays::operator::{Reduce, Ufunc1};
 use crate::arrays::reduce::reduce_ddof;
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::methods::{Bound, MethodFn, MethodSpec, MethodTable, Style};
 use crate::py::ndarray_attrs::{dtype_from_value, to_list, value_for_fill, wrap_result};
+use crate::py::ndarray_shape::{
+    axis_arg, ravel, reshape, reshape_order, shape_arg, squeeze, transpose,
+};
 use crate::py::runtime::Runtime;
 use crate::py::value::scalar_to_python;
 use crate::py::value::{Args, Value};
 
-/// A shape argument: an int or a tuple/list of ints.
-pub fn shape_arg(v: &Value) -> PyResult<Vec<isize>> {
-    let items: Vec<Value> = match v {
-        Value::Tuple(t) => t.to_vec(),
-        Value::List(l) => l.borrow().clone(),
-        other => vec![other.clone()],
-    };
-    items.iter().map(|x| Ok(x.as_index()? as isize)).collect()
-}
-
-/// A non-negative shape for creation functions.
-pub fn new_shape(v: &Value) -> PyResult<Vec<usize>> {
-    shape_arg(v)?
-        .into_iter()
-        .map(|d| {
-            if d < 0 {
-                Err(PyErr::value_error("negative dimensions are not allowed"))
-            } else {
-                Ok(d as usize)
-            }
-        })
-        .collect()
-}
-
-/// An `axis=` argument (None or an int).
-pub fn axis_arg(v: Option<&Value>) -> PyResult<Option<isize>> {
-    match v {
-        None | Some(Value::None) => Ok(None),
-        Some(x) => Ok(Some(x.as_index()? as isize)),
-    }
-}
-
-/// `a.reshape(shape)` in C order (a view when the data is contiguous).
-pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
-    let size = a.size();
-    let unknown = shape.iter().filter(|&&d| d == -1).count();
-    let known: usize = shape
-        .iter()
-        .filter(|&&d| d > 0)
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d as usize))
-        .map(|k| if shape.contains(&0) { 0 } else { k })
-        .ok_or_else(|| {
-            PyErr::value_error(format!(
-                "cannot reshape array of size {size} into shape {}",
-                shape_display(shape)
-            ))
-        })?;
-    let err = || {
-        PyErr::value_error(format!(
-            "cannot reshape array of size {size} into shape {}",
-            shape_display(shape)
-        ))
-    };
-    if unknown > 1 {
-        return Err(PyErr::value_error("can only specify one unknown dimension"));
-    }
-    if shape.iter().any(|&d| d < -1) {
-        return Err(PyErr::value_error("negative dimensions not allowed"));
-    }
-    let new: Vec<usize> = if unknown == 1 {
-        if known == 0 || !size.is_multiple_of(known) {
-            return Err(err());
-        }
-        shape
-            .iter()
-            .map(|&d| if d == -1 { size / known } else { d as usize })
-            .collect()
-    } else {
-        shape.iter().map(|&d| d as usize).collect()
-    };
-    if new.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d)) != Some(size) {
-        return Err(err());
-    }
-    // An empty array may be given a huge axis; its strides must still fit.
-    crate::arrays::elem::check_strides_fit(&new, a.dtype)?;
-    let base = if a.is_c_contiguous() {
-        a.clone()
-    } else {
-        contiguous_copy(a)?
-    };
-    // A view when the data was contiguous; a fresh copy owns its data.
-    let view = a.is_c_contiguous();
-    Ok(NdArray {
-        strides: NdArray::c_strides(&new, a.dtype.itemsize()),
-        shape: new,
-        view,
-        ..base
-    })
-}
-
-fn shape_display(shape: &[isize]) -> String {
-    if shape.len() == 1 {
-        format!("({},)", shape[0])
-    } else {
-        format!(
-            "({})",
-            shape
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
-}
-
-/// `a.transpose(axes)`; reversed axes when None.
-pub fn transpose(a: &NdArray, axes: Option<Vec<isize>>) -> PyResult<NdArray> {
-    let nd = a.ndim();
-    let perm: Vec<usize> = match axes {
-        None => (0..nd).rev().collect(),
-        Some(ax) => {
-            if ax.len() != nd {
-                return Err(PyErr::value_error("axes don't match array"));
-            }
-            let p: Vec<usize> = ax
-                .iter()
-                .map(|&x| crate::arrays::reduce::norm_axis(x, nd))
-                .collect::<Result<_, _>>()?;
-            let mut seen = vec![false; nd]; // bounded: one per dimension
-            for &i in &p {
-                if seen[i] {
-                    return Err(PyErr::value_error("repeated axis in transpose"));
-                }
-                seen[i] = true;
-            }
-            p
-        }
-    };
-    Ok(NdArray {
-        shape: perm.iter().map(|&i| a.shape[i]).collect(),
-        strides: perm.iter().map(|&i| a.strides[i]).collect(),
-        view: true,
-        ..a.clone()
-    })
-}
-
-/// `a.squeeze(axis)`.
-pub fn squeeze(a: &NdArray, axis: Option<isize>) -> PyResult<NdArray> {
-    let keep: Vec<usize> = match axis {
-        None => (0..a.ndim()).filter(|&i| a.shape[i] != 1).collect(),
-        Some(ax) => {
-            let k = crate::arrays::reduce::norm_axis(ax, a.ndim())?;
-            if a.shape[k] != 1 {
-                return Err(PyErr::value_error(
-                    "cannot select an axis to squeeze out which has size not equal to one",
-                ));
-            }
-            (0..a.ndim()).filter(|&i| i != k).collect()
-        }
-    };
-    Ok(NdArray {
-        shape: keep.iter().map(|&i| a.shape[i]).collect(),
-        strides: keep.iter().map(|&i| a.strides[i]).collect(),
-        view: true,
-        ..a.clone()
-    })
-}
-
-/// `a.ravel()`: a view when contiguous, else a copy.
-pub fn ravel(a: &NdArray) -> PyResult<NdArray> {
-    reshape(a, &[-1])
-}
-
-const METHODS: &[&str] = &[
-    "all",
-    "any",
-    "argmax",
-    "argmin",
-    "astype",
-    "copy",
-    "cumprod",
-    "cumsum",
-    "fill",
-    "flatten",
-    "item",
-    "max",
-    "mean",
-    "min",
-    "prod",
-    "ravel",
-    "reshape",
-    "squeeze",
-    "std",
-    "sum",
-    "tolist",
-    "transpose",
-    "var",
-    "view",
-    "clip",
-    "round",
-    "dot",
-    "nonzero",
-    "sort",
-    "argsort",
-    "swapaxes",
-    "repeat",
-    "conj",
-    "conjugate",
-    "diagonal",
-    "trace",
-];
 const ATTRS: &[&str] = &[
     "T", "dtype", "flags", "itemsize", "nbytes", "ndim", "shape", "size", "strides", "flat",
     "real", "imag",
@@ -220,7 +25,8 @@ const ATTRS: &[&str] = &[
 
 /// Attribute names of ndarrays for completion.
 pub fn array_dir() -> Vec<String> {
-    let mut v: Vec<String> = METHODS.iter().chain(ATTRS).map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = NDARRAY.names();
+    v.extend(ATTRS.iter().map(|s| s.to_string()));
     v.sort();
     v
 }
@@ -259,249 +65,329 @@ pub fn array_getattr(a: &NdArray, name: &str, _rt: &mut Runtime) -> PyResult<Opt
             !a.view && a.offset == 0 && a.buf.len() == a.nbytes(),
             Some(a.buf.clone()),
         ),
-        m if METHODS.contains(&m) => method(a.clone(), m),
-        _ => return Ok(None),
+        _ => return Ok(NDARRAY.bound(a, name)),
     }))
 }
 
-fn method(a: NdArray, name: &str) -> Value {
-    let qual = format!("ndarray.{name}");
-    let (sig, doc) = match crate::py::ndarray_docs::method_doc(name) {
-        Some((s, d)) => (s.to_string(), d.to_string()),
-        None => (format!("{name}(...)"), format!("NumPy's ndarray.{name}.")),
-    };
-    let name = name.to_string();
-    Value::builtin(&qual, &sig, &doc, move |rt, args| {
-        call_method(&a, &name, rt, args)
-    })
+pub static NDARRAY: MethodTable<NdArray> = MethodTable {
+    owner: "ndarray",
+    methods: &SPECS,
+};
+
+/// NumPy's ndarray methods are C functions whose arguments `npy_parse_arguments` binds
+/// (the reductions forward to Python functions that take the same parameters).
+const fn m(
+    name: &'static str,
+    sig: &'static str,
+    doc: &'static str,
+    call: MethodFn<NdArray>,
+) -> MethodSpec<NdArray> {
+    MethodSpec::styled(Style::NumpyC, name, sig, doc, call)
 }
 
-fn call_method(a: &NdArray, name: &str, rt: &mut Runtime, args: Args) -> PyResult<Value> {
-    let fname = name;
-    match name {
-        "sum" | "mean" | "min" | "max" | "prod" | "argmin" | "argmax" | "any" | "all"
-        | "cumsum" | "cumprod" => {
-            let b = args.bind(fname, &["axis=", "dtype=", "out=", "keepdims="])?;
-            let axis = axis_arg(b[0].as_ref())?;
-            let src = match &b[1] {
-                Some(d) if !d.is_none() => crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,
-                _ => a.clone(),
-            };
-            let r = reduce_ddof(name, &src, axis, 0)?.into();
-            into_out(name, keepdims(r, a, axis, b[3].as_ref())?, &b[2])
-        }
-        "std" | "var" => {
-            let b = args.bind(fname, &["axis=", "dtype=", "out=", "ddof=", "keepdims="])?;
-            let axis = axis_arg(b[0].as_ref())?;
-            let ddof = b[3]
-                .as_ref()
-                .map(|v| v.as_index())
-                .transpose()?
-                .unwrap_or(0);
-            let src = match &b[1] {
-                Some(d) if !d.is_none() => crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,
-                _ => a.clone(),
-            };
-            let r = reduce_ddof(name, &src, axis, ddof.max(0) as usize)?.into();
-            into_out(name, keepdims(r, a, axis, b[4].as_ref())?, &b[2])
-        }
-        "astype" => {
-            let b = args.bind(fname, &["dtype", "order=", "casting=", "subok=", "copy="])?;
-            let d = dtype_from_value(rt, b[0].as_ref().unwrap_or(&Value::None))?;
+/// The signatures of the reductions: those of the Python functions NumPy's methods pass
+/// their arguments to (`numpy/_core/_methods.py`), less `initial=` and `where=`. `any` and
+/// `all` take a `dtype` there, second, though their documented signature has none. Where
+/// each option sits is [`Slots::of`].
+const SUM_SIG: &str = "axis=None, dtype=None, out=None, keepdims=False";
+const CUM_SIG: &str = "axis=None, dtype=None, out=None";
+const VAR_SIG: &str = "axis=None, dtype=None, out=None, ddof=0, keepdims=False";
+const MAX_SIG: &str = "axis=None, out=None, keepdims=False";
+const ARG_SIG: &str = "axis=None, out=None, *, keepdims=False";
+
+static SPECS: [MethodSpec<NdArray>; 36] = [
+    m("all", SUM_SIG,
+        "True when every element (or every element along axis) is non-zero. With axis the result is an array of booleans, one per remaining position; keepdims=True keeps the reduced axis with length 1.",
+        |a, rt, b| reduction(rt, a, Reduce::All, &b)),
+    m("any", SUM_SIG,
+        "True when at least one element (or one along axis) is non-zero. With axis the result is an array of booleans; keepdims=True keeps the reduced axis with length 1.",
+        |a, rt, b| reduction(rt, a, Reduce::Any, &b)),
+    m("argmax", ARG_SIG,
+        "The index of the largest element: into the flattened array without axis, or along axis as an array of indices. The first occurrence wins on ties; NaN counts as the largest.",
+        |a, rt, b| reduction(rt, a, Reduce::ArgMax, &b)),
+    m("argmin", ARG_SIG,
+        "The index of the smallest element: into the flattened array without axis, or along axis as an array of indices. The first occurrence wins on ties; NaN counts as the smallest.",
+        |a, rt, b| reduction(rt, a, Reduce::ArgMin, &b)),
+    m("argsort", "axis=-1, kind=None, order=None",
+        "The indices that would sort the array along the last axis.",
+        |a, rt, b| forward(rt, a, "argsort", b)),
+    m("astype", "dtype, order='K', casting='unsafe', subok=True, copy=True",
+        "A new array with the same shape and every element converted to dtype (floats to integers truncate toward zero). The original array is left unchanged.",
+        |a, rt, b| {
+            let d = dtype_from_value(rt, &b.value(0))?;
             crate::py::ndarray_attrs::warn_complex_cast(rt, a.dtype, d)?;
             Ok(Value::Array(Box::new(crate::arrays::elem::cast(a, d)?)))
-        }
-        "conj" | "conjugate" => {
-            args.bind(fname, &[])?;
-            Ok(Value::Array(Box::new(if a.dtype.is_complex() {
-                crate::arrays::complex::complex_unary(Ufunc1::Conjugate, a)?
-            } else {
-                a.clone()
-            })))
-        }
-        "copy" => {
-            args.bind(fname, &["order="])?;
-            Ok(Value::Array(Box::new(contiguous_copy(a)?)))
-        }
-        "reshape" => {
-            let order = args
-                .kwarg("order")
-                .and_then(|v| v.as_str())
-                .unwrap_or("C")
-                .to_string();
-            let pos = args.pos.clone();
-            let shape: Vec<isize> = if pos.len() == 1 {
-                shape_arg(&pos[0])?
-            } else {
-                pos.iter()
-                    .map(|v| Ok(v.as_index()? as isize))
-                    .collect::<PyResult<_>>()?
+        }),
+    m("clip", "min=None, max=None, out=None",
+        "A copy with values below min raised to min and values above max lowered to max.",
+        |a, rt, b| forward(rt, a, "clip", b)),
+    m("conj", "", "The complex conjugate, element-wise (the array itself when it is not complex).",
+        |a, _, _| conjugate(a)),
+    m("conjugate", "", "The complex conjugate, element-wise (the array itself when it is not complex).",
+        |a, _, _| conjugate(a)),
+    m("copy", "order='C'",
+        "A new C-contiguous array holding a copy of the data; writes to it never reach the original, unlike a view from slicing.",
+        |a, _, _| Ok(Value::Array(Box::new(contiguous_copy(a)?)))),
+    m("cumprod", CUM_SIG,
+        "Running products: element i holds the product of the elements up to and including i, over the flattened array or along axis.",
+        |a, rt, b| reduction(rt, a, Reduce::CumProd, &b)),
+    m("cumsum", CUM_SIG,
+        "Running sums: element i holds the sum of the elements up to and including i, over the flattened array or along axis.",
+        |a, rt, b| reduction(rt, a, Reduce::CumSum, &b)),
+    m("diagonal", "offset=0, axis1=0, axis2=1",
+        "The diagonal with the given offset of the 2-D subarrays spanned by axis1 and axis2.",
+        |a, rt, b| forward(rt, a, "diagonal", b)),
+    m("dot", "b, out=None",
+        "The dot product with b: inner product for 1-D, matrix product for 2-D operands (the @ operator).",
+        |a, rt, b| forward(rt, a, "dot", b)),
+    m("fill", "value, /",
+        "Set every element to value (converted to the array's dtype), in place; returns None.",
+        |a, rt, b| {
+            crate::py::ndarray_attrs::check_writeable(a, "assignment destination")?;
+            let v = value_for_fill(rt, &b.value(0), a.dtype)?;
+            fill(a, v);
+            Ok(Value::None)
+        }),
+    m("flatten", "order='C'",
+        "A one-dimensional copy of the array in row-major order. Unlike ravel it always copies.",
+        |a, _, _| Ok(Value::Array(Box::new(contiguous_copy(&ravel(a)?)?)))),
+    m("item", "*args",
+        "One element as a plain Python number: the only element of a size-1 array, or the element at a flat index.",
+        |a, _, b| item(a, &b.rest)),
+    m("max", MAX_SIG,
+        "The largest element, or the largest along axis as an array. NaN propagates: any NaN makes the result NaN.",
+        |a, rt, b| reduction(rt, a, Reduce::Max, &b)),
+    m("mean", SUM_SIG,
+        "The arithmetic mean of all elements or along axis. Integer arrays average in float64; float32 arrays stay float32 unless dtype= says otherwise.",
+        |a, rt, b| reduction(rt, a, Reduce::Mean, &b)),
+    m("min", MAX_SIG,
+        "The smallest element, or the smallest along axis as an array. NaN propagates: any NaN makes the result NaN.",
+        |a, rt, b| reduction(rt, a, Reduce::Min, &b)),
+    m("nonzero", "",
+        "A tuple with one index array per dimension, listing the positions of the non-zero elements.",
+        |a, rt, b| forward(rt, a, "nonzero", b)),
+    m("prod", SUM_SIG,
+        "The product of all elements or along axis. Small integer types are multiplied as the platform integer, as NumPy does.",
+        |a, rt, b| reduction(rt, a, Reduce::Prod, &b)),
+    m("ravel", "order='C'",
+        "The elements as a one-dimensional array: a view when the data is contiguous, otherwise a copy.",
+        |a, _, _| Ok(Value::Array(Box::new(ravel(a)?)))),
+    m("repeat", "repeats, axis=None",
+        "Each element (or each slice along axis) repeated; flattened when axis is None.",
+        |a, rt, b| crate::py::ndarray_repeat::repeat_call(rt, a, &b)),
+    m("reshape", "*shape, order='C'",
+        "The same data seen with a new shape, given as a tuple or as separate integers (one dimension may be -1 to infer it). The element count must match; contiguous arrays give a view.",
+        |a, _, b| {
+            let shape: Vec<isize> = match b.rest.as_slice() {
+                [one] => shape_arg(one)?,
+                many => many.iter().map(|v| Ok(v.as_index()? as isize)).collect::<PyResult<_>>()?,
             };
-            Ok(Value::Array(Box::new(reshape_order(a, &shape, &order)?)))
-        }
-        "repeat" => crate::py::ndarray_repeat::repeat_method(rt, a, args),
-        "ravel" | "flatten" => {
-            let r = ravel(a)?;
-            Ok(Value::Array(if name == "flatten" {
-                Box::new(contiguous_copy(&r)?)
-            } else {
-                Box::new(r)
-            }))
-        }
-        "transpose" => {
-            let axes = match args.pos.len() {
-                0 => None,
-                1 if matches!(args.pos[0], Value::Tuple(_) | Value::List(_)) => {
-                    Some(shape_arg(&args.pos[0])?)
-                }
-                _ => Some(
-                    args.pos
-                        .iter()
-                        .map(|v| Ok(v.as_index()? as isize))
-                        .collect::<PyResult<_>>()?,
-                ),
-            };
-            Ok(Value::Array(Box::new(transpose(a, axes)?)))
-        }
-        "swapaxes" => {
-            let b = args.bind(fname, &["axis1", "axis2"])?;
-            let nd = a.ndim();
-            let i = crate::arrays::reduce::norm_axis(
-                b[0].as_ref()
-                    .map(|v| v.as_index())
-                    .transpose()?
-                    .unwrap_or(0) as isize,
-                nd,
-            )?;
-            let j = crate::arrays::reduce::norm_axis(
-                b[1].as_ref()
-                    .map(|v| v.as_index())
-                    .transpose()?
-                    .unwrap_or(0) as isize,
-                nd,
-            )?;
-            let mut p: Vec<isize> = (0..nd as isize).collect();
-            p.swap(i, j);
-            Ok(Value::Array(Box::new(transpose(a, Some(p))?)))
-        }
-        "squeeze" => {
-            let b = args.bind(fname, &["axis="])?;
-            Ok(Value::Array(Box::new(squeeze(
-                a,
-                axis_arg(b[0].as_ref())?,
-            )?)))
-        }
-        "tolist" => to_list(a),
-        "sort" => {
+            let order = b.get(0).and_then(|v| v.as_str()).unwrap_or("C");
+            Ok(Value::Array(Box::new(reshape_order(a, &shape, order)?)))
+        }).showing("shape, /, *, order='C'"),
+    m("round", "decimals=0, out=None",
+        "Round to the given number of decimals, halves to the nearest even value, as np.round does.",
+        |a, rt, b| forward(rt, a, "round", b)),
+    m("sort", "axis=-1, kind=None, order=None",
+        "Sort the array in place along the last axis (NaN last); returns None. np.sort returns a sorted copy instead.",
+        |a, rt, b| {
             crate::py::ndarray_attrs::check_writeable(a, "sort array")?;
             // In place, as ndarray.sort() does (the module function returns a copy).
-            let f = numpy_function(rt, "sort")?.ok_or_else(|| PyErr::internal("np.sort"))?;
-            let Value::Builtin(b) = &f else {
-                return Err(PyErr::internal("np.sort is not a builtin"));
-            };
-            let mut pos = vec![Value::Array(Box::new(a.clone()))];
-            pos.extend(args.pos.iter().cloned());
-            let call = Args {
-                pos,
-                kw: args.kw.clone(),
-            };
-            let sorted = (b.f)(rt, call)?;
-            if let Value::Array(ref s) = sorted {
+            if let Value::Array(s) = &forward(rt, a, "sort", b)? {
                 crate::arrays::elem::copy_into(a, s)?;
             }
             Ok(Value::None)
-        }
-        "item" => {
-            if args.pos.is_empty() {
-                if a.size() != 1 {
-                    return Err(PyErr::value_error(
-                        "can only convert an array of size 1 to a Python scalar",
-                    ));
-                }
-                return Ok(scalar_to_python(first_scalar(a)));
-            }
-            let flat = contiguous_copy(a)?;
-            let i = args.pos[0].as_index()?;
-            let n = a.size() as i64;
-            let j = if i < 0 { i + n } else { i };
-            if j < 0 || j >= n {
-                return Err(PyErr::index_error(format!(
-                    "index {i} is out of bounds for size {n}"
-                )));
-            }
-            let s = crate::arrays::elem::read_scalar_at(&flat, j as usize * a.dtype.itemsize());
-            Ok(scalar_to_python(s))
-        }
-        "fill" => {
-            let b = args.bind(fname, &["value"])?;
-            crate::py::ndarray_attrs::check_writeable(a, "assignment destination")?;
-            let v = value_for_fill(rt, b[0].as_ref().unwrap_or(&Value::None), a.dtype)?;
-            fill(a, v);
-            Ok(Value::None)
-        }
-        "view" => {
-            let b = args.bind(fname, &["dtype="])?;
-            let d = match &b[0] {
-                None | Some(Value::None) => a.dtype,
-                Some(v) => dtype_from_value(rt, v)?,
+        }),
+    m("squeeze", "axis=None",
+        "The array without its length-1 axes (or only the given one), as a view.",
+        |a, _, b| Ok(Value::Array(Box::new(squeeze(a, axis_arg(b.get(0))?)?)))),
+    m("std", VAR_SIG,
+        "The standard deviation of all elements or along axis: the square root of the mean squared deviation, divided by N - ddof.",
+        |a, rt, b| reduction(rt, a, Reduce::Std, &b)),
+    m("sum", SUM_SIG,
+        "The sum of all elements or along axis. Floats add pairwise as NumPy does; small integer types accumulate in the platform integer; dtype= picks the accumulator.",
+        |a, rt, b| reduction(rt, a, Reduce::Sum, &b)),
+    m("swapaxes", "axis1, axis2, /",
+        "A view with the two axes exchanged.",
+        |a, _, b| {
+            let nd = a.ndim();
+            let axis = |i: usize| -> PyResult<usize> {
+                let k = b.index(i)?.unwrap_or(0);
+                Ok(crate::arrays::reduce::norm_axis(k as isize, nd)?)
             };
-            let (shape, strides) = crate::arrays::index::view_layout(
-                &a.shape,
-                &a.strides,
-                a.dtype.itemsize(),
-                d.itemsize(),
-            )?;
-            // nbcuda's typed views keep every element at a multiple of its size; NumPy
-            // would hand out an unaligned array here.
-            let align = d.itemsize().clamp(1, 8);
-            let empty = shape.contains(&0);
-            if !empty
-                && (!a.offset.is_multiple_of(align)
-                    || shape
-                        .iter()
-                        .zip(&strides)
-                        .any(|(&n, &st)| n > 1 && st % align as isize != 0))
-            {
-                return Err(PyErr::not_implemented(format!(
-                    "this view would be unaligned for {}: nbcuda keeps every element at a multiple of its size (byte offset {}, strides {strides:?})",
-                    d.name(),
-                    a.offset
-                )));
-            }
-            Ok(Value::Array(Box::new(NdArray {
-                dtype: d,
-                shape,
-                strides,
-                view: true,
-                ..a.clone()
-            })))
-        }
-        _ => {
-            // Everything else is the module function with the array first.
-            let f = numpy_function(rt, name)?.ok_or_else(|| {
-                PyErr::attribute_error(format!("'numpy.ndarray' object has no attribute '{name}'"))
-            })?;
-            let mut pos = vec![Value::Array(Box::new(a.clone()))];
-            pos.extend(args.pos);
-            rt.call(&f, Args { pos, kw: args.kw })
+            let mut p: Vec<isize> = (0..nd as isize).collect();
+            p.swap(axis(0)?, axis(1)?);
+            Ok(Value::Array(Box::new(transpose(a, Some(p))?)))
+        }),
+    m("tolist", "",
+        "The array as nested Python lists of Python numbers (a plain number for a 0-d array).",
+        |a, _, _| to_list(a)),
+    m("trace", "offset=0, axis1=0, axis2=1, dtype=None, out=None",
+        "The sum along the diagonal with the given offset of the 2-D subarrays spanned by axis1 and axis2.",
+        |a, rt, b| forward(rt, a, "trace", b)),
+    m("transpose", "*axes",
+        "A view with the axes reversed, or permuted as given (as a tuple or as separate integers). For 2-D arrays this is the matrix transpose, also available as .T.",
+        |a, _, b| {
+            let axes = match b.rest.as_slice() {
+                [] => None,
+                [one @ (Value::Tuple(_) | Value::List(_))] => Some(shape_arg(one)?),
+                many => Some(many.iter().map(|v| Ok(v.as_index()? as isize)).collect::<PyResult<_>>()?),
+            };
+            Ok(Value::Array(Box::new(transpose(a, axes)?)))
+        }),
+    m("var", VAR_SIG,
+        "The variance of all elements or along axis: the mean squared deviation from the mean, divided by N - ddof.",
+        |a, rt, b| reduction(rt, a, Reduce::Var, &b)),
+    m("view", "dtype=None",
+        "A new array object sharing this array's memory, optionally reinterpreting the bytes as another dtype (a different size rescales the last axis, which must be contiguous).",
+        |a, rt, b| view(rt, a, b.get(0))),
+];
+
+/// Where a reduction method's options sit in its signature.
+struct Slots {
+    dtype: Option<usize>,
+    out: usize,
+    ddof: Option<usize>,
+    keepdims: Option<usize>,
+}
+
+impl Slots {
+    fn of(kind: Reduce) -> Slots {
+        use Reduce::*;
+        let (dtype, out, ddof, keepdims) = match kind {
+            Sum | Prod | Mean | Any | All => (Some(1), 2, None, Some(3)),
+            CumSum | CumProd => (Some(1), 2, None, None),
+            Var | Std => (Some(1), 2, Some(3), Some(4)),
+            Min | Max | ArgMin | ArgMax => (None, 1, None, Some(2)),
+        };
+        Slots {
+            dtype,
+            out,
+            ddof,
+            keepdims,
         }
     }
 }
 
-/// `reshape` with `order='C'|'F'`.
-pub fn reshape_order(a: &NdArray, shape: &[isize], order: &str) -> PyResult<NdArray> {
-    match order {
-        "C" | "A" => reshape(a, shape),
-        "F" => {
-            let t = transpose(a, None)?;
-            let rev: Vec<isize> = shape.iter().rev().cloned().collect();
-            let r = reshape(&t, &rev)?;
-            transpose(&r, None)
+/// `a.sum(...)` and the other reductions, their arguments bound to the method's signature:
+/// the input cast to `dtype=` first, var and std dividing by n - `ddof`, `keepdims=` and
+/// `out=`.
+fn reduction(rt: &mut Runtime, a: &NdArray, kind: Reduce, b: &Bound) -> PyResult<Value> {
+    let at = Slots::of(kind);
+    let axis = axis_arg(b.get(0))?;
+    let src = match at.dtype.and_then(|i| b.get(i)) {
+        Some(d) if !d.is_none() => crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,
+        _ => a.clone(),
+    };
+    let ddof = match at.ddof {
+        Some(i) => b.index(i)?.unwrap_or(0).max(0) as usize,
+        None => 0,
+    };
+    let r = reduce_ddof(kind, &src, axis, ddof)?.into();
+    let r = keepdims(r, a, axis, at.keepdims.and_then(|i| b.get(i)))?;
+    into_out(kind.name(), r, b.get(at.out))
+}
+
+/// `np.sum(a, ...)` and the other reduction functions: the method of `a` under the same
+/// arguments. `np.any` and `np.all` take `(a, axis, out, keepdims)` by position, unlike
+/// their methods, so those come to the method by name.
+pub fn reduction_function(
+    rt: &mut Runtime,
+    a: &NdArray,
+    kind: Reduce,
+    mut args: Args,
+) -> PyResult<Value> {
+    if matches!(kind, Reduce::Any | Reduce::All) && args.pos.len() > 1 {
+        let n = args.pos.len() + 1;
+        if n > 4 {
+            return Err(PyErr::type_error(format!(
+                "{}() takes from 1 to 4 positional arguments but {n} were given",
+                kind.name()
+            )));
         }
-        o => Err(PyErr::value_error(format!(
-            "order must be one of 'C', 'F', 'A', or 'K' (got '{o}')"
-        ))),
+        let named = args.pos.split_off(1);
+        for (name, v) in ["out", "keepdims"].into_iter().zip(named) {
+            args.kw.push((name.into(), v));
+        }
     }
+    // invariant: every reduction has a method of its own name in SPECS
+    let spec = NDARRAY.find(kind.name()).expect("a reduction method");
+    (spec.call)(a, rt, spec.bind(NDARRAY.owner, args)?)
+}
+
+/// The module function of this name with the array first and the method's arguments after
+/// it: the signatures agree past `a`, and an argument not given is the default both share
+/// (None, or the literal the binding filled in).
+fn forward(rt: &mut Runtime, a: &NdArray, name: &str, b: Bound) -> PyResult<Value> {
+    let f = numpy_function(rt, name)?.ok_or_else(|| {
+        PyErr::attribute_error(format!("'numpy.ndarray' object has no attribute '{name}'"))
+    })?;
+    let mut pos = vec![Value::Array(Box::new(a.clone()))];
+    pos.extend(b.slots.into_iter().map(|v| v.unwrap_or(Value::None)));
+    rt.call(&f, Args { pos, kw: b.kw })
+}
+
+fn conjugate(a: &NdArray) -> PyResult<Value> {
+    Ok(Value::Array(Box::new(if a.dtype.is_complex() {
+        crate::arrays::complex::complex_unary(Ufunc1::Conjugate, a)?
+    } else {
+        a.clone()
+    })))
+}
+
+fn item(a: &NdArray, args: &[Value]) -> PyResult<Value> {
+    let Some(index) = args.first() else {
+        if a.size() != 1 {
+            return Err(PyErr::value_error(
+                "can only convert an array of size 1 to a Python scalar",
+            ));
+        }
+        return Ok(scalar_to_python(first_scalar(a)));
+    };
+    let flat = contiguous_copy(a)?;
+    let i = index.as_index()?;
+    let n = a.size() as i64;
+    let j = if i < 0 { i + n } else { i };
+    if j < 0 || j >= n {
+        return Err(PyErr::index_error(format!(
+            "index {i} is out of bounds for size {n}"
+        )));
+    }
+    let s = crate::arrays::elem::read_scalar_at(&flat, j as usize * a.dtype.itemsize());
+    Ok(scalar_to_python(s))
+}
+
+fn view(rt: &mut Runtime, a: &NdArray, dtype: Option<&Value>) -> PyResult<Value> {
+    let d = match dtype {
+        None | Some(Value::None) => a.dtype,
+        Some(v) => dtype_from_value(rt, v)?,
+    };
+    let (shape, strides) =
+        crate::arrays::index::view_layout(&a.shape, &a.strides, a.dtype.itemsize(), d.itemsize())?;
+    // nbcuda's typed views keep every element at a multiple of its size; NumPy would hand
+    // out an unaligned array here.
+    let align = d.itemsize().clamp(1, 8);
+    let empty = shape.contains(&0);
+    if !empty
+        && (!a.offset.is_multiple_of(align)
+            || shape
+                .iter()
+                .zip(&strides)
+                .any(|(&n, &st)| n > 1 && st % align as isize != 0))
+    {
+        return Err(PyErr::not_implemented(format!(
+            "this view would be unaligned for {}: nbcuda keeps every element at a multiple of its size (byte offset {}, strides {strides:?})",
+            d.name(),
+            a.offset
+        )));
+    }
+    Ok(Value::Array(Box::new(NdArray {
+        dtype: d,
+        shape,
+        strides,
+        view: true,
+        ..a.clone()
+    })))
 }
 
 fn keepdims(r: Value, a: &NdArray, axis: Option<isize>, kd: Option<&Value>) -> PyResult<Value> {
@@ -523,7 +409,7 @@ fn keepdims(r: Value, a: &NdArray, axis: Option<isize>, kd: Option<&Value>) -> P
 
 /// A reduction's `out=`: the result is cast into it (NumPy casts reduction outputs as
 /// needed) and `out` is returned.
-fn into_out(name: &str, r: Value, out: &Option<Value>) -> PyResult<Value> {
+fn into_out(name: &str, r: Value, out: Option<&Value>) -> PyResult<Value> {
     let o = match out {
         None | Some(Value::None) => return Ok(r),
         Some(Value::Array(o)) => o,
@@ -549,16 +435,6 @@ fn into_out(name: &str, r: Value, out: &Option<Value>) -> PyResult<Value> {
     }
     crate::arrays::elem::copy_into(o, &res)?;
     Ok(Value::Array(o.clone()))
-}
-
-/// A description of a shape for messages.
-pub fn describe(a: &NdArray) -> String {
-    format!("{} {}", shape_str(&a.shape), a.dtype.name())
-}
-
-/// Scalar with a given dtype from a Python number (used by fill and full).
-pub fn cast_scalar(s: Scalar, d: crate::arrays::dtype::DType) -> Scalar {
-    s.cast(d)
 }
 
 /// A function of the session's `numpy` module (found through the registry: the module sits

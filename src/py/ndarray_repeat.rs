@@ -6,21 +6,15 @@ use crate::arrays::elem::{cast, contiguous_copy, new_array, read_vec};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::to_ndarray;
-use crate::py::ndarray_methods::{axis_arg, ravel};
+use crate::py::ndarray_shape::{axis_arg, ravel};
 use crate::py::runtime::Runtime;
-use crate::py::value::{Args, Value};
+use crate::py::value::Value;
 
 /// `repeat(a, repeats, axis=None)` with the bound arguments after `a` in `args`.
 pub fn repeat_call(rt: &mut Runtime, a: &NdArray, args: &[Option<Value>]) -> PyResult<Value> {
     let reps = to_ndarray(rt, args[0].as_ref().unwrap_or(&Value::None))?;
     let axis = axis_arg(args.get(1).and_then(|v| v.as_ref()))?;
     Ok(Value::Array(Box::new(repeat(a, &reps, axis)?)))
-}
-
-/// `a.repeat(repeats, axis=None)`.
-pub fn repeat_method(rt: &mut Runtime, a: &NdArray, args: Args) -> PyResult<Value> {
-    let b = args.bind("repeat", &["repeats", "axis="])?;
-    repeat_call(rt, a, &b)
 }
 
 /// The repeated array: along `axis`, or over the flattened array when it is None.

@@ -41,4 +41,27 @@ with warnings.catch_warnings(record=True) as w:
     pass
 print(w)
 """),
+    # ndarray methods bind by NumPy's signatures: `out` second for max/min/argmax, third
+    # for sum/any/all (whose methods pass through `_methods._any`); np.any and np.all
+    # take `out` second; aliases of a ufunc are the same object under its own name.
+    ("ndarray_methods_by_position_and_keyword", """
+import numpy as np
+a = np.arange(12, dtype=np.float32).reshape(3, 4)
+o = np.zeros(4, dtype=np.float32)
+print(a.max(0, o) is o, o, a.min(1, None, True).shape, a.any(0, None, None, True).shape, a.all(None, None, None, False), np.any(a, 0, None, True).shape, np.all(a > 0, None, None, False))
+i = np.zeros(4, dtype=np.intp)
+print(a.argmax(0, i) is i, i, a.argmin(axis=1, keepdims=True).ravel(), a.cumsum(1, np.float64).dtype, a.cumprod(axis=0, dtype=None, out=None)[-1])
+print(a.sum(1, np.float64, None, True).ravel(), a.mean(axis=None, dtype=np.float64), a.var(0, None, None, 1), a.std(ddof=1, axis=1, keepdims=True).shape)
+print(a.clip(max=5)[0], a.clip(2)[0], a.round(out=np.empty_like(a))[0], np.arange(3).repeat(repeats=2), a.swapaxes(0, 1).shape, a.reshape(2, 6, order='F')[0])
+print(np.eye(3).trace(offset=1), np.eye(3).diagonal(1), a.transpose(1, 0).shape, a.item(3), a.squeeze(axis=None).shape, a.view(dtype=np.int32).dtype)
+print(np.mod is np.remainder, np.mod.__name__, np.true_divide.__name__, np.abs is np.absolute, np.abs.__name__, np.conj.__name__)
+print(np.add.reduce(a, axis=1), np.logical_or.reduce([False, True]), np.multiply.accumulate([1, 2, 3]), np.minimum.reduce(a, axis=None))
+for call in [lambda: a.argmax(0, None, True), lambda: a.cumsum(keepdims=True), lambda: a.max(dtype=np.float64),
+             lambda: a.ravel('C', 1), lambda: a.tolist(1), lambda: a.fill(), lambda: a.swapaxes(0), lambda: a.sum(foo=1)]:
+    try:
+        call()
+        print('no error')
+    except TypeError:
+        print('TypeError')
+"""),
 ]
