@@ -401,9 +401,4 @@ impl Reduce {
             .find(|(_, r)| *r == self)
             .map_or("reduce", |(n, _)| *n)
     }
-
-    /// Whether the result keeps the reduced axis (`cumsum`, `cumprod`).
-    pub fn is_cumulative(self) -> bool {
-        matches!(self, Reduce::CumSum | Reduce::CumProd)
-    }
 }

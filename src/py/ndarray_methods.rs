@@ -108,9 +108,9 @@ static SPECS: [MethodSpec<NdArray>; 36] = [
     m("argmin", ARG_SIG,
         "The index of the smallest element: into the flattened array without axis, or along axis as an array of indices. The first occurrence wins on ties; NaN counts as the smallest.",
         |a, rt, b| reduction(rt, a, Reduce::ArgMin, &b)),
-    m("argsort", "axis=-1, kind=None, order=None",
+    m("argsort", "axis=-1, kind=None, order=None, *, stable=None",
         "The indices that would sort the array along the last axis.",
-        |a, rt, b| forward(rt, a, "argsort", b)),
+        |a, rt, b| forward_named(rt, a, "argsort", b, &["stable"])),
     m("astype", "dtype, order='K', casting='unsafe', subok=True, copy=True",
         "A new array with the same shape and every element converted to dtype (floats to integers truncate toward zero). The original array is left unchanged.",
         |a, rt, b| {
@@ -188,12 +188,12 @@ static SPECS: [MethodSpec<NdArray>; 36] = [
     m("round", "decimals=0, out=None",
         "Round to the given number of decimals, halves to the nearest even value, as np.round does.",
         |a, rt, b| forward(rt, a, "round", b)),
-    m("sort", "axis=-1, kind=None, order=None",
+    m("sort", "axis=-1, kind=None, order=None, *, stable=None",
         "Sort the array in place along the last axis (NaN last); returns None. np.sort returns a sorted copy instead.",
         |a, rt, b| {
             crate::py::ndarray_attrs::check_writeable(a, "sort array")?;
             // In place, as ndarray.sort() does (the module function returns a copy).
-            if let Value::Array(s) = &forward(rt, a, "sort", b)? {
+            if let Value::Array(s) = &forward_named(rt, a, "sort", b, &["stable"])? {
                 crate::arrays::elem::copy_into(a, s)?;
             }
             Ok(Value::None)
@@ -319,12 +319,32 @@ pub fn reduction_function(
 /// it: the signatures agree past `a`, and an argument not given is the default both share
 /// (None, or the literal the binding filled in).
 fn forward(rt: &mut Runtime, a: &NdArray, name: &str, b: Bound) -> PyResult<Value> {
+    forward_named(rt, a, name, b, &[])
+}
+
+/// `forward` where the last slots are keyword-only (`by_name`), passed by name when given.
+fn forward_named(
+    rt: &mut Runtime,
+    a: &NdArray,
+    name: &str,
+    mut b: Bound,
+    by_name: &[&str],
+) -> PyResult<Value> {
     let f = numpy_function(rt, name)?.ok_or_else(|| {
         PyErr::attribute_error(format!("'numpy.ndarray' object has no attribute '{name}'"))
     })?;
+    let named = b
+        .slots
+        .split_off(b.slots.len().saturating_sub(by_name.len()));
     let mut pos = vec![Value::Array(Box::new(a.clone()))];
     pos.extend(b.slots.into_iter().map(|v| v.unwrap_or(Value::None)));
-    rt.call(&f, Args { pos, kw: b.kw })
+    let mut kw = b.kw;
+    for (&n, v) in by_name.iter().zip(named) {
+        if let Some(v) = v.filter(|v| !v.is_none()) {
+            kw.push((n.into(), v));
+        }
+    }
+    rt.call(&f, Args { pos, kw })
 }
 
 fn conjugate(a: &NdArray) -> PyResult<Value> {

@@ -56,8 +56,11 @@ print(a.clip(max=5)[0], a.clip(2)[0], a.round(out=np.empty_like(a))[0], np.arang
 print(np.eye(3).trace(offset=1), np.eye(3).diagonal(1), a.transpose(1, 0).shape, a.item(3), a.squeeze(axis=None).shape, a.view(dtype=np.int32).dtype)
 print(np.mod is np.remainder, np.mod.__name__, np.true_divide.__name__, np.abs is np.absolute, np.abs.__name__, np.conj.__name__)
 print(np.add.reduce(a, axis=1), np.logical_or.reduce([False, True]), np.multiply.accumulate([1, 2, 3]), np.minimum.reduce(a, axis=None))
+s = np.array([3., 1., 2.]); s.sort(stable=True)
+print(s, np.array([3, 1, 2]).argsort(stable=True), np.array([3, 1, 2]).argsort(0, None, None), np.array([[3, 1], [0, 5]]).argsort(axis=None))
 for call in [lambda: a.argmax(0, None, True), lambda: a.cumsum(keepdims=True), lambda: a.max(dtype=np.float64),
-             lambda: a.ravel('C', 1), lambda: a.tolist(1), lambda: a.fill(), lambda: a.swapaxes(0), lambda: a.sum(foo=1)]:
+             lambda: a.ravel('C', 1), lambda: a.tolist(1), lambda: a.fill(), lambda: a.swapaxes(0), lambda: a.sum(foo=1),
+             lambda: s.sort(0, None, None, True)]:
     try:
         call()
         print('no error')
