@@ -231,3 +231,19 @@ fn str_arguments_that_must_be_str_reject_none() {
         assert_eq!(c.ename().as_deref(), Some("TypeError"), "{code}");
     }
 }
+
+#[test]
+fn every_reduction_has_an_ndarray_method_taking_its_functions_parameters() {
+    use nbcuda::arrays::operator::Reduce;
+    use nbcuda::py::ndarray_methods::{reduction_function_sig, NDARRAY};
+    for &(name, kind) in Reduce::NAMES {
+        let spec = NDARRAY
+            .find(kind.name())
+            .unwrap_or_else(|| panic!("np.{name}: no ndarray method {}", kind.name()));
+        let function = reduction_function_sig(kind);
+        let rest = function.strip_prefix("a, ").expect("the array first");
+        // NumPy's any/all methods take a dtype their module functions lack.
+        let method = spec.sig.replace("dtype=None, ", "");
+        assert_eq!(method, rest.replace("dtype=None, ", ""), "{name}");
+    }
+}

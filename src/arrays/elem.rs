@@ -361,7 +361,7 @@ fn human_bytes(b: f64) -> String {
 }
 
 /// `(3,)`, `(2, 3)`, `()` — Python's tuple repr of a shape.
-pub fn shape_str(shape: &[usize]) -> String {
+pub fn shape_str<T: std::fmt::Display>(shape: &[T]) -> String {
     match shape.len() {
         0 => "()".into(),
         1 => format!("({},)", shape[0]),

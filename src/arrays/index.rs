@@ -389,6 +389,30 @@ pub fn element(a: &NdArray, off: usize) -> crate::arrays::dtype::Scalar {
     read_scalar_at(a, off)
 }
 
+/// Refuse a view whose elements would not all sit at a multiple of their size (at most
+/// 8): nbcuda's typed views need element alignment, where NumPy would hand out an
+/// unaligned array. `offset` is the first element's byte offset in the buffer.
+pub fn check_aligned(
+    offset: usize,
+    shape: &[usize],
+    strides: &[isize],
+    dtype: DType,
+) -> ArrayResult<()> {
+    let align = dtype.itemsize().clamp(1, 8);
+    let misaligned = !offset.is_multiple_of(align)
+        || shape
+            .iter()
+            .zip(strides)
+            .any(|(&n, &st)| n > 1 && st % align as isize != 0);
+    if misaligned && !shape.contains(&0) {
+        return Err(ArrayError::not_implemented(format!(
+            "this view would be unaligned for {}: nbcuda keeps every element at a multiple of its size (byte offset {offset}, strides {strides:?})",
+            dtype.name()
+        )));
+    }
+    Ok(())
+}
+
 /// The shape and strides of `view(dtype)` from an item of `old` bytes to one of `new`
 /// bytes, by NumPy 2's rules: only the last axis changes, and it must be contiguous.
 pub fn view_layout(

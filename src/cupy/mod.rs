@@ -339,19 +339,22 @@ pub(crate) fn reduction_method(
         )));
     };
     args.pos.insert(0, x);
-    let b = Params::parse(sig).bind(Function, "cupy", name, args)?;
-    reduction(rt, name, kind, sig, &b)
+    let params = Params::parse(sig);
+    let b = params.bind(Function, "cupy", name, args)?;
+    reduction(rt, name, kind, &params, &b)
 }
 
-/// A CuPy reduction with its options, read from `sig`'s slots by name: `dtype=` (the
+/// A CuPy reduction with its options, read from `params`' slots by name: `dtype=` (the
 /// input cast to it first; for argmax/argmin, the index dtype), `ddof=` (var and std
 /// divide by n - ddof), `keepdims=` and `out=`.
-fn reduction(rt: &mut Runtime, name: &str, kind: Reduce, sig: &str, b: &Bound) -> PyResult<Value> {
-    let slot = |p: &str| {
-        sig.split(',')
-            .position(|s| s.trim().split('=').next() == Some(p))
-            .and_then(|i| b.get(i))
-    };
+fn reduction(
+    rt: &mut Runtime,
+    name: &str,
+    kind: Reduce,
+    params: &Params,
+    b: &Bound,
+) -> PyResult<Value> {
+    let slot = |p: &str| params.position(p).and_then(|i| b.get(i));
     let x = b.value(0);
     let mut v = match crate::numba_cuda::interop::view_of(rt, &x)? {
         Some(v) if !matches!(x, Value::Array(_)) => v,
@@ -660,8 +663,9 @@ pub fn module() -> Rc<Module> {
         );
     }
     for &(name, kind, sig, doc) in REDUCTIONS {
+        let params = Params::parse(sig);
         m.def(Function, name, sig, doc, move |rt, b| {
-            reduction(rt, name, kind, sig, &b)
+            reduction(rt, name, kind, &params, &b)
         });
     }
     for d in DType::ALL {

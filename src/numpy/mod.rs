@@ -420,21 +420,7 @@ fn ndarray_new(rt: &mut Runtime, args: Args) -> PyResult<Value> {
             "strides is incompatible with shape of requested array and size of buffer"
         }));
     }
-    // nbcuda's typed views need element alignment; NumPy would give an unaligned array.
-    let align = isz.clamp(1, 8);
-    let start = base.offset + offset;
-    if !empty
-        && (!start.is_multiple_of(align)
-            || strides
-                .iter()
-                .zip(&shape)
-                .any(|(&st, &n)| n > 1 && st % align as isize != 0))
-    {
-        return Err(PyErr::not_implemented(format!(
-            "this view would be unaligned for {}: nbcuda keeps every element at a multiple of its size (byte offset {start}, strides {strides:?})",
-            d.name()
-        )));
-    }
+    crate::arrays::index::check_aligned(base.offset + offset, &shape, &strides, d)?;
     Ok(Value::Array(Box::new(NdArray {
         buf: base.buf.clone(),
         offset: base.offset + offset,

@@ -12,7 +12,7 @@ use crate::arrays::ufunc::{binary_ufunc, Ufunc2};
 use crate::arrays::NdArray;
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, to_ndarray};
-use crate::py::ndarray_methods::reduction_function;
+use crate::py::ndarray_methods::reduction_method;
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Object, Value};
 
@@ -115,7 +115,7 @@ impl NpUfunc {
                 ("axis".into(), ax),
                 ("keepdims".into(), Value::Bool(keepdims)),
             ];
-            return reduction_function(rt, &a, r, Args { pos: vec![], kw });
+            return reduction_method(rt, &a, r, Args { pos: vec![], kw });
         }
         let axis = match axis {
             Some(k) => norm_axis(k, a.ndim())?,
@@ -171,7 +171,7 @@ impl NpUfunc {
         };
         if let Some(r) = cumulative {
             let kw = vec![("axis".into(), Value::Int(axis))];
-            return reduction_function(rt, &a, r, Args { pos: vec![], kw });
+            return reduction_method(rt, &a, r, Args { pos: vec![], kw });
         }
         if a.ndim() == 0 {
             return Err(PyErr::value_error("cannot accumulate on a scalar"));

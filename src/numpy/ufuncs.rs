@@ -12,8 +12,9 @@ use crate::arrays::NdArray;
 use crate::numpy::funcs::{arg, out_arg};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::ndarray_attrs::{dtype_from_value, operands, to_ndarray, wrap_result};
-use crate::py::ndarray_methods::reduction_function;
+use crate::py::ndarray_methods::{reduction_function, reduction_function_sig};
 use crate::py::runtime::Runtime;
+use crate::py::signature::Params;
 use crate::py::signature::Style::{Function, NumpyC};
 use crate::py::value::{Module, Value};
 use crate::with_dtype;
@@ -380,16 +381,16 @@ pub(crate) fn reductions(m: &Module) {
         );
     }
     for &(name, kind) in Reduce::NAMES {
-        // The array's method binds the rest (`axis`, `dtype`, `keepdims`, ...) by name.
-        m.def_shown(
+        let sig = reduction_function_sig(kind);
+        let names: Vec<&'static str> = Params::parse(sig).names().map(|(n, _)| n).collect();
+        m.def(
             Function,
             name,
-            "a, *args, **kwargs",
-            &format!("{name}(a, axis=None)"),
+            sig,
             &format!("NumPy's {name} over all elements or one axis."),
             move |rt, b| {
                 let x = to_ndarray(rt, &b.value(0))?;
-                reduction_function(rt, &x, kind, b.forward())
+                reduction_function(rt, &x, kind, &names, b)
             },
         );
     }

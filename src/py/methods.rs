@@ -72,7 +72,8 @@ impl<T: 'static> MethodSpec<T> {
             format!("{}({sig})", self.name)
         })
     }
-    fn params(&self) -> &Params {
+    /// The parsed parameter list that binds the method's arguments.
+    pub fn params(&self) -> &Params {
         self.params.get_or_init(|| Params::parse(self.sig))
     }
     /// Bind a call's arguments to the signature; `owner` is the type name used in the

@@ -25,8 +25,11 @@ const ATTRS: &[&str] = &[
 
 /// Attribute names of ndarrays for completion.
 pub fn array_dir() -> Vec<String> {
-    let mut v: Vec<String> = NDARRAY.names();
-    v.extend(ATTRS.iter().map(|s| s.to_string()));
+    let methods = NDARRAY.methods.iter().map(|m| m.name);
+    let mut v: Vec<String> = methods
+        .chain(ATTRS.iter().copied())
+        .map(String::from)
+        .collect();
     v.sort();
     v
 }
@@ -85,15 +88,39 @@ const fn m(
     MethodSpec::styled(Style::NumpyC, name, sig, doc, call)
 }
 
-/// The signatures of the reductions: those of the Python functions NumPy's methods pass
-/// their arguments to (`numpy/_core/_methods.py`), less `initial=` and `where=`. `any` and
-/// `all` take a `dtype` there, second, though their documented signature has none. Where
-/// each option sits is [`Slots::of`].
-const SUM_SIG: &str = "axis=None, dtype=None, out=None, keepdims=False";
-const CUM_SIG: &str = "axis=None, dtype=None, out=None";
-const VAR_SIG: &str = "axis=None, dtype=None, out=None, ddof=0, keepdims=False";
-const MAX_SIG: &str = "axis=None, out=None, keepdims=False";
-const ARG_SIG: &str = "axis=None, out=None, *, keepdims=False";
+/// The signatures of the reduction functions (`np.sum` ...): those of NumPy's Python
+/// functions, less `initial=` and `where=`. The methods take the same parameters less `a`:
+/// those of the Python functions they pass their arguments to (`numpy/_core/_methods.py`),
+/// where `any` and `all` take a `dtype`, second, though their module functions have none.
+const SUM_FN: &str = "a, axis=None, dtype=None, out=None, keepdims=False";
+const CUM_FN: &str = "a, axis=None, dtype=None, out=None";
+const VAR_FN: &str = "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False";
+const MAX_FN: &str = "a, axis=None, out=None, keepdims=False";
+const ARG_FN: &str = "a, axis=None, out=None, *, keepdims=False";
+const ANY_FN: &str = "a, axis=None, out=None, keepdims=False";
+
+/// A method's parameters: its module function's less the leading `a, `.
+const fn less_a(function: &'static str) -> &'static str {
+    function.split_at(3).1
+}
+const SUM_SIG: &str = less_a(SUM_FN);
+const CUM_SIG: &str = less_a(CUM_FN);
+const VAR_SIG: &str = less_a(VAR_FN);
+const MAX_SIG: &str = less_a(MAX_FN);
+const ARG_SIG: &str = less_a(ARG_FN);
+
+/// The parameter list of NumPy's module function for this reduction.
+pub fn reduction_function_sig(kind: Reduce) -> &'static str {
+    use Reduce::*;
+    match kind {
+        Sum | Prod | Mean => SUM_FN,
+        CumSum | CumProd => CUM_FN,
+        Var | Std => VAR_FN,
+        Min | Max => MAX_FN,
+        ArgMin | ArgMax => ARG_FN,
+        Any | All => ANY_FN,
+    }
+}
 
 static SPECS: [MethodSpec<NdArray>; 36] = [
     m("all", SUM_SIG,
@@ -110,7 +137,7 @@ static SPECS: [MethodSpec<NdArray>; 36] = [
         |a, rt, b| reduction(rt, a, Reduce::ArgMin, &b)),
     m("argsort", "axis=-1, kind=None, order=None, *, stable=None",
         "The indices that would sort the array along the last axis.",
-        |a, rt, b| forward_named(rt, a, "argsort", b, &["stable"])),
+        |a, rt, b| forward(rt, a, "argsort", b)),
     m("astype", "dtype, order='K', casting='unsafe', subok=True, copy=True",
         "A new array with the same shape and every element converted to dtype (floats to integers truncate toward zero). The original array is left unchanged.",
         |a, rt, b| {
@@ -193,7 +220,7 @@ static SPECS: [MethodSpec<NdArray>; 36] = [
         |a, rt, b| {
             crate::py::ndarray_attrs::check_writeable(a, "sort array")?;
             // In place, as ndarray.sort() does (the module function returns a copy).
-            if let Value::Array(s) = &forward_named(rt, a, "sort", b, &["stable"])? {
+            if let Value::Array(s) = &forward(rt, a, "sort", b)? {
                 crate::arrays::elem::copy_into(a, s)?;
             }
             Ok(Value::None)
@@ -243,105 +270,79 @@ static SPECS: [MethodSpec<NdArray>; 36] = [
         |a, rt, b| view(rt, a, b.get(0))),
 ];
 
-/// Where a reduction method's options sit in its signature.
-struct Slots {
-    dtype: Option<usize>,
-    out: usize,
-    ddof: Option<usize>,
-    keepdims: Option<usize>,
+/// The method of this reduction. Every `Reduce` has one of its own name.
+fn reduction_spec(kind: Reduce) -> &'static MethodSpec<NdArray> {
+    // invariant: SPECS holds a method named by each Reduce (tests/arrays_core.rs,
+    // `every_reduction_has_an_ndarray_method`).
+    NDARRAY.find(kind.name()).expect("a reduction method")
 }
 
-impl Slots {
-    fn of(kind: Reduce) -> Slots {
-        use Reduce::*;
-        let (dtype, out, ddof, keepdims) = match kind {
-            Sum | Prod | Mean | Any | All => (Some(1), 2, None, Some(3)),
-            CumSum | CumProd => (Some(1), 2, None, None),
-            Var | Std => (Some(1), 2, Some(3), Some(4)),
-            Min | Max | ArgMin | ArgMax => (None, 1, None, Some(2)),
-        };
-        Slots {
-            dtype,
-            out,
-            ddof,
-            keepdims,
-        }
-    }
-}
-
-/// `a.sum(...)` and the other reductions, their arguments bound to the method's signature:
-/// the input cast to `dtype=` first, var and std dividing by n - `ddof`, `keepdims=` and
-/// `out=`.
+/// `a.sum(...)` and the other reductions, their arguments bound to the method's signature
+/// and read from it by name: the input cast to `dtype=` first, var and std dividing by
+/// n - `ddof`, `keepdims=` and `out=`.
 fn reduction(rt: &mut Runtime, a: &NdArray, kind: Reduce, b: &Bound) -> PyResult<Value> {
-    let at = Slots::of(kind);
-    let axis = axis_arg(b.get(0))?;
-    let src = match at.dtype.and_then(|i| b.get(i)) {
+    let params = reduction_spec(kind).params();
+    let at = |name: &str| params.position(name).and_then(|i| b.get(i));
+    let axis = axis_arg(at("axis"))?;
+    let src = match at("dtype") {
         Some(d) if !d.is_none() => crate::arrays::elem::cast(a, dtype_from_value(rt, d)?)?,
         _ => a.clone(),
     };
-    let ddof = match at.ddof {
-        Some(i) => b.index(i)?.unwrap_or(0).max(0) as usize,
-        None => 0,
+    let ddof = match at("ddof") {
+        None | Some(Value::None) => 0,
+        Some(d) => d.as_index()?.max(0) as usize,
     };
     let r = reduce_ddof(kind, &src, axis, ddof)?.into();
-    let r = keepdims(r, a, axis, at.keepdims.and_then(|i| b.get(i)))?;
-    into_out(kind.name(), r, b.get(at.out))
+    let r = keepdims(r, a, axis, at("keepdims"))?;
+    into_out(kind.name(), r, at("out"))
 }
 
-/// `np.sum(a, ...)` and the other reduction functions: the method of `a` under the same
-/// arguments. `np.any` and `np.all` take `(a, axis, out, keepdims)` by position, unlike
-/// their methods, so those come to the method by name.
+/// `a.<kind>(...)`: the reduction method called with `args`.
+pub fn reduction_method(
+    rt: &mut Runtime,
+    a: &NdArray,
+    kind: Reduce,
+    args: Args,
+) -> PyResult<Value> {
+    let spec = reduction_spec(kind);
+    (spec.call)(a, rt, spec.bind(NDARRAY.owner, args)?)
+}
+
+/// `np.sum(a, ...)` and the other reduction functions, their arguments bound to
+/// [`reduction_function_sig`] (`names` are its parameters): the method of `a` with every
+/// argument past `a` by name, as NumPy's functions pass theirs.
 pub fn reduction_function(
     rt: &mut Runtime,
     a: &NdArray,
     kind: Reduce,
-    mut args: Args,
+    names: &[&str],
+    b: Bound,
 ) -> PyResult<Value> {
-    if matches!(kind, Reduce::Any | Reduce::All) && args.pos.len() > 1 {
-        let n = args.pos.len() + 1;
-        if n > 4 {
-            return Err(PyErr::type_error(format!(
-                "{}() takes from 1 to 4 positional arguments but {n} were given",
-                kind.name()
-            )));
-        }
-        let named = args.pos.split_off(1);
-        for (name, v) in ["out", "keepdims"].into_iter().zip(named) {
-            args.kw.push((name.into(), v));
-        }
-    }
-    // invariant: every reduction has a method of its own name in SPECS
-    let spec = NDARRAY.find(kind.name()).expect("a reduction method");
-    (spec.call)(a, rt, spec.bind(NDARRAY.owner, args)?)
+    let kw = names
+        .iter()
+        .zip(b.slots)
+        .skip(1)
+        .filter_map(|(&n, v)| Some((n.into(), v?)))
+        .collect();
+    reduction_method(rt, a, kind, Args { pos: vec![], kw })
 }
 
 /// The module function of this name with the array first and the method's arguments after
 /// it: the signatures agree past `a`, and an argument not given is the default both share
-/// (None, or the literal the binding filled in).
+/// (None, or the literal the binding filled in). Keyword-only slots go by name when given.
 fn forward(rt: &mut Runtime, a: &NdArray, name: &str, b: Bound) -> PyResult<Value> {
-    forward_named(rt, a, name, b, &[])
-}
-
-/// `forward` where the last slots are keyword-only (`by_name`), passed by name when given.
-fn forward_named(
-    rt: &mut Runtime,
-    a: &NdArray,
-    name: &str,
-    mut b: Bound,
-    by_name: &[&str],
-) -> PyResult<Value> {
     let f = numpy_function(rt, name)?.ok_or_else(|| {
         PyErr::attribute_error(format!("'numpy.ndarray' object has no attribute '{name}'"))
     })?;
-    let named = b
-        .slots
-        .split_off(b.slots.len().saturating_sub(by_name.len()));
+    // invariant: forward is only called by the SPECS entry of the same name.
+    let params = NDARRAY.find(name).expect("a forwarded method").params();
     let mut pos = vec![Value::Array(Box::new(a.clone()))];
-    pos.extend(b.slots.into_iter().map(|v| v.unwrap_or(Value::None)));
     let mut kw = b.kw;
-    for (&n, v) in by_name.iter().zip(named) {
-        if let Some(v) = v.filter(|v| !v.is_none()) {
-            kw.push((n.into(), v));
+    for ((n, kw_only), v) in params.names().zip(b.slots) {
+        match (kw_only, v) {
+            (true, Some(v)) if !v.is_none() => kw.push((n.into(), v)),
+            (true, _) => {}
+            (false, v) => pos.push(v.unwrap_or(Value::None)),
         }
     }
     rt.call(&f, Args { pos, kw })
@@ -384,23 +385,7 @@ fn view(rt: &mut Runtime, a: &NdArray, dtype: Option<&Value>) -> PyResult<Value>
     };
     let (shape, strides) =
         crate::arrays::index::view_layout(&a.shape, &a.strides, a.dtype.itemsize(), d.itemsize())?;
-    // nbcuda's typed views keep every element at a multiple of its size; NumPy would hand
-    // out an unaligned array here.
-    let align = d.itemsize().clamp(1, 8);
-    let empty = shape.contains(&0);
-    if !empty
-        && (!a.offset.is_multiple_of(align)
-            || shape
-                .iter()
-                .zip(&strides)
-                .any(|(&n, &st)| n > 1 && st % align as isize != 0))
-    {
-        return Err(PyErr::not_implemented(format!(
-            "this view would be unaligned for {}: nbcuda keeps every element at a multiple of its size (byte offset {}, strides {strides:?})",
-            d.name(),
-            a.offset
-        )));
-    }
+    crate::arrays::index::check_aligned(a.offset, &shape, &strides, d)?;
     Ok(Value::Array(Box::new(NdArray {
         dtype: d,
         shape,

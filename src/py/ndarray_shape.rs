@@ -51,13 +51,13 @@ pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
         .ok_or_else(|| {
             PyErr::value_error(format!(
                 "cannot reshape array of size {size} into shape {}",
-                shape_display(shape)
+                shape_str(shape)
             ))
         })?;
     let err = || {
         PyErr::value_error(format!(
             "cannot reshape array of size {size} into shape {}",
-            shape_display(shape)
+            shape_str(shape)
         ))
     };
     if unknown > 1 {
@@ -95,21 +95,6 @@ pub fn reshape(a: &NdArray, shape: &[isize]) -> PyResult<NdArray> {
         view,
         ..base
     })
-}
-
-fn shape_display(shape: &[isize]) -> String {
-    if shape.len() == 1 {
-        format!("({},)", shape[0])
-    } else {
-        format!(
-            "({})",
-            shape
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
 }
 
 /// `a.transpose(axes)`; reversed axes when None.

@@ -193,6 +193,15 @@ impl Params {
         out
     }
 
+    /// The slot of the named parameter `name`, as [`Bound::get`] reads it.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.params.iter().position(|p| p.name == name)
+    }
+    /// The named parameters in slot order, each with whether it is keyword-only.
+    pub fn names(&self) -> impl Iterator<Item = (&'static str, bool)> + '_ {
+        self.params.iter().map(|p| (p.name, p.kind == Kind::KwOnly))
+    }
+
     fn positional(&self) -> impl Iterator<Item = &Param> {
         self.params.iter().filter(|p| p.kind != Kind::KwOnly)
     }
