@@ -76,6 +76,15 @@ pub fn operator_module() -> Rc<Module> {
         "Return True if a is true, False otherwise.",
         |rt, b| Ok(Value::Bool(ops::truthy(rt, &b.value(0))?)),
     );
+    c.def(Clinic, "index", "a, /", "Same as a.__index__()", |rt, b| {
+        let a = b.value(0);
+        crate::interp::subscript::index_of(rt, &a)?.ok_or_else(|| {
+            PyErr::type_error(format!(
+                "'{}' object cannot be interpreted as an integer",
+                a.type_name()
+            ))
+        })
+    });
     c.def(Clinic, "getitem", "a, b, /", "Same as a[b].", |rt, b| {
         crate::interp::subscript::get_item(rt, &b.value(0), &b.value(1))
     });

@@ -4,6 +4,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::interp::classes::as_instance;
+
 use crate::interp::ops::{iterate, same_or_eq};
 use crate::interp::repr::repr;
 use crate::py::error::{PyErr, PyResult};
@@ -185,7 +187,7 @@ pub fn key_hash(rt: &mut Runtime, key: &Value) -> PyResult<Option<u64>> {
         Value::List(_) | Value::Dict(_) | Value::Set(_) | Value::Array(_) => Err(
             PyErr::type_error(format!("unhashable type: '{}'", key.type_name())),
         ),
-        Value::Object(_) => match crate::interp::classes::as_instance(key) {
+        Value::Object(_) => match as_instance(key) {
             Some(i) => match crate::interp::classes::hash_instance(rt, &i)? {
                 Value::Int(h) => Ok(Some(h as u64)),
                 _ => Ok(None),
@@ -342,16 +344,36 @@ pub fn get_item(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Va
     }
 }
 
-/// A sequence subscript by an instance whose class defines `__index__`: the int it gives.
+/// A sequence subscript by an object that defines `__index__` (an instance of a class, or
+/// a native object such as a 0-d CuPy array): the int it gives.
 fn user_index(rt: &mut Runtime, container: &Value, key: &Value) -> PyResult<Option<Value>> {
     let sequence = matches!(
         container,
         Value::List(_) | Value::Tuple(_) | Value::Str(_) | Value::Bytes(_)
     );
-    let Some(inst) = crate::interp::classes::as_instance(key).filter(|_| sequence) else {
+    if !sequence || !matches!(key, Value::Object(_)) {
         return Ok(None);
+    }
+    index_of(rt, key)
+}
+
+/// `v.__index__()` as `operator.index` takes it: an int for ints, bools and NumPy integers,
+/// the result of the method for objects that define it, None for anything else.
+pub fn index_of(rt: &mut Runtime, v: &Value) -> PyResult<Option<Value>> {
+    let given = match v {
+        Value::Int(_) | Value::BigInt(_) => return Ok(Some(v.clone())),
+        Value::Bool(b) => return Ok(Some(Value::Int(*b as i64))),
+        Value::Scalar(_) => return Ok(v.as_index().ok().map(Value::Int)),
+        Value::Object(o) => match as_instance(v) {
+            Some(inst) => inst.call_special(rt, "__index__", vec![])?,
+            None => match o.clone().get_attr("__index__", rt)? {
+                Some(f) => Some(rt.call(&f, crate::py::value::Args::default())?),
+                None => None,
+            },
+        },
+        _ => None,
     };
-    match inst.call_special(rt, "__index__", vec![])? {
+    match given {
         Some(i @ (Value::Int(_) | Value::BigInt(_))) => Ok(Some(i)),
         Some(other) => Err(PyErr::type_error(format!(
             "__index__ returned non-int (type {})",
