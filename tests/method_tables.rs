@@ -247,3 +247,56 @@ fn every_reduction_has_an_ndarray_method_taking_its_functions_parameters() {
         assert_eq!(method, rest.replace("dtype=None, ", ""), "{name}");
     }
 }
+
+#[test]
+fn cupy_array_methods_come_from_their_table() {
+    let mut s = Session::new();
+    s.run("import cupy as cp\nx = cp.arange(6.0)").ok();
+    let listed = s.eval("dir(x)");
+    for spec in nbcuda::cupy::array_methods::METHODS.methods {
+        assert!(
+            listed.contains(&format!("'{}'", spec.name)),
+            "{}",
+            spec.name
+        );
+        let c = s.run(&format!("callable(x.{})", spec.name));
+        assert_eq!(c.result().as_deref(), Some("True"), "{}", spec.name);
+    }
+    // CuPy 13's signatures (cupy/_core/core.pyx), shown by `?` and bound by name.
+    let c = s.run("x.get?");
+    c.ok();
+    let text = c.page_text();
+    assert!(
+        text.contains("get(stream=None, order='C', out=None, blocking=True)"),
+        "{text}"
+    );
+    assert_eq!(
+        s.stdout("print(x.get(stream=None)[-1], x.sum(axis=0, keepdims=True).shape, x.reshape(2, 3, order='C').shape)"),
+        "5.0 (1,) (2, 3)\n"
+    );
+    // Cython's argument errors, as CuPy's methods give them.
+    let c = s.run("x.sum(0, None, None, False, 5)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+    assert!(
+        c.evalue()
+            .contains("sum() takes at most 4 positional arguments (5 given)"),
+        "{}",
+        c.evalue()
+    );
+}
+
+#[test]
+fn objects_with_index_subscript_sequences_and_operator_index() {
+    let mut s = Session::new();
+    // CPython 3.11: a 0-d integer array (CuPy's too) and any class with __index__ index a
+    // list; operator.index gives the int.
+    assert_eq!(
+        s.stdout(
+            "import cupy as cp, operator\nclass I:\n    def __index__(self): return 1\n\
+             print([5, 6, 7][cp.arange(3)[2]], 'abc'[I()], operator.index(I()), operator.index(True))"
+        ),
+        "7 b 1 1\n"
+    );
+    let c = s.run("operator.index(1.5)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}

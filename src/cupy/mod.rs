@@ -4,11 +4,12 @@
 //! | file | holds |
 //! |---|---|
 //! | `advanced_index.rs` | CuPy's advanced indexing: boolean masks (`x[x > 0]`, `x[mask] = 0`) and integer index arrays along the first axis (`x[idx]`). |
+//! | `array_methods.rs` | The method table of `cupy.ndarray` (`get`, `astype`, `reshape`, the reductions ...): name, signature, doc and body once each. |
 //! | `cuda_api.rs` | `cupy.cuda`: devices and streams, as far as notebooks use them to order and wait. |
 //! | `device_random.rs` | `cupy.random`: random arrays generated on the device (a counter-based SplitMix64 stream, seeded by `cupy.random.seed`). |
 //! | `elementwise.rs` | CuPy's device work: elementwise operations and ufuncs queued on a stream like kernels, computed by host NumPy's engine over the device memory. |
 //! | `extra.rs` | More of CuPy's array functions: `where`, `clip`, `dot`, `matmul` (also the `@` operator), computed as device work; and `cupy.linalg.norm`. |
-//! | `ndarray.rs` | CuPy arrays on nbcuda's devices: `cupy.ndarray` and the `cupy` module's creation, transfer, elementwise, ufunc and reduction functions. |
+//! | `ndarray.rs` | `cupy.ndarray` on nbcuda's devices: its attributes, indexing, operators, and the class object that constructs it. |
 //! | `results.rs` | The result arguments CuPy's functions share: `out=` (written into a given CuPy array) and `keepdims=`. |
 //! | `shape_funcs.rs` | Shape and joining functions (`transpose`, `squeeze`, `expand_dims`, `concatenate`, `stack`, `cumsum`), `isclose`/`allclose`/`array_equal`, `get_array_module` and the constants. |
 //! | `reductions.rs` | CuPy reductions (sum, mean, min, max, std, argmax, ...) over all elements or one axis, queued as device work and computed by host NumPy's reduction loops. |
@@ -17,6 +18,7 @@
 //! The `cupy` module: creation, transfer, elementwise, ufunc and reduction functions.
 
 pub mod advanced_index;
+pub mod array_methods;
 pub mod cuda_api;
 pub mod device_random;
 pub mod elementwise;
@@ -43,7 +45,7 @@ use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::signature::{Bound, Params};
-use crate::py::value::{Args, Module, Value};
+use crate::py::value::{Module, Value};
 
 fn dtype_or(rt: &mut Runtime, v: Option<&Value>, default: DType) -> PyResult<DType> {
     match v {
@@ -235,128 +237,108 @@ pub(crate) fn ufunc_args(
     Ok((b.rest[..nin].to_vec(), out, dtype))
 }
 
+/// The parameter lists of CuPy's reduction functions (the methods take them less `a`):
+/// sum, prod, mean, argmax and argmin; min, max, any and all; var and std.
+pub(crate) const SUM_FN: &str = "a, axis=None, dtype=None, out=None, keepdims=False";
+pub(crate) const MAX_FN: &str = "a, axis=None, out=None, keepdims=False";
+pub(crate) const VAR_FN: &str = "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False";
+
 /// CuPy's reductions: name, computation, signature and doc, for the module functions and
 /// the methods.
 const REDUCTIONS: &[(&str, Reduce, &str, &str)] = &[
     (
         "sum",
         Reduce::Sum,
-        "a, axis=None, dtype=None, out=None, keepdims=False",
+        SUM_FN,
         "Returns the sum of an array along given axes.",
     ),
     (
         "prod",
         Reduce::Prod,
-        "a, axis=None, dtype=None, out=None, keepdims=False",
+        SUM_FN,
         "Returns the product of an array along given axes.",
     ),
     (
         "mean",
         Reduce::Mean,
-        "a, axis=None, dtype=None, out=None, keepdims=False",
+        SUM_FN,
         "Returns the arithmetic mean along an axis.",
     ),
     (
         "min",
         Reduce::Min,
-        "a, axis=None, out=None, keepdims=False",
+        MAX_FN,
         "Returns the minimum of an array or the minimum along an axis.",
     ),
     (
         "amin",
         Reduce::Min,
-        "a, axis=None, out=None, keepdims=False",
+        MAX_FN,
         "Returns the minimum of an array or the minimum along an axis.",
     ),
     (
         "max",
         Reduce::Max,
-        "a, axis=None, out=None, keepdims=False",
+        MAX_FN,
         "Returns the maximum of an array or the maximum along an axis.",
     ),
     (
         "amax",
         Reduce::Max,
-        "a, axis=None, out=None, keepdims=False",
+        MAX_FN,
         "Returns the maximum of an array or the maximum along an axis.",
     ),
     (
         "std",
         Reduce::Std,
-        "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
+        VAR_FN,
         "Returns the standard deviation along an axis.",
     ),
     (
         "var",
         Reduce::Var,
-        "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False",
+        VAR_FN,
         "Returns the variance along an axis.",
     ),
     (
         "argmax",
         Reduce::ArgMax,
-        "a, axis=None, dtype=None, out=None, keepdims=False",
+        SUM_FN,
         "Returns the indices of the maximum along an axis.",
     ),
     (
         "argmin",
         Reduce::ArgMin,
-        "a, axis=None, dtype=None, out=None, keepdims=False",
+        SUM_FN,
         "Returns the indices of the minimum along an axis.",
     ),
     (
         "any",
         Reduce::Any,
-        "a, axis=None, out=None, keepdims=False",
+        MAX_FN,
         "Tests whether any array elements along a given axis evaluate to True.",
     ),
     (
         "all",
         Reduce::All,
-        "a, axis=None, out=None, keepdims=False",
+        MAX_FN,
         "Tests whether all array elements along a given axis evaluate to True.",
     ),
 ];
 
-/// The parameters of the reduction method `name` (the module function's less `a`), or None
-/// when `name` is no reduction.
-pub(crate) fn reduction_params(name: &str) -> Option<&'static str> {
-    let &(_, _, sig, _) = REDUCTIONS.iter().find(|r| r.0 == name)?;
-    Some(sig.strip_prefix("a, ").unwrap_or(sig))
-}
-
-/// `x.sum(...)` and the other reduction methods: the module function's signature less `a`,
-/// bound by name the same way.
-pub(crate) fn reduction_method(
-    rt: &mut Runtime,
-    name: &str,
-    x: Value,
-    mut args: Args,
-) -> PyResult<Value> {
-    let Some(&(_, kind, sig, _)) = REDUCTIONS.iter().find(|r| r.0 == name) else {
-        return Err(PyErr::attribute_error(format!(
-            "'cupy.ndarray' object has no attribute '{name}'"
-        )));
-    };
-    args.pos.insert(0, x);
-    let params = Params::parse(sig);
-    let b = params.bind(Function, "cupy", name, args)?;
-    reduction(rt, name, kind, &params, &b)
-}
-
-/// A CuPy reduction with its options, read from `params`' slots by name: `dtype=` (the
+/// The CuPy reduction of `x`, its options read from `params`' slots by name: `dtype=` (the
 /// input cast to it first; for argmax/argmin, the index dtype), `ddof=` (var and std
 /// divide by n - ddof), `keepdims=` and `out=`.
-fn reduction(
+pub(crate) fn reduction(
     rt: &mut Runtime,
     name: &str,
     kind: Reduce,
+    x: &Value,
     params: &Params,
     b: &Bound,
 ) -> PyResult<Value> {
     let slot = |p: &str| params.position(p).and_then(|i| b.get(i));
-    let x = b.value(0);
-    let mut v = match crate::numba_cuda::interop::view_of(rt, &x)? {
+    let mut v = match crate::numba_cuda::interop::view_of(rt, x)? {
         Some(v) if !matches!(x, Value::Array(_)) => v,
         _ => {
             return Err(
@@ -665,7 +647,7 @@ pub fn module() -> Rc<Module> {
     for &(name, kind, sig, doc) in REDUCTIONS {
         let params = Params::parse(sig);
         m.def(Function, name, sig, doc, move |rt, b| {
-            reduction(rt, name, kind, &params, &b)
+            reduction(rt, name, kind, &b.value(0), &params, &b)
         });
     }
     for d in DType::ALL {

@@ -12,10 +12,25 @@ use crate::device::api::{self, Transfer};
 use crate::device::DeviceView;
 use crate::numba_cuda::devicearray::{arg, flags_value, ints, istrides};
 use crate::numba_cuda::view_index::{basic_index, parse_shape, Indexed, Layout};
-use crate::numba_cuda::{hostconv, viewops};
 use crate::py::error::{PyErr, PyResult};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Object, Value};
+
+/// The attributes of `cupy.ndarray` that are not methods, as `dir()` lists them.
+const ATTRS: &[&str] = &[
+    "T",
+    "__cuda_array_interface__",
+    "data",
+    "device",
+    "dtype",
+    "flags",
+    "itemsize",
+    "nbytes",
+    "ndim",
+    "shape",
+    "size",
+    "strides",
+];
 
 /// `cupy.ndarray`.
 pub struct CupyArray {
@@ -72,7 +87,7 @@ pub(crate) fn host_copy(
 }
 
 /// The elements of a 0-d (or size-1) array as a Python number.
-fn item(rt: &mut Runtime, v: &DeviceView) -> PyResult<Value> {
+pub(crate) fn item(rt: &mut Runtime, v: &DeviceView) -> PyResult<Value> {
     if v.size() != 1 {
         return Err(PyErr::value_error(
             "can only convert an array of size 1 to a Python scalar",
@@ -113,39 +128,6 @@ impl Object for CupyArray {
             self.live(rt)?;
         }
         let v = &self.view;
-        if matches!(name, "transpose" | "swapaxes" | "squeeze" | "cumsum") {
-            // The module function with this array first, as CuPy's methods are.
-            let nm = name.to_string();
-            return Ok(Some(Value::method(
-                &self,
-                &format!("ndarray.{name}"),
-                &format!("{name}(...)"),
-                "As the cupy function of this name, for this array.",
-                move |c, rt, mut a| {
-                    let f = crate::py::registry::import(rt, "cupy")?
-                        .get(&nm)
-                        .ok_or_else(|| PyErr::attribute_error(nm.clone()))?;
-                    if nm == "transpose" && a.pos.len() > 1 {
-                        // `x.transpose(1, 0)`: the axes given one by one.
-                        a.pos = vec![Value::tuple(std::mem::take(&mut a.pos))];
-                    }
-                    a.pos.insert(0, CupyArray::value(c.view.clone()));
-                    rt.call(&f, a)
-                },
-            )));
-        }
-        if let Some(sig) = crate::cupy::reduction_params(name) {
-            let nm = name.to_string();
-            return Ok(Some(Value::method(
-                &self,
-                &format!("ndarray.{name}"),
-                &format!("{name}({sig})"),
-                "A reduction computed on the device; returns a CuPy array (0-d for axis=None).",
-                move |c, rt, a| {
-                    crate::cupy::reduction_method(rt, &nm, CupyArray::value(c.view.clone()), a)
-                },
-            )));
-        }
         Ok(Some(match name {
             "shape" => ints(&v.shape),
             "device" => Value::object(crate::cupy::cuda_api::CupyDevice),
@@ -163,170 +145,7 @@ impl Object for CupyArray {
                 strides: v.strides.iter().rev().copied().collect(),
                 ..v.clone()
             }),
-            "get" => Value::method(
-                &self,
-                "ndarray.get",
-                "get(stream=None)",
-                "Copy to the host: a NumPy array.",
-                |c, rt, a| {
-                    let b = a.bind("get", &["stream=", "order=", "out="])?;
-                    let _ = arg(&b, 0);
-                    Ok(Value::Array(Box::new(host_copy(rt, &c.view, "get")?)))
-                },
-            ),
-            "copy" => Value::method(
-                &self,
-                "ndarray.copy",
-                "copy()",
-                "A new device copy.",
-                |c, rt, _| Ok(wrap(ops::cast_copy(rt, &c.view, c.view.dtype)?)),
-            ),
-            "astype" => Value::method(
-                &self,
-                "ndarray.astype",
-                "astype(dtype)",
-                "A device copy converted to dtype.",
-                |c, rt, a| {
-                    let b = a.bind("astype", &["dtype", "copy="])?;
-                    let dt = crate::py::ndarray_attrs::dtype_from_value(
-                        rt,
-                        arg(&b, 0).unwrap_or(crate::py::value::NONE),
-                    )?;
-                    Ok(wrap(ops::cast_copy(rt, &c.view, dt)?))
-                },
-            ),
-            "reshape" => Value::method(
-                &self,
-                "ndarray.reshape",
-                "reshape(*shape)",
-                "A view with a new shape (a copy if needed).",
-                |c, rt, a| {
-                    let req: Vec<i64> = match a.pos.as_slice() {
-                        [one @ (Value::Tuple(_) | Value::List(_))] => parse_shape(one)
-                            .map(|s| s.into_iter().map(|n| n as i64).collect())
-                            .or_else(|_| match one {
-                                Value::Tuple(t) => t.iter().map(|x| x.as_index()).collect(),
-                                _ => Err(PyErr::type_error("bad shape")),
-                            })?,
-                        items => items
-                            .iter()
-                            .map(|x| x.as_index())
-                            .collect::<PyResult<_>>()?,
-                    };
-                    let shape = viewops::resolve_shape(&req, c.view.size())?;
-                    match viewops::reshape(&c.view, shape.clone(), 'C') {
-                        Ok(v) => Ok(wrap(v)),
-                        Err(_) => {
-                            let cc = ops::cast_copy(rt, &c.view, c.view.dtype)?;
-                            Ok(wrap(viewops::reshape(&cc, shape, 'C')?))
-                        }
-                    }
-                },
-            ),
-            "ravel" | "flatten" => Value::method(
-                &self,
-                "ndarray.ravel",
-                "ravel()",
-                "A 1-D array.",
-                |c, rt, _| {
-                    let base = match viewops::ravel(&c.view, 'C') {
-                        Ok(v) => return Ok(wrap(v)),
-                        Err(_) => ops::cast_copy(rt, &c.view, c.view.dtype)?,
-                    };
-                    Ok(wrap(viewops::ravel(&base, 'C')?))
-                },
-            ),
-            "fill" => Value::method(
-                &self,
-                "ndarray.fill",
-                "fill(value)",
-                "Set every element to value.",
-                |c, rt, a| {
-                    let b = a.bind("fill", &["value"])?;
-                    let val = arg(&b, 0).unwrap_or(crate::py::value::NONE);
-                    let s = hostconv::host_array(rt, val)?;
-                    let sc = crate::device::copy::read_scalar(
-                        &crate::kernel::abi::ArgMem::Host(s.buf.clone()),
-                        s.offset,
-                        s.dtype,
-                    );
-                    let dst = crate::device::copy::region_of(&c.view);
-                    ops::queue(
-                        rt,
-                        c.view.stream,
-                        "cupy_fill",
-                        c.view.size() * c.view.dtype.itemsize(),
-                        move || crate::device::copy::fill_region(&dst, sc),
-                    );
-                    Ok(Value::None)
-                },
-            ),
-            "__float__" | "__int__" | "__index__" => {
-                let kind = name.to_string();
-                Value::method(
-                    &self,
-                    &format!("ndarray.{name}"),
-                    &format!("{name}()"),
-                    "The single element as a Python number (waits for the device).",
-                    move |c, rt, _| {
-                        let v = item(rt, &c.view)?;
-                        Ok(match (kind.as_str(), v) {
-                            ("__float__", v) => Value::Float(v.as_f64()?),
-                            ("__index__", Value::Float(_)) => {
-                                return Err(PyErr::type_error(
-                                    "only integer scalar arrays can be converted to a scalar index",
-                                ))
-                            }
-                            (_, Value::Float(f)) => Value::Int(f.trunc() as i64),
-                            (_, Value::Bool(b)) => Value::Int(b as i64),
-                            (_, other) => other,
-                        })
-                    },
-                )
-            }
-            "item" => Value::method(
-                &self,
-                "ndarray.item",
-                "item()",
-                "The single element as a Python number.",
-                |c, rt, _| item(rt, &c.view),
-            ),
-            "tolist" => Value::method(
-                &self,
-                "ndarray.tolist",
-                "tolist()",
-                "The elements as (nested) Python lists.",
-                |c, rt, _| {
-                    let h = host_copy(rt, &c.view, "tolist")?;
-                    let vals = h.to_f64_vec();
-                    let conv = |x: f64| {
-                        if c.view.dtype.is_float() {
-                            Value::Float(x)
-                        } else {
-                            Value::Int(x as i64)
-                        }
-                    };
-                    Ok(if h.shape.len() <= 1 && !h.shape.is_empty() {
-                        Value::list(vals.into_iter().map(conv).collect())
-                    } else if h.shape.is_empty() {
-                        conv(vals[0])
-                    } else {
-                        return Err(PyErr::not_implemented(
-                            "tolist() of a multi-dimensional CuPy array; use .get() first",
-                        ));
-                    })
-                },
-            ),
-            "__array__" => Value::method(
-                &self,
-                "ndarray.__array__",
-                "__array__()",
-                "CuPy refuses implicit host conversion.",
-                |_, _, _| {
-                    Err(PyErr::type_error("Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly."))
-                },
-            ),
-            _ => return Ok(None),
+            _ => return Ok(crate::cupy::array_methods::METHODS.bound(&self, name)),
         }))
     }
     fn get_item(self: Rc<Self>, key: &Value, rt: &mut Runtime) -> PyResult<Value> {
@@ -433,35 +252,14 @@ impl Object for CupyArray {
         }))
     }
     fn dir(&self) -> Vec<String> {
-        [
-            "shape",
-            "dtype",
-            "size",
-            "ndim",
-            "strides",
-            "nbytes",
-            "itemsize",
-            "T",
-            "get",
-            "copy",
-            "astype",
-            "reshape",
-            "ravel",
-            "fill",
-            "item",
-            "tolist",
-            "sum",
-            "mean",
-            "min",
-            "max",
-            "std",
-            "var",
-            "argmax",
-            "argmin",
-            "__cuda_array_interface__",
-        ]
-        .map(String::from)
-        .to_vec()
+        let methods = crate::cupy::array_methods::METHODS.methods.iter();
+        let mut names: Vec<String> = methods
+            .map(|m| m.name)
+            .chain(ATTRS.iter().copied())
+            .map(String::from)
+            .collect();
+        names.sort();
+        names
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -15,6 +15,7 @@ use crate::py::ndarray_shape::{
     axis_arg, ravel, reshape, reshape_order, shape_arg, squeeze, transpose,
 };
 use crate::py::runtime::Runtime;
+use crate::py::signature::after_first;
 use crate::py::value::scalar_to_python;
 use crate::py::value::{Args, Value};
 
@@ -99,15 +100,11 @@ const MAX_FN: &str = "a, axis=None, out=None, keepdims=False";
 const ARG_FN: &str = "a, axis=None, out=None, *, keepdims=False";
 const ANY_FN: &str = "a, axis=None, out=None, keepdims=False";
 
-/// A method's parameters: its module function's less the leading `a, `.
-const fn less_a(function: &'static str) -> &'static str {
-    function.split_at(3).1
-}
-const SUM_SIG: &str = less_a(SUM_FN);
-const CUM_SIG: &str = less_a(CUM_FN);
-const VAR_SIG: &str = less_a(VAR_FN);
-const MAX_SIG: &str = less_a(MAX_FN);
-const ARG_SIG: &str = less_a(ARG_FN);
+const SUM_SIG: &str = after_first(SUM_FN);
+const CUM_SIG: &str = after_first(CUM_FN);
+const VAR_SIG: &str = after_first(VAR_FN);
+const MAX_SIG: &str = after_first(MAX_FN);
+const ARG_SIG: &str = after_first(ARG_FN);
 
 /// The parameter list of NumPy's module function for this reduction.
 pub fn reduction_function_sig(kind: Reduce) -> &'static str {

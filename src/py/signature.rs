@@ -143,6 +143,25 @@ impl LitDefault {
     }
 }
 
+/// A parameter list less its first parameter: a method's, from the module function that
+/// takes the array first (`"a, axis=None"` gives `"axis=None"`).
+pub const fn after_first(sig: &'static str) -> &'static str {
+    let b = sig.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b',' {
+            // The parameter after the comma, without the spaces that follow it.
+            let mut j = i + 1;
+            while j < b.len() && b[j] == b' ' {
+                j += 1;
+            }
+            return sig.split_at(j).1;
+        }
+        i += 1;
+    }
+    ""
+}
+
 pub struct Params {
     params: Vec<Param>,
     varargs: bool,

@@ -169,4 +169,22 @@ r = cp.where(a % 5 == 0)
 print(type(r).__name__, len(r), [host(i).tolist() for i in r], r[0].dtype)
 print([host(i).tolist() for i in cp.where(cp.asarray(np.array([0.0, np.nan, -1.0])))])
 """),
+    cell("cupy_array_methods_by_position_and_keyword", """
+x = cp.asarray(np.arange(12.0).reshape(3, 4))
+print(host(x.sum(0, None, None, True)), host(x.max(1, None, True)).shape, host(x.var(0, None, None, 1)))
+print(host(x.std(axis=1, ddof=1)), host(x.mean(dtype=np.float32)).dtype, host(x.any(0)), host(x.all(axis=1)))
+print(host(x.transpose()).shape, host(x.transpose(1, 0)).shape, host(x.transpose((1, 0))).shape, host(x.swapaxes(0, 1)).shape)
+print(host(x[None].squeeze(0)).shape, host(x.cumsum(1))[0], host(x.cumsum(axis=0, dtype=np.int64)).dtype)
+print(host(x.reshape(4, 3)).shape, host(x.reshape((2, -1))).shape, host(x.ravel()).shape, host(x.astype(np.int32, copy=True)).dtype)
+f = x.flatten(); f[0] = 100
+print(host(x)[0, 0], host(f)[0], x.tolist()[2], (x > 5).tolist()[1], x[1, 2].item(), float(x[0, 1]), int(x[0, 3]))
+print([10, 11, 12, 13][cp.asarray(np.arange(4))[3]])
+y = cp.asarray(np.zeros(3, dtype=np.int16)); y.fill(7); print(host(y), y.tolist())
+for call in [lambda: x.sum(0, None, None, False, 0, True, 1), lambda: y.fill(), lambda: x.sum(bad=1), lambda: x.swapaxes(0)]:
+    try:
+        call()
+    except TypeError as e:
+        print("TypeError")
+"""),
+
 ]
