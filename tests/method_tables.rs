@@ -300,3 +300,36 @@ fn objects_with_index_subscript_sequences_and_operator_index() {
     let c = s.run("operator.index(1.5)");
     assert_eq!(c.ename().as_deref(), Some("TypeError"));
 }
+
+#[test]
+fn stream_and_event_methods_come_from_their_tables() {
+    use nbcuda::numba_cuda::stream_objects::{EVENT, STREAM};
+    let mut s = Session::new();
+    s.run("from numba import cuda\nst = cuda.stream()\nev = cuda.event()")
+        .ok();
+    for (var, table) in [("st", STREAM.names()), ("ev", EVENT.names())] {
+        let listed = s.eval(&format!("dir({var})"));
+        for name in table {
+            assert!(listed.contains(&format!("'{name}'")), "{var}.{name}");
+            let c = s.run(&format!("callable({var}.{name})"));
+            assert_eq!(c.result().as_deref(), Some("True"), "{var}.{name}");
+        }
+    }
+    // Numba's parameters (numba/cuda/cudadrv/driver.py), bound by name.
+    assert_eq!(
+        s.stdout(
+            "ev.record(stream=st)\nst.add_callback(callback=lambda s, status, arg: print(status, arg), arg=3)\n\
+             ev.synchronize()\nprint(ev.query(), ev.elapsed_time(evtend=ev))"
+        ),
+        "0 3\nTrue 0.0\n"
+    );
+    let c = s.run("ev.record?");
+    c.ok();
+    assert!(
+        c.page_text().contains("record(stream=0)"),
+        "{}",
+        c.page_text()
+    );
+    let c = s.run("st.synchronize(1)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}

@@ -11,6 +11,7 @@ use crate::device::cpu::Shared;
 use crate::device::state::device;
 use crate::device::StreamId;
 use crate::py::error::{PyErr, PyResult};
+use crate::py::methods::{MethodFn, MethodSpec, MethodTable, Style};
 use crate::py::runtime::Runtime;
 use crate::py::value::{Args, Object, Value};
 
@@ -112,60 +113,11 @@ impl Object for Stream {
         })
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        let id = self.id;
-        Ok(Some(match name {
-            "handle" => Value::Int(id as i64),
-            "__int__" | "__index__" => Value::builtin(
-                "Stream.__int__",
-                "__int__()",
-                "The stream handle as an int.",
-                move |_, _| Ok(Value::Int(id as i64)),
-            ),
-            "external" => Value::Bool(self.kind == StreamKind::External),
-            "synchronize" => Value::method(
-                &self,
-                "Stream.synchronize",
-                "synchronize()",
-                "Wait until all work queued on this stream has finished.",
-                |s, rt, a| {
-                    a.bind("synchronize", &[])?;
-                    api::stream_synchronize(rt, s.id)?;
-                    Ok(Value::None)
-                },
-            ),
-            "auto_synchronize" => Value::method(
-                &self,
-                "Stream.auto_synchronize",
-                "auto_synchronize()",
-                "A context manager that yields the stream and synchronizes it on exit.",
-                |s, _rt, a| {
-                    a.bind("auto_synchronize", &[])?;
-                    Ok(Value::object(AutoSync {
-                        stream: Stream::value(s.id, s.kind),
-                        id: s.id,
-                    }))
-                },
-            ),
-            "add_callback" => Value::method(
-                &self,
-                "Stream.add_callback",
-                "add_callback(callback, arg=None)",
-                "Call callback(stream, status, arg) once the work queued so far is done.",
-                |s, rt, a| {
-                    let b = a.bind("add_callback", &["callback", "arg="])?;
-                    api::stream_synchronize(rt, s.id)?;
-                    let args = Args::new(vec![
-                        Stream::value(s.id, s.kind),
-                        Value::Int(0),
-                        b[1].clone().unwrap_or(Value::None),
-                    ]);
-                    let cb = b[0].clone().unwrap_or(Value::None);
-                    rt.call(&cb, args)?;
-                    Ok(Value::None)
-                },
-            ),
-            _ => return Ok(None),
-        }))
+        Ok(match name {
+            "handle" => Some(Value::Int(self.id as i64)),
+            "external" => Some(Value::Bool(self.kind == StreamKind::External)),
+            _ => STREAM.bound(&self, name),
+        })
     }
     fn py_eq(&self, other: &Value, _rt: &mut Runtime) -> PyResult<Option<bool>> {
         Ok(Some(match other.downcast::<Stream>() {
@@ -174,20 +126,146 @@ impl Object for Stream {
         }))
     }
     fn dir(&self) -> Vec<String> {
-        [
-            "handle",
-            "external",
-            "synchronize",
-            "auto_synchronize",
-            "add_callback",
-        ]
-        .map(String::from)
-        .to_vec()
+        with_attrs(&STREAM, &["handle", "external"])
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
 }
+
+/// A table's method names and a type's other attributes, sorted as `dir()` lists them.
+fn with_attrs<T: Clone>(table: &MethodTable<T>, attrs: &[&'static str]) -> Vec<String> {
+    let methods = table.methods.iter().map(|m| m.name);
+    let mut names: Vec<String> = methods
+        .chain(attrs.iter().copied())
+        .map(String::from)
+        .collect();
+    names.sort();
+    names
+}
+
+/// Numba's stream and event methods are Python functions (`numba/cuda/cudadrv/driver.py`):
+/// their argument errors read as CPython's for methods written in Python.
+const fn m<T>(
+    name: &'static str,
+    sig: &'static str,
+    doc: &'static str,
+    call: MethodFn<T>,
+) -> MethodSpec<T> {
+    MethodSpec::styled(Style::Python, name, sig, doc, call)
+}
+
+pub static STREAM: MethodTable<Rc<Stream>> = MethodTable {
+    owner: "Stream",
+    methods: &STREAM_METHODS,
+};
+
+static STREAM_METHODS: [MethodSpec<Rc<Stream>>; 5] = [
+    m(
+        "__index__",
+        "",
+        "The stream handle as an int.",
+        |s, _, _| Ok(Value::Int(s.id as i64)),
+    ),
+    m("__int__", "", "The stream handle as an int.", |s, _, _| {
+        Ok(Value::Int(s.id as i64))
+    }),
+    m(
+        "add_callback",
+        "callback, arg=None",
+        "Call callback(stream, status, arg) once the work queued so far is done.",
+        |s, rt, b| {
+            api::stream_synchronize(rt, s.id)?;
+            let args = Args::new(vec![Stream::value(s.id, s.kind), Value::Int(0), b.value(1)]);
+            rt.call(&b.value(0), args)?;
+            Ok(Value::None)
+        },
+    ),
+    m(
+        "auto_synchronize",
+        "",
+        "A context manager that yields the stream and synchronizes it on exit.",
+        |s, _, _| {
+            Ok(Value::object(AutoSync {
+                stream: Stream::value(s.id, s.kind),
+                id: s.id,
+            }))
+        },
+    ),
+    m(
+        "synchronize",
+        "",
+        "Wait until all work queued on this stream has finished.",
+        |s, rt, _| {
+            api::stream_synchronize(rt, s.id)?;
+            Ok(Value::None)
+        },
+    ),
+];
+
+pub static EVENT: MethodTable<Rc<Event>> = MethodTable {
+    owner: "Event",
+    methods: &EVENT_METHODS,
+};
+
+static EVENT_METHODS: [MethodSpec<Rc<Event>>; 5] = [
+    m(
+        "elapsed_time",
+        "evtend",
+        "Milliseconds between this event and evtend (both recorded and completed).",
+        |e, _, b| {
+            let end = b
+                .get(0)
+                .and_then(|v| v.downcast::<Event>())
+                .ok_or_else(|| PyErr::type_error("elapsed_time() expects another cuda.event()"))?;
+            Ok(Value::Float(Event::elapsed(e, end)?))
+        },
+    ),
+    m(
+        "query",
+        "",
+        "True when the work before the event's last record has completed.",
+        |e, _, _| {
+            Ok(Value::Bool(
+                e.mark.borrow().as_ref().is_none_or(|m| m.ticket.done()),
+            ))
+        },
+    ),
+    m(
+        "record",
+        "stream=0",
+        "Mark the current point of a stream; the event completes when the stream gets there.",
+        |e, rt, b| {
+            let s = parse_stream(rt, b.get(0))?;
+            let mark = device(rt)?.backend().record_event(s);
+            *e.mark.borrow_mut() = Some(mark);
+            Ok(Value::None)
+        },
+    ),
+    m(
+        "synchronize",
+        "",
+        "Wait on the host until the event has completed.",
+        |e, rt, _| {
+            let t = e.mark.borrow().as_ref().map(|m| m.ticket.clone());
+            api::wait(rt, t.into_iter().collect())?;
+            Ok(Value::None)
+        },
+    ),
+    m(
+        "wait",
+        "stream=0",
+        "Make later work on a stream wait until this event has completed.",
+        |e, rt, b| {
+            let s = parse_stream(rt, b.get(0))?;
+            let m = e.mark.borrow().clone();
+            if let Some(m) = m {
+                device(rt)?.backend().wait_event(s, &m);
+            }
+            Ok(Value::None)
+        },
+    ),
+];
 
 /// `with stream.auto_synchronize() as s:`
 struct AutoSync {
@@ -270,79 +348,10 @@ impl Object for Event {
         "numba.cuda.cudadrv.driver".into()
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        Ok(Some(match name {
-            "record" => Value::method(
-                &self,
-                "Event.record",
-                "record(stream=0)",
-                "Mark the current point of a stream; the event completes when the stream gets there.",
-                |e, rt, a| {
-                    let b = a.bind("record", &["stream="])?;
-                    let s = crate::numba_cuda::stream_objects::parse_stream(rt, b[0].as_ref())?;
-                    let mark = device(rt)?.backend().record_event(s);
-                    *e.mark.borrow_mut() = Some(mark);
-                    Ok(Value::None)
-                },
-            ),
-            "synchronize" => Value::method(
-                &self,
-                "Event.synchronize",
-                "synchronize()",
-                "Wait on the host until the event has completed.",
-                |e, rt, a| {
-                    a.bind("synchronize", &[])?;
-                    let t = e.mark.borrow().as_ref().map(|m| m.ticket.clone());
-                    api::wait(rt, t.into_iter().collect())?;
-                    Ok(Value::None)
-                },
-            ),
-            "wait" => Value::method(
-                &self,
-                "Event.wait",
-                "wait(stream=0)",
-                "Make later work on a stream wait until this event has completed.",
-                |e, rt, a| {
-                    let b = a.bind("wait", &["stream="])?;
-                    let s = crate::numba_cuda::stream_objects::parse_stream(rt, b[0].as_ref())?;
-                    let m = e.mark.borrow().clone();
-                    if let Some(m) = m {
-                        device(rt)?.backend().wait_event(s, &m);
-                    }
-                    Ok(Value::None)
-                },
-            ),
-            "query" => Value::method(
-                &self,
-                "Event.query",
-                "query()",
-                "True when the work before the event's last record has completed.",
-                |e, _rt, a| {
-                    a.bind("query", &[])?;
-                    Ok(Value::Bool(
-                        e.mark.borrow().as_ref().is_none_or(|m| m.ticket.done()),
-                    ))
-                },
-            ),
-            "elapsed_time" => Value::method(
-                &self,
-                "Event.elapsed_time",
-                "elapsed_time(evtend)",
-                "Milliseconds between this event and evtend (both recorded and completed).",
-                |e, _rt, a| {
-                    let b = a.bind("elapsed_time", &["evtend"])?;
-                    let end = b[0].as_ref().and_then(|v| v.downcast::<Event>()).ok_or_else(|| {
-                        PyErr::type_error("elapsed_time() expects another cuda.event()")
-                    })?;
-                    Ok(Value::Float(Event::elapsed(e, end)?))
-                },
-            ),
-            _ => return Ok(None),
-        }))
+        Ok(EVENT.bound(&self, name))
     }
     fn dir(&self) -> Vec<String> {
-        ["record", "synchronize", "wait", "query", "elapsed_time"]
-            .map(String::from)
-            .to_vec()
+        EVENT.names()
     }
     fn as_any(&self) -> &dyn Any {
         self
