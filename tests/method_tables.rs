@@ -333,3 +333,26 @@ fn stream_and_event_methods_come_from_their_tables() {
     let c = s.run("st.synchronize(1)");
     assert_eq!(c.ename().as_deref(), Some("TypeError"));
 }
+
+#[test]
+fn re_pattern_and_match_methods_come_from_their_tables() {
+    use nbcuda::interp::re_module::{MATCH, PATTERN};
+    let mut s = Session::new();
+    s.run("import re\np = re.compile(r'(\\d)(x)?')\nm = p.search('a1')")
+        .ok();
+    for (var, table) in [("p", PATTERN.names()), ("m", MATCH.names())] {
+        let listed = s.eval(&format!("dir({var})"));
+        for name in table {
+            assert!(listed.contains(&format!("'{name}'")), "{var}.{name}");
+            let c = s.run(&format!("callable({var}.{name})"));
+            assert_eq!(c.result().as_deref(), Some("True"), "{var}.{name}");
+        }
+    }
+    // CPython 3.11: pos/endpos and default by name; group's argument is positional-only.
+    assert_eq!(
+        s.stdout("print(p.search(string='a1b2', pos=2).span(), m.groups(default='-'), m.start(1))"),
+        "(3, 4) ('1', '-') 1\n"
+    );
+    let c = s.run("m.span(group=1)");
+    assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}

@@ -252,14 +252,7 @@ impl Object for CupyArray {
         }))
     }
     fn dir(&self) -> Vec<String> {
-        let methods = crate::cupy::array_methods::METHODS.methods.iter();
-        let mut names: Vec<String> = methods
-            .map(|m| m.name)
-            .chain(ATTRS.iter().copied())
-            .map(String::from)
-            .collect();
-        names.sort();
-        names
+        crate::cupy::array_methods::METHODS.names_with(ATTRS)
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -10,6 +10,7 @@ use crate::interp::re_pattern::{
     window, Anchor, Pattern, ASCII, DOTALL, IGNORECASE, MULTILINE, VERBOSE,
 };
 use crate::py::error::{PyErr, PyResult};
+use crate::py::methods::{Bound, MethodFn, MethodSpec, MethodTable};
 use crate::py::runtime::Runtime;
 use crate::py::signature::Style::Function;
 use crate::py::value::{Args, Dict, Module, Object, Value};
@@ -90,7 +91,9 @@ pub fn module() -> Rc<Module> {
             let last = b.len() - 1;
             let p = Rc::new(pattern_arg(b.get(0), b.get(last))?);
             let args = b[1..last].iter().map(|v| v.clone().unwrap_or(Value::None));
-            p.method(rt, name, Args::new(args.collect()))
+            // invariant: each function above is named after a PATTERN method.
+            let spec = PATTERN.find(name).expect("a Pattern method");
+            (spec.call)(&p, rt, spec.bind(PATTERN.owner, Args::new(args.collect()))?)
         });
     }
     m.def(
@@ -127,10 +130,9 @@ fn str_of(v: Option<&Value>, func: &str, what: &str) -> PyResult<String> {
     crate::interp::text_modules::str_arg(v, func, what)
 }
 
-/// A `pos`/`endpos` argument: an int, or None for the default.
-/// `pos`/`endpos`: absent means the string's bounds; None is a TypeError, as in CPython
-/// (they are C integers there, not optional values).
-fn index_arg(v: &Option<Value>) -> PyResult<Option<i64>> {
+/// `pos`/`endpos`/`count`/`maxsplit`: absent means the default; None is a TypeError, as in
+/// CPython (they are C integers there, not optional values).
+fn index_arg(v: Option<&Value>) -> PyResult<Option<i64>> {
     match v {
         None => Ok(None),
         Some(v) => v.as_index().map(Some),
@@ -156,138 +158,167 @@ fn pattern_arg(p: Option<&Value>, flags: Option<&Value>) -> PyResult<Pattern> {
     Pattern::new(&source, flags)
 }
 
-impl Pattern {
-    fn method(self: Rc<Self>, rt: &mut Runtime, name: &str, a: Args) -> PyResult<Value> {
-        match name {
-            "search" | "match" | "fullmatch" => {
-                let b = a.bind(name, &["string", "pos=", "endpos="])?;
-                let s = str_of(b[0].as_ref(), name, "string")?;
-                let (pos, endpos) = (index_arg(&b[1])?, index_arg(&b[2])?);
-                let Some((text, start)) = window(&s, pos, endpos) else {
-                    return Ok(Value::None);
-                };
-                let anchor = match name {
-                    "search" => Anchor::Search,
-                    "match" => Anchor::Start,
-                    _ => Anchor::Full,
-                };
-                Ok(match self.find(text, start, anchor)? {
-                    Some(c) => Value::object(Match::new(&self, &Subject::new(&s), &c, pos, endpos)),
-                    None => Value::None,
-                })
+/// The methods of `re.Pattern` (C methods of `_sre`: Argument Clinic's argument errors).
+pub static PATTERN: MethodTable<Rc<Pattern>> = MethodTable {
+    owner: "Pattern",
+    methods: &PATTERN_METHODS,
+};
+
+const fn pm(
+    name: &'static str,
+    sig: &'static str,
+    doc: &'static str,
+    call: MethodFn<Rc<Pattern>>,
+) -> MethodSpec<Rc<Pattern>> {
+    MethodSpec::new(name, sig, doc, call)
+}
+
+/// `pos` and `endpos` default to the string's bounds (`sys.maxsize` is no literal, so that
+/// slot stays empty when not given).
+const WINDOW: &str = "string, pos=0, endpos=sys.maxsize";
+
+static PATTERN_METHODS: [MethodSpec<Rc<Pattern>>; 8] = [
+    pm("findall", WINDOW,
+        "Return a list of all non-overlapping matches of pattern in string.",
+        |p, rt, b| find_all(p, rt, &b, false)),
+    pm("finditer", WINDOW,
+        "Return an iterator over all non-overlapping matches for the RE pattern in string. For each match, the iterator returns a match object.",
+        |p, rt, b| find_all(p, rt, &b, true)),
+    pm("fullmatch", WINDOW,
+        "Matches against all of the string.",
+        |p, _, b| search(p, &b, "fullmatch", Anchor::Full)),
+    pm("match", WINDOW,
+        "Matches zero or more characters at the beginning of the string.",
+        |p, _, b| search(p, &b, "match", Anchor::Start)),
+    pm("search", WINDOW,
+        "Scan through string looking for a match, and return a corresponding match object instance. Return None if no position in the string matches.",
+        |p, _, b| search(p, &b, "search", Anchor::Search)),
+    pm("split", "string, maxsplit=0",
+        "Split string by the occurrences of pattern.",
+        |p, rt, b| split(p, rt, &b)),
+    pm("sub", "repl, string, count=0",
+        "Return the string obtained by replacing the leftmost non-overlapping occurrences of pattern in string by the replacement repl.",
+        |p, rt, b| substitute(p, rt, &b, "sub")),
+    pm("subn", "repl, string, count=0",
+        "Return the tuple (new_string, number_of_subs_made) found by replacing the leftmost non-overlapping occurrences of pattern with the replacement repl.",
+        |p, rt, b| substitute(p, rt, &b, "subn")),
+];
+
+/// The string and its `pos`/`endpos` window, as the searching methods take them.
+fn window_args(b: &Bound, name: &str) -> PyResult<(String, Option<i64>, Option<i64>)> {
+    let s = str_of(b.get(0), name, "string")?;
+    Ok((s, index_arg(b.get(1))?, index_arg(b.get(2))?))
+}
+
+fn search(p: &Rc<Pattern>, b: &Bound, name: &str, anchor: Anchor) -> PyResult<Value> {
+    let (s, pos, endpos) = window_args(b, name)?;
+    let Some((text, start)) = window(&s, pos, endpos) else {
+        return Ok(Value::None);
+    };
+    Ok(match p.find(text, start, anchor)? {
+        Some(c) => Value::object(Match::new(p, &Subject::new(&s), &c, pos, endpos)),
+        None => Value::None,
+    })
+}
+
+fn find_all(p: &Rc<Pattern>, rt: &mut Runtime, b: &Bound, iter: bool) -> PyResult<Value> {
+    let name = if iter { "finditer" } else { "findall" };
+    let (s, pos, endpos) = window_args(b, name)?;
+    let Some((text, start)) = window(&s, pos, endpos) else {
+        return Ok(Value::list(Vec::new()));
+    };
+    let groups = p.groups();
+    let subject = Subject::new(&s);
+    let mut out = Vec::new();
+    for c in p.matches(text, start) {
+        let c = c?;
+        rt.check_interrupt()?;
+        out.push(if iter {
+            Value::object(Match::new(p, &subject, &c, pos, endpos))
+        } else {
+            let g = |i: usize| Value::str(c.get(i).map(|m| m.as_str()).unwrap_or(""));
+            match groups {
+                0 => g(0),
+                1 => g(1),
+                n => Value::tuple((1..=n).map(g).collect()),
             }
-            "findall" | "finditer" => {
-                let b = a.bind(name, &["string", "pos=", "endpos="])?;
-                let s = str_of(b[0].as_ref(), name, "string")?;
-                let (pos, endpos) = (index_arg(&b[1])?, index_arg(&b[2])?);
-                let Some((text, start)) = window(&s, pos, endpos) else {
-                    return Ok(Value::list(Vec::new()));
-                };
-                let groups = self.groups();
-                let subject = Subject::new(&s);
-                let mut out = Vec::new();
-                for c in self.matches(text, start) {
-                    let c = c?;
-                    rt.check_interrupt()?;
-                    out.push(if name == "finditer" {
-                        Value::object(Match::new(&self, &subject, &c, pos, endpos))
-                    } else {
-                        let g = |i: usize| Value::str(c.get(i).map(|m| m.as_str()).unwrap_or(""));
-                        match groups {
-                            0 => g(0),
-                            1 => g(1),
-                            n => Value::tuple((1..=n).map(g).collect()),
-                        }
-                    });
-                }
-                Ok(Value::list(out))
-            }
-            "sub" | "subn" => {
-                let b = a.bind(name, &["repl", "string", "count=", "flags="])?;
-                let repl = b[0].clone().unwrap_or(Value::None);
-                let s = str_of(b[1].as_ref(), name, "string")?;
-                let count = match &b[2] {
-                    Some(v) => v.as_index()?.max(0) as usize,
-                    None => 0,
-                };
-                let template = match &repl {
-                    Value::Str(t) => Some(self.template(t)?),
-                    _ => None,
-                };
-                let mut out = String::new();
-                let mut last = 0;
-                let mut n = 0;
-                let subject = Subject::new(&s);
-                for c in self.matches(&s, 0) {
-                    if count != 0 && n == count {
-                        break;
-                    }
-                    let c = c?;
-                    rt.check_interrupt()?;
-                    // invariant: group 0 (the whole match) always participates
-                    let m = c.get(0).expect("group 0 always participates");
-                    out.push_str(&s[last..m.start()]);
-                    match &template {
-                        Some(t) => expand(t, &c, &mut out),
-                        None => {
-                            let mv = Value::object(Match::new(&self, &subject, &c, None, None));
-                            match &rt.call(&repl, Args::new(vec![mv]))? {
-                                Value::Str(r) => out.push_str(r),
-                                other => {
-                                    return Err(PyErr::type_error(format!(
-                                        "expected str instance, {} found",
-                                        other.type_name()
-                                    )))
-                                }
-                            }
-                        }
-                    }
-                    last = m.end();
-                    n += 1;
-                }
-                out.push_str(&s[last..]);
-                Ok(if name == "subn" {
-                    Value::tuple(vec![Value::str(&out), Value::Int(n as i64)])
-                } else {
-                    Value::str(&out)
-                })
-            }
-            "split" => {
-                let b = a.bind(name, &["string", "maxsplit="])?;
-                let s = str_of(b[0].as_ref(), name, "string")?;
-                let max = match &b[1] {
-                    Some(v) => v.as_index()?.max(0) as usize,
-                    None => 0,
-                };
-                let mut out = Vec::new();
-                let mut last = 0;
-                for (n, c) in self.matches(&s, 0).enumerate() {
-                    if max != 0 && n == max {
-                        break;
-                    }
-                    let c = c?;
-                    rt.check_interrupt()?;
-                    // invariant: group 0 (the whole match) always participates
-                    let m = c.get(0).expect("group 0 always participates");
-                    out.push(Value::str(&s[last..m.start()]));
-                    // Groups in the pattern are returned between the pieces, as in Python.
-                    for i in 1..c.len() {
-                        out.push(match c.get(i) {
-                            Some(g) => Value::str(g.as_str()),
-                            None => Value::None,
-                        });
-                    }
-                    last = m.end();
-                }
-                out.push(Value::str(&s[last..]));
-                Ok(Value::list(out))
-            }
-            other => Err(PyErr::new(
-                "AttributeError",
-                format!("'re.Pattern' object has no attribute '{other}'"),
-            )),
-        }
+        });
     }
+    Ok(Value::list(out))
+}
+
+fn substitute(p: &Rc<Pattern>, rt: &mut Runtime, b: &Bound, name: &str) -> PyResult<Value> {
+    let repl = b.value(0);
+    let s = str_of(b.get(1), name, "string")?;
+    let count = index_arg(b.get(2))?.unwrap_or(0).max(0) as usize;
+    let template = match &repl {
+        Value::Str(t) => Some(p.template(t)?),
+        _ => None,
+    };
+    let mut out = String::new();
+    let mut last = 0;
+    let mut n = 0;
+    let subject = Subject::new(&s);
+    for c in p.matches(&s, 0) {
+        if count != 0 && n == count {
+            break;
+        }
+        let c = c?;
+        rt.check_interrupt()?;
+        // invariant: group 0 (the whole match) always participates
+        let m = c.get(0).expect("group 0 always participates");
+        out.push_str(&s[last..m.start()]);
+        match &template {
+            Some(t) => expand(t, &c, &mut out),
+            None => {
+                let mv = Value::object(Match::new(p, &subject, &c, None, None));
+                match &rt.call(&repl, Args::new(vec![mv]))? {
+                    Value::Str(r) => out.push_str(r),
+                    other => {
+                        return Err(PyErr::type_error(format!(
+                            "expected str instance, {} found",
+                            other.type_name()
+                        )))
+                    }
+                }
+            }
+        }
+        last = m.end();
+        n += 1;
+    }
+    out.push_str(&s[last..]);
+    Ok(if name == "subn" {
+        Value::tuple(vec![Value::str(&out), Value::Int(n as i64)])
+    } else {
+        Value::str(&out)
+    })
+}
+
+fn split(p: &Rc<Pattern>, rt: &mut Runtime, b: &Bound) -> PyResult<Value> {
+    let s = str_of(b.get(0), "split", "string")?;
+    let max = index_arg(b.get(1))?.unwrap_or(0).max(0) as usize;
+    let mut out = Vec::new();
+    let mut last = 0;
+    for (n, c) in p.matches(&s, 0).enumerate() {
+        if max != 0 && n == max {
+            break;
+        }
+        let c = c?;
+        rt.check_interrupt()?;
+        // invariant: group 0 (the whole match) always participates
+        let m = c.get(0).expect("group 0 always participates");
+        out.push(Value::str(&s[last..m.start()]));
+        // Groups in the pattern are returned between the pieces, as in Python.
+        for i in 1..c.len() {
+            out.push(match c.get(i) {
+                Some(g) => Value::str(g.as_str()),
+                None => Value::None,
+            });
+        }
+        last = m.end();
+    }
+    out.push(Value::str(&s[last..]));
+    Ok(Value::list(out))
 }
 
 /// A piece of a parsed replacement template.
@@ -451,19 +482,11 @@ impl Object for Pattern {
             "pattern" => Value::str(&self.source),
             "flags" => Value::Int(self.flags | 32),
             "groups" => Value::Int(self.groups() as i64),
-            "search" | "match" | "fullmatch" | "findall" | "finditer" | "sub" | "subn"
-            | "split" => {
-                let me = self.clone();
-                let n = name.to_string();
-                Value::builtin(
-                    &format!("re.Pattern.{name}"),
-                    &format!("{name}(...)"),
-                    "As the re function of the same name, with this pattern.",
-                    move |rt, a| me.clone().method(rt, &n, a),
-                )
-            }
-            _ => return Ok(None),
+            _ => return Ok(PATTERN.bound(&self, name)),
         }))
+    }
+    fn dir(&self) -> Vec<String> {
+        PATTERN.names_with(&["flags", "groups", "pattern"])
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -506,7 +529,7 @@ impl Subject {
 }
 
 /// A match: the groups' text and character positions, taken when it was made.
-struct Match {
+pub struct Match {
     pattern: Rc<Pattern>,
     string: Rc<str>,
     /// The search window as given (clamped), for the `pos` and `endpos` attributes.
@@ -578,9 +601,14 @@ impl Match {
     }
 
     fn text(&self, i: usize) -> Value {
+        self.text_or(i, &Value::None)
+    }
+
+    /// Group `i`'s text, or `default` when the group took no part in the match.
+    fn text_or(&self, i: usize, default: &Value) -> Value {
         match &self.texts[i] {
             Some(t) => Value::str(t),
-            None => Value::None,
+            None => default.clone(),
         }
     }
 
@@ -610,16 +638,6 @@ impl Object for Match {
         Ok(self.text(i))
     }
     fn get_attr(self: Rc<Self>, name: &str, _rt: &mut Runtime) -> PyResult<Option<Value>> {
-        let me = self.clone();
-        let method = |f: fn(&Match, &Args) -> PyResult<Value>, sig: &str| {
-            let me = me.clone();
-            Value::builtin(
-                &format!("re.Match.{name}"),
-                sig,
-                "A part of the match.",
-                move |_, a| f(&me, &a),
-            )
-        };
         Ok(Some(match name {
             "string" => Value::str(&self.string),
             "pos" => Value::Int(self.pos),
@@ -632,67 +650,55 @@ impl Object for Match {
                 Some(i) => Value::Int(i as i64),
                 None => Value::None,
             },
-            "group" => method(
-                |m, a| {
-                    if a.pos.len() <= 1 {
-                        return Ok(m.text(m.index(a.pos.first())?));
-                    }
-                    let mut out = Vec::new();
-                    for g in &a.pos {
-                        out.push(m.text(m.index(Some(g))?));
-                    }
-                    Ok(Value::tuple(out))
-                },
-                "group(*groups)",
-            ),
-            "groups" => method(
-                |m, a| {
-                    let default = a
-                        .pos
-                        .first()
-                        .or(a.kwarg("default"))
-                        .cloned()
-                        .unwrap_or(Value::None);
-                    Ok(Value::tuple(
-                        (1..m.texts.len())
-                            .map(|i| match &m.texts[i] {
-                                Some(t) => Value::str(t),
-                                None => default.clone(),
-                            })
-                            .collect(),
-                    ))
-                },
-                "groups(default=None)",
-            ),
-            "groupdict" => method(
-                |m, _| {
-                    let mut d = Dict::default();
-                    for (n, i) in &m.names {
-                        d.insert_str(n, m.text(*i));
-                    }
-                    Ok(Value::Dict(Rc::new(std::cell::RefCell::new(d))))
-                },
-                "groupdict()",
-            ),
-            "start" => method(
-                |m, a| Ok(Value::Int(m.span(m.index(a.pos.first())?).0)),
-                "start(group=0)",
-            ),
-            "end" => method(
-                |m, a| Ok(Value::Int(m.span(m.index(a.pos.first())?).1)),
-                "end(group=0)",
-            ),
-            "span" => method(
-                |m, a| {
-                    let (s, e) = m.span(m.index(a.pos.first())?);
-                    Ok(Value::tuple(vec![Value::Int(s), Value::Int(e)]))
-                },
-                "span(group=0)",
-            ),
-            _ => return Ok(None),
+            _ => return Ok(MATCH.bound(&self, name)),
         }))
+    }
+    fn dir(&self) -> Vec<String> {
+        MATCH.names_with(&["endpos", "lastindex", "pos", "re", "string"])
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
 }
+
+/// The methods of `re.Match` (C methods of `_sre`: Argument Clinic's argument errors).
+pub static MATCH: MethodTable<Rc<Match>> = MethodTable {
+    owner: "Match",
+    methods: &MATCH_METHODS,
+};
+
+static MATCH_METHODS: [MethodSpec<Rc<Match>>; 6] = [
+    MethodSpec::new("end", "group=0, /", "Return index of the end of the substring matched by group.",
+        |m, _, b| Ok(Value::Int(m.span(m.index(b.get(0))?).1))),
+    MethodSpec::new("group", "*groups",
+        "Return one or more subgroups of the match: a string for one group, a tuple for several.",
+        |m, _, b| match b.rest.as_slice() {
+            [] => Ok(m.text(0)),
+            [g] => Ok(m.text(m.index(Some(g))?)),
+            gs => Ok(Value::tuple(
+                gs.iter().map(|g| Ok(m.text(m.index(Some(g))?))).collect::<PyResult<_>>()?,
+            )),
+        }),
+    MethodSpec::new("groupdict", "default=None",
+        "Return a dictionary containing all the named subgroups of the match, keyed by the subgroup name.",
+        |m, _, b| {
+            let mut d = Dict::default();
+            for (n, i) in &m.names {
+                d.insert_str(n, m.text_or(*i, &b.value(0)));
+            }
+            Ok(Value::Dict(Rc::new(std::cell::RefCell::new(d))))
+        }),
+    MethodSpec::new("groups", "default=None",
+        "Return a tuple containing all the subgroups of the match, from 1 up to however many groups are in the pattern.",
+        |m, _, b| {
+            let default = b.value(0);
+            Ok(Value::tuple((1..m.texts.len()).map(|i| m.text_or(i, &default)).collect()))
+        }),
+    MethodSpec::new("span", "group=0, /", "For match object m, return the 2-tuple (m.start(group), m.end(group)).",
+        |m, _, b| {
+            let (s, e) = m.span(m.index(b.get(0))?);
+            Ok(Value::tuple(vec![Value::Int(s), Value::Int(e)]))
+        }),
+    MethodSpec::new("start", "group=0, /", "Return index of the start of the substring matched by group.",
+        |m, _, b| Ok(Value::Int(m.span(m.index(b.get(0))?).0))),
+];

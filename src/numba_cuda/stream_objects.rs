@@ -126,22 +126,11 @@ impl Object for Stream {
         }))
     }
     fn dir(&self) -> Vec<String> {
-        with_attrs(&STREAM, &["handle", "external"])
+        STREAM.names_with(&["handle", "external"])
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
-}
-
-/// A table's method names and a type's other attributes, sorted as `dir()` lists them.
-fn with_attrs<T: Clone>(table: &MethodTable<T>, attrs: &[&'static str]) -> Vec<String> {
-    let methods = table.methods.iter().map(|m| m.name);
-    let mut names: Vec<String> = methods
-        .chain(attrs.iter().copied())
-        .map(String::from)
-        .collect();
-    names.sort();
-    names
 }
 
 /// Numba's stream and event methods are Python functions (`numba/cuda/cudadrv/driver.py`):

@@ -111,7 +111,16 @@ impl<T: Clone + 'static> MethodTable<T> {
     }
     /// The method names, sorted as `dir()` lists them.
     pub fn names(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.methods.iter().map(|m| m.name.to_string()).collect();
+        self.names_with(&[])
+    }
+    /// The method names and the type's other attributes `attrs`, sorted as `dir()` lists
+    /// them.
+    pub fn names_with(&self, attrs: &[&str]) -> Vec<String> {
+        let methods = self.methods.iter().map(|m| m.name);
+        let mut v: Vec<String> = methods
+            .chain(attrs.iter().copied())
+            .map(String::from)
+            .collect();
         v.sort();
         v
     }

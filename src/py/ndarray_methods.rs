@@ -26,13 +26,7 @@ const ATTRS: &[&str] = &[
 
 /// Attribute names of ndarrays for completion.
 pub fn array_dir() -> Vec<String> {
-    let methods = NDARRAY.methods.iter().map(|m| m.name);
-    let mut v: Vec<String> = methods
-        .chain(ATTRS.iter().copied())
-        .map(String::from)
-        .collect();
-    v.sort();
-    v
+    NDARRAY.names_with(ATTRS)
 }
 
 fn ints(v: &[usize]) -> Value {

@@ -67,4 +67,20 @@ for call in [lambda: a.argmax(0, None, True), lambda: a.cumsum(keepdims=True), l
     except TypeError:
         print('TypeError')
 """),
+    ("re_pattern_and_match_methods_by_position_and_keyword", r"""
+import re
+p = re.compile(r"(?P<a>\d+)-(\w+)?")
+m = p.search("xx 12-ab 34- 5", 1)
+print(m, m.group(), m.group(1, 2), m.group("a"), m.groups(), m.groupdict(), m.start(), m.end(2), m.span(1), m.span())
+m2 = p.search("xx 12-ab 34- 5", pos=7, endpos=12)
+print(m2, m2.groups("-"), m2.groupdict(default="d"), m2.pos, m2.endpos)
+print(p.findall("1-a 2-b 3-"), [x.span() for x in p.finditer("1-a 2-b", 2)], p.match("12-x"), p.fullmatch("12-x"), p.fullmatch("12-x!"))
+print(p.sub("<\\2>", "1-a 2-b", 1), p.subn(lambda m: m.group(1) * 2, "1-a 2-b"), p.split("a1-bc2-d", maxsplit=1), re.sub(r"\d", "#", "a1b22", count=2), re.split(",", "a,b,c", 1))
+print(re.findall(r"\w", "ab c", re.I), re.search("b", "abc").span(), re.subn("a", "b", "aaa"))
+for f in [lambda: p.search(), lambda: p.sub("x"), lambda: m.start(0, 1), lambda: m.span(group=1), lambda: p.search("x", None), lambda: p.split("x", 1, 2)]:
+    try:
+        f()
+    except TypeError as e:
+        print("TypeError", e)
+"""),
 ]
