@@ -197,16 +197,8 @@ fn device_array_methods_come_from_their_table() {
     let mut s = Session::new();
     s.run("from numba import cuda\nimport numpy as np\nd = cuda.to_device(np.arange(6.0))")
         .ok();
-    let listed = s.eval("dir(d)");
-    for spec in nbcuda::numba_cuda::devicemethods::METHODS.methods {
-        assert!(
-            listed.contains(&format!("'{}'", spec.name)),
-            "{}",
-            spec.name
-        );
-        let c = s.run(&format!("callable(d.{})", spec.name));
-        assert_eq!(c.result().as_deref(), Some("True"), "{}", spec.name);
-    }
+    let names = nbcuda::numba_cuda::devicemethods::METHODS.names();
+    assert_listed_and_callable(&mut s, "d", &names);
     // Numba's methods take these by name (numba/cuda/cudadrv/devicearray.py).
     assert_eq!(
         s.stdout("print(d.copy_to_host(stream=0)[-1], d.reshape(2, 3, order='C').shape, d.split(section=4)[1].shape)"),
@@ -252,16 +244,8 @@ fn every_reduction_has_an_ndarray_method_taking_its_functions_parameters() {
 fn cupy_array_methods_come_from_their_table() {
     let mut s = Session::new();
     s.run("import cupy as cp\nx = cp.arange(6.0)").ok();
-    let listed = s.eval("dir(x)");
-    for spec in nbcuda::cupy::array_methods::METHODS.methods {
-        assert!(
-            listed.contains(&format!("'{}'", spec.name)),
-            "{}",
-            spec.name
-        );
-        let c = s.run(&format!("callable(x.{})", spec.name));
-        assert_eq!(c.result().as_deref(), Some("True"), "{}", spec.name);
-    }
+    let names = nbcuda::cupy::array_methods::METHODS.names();
+    assert_listed_and_callable(&mut s, "x", &names);
     // CuPy 13's signatures (cupy/_core/core.pyx), shown by `?` and bound by name.
     let c = s.run("x.get?");
     c.ok();
@@ -307,14 +291,8 @@ fn stream_and_event_methods_come_from_their_tables() {
     let mut s = Session::new();
     s.run("from numba import cuda\nst = cuda.stream()\nev = cuda.event()")
         .ok();
-    for (var, table) in [("st", STREAM.names()), ("ev", EVENT.names())] {
-        let listed = s.eval(&format!("dir({var})"));
-        for name in table {
-            assert!(listed.contains(&format!("'{name}'")), "{var}.{name}");
-            let c = s.run(&format!("callable({var}.{name})"));
-            assert_eq!(c.result().as_deref(), Some("True"), "{var}.{name}");
-        }
-    }
+    assert_listed_and_callable(&mut s, "st", &STREAM.names());
+    assert_listed_and_callable(&mut s, "ev", &EVENT.names());
     // Numba's parameters (numba/cuda/cudadrv/driver.py), bound by name.
     assert_eq!(
         s.stdout(
@@ -340,14 +318,8 @@ fn re_pattern_and_match_methods_come_from_their_tables() {
     let mut s = Session::new();
     s.run("import re\np = re.compile(r'(\\d)(x)?')\nm = p.search('a1')")
         .ok();
-    for (var, table) in [("p", PATTERN.names()), ("m", MATCH.names())] {
-        let listed = s.eval(&format!("dir({var})"));
-        for name in table {
-            assert!(listed.contains(&format!("'{name}'")), "{var}.{name}");
-            let c = s.run(&format!("callable({var}.{name})"));
-            assert_eq!(c.result().as_deref(), Some("True"), "{var}.{name}");
-        }
-    }
+    assert_listed_and_callable(&mut s, "p", &PATTERN.names());
+    assert_listed_and_callable(&mut s, "m", &MATCH.names());
     // CPython 3.11: pos/endpos and default by name; group's argument is positional-only.
     assert_eq!(
         s.stdout("print(p.search(string='a1b2', pos=2).span(), m.groups(default='-'), m.start(1))"),
@@ -355,4 +327,18 @@ fn re_pattern_and_match_methods_come_from_their_tables() {
     );
     let c = s.run("m.span(group=1)");
     assert_eq!(c.ename().as_deref(), Some("TypeError"));
+}
+
+/// Every name of a method table is listed by `dir(var)` and is callable as `var.name`.
+fn assert_listed_and_callable(s: &mut Session, var: &str, names: &[String]) {
+    assert!(!names.is_empty(), "{var}: an empty table");
+    let listed = s.eval(&format!("dir({var})"));
+    for name in names {
+        assert!(
+            listed.contains(&format!("'{name}'")),
+            "{var}.{name} not in {listed}"
+        );
+        let c = s.run(&format!("callable({var}.{name})"));
+        assert_eq!(c.result().as_deref(), Some("True"), "{var}.{name}");
+    }
 }

@@ -263,8 +263,8 @@ static SPECS: [MethodSpec<NdArray>; 36] = [
 
 /// The method of this reduction. Every `Reduce` has one of its own name.
 fn reduction_spec(kind: Reduce) -> &'static MethodSpec<NdArray> {
-    // invariant: SPECS holds a method named by each Reduce (tests/arrays_core.rs,
-    // `every_reduction_has_an_ndarray_method`).
+    // invariant: SPECS holds a method named by each Reduce (tests/method_tables.rs,
+    // `every_reduction_has_an_ndarray_method_taking_its_functions_parameters`).
     NDARRAY.find(kind.name()).expect("a reduction method")
 }
 
